@@ -1,0 +1,3 @@
+module github.com/schedlab/schedlab
+
+go 1.26
