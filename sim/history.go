@@ -1,0 +1,94 @@
+package sim
+
+import "sort"
+
+// Model is what History needs from a simulation.
+type Model[S any] interface {
+	// Clone returns an independent copy of the whole state. The copy must
+	// not deliver events to the original's observers.
+	Clone() S
+	// Step advances by one step and reports whether the run can go on.
+	Step() bool
+	// Emitted is the number of events emitted from the start of the run.
+	Emitted() int
+}
+
+// History lets a viewer move to any event of a run, backward as well as
+// forward. The run itself only goes forward: History keeps a checkpoint
+// (a clone) every Every events and reaches an earlier event by cloning the
+// nearest checkpoint before it and replaying. Determinism makes the
+// replayed state identical to the one first seen.
+type History[S Model[S]] struct {
+	every       int
+	frontier    S
+	done        bool
+	checkpoints []checkpoint[S]
+}
+
+type checkpoint[S any] struct {
+	emitted int
+	state   S
+}
+
+// DefaultEvery is the checkpoint spacing used when NewHistory gets 0: a
+// replay never exceeds this many events.
+const DefaultEvery = 2048
+
+// NewHistory starts a history at start, which keeps running forward and
+// delivering events to its observers. every is the checkpoint spacing in
+// events (DefaultEvery if <= 0).
+func NewHistory[S Model[S]](start S, every int) *History[S] {
+	if every <= 0 {
+		every = DefaultEvery
+	}
+	h := &History[S]{every: every, frontier: start}
+	h.checkpoints = append(h.checkpoints, checkpoint[S]{emitted: start.Emitted(), state: start.Clone()})
+	return h
+}
+
+// Frontier is the furthest state reached. Callers must not step it
+// themselves; use Extend.
+func (h *History[S]) Frontier() S { return h.frontier }
+
+// Done reports whether the run has ended.
+func (h *History[S]) Done() bool { return h.done }
+
+// Checkpoints reports how many checkpoints are held (for memory reports).
+func (h *History[S]) Checkpoints() int { return len(h.checkpoints) }
+
+// Extend steps the frontier until at least n events have been emitted or
+// the run ends. It reports whether n events exist.
+func (h *History[S]) Extend(n int) bool {
+	for !h.done && h.frontier.Emitted() < n {
+		if !h.frontier.Step() {
+			h.done = true
+		}
+		last := h.checkpoints[len(h.checkpoints)-1].emitted
+		if e := h.frontier.Emitted(); e-last >= h.every {
+			h.checkpoints = append(h.checkpoints, checkpoint[S]{emitted: e, state: h.frontier.Clone()})
+		}
+	}
+	return h.frontier.Emitted() >= n
+}
+
+// At returns an independent state positioned just after the step that
+// emitted event i (0-based), or false if the run never emits event i.
+// Asking for i = -1 returns the state before the first event.
+func (h *History[S]) At(i int) (S, bool) {
+	var zero S
+	if !h.Extend(i + 1) {
+		return zero, false
+	}
+	// The last checkpoint that has not yet emitted event i.
+	k := sort.Search(len(h.checkpoints), func(k int) bool { return h.checkpoints[k].emitted > i }) - 1
+	if k < 0 {
+		k = 0
+	}
+	s := h.checkpoints[k].state.Clone()
+	for s.Emitted() <= i {
+		if !s.Step() {
+			break
+		}
+	}
+	return s, true
+}
