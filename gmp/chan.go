@@ -1,0 +1,80 @@
+package gmp
+
+// Channels (R8.3). Only the number of buffered values is modelled. A
+// sender or receiver that finds a parked partner hands over directly and
+// readies it into its own P's runnext; wait queues are FIFO; close readies
+// every waiter.
+
+func (s *Machine) chansend(m *M, g *G, ci int) {
+	c := &s.chans[ci]
+	if c.Closed {
+		s.gopanic(g, "send on closed channel "+c.Name)
+		return
+	}
+	if len(c.RecvQ) > 0 {
+		r := c.RecvQ[0]
+		c.RecvQ = c.RecvQ[1:]
+		s.ready(m, s.p(m.P), s.g(r), Event{Rule: RuleReadyChan, G2: g.ID, Reason: "chan receive", N: ci})
+		s.continueAfter(m, s.cfg.Costs.ChanOp)
+		return
+	}
+	if c.Buf < c.Cap {
+		c.Buf++
+		s.continueAfter(m, s.cfg.Costs.ChanOp)
+		return
+	}
+	c.SendQ = append(c.SendQ, g.ID)
+	s.gopark(m, g, "chan send", Loc{Kind: LocChanSend, ID: int32(ci)}, 0)
+	s.enterScheduler(m)
+}
+
+func (s *Machine) chanrecv(m *M, g *G, ci int) {
+	c := &s.chans[ci]
+	if len(c.SendQ) > 0 {
+		// A parked sender: unbuffered, take its value; buffered (and so
+		// full), take the head of the buffer and move its value in.
+		w := c.SendQ[0]
+		c.SendQ = c.SendQ[1:]
+		s.ready(m, s.p(m.P), s.g(w), Event{Rule: RuleReadyChan, G2: g.ID, Reason: "chan send", N: ci})
+		s.continueAfter(m, s.cfg.Costs.ChanOp)
+		return
+	}
+	if c.Buf > 0 {
+		c.Buf--
+		s.continueAfter(m, s.cfg.Costs.ChanOp)
+		return
+	}
+	if c.Closed {
+		s.continueAfter(m, s.cfg.Costs.ChanOp)
+		return
+	}
+	c.RecvQ = append(c.RecvQ, g.ID)
+	s.gopark(m, g, "chan receive", Loc{Kind: LocChanRecv, ID: int32(ci)}, 0)
+	s.enterScheduler(m)
+}
+
+// closechan marks the channel closed and readies every waiter. The runtime
+// gathers them into a list by pushing at its head (receivers, then
+// senders) and readies them from the head, so they are readied in reverse;
+// each passes through runnext, so the last readied stays there. A woken
+// sender panics when it runs.
+func (s *Machine) closechan(m *M, g *G, ci int) {
+	c := &s.chans[ci]
+	if c.Closed {
+		s.gopanic(g, "close of closed channel "+c.Name)
+		return
+	}
+	c.Closed = true
+	var list []GID
+	list = append(list, c.RecvQ...)
+	for _, w := range c.SendQ {
+		s.g(w).panicMsg = "send on closed channel " + c.Name
+	}
+	list = append(list, c.SendQ...)
+	c.RecvQ, c.SendQ = nil, nil
+	pp := s.p(m.P)
+	for i := len(list) - 1; i >= 0; i-- {
+		s.ready(m, pp, s.g(list[i]), Event{Rule: RuleReadyClose, G2: g.ID, N: ci})
+	}
+	s.continueAfter(m, s.cfg.Costs.ChanOp)
+}

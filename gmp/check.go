@@ -1,0 +1,229 @@
+package gmp
+
+import (
+	"errors"
+	"fmt"
+)
+
+// CheckInvariants verifies what must hold between any two steps:
+//   - every live G is in exactly one place, and that place agrees with its
+//     status and with G.Where;
+//   - no ring holds more than 256 Gs;
+//   - Ps and Ms agree about who is attached to whom, and P states match;
+//   - npidle, nmidle and nmspinning match the lists and flags they count;
+//   - at most one M is blocked in netpoll, and it is the one sched names.
+//
+// It returns every violation found, joined.
+func (s *Machine) CheckInvariants() error {
+	var errs []error
+	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+
+	seen := make([]uint8, s.gs.len())
+	place := func(g GID, want Loc, where string) {
+		if g <= 0 || int(g) >= len(seen) {
+			bad("%s holds invalid goroutine %d", where, g)
+			return
+		}
+		seen[g]++
+		if seen[g] > 1 {
+			bad("%v found a second time, in %s", g, where)
+		}
+		if got := s.g(g).Where; got != want {
+			bad("%v is in %s but its Where says %+v", g, where, got)
+		}
+	}
+	runnable := func(g GID, where string) {
+		if st := s.g(g).Status; st != Grunnable {
+			bad("%v is queued in %s but %v", g, where, st)
+		}
+	}
+
+	for i := range s.ps {
+		pp := &s.ps[i]
+		if n := pp.runq.len(); n < 0 || n > runqSize {
+			bad("%v ring holds %d Gs", pp.ID, n)
+		}
+		if pp.Runnext != NoG {
+			place(pp.Runnext, at(LocRunnext, pp.ID), pp.ID.String()+".runnext")
+			runnable(pp.Runnext, pp.ID.String()+".runnext")
+		}
+		for j := range pp.runq.len() {
+			g := pp.runq.at(j)
+			place(g, at(LocRunq, pp.ID), pp.ID.String()+".runq")
+			runnable(g, pp.ID.String()+".runq")
+		}
+		for _, t := range pp.timers.items {
+			place(t.G, at(LocTimer, pp.ID), pp.ID.String()+" timers")
+		}
+		// P <-> M agreement.
+		if pp.M != NoM {
+			if pp.Status != Prunning {
+				bad("%v is attached to %v but %v", pp.ID, pp.M, pp.Status)
+			}
+			if s.m(pp.M).P != pp.ID {
+				bad("%v says its M is %v, but %v holds %v", pp.ID, pp.M, pp.M, s.m(pp.M).P)
+			}
+		} else if pp.Status == Prunning {
+			bad("%v is running without an M", pp.ID)
+		}
+		if pp.Idle {
+			if pp.M != NoM || pp.Status != Pidle {
+				bad("idle %v is %v with M %v", pp.ID, pp.Status, pp.M)
+			}
+			if pp.runq.len() > 0 || pp.Runnext != NoG {
+				bad("idle %v has queued Gs", pp.ID)
+			}
+		}
+	}
+	for i := range s.sched.runq.len() {
+		g := s.sched.runq.at(i)
+		place(g, Loc{Kind: LocGlobal}, "the global queue")
+		runnable(g, "the global queue")
+	}
+	for ci := range s.chans {
+		c := &s.chans[ci]
+		for _, g := range c.RecvQ {
+			place(g, Loc{Kind: LocChanRecv, ID: int32(ci)}, "recvq of "+c.Name)
+		}
+		for _, g := range c.SendQ {
+			place(g, Loc{Kind: LocChanSend, ID: int32(ci)}, "sendq of "+c.Name)
+		}
+		if c.Buf < 0 || c.Buf > c.Cap {
+			bad("channel %s holds %d of %d", c.Name, c.Buf, c.Cap)
+		}
+	}
+	for _, w := range s.net.waiting {
+		place(w.G, Loc{Kind: LocNetpoll}, "the netpoller")
+	}
+	if len(s.net.waiting) != s.sched.NetpollWaiters {
+		bad("netpollWaiters is %d but %d Gs wait on the network", s.sched.NetpollWaiters, len(s.net.waiting))
+	}
+
+	// Ms.
+	spinning, inNetpoll := 0, 0
+	idleOnList := make([]bool, len(s.ms))
+	for _, id := range s.sched.Midle {
+		if idleOnList[id] {
+			bad("%v is on the idle M list twice", id)
+		}
+		idleOnList[id] = true
+	}
+	pendingP := make([]bool, len(s.ps))
+	for _, m := range s.ms {
+		if m.Spinning {
+			spinning++
+		}
+		if m.State == MNetpoll {
+			inNetpoll++
+			if s.sched.NetpollBlocked != m.ID {
+				bad("%v is blocked in netpoll but sched names %v", m.ID, s.sched.NetpollBlocked)
+			}
+		}
+		if (m.State == MIdle) != idleOnList[m.ID] {
+			bad("%v is %v but on the idle list: %v", m.ID, m.State, idleOnList[m.ID])
+		}
+		if m.P != NoP && s.p(m.P).M != m.ID {
+			bad("%v holds %v, whose M is %v", m.ID, m.P, s.p(m.P).M)
+		}
+		if m.NextP != NoP {
+			if m.State != MStarting {
+				bad("%v has nextp %v but is %v", m.ID, m.NextP, m.State)
+			}
+			np := s.p(m.NextP)
+			if np.Idle || np.M != NoM || pendingP[m.NextP] {
+				bad("%v was handed %v, which is not free for it", m.ID, m.NextP)
+			}
+			pendingP[m.NextP] = true
+		}
+		switch m.State {
+		case MRunning, MSyscall:
+			if m.CurG == NoG {
+				bad("%v is %v with no G", m.ID, m.State)
+				break
+			}
+			g := s.g(m.CurG)
+			want := Grunning
+			if m.State == MSyscall {
+				want = Gsyscall
+				place(m.CurG, Loc{Kind: LocSyscall}, m.ID.String()+" in a syscall")
+			} else {
+				place(m.CurG, at(LocRunning, m.P), m.ID.String())
+				if m.P == NoP {
+					bad("%v runs %v without a P", m.ID, m.CurG)
+				}
+			}
+			if g.Status != want || g.M != m.ID {
+				bad("%v runs %v, which is %v on %v", m.ID, m.CurG, g.Status, g.M)
+			}
+		case MIdle, MNetpoll, MStarting:
+			if m.P != NoP || m.CurG != NoG {
+				bad("%v is %v but holds %v and %v", m.ID, m.State, m.P, m.CurG)
+			}
+		case MScheduler:
+			if m.CurG != NoG {
+				bad("%v is in the scheduler with %v", m.ID, m.CurG)
+			}
+			if m.P == NoP {
+				bad("%v is in the scheduler without a P", m.ID)
+			}
+		}
+	}
+	for i := range s.ps {
+		pp := &s.ps[i]
+		if !pp.Idle && pp.M == NoM && !pendingP[i] {
+			bad("%v is neither idle, attached nor handed to a starting M", pp.ID)
+		}
+	}
+	if inNetpoll > 1 {
+		bad("%d Ms are blocked in netpoll", inNetpoll)
+	}
+	if inNetpoll == 0 && s.sched.NetpollBlocked != NoM {
+		bad("sched says %v is in netpoll, but no M is", s.sched.NetpollBlocked)
+	}
+	if s.sched.Npidle != len(s.sched.Pidle) {
+		bad("npidle is %d but the idle list holds %d", s.sched.Npidle, len(s.sched.Pidle))
+	}
+	for _, id := range s.sched.Pidle {
+		if !s.p(id).Idle {
+			bad("%v is on the idle list but not marked idle", id)
+		}
+	}
+	if s.sched.Nmidle != len(s.sched.Midle) {
+		bad("nmidle is %d but the idle list holds %d", s.sched.Nmidle, len(s.sched.Midle))
+	}
+	if s.sched.Nmspinning != spinning {
+		bad("nmspinning is %d but %d Ms are spinning", s.sched.Nmspinning, spinning)
+	}
+
+	// Every live G accounted for exactly once; dead ones nowhere.
+	live := 0
+	for id := GID(1); int(id) < s.gs.len(); id++ {
+		g := s.g(id)
+		switch g.Status {
+		case Gdead:
+			if seen[id] != 0 {
+				bad("dead %v is still queued", id)
+			}
+			continue
+		case Gwaiting:
+			if g.Where.Kind == LocWait {
+				seen[id]++ // waits on its children, in no queue
+			}
+		}
+		live++
+		if seen[id] != 1 {
+			bad("%v (%v, %+v) is in %d places", id, g.Status, g.Where, seen[id])
+		}
+	}
+	if live != s.live && !(s.ended && s.end.Reason == MainReturned) {
+		bad("%d goroutines are live but the count says %d", live, s.live)
+	}
+	descs := len(s.sched.GFree)
+	for i := range s.ps {
+		descs += len(s.ps[i].GFree)
+	}
+	if descs+live != int(s.ndesc) {
+		bad("%d descriptors allocated, but %d live Gs and %d free ones", s.ndesc, live, descs)
+	}
+	return errors.Join(errs...)
+}

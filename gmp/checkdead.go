@@ -1,0 +1,69 @@
+package gmp
+
+import (
+	"fmt"
+	"strings"
+)
+
+// checkdead reports a deadlock the way the runtime does: when every thread
+// is parked and nothing can wake one (no timer, no network wait, no
+// syscall in flight), no goroutine can ever run again.
+func (s *Machine) checkdead() {
+	if s.sched.Nmidle != len(s.ms)-1 || s.ntimers > 0 || s.sched.NetpollWaiters > 0 {
+		return
+	}
+	var blocked []*G
+	runnable := 0
+	for id := GID(1); int(id) < s.gs.len(); id++ {
+		g := s.g(id)
+		switch g.Status {
+		case Gwaiting:
+			blocked = append(blocked, g)
+		case Grunnable, Grunning, Gsyscall:
+			runnable++
+		}
+	}
+	if runnable > 0 {
+		s.fail(Invariant, fmt.Errorf("every M is parked at %v but %d goroutines can run: a lost wake-up in the model", s.now, runnable))
+		return
+	}
+	if len(blocked) == 0 {
+		return
+	}
+	first := blocked[0] // main if it is blocked: it has the lowest id
+	err := &RunError{Msg: "fatal error: all goroutines are asleep - deadlock! " + s.blockedOn(first)}
+	if first.Op != nil {
+		err.Pos = first.Op.Pos
+	}
+	var others []string
+	for _, g := range blocked[1:] {
+		if len(others) == 4 {
+			others = append(others, fmt.Sprintf("and %d more", len(blocked)-5))
+			break
+		}
+		where := s.blockedOn(g)
+		if g.Op != nil {
+			where += " at " + g.Op.Pos.String()
+		}
+		others = append(others, where)
+	}
+	if len(others) > 0 {
+		err.Hint = "also blocked: " + strings.Join(others, "; ")
+	} else {
+		err.Hint = "nothing else can run, so nothing can ever wake it"
+	}
+	s.fail(Deadlock, err)
+}
+
+// blockedOn says in words what a waiting goroutine waits for.
+func (s *Machine) blockedOn(g *G) string {
+	switch g.Where.Kind {
+	case LocChanRecv:
+		return fmt.Sprintf("%v is blocked receiving from channel %q", g.ID, s.chans[g.Where.ID].Name)
+	case LocChanSend:
+		return fmt.Sprintf("%v is blocked sending to channel %q", g.ID, s.chans[g.Where.ID].Name)
+	case LocWait:
+		return fmt.Sprintf("%v is waiting for %d children to exit", g.ID, g.Children)
+	}
+	return fmt.Sprintf("%v is blocked (%s)", g.ID, g.WaitReason)
+}

@@ -1,0 +1,120 @@
+package gmp
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Costs are the durations of the runtime's own work. The runtime's code
+// takes time too; giving each operation a small, fixed cost decides the
+// order in which concurrent Ms act, instead of leaving it to tie-breaking.
+// The defaults are round numbers of the right order of magnitude for a
+// current x86-64 Linux machine.
+type Costs struct {
+	// Newproc is the cost of a go statement (newproc + newproc1).
+	Newproc time.Duration
+	// Schedule is the time from an M entering schedule() to the decision
+	// findRunnable takes (the context switch). It is also why a P usually
+	// runs its own runnext before a thief's 3µs back-off ends.
+	Schedule time.Duration
+	// ChanOp is the cost of a channel operation that does not block, of
+	// close, and of a wait that finds nothing to wait for.
+	ChanOp time.Duration
+	// Syscall is the entersyscall+exitsyscall overhead added to a system
+	// call's own duration.
+	Syscall time.Duration
+	// WakeM is the time from startm waking a parked M (futex wake) to that
+	// M running.
+	WakeM time.Duration
+	// NewM is the time from startm creating a thread (newm, clone) to that
+	// thread running.
+	NewM time.Duration
+	// PreemptSignal is the delay between preemptone sending SIGURG and the
+	// target thread acting on it.
+	PreemptSignal time.Duration
+	// NetpollWake is the delay between an fd becoming ready (or
+	// netpollBreak) and the M blocked in epoll_wait running again.
+	NetpollWake time.Duration
+	// UsleepSlack is how much the kernel lengthens every usleep (Linux's
+	// default timer slack is 50µs). It is why sysmon's 20µs sleeps are
+	// longer in practice and its 10ms sleeps last about 10.05ms.
+	UsleepSlack time.Duration
+}
+
+// DefaultCosts returns the default costs.
+func DefaultCosts() Costs {
+	return Costs{
+		Newproc:       time.Microsecond,
+		Schedule:      200 * time.Nanosecond,
+		ChanOp:        100 * time.Nanosecond,
+		Syscall:       100 * time.Nanosecond,
+		WakeM:         5 * time.Microsecond,
+		NewM:          20 * time.Microsecond,
+		PreemptSignal: 2 * time.Microsecond,
+		NetpollWake:   5 * time.Microsecond,
+		UsleepSlack:   50 * time.Microsecond,
+	}
+}
+
+// Config sets up a simulation.
+type Config struct {
+	// Procs is GOMAXPROCS.
+	Procs int
+	// Seed feeds the one random generator (steal order, drawn durations).
+	Seed uint64
+	// Until stops the run at this simulated time even if goroutines remain.
+	// 0 means no limit other than MaxEvents.
+	Until time.Duration
+	// MaxEvents stops a run that has not ended after this many events
+	// (0: DefaultMaxEvents), with ErrEventLimit.
+	MaxEvents int
+	// Costs of the runtime's own operations.
+	Costs Costs
+	// SchedTrace, if set, makes sysmon produce a GODEBUG=schedtrace line
+	// every SchedTrace of simulated time. As in the runtime this also
+	// keeps sysmon out of its deep sleep (an observer effect, R6.3).
+	SchedTrace time.Duration
+	// SchedDetail adds the scheddetail=1 lines for every P, M and G.
+	SchedDetail bool
+	// Check verifies the model's invariants after every step and stops the
+	// run with the first violation.
+	Check bool
+}
+
+// DefaultMaxEvents bounds a run without Until.
+const DefaultMaxEvents = 5_000_000
+
+// MaxProcs bounds Procs; it keeps a typo from allocating a million Ps.
+const MaxProcs = 1024
+
+// Validate reports a configuration that cannot run.
+func (c *Config) Validate() error {
+	var errs []error
+	if c.Procs < 1 || c.Procs > MaxProcs {
+		errs = append(errs, fmt.Errorf("procs must be between 1 and %d, got %d", MaxProcs, c.Procs))
+	}
+	if c.Until < 0 {
+		errs = append(errs, fmt.Errorf("until must not be negative, got %v", c.Until))
+	}
+	if c.MaxEvents < 0 {
+		errs = append(errs, fmt.Errorf("max events must not be negative, got %d", c.MaxEvents))
+	}
+	if c.SchedTrace < 0 {
+		errs = append(errs, fmt.Errorf("schedtrace period must not be negative, got %v", c.SchedTrace))
+	}
+	k := c.Costs
+	for _, f := range []struct {
+		name string
+		d    time.Duration
+	}{
+		{"newproc", k.Newproc}, {"schedule", k.Schedule}, {"chanop", k.ChanOp}, {"syscall", k.Syscall},
+		{"wakem", k.WakeM}, {"newm", k.NewM}, {"preemptsignal", k.PreemptSignal},
+		{"netpollwake", k.NetpollWake}, {"usleepslack", k.UsleepSlack},
+	} {
+		if f.d < 0 {
+			errs = append(errs, fmt.Errorf("cost %s must not be negative, got %v", f.name, f.d))
+		}
+	}
+	return errors.Join(errs...)
+}

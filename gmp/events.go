@@ -1,0 +1,236 @@
+package gmp
+
+import (
+	"time"
+
+	"github.com/schedlab/schedlab/sim"
+)
+
+// Kind is the kind of an event. The names are the jsonl "kind" values and
+// follow runtime/trace where a trace event exists.
+type Kind uint8
+
+const (
+	KindGoCreate     Kind = iota + 1 // go-create
+	KindGoStart                      // go-start
+	KindGoStop                       // go-stop: preempted or gosched
+	KindGoBlock                      // go-block: parked
+	KindGoUnblock                    // go-unblock: made runnable again
+	KindGoExit                       // go-exit
+	KindSyscallEnter                 // syscall-enter
+	KindSyscallExit                  // syscall-exit
+	KindProcStart                    // proc-start: an M acquires a P
+	KindProcStop                     // proc-stop: an M releases its P
+	KindProcSteal                    // proc-steal: a P taken from a thread in a syscall
+	KindRunqOverflow                 // runq-overflow: runqputslow
+	KindSteal                        // steal: Gs stolen from another P's queue
+	KindSysmon                       // sysmon: a decision of the sysmon thread
+	KindMStart                       // m-start: startm wakes or creates an M
+	KindMPark                        // m-park: stopm
+	KindNetpoll                      // netpoll: an M blocks in, or returns from, the poller
+	KindGFree                        // gfree: descriptors move between free lists
+	KindProgram                      // program: the program ends (main returned, deadlock, panic)
+)
+
+var kindNames = [...]string{
+	KindGoCreate: "go-create", KindGoStart: "go-start", KindGoStop: "go-stop", KindGoBlock: "go-block",
+	KindGoUnblock: "go-unblock", KindGoExit: "go-exit", KindSyscallEnter: "syscall-enter",
+	KindSyscallExit: "syscall-exit", KindProcStart: "proc-start", KindProcStop: "proc-stop",
+	KindProcSteal: "proc-steal", KindRunqOverflow: "runq-overflow", KindSteal: "steal",
+	KindSysmon: "sysmon", KindMStart: "m-start", KindMPark: "m-park", KindNetpoll: "netpoll",
+	KindGFree: "gfree", KindProgram: "program",
+}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) && kindNames[k] != "" {
+		return kindNames[k]
+	}
+	return "kind?"
+}
+
+// Kinds lists every kind, in declaration order.
+func Kinds() []Kind {
+	out := make([]Kind, 0, len(kindNames)-1)
+	for k := KindGoCreate; int(k) < len(kindNames); k++ {
+		out = append(out, k)
+	}
+	return out
+}
+
+// ParseKind returns the kind with the given name.
+func ParseKind(name string) (Kind, bool) {
+	for k, n := range kindNames {
+		if n != "" && n == name {
+			return Kind(k), true
+		}
+	}
+	return 0, false
+}
+
+// Rule says which rule of the runtime produced an event. Each rule names
+// the runtime function it models (Fn) and has one sentence in the
+// describer.
+type Rule uint8
+
+const (
+	RuleNone Rule = iota
+	// goroutine creation and exit
+	RuleNewproc
+	RuleRunqputslow
+	RuleGfput
+	RuleGfget
+	RuleGoexit
+	RuleMainReturn
+	RuleMainGoexit
+	// execute: where the G came from
+	RuleMainStart
+	RuleRunnext
+	RuleRunqHead
+	RuleGlobalFairness
+	RuleGlobalBatch
+	RuleGlobalBatchIdle
+	RuleNetpollRun
+	RuleStolenRun
+	// stopping and parking
+	RulePreemptAsync
+	RulePreemptSync
+	RuleGosched
+	RulePark
+	// readying
+	RuleReadyChan
+	RuleReadyClose
+	RuleReadyTimer
+	RuleReadyChildren
+	RuleInjectGlobal
+	RuleInjectLocal
+	// system calls
+	RuleEntersyscall
+	RuleEntersyscallblock
+	RuleExitsyscallFast
+	RuleExitsyscallOldP
+	RuleExitsyscallIdleP
+	RuleExitsyscallNoP
+	RuleRetake
+	RuleTakeBackOldP
+	// Ps and Ms
+	RuleAcquirep
+	RuleReleasepIdle
+	RuleHandoffIdle
+	RuleWakep
+	RuleHandoffWork
+	RuleHandoffSpin
+	RuleHandoffPoll
+	RuleInjectStart
+	RuleStopm
+	RuleRunqsteal
+	RuleRunqstealNext
+	// netpoll
+	RuleNetpollBlock
+	RuleNetpollReturn
+	RuleNetpollBreak
+	RuleNetReady
+	// sysmon
+	RuleSysmonPreempt
+	RuleSysmonNetpoll
+	RuleSysmonSleep
+	RuleSysmonWake
+	// program end
+	RuleDeadlock
+	RulePanic
+	RuleUntil
+	numRules
+)
+
+// ruleFns maps each rule to the runtime function it models.
+var ruleFns = [numRules]string{
+	RuleNewproc:           "newproc",
+	RuleRunqputslow:       "runqputslow",
+	RuleGfput:             "gfput",
+	RuleGfget:             "gfget",
+	RuleGoexit:            "goexit0",
+	RuleMainReturn:        "runtime.main",
+	RuleMainGoexit:        "goexit0",
+	RuleMainStart:         "runtime.main",
+	RuleRunnext:           "runqget",
+	RuleRunqHead:          "runqget",
+	RuleGlobalFairness:    "globrunqget",
+	RuleGlobalBatch:       "globrunqgetbatch",
+	RuleGlobalBatchIdle:   "globrunqgetbatch",
+	RuleNetpollRun:        "findRunnable",
+	RuleStolenRun:         "stealWork",
+	RulePreemptAsync:      "asyncPreempt",
+	RulePreemptSync:       "gopreempt_m",
+	RuleGosched:           "goschedImpl",
+	RulePark:              "gopark",
+	RuleReadyChan:         "goready",
+	RuleReadyClose:        "closechan",
+	RuleReadyTimer:        "timers.check",
+	RuleReadyChildren:     "goready",
+	RuleInjectGlobal:      "injectglist",
+	RuleInjectLocal:       "injectglist",
+	RuleEntersyscall:      "reentersyscall",
+	RuleEntersyscallblock: "entersyscallblock",
+	RuleExitsyscallFast:   "exitsyscall",
+	RuleExitsyscallOldP:   "exitsyscallTryGetP",
+	RuleExitsyscallIdleP:  "exitsyscallTryGetP",
+	RuleExitsyscallNoP:    "exitsyscallNoP",
+	RuleRetake:            "retake",
+	RuleTakeBackOldP:      "exitsyscallTryGetP",
+	RuleAcquirep:          "acquirep",
+	RuleReleasepIdle:      "findRunnable",
+	RuleHandoffIdle:       "handoffp",
+	RuleWakep:             "wakep",
+	RuleHandoffWork:       "handoffp",
+	RuleHandoffSpin:       "handoffp",
+	RuleHandoffPoll:       "handoffp",
+	RuleInjectStart:       "injectglist",
+	RuleStopm:             "stopm",
+	RuleRunqsteal:         "runqsteal",
+	RuleRunqstealNext:     "runqgrab",
+	RuleNetpollBlock:      "findRunnable",
+	RuleNetpollReturn:     "findRunnable",
+	RuleNetpollBreak:      "netpollBreak",
+	RuleNetReady:          "netpoll",
+	RuleSysmonPreempt:     "preemptone",
+	RuleSysmonNetpoll:     "sysmon",
+	RuleSysmonSleep:       "sysmon",
+	RuleSysmonWake:        "sysmon",
+	RuleDeadlock:          "checkdead",
+	RulePanic:             "gopanic",
+	RuleUntil:             "",
+}
+
+// Fn is the runtime function the rule models.
+func (r Rule) Fn() string {
+	if r < numRules {
+		return ruleFns[r]
+	}
+	return ""
+}
+
+// Event is one thing the scheduler did. Its fields are facts; the
+// describer turns them into a sentence.
+type Event struct {
+	T    sim.Time
+	Kind Kind
+	Rule Rule
+	G    GID // the goroutine concerned
+	P    PID // the P the event happens on
+	M    MID // the M that acts
+	From Loc // where G came from
+	To   Loc // where G went
+	// Reason is the trace reason of go-stop and go-block ("preempted",
+	// "gosched", "sleep", "chan send", "chan receive", "network", "wait").
+	Reason string
+	G2     GID  // a second goroutine: the creator (go-create), the waker (go-unblock)
+	G3     GID  // a third: the goroutine kicked out of runnext to make room
+	P2     PID  // a second P: the victim of a steal, the P given to a woken M, …
+	M2     MID  // a second M: the thread a P was taken from, …
+	N, N2  int  // counts: Gs moved, queue lengths, ticks
+	Flag   bool // a yes/no detail of the rule (see the describer)
+	D      time.Duration
+	Op     *Op // the scenario action involved, for its position
+}
+
+// Fn is the runtime function the event's rule models.
+func (e *Event) Fn() string { return e.Rule.Fn() }

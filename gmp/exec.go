@@ -1,0 +1,186 @@
+package gmp
+
+import "time"
+
+// This file runs goroutine programs: each action of a scenario is user
+// code that ends up in one runtime entry point (newproc, gopark,
+// entersyscall, chansend, …).
+
+// nextOp moves g to its next action and returns it, or nil when the
+// program is over. Loops are unrolled here, so they cost nothing.
+func (g *G) nextOp() *Op {
+	for len(g.frames) > 0 {
+		top := len(g.frames) - 1
+		f := &g.frames[top]
+		if f.pc >= len(f.ops) {
+			if f.left > 0 {
+				f.left--
+				f.pc = 0
+				continue
+			}
+			g.frames = g.frames[:top]
+			continue
+		}
+		op := &f.ops[f.pc]
+		switch op.Kind {
+		case OpLoop:
+			f.pc++
+			if op.Count > 0 && len(op.Body) > 0 {
+				g.frames = append(g.frames, frame{ops: op.Body, left: op.Count - 1})
+			}
+			continue
+		case OpGo:
+			f.rep++
+			if f.rep >= max(op.Count, 1) {
+				f.rep = 0
+				f.pc++
+			}
+			return op
+		default:
+			f.pc++
+			return op
+		}
+	}
+	return nil
+}
+
+// runG executes the running G's next action on m.
+func (s *Machine) runG(m *M) {
+	g := s.g(m.CurG)
+	if g.panicMsg != "" {
+		s.gopanic(g, g.panicMsg)
+		return
+	}
+	if g.CPULeft > 0 {
+		s.runCPU(m, g)
+		return
+	}
+	op := g.nextOp()
+	if op == nil {
+		s.goexit(m, g, true)
+		return
+	}
+	g.Op = op
+	switch op.Kind {
+	case OpCPU:
+		d := s.draw(op.Dur)
+		if d <= 0 {
+			s.wakeMAt(m, s.now, stepRunG)
+			return
+		}
+		g.CPULeft = d
+		s.runCPU(m, g)
+	case OpSyscall:
+		s.entersyscall(m, g, s.draw(op.Dur), op.Block)
+	case OpSleep:
+		s.timeSleep(m, g, s.draw(op.Dur))
+	case OpNet:
+		s.netpollblock(m, g, s.draw(op.Dur))
+	case OpGosched:
+		s.goschedImpl(m, g, RuleGosched)
+	case OpGo:
+		s.newproc(m, g, op)
+	case OpSend:
+		s.chansend(m, g, op.Chan)
+	case OpRecv:
+		s.chanrecv(m, g, op.Chan)
+	case OpClose:
+		s.closechan(m, g, op.Chan)
+	case OpWait:
+		s.waitChildren(m, g)
+	case OpExit:
+		s.goexit(m, g, false)
+	default:
+		s.gopanic(g, "unknown action "+op.Kind.String())
+	}
+}
+
+// runCPU runs (or resumes) a compute action. Compute is user code, so the
+// G is at a safe point: a pending preemption request takes effect before
+// it starts (the synchronous path through the stack check, R7.2).
+func (s *Machine) runCPU(m *M, g *G) {
+	if g.Preempt {
+		s.goschedImpl(m, g, RulePreemptSync)
+		return
+	}
+	g.inCPU = true
+	g.cpuEnd = s.now.Add(g.CPULeft)
+	s.wakeMAt(m, g.cpuEnd, stepCPUDone)
+}
+
+// continueAfter lets the running G go on with its next action once the
+// runtime work of the current one (cost d) is done.
+func (s *Machine) continueAfter(m *M, d time.Duration) {
+	s.wakeMAt(m, s.after(d), stepRunG)
+}
+
+// enterScheduler is what follows a G leaving its M (park, exit, yield):
+// the M runs schedule(), whose decision comes after the context switch.
+func (s *Machine) enterScheduler(m *M) {
+	m.CurG = NoG
+	m.State = MScheduler
+	s.wakeMAt(m, s.after(s.cfg.Costs.Schedule), stepSchedule)
+}
+
+// gopark parks g (R8.1): the caller has decided where it waits. The caller
+// then does the park's unlock work and calls enterScheduler.
+func (s *Machine) gopark(m *M, g *G, reason string, where Loc, d time.Duration) {
+	s.emit(Event{Kind: KindGoBlock, Rule: RulePark, G: g.ID, P: m.P, M: m.ID,
+		From: at(LocRunning, m.P), To: where, Reason: reason, Op: g.Op, Flag: g.Preempt, D: d, N: int(g.Children)})
+	g.Status = Gwaiting
+	g.WaitReason = reason
+	g.Where = where
+	g.M = NoM
+	g.inCPU = false
+	m.CurG = NoG
+}
+
+// ready makes a waiting g runnable in the runnext of runner, the P of the
+// goroutine or M that wakes it (R8.2), and calls wakep. ev carries the
+// rule and details; ready fills in the rest.
+func (s *Machine) ready(m *M, runner *P, g *G, ev Event) {
+	ev.Kind = KindGoUnblock
+	ev.G = g.ID
+	ev.P = runner.ID
+	ev.M = m.ID
+	ev.From = g.Where
+	ev.To = at(LocRunnext, runner.ID)
+	ev.G3 = runner.Runnext
+	if ev.Op == nil {
+		ev.Op = g.Op
+	}
+	s.emit(ev)
+	g.Status = Grunnable
+	g.WaitReason = ""
+	g.Runnable = s.now
+	s.runqput(runner, g.ID, true)
+	s.wakep()
+}
+
+// gopanic ends the run: the program panicked. The position is the action
+// of the goroutine that panicked.
+func (s *Machine) gopanic(g *G, msg string) {
+	var pos Pos
+	if g.Op != nil {
+		pos = g.Op.Pos
+	}
+	s.fail(Panicked, &RunError{Pos: pos, Msg: "panic: " + msg + " [" + g.ID.String() + "]"})
+}
+
+// waitChildren parks g until every goroutine it started has exited (a
+// WaitGroup that each child marks done as its last act).
+func (s *Machine) waitChildren(m *M, g *G) {
+	if g.Children == 0 {
+		s.continueAfter(m, s.cfg.Costs.ChanOp)
+		return
+	}
+	s.gopark(m, g, "wait", Loc{Kind: LocWait}, 0)
+	s.enterScheduler(m)
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

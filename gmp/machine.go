@@ -1,0 +1,394 @@
+package gmp
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/schedlab/schedlab/sim"
+)
+
+// Machine is a running simulation of the Go scheduler executing one
+// program. It is a single-threaded state machine: Step advances it by one
+// wake-up of one actor and reports what happened through the event sink.
+// Clone copies all of it.
+type Machine struct {
+	cfg  Config
+	prog *Program
+
+	now    sim.Time
+	rng    sim.Rand
+	agenda sim.Agenda[wake]
+
+	gs    gtable // indexed by GID; G0 is unused
+	ps    []P
+	ms    []*M
+	sched Sched
+	chans []Chan
+	net   netpoller
+	mon   Sysmon
+
+	stealOrder randomOrder
+	ndesc      int32 // g descriptors ever allocated (allgs)
+	descOwner  []GID // last goroutine that used each descriptor
+	live       int   // goroutines not dead
+	ntimers    int   // timers pending over all Ps
+
+	emitted int
+	sink    func(Event)
+	trace   func(string) // schedtrace lines
+
+	ended bool
+	end   End
+}
+
+// End says how a run ended.
+type End struct {
+	Reason EndReason
+	Err    error // nil when the program ended normally
+}
+
+// EndReason classifies the end of a run.
+type EndReason uint8
+
+const (
+	Running      EndReason = iota // not ended
+	MainReturned                  // main's program finished: the program exits
+	UntilReached                  // the configured Until time was reached
+	Deadlock                      // every goroutine is blocked for good
+	Panicked                      // a goroutine panicked (close of closed channel, …)
+	EventLimit                    // MaxEvents reached without an end
+	Invariant                     // Check found a broken invariant (a model bug)
+)
+
+func (r EndReason) String() string {
+	return [...]string{"running", "main returned", "until reached", "deadlock", "panic", "event limit", "invariant violated"}[r]
+}
+
+// mStep is what an M does when its pending wake fires.
+type mStep uint8
+
+const (
+	stepNone        mStep = iota
+	stepRunG              // continue the current G's program
+	stepCPUDone           // the G's compute stretch is over
+	stepSchedule          // schedule(): find the next G
+	stepSyscallDone       // the system call returns
+	stepStealResume       // the usleep(3) in runqgrab is over
+	stepNetpollDone       // blocking netpoll returns
+	stepStart             // woken by startm, or a new thread starts: take nextp
+)
+
+type wakeKind uint8
+
+const (
+	wakeM        wakeKind = iota + 1 // an M continues
+	wakeSysmon                       // sysmon's sleep ends
+	wakeSignal                       // a preemption signal reaches its thread
+	wakeNetReady                     // a network wait's fd becomes ready
+)
+
+// wake is an agenda entry. gen makes it void once its target has moved on.
+type wake struct {
+	kind wakeKind
+	m    MID
+	g    GID
+	gen  uint64
+}
+
+// New builds a machine for prog. The run starts with main (G1) running on
+// P0 and M0, sysmon on M1, and the other Ps idle.
+func New(cfg Config, prog *Program) (*Machine, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.MaxEvents == 0 {
+		cfg.MaxEvents = DefaultMaxEvents
+	}
+	s := &Machine{
+		cfg:        cfg,
+		prog:       prog,
+		rng:        sim.NewRand(cfg.Seed),
+		stealOrder: newRandomOrder(cfg.Procs),
+	}
+	s.gs.add(G{}) // ids start at G1
+	for _, c := range prog.Chans {
+		s.chans = append(s.chans, Chan{Name: c.Name, Cap: c.Cap})
+	}
+	s.sched.NetpollBlocked = NoM
+	for i := range cfg.Procs {
+		s.ps = append(s.ps, P{ID: PID(i), Status: Pidle, M: NoM})
+	}
+	m0 := s.newM(MRunning)
+	s.mon.M = s.newM(MSysmon).ID
+	// procresize makes every P but the caller's idle, pushing them in
+	// ascending order, so the highest-numbered P is at the head (R11.4).
+	for i := 1; i < cfg.Procs; i++ {
+		s.pidleput(&s.ps[i])
+	}
+	s.acquirepSilently(m0, &s.ps[0])
+
+	main := s.allocG(NoG)
+	main.frames = []frame{{ops: prog.Main}}
+	s.live++
+	s.execute(m0, pick{g: main.ID, rule: RuleMainStart})
+
+	s.mon.Delay = sysmonMinDelay
+	s.sleepSysmon(s.mon.Delay)
+	return s, nil
+}
+
+// SetSink sets the function that receives every event.
+func (s *Machine) SetSink(f func(Event)) { s.sink = f }
+
+// SetSchedTraceSink sets the function that receives schedtrace lines
+// (Config.SchedTrace).
+func (s *Machine) SetSchedTraceSink(f func(string)) { s.trace = f }
+
+// Step advances the simulation by one wake-up and reports whether the run
+// goes on. A step emits zero or more events.
+func (s *Machine) Step() bool {
+	if s.ended {
+		return false
+	}
+	at, w, ok := s.agenda.Peek()
+	if !ok {
+		// Sysmon always has a wake pending, so this is a model bug.
+		s.fail(Invariant, fmt.Errorf("nothing left on the agenda at %v", s.now))
+		return false
+	}
+	if s.cfg.Until > 0 && at > sim.Time(s.cfg.Until) {
+		s.now = sim.Time(s.cfg.Until)
+		s.finish(UntilReached, nil, RuleUntil)
+		return false
+	}
+	s.agenda.Pop()
+	s.now = at
+	switch w.kind {
+	case wakeM:
+		m := s.ms[w.m]
+		if w.gen == m.gen {
+			next := m.next
+			m.next = stepNone
+			s.runM(m, next)
+		}
+	case wakeSysmon:
+		if w.gen == s.mon.gen {
+			s.sysmon()
+		}
+	case wakeSignal:
+		s.preemptSignal(w.m, w.g, uint32(w.gen))
+	case wakeNetReady:
+		s.netReady(w.g)
+	}
+	if !s.ended {
+		s.checkdead()
+	}
+	if !s.ended && s.cfg.Check {
+		if err := s.CheckInvariants(); err != nil {
+			s.fail(Invariant, err)
+		}
+	}
+	if !s.ended && s.emitted >= s.cfg.MaxEvents {
+		s.finish(EventLimit, fmt.Errorf("stopped after %d events at %v without an end; set until: to bound the run", s.emitted, s.now), RuleUntil)
+	}
+	return !s.ended
+}
+
+// Run steps until the run ends and returns how it ended.
+func (s *Machine) Run() End {
+	for s.Step() {
+	}
+	return s.end
+}
+
+func (s *Machine) runM(m *M, next mStep) {
+	switch next {
+	case stepRunG:
+		s.runG(m)
+	case stepCPUDone:
+		g := s.g(m.CurG)
+		g.inCPU = false
+		g.CPULeft = 0
+		s.runG(m)
+	case stepSchedule:
+		s.schedule(m)
+	case stepSyscallDone:
+		s.exitsyscall(m)
+	case stepStealResume:
+		m.Backoff = false
+		s.schedule(m)
+	case stepNetpollDone:
+		s.schedule(m)
+	case stepStart:
+		s.mstart(m)
+	}
+}
+
+// wakeMAt makes m continue with next at time at, voiding any earlier
+// pending wake of m.
+func (s *Machine) wakeMAt(m *M, at sim.Time, next mStep) {
+	m.gen++
+	m.next = next
+	m.wakeAt = at
+	s.agenda.Push(at, wake{kind: wakeM, m: m.ID, gen: m.gen})
+}
+
+func (s *Machine) after(d time.Duration) sim.Time { return s.now.Add(d) }
+
+// usleep is how long a usleep(d) really lasts: the kernel's timer slack
+// lengthens every sleep.
+func (s *Machine) usleep(d time.Duration) time.Duration { return d + s.cfg.Costs.UsleepSlack }
+
+func (s *Machine) emit(e Event) {
+	e.T = s.now
+	s.emitted++
+	if s.sink != nil {
+		s.sink(e)
+	}
+}
+
+// finish ends the run. err is nil for a normal end.
+func (s *Machine) finish(r EndReason, err error, rule Rule) {
+	if s.ended {
+		return
+	}
+	s.ended = true
+	s.end = End{Reason: r, Err: err}
+	if rule != RuleNone {
+		s.emit(Event{Kind: KindProgram, Rule: rule, P: NoP, M: NoM, N: s.live})
+	}
+}
+
+func (s *Machine) fail(r EndReason, err error) {
+	rule := RuleDeadlock
+	switch r {
+	case Panicked:
+		rule = RulePanic
+	case Invariant, EventLimit:
+		rule = RuleUntil
+	}
+	s.finish(r, err, rule)
+}
+
+func (s *Machine) newM(state MState) *M {
+	m := &M{ID: MID(len(s.ms)), State: state, P: NoP, NextP: NoP, OldP: NoP}
+	s.ms = append(s.ms, m)
+	return m
+}
+
+// allocG makes a fresh goroutine with a new descriptor (newproc1 when the
+// free lists are empty).
+func (s *Machine) allocG(parent GID) *G {
+	id := GID(s.gs.len())
+	g := s.gs.add(G{ID: id, Parent: parent, M: NoM, Desc: s.ndesc, Created: s.now, Runnable: s.now})
+	s.descOwner = append(s.descOwner, id)
+	s.ndesc++
+	return g
+}
+
+func (s *Machine) g(id GID) *G { return s.gs.at(id) }
+func (s *Machine) p(id PID) *P { return &s.ps[id] }
+func (s *Machine) m(id MID) *M { return s.ms[id] }
+
+// draw returns a duration, drawing it from the seed if it is random.
+func (s *Machine) draw(d Dur) time.Duration {
+	switch d.Kind {
+	case DurUniform:
+		if d.B <= d.A {
+			return d.A
+		}
+		return d.A + time.Duration(s.rng.Int63n(int64(d.B-d.A)+1))
+	case DurExp:
+		v := float64(s.rng.ExpFloat64()) * float64(d.A)
+		return time.Duration(v + 0.5)
+	}
+	return d.A
+}
+
+// Clone returns an independent copy of the whole simulation. The copy has
+// no sinks: events it produces go nowhere until SetSink is called.
+func (s *Machine) Clone() *Machine {
+	c := *s
+	c.sink = nil
+	c.trace = nil
+	c.agenda = s.agenda.Clone()
+	c.gs = s.gs.clone()
+	c.ps = make([]P, len(s.ps))
+	copy(c.ps, s.ps)
+	for i := range c.ps {
+		c.ps[i].GFree = append([]int32(nil), s.ps[i].GFree...)
+		c.ps[i].timers = s.ps[i].timers.clone()
+	}
+	c.ms = make([]*M, len(s.ms))
+	for i, m := range s.ms {
+		cm := *m
+		c.ms[i] = &cm
+	}
+	c.sched.Midle = append([]MID(nil), s.sched.Midle...)
+	c.sched.Pidle = append([]PID(nil), s.sched.Pidle...)
+	c.sched.runq = s.sched.runq.clone()
+	c.sched.GFree = append([]int32(nil), s.sched.GFree...)
+	c.chans = make([]Chan, len(s.chans))
+	for i, ch := range s.chans {
+		ch.RecvQ = append([]GID(nil), ch.RecvQ...)
+		ch.SendQ = append([]GID(nil), ch.SendQ...)
+		c.chans[i] = ch
+	}
+	c.net = s.net.clone()
+	c.descOwner = append([]GID(nil), s.descOwner...)
+	return &c
+}
+
+// Emitted is the number of events emitted since the start of the run.
+func (s *Machine) Emitted() int { return s.emitted }
+
+// Now is the current simulated time.
+func (s *Machine) Now() sim.Time { return s.now }
+
+// Config returns the configuration the machine runs with.
+func (s *Machine) Config() Config { return s.cfg }
+
+// Program returns the program being run.
+func (s *Machine) Program() *Program { return s.prog }
+
+// Ended reports whether the run is over, and End how it ended.
+func (s *Machine) Ended() bool { return s.ended }
+func (s *Machine) End() End    { return s.end }
+
+// Procs is GOMAXPROCS.
+func (s *Machine) Procs() int { return len(s.ps) }
+
+// P returns P id. The result must be treated as read-only.
+func (s *Machine) P(id PID) *P { return &s.ps[id] }
+
+// NumM is the number of threads ever created (sysmon included).
+func (s *Machine) NumM() int { return len(s.ms) }
+
+// M returns M id (read-only).
+func (s *Machine) M(id MID) *M { return s.ms[id] }
+
+// NumG is one more than the highest goroutine id.
+func (s *Machine) NumG() int { return s.gs.len() }
+
+// G returns goroutine id (read-only).
+func (s *Machine) G(id GID) *G { return s.gs.at(id) }
+
+// Live is the number of goroutines that have not exited.
+func (s *Machine) Live() int { return s.live }
+
+// Descriptors is the number of g descriptors allocated (the runtime's
+// allgs): live goroutines plus the dead ones cached on free lists.
+func (s *Machine) Descriptors() int { return int(s.ndesc) }
+
+// Sched returns the global scheduler state (read-only).
+func (s *Machine) Sched() *Sched { return &s.sched }
+
+// Chans returns the channels (read-only).
+func (s *Machine) Chans() []Chan { return s.chans }
+
+// SysmonState returns sysmon's state (read-only).
+func (s *Machine) SysmonState() *Sysmon { return &s.mon }
+
+// NetWaiters returns the goroutines parked on the network, with when their
+// fd becomes (or became) ready, in the order they parked.
+func (s *Machine) NetWaiters() []NetWait { return append([]NetWait(nil), s.net.waiting...) }

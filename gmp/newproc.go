@@ -1,0 +1,209 @@
+package gmp
+
+// Goroutine creation and exit: newproc, runqput, runqputslow (§2) and
+// goexit with the free lists gfput/gfget (§10).
+
+const (
+	// gfreeHigh: when a P's free list reaches this many, descriptors move
+	// to the global list until fewer than gfreeLow remain (proc.go gfput).
+	gfreeHigh = 64
+	gfreeLow  = 32
+	// gfreeRefill: gfget refills an empty local list up to this many.
+	gfreeRefill = 32
+)
+
+// newproc runs one go statement of g (R2.1): the new G goes into runnext
+// of the creator's P, kicking the previous runnext to the ring's tail, and
+// wakep may start a spinning M. The creator keeps running.
+func (s *Machine) newproc(m *M, parent *G, op *Op) {
+	pp := s.p(m.P)
+	newg, reusedFrom := s.newproc1(pp, parent, op)
+	kicked := pp.Runnext
+	s.emit(Event{Kind: KindGoCreate, Rule: RuleNewproc, G: newg.ID, P: pp.ID, M: m.ID,
+		To: at(LocRunnext, pp.ID), G2: parent.ID, G3: kicked, N: pp.runq.len() + boolInt(kicked != NoG),
+		N2: int(reusedFrom), Flag: kicked != NoG && pp.runq.full(), Op: op})
+	s.runqput(pp, newg.ID, true)
+	s.wakep()
+	s.continueAfter(m, s.cfg.Costs.Newproc)
+}
+
+// newproc1 makes the goroutine, on a descriptor from the P's free list
+// when there is one (R2.2). reusedFrom is the goroutine whose descriptor
+// was reused, or NoG.
+func (s *Machine) newproc1(pp *P, parent *G, op *Op) (*G, GID) {
+	desc, ok := s.gfget(pp)
+	var g *G
+	reusedFrom := NoG
+	if ok {
+		reusedFrom = s.descOwner[desc]
+		id := GID(s.gs.len())
+		g = s.gs.add(G{ID: id, Parent: parent.ID, M: NoM, Desc: desc, Created: s.now, Runnable: s.now})
+		s.descOwner[desc] = id
+	} else {
+		g = s.allocG(parent.ID)
+	}
+	g.Status = Grunnable
+	g.frames = []frame{{ops: op.Body}}
+	parent.Children++
+	s.live++
+	return g, reusedFrom
+}
+
+// runqput puts g on pp's local queue (R2.3, R2.4): into runnext if next,
+// kicking the old runnext to the tail; to the tail otherwise; and through
+// runqputslow when the ring is full.
+func (s *Machine) runqput(pp *P, gid GID, next bool) {
+	if next {
+		old := pp.Runnext
+		pp.Runnext = gid
+		s.g(gid).Where = at(LocRunnext, pp.ID)
+		if old == NoG {
+			return
+		}
+		gid = old
+	}
+	if !pp.runq.full() {
+		pp.runq.push(gid)
+		s.g(gid).Where = at(LocRunq, pp.ID)
+		return
+	}
+	s.runqputslow(pp, gid)
+}
+
+// runqputslow moves the older half of a full ring (128 Gs) plus gid to the
+// tail of the global queue, oldest first and gid last (R2.5).
+func (s *Machine) runqputslow(pp *P, gid GID) {
+	n := pp.runq.len() / 2
+	for range n {
+		g := pp.runq.pop()
+		s.globrunqput(g)
+	}
+	s.globrunqput(gid)
+	s.emit(Event{Kind: KindRunqOverflow, Rule: RuleRunqputslow, G: gid, P: pp.ID, M: pp.M,
+		From: at(LocRunq, pp.ID), To: Loc{Kind: LocGlobal}, N: n + 1, N2: s.sched.runq.len()})
+}
+
+// runqputbatch appends gs to pp's ring as far as it has room and returns
+// the Gs that did not fit.
+func (s *Machine) runqputbatch(pp *P, gs []GID) []GID {
+	i := 0
+	for ; i < len(gs) && !pp.runq.full(); i++ {
+		pp.runq.push(gs[i])
+		s.g(gs[i]).Where = at(LocRunq, pp.ID)
+	}
+	return gs[i:]
+}
+
+func (s *Machine) globrunqput(gid GID) {
+	s.sched.runq.pushBack(gid)
+	s.g(gid).Where = Loc{Kind: LocGlobal}
+}
+
+// runqget takes runnext, which inherits the current time slice, or else
+// the head of the ring (R3.3 step 7).
+func (s *Machine) runqget(pp *P) (pick, bool) {
+	if g := pp.Runnext; g != NoG {
+		pp.Runnext = NoG
+		return pick{g: g, inherit: true, rule: RuleRunnext, from: at(LocRunnext, pp.ID)}, true
+	}
+	if pp.runq.len() > 0 {
+		return pick{g: pp.runq.pop(), rule: RuleRunqHead, from: at(LocRunq, pp.ID)}, true
+	}
+	return pick{}, false
+}
+
+// globrunqgetbatch takes min(128, len, len/GOMAXPROCS+1) Gs from the
+// global queue: the first is returned to run, the rest go to pp's ring
+// (R3.3 step 8). The caller has checked the queue is not empty.
+func (s *Machine) globrunqgetbatch(pp *P, rule Rule) pick {
+	q := &s.sched.runq
+	n := min(runqSize/2, q.len(), q.len()/len(s.ps)+1)
+	first := q.pop()
+	rest := make([]GID, 0, n-1)
+	for range n - 1 {
+		rest = append(rest, q.pop())
+	}
+	for _, g := range s.runqputbatch(pp, rest) {
+		s.globrunqput(g) // cannot happen: the ring is empty here
+	}
+	return pick{g: first, rule: rule, from: Loc{Kind: LocGlobal}, n: n}
+}
+
+// goexit ends g. returned says the program ran to its end; for main that
+// is main returning, which ends the program. Otherwise the G dies: a
+// parent waiting for its children is readied by the last one, and the
+// descriptor goes onto the P's free list (R10.1).
+func (s *Machine) goexit(m *M, g *G, returned bool) {
+	pp := s.p(m.P)
+	if g.ID == 1 && returned {
+		s.emit(Event{Kind: KindGoExit, Rule: RuleMainReturn, G: g.ID, P: pp.ID, M: m.ID,
+			From: at(LocRunning, pp.ID), N: s.live - 1})
+		s.finish(MainReturned, nil, RuleNone)
+		return
+	}
+	if g.Parent != NoG {
+		parent := s.g(g.Parent)
+		parent.Children--
+		if parent.Children == 0 && parent.Status == Gwaiting && parent.Where.Kind == LocWait {
+			s.ready(m, pp, parent, Event{Rule: RuleReadyChildren, G2: g.ID})
+		}
+	}
+	rule := RuleGoexit
+	if g.ID == 1 {
+		rule = RuleMainGoexit
+	}
+	s.emit(Event{Kind: KindGoExit, Rule: rule, G: g.ID, P: pp.ID, M: m.ID,
+		From: at(LocRunning, pp.ID), To: at(LocFree, pp.ID), Op: g.Op})
+	g.Status = Gdead
+	g.Where = Loc{}
+	g.M = NoM
+	g.frames = nil
+	g.inCPU = false
+	s.live--
+	m.CurG = NoG
+	s.gfput(pp, g.Desc)
+	if s.live == 0 {
+		s.fail(Deadlock, &RunError{Msg: "no goroutines (main called runtime.Goexit) - deadlock!",
+			Hint: "main ran an exit action; a program whose main goroutine calls runtime.Goexit crashes once every other goroutine has exited"})
+		return
+	}
+	s.enterScheduler(m)
+}
+
+// gfput caches a dead descriptor on pp; at 64, descriptors move to the
+// global list until 31 remain (R10.2).
+func (s *Machine) gfput(pp *P, desc int32) {
+	pp.GFree = append(pp.GFree, desc)
+	if len(pp.GFree) < gfreeHigh {
+		return
+	}
+	moved := 0
+	for len(pp.GFree) >= gfreeLow {
+		top := pp.GFree[len(pp.GFree)-1]
+		pp.GFree = pp.GFree[:len(pp.GFree)-1]
+		s.sched.GFree = append(s.sched.GFree, top)
+		moved++
+	}
+	s.emit(Event{Kind: KindGFree, Rule: RuleGfput, P: pp.ID, M: pp.M, N: moved, N2: len(pp.GFree)})
+}
+
+// gfget takes a dead descriptor from pp's free list, refilling an empty
+// list from the global one up to 32 first (R10.3).
+func (s *Machine) gfget(pp *P) (int32, bool) {
+	if len(pp.GFree) == 0 && len(s.sched.GFree) > 0 {
+		moved := 0
+		for len(pp.GFree) < gfreeRefill && len(s.sched.GFree) > 0 {
+			top := s.sched.GFree[len(s.sched.GFree)-1]
+			s.sched.GFree = s.sched.GFree[:len(s.sched.GFree)-1]
+			pp.GFree = append(pp.GFree, top)
+			moved++
+		}
+		s.emit(Event{Kind: KindGFree, Rule: RuleGfget, P: pp.ID, M: pp.M, N: moved, N2: len(s.sched.GFree)})
+	}
+	if len(pp.GFree) == 0 {
+		return 0, false
+	}
+	d := pp.GFree[len(pp.GFree)-1]
+	pp.GFree = pp.GFree[:len(pp.GFree)-1]
+	return d, true
+}

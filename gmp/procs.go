@@ -1,0 +1,179 @@
+package gmp
+
+// Ps and Ms: the idle lists, acquirep/releasep, spinning, wakep, startm,
+// stopm and handoffp (§4).
+
+// pidleput pushes pp on the head of the idle P list. Its queue is empty.
+func (s *Machine) pidleput(pp *P) {
+	pp.Status = Pidle
+	pp.Idle = true
+	s.sched.Pidle = append(s.sched.Pidle, pp.ID)
+	s.sched.Npidle++
+}
+
+// pidleget pops the head of the idle P list (LIFO), or returns nil.
+func (s *Machine) pidleget() *P {
+	n := len(s.sched.Pidle)
+	if n == 0 {
+		return nil
+	}
+	pp := s.p(s.sched.Pidle[n-1])
+	s.sched.Pidle = s.sched.Pidle[:n-1]
+	s.sched.Npidle--
+	pp.Idle = false
+	return pp
+}
+
+// pidlegetSpinning is pidleget for an M that found work: failing to get a
+// P sets needspinning, so an M about to drop its P spins instead (R4.6).
+func (s *Machine) pidlegetSpinning() *P {
+	pp := s.pidleget()
+	if pp == nil {
+		s.sched.Needspinning = true
+	}
+	return pp
+}
+
+// mput parks m on the head of the idle M list.
+func (s *Machine) mput(m *M) {
+	m.State = MIdle
+	s.sched.Midle = append(s.sched.Midle, m.ID)
+	s.sched.Nmidle++
+}
+
+// mget pops the head of the idle M list (LIFO), or returns nil.
+func (s *Machine) mget() *M {
+	n := len(s.sched.Midle)
+	if n == 0 {
+		return nil
+	}
+	m := s.m(s.sched.Midle[n-1])
+	s.sched.Midle = s.sched.Midle[:n-1]
+	s.sched.Nmidle--
+	return m
+}
+
+// acquirep attaches pp to m (proc-start).
+func (s *Machine) acquirep(m *M, pp *P, rule Rule) {
+	s.acquirepSilently(m, pp)
+	s.emit(Event{Kind: KindProcStart, Rule: rule, P: pp.ID, M: m.ID, Flag: m.Spinning})
+}
+
+func (s *Machine) acquirepSilently(m *M, pp *P) {
+	m.P = pp.ID
+	pp.M = m.ID
+	pp.Status = Prunning
+}
+
+// releasep detaches m's P (proc-stop). ev carries the rule.
+func (s *Machine) releasep(m *M, ev Event) *P {
+	pp := s.p(m.P)
+	ev.Kind = KindProcStop
+	ev.P = pp.ID
+	ev.M = m.ID
+	s.emit(ev)
+	pp.M = NoM
+	pp.Status = Pidle
+	m.P = NoP
+	return pp
+}
+
+// becomeSpinning marks m as looking for work (R4.1).
+func (s *Machine) becomeSpinning(m *M) {
+	m.Spinning = true
+	s.sched.Nmspinning++
+	s.sched.Needspinning = false
+}
+
+// resetspinning is called when a spinning M found work: it stops spinning
+// and calls wakep, so another M takes over the search. This chain is how
+// parallelism ramps up (R4.2).
+func (s *Machine) resetspinning(m *M) {
+	m.Spinning = false
+	s.sched.Nmspinning--
+	s.wakep()
+}
+
+// wakep starts one spinning M on an idle P, but only if no M is spinning
+// already (R2.7).
+func (s *Machine) wakep() {
+	if s.sched.Nmspinning != 0 {
+		return
+	}
+	s.sched.Nmspinning++
+	pp := s.pidlegetSpinning()
+	if pp == nil {
+		s.sched.Nmspinning--
+		return
+	}
+	s.startm(pp, true, RuleWakep)
+}
+
+// startm gives pp to an idle M, or to a new thread when none is idle
+// (R4.3). rule says who asked, for the event. The M starts running after
+// the wake-up or thread-creation latency.
+func (s *Machine) startm(pp *P, spinning bool, rule Rule) {
+	if pp == nil {
+		if pp = s.pidleget(); pp == nil {
+			return
+		}
+	}
+	nmp := s.mget()
+	created := nmp == nil
+	if created {
+		nmp = s.newM(MStarting)
+		s.wakeMAt(nmp, s.after(s.cfg.Costs.NewM), stepStart)
+	} else {
+		nmp.State = MStarting
+		s.wakeMAt(nmp, s.after(s.cfg.Costs.WakeM), stepStart)
+	}
+	nmp.Spinning = spinning
+	nmp.NextP = pp.ID
+	s.emit(Event{Kind: KindMStart, Rule: rule, P: pp.ID, M: nmp.ID, Flag: created, N: boolInt(spinning),
+		N2: s.sched.Nmspinning})
+}
+
+// mstart runs when a started M gets the CPU: it takes the P startm gave it
+// and looks for work.
+func (s *Machine) mstart(m *M) {
+	pp := s.p(m.NextP)
+	m.NextP = NoP
+	m.State = MScheduler
+	m.fr = findState{}
+	s.acquirep(m, pp, RuleAcquirep)
+	s.schedule(m)
+}
+
+// stopm parks m on the idle M list until startm wakes it (R4.4).
+func (s *Machine) stopm(m *M) {
+	m.fr = findState{}
+	s.mput(m)
+	s.emit(Event{Kind: KindMPark, Rule: RuleStopm, P: NoP, M: m.ID, N: s.sched.Nmidle})
+}
+
+// handoffp finds an M for a P whose M will not run Go code for a while
+// (syscall retake, entersyscallblock), or puts the P on the idle list
+// (R4.5).
+func (s *Machine) handoffp(pp *P) {
+	switch {
+	case pp.runq.len() > 0 || pp.Runnext != NoG || s.sched.runq.len() > 0:
+		s.startm(pp, false, RuleHandoffWork)
+		return
+	case s.sched.Nmspinning+s.sched.Npidle == 0:
+		// Nobody else is looking for work: this P's M should.
+		s.sched.Nmspinning++
+		s.sched.Needspinning = false
+		s.startm(pp, true, RuleHandoffSpin)
+		return
+	case s.sched.Npidle == len(s.ps)-1 && s.sched.NetpollBlocked == NoM:
+		// The last running P, and nobody polls the network.
+		s.startm(pp, false, RuleHandoffPoll)
+		return
+	}
+	when := pp.timers.wakeTime()
+	s.emit(Event{Kind: KindProcStop, Rule: RuleHandoffIdle, P: pp.ID, M: NoM})
+	s.pidleput(pp)
+	if when != 0 {
+		s.wakeNetPoller(when)
+	}
+}

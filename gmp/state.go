@@ -1,0 +1,189 @@
+package gmp
+
+import (
+	"time"
+
+	"github.com/schedlab/schedlab/sim"
+)
+
+// G is a goroutine: the runtime's g, plus the program it runs.
+type G struct {
+	ID     GID
+	Status GStatus
+	// Where is the place the G is in; the invariant checker holds it
+	// against the queues themselves.
+	Where Loc
+	// M is the thread running the G (running or in a syscall).
+	M MID
+	// Parent is the goroutine whose go statement created this one.
+	Parent GID
+	// Preempt is gp.preempt: sysmon asked this G to stop at its next
+	// safe point. execute clears it, so a request is lost if the G parks
+	// first (R7.6).
+	Preempt bool
+	// WaitReason says why a waiting G is parked ("sleep", "chan send", …).
+	WaitReason string
+	// Children counts live goroutines this one started (for wait: children).
+	Children int32
+	// Desc is the g descriptor the G occupies. Descriptors are what the
+	// free lists recycle: a new G may reuse the one a dead G left.
+	Desc int32
+	// Op is the action the G is executing or parked in (nil before its
+	// first action).
+	Op *Op
+	// Created is when the G was created; Runnable is when it last became
+	// runnable (for scheduling latency).
+	Created, Runnable sim.Time
+	// SliceStart is when the current time slice began to run.
+	SliceStart sim.Time
+	// CPULeft is what remains of the compute action in progress.
+	CPULeft time.Duration
+	// cpuEnd is when the compute stretch now running ends; inCPU says the
+	// G is in user code (an async safe point) rather than in the runtime.
+	cpuEnd sim.Time
+	inCPU  bool
+	// runGen counts the times this G was started, to match a preemption
+	// signal with the run it was sent to.
+	runGen uint32
+	// panicMsg is set when a G woken by close must panic when it runs.
+	panicMsg string
+	frames   []frame
+}
+
+// frame is one level of a G's program: the actions of the goroutine body
+// or of a loop body, and where in them the G is.
+type frame struct {
+	ops  []Op
+	pc   int // index of the next action
+	left int // loop frames: iterations still to run after this one
+	rep  int // goroutines already created by the go action at pc
+}
+
+// Sysmontick is what sysmon last saw of a P (runtime's p.sysmontick).
+type Sysmontick struct {
+	Schedtick, Syscalltick uint32
+	Schedwhen, Syscallwhen sim.Time
+}
+
+// P is a processor: the right to run Go code, with its run queues.
+type P struct {
+	ID     PID
+	Status PStatus
+	M      MID // the M it is attached to, or NoM
+	// Runnext runs before the ring (R2.3).
+	Runnext GID
+	runq    ring
+	// Schedtick counts fresh time slices (execute with inheritTime=false).
+	Schedtick uint32
+	// Syscalltick counts syscall exits and takes of this P.
+	Syscalltick uint32
+	Sysmontick  Sysmontick
+	// GFree is this P's cache of dead g descriptors (LIFO; top at the end).
+	GFree []int32
+	// Idle says the P is on the idle list (the runtime's idlepMask bit).
+	Idle   bool
+	timers timerHeap
+}
+
+// Runq returns the Gs in the local ring, head first.
+func (p *P) Runq() []GID { return p.runq.Items() }
+
+// RunqLen is the number of Gs in the ring, not counting runnext (what
+// schedtrace prints).
+func (p *P) RunqLen() int { return p.runq.len() }
+
+// RunqAt returns the i-th G from the head of the ring.
+func (p *P) RunqAt(i int) GID { return p.runq.at(i) }
+
+// Timers returns the P's pending timers in the order they will fire.
+func (p *P) Timers() []Timer { return p.timers.sorted() }
+
+// M is an OS thread.
+type M struct {
+	ID    MID
+	State MState
+	P     PID // attached P
+	NextP PID // P handed over by startm, taken when the M runs
+	OldP  PID // P held when the current syscall began (m.oldp)
+	CurG  GID
+	// Spinning: out of work and looking for it (m.spinning).
+	Spinning bool
+	// Syscalltick is the P's syscalltick when the syscall began.
+	Syscalltick uint32
+	// Backoff is set while the M sleeps in runqgrab before stealing a
+	// runnext (usleep(3)).
+	Backoff bool
+	// wake bookkeeping: a pending wake is valid only if its gen matches.
+	gen    uint64
+	next   mStep
+	wakeAt sim.Time
+	fr     findState
+}
+
+// Sched is the global scheduler state (the runtime's sched).
+type Sched struct {
+	// Midle is the idle M list, a LIFO whose head is the last element.
+	Midle  []MID
+	Nmidle int
+	// Pidle is the idle P list, a LIFO whose head is the last element.
+	Pidle  []PID
+	Npidle int
+	// Nmspinning counts spinning Ms, including those asked to spin by
+	// startm that have not run yet.
+	Nmspinning   int
+	Needspinning bool
+	runq         gqueue
+	// GFree is the global list of dead g descriptors (top at the end).
+	GFree []int32
+	// Lastpoll is when the network was last polled. The runtime stores 0
+	// here while an M blocks in netpoll; the model names that M instead.
+	Lastpoll       sim.Time
+	NetpollBlocked MID
+	// PollUntil is when the M blocked in netpoll will wake by itself
+	// (0: not before an fd is ready).
+	PollUntil      sim.Time
+	NetpollInited  bool
+	NetpollWaiters int
+	// SysmonWait: sysmon is in its deep sleep.
+	SysmonWait bool
+}
+
+// Runq returns the global run queue, head first.
+func (s *Sched) Runq() []GID { return s.runq.Items() }
+
+// RunqLen is the length of the global run queue.
+func (s *Sched) RunqLen() int { return s.runq.len() }
+
+// Chan is a channel. Values are not modelled, only how many are buffered.
+type Chan struct {
+	Name   string
+	Cap    int
+	Buf    int
+	Closed bool
+	RecvQ  []GID // parked receivers, FIFO
+	SendQ  []GID // parked senders, FIFO
+}
+
+// Sysmon is the state of the sysmon thread.
+type Sysmon struct {
+	M MID
+	// Delay is the sleep before the next pass (20µs…10ms).
+	Delay time.Duration
+	// Idle counts consecutive passes that retook no P.
+	Idle int
+	// Passes counts passes; LastPass is when the last one ran.
+	Passes   int
+	LastPass sim.Time
+	// NextPass is when sysmon wakes next.
+	NextPass sim.Time
+	// Deep: in the deep sleep (all Ps idle), until NextPass at the latest.
+	Deep bool
+	// Did says what the last pass decided, in a few words, for the UI.
+	Did string
+	// lastTrace is when schedtrace last printed; traceStart anchors the
+	// "SCHED 0ms" of the first line.
+	lastTrace, traceStart sim.Time
+	traced                bool
+	syscallWake           bool
+	gen                   uint64
+}

@@ -1,0 +1,170 @@
+package gmp
+
+import "time"
+
+// stealWork and runqsteal/runqgrab (R3.6-R3.8).
+
+const (
+	// stealTries is the number of passes over all Ps (proc.go stealWork).
+	stealTries = 4
+	// runnextBackoff is runqgrab's usleep(3) before taking a runnext, so
+	// that a P about to run its own runnext gets the chance.
+	runnextBackoff = 3 * time.Microsecond
+)
+
+type stealResult uint8
+
+const (
+	stealNone    stealResult = iota
+	stealFound               // a G was stolen (or readied by a stolen timer)
+	stealWaiting             // the M sleeps in runqgrab's back-off
+)
+
+// stealWork makes up to four passes over all other Ps in a random order.
+// Only the last pass runs other Ps' timers and may take a runnext. It
+// resumes where it stopped when the M comes back from the back-off.
+func (s *Machine) stealWork(m *M) (pick, stealResult) {
+	st := &m.fr
+	pp := s.p(m.P)
+	if st.phase == phaseBackoff {
+		st.phase = phaseSteal
+		if pk, res := s.runqsteal(m, pp, s.p(st.victim), true, st.next); res != stealNone {
+			return pk, res
+		}
+		st.enum.next()
+	}
+	for ; st.pass < stealTries; st.pass++ {
+		last := st.pass == stealTries-1
+		if !st.started {
+			st.enum = s.stealOrder.start(s.rng.Uint32())
+			st.started = true
+		}
+		for ; !st.enum.done(); st.enum.next() {
+			p2 := s.p(PID(st.enum.pos))
+			if p2 == pp {
+				continue
+			}
+			if last && p2.timers.len() > 0 {
+				w, ran := s.runTimers(p2, pp, m)
+				if w != 0 && (st.stealPoll == 0 || w < st.stealPoll) {
+					st.stealPoll = w
+				}
+				if ran {
+					// The timers readied Gs into this P: run one now.
+					if pk, ok := s.runqget(pp); ok {
+						return pk, stealFound
+					}
+					st.ranTimer = true
+				}
+			}
+			if !p2.Idle {
+				if pk, res := s.runqsteal(m, pp, p2, last, NoG); res != stealNone {
+					return pk, res
+				}
+			}
+		}
+		st.started = false
+	}
+	return pick{}, stealNone
+}
+
+// runqsteal takes half (rounded up) of victim's ring into pp's ring and
+// returns the last G taken to run (R3.8). With an empty ring on the last
+// pass it may take victim's runnext, after the back-off if the victim is
+// running a G that is not in a syscall. expect is the runnext seen before
+// the back-off (NoG when not coming back from one).
+func (s *Machine) runqsteal(m *M, pp, victim *P, stealRunNext bool, expect GID) (pick, stealResult) {
+	for {
+		if expect != NoG {
+			// Back from the sleep: the CAS on runnext succeeds only if
+			// it still holds the G seen before; otherwise start over.
+			if victim.Runnext == expect {
+				return s.stealRunnext(m, pp, victim, true), stealFound
+			}
+			expect = NoG
+		}
+		n := victim.runq.len()
+		n -= n / 2
+		if n > 0 {
+			for range n - 1 {
+				g := victim.runq.pop()
+				pp.runq.push(g)
+				s.g(g).Where = at(LocRunq, pp.ID)
+			}
+			g := victim.runq.pop()
+			s.emit(Event{Kind: KindSteal, Rule: RuleRunqsteal, G: g, P: pp.ID, M: m.ID,
+				From: at(LocRunq, victim.ID), To: at(LocRunning, pp.ID), P2: victim.ID, N: n,
+				N2: victim.runq.len()})
+			return pick{g: g, rule: RuleStolenRun, from: at(LocRunq, victim.ID), victim: victim.ID, n: n}, stealFound
+		}
+		next := victim.Runnext
+		if !stealRunNext || next == NoG {
+			return pick{}, stealNone
+		}
+		if victim.Status == Prunning && victim.M != NoM {
+			if vm := s.m(victim.M); vm.CurG == NoG || s.g(vm.CurG).Status != Gsyscall {
+				m.fr.phase = phaseBackoff
+				m.fr.victim = victim.ID
+				m.fr.next = next
+				m.Backoff = true
+				s.wakeMAt(m, s.after(s.usleep(runnextBackoff)), stepStealResume)
+				return pick{}, stealWaiting
+			}
+		}
+		return s.stealRunnext(m, pp, victim, false), stealFound
+	}
+}
+
+// stealRunnext takes victim's runnext to run on pp.
+func (s *Machine) stealRunnext(m *M, pp, victim *P, afterBackoff bool) pick {
+	g := victim.Runnext
+	victim.Runnext = NoG
+	s.emit(Event{Kind: KindSteal, Rule: RuleRunqstealNext, G: g, P: pp.ID, M: m.ID,
+		From: at(LocRunnext, victim.ID), To: at(LocRunning, pp.ID), P2: victim.ID, N: 1,
+		D: s.usleep(runnextBackoff), Flag: afterBackoff})
+	return pick{g: g, rule: RuleStolenRun, from: at(LocRunnext, victim.ID), victim: victim.ID, n: 1}
+}
+
+// randomOrder enumerates all Ps in a pseudo-random order: a random start
+// and a random stride coprime with the count visit each P exactly once
+// (proc.go randomOrder, R3.7).
+type randomOrder struct {
+	count    int
+	coprimes []int
+}
+
+type randomEnum struct {
+	i, count, pos, inc int
+}
+
+func newRandomOrder(count int) randomOrder {
+	o := randomOrder{count: count}
+	for i := 1; i <= count; i++ {
+		if gcd(i, count) == 1 {
+			o.coprimes = append(o.coprimes, i)
+		}
+	}
+	return o
+}
+
+func (o randomOrder) start(r uint32) randomEnum {
+	return randomEnum{
+		count: o.count,
+		pos:   int(r % uint32(o.count)),
+		inc:   o.coprimes[int(r/uint32(o.count))%len(o.coprimes)],
+	}
+}
+
+func (e *randomEnum) done() bool { return e.i == e.count }
+
+func (e *randomEnum) next() {
+	e.i++
+	e.pos = (e.pos + e.inc) % e.count
+}
+
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}

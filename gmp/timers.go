@@ -1,0 +1,138 @@
+package gmp
+
+import (
+	"time"
+
+	"github.com/schedlab/schedlab/sim"
+)
+
+// Timers (R8.5): each P owns a heap of timers. A sleeping G's timer goes
+// into the heap of the P it ran on, and timers fire only when a P runs
+// findRunnable: its own at the top, other Ps' on the last steal pass.
+// sysmon never runs them.
+
+// Timer is a pending time.Sleep.
+type Timer struct {
+	When sim.Time
+	G    GID
+	seq  uint64
+}
+
+// timerHeap is a binary min-heap ordered by (When, seq).
+type timerHeap struct {
+	items []Timer
+	seq   uint64
+}
+
+func (h *timerHeap) len() int { return len(h.items) }
+
+// wakeTime is the earliest When, or 0 if the heap is empty.
+func (h *timerHeap) wakeTime() sim.Time {
+	if len(h.items) == 0 {
+		return 0
+	}
+	return h.items[0].When
+}
+
+func (h *timerHeap) less(i, j int) bool {
+	a, b := &h.items[i], &h.items[j]
+	if a.When != b.When {
+		return a.When < b.When
+	}
+	return a.seq < b.seq
+}
+
+func (h *timerHeap) push(t Timer) {
+	h.seq++
+	t.seq = h.seq
+	h.items = append(h.items, t)
+	for i := len(h.items) - 1; i > 0; {
+		parent := (i - 1) / 2
+		if !h.less(i, parent) {
+			break
+		}
+		h.items[i], h.items[parent] = h.items[parent], h.items[i]
+		i = parent
+	}
+}
+
+func (h *timerHeap) pop() Timer {
+	top := h.items[0]
+	last := len(h.items) - 1
+	h.items[0] = h.items[last]
+	h.items = h.items[:last]
+	for i := 0; ; {
+		l := 2*i + 1
+		if l >= len(h.items) {
+			break
+		}
+		small := l
+		if r := l + 1; r < len(h.items) && h.less(r, l) {
+			small = r
+		}
+		if !h.less(small, i) {
+			break
+		}
+		h.items[i], h.items[small] = h.items[small], h.items[i]
+		i = small
+	}
+	return top
+}
+
+func (h *timerHeap) clone() timerHeap {
+	return timerHeap{items: append([]Timer(nil), h.items...), seq: h.seq}
+}
+
+// sorted returns the timers in firing order.
+func (h *timerHeap) sorted() []Timer {
+	c := h.clone()
+	out := make([]Timer, 0, len(c.items))
+	for c.len() > 0 {
+		out = append(out, c.pop())
+	}
+	return out
+}
+
+// timeSleep parks g for d (time.Sleep). The timer is armed after the park,
+// in the heap of the P g ran on; if it is that heap's earliest, the
+// netpoller or a spinning M is told (wakeNetPoller).
+func (s *Machine) timeSleep(m *M, g *G, d time.Duration) {
+	pp := s.p(m.P)
+	s.gopark(m, g, "sleep", at(LocTimer, pp.ID), d)
+	when := s.after(d)
+	s.sched.NetpollInited = true // any timer use initialises the poller
+	earliest := pp.timers.len() == 0 || when < pp.timers.wakeTime()
+	pp.timers.push(Timer{When: when, G: g.ID})
+	s.ntimers++
+	if earliest {
+		s.wakeNetPoller(when)
+	}
+	s.enterScheduler(m)
+}
+
+// runTimers runs tp's expired timers on behalf of runner's M: each sleeper
+// is readied into runner's runnext (timers.check). It returns the next
+// timer's time (0 if none) and whether any ran.
+func (s *Machine) runTimers(tp, runner *P, m *M) (sim.Time, bool) {
+	ran := false
+	for tp.timers.len() > 0 && tp.timers.wakeTime() <= s.now {
+		t := tp.timers.pop()
+		s.ntimers--
+		ran = true
+		s.ready(m, runner, s.g(t.G), Event{Rule: RuleReadyTimer, P2: tp.ID, D: s.now.Sub(t.When)})
+	}
+	return tp.timers.wakeTime(), ran
+}
+
+// wakeNetPoller makes sure someone will run a timer due at when: the M
+// blocked in netpoll is woken if it would sleep past it; if no M is in
+// netpoll, wakep starts one (proc.go wakeNetPoller).
+func (s *Machine) wakeNetPoller(when sim.Time) {
+	if s.sched.NetpollBlocked != NoM {
+		if s.sched.PollUntil == 0 || s.sched.PollUntil > when {
+			s.netpollBreak(nil)
+		}
+		return
+	}
+	s.wakep()
+}
