@@ -1,0 +1,111 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/schedlab/schedlab/gmp"
+	"github.com/schedlab/schedlab/scenarios"
+	"github.com/schedlab/schedlab/tracelog"
+)
+
+func newRunCmd(stdout io.Writer) *cobra.Command {
+	var (
+		seed, format string
+		procs        int
+		until, sched time.Duration
+		check        bool
+		detail       bool
+		quiet        bool
+	)
+	cmd := &cobra.Command{
+		Use:   "run NAME|FILE",
+		Short: "Print the trace of a scenario",
+		Long: `run simulates a scenario (a built-in name or a YAML file) and prints every
+scheduler event with the sentence that explains it and the runtime function
+it models.
+
+With --schedtrace, sysmon also prints a line in the format of
+GODEBUG=schedtrace every period of simulated time, as the runtime does;
+like the real flag, this keeps sysmon out of its deep sleep.`,
+		Example: `  schedlab run steal
+  schedlab run steal --format jsonl | jq .kind
+  schedlab run preempt --schedtrace 10ms --quiet
+  schedlab run my.yaml --seed 7 --procs 4 --check`,
+		Args: exactArgs("a scenario name or file"),
+		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			return scenarios.BuiltinNames(), cobra.ShellCompDirectiveDefault
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			f, err := tracelog.ParseFormat(format)
+			if err != nil {
+				return usageError{err}
+			}
+			o := tracelog.Options{Format: f, Procs: procs, Until: until, Check: check,
+				SchedTrace: sched, Detail: detail, NoEvents: quiet}
+			if quiet && sched == 0 {
+				return usageError{errors.New("--quiet leaves out the events, so it needs --schedtrace")}
+			}
+			if detail && sched == 0 {
+				return usageError{errors.New("--scheddetail needs --schedtrace")}
+			}
+			if cmd.Flags().Changed("seed") {
+				v, err := strconv.ParseUint(seed, 10, 64)
+				if err != nil || v > math.MaxInt64 {
+					return usageError{fmt.Errorf("--seed %q: want a whole number from 0 to %d", seed, int64(math.MaxInt64))}
+				}
+				o.Seed = &v
+			}
+			if procs < 0 || procs > gmp.MaxProcs {
+				return usageError{fmt.Errorf("--procs %d: want 1 to %d", procs, gmp.MaxProcs)}
+			}
+			if until < 0 || sched < 0 {
+				return usageError{errors.New("--until and --schedtrace must not be negative")}
+			}
+			sc, err := scenarios.Load(args[0])
+			if err != nil {
+				return usageError{err}
+			}
+			end, _, err := tracelog.Run(sc, o, stdout)
+			if err != nil {
+				return err
+			}
+			if end.Err != nil {
+				return runError{end.Err}
+			}
+			return nil
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&seed, "seed", "", "seed for the random choices (default: the scenario's seed, else 1)")
+	fl.IntVar(&procs, "procs", 0, "GOMAXPROCS (default: the scenario's procs)")
+	fl.DurationVar(&until, "until", 0, "stop at this simulated time (default: the scenario's until, else the end)")
+	fl.StringVar(&format, "format", "text", "output format: text or jsonl")
+	fl.BoolVar(&check, "check", false, "verify the model's invariants after every event")
+	fl.DurationVar(&sched, "schedtrace", 0, "print a GODEBUG=schedtrace line every period of simulated time")
+	fl.BoolVar(&detail, "scheddetail", false, "with --schedtrace, add the scheddetail=1 lines for each P, M and G")
+	fl.BoolVarP(&quiet, "quiet", "q", false, "with --schedtrace, print only the schedtrace lines")
+	_ = cmd.RegisterFlagCompletionFunc("format", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return []string{"text", "jsonl"}, cobra.ShellCompDirectiveNoFileComp
+	})
+	return cmd
+}
+
+// exactArgs requires one argument and says what it should be.
+func exactArgs(what string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		switch len(args) {
+		case 1:
+			return nil
+		case 0:
+			return usageError{fmt.Errorf("%s needs %s\n\tsee: schedlab list, schedlab %s --help", cmd.Name(), what, cmd.Name())}
+		}
+		return usageError{fmt.Errorf("%s takes one argument (%s), got %d", cmd.Name(), what, len(args))}
+	}
+}

@@ -1,0 +1,109 @@
+package scenarios
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"sort"
+	"strings"
+)
+
+//go:embed builtin/*.yaml
+var builtinFS embed.FS
+
+// Order is the order in which built-ins are listed: roughly the order in
+// which a course would meet the mechanisms.
+var Order = []string{
+	"tour",
+	"runnext", "overflow", "steal", "spinning", "fairness61",
+	"preempt", "gosched", "pingpong",
+	"syscall-busy", "syscall-idle",
+	"timer-1p", "timer-2p", "netpoll",
+	"freelist",
+}
+
+// DefaultName is the built-in the UI opens with no arguments.
+const DefaultName = "tour"
+
+// Builtins returns every built-in scenario, in Order and then by name.
+func Builtins() ([]*Scenario, error) {
+	entries, err := fs.ReadDir(builtinFS, "builtin")
+	if err != nil {
+		return nil, err
+	}
+	rank := map[string]int{}
+	for i, n := range Order {
+		rank[n] = i + 1
+	}
+	var out []*Scenario
+	var errs []error
+	for _, e := range entries {
+		sc, err := loadBuiltin(strings.TrimSuffix(e.Name(), ".yaml"))
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		out = append(out, sc)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		ri, rj := rank[out[i].Name], rank[out[j].Name]
+		if ri == 0 {
+			ri = len(Order) + 1
+		}
+		if rj == 0 {
+			rj = len(Order) + 1
+		}
+		if ri != rj {
+			return ri < rj
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out, errors.Join(errs...)
+}
+
+// BuiltinNames lists the names of the built-ins.
+func BuiltinNames() []string {
+	all, _ := Builtins()
+	names := make([]string, len(all))
+	for i, s := range all {
+		names[i] = s.Name
+	}
+	return names
+}
+
+func loadBuiltin(name string) (*Scenario, error) {
+	file := path.Join("builtin", name+".yaml")
+	data, err := builtinFS.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(file, data)
+}
+
+// Load reads a scenario by file path, or by built-in name when no such
+// file exists and the argument does not look like a path.
+func Load(arg string) (*Scenario, error) {
+	if arg == "" {
+		return nil, errors.New("no scenario given: name a built-in (see schedlab list) or a .yaml file")
+	}
+	looksLikeFile := strings.ContainsAny(arg, `/\`) || strings.HasSuffix(arg, ".yaml") || strings.HasSuffix(arg, ".yml")
+	if data, err := os.ReadFile(arg); err == nil {
+		return Parse(arg, data)
+	} else if looksLikeFile {
+		return nil, fmt.Errorf("cannot read scenario file: %w", err)
+	}
+	if sc, err := loadBuiltin(arg); err == nil {
+		return sc, nil
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	names := BuiltinNames()
+	hint := "built-ins: " + strings.Join(names, ", ")
+	if c := closest(arg, names); c != "" {
+		hint = "did you mean " + c + "? (" + hint + ")"
+	}
+	return nil, fmt.Errorf("no built-in scenario or file named %q\n\thint: %s", arg, hint)
+}

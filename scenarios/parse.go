@@ -1,0 +1,652 @@
+package scenarios
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	yaml "github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/parser"
+
+	"github.com/schedlab/schedlab/gmp"
+)
+
+// Limits that keep a typo from asking for more than a laptop can hold.
+const (
+	maxGoCount   = 1_000_000
+	maxLoopTimes = 1_000_000_000
+	maxChanCap   = 1_000_000
+	maxActions   = 100_000 // actions in a file, counting each use of an alias
+	maxErrors    = 20
+)
+
+var topKeys = []string{"name", "title", "summary", "procs", "seed", "until", "chans", "main", "notes"}
+
+var actionNames = []string{"cpu", "syscall", "sleep", "net", "gosched", "go", "loop", "send", "recv", "close", "wait", "exit"}
+
+var validName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
+
+// Parse reads a scenario from data; file names it in errors. Every
+// mistake found is reported, each as file:line:col with a hint.
+func Parse(file string, data []byte) (*Scenario, error) {
+	p := &reader{file: file, anchors: map[string]ast.Node{}, chans: map[string]int{}}
+	sc := p.parse(data)
+	if len(p.errs) > 0 {
+		return nil, p.errs
+	}
+	sc.Source = data
+	return sc, nil
+}
+
+type reader struct {
+	file    string
+	errs    ErrorList
+	anchors map[string]ast.Node
+	chans   map[string]int
+	actions int
+	depth   int
+}
+
+func (p *reader) pos(n ast.Node) gmp.Pos {
+	pos := gmp.Pos{File: p.file, Line: 1, Col: 1}
+	if n == nil {
+		return pos
+	}
+	switch x := n.(type) {
+	case *ast.MappingNode:
+		if len(x.Values) > 0 {
+			return p.pos(x.Values[0].Key)
+		}
+	case *ast.MappingValueNode:
+		return p.pos(x.Key)
+	}
+	if tk := n.GetToken(); tk != nil && tk.Position != nil && tk.Position.Line > 0 {
+		pos.Line, pos.Col = tk.Position.Line, max(tk.Position.Column, 1)
+	}
+	return pos
+}
+
+func (p *reader) errorf(n ast.Node, hint, format string, args ...any) {
+	if len(p.errs) >= maxErrors {
+		return
+	}
+	p.errs = append(p.errs, &Error{Pos: p.pos(n), Msg: fmt.Sprintf(format, args...), Hint: hint})
+}
+
+func (p *reader) parse(data []byte) *Scenario {
+	sc := &Scenario{File: p.file, Seed: 1, Name: defaultName(p.file)}
+	f, err := parser.ParseBytes(data, 0)
+	if err != nil {
+		p.syntaxError(err)
+		return sc
+	}
+	var body ast.Node
+	for _, d := range f.Docs {
+		if d == nil || d.Body == nil {
+			continue
+		}
+		if body != nil {
+			p.errorf(d.Body, "keep one scenario per file", "a second YAML document")
+			return sc
+		}
+		body = d.Body
+	}
+	if body == nil {
+		p.errs = append(p.errs, &Error{Pos: gmp.Pos{File: p.file, Line: 1, Col: 1},
+			Msg: "the file is empty", Hint: "a scenario needs at least procs: and main:"})
+		return sc
+	}
+	ast.Walk(anchorCollector(p.anchors), body)
+	top, ok := p.resolve(body).(*ast.MappingNode)
+	if !ok {
+		p.errorf(body, "start with keys such as procs: and main:", "a scenario must be a mapping of keys, not %s", describeNode(body))
+		return sc
+	}
+	fields := p.mapping(top, topKeys, "scenario")
+	if n, ok := fields["name"]; ok {
+		sc.Name = p.str(n, "name")
+		if sc.Name != "" && !validName.MatchString(sc.Name) {
+			p.errorf(n, "use lower-case letters, digits, - and _", "name %q is not a valid scenario name", sc.Name)
+		}
+	}
+	if n, ok := fields["title"]; ok {
+		sc.Title = p.str(n, "title")
+	}
+	if n, ok := fields["summary"]; ok {
+		sc.Summary = p.str(n, "summary")
+	}
+	if n, ok := fields["procs"]; ok {
+		sc.Procs = int(p.integer(n, "procs", 1, gmp.MaxProcs))
+	} else {
+		p.errs = append(p.errs, &Error{Pos: p.pos(top), Msg: "procs is missing",
+			Hint: "procs sets GOMAXPROCS, e.g. procs: 2"})
+	}
+	if n, ok := fields["seed"]; ok {
+		sc.Seed = uint64(p.integer(n, "seed", 0, math.MaxInt64))
+	}
+	if n, ok := fields["until"]; ok {
+		sc.Until = p.duration(n, "until")
+		if sc.Until == 0 && len(p.errs) == 0 {
+			p.errorf(n, "leave until out to run to the end", "until must be greater than zero")
+		}
+	}
+	if n, ok := fields["chans"]; ok {
+		sc.Chans = p.chanDecls(n)
+	}
+	if n, ok := fields["main"]; ok {
+		sc.Main = p.actionList(n, "main")
+	} else {
+		p.errs = append(p.errs, &Error{Pos: p.pos(top), Msg: "main is missing",
+			Hint: "main lists the actions of the main goroutine, e.g. main: [{cpu: 1ms}]"})
+	}
+	if n, ok := fields["notes"]; ok {
+		sc.Notes = p.notes(n)
+	}
+	return sc
+}
+
+func (p *reader) syntaxError(err error) {
+	msg := err.Error()
+	pos := gmp.Pos{File: p.file, Line: 1, Col: 1}
+	if ye, ok := err.(yaml.Error); ok {
+		msg = ye.GetMessage()
+		if tk := ye.GetToken(); tk != nil && tk.Position != nil {
+			pos.Line, pos.Col = max(tk.Position.Line, 1), max(tk.Position.Column, 1)
+		}
+	}
+	p.errs = append(p.errs, &Error{Pos: pos, Msg: "YAML syntax: " + msg,
+		Hint: "check the indentation and the colons around this spot"})
+}
+
+func defaultName(file string) string {
+	base := filepath.Base(file)
+	return strings.TrimSuffix(strings.TrimSuffix(base, ".yaml"), ".yml")
+}
+
+type anchorCollector map[string]ast.Node
+
+func (a anchorCollector) Visit(n ast.Node) ast.Visitor {
+	if an, ok := n.(*ast.AnchorNode); ok && an.Name != nil {
+		a[an.Name.GetToken().Value] = an.Value
+	}
+	return a
+}
+
+// resolve looks through anchors, aliases and tags to the value.
+func (p *reader) resolve(n ast.Node) ast.Node {
+	for range 64 {
+		switch x := n.(type) {
+		case *ast.AnchorNode:
+			n = x.Value
+		case *ast.TagNode:
+			n = x.Value
+		case *ast.AliasNode:
+			name := ""
+			if x.Value != nil {
+				name = x.Value.GetToken().Value
+			}
+			target, ok := p.anchors[name]
+			if !ok {
+				p.errorf(x, "define it first with &"+name, "alias *%s names no anchor", name)
+				return nil
+			}
+			n = target
+		default:
+			return n
+		}
+	}
+	p.errorf(n, "", "aliases nested too deeply")
+	return nil
+}
+
+func describeNode(n ast.Node) string {
+	switch n.(type) {
+	case *ast.MappingNode, *ast.MappingValueNode:
+		return "a mapping"
+	case *ast.SequenceNode:
+		return "a list"
+	case *ast.NullNode, nil:
+		return "nothing"
+	case *ast.IntegerNode, *ast.FloatNode:
+		return "a number"
+	case *ast.BoolNode:
+		return "a boolean"
+	}
+	return fmt.Sprintf("%q", n.GetToken().Value)
+}
+
+// mapping returns the values of a mapping by key, reporting unknown and
+// repeated keys.
+func (p *reader) mapping(m *ast.MappingNode, known []string, what string) map[string]ast.Node {
+	out := map[string]ast.Node{}
+	for _, mv := range m.Values {
+		key := keyName(mv)
+		if !slices.Contains(known, key) {
+			hint := "known keys: " + strings.Join(known, ", ")
+			if c := closest(key, known); c != "" {
+				hint = "did you mean " + c + "?"
+			}
+			p.errorf(mv.Key, hint, "unknown key %q in %s", key, what)
+			continue
+		}
+		if _, dup := out[key]; dup {
+			p.errorf(mv.Key, "remove one of them", "%s is given twice in %s", key, what)
+			continue
+		}
+		out[key] = mv.Value
+	}
+	return out
+}
+
+func keyName(mv *ast.MappingValueNode) string {
+	if mv.Key == nil || mv.Key.GetToken() == nil {
+		return ""
+	}
+	return mv.Key.GetToken().Value
+}
+
+func (p *reader) scalar(n ast.Node) (string, bool) {
+	switch x := p.resolve(n).(type) {
+	case *ast.StringNode:
+		return x.Value, true
+	case *ast.LiteralNode:
+		return x.Value.Value, true
+	case *ast.IntegerNode, *ast.FloatNode, *ast.BoolNode:
+		return x.GetToken().Value, true
+	}
+	return "", false
+}
+
+func (p *reader) str(n ast.Node, what string) string {
+	s, ok := p.scalar(n)
+	if !ok {
+		p.errorf(n, "write it as text", "%s must be text, not %s", what, describeNode(p.resolve(n)))
+	}
+	return s
+}
+
+func (p *reader) integer(n ast.Node, what string, lo, hi int64) int64 {
+	r := p.resolve(n)
+	in, ok := r.(*ast.IntegerNode)
+	if !ok {
+		p.errorf(n, fmt.Sprintf("write a whole number between %d and %d", lo, hi), "%s must be a whole number, not %s", what, describeNode(r))
+		return lo
+	}
+	var v int64
+	switch x := in.Value.(type) {
+	case int64:
+		v = x
+	case uint64:
+		if x > uint64(math.MaxInt64) {
+			v = math.MaxInt64
+		} else {
+			v = int64(x)
+		}
+	}
+	if v < lo || v > hi {
+		p.errorf(n, fmt.Sprintf("it must be between %d and %d", lo, hi), "%s is %d, out of range", what, v)
+		return lo
+	}
+	return v
+}
+
+func (p *reader) duration(n ast.Node, what string) time.Duration {
+	r := p.resolve(n)
+	s, ok := p.scalar(r)
+	if !ok {
+		p.errorf(n, "write a Go duration such as 1.5ms or 20us", "%s must be a duration, not %s", what, describeNode(r))
+		return 0
+	}
+	if _, isInt := r.(*ast.IntegerNode); isInt && s != "0" {
+		p.errorf(n, "add a unit: "+s+"ms or "+s+"us", "duration %q has no unit", s)
+		return 0
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		p.errorf(n, "write a Go duration such as 1.5ms, 20us or 2s", "%q is not a duration", s)
+		return 0
+	}
+	if d < 0 {
+		p.errorf(n, "durations are zero or more", "%s is negative (%v)", what, d)
+		return 0
+	}
+	return d
+}
+
+// dur reads a duration that may be drawn from the seed:
+// 1ms, {uniform: [1ms, 3ms]} or {exp: 2ms}.
+func (p *reader) dur(n ast.Node, what string) gmp.Dur {
+	m, ok := p.resolve(n).(*ast.MappingNode)
+	if !ok {
+		return gmp.Fixed(p.duration(n, what))
+	}
+	f := p.mapping(m, []string{"uniform", "exp"}, what)
+	switch {
+	case len(f) != 1:
+		if len(p.errs) == 0 {
+			p.errorf(n, "use one of {uniform: [1ms, 3ms]} or {exp: 2ms}", "%s needs exactly one distribution", what)
+		}
+		return gmp.Dur{}
+	case f["uniform"] != nil:
+		seq, ok := p.resolve(f["uniform"]).(*ast.SequenceNode)
+		if !ok || len(seq.Values) != 2 {
+			p.errorf(f["uniform"], "write uniform: [1ms, 3ms]", "uniform needs a list of two durations: [low, high]")
+			return gmp.Dur{}
+		}
+		lo, hi := p.duration(seq.Values[0], "uniform low"), p.duration(seq.Values[1], "uniform high")
+		if hi < lo {
+			p.errorf(seq.Values[1], "put the smaller duration first", "uniform's high %v is below its low %v", hi, lo)
+		}
+		return gmp.Dur{Kind: gmp.DurUniform, A: lo, B: hi}
+	default:
+		mean := p.duration(f["exp"], "exp mean")
+		if mean == 0 && len(p.errs) == 0 {
+			p.errorf(f["exp"], "give the mean, e.g. exp: 2ms", "exp needs a mean greater than zero")
+		}
+		return gmp.Dur{Kind: gmp.DurExp, A: mean}
+	}
+}
+
+func (p *reader) chanDecls(n ast.Node) []gmp.ChanDecl {
+	m, ok := p.resolve(n).(*ast.MappingNode)
+	if !ok {
+		if _, null := p.resolve(n).(*ast.NullNode); null {
+			return nil
+		}
+		p.errorf(n, "write chans: {done: 0, jobs: 8}", "chans must map channel names to capacities")
+		return nil
+	}
+	var out []gmp.ChanDecl
+	for _, mv := range m.Values {
+		name := keyName(mv)
+		if _, dup := p.chans[name]; dup {
+			p.errorf(mv.Key, "give each channel one name", "channel %q is declared twice", name)
+			continue
+		}
+		if name == "" {
+			p.errorf(mv.Key, "", "a channel needs a name")
+			continue
+		}
+		capacity := int(p.integer(mv.Value, "capacity of channel "+name, 0, maxChanCap))
+		p.chans[name] = len(out)
+		out = append(out, gmp.ChanDecl{Name: name, Cap: capacity, Pos: p.pos(mv.Key)})
+	}
+	return out
+}
+
+func (p *reader) actionList(n ast.Node, what string) []gmp.Op {
+	p.depth++
+	defer func() { p.depth-- }()
+	if p.depth > 32 {
+		p.errorf(n, "flatten the program", "actions nested more than 32 deep")
+		return nil
+	}
+	r := p.resolve(n)
+	seq, ok := r.(*ast.SequenceNode)
+	if !ok {
+		p.errorf(n, "write a list, one action per line starting with -", "%s must be a list of actions, not %s", what, describeNode(r))
+		return nil
+	}
+	ops := make([]gmp.Op, 0, len(seq.Values))
+	for _, item := range seq.Values {
+		if op, ok := p.action(item); ok {
+			ops = append(ops, op)
+		}
+	}
+	return ops
+}
+
+func (p *reader) action(n ast.Node) (gmp.Op, bool) {
+	p.actions++
+	if p.actions == maxActions+1 {
+		p.errorf(n, "use loop: and go: counts instead of repeating actions", "more than %d actions", maxActions)
+	}
+	if p.actions > maxActions {
+		return gmp.Op{}, false
+	}
+	pos := p.pos(n)
+	switch x := p.resolve(n).(type) {
+	case *ast.StringNode:
+		switch x.Value {
+		case "gosched":
+			return gmp.Op{Kind: gmp.OpGosched, Pos: pos}, true
+		case "exit":
+			return gmp.Op{Kind: gmp.OpExit, Pos: pos}, true
+		}
+		if slices.Contains(actionNames, x.Value) {
+			p.errorf(n, "write it as "+x.Value+": "+example(x.Value), "action %s needs a value", x.Value)
+		} else {
+			p.unknownAction(n, x.Value)
+		}
+		return gmp.Op{}, false
+	case *ast.MappingNode:
+		if len(x.Values) != 1 {
+			keys := make([]string, len(x.Values))
+			for i, mv := range x.Values {
+				keys[i] = keyName(mv)
+			}
+			p.errorf(n, "put each action in its own list item: - "+keys[0]+": …", "one action per list item, but this one has %d keys (%s)", len(keys), strings.Join(keys, ", "))
+			return gmp.Op{}, false
+		}
+		return p.keyedAction(x.Values[0], pos)
+	case nil:
+		return gmp.Op{}, false
+	default:
+		p.errorf(n, "an action looks like cpu: 1ms, or the bare word gosched", "expected an action, found %s", describeNode(x))
+		return gmp.Op{}, false
+	}
+}
+
+func (p *reader) unknownAction(n ast.Node, name string) {
+	hint := "actions: " + strings.Join(actionNames, ", ")
+	if c := closest(name, actionNames); c != "" {
+		hint = "did you mean " + c + "?"
+	}
+	p.errorf(n, hint, "unknown action %q", name)
+}
+
+func example(action string) string {
+	switch action {
+	case "go":
+		return "{count: 4, do: [{cpu: 1ms}]}"
+	case "loop":
+		return "{times: 3, do: [{cpu: 1ms}]}"
+	case "send", "recv", "close":
+		return "done"
+	case "wait":
+		return "children"
+	}
+	return "1ms"
+}
+
+func (p *reader) keyedAction(mv *ast.MappingValueNode, pos gmp.Pos) (gmp.Op, bool) {
+	name := keyName(mv)
+	v := mv.Value
+	_, null := p.resolve(v).(*ast.NullNode)
+	switch name {
+	case "cpu", "sleep", "net":
+		if null {
+			p.errorf(mv.Key, "write it as "+name+": 1ms", "action %s needs a duration", name)
+			return gmp.Op{}, false
+		}
+		kind := map[string]gmp.OpKind{"cpu": gmp.OpCPU, "sleep": gmp.OpSleep, "net": gmp.OpNet}[name]
+		return gmp.Op{Kind: kind, Dur: p.dur(v, name), Pos: pos}, true
+	case "syscall":
+		if null {
+			p.errorf(mv.Key, "write it as syscall: 1ms", "action syscall needs a duration")
+			return gmp.Op{}, false
+		}
+		if m, ok := p.resolve(v).(*ast.MappingNode); ok && hasKey(m, "for") {
+			f := p.mapping(m, []string{"for", "block"}, "syscall")
+			op := gmp.Op{Kind: gmp.OpSyscall, Dur: p.dur(f["for"], "syscall"), Pos: pos}
+			if b, ok := f["block"]; ok {
+				op.Block = p.boolean(b, "block")
+			}
+			return op, true
+		}
+		return gmp.Op{Kind: gmp.OpSyscall, Dur: p.dur(v, "syscall"), Pos: pos}, true
+	case "gosched", "exit":
+		if !null {
+			p.errorf(v, "write it as the bare word "+name, "%s takes no value", name)
+		}
+		kind := gmp.OpGosched
+		if name == "exit" {
+			kind = gmp.OpExit
+		}
+		return gmp.Op{Kind: kind, Pos: pos}, true
+	case "go":
+		if seq, ok := p.resolve(v).(*ast.SequenceNode); ok {
+			return gmp.Op{Kind: gmp.OpGo, Count: 1, Body: p.actionList(seq, "go"), Pos: pos}, true
+		}
+		m, ok := p.resolve(v).(*ast.MappingNode)
+		if !ok {
+			p.errorf(mv.Key, "write go: {count: 4, do: [{cpu: 1ms}]}", "go needs a mapping with count and do")
+			return gmp.Op{}, false
+		}
+		f := p.mapping(m, []string{"count", "do"}, "go")
+		op := gmp.Op{Kind: gmp.OpGo, Count: 1, Pos: pos}
+		if c, ok := f["count"]; ok {
+			op.Count = int(p.integer(c, "go count", 1, maxGoCount))
+		}
+		if d, ok := f["do"]; ok {
+			op.Body = p.actionList(d, "go's do")
+		} else {
+			p.errorf(m, "do lists what each new goroutine runs", "go has no do:")
+		}
+		return op, true
+	case "loop":
+		m, ok := p.resolve(v).(*ast.MappingNode)
+		if !ok {
+			p.errorf(mv.Key, "write loop: {times: 3, do: [{cpu: 1ms}]}", "loop needs a mapping with times and do")
+			return gmp.Op{}, false
+		}
+		f := p.mapping(m, []string{"times", "do"}, "loop")
+		op := gmp.Op{Kind: gmp.OpLoop, Pos: pos}
+		if t, ok := f["times"]; ok {
+			op.Count = int(p.integer(t, "loop times", 0, maxLoopTimes))
+		} else {
+			p.errorf(m, "times says how often to repeat do", "loop has no times:")
+		}
+		if d, ok := f["do"]; ok {
+			op.Body = p.actionList(d, "loop's do")
+		} else {
+			p.errorf(m, "do lists the actions to repeat", "loop has no do:")
+		}
+		return op, true
+	case "send", "recv", "close":
+		kind := map[string]gmp.OpKind{"send": gmp.OpSend, "recv": gmp.OpRecv, "close": gmp.OpClose}[name]
+		return gmp.Op{Kind: kind, Chan: p.chanRef(v, mv.Key, name), Pos: pos}, true
+	case "wait":
+		if s, ok := p.scalar(v); !ok || s != "children" {
+			p.errorf(v, "the only form is wait: children", "wait takes the word children")
+			return gmp.Op{}, false
+		}
+		return gmp.Op{Kind: gmp.OpWait, Pos: pos}, true
+	}
+	p.unknownAction(mv.Key, name)
+	return gmp.Op{}, false
+}
+
+func hasKey(m *ast.MappingNode, key string) bool {
+	for _, mv := range m.Values {
+		if keyName(mv) == key {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *reader) boolean(n ast.Node, what string) bool {
+	b, ok := p.resolve(n).(*ast.BoolNode)
+	if !ok {
+		p.errorf(n, "write true or false", "%s must be true or false", what)
+		return false
+	}
+	return b.Value
+}
+
+func (p *reader) chanRef(v, key ast.Node, action string) int {
+	name, ok := p.scalar(v)
+	if !ok || name == "" {
+		p.errorf(key, "write it as "+action+": CHANNEL", "%s needs a channel name", action)
+		return 0
+	}
+	i, ok := p.chans[name]
+	if !ok {
+		names := make([]string, 0, len(p.chans))
+		for n := range p.chans {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		hint := "declare it under chans:, e.g. chans: {" + name + ": 0}"
+		if c := closest(name, names); c != "" {
+			hint = "did you mean " + c + "? (" + hint + ")"
+		}
+		p.errorf(v, hint, "channel %q is not declared", name)
+		return 0
+	}
+	return i
+}
+
+func (p *reader) notes(n ast.Node) []Note {
+	seq, ok := p.resolve(n).(*ast.SequenceNode)
+	if !ok {
+		p.errorf(n, "write a list of {at: 1ms, text: …} or {on: steal, text: …}", "notes must be a list")
+		return nil
+	}
+	var out []Note
+	for _, item := range seq.Values {
+		m, ok := p.resolve(item).(*ast.MappingNode)
+		if !ok {
+			p.errorf(item, "write {at: 1ms, text: …} or {on: steal, text: …}", "a note must be a mapping")
+			continue
+		}
+		f := p.mapping(m, []string{"at", "on", "text"}, "note")
+		note := Note{Pos: p.pos(item)}
+		_, hasAt := f["at"]
+		_, hasOn := f["on"]
+		switch {
+		case hasAt && hasOn:
+			p.errorf(m, "keep one of them", "a note has either at: or on:, not both")
+		case hasAt:
+			note.At, note.HasAt = p.duration(f["at"], "at"), true
+		case hasOn:
+			kind := p.str(f["on"], "on")
+			k, ok := gmp.ParseKind(kind)
+			if !ok {
+				names := kindNames()
+				hint := "event kinds: " + strings.Join(names, ", ")
+				if c := closest(kind, names); c != "" {
+					hint = "did you mean " + c + "?"
+				}
+				p.errorf(f["on"], hint, "unknown event kind %q", kind)
+			}
+			note.On = k
+		default:
+			p.errorf(m, "add at: 1ms or on: steal", "a note needs at: (a time) or on: (an event kind)")
+		}
+		if t, ok := f["text"]; ok {
+			note.Text = strings.TrimSpace(p.str(t, "text"))
+			if note.Text == "" {
+				p.errorf(t, "write the caption to show", "a note's text is empty")
+			}
+		} else {
+			p.errorf(m, "write the caption to show", "a note has no text:")
+		}
+		out = append(out, note)
+	}
+	return out
+}
+
+func kindNames() []string {
+	var out []string
+	for _, k := range gmp.Kinds() {
+		out = append(out, k.String())
+	}
+	return out
+}

@@ -1,0 +1,50 @@
+// Package scenarios reads scenario files: small YAML files that set up a
+// situation for the scheduler simulation (goroutines, syscalls, channels,
+// timers). The built-in scenarios are embedded in the binary.
+package scenarios
+
+import (
+	"time"
+
+	"github.com/schedlab/schedlab/gmp"
+)
+
+// Scenario is a parsed scenario file.
+type Scenario struct {
+	Name    string
+	Title   string
+	Summary string
+	// File is where the scenario came from: a path, or "builtin/NAME.yaml".
+	File  string
+	Procs int
+	Seed  uint64
+	// Until, if not zero, stops the run at this simulated time.
+	Until time.Duration
+	Chans []gmp.ChanDecl
+	Main  []gmp.Op
+	Notes []Note
+	// Source is the file's text.
+	Source []byte
+}
+
+// Note is a caption a teacher attaches to a moment of the run.
+type Note struct {
+	// At is a time (HasAt), or else On names the kind of the first event
+	// the note belongs to.
+	At    time.Duration
+	HasAt bool
+	On    gmp.Kind
+	Text  string
+	Pos   gmp.Pos
+}
+
+// Program returns the program the simulation runs.
+func (s *Scenario) Program() *gmp.Program {
+	return &gmp.Program{Name: s.Name, Chans: s.Chans, Main: s.Main}
+}
+
+// Config returns a simulation configuration for the scenario with default
+// costs. Callers override fields (seed, procs, until) from flags.
+func (s *Scenario) Config() gmp.Config {
+	return gmp.Config{Procs: s.Procs, Seed: s.Seed, Until: s.Until, Costs: gmp.DefaultCosts()}
+}
