@@ -145,9 +145,9 @@ func (d *Describer) Describe(e Event) string {
 		return d.started(e, f("%v runs %v, stolen from %v; schedtick %d", p, g, d.place(e.From), e.N))
 
 	case RulePreemptAsync:
-		return f("%v is preempted on %v after %v: the signal caught it in user code; it goes to the tail of the global queue (%d there)", g, p, e.D, e.N)
+		return f("%v is preempted on %v after running %v%s: the signal caught it in user code; it goes to the tail of the global queue (%d there)", g, p, e.D, sliceAge(e), e.N)
 	case RulePreemptSync:
-		return f("%v stops at a safe point on %v after %v, honouring a pending preemption request; to the tail of the global queue (%d there)", g, p, e.D, e.N)
+		return f("%v stops at a safe point on %v after running %v%s, honouring a pending preemption request; to the tail of the global queue (%d there)", g, p, e.D, sliceAge(e), e.N)
 	case RuleGosched:
 		return f("%v calls runtime.Gosched on %v: it goes to the tail of the global queue (%d there), not to %v's ring", g, p, e.N, p)
 	case RulePark:
@@ -158,7 +158,10 @@ func (d *Describer) Describe(e Event) string {
 		return s
 
 	case RuleReadyChan:
-		return f("%v hands %v over on channel %s: %v goes into %v's runnext%s", e.G2, g, d.chanName(e.N), g, p, kicked(e))
+		if e.Reason == "chan receive" {
+			return f("%v sends on channel %s to %v, which was waiting to receive: %v goes into %v's runnext%s", e.G2, d.chanName(e.N), g, g, p, kicked(e))
+		}
+		return f("%v receives on channel %s from %v, which was waiting to send: %v goes into %v's runnext%s", e.G2, d.chanName(e.N), g, g, p, kicked(e))
 	case RuleReadyClose:
 		return f("%v closed channel %s: %v wakes into %v's runnext%s", e.G2, d.chanName(e.N), g, p, kicked(e))
 	case RuleReadyTimer:
@@ -191,12 +194,12 @@ func (d *Describer) Describe(e Event) string {
 		return f("%v's syscall returns without a P and none is idle: %v goes to the global queue and %v parks", g, g, m)
 	case RuleRetake:
 		why := map[int]string{
-			RetakeGraceOver:  "its 10ms grace is over",
+			RetakeGraceOver:  "nothing is queued on it, but its 10ms grace is over",
 			RetakeQueued:     "Gs are queued on it",
 			RetakeNoHelper:   "no idle P or spinning M could take new work",
-			RetakeStaleSlice: "its time slice was already 10ms old to sysmon",
+			RetakeStaleSlice: "sysmon meets this syscall in a time slice already 10ms old (sysretake), so it does not start a new grace period and the old one is over",
 		}[e.N2]
-		return f("sysmon takes %v from %v, in a syscall with %v for %v as sysmon sees it: %s", p, e.M2, g, e.D, why)
+		return f("sysmon takes %v from %v, whose %v is in a syscall (sysmon noted one %v ago): %s", p, e.M2, g, e.D, why)
 	case RuleTakeBackOldP:
 		return f("%v, back from a syscall, takes its old %v from %v, which is in a syscall with %v", m, p, e.M2, g)
 
@@ -307,6 +310,14 @@ func plural(n int, one, many string) string {
 		return "1 " + one
 	}
 	return strconv.Itoa(n) + " " + many
+}
+
+// sliceAge mentions the slice's age when the G inherited an older slice.
+func sliceAge(e Event) string {
+	if e.D2 > e.D {
+		return fmt.Sprintf(" in a time slice %v old, shared through runnext", e.D2)
+	}
+	return ""
 }
 
 func kicked(e Event) string {

@@ -228,7 +228,7 @@ type Event struct {
 	M2     MID  // a second M: the thread a P was taken from, …
 	N, N2  int  // counts: Gs moved, queue lengths, ticks
 	Flag   bool // a yes/no detail of the rule (see the describer)
-	D      time.Duration
+	D, D2  time.Duration
 	Op     *Op // the scenario action involved, for its position
 }
 

@@ -2,6 +2,7 @@ package gmp
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/schedlab/schedlab/sim"
 )
@@ -85,11 +86,12 @@ func (s *Machine) execute(m *M, pk pick) {
 	g.Where = at(LocRunning, pp.ID)
 	g.M = m.ID
 	g.runGen++
-	g.SliceStart = s.now
+	g.RunStart = s.now
 	m.CurG = g.ID
 	m.State = MRunning
 	if !pk.inherit {
 		pp.Schedtick++
+		pp.SliceStart = s.now
 	}
 	s.emit(Event{Kind: KindGoStart, Rule: pk.rule, G: g.ID, P: pp.ID, M: m.ID, From: pk.from,
 		To: at(LocRunning, pp.ID), N: int(pp.Schedtick), N2: pk.n, P2: pk.victim,
@@ -219,7 +221,7 @@ func (s *Machine) findIdle(m *M) (pick, findResult) {
 		case len(s.net.ready) > 0:
 			s.wakeMAt(m, s.now, stepNetpollDone)
 		case pollUntil != 0:
-			s.wakeMAt(m, max(pollUntil, s.now), stepNetpollDone)
+			s.wakeMAt(m, s.after(s.epollTimeout(pollUntil.Sub(s.now))), stepNetpollDone)
 		default:
 			m.gen++ // no wake until an fd is ready
 		}
@@ -231,6 +233,18 @@ func (s *Machine) findIdle(m *M) (pick, findResult) {
 	}
 	s.stopm(m)
 	return pick{}, suspended
+}
+
+// epollTimeout is how long a blocking netpoll for delay really sleeps:
+// netpoll passes epoll_pwait whole milliseconds (at least 1, truncated
+// otherwise, netpoll_epoll.go), and the kernel adds its timer slack. A
+// truncated wait wakes early and findRunnable simply polls again.
+func (s *Machine) epollTimeout(delay time.Duration) time.Duration {
+	if delay <= 0 {
+		return 0
+	}
+	waitms := max(delay/time.Millisecond, 1)
+	return s.usleep(waitms * time.Millisecond)
 }
 
 // findAfterNetpoll continues findRunnable when blocking netpoll returns.

@@ -34,8 +34,9 @@ type G struct {
 	// Created is when the G was created; Runnable is when it last became
 	// runnable (for scheduling latency).
 	Created, Runnable sim.Time
-	// SliceStart is when the current time slice began to run.
-	SliceStart sim.Time
+	// RunStart is when the G last started running (a slice it inherits
+	// may be older).
+	RunStart sim.Time
 	// CPULeft is what remains of the compute action in progress.
 	CPULeft time.Duration
 	// cpuEnd is when the compute stretch now running ends; inCPU says the
@@ -75,6 +76,9 @@ type P struct {
 	runq    ring
 	// Schedtick counts fresh time slices (execute with inheritTime=false).
 	Schedtick uint32
+	// SliceStart is when the current time slice began: the last execute
+	// that advanced Schedtick.
+	SliceStart sim.Time
 	// Syscalltick counts syscall exits and takes of this P.
 	Syscalltick uint32
 	Sysmontick  Sysmontick

@@ -77,8 +77,8 @@ func (s *Machine) wakeSysmonFromSyscall() {
 	s.mon.Delay = sysmonMinDelay
 	s.mon.syscallWake = true
 	s.mon.gen++
-	s.mon.NextPass = s.now
-	s.agenda.Push(s.now, wake{kind: wakeSysmon, m: s.mon.M, gen: s.mon.gen})
+	s.mon.NextPass = s.after(s.cfg.Costs.WakeM) // notewakeup, then the thread runs
+	s.agenda.Push(s.mon.NextPass, wake{kind: wakeSysmon, m: s.mon.M, gen: s.mon.gen})
 }
 
 // sysmonPass is the body of sysmon's loop after its sleep.
@@ -127,7 +127,7 @@ const (
 	RetakeGraceOver  = iota + 1 // the 10ms grace for an empty ring ran out
 	RetakeQueued                // Gs wait in the P's own queue
 	RetakeNoHelper              // no idle P and no spinning M could take new work
-	RetakeStaleSlice            // the P's slice was already 10ms old to sysmon (sysretake)
+	RetakeStaleSlice            // first seen in a slice already 10ms old (sysretake): the grace counted from an earlier syscall
 )
 
 // retake preempts Gs whose time slice sysmon has seen for 10ms and takes
@@ -169,12 +169,14 @@ func (s *Machine) retake() int {
 		}
 		cause := RetakeGraceOver
 		switch {
-		case sysretake:
-			cause = RetakeStaleSlice
 		case queued:
 			cause = RetakeQueued
 		case helpers == 0:
 			cause = RetakeNoHelper
+		case pd.Syscalltick != pp.Syscalltick:
+			// sysretake skipped recording this syscall, so the grace
+			// was measured from an earlier one.
+			cause = RetakeStaleSlice
 		}
 		s.takeP(pp, vm, sysmonM, Event{Rule: RuleRetake, D: s.now.Sub(pd.Syscallwhen), N2: cause})
 		s.mon.Did = "retook " + pp.ID.String() + " from a syscall"
@@ -235,8 +237,8 @@ func (s *Machine) goschedImpl(m *M, g *G, rule Rule) {
 	}
 	pp := s.p(m.P)
 	s.emit(Event{Kind: KindGoStop, Rule: rule, G: g.ID, P: pp.ID, M: m.ID, From: at(LocRunning, pp.ID),
-		To: Loc{Kind: LocGlobal}, Reason: reason, D: s.now.Sub(g.SliceStart), N: s.sched.runq.len() + 1,
-		Op: g.Op})
+		To: Loc{Kind: LocGlobal}, Reason: reason, D: s.now.Sub(g.RunStart), D2: s.now.Sub(pp.SliceStart),
+		N: s.sched.runq.len() + 1, Op: g.Op})
 	g.Status = Grunnable
 	g.Runnable = s.now
 	g.M = NoM

@@ -1,0 +1,109 @@
+// Package gmp is a model of the Go 1.26 scheduler, precise enough to hold
+// next to runtime/proc.go and to GODEBUG=schedtrace output.
+//
+// # Design
+//
+// The runtime schedules goroutines (G) onto OS threads (M) that must hold a
+// processor (P) to run Go code; GOMAXPROCS is the number of Ps. Each P has
+// a 256-slot ring of runnable Gs and a runnext slot that runs before it;
+// a global queue takes overflow and preempted Gs. An M with nothing to do
+// looks, in a fixed order, at its P's timers, the global queue (on every
+// 61st fresh slice), its own queue, the global queue again, the network,
+// and finally the other Ps' queues, which it steals from. sysmon, a thread
+// with no P, preempts long-running Gs and takes Ps away from long system
+// calls. ../shared/GMP-RULES.md states these rules with citations; the
+// functions here carry the runtime's names (runqput, findRunnable,
+// stealWork, handoffp, retake, …) so the two can be read side by side.
+//
+// # Time
+//
+// The model is a discrete-event simulation with a virtual clock in
+// nanoseconds (package sim). Every M is an actor whose next action is on
+// an agenda; sysmon is another. The runtime's own work takes time too, so
+// each operation has a small fixed cost (Costs): a go statement 1µs, a
+// context switch 200ns, waking a parked thread 5µs, creating one 20µs, and
+// so on. These costs are what give concurrent Ms a defined order. Within
+// one step an operation is atomic: findRunnable, for instance, runs from
+// top to bottom at one instant, except where the runtime itself waits
+// (runqgrab's usleep(3) before stealing a runnext, blocking in netpoll,
+// stopm). Every usleep and epoll timeout is lengthened by the kernel's
+// timer slack (50µs by default), which is why sysmon settles at about one
+// pass per 10.05ms and why a 1ms time.Sleep on an idle machine takes a
+// little over 1ms.
+//
+// A G's program is a list of actions (see Program). Compute is user code
+// and therefore an asynchronous safe point: a preemption signal that
+// arrives during it stops the G where it is. Every other action is runtime
+// code: a pending request waits for the next compute action (the
+// synchronous path through the stack check), and is lost if the G parks
+// first, because execute clears it (R7.6).
+//
+// The simulation is single-threaded and deterministic: it never reads the
+// wall clock or a global random source, iterates slices rather than maps,
+// and draws every random number (the steal order, durations written as
+// distributions) from one seeded generator. The same program, config and
+// seed give the same events, byte for byte.
+//
+// # What is modelled
+//
+// Goroutine creation into runnext with the kick to the ring's tail;
+// runqputslow moving 128+1 Gs to the global queue; globrunqget (one G when
+// schedtick%61 == 0) and globrunqgetbatch (min(128, len, len/GOMAXPROCS+1));
+// schedtick advancing only on fresh slices; findRunnable in the order of
+// R3.3; non-blocking and blocking netpoll with at most one M blocked in it;
+// stealWork's four passes in coprime-stride random order, taking half the
+// victim's ring (the last stolen G runs), runnext only on the last pass and
+// after the back-off, other Ps' timers on the last pass; spinning Ms, wakep
+// (at most one spinning M per submission), the resetspinning chain,
+// needspinning, startm/stopm with LIFO idle P and M lists, handoffp's
+// conditions; system calls that keep their P, exitsyscall's fast path, its
+// take-back of the old P from another syscalling thread, an idle P, or the
+// global queue; entersyscallblock; sysmon's 20µs→10ms back-off, deep
+// sleep, per-P sysmontick updated only on its passes, preemption on the
+// second sighting, syscall retake with the 10ms grace and sysretake, and
+// netpoll after 10ms without a poll; preemption as a request honoured at
+// the next safe point, preempted and Gosched'd Gs going to the global
+// queue's tail; goready into the waker's runnext; per-P timer heaps fired
+// only in findRunnable; channels with FIFO wait queues and close readying
+// every waiter; injectglist spreading polled Gs over idle Ps; and exit
+// through per-P free lists of descriptors (64 → 31, refilled to 32).
+//
+// Some runtime quirks follow from this and are kept because they are true:
+// a P with schedtick 0 passes the %61 check; a P's first syscall is never a
+// "first sighting" to sysmon (both syscallticks start at 0), so it can be
+// retaken on the first pass; a G woken on a long-idle P inherits a slice
+// sysmon may already consider old.
+//
+// # What is left out, and why
+//
+//   - The garbage collector: mark workers, assists, stop-the-world,
+//     gcstopm, forced GCs, and findRunnable's GC steps. Scenarios allocate
+//     nothing, and a GC would make every trace depend on heap sizes the
+//     scenario cannot express.
+//   - The trace reader goroutine, the finalizer and cleanup goroutines,
+//     forcegc, bgsweep and bgscavenge. A real program starts with these,
+//     which is why its schedtrace usually shows one or two more threads
+//     than the model's M0 and sysmon.
+//   - Safe-point functions, locked threads (LockOSThread, startlockedm,
+//     stoplockedm), cgo and extra Ms, the template thread, and the 10000
+//     thread limit: no scenario action can reach them.
+//   - Changing GOMAXPROCS during a run (procresize after start-up, the
+//     cgroup-driven automatic update). The P count is fixed per run, but
+//     the start-up order of the idle list follows procresize.
+//   - The per-P goid cache: goroutine ids are given in global creation
+//     order (G1 is main, then G2, G3, …) so that scenarios can name them.
+//     The runtime hands out ids in blocks of 16 per P.
+//   - The race detector's shuffles (randomizeScheduler), which only exist
+//     under -race.
+//   - sync.Mutex and semaphores, active spinning and goyield; select.
+//     There are no scenario actions for them yet.
+//   - Stack sizes: every G has a 2 KiB stack, so gfput never frees one and
+//     the global free list has no "no stack" half.
+//   - Timer modification and deletion (Stop, Reset); timerpMask is
+//     approximated by "the P has timers", which finds the same timers.
+//   - Races inside one findRunnable: the runtime's CAS loops can interleave
+//     with other Ms mid-scan; here a scan is atomic at its instant. The
+//     places where the runtime deliberately waits are modelled.
+//   - The network poller returns every ready G in one poll (the runtime
+//     reads up to 128 events per epoll_wait).
+package gmp
