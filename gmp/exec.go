@@ -8,30 +8,31 @@ import "time"
 
 // nextOp moves g to its next action and returns it, or nil when the
 // program is over. Loops are unrolled here, so they cost nothing.
-func (g *G) nextOp() *Op {
-	for len(g.frames) > 0 {
-		top := len(g.frames) - 1
-		f := &g.frames[top]
-		if f.pc >= len(f.ops) {
+func (s *Machine) nextOp(g *G) *Op {
+	fs := &g.frames
+	for fs.len() > 0 {
+		f := fs.at(fs.len() - 1)
+		ops := s.bodies[f.body]
+		if int(f.pc) >= len(ops) {
 			if f.left > 0 {
 				f.left--
 				f.pc = 0
 				continue
 			}
-			g.frames = g.frames[:top]
+			fs.pop()
 			continue
 		}
-		op := &f.ops[f.pc]
+		op := &ops[f.pc]
 		switch op.Kind {
 		case OpLoop:
 			f.pc++
 			if op.Count > 0 && len(op.Body) > 0 {
-				g.frames = append(g.frames, frame{ops: op.Body, left: op.Count - 1})
+				fs.push(frame{body: s.bodyOf[op], left: int32(op.Count - 1)})
 			}
 			continue
 		case OpGo:
 			f.rep++
-			if f.rep >= max(op.Count, 1) {
+			if int(f.rep) >= max(op.Count, 1) {
 				f.rep = 0
 				f.pc++
 			}
@@ -42,6 +43,19 @@ func (g *G) nextOp() *Op {
 		}
 	}
 	return nil
+}
+
+// indexBodies numbers every list of actions in the program (main's, and
+// each go or loop body), so that frames can name them with an int.
+func (s *Machine) indexBodies(ops []Op) int32 {
+	id := int32(len(s.bodies))
+	s.bodies = append(s.bodies, ops)
+	for i := range ops {
+		if op := &ops[i]; op.Kind == OpGo || op.Kind == OpLoop {
+			s.bodyOf[op] = s.indexBodies(op.Body)
+		}
+	}
+	return id
 }
 
 // runG executes the running G's next action on m.
@@ -55,7 +69,7 @@ func (s *Machine) runG(m *M) {
 		s.runCPU(m, g)
 		return
 	}
-	op := g.nextOp()
+	op := s.nextOp(g)
 	if op == nil {
 		s.goexit(m, g, true)
 		return

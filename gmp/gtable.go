@@ -31,8 +31,8 @@ func (t *gtable) clone() gtable {
 		nb := make([]G, gChunk)
 		copy(nb, b)
 		for j := range nb {
-			if f := nb[j].frames; f != nil {
-				nb[j].frames = append([]frame(nil), f...)
+			if nb[j].frames.spill != nil {
+				nb[j].frames = nb[j].frames.clone()
 			}
 		}
 		c.blocks[i] = nb

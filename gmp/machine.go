@@ -14,6 +14,11 @@ import (
 type Machine struct {
 	cfg  Config
 	prog *Program
+	// bodies are the program's action lists, numbered for frames; bodyOf
+	// maps a go or loop action to its body's number. Both are built by
+	// New and never change, so clones share them.
+	bodies [][]Op
+	bodyOf map[*Op]int32
 
 	now    sim.Time
 	rng    sim.Rand
@@ -109,7 +114,9 @@ func New(cfg Config, prog *Program) (*Machine, error) {
 		prog:       prog,
 		rng:        sim.NewRand(cfg.Seed),
 		stealOrder: newRandomOrder(cfg.Procs),
+		bodyOf:     map[*Op]int32{},
 	}
+	s.indexBodies(prog.Main)
 	s.gs.add(G{}) // ids start at G1
 	for _, c := range prog.Chans {
 		s.chans = append(s.chans, Chan{Name: c.Name, Cap: c.Cap})
@@ -128,7 +135,7 @@ func New(cfg Config, prog *Program) (*Machine, error) {
 	s.acquirepSilently(m0, &s.ps[0])
 
 	main := s.allocG(NoG)
-	main.frames = []frame{{ops: prog.Main}}
+	main.frames.push(frame{body: 0})
 	s.live++
 	s.execute(m0, pick{g: main.ID, rule: RuleMainStart})
 

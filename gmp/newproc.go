@@ -43,7 +43,7 @@ func (s *Machine) newproc1(pp *P, parent *G, op *Op) (*G, GID) {
 		g = s.allocG(parent.ID)
 	}
 	g.Status = Grunnable
-	g.frames = []frame{{ops: op.Body}}
+	g.frames.push(frame{body: s.bodyOf[op]})
 	parent.Children++
 	s.live++
 	return g, reusedFrom
@@ -157,7 +157,7 @@ func (s *Machine) goexit(m *M, g *G, returned bool) {
 	g.Status = Gdead
 	g.Where = Loc{}
 	g.M = NoM
-	g.frames = nil
+	g.frames.reset()
 	g.inCPU = false
 	s.live--
 	m.CurG = NoG

@@ -48,16 +48,55 @@ type G struct {
 	runGen uint32
 	// panicMsg is set when a G woken by close must panic when it runs.
 	panicMsg string
-	frames   []frame
+	frames   frameStack
 }
 
-// frame is one level of a G's program: the actions of the goroutine body
-// or of a loop body, and where in them the G is.
+// frame is one level of a G's program: a goroutine body or a loop body
+// (an index into Machine.bodies), and where in it the G is.
 type frame struct {
-	ops  []Op
-	pc   int // index of the next action
-	left int // loop frames: iterations still to run after this one
-	rep  int // goroutines already created by the go action at pc
+	body int32 // index into Machine.bodies
+	pc   int32 // index of the next action
+	left int32 // loop frames: iterations still to run after this one
+	rep  int32 // goroutines already created by the go action at pc
+}
+
+// frameStack keeps the first few frames inline, so that a G needs no
+// allocation of its own and a snapshot copies goroutines as plain values.
+// Deeper nesting spills to a slice.
+type frameStack struct {
+	inline [4]frame
+	n      int32
+	spill  []frame
+}
+
+func (s *frameStack) len() int { return int(s.n) }
+
+func (s *frameStack) at(i int) *frame {
+	if i < len(s.inline) {
+		return &s.inline[i]
+	}
+	return &s.spill[i-len(s.inline)]
+}
+
+func (s *frameStack) push(f frame) {
+	if int(s.n) < len(s.inline) {
+		s.inline[s.n] = f
+	} else {
+		s.spill = append(s.spill[:int(s.n)-len(s.inline)], f)
+	}
+	s.n++
+}
+
+func (s *frameStack) pop() { s.n-- }
+
+func (s *frameStack) reset() { *s = frameStack{} }
+
+func (s *frameStack) clone() frameStack {
+	c := *s
+	if s.spill != nil {
+		c.spill = append([]frame(nil), s.spill...)
+	}
+	return c
 }
 
 // Sysmontick is what sysmon last saw of a P (runtime's p.sysmontick).
