@@ -193,13 +193,21 @@ func (d *Describer) Describe(e Event) string {
 	case RuleExitsyscallNoP:
 		return f("%v's syscall returns without a P and none is idle: %v goes to the global queue and %v parks", g, g, m)
 	case RuleRetake:
-		why := map[int]string{
-			RetakeGraceOver:  "nothing is queued on it, but its 10ms grace is over",
-			RetakeQueued:     "Gs are queued on it",
-			RetakeNoHelper:   "no idle P or spinning M could take new work",
-			RetakeStaleSlice: "sysmon meets this syscall in a time slice already 10ms old (sysretake), so it does not start a new grace period and the old one is over",
-		}[e.N2]
-		return f("sysmon takes %v from %v, whose %v is in a syscall (sysmon noted one %v ago): %s", p, e.M2, g, e.D, why)
+		var why string
+		switch e.N2 {
+		case RetakeQueued:
+			why = "Gs are queued on it, so there is no grace period"
+		case RetakeNoHelper:
+			why = "no P is idle and no M spins, so there is no grace period"
+		case RetakeGraceOver:
+			why = f("nothing is queued, but sysmon first saw this syscall %v ago: its 10ms grace is over", e.D)
+		case RetakeStaleSlice:
+			why = f("the time slice it runs in is 10ms old (sysretake), so sysmon measures the grace from its record of %v ago, which is over", e.D)
+		}
+		if e.Flag {
+			why += f("; this is %v's first syscall, and with its syscalltick and sysmon's record both 0, sysmon never saw it as new", p)
+		}
+		return f("sysmon takes %v from %v, whose %v is in a syscall: %s", p, e.M2, g, why)
 	case RuleTakeBackOldP:
 		return f("%v, back from a syscall, takes its old %v from %v, which is in a syscall with %v", m, p, e.M2, g)
 
@@ -242,11 +250,11 @@ func (d *Describer) Describe(e Event) string {
 
 	case RuleNetpollBlock:
 		if e.Flag {
-			return f("%v blocks in netpoll for %v, until the next timer (%d Gs wait on the network)", m, e.D, e.N)
+			return f("%v blocks in netpoll for %v, until the next timer (%s on the network)", m, e.D, plural(e.N, "G waits", "Gs wait"))
 		}
-		return f("%v blocks in netpoll with no timeout (%d Gs wait on the network)", m, e.N)
+		return f("%v blocks in netpoll with no timeout (%s on the network)", m, plural(e.N, "G waits", "Gs wait"))
 	case RuleNetpollReturn:
-		return f("%v returns from netpoll with %d ready Gs", m, e.N)
+		return f("%v returns from netpoll with %s", m, plural(e.N, "ready G", "ready Gs"))
 	case RuleNetpollBreak:
 		return f("netpollBreak wakes %v out of netpoll: a timer is due before it would wake", m)
 	case RuleNetReady:
@@ -258,7 +266,7 @@ func (d *Describer) Describe(e Event) string {
 	case RuleSysmonPreempt:
 		return f("sysmon asks %v on %v to stop: it has seen %v's slice (schedtick %d) for %v", g, p, p, e.N, e.D)
 	case RuleSysmonNetpoll:
-		return f("sysmon polls the network, which nobody did for 10ms: %d Gs ready", e.N)
+		return f("sysmon polls the network, which nobody did for 10ms: %s", plural(e.N, "G is ready", "Gs are ready"))
 	case RuleSysmonSleep:
 		if e.Flag {
 			return f("every P is idle: sysmon sleeps deeply until the next timer, in %v", e.D)
@@ -299,7 +307,7 @@ func (d *Describer) park(e Event) string {
 	case "chan receive":
 		return f("%v blocks receiving from %s", e.G, d.place(e.To))
 	case "wait":
-		return f("%v waits for its %d children to exit", e.G, e.N)
+		return f("%v waits for its %s to exit", e.G, plural(e.N, "child", "children"))
 	}
 	return f("%v parks (%s)", e.G, e.Reason)
 }

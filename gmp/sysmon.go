@@ -178,7 +178,8 @@ func (s *Machine) retake() int {
 			// was measured from an earlier one.
 			cause = RetakeStaleSlice
 		}
-		s.takeP(pp, vm, sysmonM, Event{Rule: RuleRetake, D: s.now.Sub(pd.Syscallwhen), N2: cause})
+		s.takeP(pp, vm, sysmonM, Event{Rule: RuleRetake, D: s.now.Sub(pd.Syscallwhen), N2: cause,
+			Flag: pp.Syscalltick == 0})
 		s.mon.Did = "retook " + pp.ID.String() + " from a syscall"
 		n++
 		s.handoffp(pp)

@@ -37,6 +37,12 @@ func Parse(file string, data []byte) (*Scenario, error) {
 	p := &reader{file: file, anchors: map[string]ast.Node{}, chans: map[string]int{}}
 	sc := p.parse(data)
 	if len(p.errs) > 0 {
+		slices.SortStableFunc(p.errs, func(a, b *Error) int {
+			if a.Pos.Line != b.Pos.Line {
+				return a.Pos.Line - b.Pos.Line
+			}
+			return a.Pos.Col - b.Pos.Col
+		})
 		return nil, p.errs
 	}
 	sc.Source = data
@@ -130,8 +136,9 @@ func (p *reader) parse(data []byte) *Scenario {
 		sc.Seed = uint64(p.integer(n, "seed", 0, math.MaxInt64))
 	}
 	if n, ok := fields["until"]; ok {
+		before := len(p.errs)
 		sc.Until = p.duration(n, "until")
-		if sc.Until == 0 && len(p.errs) == 0 {
+		if sc.Until == 0 && len(p.errs) == before {
 			p.errorf(n, "leave until out to run to the end", "until must be greater than zero")
 		}
 	}
@@ -226,6 +233,10 @@ func (p *reader) mapping(m *ast.MappingNode, known []string, what string) map[st
 	out := map[string]ast.Node{}
 	for _, mv := range m.Values {
 		key := keyName(mv)
+		if _, merge := mv.Key.(*ast.MergeKeyNode); merge {
+			p.errorf(mv.Key, "write the keys out, or reuse a whole list of actions with an alias", "merge keys (<<) are not supported")
+			continue
+		}
 		if !slices.Contains(known, key) {
 			hint := "known keys: " + strings.Join(known, ", ")
 			if c := closest(key, known); c != "" {
@@ -325,10 +336,11 @@ func (p *reader) dur(n ast.Node, what string) gmp.Dur {
 	if !ok {
 		return gmp.Fixed(p.duration(n, what))
 	}
+	before := len(p.errs)
 	f := p.mapping(m, []string{"uniform", "exp"}, what)
 	switch {
 	case len(f) != 1:
-		if len(p.errs) == 0 {
+		if len(p.errs) == before {
 			p.errorf(n, "use one of {uniform: [1ms, 3ms]} or {exp: 2ms}", "%s needs exactly one distribution", what)
 		}
 		return gmp.Dur{}
@@ -345,7 +357,7 @@ func (p *reader) dur(n ast.Node, what string) gmp.Dur {
 		return gmp.Dur{Kind: gmp.DurUniform, A: lo, B: hi}
 	default:
 		mean := p.duration(f["exp"], "exp mean")
-		if mean == 0 && len(p.errs) == 0 {
+		if mean == 0 && len(p.errs) == before {
 			p.errorf(f["exp"], "give the mean, e.g. exp: 2ms", "exp needs a mean greater than zero")
 		}
 		return gmp.Dur{Kind: gmp.DurExp, A: mean}
@@ -363,11 +375,9 @@ func (p *reader) chanDecls(n ast.Node) []gmp.ChanDecl {
 	}
 	var out []gmp.ChanDecl
 	for _, mv := range m.Values {
+		// Duplicate names never get here: the YAML parser rejects a
+		// repeated key as a syntax error.
 		name := keyName(mv)
-		if _, dup := p.chans[name]; dup {
-			p.errorf(mv.Key, "give each channel one name", "channel %q is declared twice", name)
-			continue
-		}
 		if name == "" {
 			p.errorf(mv.Key, "", "a channel needs a name")
 			continue
@@ -425,6 +435,10 @@ func (p *reader) action(n ast.Node) (gmp.Op, bool) {
 		}
 		return gmp.Op{}, false
 	case *ast.MappingNode:
+		if len(x.Values) == 0 {
+			p.errorf(n, "an action looks like cpu: 1ms, or the bare word gosched", "empty action {}")
+			return gmp.Op{}, false
+		}
 		if len(x.Values) != 1 {
 			keys := make([]string, len(x.Values))
 			for i, mv := range x.Values {

@@ -40,7 +40,7 @@ type Writer struct {
 	w      *bufio.Writer
 	format Format
 	d      *gmp.Describer
-	// Events controls whether events themselves are written (schedtrace
+	// Events controls whether events and notes are written (schedtrace
 	// output alone can be asked for).
 	Events bool
 	notes  []scenarios.Note
@@ -90,7 +90,7 @@ func (w *Writer) SchedTrace(t sim.Time, line string) {
 // flushes. It returns the first write error.
 func (w *Writer) End(m *gmp.Machine) error {
 	for i, n := range w.notes {
-		if w.used[i] {
+		if w.used[i] || !w.Events {
 			continue
 		}
 		w.used[i] = true
@@ -123,6 +123,9 @@ func (w *Writer) timeNotes(t sim.Time) {
 }
 
 func (w *Writer) note(t sim.Time, n scenarios.Note) {
+	if !w.Events {
+		return
+	}
 	if w.format == JSONL {
 		w.w.WriteString(`{"t":` + strconv.FormatInt(int64(t), 10) + `,"kind":"note","why":` + strconv.Quote(n.Text) + "}\n")
 		return

@@ -14,7 +14,12 @@ func newListCmd(stdout io.Writer) *cobra.Command {
 	return &cobra.Command{
 		Use:   "list",
 		Short: "List the built-in scenarios",
-		Args:  cobra.NoArgs,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usageError{fmt.Errorf("list takes no arguments; to see one scenario, run: schedlab run %s", args[0])}
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			all, err := scenarios.Builtins()
 			if err != nil {

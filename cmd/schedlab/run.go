@@ -62,7 +62,7 @@ like the real flag, this keeps sysmon out of its deep sleep.`,
 				}
 				o.Seed = &v
 			}
-			if procs < 0 || procs > gmp.MaxProcs {
+			if cmd.Flags().Changed("procs") && (procs < 1 || procs > gmp.MaxProcs) {
 				return usageError{fmt.Errorf("--procs %d: want 1 to %d", procs, gmp.MaxProcs)}
 			}
 			if until < 0 || sched < 0 {
@@ -90,7 +90,7 @@ like the real flag, this keeps sysmon out of its deep sleep.`,
 	fl.BoolVar(&check, "check", false, "verify the model's invariants after every event")
 	fl.DurationVar(&sched, "schedtrace", 0, "print a GODEBUG=schedtrace line every period of simulated time")
 	fl.BoolVar(&detail, "scheddetail", false, "with --schedtrace, add the scheddetail=1 lines for each P, M and G")
-	fl.BoolVarP(&quiet, "quiet", "q", false, "with --schedtrace, print only the schedtrace lines")
+	fl.BoolVarP(&quiet, "quiet", "q", false, "with --schedtrace, print only the schedtrace lines (no events, no notes)")
 	_ = cmd.RegisterFlagCompletionFunc("format", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return []string{"text", "jsonl"}, cobra.ShellCompDirectiveNoFileComp
 	})
