@@ -1,0 +1,437 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/schedlab/schedlab/gmp"
+	"github.com/schedlab/schedlab/scenarios"
+)
+
+// cli runs a command line in the process and returns its exit status and
+// output.
+func cli(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = execute(args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+// writeScenario writes a scenario file into a temporary directory and
+// returns its path.
+func writeScenario(t *testing.T, name, src string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func lines(s string) []string {
+	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+}
+
+// textEvent is an event line of the text format: time, P, M, kind, sentence.
+type textEvent struct{ t, p, m, kind string }
+
+// textEvents returns the event lines of a text trace, leaving out notes
+// and the end line.
+func textEvents(t *testing.T, out string) []textEvent {
+	t.Helper()
+	var evs []textEvent
+	for _, l := range lines(out) {
+		if strings.HasPrefix(l, "   note: ") || strings.HasPrefix(l, "#") {
+			continue
+		}
+		f := strings.Fields(l)
+		if len(f) < 5 || !strings.HasSuffix(f[0], "ms") {
+			t.Fatalf("malformed event line %q", l)
+		}
+		evs = append(evs, textEvent{f[0], f[1], f[2], f[3]})
+	}
+	return evs
+}
+
+func TestRunText(t *testing.T) {
+	code, out, errOut := cli(t, "run", "steal")
+	if code != 0 || errOut != "" {
+		t.Fatalf("run steal: exit %d, stderr %q", code, errOut)
+	}
+	evs := textEvents(t, out)
+	if len(evs) == 0 || evs[0] != (textEvent{"0.000000ms", "P0", "M0", "go-create"}) {
+		t.Fatalf("first event %+v, want main's first go-create on P0/M0 at 0ms", evs[:min(1, len(evs))])
+	}
+	count := map[string]int{}
+	for _, e := range evs {
+		count[e.kind]++
+	}
+	// steal.yaml: one go statement with count: 64 on two Ps.
+	if count["go-create"] != 64 {
+		t.Errorf("%d go-create events, want 64", count["go-create"])
+	}
+	for _, k := range []string{"steal", "go-start", "go-exit", "m-start"} {
+		if count[k] == 0 {
+			t.Errorf("no %s event in:\n%s", k, out)
+		}
+	}
+	if !strings.Contains(out, "   note: Each go statement puts the new G in runnext") {
+		t.Errorf("the scenario's first note is missing")
+	}
+	ls := lines(out)
+	if last := ls[len(ls)-1]; !strings.HasPrefix(last, "# end: main returned at ") {
+		t.Errorf("last line %q, want the end line", last)
+	}
+}
+
+func TestRunFlagsChangeTheRun(t *testing.T) {
+	code, out, errOut := cli(t, "run", "steal", "--procs", "1")
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	for _, e := range textEvents(t, out) {
+		if e.kind == "steal" || e.p == "P1" {
+			t.Fatalf("with --procs 1: %+v", e)
+		}
+	}
+	if !strings.Contains(out, "# note on steal (builtin/steal.yaml:") || !strings.Contains(out, "was not reached") {
+		t.Errorf("with --procs 1, the note on steal should be reported as not reached:\n%s", out)
+	}
+
+	code, out, _ = cli(t, "run", "steal", "--until", "1ms")
+	ls := lines(out)
+	if code != 0 || !strings.HasPrefix(ls[len(ls)-1], "# end: until reached at 1.000000ms") {
+		t.Errorf("--until 1ms: exit %d, last line %q", code, ls[len(ls)-1])
+	}
+}
+
+func TestRunJSONL(t *testing.T) {
+	code, out, errOut := cli(t, "run", "steal", "--format", "jsonl")
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	type event struct {
+		kind    string
+		g, p, m bool
+		fields  map[string]any
+	}
+	var evs []event
+	lastT := -1.0
+	seen := map[string]bool{}
+	for i, l := range lines(out) {
+		var obj map[string]any
+		if err := json.Unmarshal([]byte(l), &obj); err != nil {
+			t.Fatalf("line %d is not a JSON object: %q: %v", i+1, l, err)
+		}
+		tm, ok := obj["t"].(float64)
+		if !ok || tm != float64(int64(tm)) || tm < lastT {
+			t.Errorf("line %d: t = %v (after %v), want a non-decreasing whole number", i+1, obj["t"], lastT)
+		}
+		lastT = tm
+		kind, _ := obj["kind"].(string)
+		why, _ := obj["why"].(string)
+		if kind == "" || why == "" {
+			t.Errorf("line %d lacks kind or why: %q", i+1, l)
+		}
+		_, g := obj["g"]
+		_, p := obj["p"]
+		_, m := obj["m"]
+		seen[kind] = true
+		switch kind {
+		case "note":
+			if g || p || m {
+				t.Errorf("line %d: a note has g, p or m: %q", i+1, l)
+			}
+			continue
+		case "go-start":
+			if !g || !p || !m {
+				t.Errorf("line %d: go-start without g, p and m: %q", i+1, l)
+			}
+		case "m-park":
+			if !m || p || g {
+				t.Errorf("line %d: m-park must have m and neither p nor g: %q", i+1, l)
+			}
+		case "go-create":
+			if src, _ := obj["src"].(string); src != "builtin/steal.yaml:7:5" {
+				t.Errorf("line %d: go-create src = %q, want the go action's position builtin/steal.yaml:7:5", i+1, src)
+			}
+		}
+		if _, ok := gmp.ParseKind(kind); !ok {
+			t.Errorf("line %d: unknown kind %q", i+1, kind)
+		}
+		evs = append(evs, event{kind, g, p, m, obj})
+	}
+	for _, k := range []string{"go-start", "m-park", "steal", "go-create", "note"} {
+		if !seen[k] {
+			t.Errorf("no %s line", k)
+		}
+	}
+
+	// The text trace shows the same events; its P and M columns are "-"
+	// exactly when the JSON leaves p and m out.
+	_, text, _ := cli(t, "run", "steal")
+	tevs := textEvents(t, text)
+	if len(tevs) != len(evs) {
+		t.Fatalf("%d events in text, %d in jsonl", len(tevs), len(evs))
+	}
+	for i, te := range tevs {
+		je := evs[i]
+		if te.kind != je.kind {
+			t.Fatalf("event %d: text kind %s, jsonl kind %s", i, te.kind, je.kind)
+		}
+		wantP, wantM := "-", "-"
+		if je.p {
+			wantP = "P" + strconv.Itoa(int(je.fields["p"].(float64)))
+		}
+		if je.m {
+			wantM = "M" + strconv.Itoa(int(je.fields["m"].(float64)))
+		}
+		if te.p != wantP || te.m != wantM {
+			t.Errorf("event %d (%s): text columns %s %s, jsonl says %s %s", i, te.kind, te.p, te.m, wantP, wantM)
+		}
+	}
+}
+
+const randomScenario = `procs: 2
+main:
+  - go:
+      count: 8
+      do:
+        - cpu: {uniform: [1ms, 3ms]}
+        - sleep: {exp: 1ms}
+        - cpu: {uniform: [100us, 2ms]}
+  - wait: children
+`
+
+func TestRunDeterministic(t *testing.T) {
+	path := writeScenario(t, "random.yaml", randomScenario)
+	run := func(args ...string) string {
+		t.Helper()
+		code, out, errOut := cli(t, append([]string{"run", path, "--format", "jsonl"}, args...)...)
+		if code != 0 || errOut != "" {
+			t.Fatalf("run %v: exit %d, stderr %q", args, code, errOut)
+		}
+		return out
+	}
+	a, b := run(), run()
+	if a != b {
+		t.Errorf("two runs with the same seed differ")
+	}
+	if run("--seed", "1") != a {
+		t.Errorf("--seed 1 differs from the scenario's default seed 1")
+	}
+	s2 := run("--seed", "2")
+	if s2 == a {
+		t.Errorf("--seed 2 gives the same trace as seed 1")
+	}
+	if run("--seed", "2") != s2 {
+		t.Errorf("two runs with --seed 2 differ")
+	}
+
+	// The same holds for a built-in in text form.
+	_, x, _ := cli(t, "run", "preempt")
+	_, y, _ := cli(t, "run", "preempt")
+	if x != y || x == "" {
+		t.Errorf("run preempt is not deterministic")
+	}
+}
+
+var schedLine = regexp.MustCompile(`^SCHED (\d+)ms: gomaxprocs=1 idleprocs=\d+ threads=\d+ spinningthreads=\d+ needspinning=\d idlethreads=\d+ runqueue=\d+ \[ \d+ \] schedticks=\[ \d+ \]$`)
+
+func TestSchedtrace(t *testing.T) {
+	code, out, errOut := cli(t, "run", "overflow", "--schedtrace", "1ms", "--quiet")
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	n := 0
+	for _, l := range lines(out) {
+		if strings.HasPrefix(l, "   note: ") {
+			continue // see TestSchedtraceQuietPrintsOnlySchedtrace
+		}
+		m := schedLine.FindStringSubmatch(l)
+		if m == nil {
+			t.Errorf("line %q is not in the schedtrace format", l)
+			continue
+		}
+		if m[1] != strconv.Itoa(n) {
+			t.Errorf("schedtrace line %d is at %sms, want %dms (one per 1ms period)", n, m[1], n)
+		}
+		n++
+	}
+	if n < 2 {
+		t.Errorf("%d schedtrace lines, want at least 2:\n%s", n, out)
+	}
+}
+
+func TestSchedtraceQuietPrintsOnlySchedtrace(t *testing.T) {
+	_, out, _ := cli(t, "run", "overflow", "--schedtrace", "1ms", "--quiet")
+	for _, l := range lines(out) {
+		if !schedLine.MatchString(l) {
+			t.Errorf("line %q is not a schedtrace line", l)
+		}
+	}
+}
+
+func TestList(t *testing.T) {
+	code, out, errOut := cli(t, "list")
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	ls := lines(out)
+	if len(ls) != len(scenarios.Order)+1 {
+		t.Fatalf("%d lines, want a header and %d scenarios:\n%s", len(ls), len(scenarios.Order), out)
+	}
+	if f := strings.Fields(ls[0]); strings.Join(f, " ") != "NAME PROCS SUMMARY" {
+		t.Errorf("header %q", ls[0])
+	}
+	for i, name := range scenarios.Order {
+		sc, err := scenarios.Load(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := strings.Fields(ls[i+1])
+		if len(f) < 3 || f[0] != name || f[1] != strconv.Itoa(sc.Procs) || !strings.HasSuffix(ls[i+1], sc.Summary) {
+			t.Errorf("line %d = %q, want %s, %d and its summary", i+1, ls[i+1], name, sc.Procs)
+		}
+	}
+}
+
+const (
+	okScenario = "procs: 1\nmain:\n  - cpu: 1ms\n"
+	// main receives on an unbuffered channel nobody sends to (line 5).
+	deadScenario = "procs: 1\nchans: {c: 0}\nmain:\n  - cpu: 1ms\n  - recv: c\n"
+	// main closes c twice; the second close (line 6) panics.
+	panicScenario = "procs: 1\nchans: {c: 0}\nmain:\n  - close: c\n  - cpu: 1ms\n  - close: c\n"
+	// a YAML syntax error at line 3, column 10.
+	yamlMistake = "procs: 1\nmain:\n  - cpu: [1ms\n"
+)
+
+func TestCheck(t *testing.T) {
+	okPath := writeScenario(t, "ok.yaml", okScenario)
+	deadPath := writeScenario(t, "dead.yaml", deadScenario)
+	badPath := writeScenario(t, "bad.yaml", yamlMistake)
+
+	t.Run("valid", func(t *testing.T) {
+		code, out, errOut := cli(t, "check", okPath)
+		if code != 0 || errOut != "" {
+			t.Fatalf("exit %d, stderr %q", code, errOut)
+		}
+		if want := okPath + ": ok (main returned at 1.000000ms"; !strings.HasPrefix(out, want) {
+			t.Errorf("stdout %q, want it to start with %q", out, want)
+		}
+	})
+	t.Run("built-in name", func(t *testing.T) {
+		code, out, _ := cli(t, "check", "steal")
+		if code != 0 || !strings.HasPrefix(out, "builtin/steal.yaml: ok (") {
+			t.Errorf("exit %d, stdout %q", code, out)
+		}
+	})
+	t.Run("deadlock", func(t *testing.T) {
+		code, out, errOut := cli(t, "check", deadPath)
+		if code != 1 {
+			t.Errorf("exit %d, want 1", code)
+		}
+		if !strings.Contains(errOut, deadPath+":5:5: ") || !strings.Contains(errOut, "deadlock") {
+			t.Errorf("stderr %q, want %s:5:5: and deadlock", errOut, deadPath)
+		}
+		if out != "" {
+			t.Errorf("stdout %q, want nothing", out)
+		}
+	})
+	t.Run("yaml mistake", func(t *testing.T) {
+		code, out, errOut := cli(t, "check", badPath)
+		if code != 2 {
+			t.Errorf("exit %d, want 2", code)
+		}
+		if !strings.Contains(errOut, badPath+":3:10: YAML syntax") {
+			t.Errorf("stderr %q, want %s:3:10: YAML syntax", errOut, badPath)
+		}
+		if out != "" {
+			t.Errorf("stdout %q, want nothing", out)
+		}
+	})
+	t.Run("ok and deadlock", func(t *testing.T) {
+		code, out, errOut := cli(t, "check", okPath, deadPath)
+		if code != 1 || !strings.HasPrefix(out, okPath+": ok") || strings.Contains(out, deadPath) ||
+			!strings.Contains(errOut, deadPath+":5:5: ") {
+			t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+		}
+	})
+	t.Run("every file is reported", func(t *testing.T) {
+		code, _, errOut := cli(t, "check", deadPath, badPath)
+		if code != 2 || !strings.Contains(errOut, deadPath+":5:5: ") || !strings.Contains(errOut, badPath+":3:10: ") {
+			t.Errorf("exit %d, stderr %q; want 2 and both files' errors", code, errOut)
+		}
+	})
+}
+
+func TestRunFailures(t *testing.T) {
+	t.Run("panic", func(t *testing.T) {
+		path := writeScenario(t, "panic.yaml", panicScenario)
+		for _, cmd := range []string{"run", "check"} {
+			code, out, errOut := cli(t, cmd, path)
+			if code != 1 {
+				t.Errorf("%s: exit %d, want 1", cmd, code)
+			}
+			if !strings.Contains(errOut, path+":6:5: ") || !strings.Contains(errOut, "close of closed channel") {
+				t.Errorf("%s: stderr %q, want %s:6:5: and close of closed channel", cmd, errOut, path)
+			}
+			if cmd == "run" && !strings.Contains(out, "# end: panic at ") {
+				t.Errorf("run: the trace does not end with the panic:\n%s", out)
+			}
+		}
+	})
+	t.Run("deadlock", func(t *testing.T) {
+		path := writeScenario(t, "dead.yaml", deadScenario)
+		code, out, errOut := cli(t, "run", path)
+		if code != 1 || !strings.Contains(errOut, path+":5:5: ") || !strings.Contains(out, "# end: deadlock at ") {
+			t.Errorf("exit %d, stderr %q, stdout:\n%s", code, errOut, out)
+		}
+	})
+}
+
+func TestUsageErrors(t *testing.T) {
+	bad := writeScenario(t, "bad.yaml", yamlMistake)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "steal", "--bogus"}, "unknown flag: --bogus"},
+		{[]string{"run", "steal", "--format", "xml"}, `unknown format "xml"`},
+		{[]string{"run", "steal", "--procs", "-1"}, "--procs -1: want 1 to 1024"},
+		{[]string{"run", "steal", "--procs", "2000"}, "--procs 2000: want 1 to 1024"},
+		{[]string{"run", "steal", "--procs", "two"}, `invalid argument "two"`},
+		{[]string{"run", "steal", "--seed", "x"}, `--seed "x"`},
+		{[]string{"run", "steal", "--seed", "-1"}, `--seed "-1"`},
+		{[]string{"run", "steal", "--until", "-1ms"}, "must not be negative"},
+		{[]string{"run", "steal", "--quiet"}, "needs --schedtrace"},
+		{[]string{"run", "steal", "--scheddetail"}, "needs --schedtrace"},
+		{[]string{"run"}, "run needs a scenario name or file"},
+		{[]string{"run", "steal", "overflow"}, "run takes one argument"},
+		{[]string{"run", "nosuch"}, `no built-in scenario or file named "nosuch"`},
+		{[]string{"run", "missing.yaml"}, "cannot read scenario file"},
+		{[]string{"run", bad}, bad + ":3:10: YAML syntax"},
+		{[]string{"check"}, "check needs at least one scenario file"},
+		{[]string{"check", "nosuch.yaml"}, "nosuch.yaml"},
+		{[]string{"nosuchcommand"}, "unknown command"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			code, out, errOut := cli(t, tc.args...)
+			if code != 2 {
+				t.Errorf("exit %d, want 2", code)
+			}
+			if out != "" {
+				t.Errorf("stdout %q, want nothing", out)
+			}
+			if !strings.HasPrefix(errOut, "schedlab: ") || !strings.Contains(errOut, tc.want) {
+				t.Errorf("stderr %q, want a message containing %q", errOut, tc.want)
+			}
+		})
+	}
+}
