@@ -14,7 +14,7 @@ func (s *Machine) chansend(m *M, g *G, ci int) {
 	if len(c.RecvQ) > 0 {
 		r := c.RecvQ[0]
 		c.RecvQ = c.RecvQ[1:]
-		s.ready(m, s.p(m.P), s.g(r), Event{Rule: RuleReadyChan, G2: g.ID, Reason: "chan receive", N: ci})
+		s.ready(m, s.p(m.P), s.g(r), Event{Rule: RuleReadyChan, G2: g.ID, Reason: ReasonChanRecv, N: ci})
 		s.continueAfter(m, s.cfg.Costs.ChanOp)
 		return
 	}
@@ -24,7 +24,7 @@ func (s *Machine) chansend(m *M, g *G, ci int) {
 		return
 	}
 	c.SendQ = append(c.SendQ, g.ID)
-	s.gopark(m, g, "chan send", Loc{Kind: LocChanSend, ID: int32(ci)}, 0)
+	s.gopark(m, g, ReasonChanSend, Loc{Kind: LocChanSend, ID: int32(ci)}, 0)
 	s.enterScheduler(m)
 }
 
@@ -35,7 +35,7 @@ func (s *Machine) chanrecv(m *M, g *G, ci int) {
 		// full), take the head of the buffer and move its value in.
 		w := c.SendQ[0]
 		c.SendQ = c.SendQ[1:]
-		s.ready(m, s.p(m.P), s.g(w), Event{Rule: RuleReadyChan, G2: g.ID, Reason: "chan send", N: ci})
+		s.ready(m, s.p(m.P), s.g(w), Event{Rule: RuleReadyChan, G2: g.ID, Reason: ReasonChanSend, N: ci})
 		s.continueAfter(m, s.cfg.Costs.ChanOp)
 		return
 	}
@@ -49,7 +49,7 @@ func (s *Machine) chanrecv(m *M, g *G, ci int) {
 		return
 	}
 	c.RecvQ = append(c.RecvQ, g.ID)
-	s.gopark(m, g, "chan receive", Loc{Kind: LocChanRecv, ID: int32(ci)}, 0)
+	s.gopark(m, g, ReasonChanRecv, Loc{Kind: LocChanRecv, ID: int32(ci)}, 0)
 	s.enterScheduler(m)
 }
 

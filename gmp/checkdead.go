@@ -65,5 +65,5 @@ func (s *Machine) blockedOn(g *G) string {
 	case LocWait:
 		return fmt.Sprintf("%v is waiting for %d children to exit", g.ID, g.Children)
 	}
-	return fmt.Sprintf("%v is blocked (%s)", g.ID, g.WaitReason)
+	return fmt.Sprintf("%v is blocked (%v)", g.ID, g.WaitReason)
 }

@@ -158,7 +158,7 @@ func (d *Describer) Describe(e Event) string {
 		return s
 
 	case RuleReadyChan:
-		if e.Reason == "chan receive" {
+		if e.Reason == ReasonChanRecv {
 			return f("%v sends on channel %s to %v, which was waiting to receive: %v goes into %v's runnext%s", e.G2, d.chanName(e.N), g, g, p, kicked(e))
 		}
 		return f("%v receives on channel %s from %v, which was waiting to send: %v goes into %v's runnext%s", e.G2, d.chanName(e.N), g, g, p, kicked(e))
@@ -298,18 +298,18 @@ func (d *Describer) started(e Event, s string) string {
 func (d *Describer) park(e Event) string {
 	f := fmt.Sprintf
 	switch e.Reason {
-	case "sleep":
+	case ReasonSleep:
 		return f("%v sleeps %v: parked, its timer goes into %v's heap", e.G, e.D, e.P)
-	case "network":
+	case ReasonNetwork:
 		return f("%v reads from the network and parks in the poller; its data arrives in %v", e.G, e.D)
-	case "chan send":
+	case ReasonChanSend:
 		return f("%v blocks sending to %s", e.G, d.place(e.To))
-	case "chan receive":
+	case ReasonChanRecv:
 		return f("%v blocks receiving from %s", e.G, d.place(e.To))
-	case "wait":
+	case ReasonWait:
 		return f("%v waits for its %s to exit", e.G, plural(e.N, "child", "children"))
 	}
-	return f("%v parks (%s)", e.G, e.Reason)
+	return f("%v parks (%v)", e.G, e.Reason)
 }
 
 // plural writes "1 G goes" or "3 Gs go".

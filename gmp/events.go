@@ -219,9 +219,9 @@ type Event struct {
 	M    MID // the M that acts
 	From Loc // where G came from
 	To   Loc // where G went
-	// Reason is the trace reason of go-stop and go-block ("preempted",
-	// "gosched", "sleep", "chan send", "chan receive", "network", "wait").
-	Reason string
+	// Reason is the trace reason of go-stop and go-block, and for a
+	// channel wake-up the operation the woken G was blocked in.
+	Reason Reason
 	G2     GID  // a second goroutine: the creator (go-create), the waker (go-unblock)
 	G3     GID  // a third: the goroutine kicked out of runnext to make room
 	P2     PID  // a second P: the victim of a steal, the P given to a woken M, …
@@ -230,6 +230,29 @@ type Event struct {
 	Flag   bool // a yes/no detail of the rule (see the describer)
 	D, D2  time.Duration
 	Op     *Op // the scenario action involved, for its position
+}
+
+// Reason is why a goroutine stopped or parked, as runtime/trace names it.
+type Reason uint8
+
+const (
+	NoReason Reason = iota
+	ReasonPreempted
+	ReasonGosched
+	ReasonSleep
+	ReasonChanSend
+	ReasonChanRecv
+	ReasonNetwork
+	ReasonWait
+)
+
+var reasonNames = [...]string{"", "preempted", "gosched", "sleep", "chan send", "chan receive", "network", "wait"}
+
+func (r Reason) String() string {
+	if int(r) < len(reasonNames) {
+		return reasonNames[r]
+	}
+	return "reason?"
 }
 
 // Fn is the runtime function the event's rule models.

@@ -138,7 +138,7 @@ func (s *Machine) enterScheduler(m *M) {
 
 // gopark parks g (R8.1): the caller has decided where it waits. The caller
 // then does the park's unlock work and calls enterScheduler.
-func (s *Machine) gopark(m *M, g *G, reason string, where Loc, d time.Duration) {
+func (s *Machine) gopark(m *M, g *G, reason Reason, where Loc, d time.Duration) {
 	s.emit(Event{Kind: KindGoBlock, Rule: RulePark, G: g.ID, P: m.P, M: m.ID,
 		From: at(LocRunning, m.P), To: where, Reason: reason, Op: g.Op, Flag: g.Preempt, D: d, N: int(g.Children)})
 	g.Status = Gwaiting
@@ -165,7 +165,7 @@ func (s *Machine) ready(m *M, runner *P, g *G, ev Event) {
 	}
 	s.emit(ev)
 	g.Status = Grunnable
-	g.WaitReason = ""
+	g.WaitReason = NoReason
 	g.Runnable = s.now
 	s.runqput(runner, g.ID, true)
 	s.wakep()
@@ -188,7 +188,7 @@ func (s *Machine) waitChildren(m *M, g *G) {
 		s.continueAfter(m, s.cfg.Costs.ChanOp)
 		return
 	}
-	s.gopark(m, g, "wait", Loc{Kind: LocWait}, 0)
+	s.gopark(m, g, ReasonWait, Loc{Kind: LocWait}, 0)
 	s.enterScheduler(m)
 }
 

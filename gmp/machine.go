@@ -40,7 +40,11 @@ type Machine struct {
 
 	emitted int
 	sink    func(Event)
-	trace   func(string) // schedtrace lines
+	// pending holds the events New emits (main starting) until the first
+	// sink is set, so that a sink sees every event Emitted counts.
+	pending  []Event
+	starting bool
+	trace    func(string) // schedtrace lines
 
 	ended bool
 	end   End
@@ -117,6 +121,8 @@ func New(cfg Config, prog *Program) (*Machine, error) {
 		bodyOf:     map[*Op]int32{},
 	}
 	s.indexBodies(prog.Main)
+	s.starting = true
+	defer func() { s.starting = false }()
 	s.gs.add(G{}) // ids start at G1
 	for _, c := range prog.Chans {
 		s.chans = append(s.chans, Chan{Name: c.Name, Cap: c.Cap})
@@ -144,8 +150,17 @@ func New(cfg Config, prog *Program) (*Machine, error) {
 	return s, nil
 }
 
-// SetSink sets the function that receives every event.
-func (s *Machine) SetSink(f func(Event)) { s.sink = f }
+// SetSink sets the function that receives every event. The first sink
+// set on a new machine also receives the events of its start.
+func (s *Machine) SetSink(f func(Event)) {
+	s.sink = f
+	if f != nil {
+		for _, e := range s.pending {
+			f(e)
+		}
+		s.pending = nil
+	}
+}
 
 // SetSchedTraceSink sets the function that receives schedtrace lines
 // (Config.SchedTrace).
@@ -249,8 +264,11 @@ func (s *Machine) usleep(d time.Duration) time.Duration { return d + s.cfg.Costs
 func (s *Machine) emit(e Event) {
 	e.T = s.now
 	s.emitted++
-	if s.sink != nil {
+	switch {
+	case s.sink != nil:
 		s.sink(e)
+	case s.starting:
+		s.pending = append(s.pending, e)
 	}
 }
 
@@ -318,6 +336,7 @@ func (s *Machine) Clone() *Machine {
 	c := *s
 	c.sink = nil
 	c.trace = nil
+	c.pending = nil
 	c.agenda = s.agenda.Clone()
 	c.gs = s.gs.clone()
 	c.ps = make([]P, len(s.ps))

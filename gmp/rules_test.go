@@ -81,12 +81,11 @@ func TestRunnextOrder(t *testing.T) {
 		order = append(order, e.G)
 		ticks = append(ticks, e.N)
 	}
-	// (G1's own start happens in New, before the sink is attached.)
-	if want := []GID{4, 2, 3, 1}; !slices.Equal(order, want) {
+	if want := []GID{1, 4, 2, 3, 1}; !slices.Equal(order, want) {
 		t.Fatalf("start order %v, want %v", order, want)
 	}
 	// G4 comes from runnext and keeps main's tick 1; G2 and G3 are fresh slices.
-	if want := []int{1, 2, 3, 3}; !slices.Equal(ticks, want) {
+	if want := []int{1, 1, 2, 3, 3}; !slices.Equal(ticks, want) {
 		t.Fatalf("schedticks at each start %v, want %v", ticks, want)
 	}
 }
@@ -103,7 +102,7 @@ func TestCPUBoundSlicesAreAbout20ms(t *testing.T) {
 		t.Errorf("first slice %v, want between 10ms and 20ms while sysmon backs off", first.D)
 	}
 	for _, e := range stops[2:] {
-		if e.Reason != "preempted" {
+		if e.Reason != ReasonPreempted {
 			t.Fatalf("stop reason %q", e.Reason)
 		}
 		if e.D < 20*time.Millisecond || e.D > 20200*time.Microsecond {
@@ -126,7 +125,7 @@ func TestSleepLatencyUnderAHog(t *testing.T) {
 				continue
 			}
 			switch {
-			case e.Kind == KindGoBlock && e.Reason == "sleep":
+			case e.Kind == KindGoBlock && e.Reason == ReasonSleep:
 				parked = e.T.D()
 			case e.Kind == KindGoUnblock && e.Rule == RuleReadyTimer:
 				out = append(out, e.T.D()-parked)

@@ -58,7 +58,7 @@ func (s *Machine) SchedTrace(detail bool) string {
 			if g.M != NoM {
 				m = itoa(int(g.M))
 			}
-			w("  G", itoa(int(id)), ": status=", itoa(int(g.Status)), "(", g.WaitReason, ") m=", m, " lockedm=nil\n")
+			w("  G", itoa(int(id)), ": status=", itoa(int(g.Status)), "(", g.WaitReason.String(), ") m=", m, " lockedm=nil\n")
 		}
 		return strings.TrimSuffix(b.String(), "\n")
 	}

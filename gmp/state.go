@@ -21,8 +21,8 @@ type G struct {
 	// safe point. execute clears it, so a request is lost if the G parks
 	// first (R7.6).
 	Preempt bool
-	// WaitReason says why a waiting G is parked ("sleep", "chan send", …).
-	WaitReason string
+	// WaitReason says why a waiting G is parked.
+	WaitReason Reason
 	// Children counts live goroutines this one started (for wait: children).
 	Children int32
 	// Desc is the g descriptor the G occupies. Descriptors are what the

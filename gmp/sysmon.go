@@ -232,9 +232,9 @@ func (s *Machine) preemptSignal(mid MID, gid GID, runGen uint32) {
 // preemption as for runtime.Gosched (R7.4), then wakes an M if one is
 // needed and schedules.
 func (s *Machine) goschedImpl(m *M, g *G, rule Rule) {
-	reason := "preempted"
+	reason := ReasonPreempted
 	if rule == RuleGosched {
-		reason = "gosched"
+		reason = ReasonGosched
 	}
 	pp := s.p(m.P)
 	s.emit(Event{Kind: KindGoStop, Rule: rule, G: g.ID, P: pp.ID, M: m.ID, From: at(LocRunning, pp.ID),

@@ -98,7 +98,7 @@ func (h *timerHeap) sorted() []Timer {
 // netpoller or a spinning M is told (wakeNetPoller).
 func (s *Machine) timeSleep(m *M, g *G, d time.Duration) {
 	pp := s.p(m.P)
-	s.gopark(m, g, "sleep", at(LocTimer, pp.ID), d)
+	s.gopark(m, g, ReasonSleep, at(LocTimer, pp.ID), d)
 	when := s.after(d)
 	s.sched.NetpollInited = true // any timer use initialises the poller
 	earliest := pp.timers.len() == 0 || when < pp.timers.wakeTime()

@@ -163,8 +163,8 @@ func (w *Writer) jsonEvent(e gmp.Event) {
 	if !e.To.IsZero() {
 		b.WriteString(`,"to":` + strconv.Quote(w.d.Loc(e.To)))
 	}
-	if e.Reason != "" {
-		b.WriteString(`,"reason":` + strconv.Quote(e.Reason))
+	if e.Reason != gmp.NoReason {
+		b.WriteString(`,"reason":` + strconv.Quote(e.Reason.String()))
 	}
 	if fn := e.Fn(); fn != "" {
 		b.WriteString(`,"fn":` + strconv.Quote(fn))

@@ -65,8 +65,9 @@ func TestRunText(t *testing.T) {
 		t.Fatalf("run steal: exit %d, stderr %q", code, errOut)
 	}
 	evs := textEvents(t, out)
-	if len(evs) == 0 || evs[0] != (textEvent{"0.000000ms", "P0", "M0", "go-create"}) {
-		t.Fatalf("first event %+v, want main's first go-create on P0/M0 at 0ms", evs[:min(1, len(evs))])
+	if len(evs) < 2 || evs[0] != (textEvent{"0.000000ms", "P0", "M0", "go-start"}) ||
+		evs[1] != (textEvent{"0.000000ms", "P0", "M0", "go-create"}) {
+		t.Fatalf("first events %+v, want main starting on P0/M0 at 0ms, then its first go-create", evs[:min(2, len(evs))])
 	}
 	count := map[string]int{}
 	for _, e := range evs {
