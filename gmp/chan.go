@@ -12,8 +12,7 @@ func (s *Machine) chansend(m *M, g *G, ci int) {
 		return
 	}
 	if len(c.RecvQ) > 0 {
-		r := c.RecvQ[0]
-		c.RecvQ = c.RecvQ[1:]
+		r := c.RecvQ[0] // ready takes it off the queue
 		s.ready(m, s.p(m.P), s.g(r), Event{Rule: RuleReadyChan, G2: g.ID, Reason: ReasonChanRecv, N: ci})
 		s.continueAfter(m, s.cfg.Costs.ChanOp)
 		return
@@ -33,8 +32,7 @@ func (s *Machine) chanrecv(m *M, g *G, ci int) {
 	if len(c.SendQ) > 0 {
 		// A parked sender: unbuffered, take its value; buffered (and so
 		// full), take the head of the buffer and move its value in.
-		w := c.SendQ[0]
-		c.SendQ = c.SendQ[1:]
+		w := c.SendQ[0] // ready takes it off the queue
 		s.ready(m, s.p(m.P), s.g(w), Event{Rule: RuleReadyChan, G2: g.ID, Reason: ReasonChanSend, N: ci})
 		s.continueAfter(m, s.cfg.Costs.ChanOp)
 		return
@@ -71,8 +69,7 @@ func (s *Machine) closechan(m *M, g *G, ci int) {
 		s.g(w).panicMsg = "send on closed channel " + c.Name
 	}
 	list = append(list, c.SendQ...)
-	c.RecvQ, c.SendQ = nil, nil
-	pp := s.p(m.P)
+	pp := s.p(m.P) // each ready takes its G off the channel's queues
 	for i := len(list) - 1; i >= 0; i-- {
 		s.ready(m, pp, s.g(list[i]), Event{Rule: RuleReadyClose, G2: g.ID, N: ci})
 	}

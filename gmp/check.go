@@ -160,18 +160,21 @@ func (s *Machine) CheckInvariants() error {
 				bad("%v is %v but holds %v and %v", m.ID, m.State, m.P, m.CurG)
 			}
 		case MScheduler:
+			// findRunnable drops its P before parking or blocking in
+			// netpoll, so an M in the scheduler may hold none.
 			if m.CurG != NoG {
 				bad("%v is in the scheduler with %v", m.ID, m.CurG)
 			}
-			if m.P == NoP {
-				bad("%v is in the scheduler without a P", m.ID)
-			}
+		}
+		if m.Picked != NoG {
+			place(m.Picked, Loc{Kind: LocPicked, ID: int32(m.ID)}, m.ID.String()+"'s picked G")
+			runnable(m.Picked, m.ID.String()+"'s picked G")
 		}
 	}
 	for i := range s.ps {
 		pp := &s.ps[i]
-		if !pp.Idle && pp.M == NoM && !pendingP[i] {
-			bad("%v is neither idle, attached nor handed to a starting M", pp.ID)
+		if !pp.Idle && pp.M == NoM && !pendingP[i] && s.held != pp.ID {
+			bad("%v is neither idle, attached, handed to a starting M nor being handed off", pp.ID)
 		}
 	}
 	if inNetpoll > 1 {
@@ -208,6 +211,10 @@ func (s *Machine) CheckInvariants() error {
 		case Gwaiting:
 			if g.Where.Kind == LocWait {
 				seen[id]++ // waits on its children, in no queue
+			}
+		case Gidle, Grunnable:
+			if g.Status == Gidle || id == s.kicked {
+				seen[id]++ // being created, or between two queues
 			}
 		}
 		live++

@@ -44,6 +44,12 @@
 // distributions) from one seeded generator. The same program, config and
 // seed give the same events, byte for byte.
 //
+// An event is emitted before the changes it describes, as runtime/trace
+// records them, and those changes are complete before the next event. So
+// the state as it is when event i+1 is emitted is exactly the state after
+// event i, even inside one step: the UI uses this to show every event's
+// state, not only every step's.
+//
 // # What is modelled
 //
 // Goroutine creation into runnext with the kick to the ring's tail;

@@ -131,8 +131,7 @@ func (s *Machine) continueAfter(m *M, d time.Duration) {
 // enterScheduler is what follows a G leaving its M (park, exit, yield):
 // the M runs schedule(), whose decision comes after the context switch.
 func (s *Machine) enterScheduler(m *M) {
-	m.CurG = NoG
-	m.State = MScheduler
+	s.dropg(m)
 	s.wakeMAt(m, s.after(s.cfg.Costs.Schedule), stepSchedule)
 }
 
@@ -146,12 +145,14 @@ func (s *Machine) gopark(m *M, g *G, reason Reason, where Loc, d time.Duration) 
 	g.Where = where
 	g.M = NoM
 	g.inCPU = false
-	m.CurG = NoG
+	s.dropg(m)
 }
 
 // ready makes a waiting g runnable in the runnext of runner, the P of the
 // goroutine or M that wakes it (R8.2), and calls wakep. ev carries the
-// rule and details; ready fills in the rest.
+// rule and details; ready fills in the rest. g leaves the place it waits
+// in (a timer heap, a channel's queue, the poller) after the event, like
+// every change an event describes.
 func (s *Machine) ready(m *M, runner *P, g *G, ev Event) {
 	ev.Kind = KindGoUnblock
 	ev.G = g.ID
@@ -164,11 +165,40 @@ func (s *Machine) ready(m *M, runner *P, g *G, ev Event) {
 		ev.Op = g.Op
 	}
 	s.emit(ev)
+	s.detach(g)
 	g.Status = Grunnable
 	g.WaitReason = NoReason
 	g.Runnable = s.now
 	s.runqput(runner, g.ID, true)
 	s.wakep()
+}
+
+// detach takes a waiting g out of the structure it waits in.
+func (s *Machine) detach(g *G) {
+	switch g.Where.Kind {
+	case LocTimer:
+		if s.p(g.Where.P()).timers.remove(g.ID) {
+			s.ntimers--
+		}
+	case LocChanRecv:
+		c := &s.chans[g.Where.ID]
+		c.RecvQ = without(c.RecvQ, g.ID)
+	case LocChanSend:
+		c := &s.chans[g.Where.ID]
+		c.SendQ = without(c.SendQ, g.ID)
+	case LocNetpoll:
+		s.netDetach(g.ID)
+	}
+}
+
+// without removes the first g from q, keeping the order of the rest.
+func without(q []GID, g GID) []GID {
+	for i, x := range q {
+		if x == g {
+			return append(q[:i], q[i+1:]...)
+		}
+	}
+	return q
 }
 
 // gopanic ends the run: the program panicked. The position is the action

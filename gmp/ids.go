@@ -123,6 +123,7 @@ const (
 	LocFree             // exited; descriptor on a P's free list
 	LocSem              // parked acquiring a semaphore
 	LocDead             // exited; descriptor on the global free list
+	LocPicked           // found by an M's schedule() and about to run; ID is the M
 )
 
 // Loc is a place: a kind and, where it matters, the P or channel it

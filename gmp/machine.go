@@ -38,7 +38,16 @@ type Machine struct {
 	live       int   // goroutines not dead
 	ntimers    int   // timers pending over all Ps
 
+	// Things a thread holds in its hands for a moment inside one step,
+	// between two events: a P taken from its M and not yet handed to
+	// another (takeP or entersyscallblock, then handoffp), and the G
+	// kicked out of runnext on its way through runqputslow. Between steps
+	// both are empty.
+	held   PID
+	kicked GID
+
 	emitted int
+	steps   uint64
 	sink    func(Event)
 	// pending holds the events New emits (main starting) until the first
 	// sink is set, so that a sink sees every event Emitted counts.
@@ -128,6 +137,7 @@ func New(cfg Config, prog *Program) (*Machine, error) {
 		s.chans = append(s.chans, Chan{Name: c.Name, Cap: c.Cap})
 	}
 	s.sched.NetpollBlocked = NoM
+	s.held = NoP
 	for i := range cfg.Procs {
 		s.ps = append(s.ps, P{ID: PID(i), Status: Pidle, M: NoM})
 	}
@@ -184,6 +194,7 @@ func (s *Machine) Step() bool {
 		return false
 	}
 	s.agenda.Pop()
+	s.steps++
 	s.now = at
 	switch w.kind {
 	case wakeM:
@@ -364,6 +375,15 @@ func (s *Machine) Clone() *Machine {
 	c.descOwner = append([]GID(nil), s.descOwner...)
 	return &c
 }
+
+// Weight is the cost of a Clone in units of one step's replay, for the
+// spacing of checkpoints (sim.Weigher). A clone copies every goroutine,
+// and copying one costs about as much as replaying a step.
+func (s *Machine) Weight() int { return s.gs.len() + 64*len(s.ps) }
+
+// Steps is the number of steps taken. Events emitted by one Step share a
+// step number; those New emits belong to step 0.
+func (s *Machine) Steps() uint64 { return s.steps }
 
 // Emitted is the number of events emitted since the start of the run.
 func (s *Machine) Emitted() int { return s.emitted }

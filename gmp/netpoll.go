@@ -43,14 +43,14 @@ func (s *Machine) netpollblock(m *M, g *G, d time.Duration) {
 // netReady is the fd of gid becoming ready. An M blocked in epoll_wait
 // returns; otherwise the G waits for the next poll.
 func (s *Machine) netReady(gid GID) {
+	blocked := s.sched.NetpollBlocked
+	s.emit(Event{Kind: KindNetpoll, Rule: RuleNetReady, G: gid, P: NoP, M: blocked, Op: s.g(gid).Op})
 	for i := range s.net.waiting {
 		if s.net.waiting[i].G == gid {
 			s.net.waiting[i].Ready = true
 		}
 	}
 	s.net.ready = append(s.net.ready, gid)
-	blocked := s.sched.NetpollBlocked
-	s.emit(Event{Kind: KindNetpoll, Rule: RuleNetReady, G: gid, P: NoP, M: blocked, Op: s.g(gid).Op})
 	if blocked != NoM {
 		s.wakePoller(s.m(blocked))
 	}
@@ -83,7 +83,8 @@ func (s *Machine) netpollBreak(by *M) {
 
 // netpoll returns the Gs whose fds are ready. Like the runtime's netpoll,
 // it builds a list by pushing each at the head, so they come out in the
-// reverse of the order they became ready.
+// reverse of the order they became ready. Each G leaves the poller when
+// it is made runnable (netDetach), after its event.
 func (s *Machine) netpoll() []GID {
 	if len(s.net.ready) == 0 {
 		return nil
@@ -92,16 +93,19 @@ func (s *Machine) netpoll() []GID {
 	for i, g := range s.net.ready {
 		list[len(list)-1-i] = g
 	}
-	s.net.ready = s.net.ready[:0]
-	kept := s.net.waiting[:0]
-	for _, w := range s.net.waiting {
-		if !w.Ready {
-			kept = append(kept, w)
+	return list
+}
+
+// netDetach takes g out of the poller (netpollAdjustWaiters).
+func (s *Machine) netDetach(g GID) {
+	s.net.ready = without(s.net.ready, g)
+	for i, w := range s.net.waiting {
+		if w.G == g {
+			s.net.waiting = append(s.net.waiting[:i], s.net.waiting[i+1:]...)
+			s.sched.NetpollWaiters--
+			return
 		}
 	}
-	s.net.waiting = kept
-	s.sched.NetpollWaiters -= len(list)
-	return list
 }
 
 // injectglist makes the polled Gs runnable (R9.2). Without a P, all go to
@@ -140,6 +144,7 @@ func (s *Machine) injectOne(m *M, pid PID, gid GID, global bool) {
 		ev.To = at(LocRunq, pid)
 	}
 	s.emit(ev)
+	s.netDetach(gid)
 	g.Status = Grunnable
 	g.Runnable = s.now
 	if global {
@@ -153,7 +158,7 @@ func (s *Machine) injectOne(m *M, pid PID, gid GID, global bool) {
 // startIdle starts a non-spinning M on up to n idle Ps.
 func (s *Machine) startIdle(n int) {
 	for range n {
-		pp := s.pidlegetSpinning()
+		pp := s.idleForSpinning()
 		if pp == nil {
 			return
 		}

@@ -22,6 +22,7 @@ func (s *Machine) newproc(m *M, parent *G, op *Op) {
 	s.emit(Event{Kind: KindGoCreate, Rule: RuleNewproc, G: newg.ID, P: pp.ID, M: m.ID,
 		To: at(LocRunnext, pp.ID), G2: parent.ID, G3: kicked, N: pp.runq.len() + boolInt(kicked != NoG),
 		N2: int(reusedFrom), Flag: kicked != NoG && pp.runq.full(), Op: op})
+	newg.Status = Grunnable
 	s.runqput(pp, newg.ID, true)
 	s.wakep()
 	s.continueAfter(m, s.cfg.Costs.Newproc)
@@ -42,7 +43,7 @@ func (s *Machine) newproc1(pp *P, parent *G, op *Op) (*G, GID) {
 	} else {
 		g = s.allocG(parent.ID)
 	}
-	g.Status = Grunnable
+	g.Status = Gidle // until go-create puts it in runnext
 	g.frames.push(frame{body: s.bodyOf[op]})
 	parent.Children++
 	s.live++
@@ -67,20 +68,22 @@ func (s *Machine) runqput(pp *P, gid GID, next bool) {
 		s.g(gid).Where = at(LocRunq, pp.ID)
 		return
 	}
+	s.kicked = gid // out of runnext, not yet in the global queue
 	s.runqputslow(pp, gid)
+	s.kicked = NoG
 }
 
 // runqputslow moves the older half of a full ring (128 Gs) plus gid to the
 // tail of the global queue, oldest first and gid last (R2.5).
 func (s *Machine) runqputslow(pp *P, gid GID) {
 	n := pp.runq.len() / 2
+	s.emit(Event{Kind: KindRunqOverflow, Rule: RuleRunqputslow, G: gid, P: pp.ID, M: pp.M,
+		From: at(LocRunq, pp.ID), To: Loc{Kind: LocGlobal}, N: n + 1, N2: s.sched.runq.len() + n + 1})
 	for range n {
 		g := pp.runq.pop()
 		s.globrunqput(g)
 	}
 	s.globrunqput(gid)
-	s.emit(Event{Kind: KindRunqOverflow, Rule: RuleRunqputslow, G: gid, P: pp.ID, M: pp.M,
-		From: at(LocRunq, pp.ID), To: Loc{Kind: LocGlobal}, N: n + 1, N2: s.sched.runq.len()})
 }
 
 // runqputbatch appends gs to pp's ring as far as it has room and returns
@@ -160,7 +163,7 @@ func (s *Machine) goexit(m *M, g *G, returned bool) {
 	g.frames.reset()
 	g.inCPU = false
 	s.live--
-	m.CurG = NoG
+	s.dropg(m)
 	s.gfput(pp, g.Desc)
 	if s.live == 0 {
 		s.fail(Deadlock, &RunError{Msg: "no goroutines (main called runtime.Goexit) - deadlock!",
@@ -177,28 +180,26 @@ func (s *Machine) gfput(pp *P, desc int32) {
 	if len(pp.GFree) < gfreeHigh {
 		return
 	}
-	moved := 0
+	moved := len(pp.GFree) - (gfreeLow - 1)
+	s.emit(Event{Kind: KindGFree, Rule: RuleGfput, P: pp.ID, M: pp.M, N: moved, N2: gfreeLow - 1})
 	for len(pp.GFree) >= gfreeLow {
 		top := pp.GFree[len(pp.GFree)-1]
 		pp.GFree = pp.GFree[:len(pp.GFree)-1]
 		s.sched.GFree = append(s.sched.GFree, top)
-		moved++
 	}
-	s.emit(Event{Kind: KindGFree, Rule: RuleGfput, P: pp.ID, M: pp.M, N: moved, N2: len(pp.GFree)})
 }
 
 // gfget takes a dead descriptor from pp's free list, refilling an empty
 // list from the global one up to 32 first (R10.3).
 func (s *Machine) gfget(pp *P) (int32, bool) {
 	if len(pp.GFree) == 0 && len(s.sched.GFree) > 0 {
-		moved := 0
-		for len(pp.GFree) < gfreeRefill && len(s.sched.GFree) > 0 {
+		moved := min(gfreeRefill, len(s.sched.GFree))
+		s.emit(Event{Kind: KindGFree, Rule: RuleGfget, P: pp.ID, M: pp.M, N: moved, N2: len(s.sched.GFree) - moved})
+		for range moved {
 			top := s.sched.GFree[len(s.sched.GFree)-1]
 			s.sched.GFree = s.sched.GFree[:len(s.sched.GFree)-1]
 			pp.GFree = append(pp.GFree, top)
-			moved++
 		}
-		s.emit(Event{Kind: KindGFree, Rule: RuleGfget, P: pp.ID, M: pp.M, N: moved, N2: len(s.sched.GFree)})
 	}
 	if len(pp.GFree) == 0 {
 		return 0, false

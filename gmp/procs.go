@@ -24,10 +24,12 @@ func (s *Machine) pidleget() *P {
 	return pp
 }
 
-// pidlegetSpinning is pidleget for an M that found work: failing to get a
-// P sets needspinning, so an M about to drop its P spins instead (R4.6).
-func (s *Machine) pidlegetSpinning() *P {
-	pp := s.pidleget()
+// idleForSpinning is pidlegetSpinning for an M that found work: the idle
+// P it would get, or nil, in which case needspinning is set so that an M
+// about to drop its P spins instead (R4.6). acquirep takes the P off the
+// idle list, after its event.
+func (s *Machine) idleForSpinning() *P {
+	pp := s.idleHead()
 	if pp == nil {
 		s.sched.Needspinning = true
 	}
@@ -53,16 +55,27 @@ func (s *Machine) mget() *M {
 	return m
 }
 
-// acquirep attaches pp to m (proc-start).
+// acquirep attaches pp to m (proc-start). An idle pp must be the head of
+// the idle list (pidleget); acquirep takes it off after the event.
 func (s *Machine) acquirep(m *M, pp *P, rule Rule) {
-	s.acquirepSilently(m, pp)
 	s.emit(Event{Kind: KindProcStart, Rule: rule, P: pp.ID, M: m.ID, Flag: m.Spinning})
+	if pp.Idle {
+		s.pidleget()
+	}
+	s.acquirepSilently(m, pp)
 }
 
 func (s *Machine) acquirepSilently(m *M, pp *P) {
 	m.P = pp.ID
 	pp.M = m.ID
 	pp.Status = Prunning
+}
+
+// dropg is an M letting go of its G (dropg): from here it runs the
+// scheduler's code.
+func (s *Machine) dropg(m *M) {
+	m.CurG = NoG
+	m.State = MScheduler
 }
 
 // releasep detaches m's P (proc-stop). ev carries the rule.
@@ -100,37 +113,55 @@ func (s *Machine) wakep() {
 	if s.sched.Nmspinning != 0 {
 		return
 	}
-	s.sched.Nmspinning++
-	pp := s.pidlegetSpinning()
-	if pp == nil {
-		s.sched.Nmspinning--
-		return
+	// The runtime counts the spinner (CAS 0→1) and then takes an idle P
+	// with pidlegetSpinning, undoing the count if there is none. Both
+	// happen in startm here, after its event.
+	if pp := s.idleForSpinning(); pp != nil {
+		s.startm(pp, true, RuleWakep)
 	}
-	s.startm(pp, true, RuleWakep)
+}
+
+// idleHead is the P pidleget would return, left on the list.
+func (s *Machine) idleHead() *P {
+	if n := len(s.sched.Pidle); n > 0 {
+		return s.p(s.sched.Pidle[n-1])
+	}
+	return nil
 }
 
 // startm gives pp to an idle M, or to a new thread when none is idle
-// (R4.3). rule says who asked, for the event. The M starts running after
-// the wake-up or thread-creation latency.
+// (R4.3); pp is either the head of the idle list, which startm takes, or
+// a P just taken from its M (handoffp). A spinning M is counted in
+// nmspinning from here. rule says who asked, for the event. The M starts
+// running after the wake-up or thread-creation latency.
 func (s *Machine) startm(pp *P, spinning bool, rule Rule) {
-	if pp == nil {
-		if pp = s.pidleget(); pp == nil {
-			return
-		}
+	created := len(s.sched.Midle) == 0
+	id := MID(len(s.ms)) // the id newm will give
+	if !created {
+		id = s.sched.Midle[len(s.sched.Midle)-1]
 	}
-	nmp := s.mget()
-	created := nmp == nil
+	s.emit(Event{Kind: KindMStart, Rule: rule, P: pp.ID, M: id, Flag: created, N: boolInt(spinning),
+		N2: s.sched.Nmspinning + boolInt(spinning)})
+	if pp.Idle {
+		s.pidleget()
+	}
+	if spinning {
+		s.sched.Nmspinning++
+	}
+	if s.held == pp.ID {
+		s.held = NoP
+	}
+	var nmp *M
 	if created {
 		nmp = s.newM(MStarting)
 		s.wakeMAt(nmp, s.after(s.cfg.Costs.NewM), stepStart)
 	} else {
+		nmp = s.mget()
 		nmp.State = MStarting
 		s.wakeMAt(nmp, s.after(s.cfg.Costs.WakeM), stepStart)
 	}
 	nmp.Spinning = spinning
 	nmp.NextP = pp.ID
-	s.emit(Event{Kind: KindMStart, Rule: rule, P: pp.ID, M: nmp.ID, Flag: created, N: boolInt(spinning),
-		N2: s.sched.Nmspinning})
 }
 
 // mstart runs when a started M gets the CPU: it takes the P startm gave it
@@ -146,9 +177,9 @@ func (s *Machine) mstart(m *M) {
 
 // stopm parks m on the idle M list until startm wakes it (R4.4).
 func (s *Machine) stopm(m *M) {
+	s.emit(Event{Kind: KindMPark, Rule: RuleStopm, P: NoP, M: m.ID, N: s.sched.Nmidle + 1})
 	m.fr = findState{}
 	s.mput(m)
-	s.emit(Event{Kind: KindMPark, Rule: RuleStopm, P: NoP, M: m.ID, N: s.sched.Nmidle})
 }
 
 // handoffp finds an M for a P whose M will not run Go code for a while
@@ -161,9 +192,8 @@ func (s *Machine) handoffp(pp *P) {
 		return
 	case s.sched.Nmspinning+s.sched.Npidle == 0:
 		// Nobody else is looking for work: this P's M should.
-		s.sched.Nmspinning++
-		s.sched.Needspinning = false
 		s.startm(pp, true, RuleHandoffSpin)
+		s.sched.Needspinning = false
 		return
 	case s.sched.Npidle == len(s.ps)-1 && s.sched.NetpollBlocked == NoM:
 		// The last running P, and nobody polls the network.
@@ -172,6 +202,7 @@ func (s *Machine) handoffp(pp *P) {
 	}
 	when := pp.timers.wakeTime()
 	s.emit(Event{Kind: KindProcStop, Rule: RuleHandoffIdle, P: pp.ID, M: NoM})
+	s.held = NoP
 	s.pidleput(pp)
 	if when != 0 {
 		s.wakeNetPoller(when)

@@ -62,6 +62,8 @@ func (s *Machine) schedule(m *M) {
 		pk, res := s.findRunnable(m)
 		switch res {
 		case found:
+			m.Picked = pk.g
+			s.g(pk.g).Where = Loc{Kind: LocPicked, ID: int32(m.ID)}
 			if m.Spinning {
 				s.resetspinning(m)
 			}
@@ -79,9 +81,17 @@ func (s *Machine) schedule(m *M) {
 func (s *Machine) execute(m *M, pk pick) {
 	g := s.g(pk.g)
 	pp := s.p(m.P)
+	tick := pp.Schedtick
+	if !pk.inherit {
+		tick++
+	}
+	s.emit(Event{Kind: KindGoStart, Rule: pk.rule, G: g.ID, P: pp.ID, M: m.ID, From: pk.from,
+		To: at(LocRunning, pp.ID), N: int(tick), N2: pk.n, P2: pk.victim,
+		D: s.now.Sub(g.Runnable), Op: g.Op})
 	// A request still set here was either honoured (the G was preempted
 	// or yielded) or lost when the G parked, which go-block reported.
 	g.Preempt = false
+	m.Picked = NoG
 	g.Status = Grunning
 	g.Where = at(LocRunning, pp.ID)
 	g.M = m.ID
@@ -93,9 +103,6 @@ func (s *Machine) execute(m *M, pk pick) {
 		pp.Schedtick++
 		pp.SliceStart = s.now
 	}
-	s.emit(Event{Kind: KindGoStart, Rule: pk.rule, G: g.ID, P: pp.ID, M: m.ID, From: pk.from,
-		To: at(LocRunning, pp.ID), N: int(pp.Schedtick), N2: pk.n, P2: pk.victim,
-		D: s.now.Sub(g.Runnable), Op: g.Op})
 	s.wakeMAt(m, s.now, stepRunG)
 }
 
@@ -191,7 +198,7 @@ func (s *Machine) findIdle(m *M) (pick, findResult) {
 		m.Spinning = false
 		s.sched.Nmspinning--
 		if s.sched.runq.len() > 0 {
-			if p2 := s.pidlegetSpinning(); p2 != nil {
+			if p2 := s.idleForSpinning(); p2 != nil {
 				s.acquirep(m, p2, RuleAcquirep)
 				s.becomeSpinning(m)
 				return s.globrunqgetbatch(p2, RuleGlobalBatchIdle), found
@@ -206,17 +213,17 @@ func (s *Machine) findIdle(m *M) (pick, findResult) {
 	}
 	// Step 15: block in netpoll until the next timer, if nobody else does.
 	if s.sched.NetpollInited && (s.sched.NetpollWaiters > 0 || pollUntil != 0) && s.sched.NetpollBlocked == NoM {
-		s.sched.NetpollBlocked = m.ID
-		s.sched.PollUntil = pollUntil
-		m.State = MNetpoll
-		m.fr.phase = phaseNetpoll
-		m.fr.wasSpinning = wasSpinning
 		ev := Event{Kind: KindNetpoll, Rule: RuleNetpollBlock, P: NoP, M: m.ID, N: s.sched.NetpollWaiters}
 		if pollUntil != 0 {
 			ev.D = max(pollUntil.Sub(s.now), 0)
 			ev.Flag = true
 		}
 		s.emit(ev)
+		s.sched.NetpollBlocked = m.ID
+		s.sched.PollUntil = pollUntil
+		m.State = MNetpoll
+		m.fr.phase = phaseNetpoll
+		m.fr.wasSpinning = wasSpinning
 		switch {
 		case len(s.net.ready) > 0:
 			s.wakeMAt(m, s.now, stepNetpollDone)
@@ -250,12 +257,12 @@ func (s *Machine) epollTimeout(delay time.Duration) time.Duration {
 // findAfterNetpoll continues findRunnable when blocking netpoll returns.
 func (s *Machine) findAfterNetpoll(m *M) (pick, findResult) {
 	list := s.netpoll()
+	s.emit(Event{Kind: KindNetpoll, Rule: RuleNetpollReturn, P: NoP, M: m.ID, N: len(list)})
 	s.sched.PollUntil = 0
 	s.sched.Lastpoll = s.now
 	s.sched.NetpollBlocked = NoM
 	m.State = MScheduler
-	s.emit(Event{Kind: KindNetpoll, Rule: RuleNetpollReturn, P: NoP, M: m.ID, N: len(list)})
-	pp := s.pidleget()
+	pp := s.idleHead()
 	if pp == nil {
 		s.injectglist(m, nil, list)
 		s.stopm(m)
@@ -279,6 +286,7 @@ func (s *Machine) runFromNetpoll(m *M, pp *P, list []GID) pick {
 	g := s.g(first)
 	s.emit(Event{Kind: KindGoUnblock, Rule: RuleNetpollRun, G: first, P: pp.ID, M: m.ID,
 		From: g.Where, To: at(LocRunning, pp.ID), Op: g.Op})
+	s.netDetach(first)
 	g.Status = Grunnable
 	g.Runnable = s.now
 	return pick{g: first, rule: RuleNetpollRun, from: Loc{Kind: LocNetpoll}}
@@ -290,7 +298,7 @@ func (s *Machine) checkRunqsNoP() *P {
 	for i := range s.ps {
 		p2 := &s.ps[i]
 		if !p2.Idle && (p2.runq.len() > 0 || p2.Runnext != NoG) {
-			return s.pidlegetSpinning()
+			return s.idleForSpinning()
 		}
 	}
 	return nil

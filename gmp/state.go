@@ -156,6 +156,9 @@ type M struct {
 	// Backoff is set while the M sleeps in runqgrab before stealing a
 	// runnext (usleep(3)).
 	Backoff bool
+	// Picked is the G schedule has found and is about to run (a local
+	// variable of schedule() in the runtime).
+	Picked GID
 	// wake bookkeeping: a pending wake is valid only if its gen matches.
 	gen    uint64
 	next   mStep
@@ -193,6 +196,17 @@ type Sched struct {
 
 // Runq returns the global run queue, head first.
 func (s *Sched) Runq() []GID { return s.runq.Items() }
+
+// RunqHead returns the first n Gs of the global run queue (fewer if it
+// is shorter), without copying the rest.
+func (s *Sched) RunqHead(n int) []GID {
+	n = min(n, s.runq.len())
+	out := make([]GID, n)
+	for i := range out {
+		out[i] = s.runq.at(i)
+	}
+	return out
+}
 
 // RunqLen is the length of the global run queue.
 func (s *Sched) RunqLen() int { return s.runq.len() }

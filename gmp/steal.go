@@ -86,15 +86,16 @@ func (s *Machine) runqsteal(m *M, pp, victim *P, stealRunNext bool, expect GID) 
 		n := victim.runq.len()
 		n -= n / 2
 		if n > 0 {
+			g := victim.runq.at(n - 1) // the last taken runs
+			s.emit(Event{Kind: KindSteal, Rule: RuleRunqsteal, G: g, P: pp.ID, M: m.ID,
+				From: at(LocRunq, victim.ID), To: at(LocRunning, pp.ID), P2: victim.ID, N: n,
+				N2: victim.runq.len() - n})
 			for range n - 1 {
 				g := victim.runq.pop()
 				pp.runq.push(g)
 				s.g(g).Where = at(LocRunq, pp.ID)
 			}
-			g := victim.runq.pop()
-			s.emit(Event{Kind: KindSteal, Rule: RuleRunqsteal, G: g, P: pp.ID, M: m.ID,
-				From: at(LocRunq, victim.ID), To: at(LocRunning, pp.ID), P2: victim.ID, N: n,
-				N2: victim.runq.len()})
+			victim.runq.pop()
 			return pick{g: g, rule: RuleStolenRun, from: at(LocRunq, victim.ID), victim: victim.ID, n: n}, stealFound
 		}
 		next := victim.Runnext
@@ -118,10 +119,10 @@ func (s *Machine) runqsteal(m *M, pp, victim *P, stealRunNext bool, expect GID) 
 // stealRunnext takes victim's runnext to run on pp.
 func (s *Machine) stealRunnext(m *M, pp, victim *P, afterBackoff bool) pick {
 	g := victim.Runnext
-	victim.Runnext = NoG
 	s.emit(Event{Kind: KindSteal, Rule: RuleRunqstealNext, G: g, P: pp.ID, M: m.ID,
 		From: at(LocRunnext, victim.ID), To: at(LocRunning, pp.ID), P2: victim.ID, N: 1,
 		D: s.usleep(runnextBackoff), Flag: afterBackoff})
+	victim.Runnext = NoG
 	return pick{g: g, rule: RuleStolenRun, from: at(LocRunnext, victim.ID), victim: victim.ID, n: 1}
 }
 

@@ -28,6 +28,7 @@ func (s *Machine) entersyscall(m *M, g *G, d time.Duration, block bool) {
 	m.State = MSyscall
 	if block {
 		s.releasep(m, Event{Rule: RuleEntersyscallblock, G: g.ID})
+		s.held = pp.ID
 		s.handoffp(pp)
 	} else if s.sched.SysmonWait {
 		s.wakeSysmonFromSyscall()
@@ -42,8 +43,6 @@ func (s *Machine) exitsyscall(m *M) {
 	m.OldP = NoP
 	if m.P != NoP {
 		// Fast path: nobody took the P. No new time slice.
-		pp := s.p(m.P)
-		pp.Syscalltick++
 		s.resumeAfterSyscall(m, g, RuleExitsyscallFast, NoM)
 		return
 	}
@@ -53,7 +52,7 @@ func (s *Machine) exitsyscall(m *M) {
 			rule = RuleExitsyscallOldP
 		}
 		s.acquirep(m, pp, RuleAcquirep)
-		pp.Syscalltick++
+		s.held = NoP
 		s.resumeAfterSyscall(m, g, rule, from)
 		return
 	}
@@ -64,7 +63,7 @@ func (s *Machine) exitsyscall(m *M) {
 	g.Status = Grunnable
 	g.Runnable = s.now
 	g.M = NoM
-	m.CurG = NoG
+	s.dropg(m)
 	s.globrunqput(g.ID)
 	s.stopm(m)
 }
@@ -72,6 +71,7 @@ func (s *Machine) exitsyscall(m *M) {
 func (s *Machine) resumeAfterSyscall(m *M, g *G, rule Rule, from MID) {
 	s.emit(Event{Kind: KindSyscallExit, Rule: rule, G: g.ID, P: m.P, M: m.ID, M2: from,
 		From: Loc{Kind: LocSyscall}, To: at(LocRunning, m.P), Op: g.Op, Flag: g.Preempt})
+	s.p(m.P).Syscalltick++
 	g.Status = Grunning
 	g.Where = at(LocRunning, m.P)
 	m.State = MRunning
@@ -89,7 +89,7 @@ func (s *Machine) exitsyscallTryGetP(m *M, oldp PID) (*P, MID) {
 			return op, vm.ID
 		}
 	}
-	if pp := s.pidleget(); pp != nil {
+	if pp := s.idleHead(); pp != nil { // pidleget; acquirep takes it
 		if s.sched.SysmonWait {
 			s.wakeSysmonFromSyscall()
 		}
@@ -120,6 +120,7 @@ func (s *Machine) takeP(pp *P, vm, by *M, ev Event) {
 	ev.M = by.ID
 	ev.M2 = vm.ID
 	s.emit(ev)
+	s.held = pp.ID // until handoffp, or the taker, places it
 	pp.M = NoM
 	pp.Status = Pidle
 	vm.P = NoP

@@ -37,10 +37,11 @@ func (s *Machine) sleepSysmon(d time.Duration) {
 // sysmon runs when sysmon's sleep ends.
 func (s *Machine) sysmon() {
 	if s.mon.Deep {
-		// The deep sleep ran its course (the next timer is due).
+		// The deep sleep ran its course (the next timer is due), or a
+		// syscall cut it short.
+		s.emit(Event{Kind: KindSysmon, Rule: RuleSysmonWake, P: NoP, M: s.mon.M, Flag: s.mon.syscallWake})
 		s.mon.Deep = false
 		s.sched.SysmonWait = false
-		s.emit(Event{Kind: KindSysmon, Rule: RuleSysmonWake, P: NoP, M: s.mon.M, Flag: s.mon.syscallWake})
 		s.mon.syscallWake = false
 		s.sysmonPass()
 		return
@@ -52,13 +53,13 @@ func (s *Machine) sysmon() {
 			if next != 0 && next.Sub(s.now) < sleep {
 				sleep = next.Sub(s.now)
 			}
+			s.emit(Event{Kind: KindSysmon, Rule: RuleSysmonSleep, P: NoP, M: s.mon.M, D: sleep, Flag: next != 0})
 			s.mon.Deep = true
 			s.sched.SysmonWait = true
 			s.mon.gen++
 			s.mon.NextPass = s.after(sleep)
 			s.mon.Did = "deep sleep: every P is idle"
 			s.agenda.Push(s.mon.NextPass, wake{kind: wakeSysmon, m: s.mon.M, gen: s.mon.gen})
-			s.emit(Event{Kind: KindSysmon, Rule: RuleSysmonSleep, P: NoP, M: s.mon.M, D: sleep, Flag: next != 0})
 			return
 		}
 	}
@@ -202,10 +203,10 @@ func (s *Machine) preemptone(pp *P) bool {
 	if g.Status != Grunning {
 		return false
 	}
-	g.Preempt = true
-	s.mon.Did = "asked " + g.ID.String() + " on " + pp.ID.String() + " to stop"
 	s.emit(Event{Kind: KindSysmon, Rule: RuleSysmonPreempt, G: g.ID, P: pp.ID, M: s.mon.M, M2: m.ID,
 		D: s.now.Sub(pp.Sysmontick.Schedwhen), N: int(pp.Schedtick)})
+	g.Preempt = true
+	s.mon.Did = "asked " + g.ID.String() + " on " + pp.ID.String() + " to stop"
 	s.agenda.Push(s.after(s.cfg.Costs.PreemptSignal), wake{kind: wakeSignal, m: m.ID, g: g.ID, gen: uint64(g.runGen)})
 	return true
 }
@@ -244,7 +245,7 @@ func (s *Machine) goschedImpl(m *M, g *G, rule Rule) {
 	g.Runnable = s.now
 	g.M = NoM
 	g.inCPU = false
-	m.CurG = NoG
+	s.dropg(m)
 	s.globrunqput(g.ID)
 	s.wakep()
 	s.enterScheduler(m)

@@ -46,37 +46,63 @@ func (h *timerHeap) push(t Timer) {
 	h.seq++
 	t.seq = h.seq
 	h.items = append(h.items, t)
-	for i := len(h.items) - 1; i > 0; {
+	h.up(len(h.items) - 1)
+}
+
+func (h *timerHeap) pop() Timer {
+	top := h.items[0]
+	h.removeAt(0)
+	return top
+}
+
+// remove deletes g's timer, if it has one.
+func (h *timerHeap) remove(g GID) bool {
+	for i := range h.items {
+		if h.items[i].G == g {
+			h.removeAt(i)
+			return true
+		}
+	}
+	return false
+}
+
+func (h *timerHeap) removeAt(i int) {
+	last := len(h.items) - 1
+	h.items[i] = h.items[last]
+	h.items = h.items[:last]
+	if i < last {
+		h.down(i)
+		h.up(i)
+	}
+}
+
+func (h *timerHeap) up(i int) {
+	for i > 0 {
 		parent := (i - 1) / 2
 		if !h.less(i, parent) {
-			break
+			return
 		}
 		h.items[i], h.items[parent] = h.items[parent], h.items[i]
 		i = parent
 	}
 }
 
-func (h *timerHeap) pop() Timer {
-	top := h.items[0]
-	last := len(h.items) - 1
-	h.items[0] = h.items[last]
-	h.items = h.items[:last]
-	for i := 0; ; {
+func (h *timerHeap) down(i int) {
+	for {
 		l := 2*i + 1
 		if l >= len(h.items) {
-			break
+			return
 		}
 		small := l
 		if r := l + 1; r < len(h.items) && h.less(r, l) {
 			small = r
 		}
 		if !h.less(small, i) {
-			break
+			return
 		}
 		h.items[i], h.items[small] = h.items[small], h.items[i]
 		i = small
 	}
-	return top
 }
 
 func (h *timerHeap) clone() timerHeap {
@@ -116,8 +142,7 @@ func (s *Machine) timeSleep(m *M, g *G, d time.Duration) {
 func (s *Machine) runTimers(tp, runner *P, m *M) (sim.Time, bool) {
 	ran := false
 	for tp.timers.len() > 0 && tp.timers.wakeTime() <= s.now {
-		t := tp.timers.pop()
-		s.ntimers--
+		t := tp.timers.items[0] // ready takes it out of the heap
 		ran = true
 		s.ready(m, runner, s.g(t.G), Event{Rule: RuleReadyTimer, P2: tp.ID, D: s.now.Sub(t.When)})
 	}

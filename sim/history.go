@@ -19,7 +19,8 @@ type Model[S any] interface {
 // nearest checkpoint before it and replaying. Determinism makes the
 // replayed state identical to the one first seen.
 type History[S Model[S]] struct {
-	every       int
+	every       int // the spacing asked for
+	next        int // the spacing in force, which grows with the state
 	frontier    S
 	done        bool
 	checkpoints []checkpoint[S]
@@ -30,9 +31,17 @@ type checkpoint[S any] struct {
 	state   S
 }
 
-// DefaultEvery is the checkpoint spacing used when NewHistory gets 0: a
-// replay never exceeds this many events.
+// DefaultEvery is the checkpoint spacing used when NewHistory gets 0.
 const DefaultEvery = 2048
+
+// Weigher is implemented by models whose snapshots cost more as they
+// grow. Weight should be proportional to the cost of a Clone in units of
+// the cost of one event's replay; History then spaces checkpoints at least
+// that far apart, so that restoring one costs about as much as replaying
+// up to the next, and a run's checkpoints never outweigh its replay.
+type Weigher interface {
+	Weight() int
+}
 
 // NewHistory starts a history at start, which keeps running forward and
 // delivering events to its observers. every is the checkpoint spacing in
@@ -41,7 +50,7 @@ func NewHistory[S Model[S]](start S, every int) *History[S] {
 	if every <= 0 {
 		every = DefaultEvery
 	}
-	h := &History[S]{every: every, frontier: start}
+	h := &History[S]{every: every, next: every, frontier: start}
 	h.checkpoints = append(h.checkpoints, checkpoint[S]{emitted: start.Emitted(), state: start.Clone()})
 	return h
 }
@@ -64,8 +73,12 @@ func (h *History[S]) Extend(n int) bool {
 			h.done = true
 		}
 		last := h.checkpoints[len(h.checkpoints)-1].emitted
-		if e := h.frontier.Emitted(); e-last >= h.every {
+		if e := h.frontier.Emitted(); e-last >= h.next {
 			h.checkpoints = append(h.checkpoints, checkpoint[S]{emitted: e, state: h.frontier.Clone()})
+			h.next = h.every
+			if w, ok := any(h.frontier).(Weigher); ok {
+				h.next = max(h.every, w.Weight())
+			}
 		}
 	}
 	return h.frontier.Emitted() >= n
