@@ -6,6 +6,8 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
+
+	"github.com/schedlab/schedlab/scenarios"
 )
 
 // Exit statuses.
@@ -40,24 +42,32 @@ func execute(args []string, stdout, stderr io.Writer) int {
 }
 
 func newRoot(stdout, stderr io.Writer) *cobra.Command {
+	var ui uiFlags
 	root := &cobra.Command{
 		Use:   "schedlab",
 		Short: "See how the Go scheduler and goroutine pools work",
 		Long: `schedlab simulates the Go 1.26 G/M/P scheduler rule by rule and shows
-it step by step. Run it with no arguments for the interactive view of the
-default scenario, or use the commands below for traces and checks.`,
+it step by step. With no arguments it opens the interactive view of the
+default scenario (` + scenarios.DefaultName + `); the commands below open others
+and print traces and checks.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Args:          cobra.NoArgs,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usageError{fmt.Errorf("unknown command %q\n\tsee: schedlab --help (to open a scenario: schedlab tui %s)", args[0], args[0])}
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return cmd.Help()
+			return runUI(cmd, scenarios.DefaultName, &ui, stderr)
 		},
 	}
+	ui.register(root)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
 		return usageError{fmt.Errorf("%w\n\tsee: schedlab %s --help", err, cmd.Name())}
 	})
-	root.AddCommand(newRunCmd(stdout), newListCmd(stdout), newCheckCmd(stdout))
+	root.AddCommand(newRunCmd(stdout), newListCmd(stdout), newCheckCmd(stdout), newTUICmd(stderr))
 	return root
 }

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/spf13/cobra"
+
+	"github.com/schedlab/schedlab/gmp"
+	"github.com/schedlab/schedlab/scenarios"
+	"github.com/schedlab/schedlab/tracelog"
+	"github.com/schedlab/schedlab/tui"
+)
+
+// uiFlags are the flags of the UI, shared by the root command and tui.
+type uiFlags struct {
+	seed  string
+	procs int
+	until time.Duration
+	mono  bool
+}
+
+func (f *uiFlags) register(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringVar(&f.seed, "seed", "", "seed for the random choices (default: the scenario's seed, else 1)")
+	fl.IntVar(&f.procs, "procs", 0, "GOMAXPROCS (default: the scenario's procs)")
+	fl.DurationVar(&f.until, "until", 0, "stop at this simulated time (default: the scenario's until, else the end)")
+	fl.BoolVar(&f.mono, "mono", false, "no colours (also when NO_COLOR is set)")
+}
+
+// screenFor lets tests run the UI on a simulation screen; nil means the
+// terminal.
+var screenFor func() tcell.Screen
+
+// runUI loads the scenario and builds the UI first, so that a bad file or
+// flag is reported before the terminal switches to the UI.
+func runUI(cmd *cobra.Command, name string, f *uiFlags, stderr io.Writer) error {
+	o := tracelog.Options{Procs: f.procs, Until: f.until}
+	if cmd.Flags().Changed("seed") {
+		v, err := strconv.ParseUint(f.seed, 10, 64)
+		if err != nil || v > math.MaxInt64 {
+			return usageError{fmt.Errorf("--seed %q: want a whole number from 0 to %d", f.seed, int64(math.MaxInt64))}
+		}
+		o.Seed = &v
+	}
+	if cmd.Flags().Changed("procs") && (f.procs < 1 || f.procs > gmp.MaxProcs) {
+		return usageError{fmt.Errorf("--procs %d: want 1 to %d", f.procs, gmp.MaxProcs)}
+	}
+	if f.until < 0 {
+		return usageError{errors.New("--until must not be negative")}
+	}
+	sc, err := scenarios.Load(name)
+	if err != nil {
+		return usageError{err}
+	}
+	app, err := tui.New(sc, o.Config(sc), tui.Options{Mono: f.mono})
+	if err != nil {
+		return usageError{err}
+	}
+	var screen tcell.Screen
+	if screenFor != nil {
+		screen = screenFor()
+	}
+	return app.Run(screen)
+}
+
+func newTUICmd(stderr io.Writer) *cobra.Command {
+	var f uiFlags
+	cmd := &cobra.Command{
+		Use:   "tui NAME|FILE",
+		Short: "Step through a scenario in the terminal UI",
+		Long: `tui opens the interactive view of a scenario (a built-in name or a YAML file):
+the Ps with their queues, the Ms, sysmon, the netpoller and timers, a timeline
+of what ran where, and the event log with a sentence for each step. Step
+forward and back with the arrow keys; press ? for every key.`,
+		Example: "  schedlab tui steal\n  schedlab tui my.yaml --procs 4 --mono",
+		Args:    exactArgs("a scenario name or file"),
+		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			return scenarios.BuiltinNames(), cobra.ShellCompDirectiveDefault
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runUI(cmd, args[0], &f, stderr)
+		},
+	}
+	f.register(cmd)
+	return cmd
+}

@@ -1,0 +1,336 @@
+package tui
+
+import (
+	"fmt"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
+	"github.com/schedlab/schedlab/gmp"
+	"github.com/schedlab/schedlab/scenarios"
+)
+
+// speeds are the playback speeds, in events per second.
+var speeds = []int{1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 5000}
+
+// Panels that can take focus.
+const (
+	focusProcs = iota
+	focusLog
+	numFocus
+)
+
+// App is the UI: a session, what the user is looking at, and the key
+// table. Its methods run on tview's event goroutine only.
+type App struct {
+	sess     *Session
+	theme    *Theme
+	keys     []Binding
+	root     *rootView
+	tv       *tview.Application // nil in tests
+	stopped  bool
+	focus    int
+	procsTop int // first P shown when they do not all fit
+	logBack  int // how far the log is scrolled back from the cursor
+	found    gmp.GID
+	finding  bool
+	findText string
+	help     bool
+	playing  bool
+	speed    int     // index into speeds
+	owed     float64 // events due to the player but not stepped yet
+	message  string  // one-line feedback in the status bar
+}
+
+// Options configure a UI.
+type Options struct {
+	Mono bool // no colours, whatever the terminal says
+}
+
+// New returns the UI for a run of sc with cfg. It fails before any screen
+// is touched if the configuration cannot run.
+func New(sc *scenarios.Scenario, cfg gmp.Config, o Options) (*App, error) {
+	sess, err := NewSession(sc, cfg)
+	if err != nil {
+		return nil, err
+	}
+	a := &App{sess: sess, theme: NewTheme(o.Mono), keys: bindings(), speed: 3}
+	a.root = newRootView(a)
+	return a, nil
+}
+
+// Session returns the session the UI shows.
+func (a *App) Session() *Session { return a.sess }
+
+// Root is the primitive that draws the whole screen.
+func (a *App) Root() tview.Primitive { return a.root }
+
+// Bindings returns the key table.
+func (a *App) Bindings() []Binding { return a.keys }
+
+// Stopped reports whether the user asked to quit.
+func (a *App) Stopped() bool { return a.stopped }
+
+// HandleKey is the input handler: tview calls it for every key, and tests
+// call it directly.
+func (a *App) HandleKey(ev *tcell.EventKey) *tcell.EventKey {
+	if a.finding {
+		a.findKey(ev)
+		return nil
+	}
+	for i := range a.keys {
+		if a.keys[i].match(ev) {
+			a.message = ""
+			a.keys[i].Do(a)
+			return nil
+		}
+	}
+	if ev.Key() == tcell.KeyRune {
+		a.message = fmt.Sprintf("no key %q: press ? for the keys", ev.Rune())
+	}
+	return nil
+}
+
+// Run shows the UI on screen (the terminal when screen is nil) until the
+// user quits. The terminal is restored however it ends.
+func (a *App) Run(screen tcell.Screen) (err error) {
+	a.tv = tview.NewApplication()
+	if screen != nil {
+		a.tv.SetScreen(screen)
+	}
+	a.tv.SetRoot(a.root, true).SetInputCapture(a.HandleKey)
+	done := make(chan struct{})
+	crashed := make(chan string, 1)
+	go a.player(done, crashed)
+	err = a.tv.Run()
+	close(done)
+	select {
+	case msg := <-crashed:
+		return fmt.Errorf("internal error in the player: %s", msg)
+	default:
+	}
+	return err
+}
+
+// player asks the event goroutine to advance playback thirty times a
+// second while the UI runs.
+func (a *App) player(done <-chan struct{}, crashed chan<- string) {
+	defer func() {
+		// A panic here would kill the process with the terminal still in
+		// raw mode: stop the application so that Run restores it, and let
+		// Run report what happened.
+		if p := recover(); p != nil {
+			crashed <- fmt.Sprintf("%v\n%s", p, debug.Stack())
+			a.tv.Stop()
+		}
+	}()
+	const frame = time.Second / 30
+	tick := time.NewTicker(frame)
+	defer tick.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-tick.C:
+			a.tv.QueueUpdateDraw(func() { a.Advance(frame) })
+		}
+	}
+}
+
+// Advance moves playback on by the events due in dt at the current speed.
+func (a *App) Advance(dt time.Duration) {
+	if !a.playing {
+		return
+	}
+	a.owed += float64(speeds[a.speed]) * dt.Seconds()
+	n := int(a.owed)
+	a.owed -= float64(n)
+	if n > 0 && a.sess.Forward(n) < n {
+		a.playing = false
+		a.message = "end of the run: " + a.sess.EndSummary()
+	}
+	a.logBack = 0
+}
+
+func (a *App) togglePlay() {
+	if !a.playing && a.sess.AtEnd() {
+		a.message = "at the end of the run: press r to restart"
+		return
+	}
+	a.playing = !a.playing
+	a.owed = 0
+}
+
+func (a *App) stepForward() {
+	a.playing = false
+	a.logBack = 0
+	if a.sess.Forward(1) == 0 {
+		a.message = "end of the run: " + a.sess.EndSummary()
+	}
+}
+
+func (a *App) stepBack() {
+	a.playing = false
+	a.logBack = 0
+	if a.sess.Back(1) == 0 {
+		a.message = "this is the first event"
+	}
+}
+
+func (a *App) last() {
+	a.playing = false
+	a.logBack = 0
+	for a.sess.Forward(1<<16) > 0 {
+	}
+	a.message = "end of the run: " + a.sess.EndSummary()
+}
+
+func (a *App) nextNote() {
+	a.playing = false
+	a.logBack = 0
+	if !a.sess.NextNote() {
+		a.message = "no later note"
+	}
+}
+
+func (a *App) prevNote() {
+	a.playing = false
+	a.logBack = 0
+	if !a.sess.PrevNote() {
+		a.message = "no earlier note"
+	}
+}
+
+func (a *App) faster() {
+	a.speed = min(a.speed+1, len(speeds)-1)
+	a.message = fmt.Sprintf("speed %d events/s", speeds[a.speed])
+}
+
+func (a *App) slower() {
+	a.speed = max(a.speed-1, 0)
+	a.message = fmt.Sprintf("speed %d events/s", speeds[a.speed])
+}
+
+func (a *App) restart() {
+	a.playing = false
+	a.logBack = 0
+	a.sess.Seek(0)
+	a.message = "restarted"
+}
+
+// reseed runs the scenario again with the next seed. The run so far is
+// dropped; the new one starts at its first event.
+func (a *App) reseed() {
+	cfg := a.sess.Config()
+	cfg.Seed++
+	sess, err := NewSession(a.sess.Scenario(), cfg)
+	if err != nil {
+		a.message = err.Error()
+		return
+	}
+	a.sess = sess
+	a.playing = false
+	a.logBack = 0
+	a.message = "running again with seed " + strconv.FormatUint(cfg.Seed, 10)
+}
+
+func (a *App) nextFocus() { a.focus = (a.focus + 1) % numFocus }
+func (a *App) prevFocus() { a.focus = (a.focus + numFocus - 1) % numFocus }
+
+func (a *App) scroll(n int) {
+	switch a.focus {
+	case focusProcs:
+		a.procsTop = max(min(a.procsTop+n, a.sess.Config().Procs-1), 0)
+	case focusLog:
+		a.logBack = max(min(a.logBack-n, a.sess.Cursor()), 0)
+	}
+}
+
+func (a *App) scrollDown() { a.scroll(1) }
+func (a *App) scrollUp()   { a.scroll(-1) }
+func (a *App) pageDown()   { a.scroll(a.root.page(a.focus)) }
+func (a *App) pageUp()     { a.scroll(-a.root.page(a.focus)) }
+
+func (a *App) startFind() {
+	a.finding = true
+	a.findText = ""
+}
+
+// findKey edits the find prompt.
+func (a *App) findKey(ev *tcell.EventKey) {
+	switch ev.Key() {
+	case tcell.KeyEscape:
+		a.finding = false
+	case tcell.KeyEnter:
+		a.finding = false
+		a.find(a.findText)
+	case tcell.KeyBackspace, tcell.KeyBackspace2:
+		if a.findText != "" {
+			a.findText = a.findText[:len(a.findText)-1]
+		}
+	case tcell.KeyRune:
+		if len(a.findText) < 12 {
+			a.findText += string(ev.Rune())
+		}
+	}
+}
+
+func (a *App) find(text string) {
+	text = strings.TrimPrefix(strings.TrimSpace(strings.ToUpper(text)), "G")
+	n, err := strconv.Atoi(text)
+	if err != nil || n <= 0 {
+		a.message = fmt.Sprintf("%q is not a goroutine: type a number such as 5 or G5", text)
+		return
+	}
+	a.found = gmp.GID(n)
+	a.message = ""
+	if n >= a.sess.State().NumG() {
+		a.message = fmt.Sprintf("G%d does not exist yet: n runs on to its creation", n)
+	}
+}
+
+func (a *App) nextOfFound() {
+	if a.found == gmp.NoG {
+		a.message = "find a goroutine first with /"
+		return
+	}
+	a.playing = false
+	a.logBack = 0
+	if !a.sess.NextEventOf(a.found, 1<<20) {
+		a.message = fmt.Sprintf("no later event of %v", a.found)
+	}
+}
+
+func (a *App) prevOfFound() {
+	if a.found == gmp.NoG {
+		a.message = "find a goroutine first with /"
+		return
+	}
+	a.playing = false
+	a.logBack = 0
+	if !a.sess.PrevEventOf(a.found) {
+		a.message = fmt.Sprintf("no earlier event of %v", a.found)
+	}
+}
+
+func (a *App) escape() {
+	switch {
+	case a.help:
+		a.help = false
+	case a.found != gmp.NoG:
+		a.found = gmp.NoG
+	}
+}
+
+func (a *App) toggleHelp() { a.help = !a.help }
+
+func (a *App) quit() {
+	a.stopped = true
+	if a.tv != nil {
+		a.tv.Stop()
+	}
+}

@@ -1,0 +1,79 @@
+package tui
+
+import (
+	"strings"
+
+	"github.com/gdamore/tcell/v2"
+)
+
+// Key is one key that can trigger a binding: a special key, or a rune
+// (Code tcell.KeyRune).
+type Key struct {
+	Code tcell.Key
+	Rune rune
+}
+
+// Binding is one entry of the key table. The same table dispatches keys,
+// writes the status bar and lists the help overlay, so none of them can
+// fall out of step with the others.
+type Binding struct {
+	Keys  []Key
+	Label string // the keys as the help shows them
+	Help  string // what the binding does
+	Bar   string // its short form in the status bar; "" keeps it off the bar
+	Do    func(a *App)
+}
+
+func r(c rune) Key      { return Key{Code: tcell.KeyRune, Rune: c} }
+func k(c tcell.Key) Key { return Key{Code: c} }
+
+// bindings is the key table, in the order the help lists it.
+func bindings() []Binding {
+	return []Binding{
+		{Keys: []Key{r(' ')}, Label: "space", Help: "play or pause", Bar: "play", Do: (*App).togglePlay},
+		{Keys: []Key{k(tcell.KeyRight), r('l')}, Label: "→ l", Help: "one event forward", Bar: "step", Do: (*App).stepForward},
+		{Keys: []Key{k(tcell.KeyLeft), r('h')}, Label: "← h", Help: "one event back", Bar: "back", Do: (*App).stepBack},
+		{Keys: []Key{r(']')}, Label: "]", Help: "next note", Bar: "note", Do: (*App).nextNote},
+		{Keys: []Key{r('[')}, Label: "[", Help: "previous note", Do: (*App).prevNote},
+		{Keys: []Key{r('+'), r('=')}, Label: "+", Help: "play faster", Bar: "speed", Do: (*App).faster},
+		{Keys: []Key{r('-')}, Label: "-", Help: "play slower", Do: (*App).slower},
+		{Keys: []Key{r('r'), k(tcell.KeyHome)}, Label: "r home", Help: "restart: the first event", Bar: "restart", Do: (*App).restart},
+		{Keys: []Key{k(tcell.KeyEnd)}, Label: "end", Help: "last event (runs it all)", Do: (*App).last},
+		{Keys: []Key{r('s')}, Label: "s", Help: "run again with a new seed", Bar: "seed", Do: (*App).reseed},
+		{Keys: []Key{k(tcell.KeyTab)}, Label: "tab", Help: "focus the next panel", Bar: "focus", Do: (*App).nextFocus},
+		{Keys: []Key{k(tcell.KeyBacktab)}, Label: "shift-tab", Help: "focus the previous panel", Do: (*App).prevFocus},
+		{Keys: []Key{k(tcell.KeyDown), r('j')}, Label: "↓ j", Help: "scroll the focused panel", Do: (*App).scrollDown},
+		{Keys: []Key{k(tcell.KeyUp), r('k')}, Label: "↑ k", Help: "scroll it back", Do: (*App).scrollUp},
+		{Keys: []Key{k(tcell.KeyPgDn)}, Label: "pgdn", Help: "scroll a page", Do: (*App).pageDown},
+		{Keys: []Key{k(tcell.KeyPgUp)}, Label: "pgup", Help: "scroll a page back", Do: (*App).pageUp},
+		{Keys: []Key{r('/')}, Label: "/", Help: "find a goroutine by number", Bar: "find G", Do: (*App).startFind},
+		{Keys: []Key{r('n')}, Label: "n", Help: "next event of the found G", Do: (*App).nextOfFound},
+		{Keys: []Key{r('N')}, Label: "N", Help: "its previous event", Do: (*App).prevOfFound},
+		{Keys: []Key{k(tcell.KeyEscape)}, Label: "esc", Help: "close help, clear the find", Do: (*App).escape},
+		{Keys: []Key{r('?')}, Label: "?", Help: "show or hide this help", Bar: "help", Do: (*App).toggleHelp},
+		{Keys: []Key{r('q'), k(tcell.KeyCtrlC)}, Label: "q", Help: "quit", Bar: "quit", Do: (*App).quit},
+	}
+}
+
+// match reports whether ev is one of b's keys.
+func (b *Binding) match(ev *tcell.EventKey) bool {
+	for _, key := range b.Keys {
+		if key.Code == tcell.KeyRune {
+			if ev.Key() == tcell.KeyRune && ev.Rune() == key.Rune {
+				return true
+			}
+		} else if ev.Key() == key.Code {
+			return true
+		}
+	}
+	return false
+}
+
+// barLabel is the first key of a binding as the status bar shows it.
+func (b *Binding) barLabel() string {
+	first, _, _ := strings.Cut(b.Label, " ")
+	if first == "space" {
+		return "spc"
+	}
+	return first
+}

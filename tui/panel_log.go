@@ -1,0 +1,205 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gdamore/tcell/v2"
+
+	"github.com/schedlab/schedlab/gmp"
+)
+
+// drawLog writes the events up to the cursor, newest at the bottom, each
+// with its time, kind and sentence. The current event is reversed.
+func drawLog(c canvas, a *App) {
+	t := a.theme
+	s := a.sess
+	cur := s.Cursor()
+	detail := "up to the current event, newest last"
+	if a.logBack > 0 {
+		detail = fmt.Sprintf("scrolled back %d (↓ returns)", a.logBack)
+	}
+	panelTitle(c, a, "events", detail, focusLog)
+	d := s.Describer()
+	rows := c.h - 1
+	last := cur - a.logBack
+	for r := range rows {
+		i := last - (rows - 1 - r)
+		if i < 0 {
+			continue
+		}
+		e := s.Event(i)
+		st := t.Base
+		if i == cur {
+			st = t.Current
+			c.fill(0, c.w, 1+r, ' ', st)
+		}
+		col := c.text(0, 1+r, fmt.Sprintf("%12s ", e.T), dimUnless(t, st, i == cur))
+		col = c.text(col, 1+r, fmt.Sprintf("%-13s ", e.Kind), dimUnless(t, st, i == cur))
+		lineStyle := st
+		if a.found != gmp.NoG && i != cur && concerns(e, a.found) {
+			lineStyle = t.Found
+		}
+		c.text(col, 1+r, truncate(d.Describe(e), c.w-col), lineStyle)
+	}
+}
+
+// dimUnless is the dim style for secondary columns, except on the current
+// line, which keeps its own.
+func dimUnless(t *Theme, st tcell.Style, cur bool) tcell.Style {
+	if cur {
+		return st
+	}
+	return t.Dim
+}
+
+// explainLines is the current event's sentence wrapped to the screen, and
+// a tail line with the runtime function, the scenario line, the P and M.
+func explainLines(a *App, w int) ([]string, string) {
+	s := a.sess
+	if s.Cursor() < 0 {
+		return []string{"before the first event"}, ""
+	}
+	e := s.Event(s.Cursor())
+	lines := wrap(s.Describer().Describe(e), w-2)
+	if len(lines) > 4 {
+		lines = append(lines[:3], truncate(strings.Join(lines[3:], " "), w-2))
+	}
+	var tail []string
+	if fn := e.Fn(); fn != "" {
+		tail = append(tail, "runtime: "+fn)
+	}
+	if e.Op != nil && e.Op.Pos.Line > 0 {
+		tail = append(tail, "scenario: "+e.Op.Pos.String())
+	}
+	if end := s.EndSummary(); end != "" {
+		tail = append(tail, "run ended: "+end)
+	}
+	return lines, strings.Join(tail, " · ")
+}
+
+func drawExplain(c canvas, a *App, l layout) {
+	t := a.theme
+	for i, line := range l.explainText {
+		c.text(1, i, line, t.Base.Bold(true))
+	}
+	tailStyle := t.Dim
+	if a.sess.AtEnd() && a.sess.State().End().Err != nil {
+		tailStyle = t.Warn
+	}
+	c.text(1, len(l.explainText), truncate(l.explainTail, c.w-2), tailStyle)
+}
+
+// noteAge is how many events a note stays on screen after it is reached.
+const noteAge = 40
+
+// noteLines is the caption to show, if the cursor is at or shortly after
+// a note.
+func noteLines(a *App, w int) (string, []string) {
+	n, ok := a.sess.CurrentNote()
+	if !ok || a.sess.Cursor()-n.Event > noteAge {
+		return "", nil
+	}
+	heading := fmt.Sprintf("note %d/%d ▸ ", n.Index+1, len(a.sess.Scenario().Notes))
+	lines := wrap(reflow(n.Text), w-width(heading)-1)
+	if len(lines) > 5 {
+		lines = append(lines[:4], truncate(strings.Join(lines[4:], " "), w-width(heading)-1))
+	}
+	return heading, lines
+}
+
+func drawNote(c canvas, a *App, l layout) {
+	t := a.theme
+	for i, line := range l.noteText {
+		col := 0
+		if i == 0 {
+			col = c.text(0, 0, l.noteHeading, t.Note.Bold(true))
+		} else {
+			col = width(l.noteHeading)
+		}
+		c.text(col, i, line, t.Note)
+	}
+}
+
+// drawStatus writes the find prompt, a message, or the key hints from the
+// binding table.
+func drawStatus(c canvas, a *App) {
+	t := a.theme
+	c.fill(0, c.w, 0, ' ', t.Base)
+	if a.finding {
+		col := c.text(0, 0, " find goroutine: ", t.Key)
+		col = c.text(col, 0, a.findText, t.Base)
+		col = c.text(col, 0, "▁", t.Key)
+		c.text(col+2, 0, "enter: find · esc: cancel", t.Dim)
+		return
+	}
+	col := 0
+	if a.message != "" {
+		col = c.text(0, 0, " "+truncate(a.message, c.w*2/3)+" ", t.Note.Bold(true))
+	}
+	// Hints in table order; ? and q always fit at the end.
+	var hints []Binding
+	var tail []Binding
+	for _, b := range a.keys {
+		switch {
+		case b.Bar == "":
+		case b.Label == "?" || b.Label == "q":
+			tail = append(tail, b)
+		default:
+			hints = append(hints, b)
+		}
+	}
+	tailW := 0
+	for _, b := range tail {
+		tailW += width(b.barLabel()) + width(b.Bar) + 3
+	}
+	for _, b := range hints {
+		need := width(b.barLabel()) + width(b.Bar) + 3
+		if col+need > c.w-tailW {
+			break
+		}
+		col = hint(c, a, col, b)
+	}
+	for _, b := range tail {
+		col = hint(c, a, col, b)
+	}
+}
+
+func hint(c canvas, a *App, col int, b Binding) int {
+	col = c.text(col+1, 0, b.barLabel(), a.theme.Key)
+	return c.text(col+1, 0, b.Bar, a.theme.Dim) + 1
+}
+
+// drawHelp draws the key table in a framed box over the screen, in two
+// columns when one does not fit.
+func drawHelp(c canvas, a *App) {
+	t := a.theme
+	n := len(a.keys)
+	cols := 1
+	if n+4 > c.h {
+		cols = 2
+	}
+	perCol := (n + cols - 1) / cols
+	const colW = 38
+	w := min(cols*colW+4, c.w)
+	h := min(perCol+4, c.h)
+	box := canvas{scr: c.scr, x: c.x + (c.w-w)/2, y: c.y + (c.h-h)/2, w: w, h: h}
+	box.clear(t.Base)
+	box.fill(1, w-1, 0, '─', t.Title)
+	box.fill(1, w-1, h-1, '─', t.Title)
+	for row := 1; row < h-1; row++ {
+		box.text(0, row, "│", t.Title)
+		box.text(w-1, row, "│", t.Title)
+	}
+	box.text(0, 0, "┌", t.Title)
+	box.text(w-1, 0, "┐", t.Title)
+	box.text(0, h-1, "└", t.Title)
+	box.text(w-1, h-1, "┘", t.Title)
+	box.text(2, 0, " keys · esc or ? closes · scrolling acts on the focused panel ", t.Title)
+	for i, b := range a.keys {
+		x := 2 + (i/perCol)*colW
+		row := 2 + i%perCol
+		box.text(x, row, fmt.Sprintf("%-10s", b.Label), t.Key)
+		box.text(x+10, row, truncate(b.Help, colW-11), t.Base)
+	}
+}

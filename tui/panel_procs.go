@@ -1,0 +1,161 @@
+package tui
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/schedlab/schedlab/gmp"
+)
+
+// drawHeader writes the scenario on the left and where the run is on the
+// right.
+func drawHeader(c canvas, a *App) {
+	t := a.theme
+	s := a.sess
+	sc := s.Scenario()
+	st := s.State()
+	left := " " + sc.Name
+	if c.w >= wideWidth {
+		left = " schedlab · " + sc.Name
+	}
+	if sc.Title != "" {
+		left += " — " + sc.Title
+	}
+	// Only what depends on the cursor, so that coming back to an event
+	// gives back the same screen: not how far the run has got ahead.
+	event := "event " + strconv.Itoa(s.Cursor()+1)
+	if s.AtEnd() {
+		event += " (the last)"
+	}
+	play := "paused"
+	if a.playing {
+		play = fmt.Sprintf("▶ %d/s", speeds[a.speed])
+	}
+	right := fmt.Sprintf("seed %d · t=%v · %s · %s ", s.Config().Seed, st.Now(), event, play)
+	rw := width(right)
+	c.fill(0, c.w, 0, ' ', t.Focus)
+	c.text(0, 0, truncate(left, max(c.w-rw-1, 10)), t.Focus)
+	c.text(c.w-rw, 0, right, t.Focus)
+}
+
+// drawProcs writes one lane per P: its state, its M, the G it runs with
+// how long sysmon has seen the slice, runnext, the ring and schedtick.
+func drawProcs(c canvas, a *App, l layout) {
+	st := a.sess.State()
+	procs := st.Procs()
+	detail := "state · M · running G: ran / sysmon has seen its slice · runnext · ring (of 256)"
+	if l.visibleProcs < procs {
+		detail = fmt.Sprintf("P%d–P%d of %d (tab here, then ↓ ↑) · ", a.procsTop, min(a.procsTop+l.visibleProcs, procs)-1, procs) + detail
+	}
+	panelTitle(c, a, "Ps", detail, focusProcs)
+	for i := range l.visibleProcs {
+		p := gmp.PID(a.procsTop + i)
+		if int(p) >= procs {
+			break
+		}
+		drawProc(c, a, 1+i, p, l.wide)
+	}
+}
+
+func drawProc(c canvas, a *App, row int, id gmp.PID, wide bool) {
+	t := a.theme
+	st := a.sess.State()
+	p := st.P(id)
+	col := c.text(0, row, fmt.Sprintf("%-4s", id.String()), t.Title)
+
+	// State: idle, running a G, in a syscall with one, or in the scheduler.
+	state, stStyle := "idle", t.Idle
+	var m *gmp.M
+	if !p.Idle && p.M == gmp.NoM {
+		// Off the idle list without an M: handed to a thread that is
+		// waking up, or in the hands of one handing it off.
+		state, stStyle = "handed", t.Spinning
+		for i := range st.NumM() {
+			if w := st.M(gmp.MID(i)); w.NextP == id {
+				state = "→" + w.ID.String()
+			}
+		}
+	}
+	if p.M != gmp.NoM {
+		m = st.M(p.M)
+		switch m.State {
+		case gmp.MRunning:
+			state, stStyle = "run", t.Run
+		case gmp.MSyscall:
+			state, stStyle = "sys", t.Syscall
+		default:
+			state, stStyle = "sched", t.Spinning
+		}
+	}
+	col = c.text(col, row, fmt.Sprintf("%-7s", state), stStyle)
+	mName := "-"
+	if m != nil {
+		mName = m.ID.String()
+	}
+	col = c.text(col, row, fmt.Sprintf("%-4s", mName), t.Base)
+
+	// The running G and its slice as sysmon sees it.
+	slice := ""
+	if m != nil && m.CurG != gmp.NoG {
+		g := st.G(m.CurG)
+		gst := t.G(int(g.ID))
+		if g.ID == a.found {
+			gst = t.Found
+		}
+		col = c.text(col, row, fmt.Sprintf("%-6s", g.ID.String()), gst)
+		now := st.Now()
+		if m.State == gmp.MSyscall {
+			slice = "syscall"
+		} else {
+			slice = short(now.Sub(g.RunStart))
+		}
+		if p.Sysmontick.Schedtick == p.Schedtick {
+			slice += " / " + short(now.Sub(p.Sysmontick.Schedwhen))
+		} else {
+			slice += " / –"
+		}
+	} else {
+		switch {
+		case m != nil && m.Picked != gmp.NoG:
+			slice = "about to run " + m.Picked.String()
+		case m != nil && m.Backoff:
+			slice = "backing off to steal"
+		case m != nil && m.Spinning:
+			slice = "spinning"
+		}
+		col = c.text(col, row, fmt.Sprintf("%-6s", "-"), t.Dim)
+	}
+	sliceW := 18
+	if wide {
+		sliceW = 24
+	}
+	col = c.text(col, row, fmt.Sprintf("%-*s", sliceW, truncate(slice, sliceW-1)), t.Dim)
+
+	// runnext.
+	col = c.text(col, row, "next ", t.Dim)
+	if p.Runnext != gmp.NoG {
+		gst := t.G(int(p.Runnext))
+		if p.Runnext == a.found {
+			gst = t.Found
+		}
+		c.text(col, row, p.Runnext.String(), gst)
+	} else {
+		c.text(col, row, "-", t.Dim)
+	}
+	col += 5
+
+	// The ring, then schedtick at the right edge.
+	tick := "tick " + strconv.Itoa(int(p.Schedtick))
+	if wide {
+		tick = fmt.Sprintf("free %d · tick %d", len(p.GFree), p.Schedtick)
+	}
+	limit := c.w - width(tick) - 1
+	n := p.RunqLen()
+	col = c.text(col+1, row, fmt.Sprintf("ring %d ", n), t.Dim)
+	show := make([]gmp.GID, 0, 32)
+	for i := 0; i < n && len(show) < 32; i++ {
+		show = append(show, p.RunqAt(i))
+	}
+	gList(c, a, col, row, limit, show, n)
+	c.text(c.w-width(tick), row, tick, t.Dim)
+}

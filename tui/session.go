@@ -1,0 +1,328 @@
+// Package tui is schedlab's terminal UI: it shows a scheduler simulation
+// step by step, forward and backward, with a sentence explaining each step.
+//
+// It is split like k9s: Session holds the data (the run, its events, the
+// cursor) and knows nothing of the screen; the panels render a Session
+// snapshot; App wires them to tview and to one table of key bindings.
+package tui
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/schedlab/schedlab/gmp"
+	"github.com/schedlab/schedlab/scenarios"
+	"github.com/schedlab/schedlab/sim"
+)
+
+// Session is one run of a scenario seen through a cursor. The run goes
+// forward on its own (the frontier); the cursor can be anywhere in it.
+// Every state the UI shows is a snapshot owned by the session, so moving
+// the cursor never disturbs the run.
+type Session struct {
+	sc   *scenarios.Scenario
+	cfg  gmp.Config
+	desc *gmp.Describer
+
+	hist     *sim.History[*gmp.Machine]
+	frontier *gmp.Machine
+	events   []gmp.Event
+	// stepOf is the step that emitted each event: events of one step
+	// happen at one instant of one actor, and the state between them is
+	// rebuilt by replaying that step (see view).
+	stepOf []uint64
+	tl     *Timeline
+	// noteAt is the index of the event each note belongs to, -1 while
+	// the run has not reached it.
+	noteAt []int
+
+	cursor int // the current event; -1 is before the first
+	// after is the state after the step that emitted events[cursor]; it
+	// runs forward as the cursor does. before is the state before that
+	// step, kept while the cursor is inside a step of several events.
+	after, before *gmp.Machine
+	// state is what the UI shows: after, or the state right after the
+	// cursor's event when later events of its step follow.
+	state *gmp.Machine
+}
+
+// NewSession prepares a run of sc with cfg. The error is for a
+// configuration that cannot run; problems of the program itself (a
+// deadlock) show up as the end of the run.
+func NewSession(sc *scenarios.Scenario, cfg gmp.Config) (*Session, error) {
+	prog := sc.Program()
+	m, err := gmp.New(cfg, prog)
+	if err != nil {
+		return nil, err
+	}
+	s := &Session{sc: sc, cfg: cfg, desc: gmp.NewDescriber(prog), tl: NewTimeline(cfg.Procs)}
+	s.noteAt = make([]int, len(sc.Notes))
+	for i := range s.noteAt {
+		s.noteAt[i] = -1
+	}
+	start := m.Clone()
+	s.frontier = m
+	m.SetSink(s.record)
+	s.hist = sim.NewHistory(m, 0)
+	s.cursor = -1
+	s.after, s.state = start, start
+	// Show main already running: the first event is its start.
+	s.Forward(1)
+	return s, nil
+}
+
+// record is the frontier's sink: the log, the timeline and the notes grow
+// with the run.
+func (s *Session) record(e gmp.Event) {
+	i := len(s.events)
+	s.events = append(s.events, e)
+	s.stepOf = append(s.stepOf, s.frontier.Steps())
+	s.tl.Record(e)
+	for n, note := range s.sc.Notes {
+		if s.noteAt[n] >= 0 {
+			continue
+		}
+		if (note.HasAt && sim.Time(note.At) <= e.T) || (!note.HasAt && note.On == e.Kind) {
+			s.noteAt[n] = i
+		}
+	}
+}
+
+// Scenario returns the scenario being run.
+func (s *Session) Scenario() *scenarios.Scenario { return s.sc }
+
+// Config returns the run's configuration.
+func (s *Session) Config() gmp.Config { return s.cfg }
+
+// Describer returns the describer for this run's events.
+func (s *Session) Describer() *gmp.Describer { return s.desc }
+
+// State is the simulation state at the cursor. It must not be stepped.
+func (s *Session) State() *gmp.Machine { return s.state }
+
+// Cursor is the index of the current event (-1 before the first).
+func (s *Session) Cursor() int { return s.cursor }
+
+// Known is the number of events the run has produced so far.
+func (s *Session) Known() int { return len(s.events) }
+
+// Finished reports whether the run has ended (so Known is the total).
+func (s *Session) Finished() bool { return s.hist.Done() }
+
+// Event returns event i.
+func (s *Session) Event(i int) gmp.Event { return s.events[i] }
+
+// Timeline returns what ran where, for the timeline panel.
+func (s *Session) Timeline() *Timeline { return s.tl }
+
+// AtEnd reports whether the cursor is on the last event of a finished run.
+func (s *Session) AtEnd() bool {
+	return s.hist.Done() && s.cursor >= len(s.events)-1
+}
+
+// lastOfStep reports whether event i is the last its step emitted.
+func (s *Session) lastOfStep(i int) bool {
+	return i+1 >= len(s.events) && s.hist.Done() || i+1 < len(s.events) && s.stepOf[i+1] != s.stepOf[i]
+}
+
+// firstOfStep is the first event of the step that emitted event i.
+func (s *Session) firstOfStep(i int) int {
+	for i > 0 && s.stepOf[i-1] == s.stepOf[i] {
+		i--
+	}
+	return i
+}
+
+// view is the state right after event i, given before, the state before
+// the step that emitted it. Every event is emitted before the changes it
+// describes (gmp's rule), so the state at the moment the next event of
+// the step is emitted is the state after event i: replay the step from a
+// copy and take a snapshot there.
+func (s *Session) view(before *gmp.Machine, i int) *gmp.Machine {
+	c := before.Clone()
+	var snap *gmp.Machine
+	n := c.Emitted()
+	c.SetSink(func(gmp.Event) {
+		if n == i+1 {
+			snap = c.Clone()
+		}
+		n++
+	})
+	for snap == nil && c.Step() {
+	}
+	if snap == nil {
+		return c
+	}
+	return snap
+}
+
+// Forward moves the cursor n events ahead, as far as the run goes, and
+// returns how many it moved.
+func (s *Session) Forward(n int) int {
+	target := s.cursor + n
+	s.hist.Extend(target + 2) // one more, to know whether target ends its step
+	target = min(target, len(s.events)-1)
+	moved := target - s.cursor
+	if moved <= 0 {
+		return 0
+	}
+	// The session's own snapshot runs on to the end of target's step,
+	// keeping the state before that step when target is inside it.
+	first := s.firstOfStep(target)
+	for s.after.Emitted() <= target {
+		if s.after.Emitted() == first && !s.lastOfStep(target) {
+			s.before = s.after.Clone()
+		}
+		if !s.after.Step() {
+			break
+		}
+	}
+	s.cursor = target
+	s.state = s.after
+	if !s.lastOfStep(target) {
+		s.state = s.view(s.before, target)
+	}
+	return moved
+}
+
+// Back moves the cursor n events back (not before the first) and returns
+// how many it moved.
+func (s *Session) Back(n int) int {
+	from := s.cursor // read before Seek moves it
+	return from - s.Seek(max(from-n, 0))
+}
+
+// Seek moves the cursor to event i (clamped to what exists) and returns
+// where it landed. Going back restores a checkpoint and replays.
+func (s *Session) Seek(i int) int {
+	i = max(i, 0)
+	if i > s.cursor {
+		s.Forward(i - s.cursor)
+		return s.cursor
+	}
+	if i == s.cursor {
+		return i
+	}
+	s.hist.Extend(i + 2)
+	after, ok := s.hist.At(i)
+	if !ok {
+		return s.cursor
+	}
+	s.after, s.state, s.cursor = after, after, i
+	if !s.lastOfStep(i) {
+		// The state before the step is the state after the previous
+		// event's step, which ended with event first-1.
+		s.before, _ = s.hist.At(s.firstOfStep(i) - 1)
+		s.state = s.view(s.before, i)
+	}
+	return i
+}
+
+// Note is a scenario note placed at an event.
+type Note struct {
+	Index int // into the scenario's notes
+	Event int
+	Text  string
+}
+
+// CurrentNote is the latest note at or before the cursor.
+func (s *Session) CurrentNote() (Note, bool) {
+	best := Note{Event: -1}
+	for n, at := range s.noteAt {
+		if at >= 0 && at <= s.cursor && (at > best.Event || (at == best.Event && n > best.Index)) {
+			best = Note{Index: n, Event: at, Text: s.sc.Notes[n].Text}
+		}
+	}
+	return best, best.Event >= 0
+}
+
+// NextNote moves to the event of the next note after the cursor, running
+// the simulation forward as far as needed. It reports whether there was one.
+func (s *Session) NextNote() bool {
+	for {
+		next := -1
+		pending := false
+		for _, at := range s.noteAt {
+			switch {
+			case at < 0:
+				pending = true
+			case at > s.cursor && (next < 0 || at < next):
+				next = at
+			}
+		}
+		if next >= 0 {
+			s.Seek(next)
+			return true
+		}
+		if !pending || s.hist.Done() {
+			return false
+		}
+		// Run on until another note is reached or the run ends.
+		s.hist.Extend(len(s.events) + 4096)
+	}
+}
+
+// PrevNote moves to the event of the latest note before the cursor.
+func (s *Session) PrevNote() bool {
+	prev := -1
+	for _, at := range s.noteAt {
+		if at >= 0 && at < s.cursor && at > prev {
+			prev = at
+		}
+	}
+	if prev < 0 {
+		return false
+	}
+	s.Seek(prev)
+	return true
+}
+
+// NextEventOf moves to the next event after the cursor that concerns g,
+// looking at most limit events ahead. It reports whether it found one.
+func (s *Session) NextEventOf(g gmp.GID, limit int) bool {
+	for i := s.cursor + 1; i <= s.cursor+limit; i++ {
+		if i >= len(s.events) && !s.hist.Extend(i+1) {
+			return false
+		}
+		if concerns(s.events[i], g) {
+			s.Seek(i)
+			return true
+		}
+	}
+	return false
+}
+
+// PrevEventOf moves to the latest event before the cursor that concerns g.
+func (s *Session) PrevEventOf(g gmp.GID) bool {
+	for i := s.cursor - 1; i >= 0; i-- {
+		if concerns(s.events[i], g) {
+			s.Seek(i)
+			return true
+		}
+	}
+	return false
+}
+
+func concerns(e gmp.Event, g gmp.GID) bool {
+	return e.G == g || e.G2 == g || e.G3 == g
+}
+
+// EndSummary says how the run ended, once the cursor is at its end.
+func (s *Session) EndSummary() string {
+	if !s.AtEnd() {
+		return ""
+	}
+	end := s.state.End()
+	if end.Err != nil {
+		return end.Err.Error()
+	}
+	return fmt.Sprintf("%s at %v after %d events", end.Reason, s.state.Now(), len(s.events))
+}
+
+// Checkpoints reports how many snapshots the session holds, for memory
+// reports.
+func (s *Session) Checkpoints() int { return s.hist.Checkpoints() }
+
+// NotesReached returns the event index of every note, -1 for those not
+// reached yet, in scenario order.
+func (s *Session) NotesReached() []int { return slices.Clone(s.noteAt) }

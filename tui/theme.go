@@ -1,0 +1,85 @@
+package tui
+
+import (
+	"os"
+
+	"github.com/gdamore/tcell/v2"
+)
+
+// Theme is every style the UI uses. Meaning never rests on colour alone:
+// the current event and the found goroutine are also reversed or bold, so
+// the monochrome theme (NO_COLOR, --mono, a washed-out projector) loses
+// nothing.
+type Theme struct {
+	Mono     bool
+	Base     tcell.Style // ordinary text
+	Dim      tcell.Style // secondary text: times, counts, labels
+	Title    tcell.Style // panel titles and the header
+	Focus    tcell.Style // the title of the panel with focus
+	Current  tcell.Style // the current event's line
+	Found    tcell.Style // the goroutine being looked for
+	Note     tcell.Style // scenario captions
+	Key      tcell.Style // key names in the status bar and help
+	Warn     tcell.Style // the end of a run that failed
+	Run      tcell.Style // a P running a G, in the timeline
+	Syscall  tcell.Style // a P whose G is in a syscall
+	Idle     tcell.Style // an idle P or M
+	Spinning tcell.Style // a spinning M
+	palette  []tcell.Color
+}
+
+// NewTheme returns the colour theme, or the monochrome one when mono is
+// set or the NO_COLOR environment variable is not empty.
+func NewTheme(mono bool) *Theme {
+	if mono || os.Getenv("NO_COLOR") != "" {
+		return monoTheme()
+	}
+	base := tcell.StyleDefault
+	return &Theme{
+		Base:     base,
+		Dim:      base.Foreground(tcell.ColorGray),
+		Title:    base.Bold(true).Foreground(tcell.ColorAqua),
+		Focus:    base.Bold(true).Reverse(true).Foreground(tcell.ColorAqua),
+		Current:  base.Reverse(true).Bold(true),
+		Found:    base.Bold(true).Underline(true).Foreground(tcell.ColorYellow),
+		Note:     base.Foreground(tcell.ColorYellow),
+		Key:      base.Bold(true).Foreground(tcell.ColorAqua),
+		Warn:     base.Bold(true).Foreground(tcell.ColorRed),
+		Run:      base.Foreground(tcell.ColorGreen),
+		Syscall:  base.Foreground(tcell.ColorFuchsia),
+		Idle:     base.Foreground(tcell.ColorGray),
+		Spinning: base.Foreground(tcell.ColorYellow),
+		// Bright, distinct colours that read on dark and light backgrounds.
+		palette: []tcell.Color{tcell.ColorGreen, tcell.ColorAqua, tcell.ColorFuchsia, tcell.ColorYellow,
+			tcell.ColorOrange, tcell.ColorLime, tcell.ColorDeepSkyBlue, tcell.ColorHotPink},
+	}
+}
+
+func monoTheme() *Theme {
+	base := tcell.StyleDefault
+	return &Theme{
+		Mono:     true,
+		Base:     base,
+		Dim:      base,
+		Title:    base.Bold(true),
+		Focus:    base.Bold(true).Reverse(true),
+		Current:  base.Reverse(true),
+		Found:    base.Bold(true).Underline(true),
+		Note:     base.Bold(true),
+		Key:      base.Bold(true),
+		Warn:     base.Bold(true),
+		Run:      base,
+		Syscall:  base,
+		Idle:     base,
+		Spinning: base,
+	}
+}
+
+// G is the style of goroutine g: a colour of its own, so it can be
+// followed from queue to queue.
+func (t *Theme) G(g int) tcell.Style {
+	if t.Mono || len(t.palette) == 0 || g <= 0 {
+		return t.Base
+	}
+	return t.Base.Foreground(t.palette[g%len(t.palette)])
+}

@@ -1,0 +1,273 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+
+	"github.com/schedlab/schedlab/gmp"
+)
+
+var sizes = []struct{ w, h int }{{80, 24}, {160, 48}}
+
+// Golden screens of several states of three scenarios, at the smallest
+// supported size and a large one.
+func TestGoldenScreens(t *testing.T) {
+	states := []struct {
+		scenario, name string
+		act            func(a *App)
+	}{
+		{"tour", "start", func(a *App) {}},
+		{"tour", "step25", func(a *App) {
+			for range 25 {
+				key(a, tcell.KeyRight, 0)
+			}
+		}},
+		{"tour", "note4", func(a *App) { keys(a, "]]]]") }},
+		{"tour", "end", func(a *App) { key(a, tcell.KeyEnd, 0) }},
+		{"tour", "help", func(a *App) { keys(a, "?") }},
+		{"netpoll", "inject", func(a *App) {
+			keys(a, "]]]")
+			keys(a, "llll")
+		}},
+		{"steal", "found", func(a *App) {
+			keys(a, "/5")
+			key(a, tcell.KeyEnter, 0)
+			keys(a, "nnn")
+		}},
+		{"syscall-busy", "retake", func(a *App) { keys(a, "]]") }},
+	}
+	for _, sz := range sizes {
+		for _, st := range states {
+			name := fmt.Sprintf("%s-%s-%dx%d", st.scenario, st.name, sz.w, sz.h)
+			t.Run(name, func(t *testing.T) {
+				a := newApp(t, st.scenario, false)
+				st.act(a)
+				goldenScreen(t, name, draw(t, a, sz.w, sz.h))
+			})
+		}
+	}
+}
+
+// Ten events forward and ten back give exactly the same screen, text and
+// styles.
+func TestTenForwardTenBackIsTheSameScreen(t *testing.T) {
+	for _, name := range []string{"tour", "netpoll", "pingpong"} {
+		for _, sz := range sizes {
+			a := newApp(t, name, false)
+			keys(a, "lllll") // somewhere inside the run
+			before := draw(t, a, sz.w, sz.h)
+			for range 10 {
+				key(a, tcell.KeyRight, 0)
+			}
+			if mid := draw(t, a, sz.w, sz.h); mid.text == before.text {
+				t.Fatalf("%s %dx%d: ten steps changed nothing on screen", name, sz.w, sz.h)
+			}
+			for range 10 {
+				key(a, tcell.KeyLeft, 0)
+			}
+			after := draw(t, a, sz.w, sz.h)
+			if after.text != before.text || after.styles != before.styles {
+				t.Fatalf("%s %dx%d: the screen after 10 forward and 10 back differs\n--- before ---\n%s--- after ---\n%s",
+					name, sz.w, sz.h, before.text, after.text)
+			}
+		}
+	}
+}
+
+// The help overlay lists every binding of the table, at both sizes.
+func TestHelpShowsEveryBinding(t *testing.T) {
+	for _, sz := range sizes {
+		a := newApp(t, "tour", false)
+		keys(a, "?")
+		got := draw(t, a, sz.w, sz.h).text
+		for _, b := range a.Bindings() {
+			if !strings.Contains(got, b.Label) || !strings.Contains(got, b.Help) {
+				t.Errorf("%dx%d: help lacks %q (%s)\n%s", sz.w, sz.h, b.Label, b.Help, got)
+			}
+		}
+		key(a, tcell.KeyEscape, 0)
+		if strings.Contains(draw(t, a, sz.w, sz.h).text, "esc or ? closes") {
+			t.Errorf("%dx%d: esc did not close the help", sz.w, sz.h)
+		}
+	}
+}
+
+// The status bar is written from the same table.
+func TestStatusBarComesFromTheTable(t *testing.T) {
+	a := newApp(t, "tour", false)
+	lines := strings.Split(draw(t, a, 160, 48).text, "\n")
+	bar := lines[47]
+	for _, b := range a.Bindings() {
+		if b.Bar != "" && !strings.Contains(bar, b.barLabel()+" "+b.Bar) {
+			t.Errorf("status bar %q lacks %q", bar, b.barLabel()+" "+b.Bar)
+		}
+	}
+}
+
+func TestQuitStops(t *testing.T) {
+	for _, k := range []*tcell.EventKey{
+		tcell.NewEventKey(tcell.KeyRune, 'q', tcell.ModNone),
+		tcell.NewEventKey(tcell.KeyCtrlC, 0, tcell.ModCtrl),
+	} {
+		a := newApp(t, "tour", false)
+		a.HandleKey(k)
+		if !a.Stopped() {
+			t.Fatalf("%v did not stop the UI", k.Name())
+		}
+	}
+}
+
+func TestUnknownKeySaysWhatToDo(t *testing.T) {
+	a := newApp(t, "tour", false)
+	keys(a, "z")
+	if got := draw(t, a, 80, 24).text; !strings.Contains(got, `no key 'z': press ? for the keys`) {
+		t.Fatalf("no hint for an unknown key:\n%s", got)
+	}
+}
+
+func TestFindAGoroutine(t *testing.T) {
+	a := newApp(t, "steal", false)
+	keys(a, "/")
+	if got := draw(t, a, 80, 24).text; !strings.Contains(got, "find goroutine:") {
+		t.Fatalf("no find prompt:\n%s", got)
+	}
+	keys(a, "G5")
+	key(a, tcell.KeyEnter, 0)
+	if got := draw(t, a, 80, 24).text; !strings.Contains(got, "G5 does not exist yet: n runs on to its creation") {
+		t.Fatalf("no word about G5 not existing yet:\n%s", got)
+	}
+	keys(a, "n")
+	if e := a.Session().Event(a.Session().Cursor()); e.Kind != gmp.KindGoCreate || e.G != 5 {
+		t.Fatalf("n moved to %+v, want G5's creation", e)
+	}
+	if got := draw(t, a, 80, 24).text; !strings.Contains(got, "found G5 runnable in P0.runnext") {
+		t.Fatalf("G5 is not described:\n%s", got)
+	}
+	keys(a, "n")
+	if e := a.Session().Event(a.Session().Cursor()); !concerns(e, 5) {
+		t.Fatalf("n moved to an event not about G5: %+v", e)
+	}
+	key(a, tcell.KeyEscape, 0)
+	if strings.Contains(draw(t, a, 80, 24).text, "found G5") {
+		t.Fatal("esc did not clear the found goroutine")
+	}
+	keys(a, "/x")
+	key(a, tcell.KeyEnter, 0)
+	if got := draw(t, a, 80, 24).text; !strings.Contains(got, `"X" is not a goroutine`) {
+		t.Fatalf("a bad find gives no message:\n%s", got)
+	}
+	keys(a, "/999")
+	key(a, tcell.KeyEnter, 0)
+	if got := draw(t, a, 80, 24).text; !strings.Contains(got, "G999 does not exist yet") {
+		t.Fatalf("a missing goroutine gives no message:\n%s", got)
+	}
+	keys(a, "n")
+	if got := draw(t, a, 80, 24).text; !strings.Contains(got, "no later event of G999") {
+		t.Fatalf("n for a goroutine never created gives no message:\n%s", got)
+	}
+}
+
+// The monochrome theme uses no colour at all, and still marks the
+// current event.
+func TestMonochromeUsesNoColour(t *testing.T) {
+	a := newApp(t, "tour", true)
+	keys(a, "lll")
+	scr := tcell.NewSimulationScreen("UTF-8")
+	if err := scr.Init(); err != nil {
+		t.Fatal(err)
+	}
+	defer scr.Fini()
+	scr.SetSize(80, 24)
+	a.Root().SetRect(0, 0, 80, 24)
+	a.Root().Draw(scr)
+	scr.Show()
+	cells, _, _ := scr.GetContents()
+	reversed := 0
+	for _, c := range cells {
+		fg, bg, attr := c.Style.Decompose()
+		if fg != tcell.ColorDefault || bg != tcell.ColorDefault {
+			t.Fatalf("a cell has colour %v on %v in the monochrome theme", fg, bg)
+		}
+		if attr&tcell.AttrReverse != 0 {
+			reversed++
+		}
+	}
+	if reversed < 80 {
+		t.Fatalf("only %d reversed cells: the header and current event should stand out", reversed)
+	}
+}
+
+// Playback advances by the speed times the time that passed, and stops
+// at the end of the run.
+func TestPlaybackFollowsTheSpeed(t *testing.T) {
+	a := newApp(t, "tour", false)
+	keys(a, " ")
+	if !a.playing {
+		t.Fatal("space did not start playback")
+	}
+	start := a.Session().Cursor()
+	a.Advance(time.Second) // speed index 3: 10 events/s
+	if got := a.Session().Cursor() - start; got != 10 {
+		t.Fatalf("one second at 10 events/s moved %d events", got)
+	}
+	keys(a, "+")
+	a.Advance(500 * time.Millisecond)
+	if got := a.Session().Cursor() - start; got != 20 {
+		t.Fatalf("half a second at 20 events/s moved to %d", got)
+	}
+	for range 100 {
+		a.Advance(time.Second)
+	}
+	if a.playing || !a.Session().AtEnd() {
+		t.Fatal("playback did not stop at the end of the run")
+	}
+	keys(a, " ")
+	if a.playing {
+		t.Fatal("space at the end restarted playback instead of saying so")
+	}
+	keys(a, " ")
+	keys(a, "r")
+	if a.Session().Cursor() != 0 || a.playing {
+		t.Fatal("r did not go back to the first event and stop")
+	}
+}
+
+func TestReseedRunsAgain(t *testing.T) {
+	a := newApp(t, "tour", false)
+	keys(a, "lllll")
+	keys(a, "s")
+	if a.Session().Config().Seed != 2 || a.Session().Cursor() != 0 {
+		t.Fatalf("after s: seed %d, cursor %d", a.Session().Config().Seed, a.Session().Cursor())
+	}
+	if got := draw(t, a, 80, 24).text; !strings.Contains(got, "seed 2") {
+		t.Fatal("the header does not show the new seed")
+	}
+}
+
+// Scrolling the P table shows the other Ps when they do not all fit.
+func TestScrollingManyPs(t *testing.T) {
+	a := newApp(t, "spinning", false)
+	a.sess.cfg.Procs = 4 // as loaded
+	got := draw(t, a, 80, 24).text
+	if !strings.Contains(got, "P3") {
+		t.Fatalf("P3 not visible at 80x24 with 4 Ps:\n%s", got)
+	}
+}
+
+// A terminal too small for the layout says so instead of drawing garbage,
+// and growing and shrinking it redraws cleanly.
+func TestResize(t *testing.T) {
+	a := newApp(t, "tour", false)
+	if got := draw(t, a, 40, 10).text; !strings.Contains(got, "schedlab needs a terminal of at least") || !strings.Contains(got, "80×24") {
+		t.Fatalf("no message on a tiny terminal:\n%s", got)
+	}
+	first := draw(t, a, 80, 24)
+	draw(t, a, 160, 48)
+	if again := draw(t, a, 80, 24); again != first {
+		t.Fatal("80x24 drawn after 160x48 differs from the first 80x24")
+	}
+}

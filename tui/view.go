@@ -1,0 +1,139 @@
+package tui
+
+import (
+	"fmt"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+)
+
+// Smallest screen the layout is designed for.
+const (
+	minWidth  = 80
+	minHeight = 24
+	// wideWidth and tallHeight unlock the detailed layout.
+	wideWidth  = 120
+	tallHeight = 40
+)
+
+// rootView draws the whole screen from the App's session. It lays out its
+// panels itself, so that 80×24 and 160×48 each get a layout that suits
+// them, and so that a test can draw it onto a simulation screen.
+type rootView struct {
+	*tview.Box
+	a      *App
+	layout layout
+}
+
+func newRootView(a *App) *rootView {
+	return &rootView{Box: tview.NewBox(), a: a}
+}
+
+// layout is where each panel goes, in rows of the screen.
+type layout struct {
+	w, h                     int
+	wide                     bool
+	header                   int
+	procs, procsRows         int // title row, then one row per visible P
+	info, infoRows           int
+	timeline, timelineRows   int
+	log, logRows             int
+	explain, explainRows     int
+	note, noteRows           int
+	status                   int
+	visibleProcs             int
+	explainText, noteText    []string
+	explainTail, noteHeading string
+}
+
+// page is how far pgup/pgdn scroll the focused panel.
+func (v *rootView) page(focus int) int {
+	if focus == focusProcs {
+		return max(v.layout.visibleProcs, 1)
+	}
+	return max(v.layout.logRows-2, 1)
+}
+
+func (v *rootView) computeLayout(w, h int) layout {
+	a := v.a
+	l := layout{w: w, h: h, wide: w >= wideWidth}
+	procs := a.sess.Config().Procs
+	l.explainText, l.explainTail = explainLines(a, w)
+	l.explainRows = len(l.explainText) + 1
+	l.noteHeading, l.noteText = noteLines(a, w)
+	if len(l.noteText) > 0 {
+		l.noteRows = len(l.noteText)
+	}
+	l.infoRows = 3
+	if l.wide && h >= tallHeight {
+		l.infoRows = 6
+	}
+	const logMin = 4 // title and three events
+	fixed := 1 + 1 + l.infoRows + l.explainRows + l.noteRows + 1 + 1 + logMin
+	// Each visible P takes a row in the P table and one in the timeline.
+	l.visibleProcs = max(min(procs, (h-fixed)/2), 1)
+	if l.wide && h >= tallHeight {
+		// Leave the log at least a third of a tall screen.
+		l.visibleProcs = max(min(l.visibleProcs, (h-fixed-h/3)/2), 1)
+	}
+	l.procsRows = 1 + l.visibleProcs
+	l.timelineRows = 1 + l.visibleProcs
+	rest := h - (1 + l.procsRows + l.infoRows + l.timelineRows + l.explainRows + l.noteRows + 1)
+	l.logRows = max(rest, 2)
+
+	row := 0
+	l.header, row = row, row+1
+	l.procs, row = row, row+l.procsRows
+	l.info, row = row, row+l.infoRows
+	l.timeline, row = row, row+l.timelineRows
+	l.log, row = row, row+l.logRows
+	l.explain, row = row, row+l.explainRows
+	l.note, row = row, row+l.noteRows
+	l.status = row
+	return l
+}
+
+// Draw draws the screen.
+func (v *rootView) Draw(screen tcell.Screen) {
+	v.Box.DrawForSubclass(screen, v)
+	x, y, w, h := v.GetInnerRect()
+	c := canvas{scr: screen, x: x, y: y, w: w, h: h}
+	t := v.a.theme
+	c.clear(t.Base)
+	if w < minWidth-20 || h < minHeight-8 {
+		msg := fmt.Sprintf("schedlab needs a terminal of at least %d×%d; this one is %d×%d. Make it larger, or press q to quit.", minWidth, minHeight, w, h)
+		for i, line := range wrap(msg, w) {
+			c.text(0, i, line, t.Warn)
+		}
+		return
+	}
+	a := v.a
+	if a.procsTop > a.sess.Config().Procs-1 {
+		a.procsTop = 0
+	}
+	l := v.computeLayout(w, h)
+	v.layout = l
+	drawHeader(c.sub(l.header, 1), a)
+	drawProcs(c.sub(l.procs, l.procsRows), a, l)
+	drawInfo(c.sub(l.info, l.infoRows), a, l)
+	drawTimeline(c.sub(l.timeline, l.timelineRows), a, l)
+	drawLog(c.sub(l.log, l.logRows), a)
+	drawExplain(c.sub(l.explain, l.explainRows), a, l)
+	drawNote(c.sub(l.note, l.noteRows), a, l)
+	drawStatus(c.sub(l.status, 1), a)
+	if a.help {
+		drawHelp(c, a)
+	}
+}
+
+// panelTitle writes a panel's title row: the name, then details.
+func panelTitle(c canvas, a *App, name, detail string, focus int) {
+	st := a.theme.Title
+	if focus >= 0 && a.focus == focus {
+		st = a.theme.Focus
+	}
+	col := c.text(0, 0, " "+name+" ", st)
+	if detail != "" {
+		c.text(col+1, 0, truncate(detail, c.w-col-1), a.theme.Dim)
+	}
+}
