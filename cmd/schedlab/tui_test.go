@@ -1,0 +1,105 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gdamore/tcell/v2"
+)
+
+// scriptedScreen is a simulation screen that, once initialised, finds
+// keys already typed: tview reads them as the user's. (Its Init makes a
+// new event queue, so the keys can only go in after it.)
+type scriptedScreen struct {
+	tcell.SimulationScreen
+	keys   string
+	inited bool
+	top    string // the first row of the last frame shown
+}
+
+// Show remembers the frame: tview finalises the screen, which empties it,
+// when the UI quits.
+func (s *scriptedScreen) Show() {
+	s.SimulationScreen.Show()
+	cells, w, _ := s.GetContents()
+	var top strings.Builder
+	for _, c := range cells[:w] {
+		top.WriteString(string(c.Runes))
+	}
+	s.top = top.String()
+}
+
+func (s *scriptedScreen) Init() error {
+	if s.inited {
+		return nil
+	}
+	if err := s.SimulationScreen.Init(); err != nil {
+		return err
+	}
+	s.inited = true
+	s.SetSize(80, 24)
+	for _, r := range s.keys {
+		s.InjectKey(tcell.KeyRune, r, tcell.ModNone)
+	}
+	return nil
+}
+
+// withScreen runs the UI commands on a scripted simulation screen.
+func withScreen(t *testing.T, keys string) *scriptedScreen {
+	t.Helper()
+	if len(keys) > 10 {
+		t.Fatal("the simulation screen queues at most 10 events")
+	}
+	scr := &scriptedScreen{SimulationScreen: tcell.NewSimulationScreen("UTF-8"), keys: keys}
+	screenFor = func() tcell.Screen { return scr }
+	t.Cleanup(func() { screenFor = nil })
+	return scr
+}
+
+func TestTUIStepsAndQuits(t *testing.T) {
+	scr := withScreen(t, "lllq")
+	code, out, errOut := cli(t, "tui", "steal")
+	if code != 0 || errOut != "" || out != "" {
+		t.Fatalf("tui steal: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if !strings.Contains(scr.top, "steal") || !strings.Contains(scr.top, "event 4") {
+		t.Fatalf("after three steps the header reads %q", scr.top)
+	}
+}
+
+func TestRootOpensTheDefaultScenario(t *testing.T) {
+	scr := withScreen(t, "q")
+	if code, _, errOut := cli(t); code != 0 {
+		t.Fatalf("schedlab: exit %d, stderr %q", code, errOut)
+	}
+	if !strings.Contains(scr.top, "tour") {
+		t.Fatalf("the default UI shows %q", scr.top)
+	}
+}
+
+// A bad scenario or flag is reported before the screen is touched.
+func TestTUIErrorsComeBeforeTheScreen(t *testing.T) {
+	screenFor = func() tcell.Screen {
+		t.Fatal("the UI started despite a bad argument")
+		return nil
+	}
+	t.Cleanup(func() { screenFor = nil })
+	bad := writeScenario(t, "bad.yaml", "procs: 1\nmain:\n  - slep: 1ms\n")
+	for _, args := range [][]string{
+		{"tui", "nosuch"},
+		{"tui", bad},
+		{"tui", "steal", "--procs", "0"},
+		{"tui", "steal", "--seed", "x"},
+		{"tui"},
+		{"--until", "-1s"},
+		{"steal"},
+	} {
+		code, out, errOut := cli(t, args...)
+		if code != 2 || out != "" || errOut == "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 with a message", args, code, out, errOut)
+		}
+	}
+	if _, _, errOut := cli(t, "tui", bad); !strings.Contains(errOut, "bad.yaml:3:5: unknown action \"slep\"") {
+		t.Errorf("the file error lacks its position: %q", errOut)
+	}
+}
