@@ -32,8 +32,8 @@ func (s *Machine) checkdead() {
 	}
 	first := blocked[0] // main if it is blocked: it has the lowest id
 	err := &RunError{Msg: "fatal error: all goroutines are asleep - deadlock! " + s.blockedOn(first)}
-	if first.Op != nil {
-		err.Pos = first.Op.Pos
+	if op := s.OpOf(first); op != nil {
+		err.Pos = op.Pos
 	}
 	var others []string
 	for _, g := range blocked[1:] {
@@ -42,8 +42,8 @@ func (s *Machine) checkdead() {
 			break
 		}
 		where := s.blockedOn(g)
-		if g.Op != nil {
-			where += " at " + g.Op.Pos.String()
+		if op := s.OpOf(g); op != nil {
+			where += " at " + op.Pos.String()
 		}
 		others = append(others, where)
 	}

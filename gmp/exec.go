@@ -1,6 +1,9 @@
 package gmp
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // This file runs goroutine programs: each action of a scenario is user
 // code that ends up in one runtime entry point (newproc, gopark,
@@ -23,11 +26,14 @@ func (s *Machine) nextOp(g *G) *Op {
 			continue
 		}
 		op := &ops[f.pc]
+		g.op = s.bodyStart[f.body] + f.pc + 1
 		switch op.Kind {
 		case OpLoop:
 			f.pc++
-			if op.Count > 0 && len(op.Body) > 0 {
-				fs.push(frame{body: s.bodyOf[op], left: int32(op.Count - 1)})
+			if op.Count > 0 && len(op.Body) > 0 && !fs.push(frame{body: s.bodyOf[op], left: int32(op.Count - 1)}) {
+				s.fail(Panicked, &RunError{Pos: op.Pos, Msg: fmt.Sprintf("loops nested more than %d deep in %v", MaxLoopDepth, g.ID),
+					Hint: "flatten the loops, or start a goroutine for the inner ones"})
+				return nil
 			}
 			continue
 		case OpGo:
@@ -50,6 +56,10 @@ func (s *Machine) nextOp(g *G) *Op {
 func (s *Machine) indexBodies(ops []Op) int32 {
 	id := int32(len(s.bodies))
 	s.bodies = append(s.bodies, ops)
+	s.bodyStart = append(s.bodyStart, int32(len(s.ops)))
+	for i := range ops {
+		s.ops = append(s.ops, &ops[i])
+	}
 	for i := range ops {
 		if op := &ops[i]; op.Kind == OpGo || op.Kind == OpLoop {
 			s.bodyOf[op] = s.indexBodies(op.Body)
@@ -61,8 +71,8 @@ func (s *Machine) indexBodies(ops []Op) int32 {
 // runG executes the running G's next action on m.
 func (s *Machine) runG(m *M) {
 	g := s.g(m.CurG)
-	if g.panicMsg != "" {
-		s.gopanic(g, g.panicMsg)
+	if g.closedOn != 0 {
+		s.gopanic(g, "send on closed channel "+s.chans[g.closedOn-1].Name)
 		return
 	}
 	if g.CPULeft > 0 {
@@ -70,11 +80,13 @@ func (s *Machine) runG(m *M) {
 		return
 	}
 	op := s.nextOp(g)
+	if s.ended {
+		return
+	}
 	if op == nil {
 		s.goexit(m, g, true)
 		return
 	}
-	g.Op = op
 	switch op.Kind {
 	case OpCPU:
 		d := s.draw(op.Dur)
@@ -139,7 +151,7 @@ func (s *Machine) enterScheduler(m *M) {
 // then does the park's unlock work and calls enterScheduler.
 func (s *Machine) gopark(m *M, g *G, reason Reason, where Loc, d time.Duration) {
 	s.emit(Event{Kind: KindGoBlock, Rule: RulePark, G: g.ID, P: m.P, M: m.ID,
-		From: at(LocRunning, m.P), To: where, Reason: reason, Op: g.Op, Flag: g.Preempt, D: d, N: int(g.Children)})
+		From: at(LocRunning, m.P), To: where, Reason: reason, Op: s.OpOf(g), Flag: g.Preempt, D: d, N: int(g.Children)})
 	g.Status = Gwaiting
 	g.WaitReason = reason
 	g.Where = where
@@ -162,7 +174,7 @@ func (s *Machine) ready(m *M, runner *P, g *G, ev Event) {
 	ev.To = at(LocRunnext, runner.ID)
 	ev.G3 = runner.Runnext
 	if ev.Op == nil {
-		ev.Op = g.Op
+		ev.Op = s.OpOf(g)
 	}
 	s.emit(ev)
 	s.detach(g)
@@ -205,8 +217,8 @@ func without(q []GID, g GID) []GID {
 // of the goroutine that panicked.
 func (s *Machine) gopanic(g *G, msg string) {
 	var pos Pos
-	if g.Op != nil {
-		pos = g.Op.Pos
+	if op := s.OpOf(g); op != nil {
+		pos = op.Pos
 	}
 	s.fail(Panicked, &RunError{Pos: pos, Msg: "panic: " + msg + " [" + g.ID.String() + "]"})
 }

@@ -30,11 +30,6 @@ func (t *gtable) clone() gtable {
 	for i, b := range t.blocks {
 		nb := make([]G, gChunk)
 		copy(nb, b)
-		for j := range nb {
-			if nb[j].frames.spill != nil {
-				nb[j].frames = nb[j].frames.clone()
-			}
-		}
 		c.blocks[i] = nb
 	}
 	return c

@@ -19,6 +19,10 @@ type Machine struct {
 	// New and never change, so clones share them.
 	bodies [][]Op
 	bodyOf map[*Op]int32
+	// ops lists every action, body by body; body b's actions start at
+	// bodyStart[b]. A G names its current action by index (G.op).
+	ops       []*Op
+	bodyStart []int32
 
 	now    sim.Time
 	rng    sim.Rand
@@ -151,7 +155,7 @@ func New(cfg Config, prog *Program) (*Machine, error) {
 	s.acquirepSilently(m0, &s.ps[0])
 
 	main := s.allocG(NoG)
-	main.frames.push(frame{body: 0})
+	main.frames.push(frame{body: 0}) // depth 1 of MaxLoopDepth+1: cannot fail
 	s.live++
 	s.execute(m0, pick{g: main.ID, rule: RuleMainStart})
 
@@ -393,6 +397,15 @@ func (s *Machine) Now() sim.Time { return s.now }
 
 // Config returns the configuration the machine runs with.
 func (s *Machine) Config() Config { return s.cfg }
+
+// OpOf returns the action g is executing or parked in (nil before its
+// first action).
+func (s *Machine) OpOf(g *G) *Op {
+	if g.op == 0 {
+		return nil
+	}
+	return s.ops[g.op-1]
+}
 
 // Program returns the program being run.
 func (s *Machine) Program() *Program { return s.prog }

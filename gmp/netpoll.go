@@ -44,7 +44,7 @@ func (s *Machine) netpollblock(m *M, g *G, d time.Duration) {
 // returns; otherwise the G waits for the next poll.
 func (s *Machine) netReady(gid GID) {
 	blocked := s.sched.NetpollBlocked
-	s.emit(Event{Kind: KindNetpoll, Rule: RuleNetReady, G: gid, P: NoP, M: blocked, Op: s.g(gid).Op})
+	s.emit(Event{Kind: KindNetpoll, Rule: RuleNetReady, G: gid, P: NoP, M: blocked, Op: s.OpOf(s.g(gid))})
 	for i := range s.net.waiting {
 		if s.net.waiting[i].G == gid {
 			s.net.waiting[i].Ready = true
@@ -136,7 +136,7 @@ func (s *Machine) injectglist(m *M, pp *P, list []GID) {
 
 func (s *Machine) injectOne(m *M, pid PID, gid GID, global bool) {
 	g := s.g(gid)
-	ev := Event{Kind: KindGoUnblock, Rule: RuleInjectLocal, G: gid, P: pid, M: m.ID, From: g.Where, Op: g.Op}
+	ev := Event{Kind: KindGoUnblock, Rule: RuleInjectLocal, G: gid, P: pid, M: m.ID, From: g.Where, Op: s.OpOf(g)}
 	if global {
 		ev.Rule = RuleInjectGlobal
 		ev.To = Loc{Kind: LocGlobal}

@@ -43,8 +43,8 @@ func (s *Machine) newproc1(pp *P, parent *G, op *Op) (*G, GID) {
 	} else {
 		g = s.allocG(parent.ID)
 	}
-	g.Status = Gidle // until go-create puts it in runnext
-	g.frames.push(frame{body: s.bodyOf[op]})
+	g.Status = Gidle                         // until go-create puts it in runnext
+	g.frames.push(frame{body: s.bodyOf[op]}) // a fresh stack: cannot fail
 	parent.Children++
 	s.live++
 	return g, reusedFrom
@@ -156,7 +156,7 @@ func (s *Machine) goexit(m *M, g *G, returned bool) {
 		rule = RuleMainGoexit
 	}
 	s.emit(Event{Kind: KindGoExit, Rule: rule, G: g.ID, P: pp.ID, M: m.ID,
-		From: at(LocRunning, pp.ID), To: at(LocFree, pp.ID), Op: g.Op})
+		From: at(LocRunning, pp.ID), To: at(LocFree, pp.ID), Op: s.OpOf(g)})
 	g.Status = Gdead
 	g.Where = Loc{}
 	g.M = NoM

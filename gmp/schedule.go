@@ -87,7 +87,7 @@ func (s *Machine) execute(m *M, pk pick) {
 	}
 	s.emit(Event{Kind: KindGoStart, Rule: pk.rule, G: g.ID, P: pp.ID, M: m.ID, From: pk.from,
 		To: at(LocRunning, pp.ID), N: int(tick), N2: pk.n, P2: pk.victim,
-		D: s.now.Sub(g.Runnable), Op: g.Op})
+		D: s.now.Sub(g.Runnable), Op: s.OpOf(g)})
 	// A request still set here was either honoured (the G was preempted
 	// or yielded) or lost when the G parked, which go-block reported.
 	g.Preempt = false
@@ -285,7 +285,7 @@ func (s *Machine) runFromNetpoll(m *M, pp *P, list []GID) pick {
 	s.injectglist(m, pp, list[1:])
 	g := s.g(first)
 	s.emit(Event{Kind: KindGoUnblock, Rule: RuleNetpollRun, G: first, P: pp.ID, M: m.ID,
-		From: g.Where, To: at(LocRunning, pp.ID), Op: g.Op})
+		From: g.Where, To: at(LocRunning, pp.ID), Op: s.OpOf(g)})
 	s.netDetach(first)
 	g.Status = Grunnable
 	g.Runnable = s.now

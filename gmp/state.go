@@ -28,9 +28,12 @@ type G struct {
 	// Desc is the g descriptor the G occupies. Descriptors are what the
 	// free lists recycle: a new G may reuse the one a dead G left.
 	Desc int32
-	// Op is the action the G is executing or parked in (nil before its
-	// first action).
-	Op *Op
+	// op is the action the G is executing or parked in, as an index into
+	// the machine's op table plus one (0 before its first action). An
+	// index rather than a pointer keeps G free of pointers, so the
+	// garbage collector never scans the goroutine table and a snapshot
+	// copies it without write barriers. Machine.OpOf resolves it.
+	op int32
 	// Created is when the G was created; Runnable is when it last became
 	// runnable (for scheduling latency).
 	Created, Runnable sim.Time
@@ -46,8 +49,9 @@ type G struct {
 	// runGen counts the times this G was started, to match a preemption
 	// signal with the run it was sent to.
 	runGen uint32
-	// panicMsg is set when a G woken by close must panic when it runs.
-	panicMsg string
+	// closedOn is the channel (plus one) a sender was woken from by its
+	// close: it panics when it runs.
+	closedOn int32
 	frames   frameStack
 }
 
@@ -60,44 +64,34 @@ type frame struct {
 	rep  int32 // goroutines already created by the go action at pc
 }
 
-// frameStack keeps the first few frames inline, so that a G needs no
-// allocation of its own and a snapshot copies goroutines as plain values.
-// Deeper nesting spills to a slice.
+// MaxLoopDepth is how deeply loops may nest in one goroutine's program.
+// Its frames live inside the G, so that a G needs no allocation of its
+// own and a snapshot copies goroutines as plain values.
+const MaxLoopDepth = 5
+
+// frameStack is a G's frames: its body, then one per enclosing loop.
 type frameStack struct {
-	inline [4]frame
+	inline [MaxLoopDepth + 1]frame
 	n      int32
-	spill  []frame
 }
 
 func (s *frameStack) len() int { return int(s.n) }
 
-func (s *frameStack) at(i int) *frame {
-	if i < len(s.inline) {
-		return &s.inline[i]
-	}
-	return &s.spill[i-len(s.inline)]
-}
+func (s *frameStack) at(i int) *frame { return &s.inline[i] }
 
-func (s *frameStack) push(f frame) {
-	if int(s.n) < len(s.inline) {
-		s.inline[s.n] = f
-	} else {
-		s.spill = append(s.spill[:int(s.n)-len(s.inline)], f)
+// push adds a frame; it reports false when the nesting is too deep.
+func (s *frameStack) push(f frame) bool {
+	if int(s.n) == len(s.inline) {
+		return false
 	}
+	s.inline[s.n] = f
 	s.n++
+	return true
 }
 
 func (s *frameStack) pop() { s.n-- }
 
 func (s *frameStack) reset() { *s = frameStack{} }
-
-func (s *frameStack) clone() frameStack {
-	c := *s
-	if s.spill != nil {
-		c.spill = append([]frame(nil), s.spill...)
-	}
-	return c
-}
 
 // Sysmontick is what sysmon last saw of a P (runtime's p.sysmontick).
 type Sysmontick struct {

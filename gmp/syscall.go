@@ -21,7 +21,7 @@ func (s *Machine) entersyscall(m *M, g *G, d time.Duration, block bool) {
 		m.OldP = pp.ID
 	}
 	s.emit(Event{Kind: KindSyscallEnter, Rule: rule, G: g.ID, P: pp.ID, M: m.ID,
-		From: at(LocRunning, pp.ID), To: Loc{Kind: LocSyscall}, D: d, Op: g.Op})
+		From: at(LocRunning, pp.ID), To: Loc{Kind: LocSyscall}, D: d, Op: s.OpOf(g)})
 	g.Status = Gsyscall
 	g.Where = Loc{Kind: LocSyscall}
 	g.inCPU = false
@@ -59,7 +59,7 @@ func (s *Machine) exitsyscall(m *M) {
 	// exitsyscallNoP: no P anywhere. The G waits in the global queue and
 	// the thread parks; nothing wakes another M for it.
 	s.emit(Event{Kind: KindSyscallExit, Rule: RuleExitsyscallNoP, G: g.ID, P: NoP, M: m.ID,
-		From: Loc{Kind: LocSyscall}, To: Loc{Kind: LocGlobal}, Op: g.Op})
+		From: Loc{Kind: LocSyscall}, To: Loc{Kind: LocGlobal}, Op: s.OpOf(g)})
 	g.Status = Grunnable
 	g.Runnable = s.now
 	g.M = NoM
@@ -70,7 +70,7 @@ func (s *Machine) exitsyscall(m *M) {
 
 func (s *Machine) resumeAfterSyscall(m *M, g *G, rule Rule, from MID) {
 	s.emit(Event{Kind: KindSyscallExit, Rule: rule, G: g.ID, P: m.P, M: m.ID, M2: from,
-		From: Loc{Kind: LocSyscall}, To: at(LocRunning, m.P), Op: g.Op, Flag: g.Preempt})
+		From: Loc{Kind: LocSyscall}, To: at(LocRunning, m.P), Op: s.OpOf(g), Flag: g.Preempt})
 	s.p(m.P).Syscalltick++
 	g.Status = Grunning
 	g.Where = at(LocRunning, m.P)

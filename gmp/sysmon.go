@@ -240,7 +240,7 @@ func (s *Machine) goschedImpl(m *M, g *G, rule Rule) {
 	pp := s.p(m.P)
 	s.emit(Event{Kind: KindGoStop, Rule: rule, G: g.ID, P: pp.ID, M: m.ID, From: at(LocRunning, pp.ID),
 		To: Loc{Kind: LocGlobal}, Reason: reason, D: s.now.Sub(g.RunStart), D2: s.now.Sub(pp.SliceStart),
-		N: s.sched.runq.len() + 1, Op: g.Op})
+		N: s.sched.runq.len() + 1, Op: s.OpOf(g)})
 	g.Status = Grunnable
 	g.Runnable = s.now
 	g.M = NoM

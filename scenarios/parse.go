@@ -56,6 +56,7 @@ type reader struct {
 	chans   map[string]int
 	actions int
 	depth   int
+	loops   int // loops enclosing the action being read, in its goroutine
 }
 
 func (p *reader) pos(n ast.Node) gmp.Pos {
@@ -514,6 +515,10 @@ func (p *reader) keyedAction(mv *ast.MappingValueNode, pos gmp.Pos) (gmp.Op, boo
 		}
 		return gmp.Op{Kind: kind, Pos: pos}, true
 	case "go":
+		// A new goroutine starts with no enclosing loops.
+		outer := p.loops
+		p.loops = 0
+		defer func() { p.loops = outer }()
 		if seq, ok := p.resolve(v).(*ast.SequenceNode); ok {
 			return gmp.Op{Kind: gmp.OpGo, Count: 1, Body: p.actionList(seq, "go"), Pos: pos}, true
 		}
@@ -546,8 +551,15 @@ func (p *reader) keyedAction(mv *ast.MappingValueNode, pos gmp.Pos) (gmp.Op, boo
 		} else {
 			p.errorf(m, "times says how often to repeat do", "loop has no times:")
 		}
+		if p.loops == gmp.MaxLoopDepth {
+			p.errorf(mv.Key, "flatten the loops, or start a goroutine (go:) for the inner ones",
+				"loops nested more than %d deep in one goroutine", gmp.MaxLoopDepth)
+			return gmp.Op{}, false
+		}
 		if d, ok := f["do"]; ok {
+			p.loops++
 			op.Body = p.actionList(d, "loop's do")
+			p.loops--
 		} else {
 			p.errorf(m, "do lists the actions to repeat", "loop has no do:")
 		}

@@ -460,9 +460,12 @@ var errorCases = []struct {
 	{name: "a second document",
 		src:  "procs: 1\nmain: []\n---\nprocs: 2\nmain: []\n",
 		want: []wantErr{{"4:1", "a second YAML document", "one scenario per file"}}},
-	{name: "actions nested too deep through a recursive alias",
+	{name: "loops nested too deep through a recursive alias",
 		src:  actions + "  - &a {loop: {times: 1, do: [*a]}}\n",
-		want: []wantErr{{"4:30", "actions nested more than 32 deep", "flatten"}}},
+		want: []wantErr{{"4:9", "loops nested more than 5 deep in one goroutine", "start a goroutine"}}},
+	{name: "actions nested too deep through a recursive alias of go",
+		src:  actions + "  - &a {go: [*a]}\n",
+		want: []wantErr{{"4:13", "actions nested more than 32 deep", "flatten"}}},
 	{name: "several mistakes, in file order",
 		src: "name: Bad Name\nprocs: 0\nchans: {c: -1}\nmain:\n  - cpu: 1x\n  - slep: 1ms\n  - send: d\n" +
 			"notes:\n  - on: m-parks\n    text: x\n",
@@ -624,5 +627,38 @@ func TestParseTooManyActions(t *testing.T) {
 	sc := mustParse(t, "ok.yaml", aliasBomb(4))
 	if len(sc.Main) != 5 || sc.Main[4].Kind != gmp.OpLoop || len(sc.Main[4].Body) != 10 || len(sc.Main[4].Body[0].Body) != 10 {
 		t.Errorf("aliasBomb(4) parsed to:\n%s", dumpOps(sc.Main[:1]))
+	}
+}
+
+// nestedLoops is a scenario whose main nests n loops around a gosched.
+// Loop k (from 1) is at line 3+3(k-1), column 5+6(k-1).
+func nestedLoops(n int) string {
+	var b strings.Builder
+	b.WriteString("procs: 1\nmain:\n")
+	for k := range n {
+		ind := strings.Repeat(" ", 6*k)
+		b.WriteString(ind + "  - loop:\n" + ind + "      times: 2\n" + ind + "      do:\n")
+	}
+	b.WriteString(strings.Repeat(" ", 6*n) + "  - gosched\n")
+	return b.String()
+}
+
+// Five nested loops are allowed; a sixth is an error at its line.
+func TestLoopNestingLimit(t *testing.T) {
+	sc, err := Parse("five.yaml", []byte(nestedLoops(gmp.MaxLoopDepth)))
+	if err != nil {
+		t.Fatalf("five nested loops rejected: %v", err)
+	}
+	depth := 0
+	for ops := sc.Main; len(ops) == 1 && ops[0].Kind == gmp.OpLoop; ops = ops[0].Body {
+		depth++
+	}
+	if depth != gmp.MaxLoopDepth {
+		t.Fatalf("parsed %d nested loops, want %d", depth, gmp.MaxLoopDepth)
+	}
+	_, err = Parse("six.yaml", []byte(nestedLoops(gmp.MaxLoopDepth+1)))
+	want := fmt.Sprintf("six.yaml:%d:%d: loops nested more than 5 deep in one goroutine", 3+3*5, 5+6*5)
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("six nested loops: %v, want %q", err, want)
 	}
 }

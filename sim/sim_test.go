@@ -195,3 +195,27 @@ func TestHistoryReplaysToEveryEvent(t *testing.T) {
 		t.Fatalf("log has %d events, want %d", len(log), 167+2*166)
 	}
 }
+
+// weighted is counter with a Weight: History spaces its checkpoints at
+// least that far apart.
+type weighted struct{ *counter }
+
+func (w weighted) Clone() weighted { return weighted{w.counter.Clone()} }
+func (w weighted) Weight() int     { return 100 }
+
+func TestHistorySpacesCheckpointsByWeight(t *testing.T) {
+	var log []int
+	h := NewHistory(weighted{&counter{limit: 3000, sink: &log}}, 16)
+	h.Extend(1 << 30)
+	// About 3000 events in all: with every 16 that would be ~190
+	// checkpoints, with every 100 about 30.
+	if n := h.Checkpoints(); n < 20 || n > 35 {
+		t.Fatalf("%d checkpoints for %d events at weight 100", n, len(log))
+	}
+	for _, i := range []int{len(log) - 1, 5, len(log) / 2} {
+		s, ok := h.At(i)
+		if !ok || s.step-1 != log[i] {
+			t.Fatalf("At(%d) wrong with weighted spacing", i)
+		}
+	}
+}

@@ -256,8 +256,8 @@ func describeG(a *App, id gmp.GID) string {
 	if g.Parent != gmp.NoG {
 		s += fmt.Sprintf(" · created by %v at %v", g.Parent, g.Created)
 	}
-	if g.Op != nil && g.Op.Pos.Line > 0 && g.Status != gmp.Gdead {
-		s += fmt.Sprintf(" · %s at line %d", g.Op.Kind, g.Op.Pos.Line)
+	if op := st.OpOf(g); op != nil && op.Pos.Line > 0 && g.Status != gmp.Gdead {
+		s += fmt.Sprintf(" · %s at line %d", op.Kind, op.Pos.Line)
 	}
 	return s
 }

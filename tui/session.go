@@ -38,9 +38,11 @@ type Session struct {
 
 	cursor int // the current event; -1 is before the first
 	// after is the state after the step that emitted events[cursor]; it
-	// runs forward as the cursor does. before is the state before that
-	// step, kept while the cursor is inside a step of several events.
+	// runs forward as the cursor does. before is the state before the step
+	// whose first event is beforeFirst, kept for moving within that step;
+	// nil when it must be restored first.
 	after, before *gmp.Machine
+	beforeFirst   int
 	// state is what the UI shows: after, or the state right after the
 	// cursor's event when later events of its step follow.
 	state *gmp.Machine
@@ -137,23 +139,31 @@ func (s *Session) firstOfStep(i int) int {
 // the step that emitted it. Every event is emitted before the changes it
 // describes (gmp's rule), so the state at the moment the next event of
 // the step is emitted is the state after event i: replay the step from a
-// copy and take a snapshot there.
-func (s *Session) view(before *gmp.Machine, i int) *gmp.Machine {
-	c := before.Clone()
-	var snap *gmp.Machine
+// copy and take a snapshot there. It also returns the state after the
+// whole step.
+func (s *Session) view(before *gmp.Machine, i int) (at, after *gmp.Machine) {
+	return s.replay(before.Clone(), i)
+}
+
+// replay is view on a copy the caller gives up: c is stepped.
+func (s *Session) replay(c *gmp.Machine, i int) (at, after *gmp.Machine) {
 	n := c.Emitted()
 	c.SetSink(func(gmp.Event) {
 		if n == i+1 {
-			snap = c.Clone()
+			at = c.Clone()
 		}
 		n++
 	})
-	for snap == nil && c.Step() {
+	for c.Emitted() <= i {
+		if !c.Step() {
+			break
+		}
 	}
-	if snap == nil {
-		return c
+	c.SetSink(nil)
+	if at == nil {
+		at = c
 	}
-	return snap
+	return at, c
 }
 
 // Forward moves the cursor n events ahead, as far as the run goes, and
@@ -171,7 +181,7 @@ func (s *Session) Forward(n int) int {
 	first := s.firstOfStep(target)
 	for s.after.Emitted() <= target {
 		if s.after.Emitted() == first && !s.lastOfStep(target) {
-			s.before = s.after.Clone()
+			s.before, s.beforeFirst = s.after.Clone(), first
 		}
 		if !s.after.Step() {
 			break
@@ -180,10 +190,23 @@ func (s *Session) Forward(n int) int {
 	s.cursor = target
 	s.state = s.after
 	if !s.lastOfStep(target) {
-		s.state = s.view(s.before, target)
+		s.state, _ = s.view(s.stateBefore(first), target)
 	}
 	return moved
 }
+
+// stateBefore is the state before the step whose first event is first.
+func (s *Session) stateBefore(first int) *gmp.Machine {
+	if s.before == nil || s.beforeFirst != first {
+		s.before, _ = s.hist.At(first - 1)
+		s.beforeFirst = first
+	}
+	return s.before
+}
+
+// seekFar is how far ahead the cursor runs on by itself; beyond that, Seek
+// restores a checkpoint, which is faster than stepping.
+const seekFar = 4096
 
 // Back moves the cursor n events back (not before the first) and returns
 // how many it moved.
@@ -196,7 +219,7 @@ func (s *Session) Back(n int) int {
 // where it landed. Going back restores a checkpoint and replays.
 func (s *Session) Seek(i int) int {
 	i = max(i, 0)
-	if i > s.cursor {
+	if i > s.cursor && i-s.cursor <= seekFar {
 		s.Forward(i - s.cursor)
 		return s.cursor
 	}
@@ -204,17 +227,26 @@ func (s *Session) Seek(i int) int {
 		return i
 	}
 	s.hist.Extend(i + 2)
-	after, ok := s.hist.At(i)
+	i = min(i, len(s.events)-1)
+	if s.lastOfStep(i) {
+		after, ok := s.hist.At(i)
+		if !ok {
+			return s.cursor
+		}
+		s.after, s.state, s.cursor = after, after, i
+		return i
+	}
+	// The state before the step is the state after the previous event's
+	// step, which ended with event first-1.
+	before, ok := s.hist.At(s.firstOfStep(i) - 1)
 	if !ok {
 		return s.cursor
 	}
-	s.after, s.state, s.cursor = after, after, i
-	if !s.lastOfStep(i) {
-		// The state before the step is the state after the previous
-		// event's step, which ended with event first-1.
-		s.before, _ = s.hist.At(s.firstOfStep(i) - 1)
-		s.state = s.view(s.before, i)
-	}
+	// The restored state is consumed by the replay; moving on within this
+	// step restores it again (stateBefore).
+	s.before = nil
+	s.state, s.after = s.replay(before, i)
+	s.cursor = i
 	return i
 }
 

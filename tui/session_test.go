@@ -76,6 +76,18 @@ func TestSeekBackRestoresTheSameState(t *testing.T) {
 				if snap := snapshotOf(s); snap != seen[i] {
 					t.Fatalf("state at event %d differs after seeking back:\n%s\n--- first seen ---\n%s", i, snap, seen[i])
 				}
+				// And on from there, which inside a step restores the
+				// state before it again.
+				if i+1 < len(seen) {
+					if s.Forward(1) != 1 || snapshotOf(s) != seen[i+1] {
+						t.Fatalf("one event on from a seek to %d gave a different state", i)
+					}
+				}
+			}
+			// Far jumps forward restore a checkpoint instead of stepping.
+			s.Seek(0)
+			if s.Seek(len(seen)-1) != len(seen)-1 || snapshotOf(s) != seen[len(seen)-1] {
+				t.Fatal("a jump to the last event gave a different state")
 			}
 			// And stepping back one at a time, the whole way.
 			s.Seek(len(seen) - 1)
