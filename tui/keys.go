@@ -51,7 +51,7 @@ func bindings() []Binding {
 		{Keys: []Key{r('N')}, Label: "N", Help: "its previous event", Do: (*App).prevOfFound},
 		{Keys: []Key{k(tcell.KeyEscape)}, Label: "esc", Help: "close help, clear the find", Do: (*App).escape},
 		{Keys: []Key{r('?')}, Label: "?", Help: "show or hide this help", Bar: "help", Do: (*App).toggleHelp},
-		{Keys: []Key{r('q'), k(tcell.KeyCtrlC)}, Label: "q", Help: "quit", Bar: "quit", Do: (*App).quit},
+		{Keys: []Key{r('q'), k(tcell.KeyCtrlC)}, Label: "q ctrl-c", Help: "quit", Bar: "quit", Do: (*App).quit},
 	}
 }
 
@@ -76,4 +76,19 @@ func (b *Binding) barLabel() string {
 		return "spc"
 	}
 	return first
+}
+
+// KeyTable is the key table as Markdown, for the README. A test keeps the
+// README's copy in step with the bindings.
+func KeyTable() string {
+	var b strings.Builder
+	b.WriteString("| key | what it does |\n|---|---|\n")
+	for _, k := range bindings() {
+		keys := strings.Fields(k.Label)
+		for i, s := range keys {
+			keys[i] = "`" + s + "`"
+		}
+		b.WriteString("| " + strings.Join(keys, " ") + " | " + k.Help + " |\n")
+	}
+	return b.String()
 }

@@ -143,7 +143,7 @@ func drawStatus(c canvas, a *App) {
 	for _, b := range a.keys {
 		switch {
 		case b.Bar == "":
-		case b.Label == "?" || b.Label == "q":
+		case b.Label == "?" || b.barLabel() == "q":
 			tail = append(tail, b)
 		default:
 			hints = append(hints, b)

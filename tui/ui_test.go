@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -269,5 +270,17 @@ func TestResize(t *testing.T) {
 	draw(t, a, 160, 48)
 	if again := draw(t, a, 80, 24); again != first {
 		t.Fatal("80x24 drawn after 160x48 differs from the first 80x24")
+	}
+}
+
+// README.md shows the key table generated from the bindings; like
+// lazygit's cheatsheet, a stale copy fails the build.
+func TestReadmeKeyTableIsCurrent(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), KeyTable()) {
+		t.Fatalf("README.md's key table is stale; replace it with:\n%s", KeyTable())
 	}
 }
