@@ -57,6 +57,74 @@ func TestAgendaAgainstStableSort(t *testing.T) {
 	}
 }
 
+// Interleaved pushes, pops, peeks and clones must agree with a naive
+// list kept in (time, push order), whatever state the heap is in when
+// each operation arrives (Pop leaves a hole that the next Push fills).
+func TestAgendaInterleavedAgainstNaiveList(t *testing.T) {
+	type item struct {
+		at  Time
+		seq int
+	}
+	f := func(ops []uint16) bool {
+		var a Agenda[int]
+		var ref []item // sorted by (at, seq)
+		seq := 0
+		popRef := func() item {
+			it := ref[0]
+			ref = ref[1:]
+			return it
+		}
+		for _, op := range ops {
+			switch op % 5 {
+			case 0, 1: // push
+				seq++
+				at := Time(op / 5 % 8)
+				a.Push(at, seq)
+				i := sort.Search(len(ref), func(i int) bool { return ref[i].at > at })
+				ref = append(ref[:i], append([]item{{at, seq}}, ref[i:]...)...)
+			case 2: // pop
+				at, v, ok := a.Pop()
+				if ok != (len(ref) > 0) {
+					return false
+				}
+				if ok {
+					if r := popRef(); r.at != at || r.seq != v {
+						return false
+					}
+				}
+			case 3: // peek
+				at, v, ok := a.Peek()
+				if ok != (len(ref) > 0) || ok && (ref[0].at != at || ref[0].seq != v) {
+					return false
+				}
+			case 4: // a clone drains to the same order and leaves a alone
+				c := a.Clone()
+				if c.Len() != len(ref) {
+					return false
+				}
+				for _, r := range ref {
+					at, v, ok := c.Pop()
+					if !ok || at != r.at || v != r.seq {
+						return false
+					}
+				}
+			}
+			if a.Len() != len(ref) {
+				return false
+			}
+			n := 0
+			a.Each(func(Time, int) { n++ })
+			if n != len(ref) {
+				return false
+			}
+		}
+		return true
+	}
+	if err := quick.Check(f, &quick.Config{MaxCount: 2000}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestAgendaCloneIsIndependent(t *testing.T) {
 	var a Agenda[int]
 	a.Push(5, 1)
