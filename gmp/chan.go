@@ -66,7 +66,7 @@ func (s *Machine) closechan(m *M, g *G, ci int) {
 	var list []GID
 	list = append(list, c.RecvQ...)
 	for _, w := range c.SendQ {
-		s.g(w).closedOn = int32(ci + 1)
+		s.g(w).closedOn = uint16(ci + 1) // New bounds the number of channels
 	}
 	list = append(list, c.SendQ...)
 	pp := s.p(m.P) // each ready takes its G off the channel's queues

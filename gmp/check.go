@@ -28,11 +28,18 @@ func (s *Machine) CheckInvariants() error {
 		if seen[g] > 1 {
 			bad("%v found a second time, in %s", g, where)
 		}
+		if s.gs.current(g) == nil {
+			bad("%s holds %v, which exited and whose descriptor went to %v", where, g, s.g(g).ID)
+			return
+		}
 		if got := s.g(g).Where; got != want {
 			bad("%v is in %s but its Where says %+v", g, where, got)
 		}
 	}
 	runnable := func(g GID, where string) {
+		if g <= 0 || int(g) >= len(seen) || s.gs.current(g) == nil {
+			return // place reported it
+		}
 		if st := s.g(g).Status; st != Grunnable {
 			bad("%v is queued in %s but %v", g, where, st)
 		}
@@ -201,13 +208,14 @@ func (s *Machine) CheckInvariants() error {
 	// Every live G accounted for exactly once; dead ones nowhere.
 	live := 0
 	for id := GID(1); int(id) < s.gs.len(); id++ {
-		g := s.g(id)
-		switch g.Status {
-		case Gdead:
+		g := s.gs.current(id)
+		if g == nil || g.Status == Gdead {
 			if seen[id] != 0 {
 				bad("dead %v is still queued", id)
 			}
 			continue
+		}
+		switch g.Status {
 		case Gwaiting:
 			if g.Where.Kind == LocWait {
 				seen[id]++ // waits on its children, in no queue
@@ -229,8 +237,14 @@ func (s *Machine) CheckInvariants() error {
 	for i := range s.ps {
 		descs += len(s.ps[i].GFree)
 	}
-	if descs+live != int(s.ndesc) {
-		bad("%d descriptors allocated, but %d live Gs and %d free ones", s.ndesc, live, descs)
+	if descs+live != int(s.gs.ndesc) {
+		bad("%d descriptors allocated, but %d live Gs and %d free ones", s.gs.ndesc, live, descs)
+	}
+	// Each descriptor is owned by one goroutine id, which maps back to it.
+	for d := int32(0); d < s.gs.ndesc; d++ {
+		if owner := s.gs.slot(d).ID; owner <= 0 || int(owner) >= s.gs.len() || s.gs.desc(owner) != d {
+			bad("descriptor %d holds %v, whose id maps elsewhere", d, owner)
+		}
 	}
 	return errors.Join(errs...)
 }

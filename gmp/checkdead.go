@@ -15,7 +15,10 @@ func (s *Machine) checkdead() {
 	var blocked []*G
 	runnable := 0
 	for id := GID(1); int(id) < s.gs.len(); id++ {
-		g := s.g(id)
+		g := s.gs.current(id)
+		if g == nil {
+			continue // exited; its descriptor is another G's now
+		}
 		switch g.Status {
 		case Gwaiting:
 			blocked = append(blocked, g)

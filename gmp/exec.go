@@ -12,9 +12,8 @@ import (
 // nextOp moves g to its next action and returns it, or nil when the
 // program is over. Loops are unrolled here, so they cost nothing.
 func (s *Machine) nextOp(g *G) *Op {
-	fs := &g.frames
-	for fs.len() > 0 {
-		f := fs.at(fs.len() - 1)
+	for g.depth > 0 {
+		f := g.top()
 		ops := s.bodies[f.body]
 		if int(f.pc) >= len(ops) {
 			if f.left > 0 {
@@ -22,24 +21,24 @@ func (s *Machine) nextOp(g *G) *Op {
 				f.pc = 0
 				continue
 			}
-			fs.pop()
+			g.popFrame()
 			continue
 		}
 		op := &ops[f.pc]
-		g.op = s.bodyStart[f.body] + f.pc + 1
+		g.op = s.bodyStart[f.body] + int32(f.pc) + 1
 		switch op.Kind {
 		case OpLoop:
 			f.pc++
-			if op.Count > 0 && len(op.Body) > 0 && !fs.push(frame{body: s.bodyOf[op], left: int32(op.Count - 1)}) {
+			if op.Count > 0 && len(op.Body) > 0 && !g.pushFrame(frame{body: s.childBody[g.op-1], left: int32(op.Count - 1)}) {
 				s.fail(Panicked, &RunError{Pos: op.Pos, Msg: fmt.Sprintf("loops nested more than %d deep in %v", MaxLoopDepth, g.ID),
 					Hint: "flatten the loops, or start a goroutine for the inner ones"})
 				return nil
 			}
 			continue
 		case OpGo:
-			f.rep++
-			if int(f.rep) >= max(op.Count, 1) {
-				f.rep = 0
+			g.goRep++
+			if int(g.goRep) >= max(op.Count, 1) {
+				g.goRep = 0
 				f.pc++
 			}
 			return op
@@ -52,27 +51,50 @@ func (s *Machine) nextOp(g *G) *Op {
 }
 
 // indexBodies numbers every list of actions in the program (main's, and
-// each go or loop body), so that frames can name them with an int.
-func (s *Machine) indexBodies(ops []Op) int32 {
-	id := int32(len(s.bodies))
+// each go or loop body), so that frames can name them with a small int,
+// and records for each go or loop action the body it starts. It fails
+// when the program is too big for a frame's 16-bit fields.
+func (s *Machine) indexBodies(ops []Op) (uint16, error) {
+	if len(s.bodies) >= maxBodies {
+		return 0, &RunError{Pos: posOf(ops), Msg: fmt.Sprintf("the program has more than %d go and loop bodies", maxBodies),
+			Hint: "a scenario this big cannot be simulated; use count: and times: rather than repeating actions"}
+	}
+	if len(ops) > maxBodyOps {
+		return 0, &RunError{Pos: posOf(ops), Msg: fmt.Sprintf("a list of %d actions is longer than the %d the model allows", len(ops), maxBodyOps),
+			Hint: "wrap repeated actions in a loop"}
+	}
+	id := uint16(len(s.bodies))
 	s.bodies = append(s.bodies, ops)
-	s.bodyStart = append(s.bodyStart, int32(len(s.ops)))
+	first := len(s.ops)
+	s.bodyStart = append(s.bodyStart, int32(first))
 	for i := range ops {
 		s.ops = append(s.ops, &ops[i])
+		s.childBody = append(s.childBody, 0)
 	}
 	for i := range ops {
 		if op := &ops[i]; op.Kind == OpGo || op.Kind == OpLoop {
-			s.bodyOf[op] = s.indexBodies(op.Body)
+			b, err := s.indexBodies(op.Body)
+			if err != nil {
+				return 0, err
+			}
+			s.childBody[first+i] = b
 		}
 	}
-	return id
+	return id, nil
+}
+
+func posOf(ops []Op) Pos {
+	if len(ops) > 0 {
+		return ops[0].Pos
+	}
+	return Pos{}
 }
 
 // runG executes the running G's next action on m.
 func (s *Machine) runG(m *M) {
 	g := s.g(m.CurG)
 	if g.closedOn != 0 {
-		s.gopanic(g, "send on closed channel "+s.chans[g.closedOn-1].Name)
+		s.gopanic(g, "send on closed channel "+s.chans[int(g.closedOn)-1].Name)
 		return
 	}
 	if g.CPULeft > 0 {

@@ -14,11 +14,13 @@ import (
 type Machine struct {
 	cfg  Config
 	prog *Program
-	// bodies are the program's action lists, numbered for frames; bodyOf
-	// maps a go or loop action to its body's number. Both are built by
-	// New and never change, so clones share them.
-	bodies [][]Op
-	bodyOf map[*Op]int32
+	// bodies are the program's action lists, numbered for frames;
+	// childBody gives, for each action in ops, the body a go or loop
+	// action starts.
+	// action starts. Both are built by New and never change, so clones
+	// share them.
+	bodies    [][]Op
+	childBody []uint16
 	// ops lists every action, body by body; body b's actions start at
 	// bodyStart[b]. A G names its current action by index (G.op).
 	ops       []*Op
@@ -37,10 +39,8 @@ type Machine struct {
 	mon   Sysmon
 
 	stealOrder randomOrder
-	ndesc      int32 // g descriptors ever allocated (allgs)
-	descOwner  []GID // last goroutine that used each descriptor
-	live       int   // goroutines not dead
-	ntimers    int   // timers pending over all Ps
+	live       int // goroutines not dead
+	ntimers    int // timers pending over all Ps
 
 	// Things a thread holds in its hands for a moment inside one step,
 	// between two events: a P taken from its M and not yet handed to
@@ -114,7 +114,7 @@ type wake struct {
 	kind wakeKind
 	m    MID
 	g    GID
-	gen  uint64
+	gen  uint32
 }
 
 // New builds a machine for prog. The run starts with main (G1) running on
@@ -131,12 +131,16 @@ func New(cfg Config, prog *Program) (*Machine, error) {
 		prog:       prog,
 		rng:        sim.NewRand(cfg.Seed),
 		stealOrder: newRandomOrder(cfg.Procs),
-		bodyOf:     map[*Op]int32{},
 	}
-	s.indexBodies(prog.Main)
+	if len(prog.Chans) > maxChans {
+		return nil, fmt.Errorf("the program declares %d channels; the model allows %d", len(prog.Chans), maxChans)
+	}
+	if _, err := s.indexBodies(prog.Main); err != nil {
+		return nil, err
+	}
 	s.starting = true
 	defer func() { s.starting = false }()
-	s.gs.add(G{}) // ids start at G1
+	s.gs.reserveG0()
 	for _, c := range prog.Chans {
 		s.chans = append(s.chans, Chan{Name: c.Name, Cap: c.Cap})
 	}
@@ -154,8 +158,8 @@ func New(cfg Config, prog *Program) (*Machine, error) {
 	}
 	s.acquirepSilently(m0, &s.ps[0])
 
-	main := s.allocG(NoG)
-	main.frames.push(frame{body: 0}) // depth 1 of MaxLoopDepth+1: cannot fail
+	main, _ := s.allocG(NoG, s.gs.newDesc())
+	main.pushFrame(frame{body: 0}) // depth 1 of MaxLoopDepth+1: cannot fail
 	s.live++
 	s.execute(m0, pick{g: main.ID, rule: RuleMainStart})
 
@@ -213,7 +217,7 @@ func (s *Machine) Step() bool {
 			s.sysmon()
 		}
 	case wakeSignal:
-		s.preemptSignal(w.m, w.g, uint32(w.gen))
+		s.preemptSignal(w.m, w.g, w.gen)
 	case wakeNetReady:
 		s.netReady(w.g)
 	}
@@ -316,14 +320,10 @@ func (s *Machine) newM(state MState) *M {
 	return m
 }
 
-// allocG makes a fresh goroutine with a new descriptor (newproc1 when the
-// free lists are empty).
-func (s *Machine) allocG(parent GID) *G {
-	id := GID(s.gs.len())
-	g := s.gs.add(G{ID: id, Parent: parent, M: NoM, Desc: s.ndesc, Created: s.now, Runnable: s.now})
-	s.descOwner = append(s.descOwner, id)
-	s.ndesc++
-	return g
+// allocG makes a goroutine on descriptor desc and returns it with the
+// goroutine that used the descriptor before (NoG for a fresh one).
+func (s *Machine) allocG(parent GID, desc int32) (*G, GID) {
+	return s.gs.add(G{Parent: parent, M: NoM, Desc: desc, Runnable: s.now}, s.now)
 }
 
 func (s *Machine) g(id GID) *G { return s.gs.at(id) }
@@ -376,14 +376,13 @@ func (s *Machine) Clone() *Machine {
 		c.chans[i] = ch
 	}
 	c.net = s.net.clone()
-	c.descOwner = append([]GID(nil), s.descOwner...)
 	return &c
 }
 
 // Weight is the cost of a Clone in units of one step's replay, for the
-// spacing of checkpoints (sim.Weigher). A clone copies every goroutine,
+// spacing of checkpoints (sim.Weigher). A clone copies every descriptor,
 // and copying one costs about as much as replaying a step.
-func (s *Machine) Weight() int { return s.gs.len() + 64*len(s.ps) }
+func (s *Machine) Weight() int { return int(s.gs.ndesc) + 64*len(s.ps) }
 
 // Steps is the number of steps taken. Events emitted by one Step share a
 // step number; those New emits belong to step 0.
@@ -429,15 +428,25 @@ func (s *Machine) M(id MID) *M { return s.ms[id] }
 // NumG is one more than the highest goroutine id.
 func (s *Machine) NumG() int { return s.gs.len() }
 
-// G returns goroutine id (read-only).
-func (s *Machine) G(id GID) *G { return s.gs.at(id) }
+// G returns goroutine id (read-only). A goroutine that exited long ago,
+// whose descriptor another goroutine now uses, comes back as a dead G
+// that keeps only its parent and creation time.
+func (s *Machine) G(id GID) *G {
+	if g := s.gs.current(id); g != nil {
+		return g
+	}
+	return s.gs.ghost(id)
+}
+
+// Created is when goroutine id was created.
+func (s *Machine) Created(id GID) sim.Time { return s.gs.rec(id).created }
 
 // Live is the number of goroutines that have not exited.
 func (s *Machine) Live() int { return s.live }
 
 // Descriptors is the number of g descriptors allocated (the runtime's
 // allgs): live goroutines plus the dead ones cached on free lists.
-func (s *Machine) Descriptors() int { return int(s.ndesc) }
+func (s *Machine) Descriptors() int { return int(s.gs.ndesc) }
 
 // Sched returns the global scheduler state (read-only).
 func (s *Machine) Sched() *Sched { return &s.sched }

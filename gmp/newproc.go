@@ -33,18 +33,12 @@ func (s *Machine) newproc(m *M, parent *G, op *Op) {
 // was reused, or NoG.
 func (s *Machine) newproc1(pp *P, parent *G, op *Op) (*G, GID) {
 	desc, ok := s.gfget(pp)
-	var g *G
-	reusedFrom := NoG
-	if ok {
-		reusedFrom = s.descOwner[desc]
-		id := GID(s.gs.len())
-		g = s.gs.add(G{ID: id, Parent: parent.ID, M: NoM, Desc: desc, Created: s.now, Runnable: s.now})
-		s.descOwner[desc] = id
-	} else {
-		g = s.allocG(parent.ID)
+	if !ok {
+		desc = s.gs.newDesc()
 	}
-	g.Status = Gidle                         // until go-create puts it in runnext
-	g.frames.push(frame{body: s.bodyOf[op]}) // a fresh stack: cannot fail
+	g, reusedFrom := s.allocG(parent.ID, desc)
+	g.Status = Gidle                                   // until go-create puts it in runnext
+	g.pushFrame(frame{body: s.childBody[parent.op-1]}) // a fresh stack: cannot fail
 	parent.Children++
 	s.live++
 	return g, reusedFrom
@@ -144,11 +138,13 @@ func (s *Machine) goexit(m *M, g *G, returned bool) {
 		s.finish(MainReturned, nil, RuleNone)
 		return
 	}
+	// The parent may have exited, and its descriptor gone to another G.
 	if g.Parent != NoG {
-		parent := s.g(g.Parent)
-		parent.Children--
-		if parent.Children == 0 && parent.Status == Gwaiting && parent.Where.Kind == LocWait {
-			s.ready(m, pp, parent, Event{Rule: RuleReadyChildren, G2: g.ID})
+		if parent := s.gs.current(g.Parent); parent != nil && parent.Status != Gdead {
+			parent.Children--
+			if parent.Children == 0 && parent.Status == Gwaiting && parent.Where.Kind == LocWait {
+				s.ready(m, pp, parent, Event{Rule: RuleReadyChildren, G2: g.ID})
+			}
 		}
 	}
 	rule := RuleGoexit
@@ -160,7 +156,7 @@ func (s *Machine) goexit(m *M, g *G, returned bool) {
 	g.Status = Gdead
 	g.Where = Loc{}
 	g.M = NoM
-	g.frames.reset()
+	g.resetFrames()
 	g.inCPU = false
 	s.live--
 	s.dropg(m)

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 	"testing/quick"
+	"unsafe"
 )
 
 // The ring and the global queue against plain slices: any sequence of
@@ -88,13 +89,13 @@ func TestGlobalQueueAgainstSlice(t *testing.T) {
 func TestRunqputAgainstNaiveModel(t *testing.T) {
 	f := func(nexts []bool) bool {
 		m := &Machine{ps: []P{{ID: 0, M: NoM}}}
-		m.gs.add(G{})
+		m.gs.reserveG0()
 		pp := &m.ps[0]
 		var runnext GID
 		var ring, global []GID
 		for i, next := range nexts {
 			id := GID(i + 1)
-			m.gs.add(G{ID: id})
+			m.gs.add(G{Desc: m.gs.newDesc()}, 0)
 			m.runqput(pp, id, next)
 			put := id
 			if next {
@@ -135,9 +136,9 @@ func TestGlobrunqgetbatchSize(t *testing.T) {
 	}
 	for _, c := range cases {
 		m := &Machine{ps: make([]P, c.procs)}
-		m.gs.add(G{})
+		m.gs.reserveG0()
 		for i := 1; i <= c.queued; i++ {
-			m.gs.add(G{ID: GID(i)})
+			m.gs.add(G{Desc: m.gs.newDesc()}, 0)
 			m.globrunqput(GID(i))
 		}
 		pk := m.globrunqgetbatch(&m.ps[0], RuleGlobalBatch)
@@ -166,5 +167,16 @@ func TestRandomOrderVisitsEachPOnce(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// G is laid out in two cache lines (see its comment); a field added
+// carelessly would push it over and slow every large run.
+func TestGLayout(t *testing.T) {
+	if size := unsafe.Sizeof(G{}); size != 128 {
+		t.Errorf("G is %d bytes, want 128", size)
+	}
+	if off := unsafe.Offsetof(G{}.Parent); off != 64 {
+		t.Errorf("the second cache line starts at byte %d, want 64", off)
 	}
 }

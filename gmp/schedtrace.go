@@ -50,8 +50,8 @@ func (s *Machine) SchedTrace(detail bool) string {
 				" lockedg=nil\n")
 		}
 		for id := GID(1); int(id) < s.gs.len(); id++ {
-			g := s.g(id)
-			if g.Status == Gdead {
+			g := s.gs.current(id)
+			if g == nil || g.Status == Gdead {
 				continue
 			}
 			m := "nil"

@@ -7,91 +7,114 @@ import (
 )
 
 // G is a goroutine: the runtime's g, plus the program it runs.
+//
+// The fields are laid out in two 64-byte cache lines: the first holds
+// what the scheduler touches on nearly every step, the second the program
+// counter and the family. A run with a million goroutines spends most of
+// its time waiting for memory, so the size and order of G are what the
+// simulation's speed depends on (BenchmarkEvents); TestGLayout keeps it
+// at 128 bytes.
 type G struct {
-	ID     GID
-	Status GStatus
+	ID GID
+	// M is the thread running the G (running or in a syscall).
+	M MID
 	// Where is the place the G is in; the invariant checker holds it
 	// against the queues themselves.
 	Where Loc
-	// M is the thread running the G (running or in a syscall).
-	M MID
-	// Parent is the goroutine whose go statement created this one.
-	Parent GID
-	// Preempt is gp.preempt: sysmon asked this G to stop at its next
-	// safe point. execute clears it, so a request is lost if the G parks
-	// first (R7.6).
-	Preempt bool
-	// WaitReason says why a waiting G is parked.
-	WaitReason Reason
-	// Children counts live goroutines this one started (for wait: children).
-	Children int32
-	// Desc is the g descriptor the G occupies. Descriptors are what the
-	// free lists recycle: a new G may reuse the one a dead G left.
-	Desc int32
 	// op is the action the G is executing or parked in, as an index into
 	// the machine's op table plus one (0 before its first action). An
 	// index rather than a pointer keeps G free of pointers, so the
 	// garbage collector never scans the goroutine table and a snapshot
 	// copies it without write barriers. Machine.OpOf resolves it.
 	op int32
-	// Created is when the G was created; Runnable is when it last became
-	// runnable (for scheduling latency).
-	Created, Runnable sim.Time
+	// runGen counts the times this G was started, to match a preemption
+	// signal with the run it was sent to.
+	runGen uint32
+	Status GStatus
+	// WaitReason says why a waiting G is parked.
+	WaitReason Reason
+	// Preempt is gp.preempt: sysmon asked this G to stop at its next
+	// safe point. execute clears it, so a request is lost if the G parks
+	// first (R7.6).
+	Preempt bool
+	// inCPU says the G is in user code (an async safe point) rather than
+	// in the runtime.
+	inCPU bool
+	// closedOn is the channel (plus one) a sender was woken from by its
+	// close: it panics when it runs.
+	closedOn uint16
+	// depth is the number of frames in use.
+	depth uint8
+	// Runnable is when the G last became runnable (for scheduling
+	// latency).
+	Runnable sim.Time
 	// RunStart is when the G last started running (a slice it inherits
 	// may be older).
 	RunStart sim.Time
 	// CPULeft is what remains of the compute action in progress.
 	CPULeft time.Duration
-	// cpuEnd is when the compute stretch now running ends; inCPU says the
-	// G is in user code (an async safe point) rather than in the runtime.
+	// cpuEnd is when the compute stretch now running ends.
 	cpuEnd sim.Time
-	inCPU  bool
-	// runGen counts the times this G was started, to match a preemption
-	// signal with the run it was sent to.
-	runGen uint32
-	// closedOn is the channel (plus one) a sender was woken from by its
-	// close: it panics when it runs.
-	closedOn int32
-	frames   frameStack
+
+	// Parent is the goroutine whose go statement created this one.
+	Parent GID
+	// Children counts live goroutines this one started (for wait: children).
+	Children int32
+	// Desc is the g descriptor the G occupies. Descriptors are what the
+	// free lists recycle: a new G may reuse the one a dead G left.
+	Desc int32
+	// goRep counts the goroutines already created by the go action the G
+	// is in. Only the innermost frame's current action can be a go
+	// statement in progress, so one counter per G is enough.
+	goRep int32
+	// frames are the G's place in its program: its body, then one per
+	// enclosing loop. They live inside the G, so that a G needs no
+	// allocation of its own and a snapshot copies goroutines as plain
+	// values.
+	frames [MaxLoopDepth + 1]frame
 }
 
 // frame is one level of a G's program: a goroutine body or a loop body
-// (an index into Machine.bodies), and where in it the G is.
+// (an index into Machine.bodies), and where in it the G is. Bodies and
+// actions are numbered in 16 bits (New rejects bigger programs), which
+// keeps G within two cache lines.
 type frame struct {
-	body int32 // index into Machine.bodies
-	pc   int32 // index of the next action
-	left int32 // loop frames: iterations still to run after this one
-	rep  int32 // goroutines already created by the go action at pc
+	body uint16 // index into Machine.bodies
+	pc   uint16 // index of the next action
+	left int32  // loop frames: iterations still to run after this one
 }
 
 // MaxLoopDepth is how deeply loops may nest in one goroutine's program.
-// Its frames live inside the G, so that a G needs no allocation of its
-// own and a snapshot copies goroutines as plain values.
 const MaxLoopDepth = 5
 
-// frameStack is a G's frames: its body, then one per enclosing loop.
-type frameStack struct {
-	inline [MaxLoopDepth + 1]frame
-	n      int32
-}
+// Limits on the size of a program, from the widths of G's fields.
+const (
+	maxBodies    = 1<<16 - 1 // go and loop bodies, main's included
+	maxBodyOps   = 1<<16 - 1 // actions in one body
+	maxChans     = 1<<16 - 2 // channels (closedOn holds index+1)
+	maxFrameSlot = MaxLoopDepth + 1
+)
 
-func (s *frameStack) len() int { return int(s.n) }
+// top returns the innermost frame; the G must have one.
+func (g *G) top() *frame { return &g.frames[g.depth-1] }
 
-func (s *frameStack) at(i int) *frame { return &s.inline[i] }
-
-// push adds a frame; it reports false when the nesting is too deep.
-func (s *frameStack) push(f frame) bool {
-	if int(s.n) == len(s.inline) {
+// pushFrame enters a body; it reports false when the nesting is too deep.
+func (g *G) pushFrame(f frame) bool {
+	if int(g.depth) == maxFrameSlot {
 		return false
 	}
-	s.inline[s.n] = f
-	s.n++
+	g.frames[g.depth] = f
+	g.depth++
 	return true
 }
 
-func (s *frameStack) pop() { s.n-- }
+func (g *G) popFrame() { g.depth-- }
 
-func (s *frameStack) reset() { *s = frameStack{} }
+func (g *G) resetFrames() {
+	g.frames = [maxFrameSlot]frame{}
+	g.depth = 0
+	g.goRep = 0
+}
 
 // Sysmontick is what sysmon last saw of a P (runtime's p.sysmontick).
 type Sysmontick struct {
@@ -154,7 +177,9 @@ type M struct {
 	// variable of schedule() in the runtime).
 	Picked GID
 	// wake bookkeeping: a pending wake is valid only if its gen matches.
-	gen    uint64
+	// 32 bits keep an agenda entry small; a stale wake would need four
+	// billion newer wakes of the same M before it fires to be mistaken.
+	gen    uint32
 	next   mStep
 	wakeAt sim.Time
 	fr     findState
@@ -236,5 +261,5 @@ type Sysmon struct {
 	lastTrace, traceStart sim.Time
 	traced                bool
 	syscallWake           bool
-	gen                   uint64
+	gen                   uint32
 }

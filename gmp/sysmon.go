@@ -207,7 +207,7 @@ func (s *Machine) preemptone(pp *P) bool {
 		D: s.now.Sub(pp.Sysmontick.Schedwhen), N: int(pp.Schedtick)})
 	g.Preempt = true
 	s.mon.Did = "asked " + g.ID.String() + " on " + pp.ID.String() + " to stop"
-	s.agenda.Push(s.after(s.cfg.Costs.PreemptSignal), wake{kind: wakeSignal, m: m.ID, g: g.ID, gen: uint64(g.runGen)})
+	s.agenda.Push(s.after(s.cfg.Costs.PreemptSignal), wake{kind: wakeSignal, m: m.ID, g: g.ID, gen: g.runGen})
 	return true
 }
 

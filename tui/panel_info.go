@@ -254,7 +254,7 @@ func describeG(a *App, id gmp.GID) string {
 	}
 	s := fmt.Sprintf("%v %s", id, where)
 	if g.Parent != gmp.NoG {
-		s += fmt.Sprintf(" · created by %v at %v", g.Parent, g.Created)
+		s += fmt.Sprintf(" · created by %v at %v", g.Parent, st.Created(id))
 	}
 	if op := st.OpOf(g); op != nil && op.Pos.Line > 0 && g.Status != gmp.Gdead {
 		s += fmt.Sprintf(" · %s at line %d", op.Kind, op.Pos.Line)
