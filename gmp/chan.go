@@ -23,7 +23,7 @@ func (s *Machine) chansend(m *M, g *G, ci int) {
 		return
 	}
 	c.SendQ = append(c.SendQ, g.ID)
-	s.gopark(m, g, ReasonChanSend, Loc{Kind: LocChanSend, ID: int32(ci)}, 0)
+	s.gopark(m, g, ReasonChanSend, Loc{Kind: LocChanSend, ID: int32(ci)}, 0, 0)
 	s.enterScheduler(m)
 }
 
@@ -47,7 +47,7 @@ func (s *Machine) chanrecv(m *M, g *G, ci int) {
 		return
 	}
 	c.RecvQ = append(c.RecvQ, g.ID)
-	s.gopark(m, g, ReasonChanRecv, Loc{Kind: LocChanRecv, ID: int32(ci)}, 0)
+	s.gopark(m, g, ReasonChanRecv, Loc{Kind: LocChanRecv, ID: int32(ci)}, 0, 0)
 	s.enterScheduler(m)
 }
 

@@ -60,6 +60,13 @@ func (s *Machine) CheckInvariants() error {
 			runnable(g, pp.ID.String()+".runq")
 		}
 		for _, t := range pp.timers.items {
+			if t.Purge != 0 {
+				if pl := &s.pools[t.Purge-1]; !pl.PurgeArmed || pl.PurgeAt != t.When {
+					bad("%v holds a purge timer for pool %s at %v, but the pool's purge is armed=%v at %v",
+						pp.ID, pl.Decl.Name, t.When, pl.PurgeArmed, pl.PurgeAt)
+				}
+				continue
+			}
 			place(t.G, at(LocTimer, pp.ID), pp.ID.String()+" timers")
 		}
 		// P <-> M agreement.
@@ -101,6 +108,33 @@ func (s *Machine) CheckInvariants() error {
 	}
 	for _, w := range s.net.waiting {
 		place(w.G, Loc{Kind: LocNetpoll}, "the netpoller")
+	}
+	for pi := range s.pools {
+		s.checkPool(pi, place, bad)
+	}
+	for si := range s.sems {
+		sm := &s.sems[si]
+		where := "semaphore " + sm.Decl.Name
+		for _, w := range sm.Waiters {
+			place(w.G, Loc{Kind: LocSem, ID: int32(si)}, where)
+		}
+		for _, g := range sm.Stuck {
+			place(g, Loc{Kind: LocSem, ID: int32(si)}, where)
+		}
+		if sm.Cur < 0 || sm.Cur > sm.Decl.Size {
+			bad("%s holds %d of %d", where, sm.Cur, sm.Decl.Size)
+		}
+		if len(sm.Waiters) > 0 && sm.Decl.Size-sm.Cur >= sm.Waiters[0].N {
+			bad("%s has room for its first waiter (%d of %d taken, it wants %d) but leaves it waiting", where, sm.Cur, sm.Decl.Size, sm.Waiters[0].N)
+		}
+	}
+	for _, gr := range s.groups {
+		if g := s.gs.current(gr.owner); g == nil || g.Status == Gdead {
+			bad("an errgroup outlives its owner %v", gr.owner)
+		}
+		if gr.pending < 0 {
+			bad("the errgroup of %v counts %d goroutines", gr.owner, gr.pending)
+		}
 	}
 	if len(s.net.waiting) != s.sched.NetpollWaiters {
 		bad("netpollWaiters is %d but %d Gs wait on the network", s.sched.NetpollWaiters, len(s.net.waiting))
@@ -217,7 +251,7 @@ func (s *Machine) CheckInvariants() error {
 		}
 		switch g.Status {
 		case Gwaiting:
-			if g.Where.Kind == LocWait {
+			if g.Where.Kind == LocWait || g.Where.Kind == LocGroupWait {
 				seen[id]++ // waits on its children, in no queue
 			}
 		case Gidle, Grunnable:
@@ -247,4 +281,65 @@ func (s *Machine) CheckInvariants() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// checkPool verifies a pool's books: every worker counted in Running is
+// busy or idle, the idle list holds exactly the idle workers in the order
+// they went idle, Running never exceeds Cap, and nobody waits while a
+// worker is idle.
+func (s *Machine) checkPool(pi int, place func(GID, Loc, string), bad func(string, ...any)) {
+	pl := &s.pools[pi]
+	name := "pool " + pl.Decl.Name
+	running, idle := 0, 0
+	for i := range pl.Workers {
+		w := &pl.Workers[i]
+		if w.ID != i+1 {
+			bad("%s: worker %d has id %d", name, i+1, w.ID)
+		}
+		if i > 0 && w.G <= pl.Workers[i-1].G {
+			bad("%s: workers are not in goroutine order at w%d", name, w.ID)
+		}
+		switch w.State {
+		case WorkerBusy:
+			running++
+			if g := s.gs.current(w.G); g == nil || g.Status == Gdead {
+				bad("%s: busy worker w%d's %v is gone", name, w.ID, w.G)
+			}
+		case WorkerIdle:
+			running++
+			idle++
+		}
+	}
+	if running != pl.Running {
+		bad("%s: Running is %d but %d workers are busy or idle", name, pl.Running, running)
+	}
+	if pl.Cap >= 0 && pl.Running > pl.Cap {
+		bad("%s: %d workers run, more than its capacity %d", name, pl.Running, pl.Cap)
+	}
+	ids := pl.idle[pl.idleHead:]
+	if len(ids) != idle {
+		bad("%s: %d workers are idle but the idle list holds %d", name, idle, len(ids))
+	}
+	for i, wi := range ids {
+		w := &pl.Workers[wi]
+		if w.State != WorkerIdle {
+			bad("%s: w%d is on the idle list but not idle", name, w.ID)
+		}
+		if i > 0 && w.LastUsed < pl.Workers[ids[i-1]].LastUsed {
+			bad("%s: the idle list is out of last-used order at w%d", name, w.ID)
+		}
+		place(w.G, Loc{Kind: LocPoolIdle, ID: int32(pi)}, name+"'s idle list")
+	}
+	if len(pl.Waiters) > 0 && len(ids) > 0 {
+		bad("%s: %d submitters wait while %d workers are idle", name, len(pl.Waiters), len(ids))
+	}
+	for i, wt := range pl.Waiters {
+		if i > 0 && wt.Seq <= pl.Waiters[i-1].Seq {
+			bad("%s: waiters out of FIFO order at #%d", name, wt.Seq)
+		}
+		place(wt.G, Loc{Kind: LocPoolWait, ID: int32(pi)}, name+"'s waiters")
+	}
+	if pl.IdleLen() > 0 && !pl.PurgeArmed {
+		bad("%s: %d workers are idle but no purge is pending", name, pl.IdleLen())
+	}
 }

@@ -67,6 +67,16 @@ func (s *Machine) blockedOn(g *G) string {
 		return fmt.Sprintf("%v is blocked sending to channel %q", g.ID, s.chans[g.Where.ID].Name)
 	case LocWait:
 		return fmt.Sprintf("%v is waiting for %d children to exit", g.ID, g.Children)
+	case LocGroupWait:
+		return fmt.Sprintf("%v is waiting in errgroup.Wait", g.ID)
+	case LocPoolWait:
+		pl := &s.pools[g.Where.ID]
+		return fmt.Sprintf("%v is waiting in Submit for a worker of pool %q (%d of %d busy, none idle)", g.ID, pl.Decl.Name, pl.Running, pl.Cap)
+	case LocPoolIdle:
+		return fmt.Sprintf("%v is an idle worker of pool %q waiting for a task", g.ID, s.pools[g.Where.ID].Decl.Name)
+	case LocSem:
+		sm := &s.sems[g.Where.ID]
+		return fmt.Sprintf("%v is waiting to acquire semaphore %q (%d of %d taken)", g.ID, sm.Decl.Name, sm.Cur, sm.Decl.Size)
 	}
 	return fmt.Sprintf("%v is blocked (%v)", g.ID, g.WaitReason)
 }

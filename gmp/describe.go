@@ -3,15 +3,19 @@ package gmp
 import (
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/schedlab/schedlab/sim"
 )
 
 // Describer turns events into sentences. It is the only place that does:
 // the trace, the UI's log and the golden files all use it, so they cannot
-// disagree. It needs the program only for channel names.
+// disagree. It needs the program only for names: channels, pools,
+// semaphores.
 type Describer struct {
 	chans []string
+	pools []PoolDecl
+	sems  []string
 }
 
 // NewDescriber returns a describer for events of prog.
@@ -20,6 +24,10 @@ func NewDescriber(prog *Program) *Describer {
 	if prog != nil {
 		for _, c := range prog.Chans {
 			d.chans = append(d.chans, c.Name)
+		}
+		d.pools = prog.Pools
+		for _, sm := range prog.Sems {
+			d.sems = append(d.sems, sm.Name)
 		}
 	}
 	return d
@@ -52,16 +60,50 @@ func (d *Describer) Loc(l Loc) string {
 	case LocFree:
 		return "free:" + p
 	case LocSem:
-		return "sem:" + strconv.Itoa(int(l.ID))
+		return "sem:" + d.semName(int(l.ID))
+	case LocPoolIdle:
+		return "pool:" + d.poolName(int(l.ID)) + ".idle"
+	case LocPoolWait:
+		return "pool:" + d.poolName(int(l.ID)) + ".wait"
+	case LocGroupWait:
+		return "errgroup.wait"
 	}
 	return ""
 }
 
+// chanName names channel i. Channels past the declared ones are the
+// limit channels errgroups make.
 func (d *Describer) chanName(i int) string {
 	if i >= 0 && i < len(d.chans) {
 		return d.chans[i]
 	}
+	return "errgroup-limit#" + strconv.Itoa(i)
+}
+
+func (d *Describer) poolName(i int) string {
+	if i >= 0 && i < len(d.pools) {
+		return d.pools[i].Name
+	}
 	return "#" + strconv.Itoa(i)
+}
+
+func (d *Describer) semName(i int) string {
+	if i >= 0 && i < len(d.sems) {
+		return d.sems[i]
+	}
+	return "#" + strconv.Itoa(i)
+}
+
+// capOf writes a pool's running count against its capacity: "3/8".
+func (d *Describer) capOf(pool int, running int32) string {
+	if pool >= 0 && pool < len(d.pools) && d.pools[pool].Size > 0 {
+		return fmt.Sprintf("%d/%d", running, d.pools[pool].Size)
+	}
+	return fmt.Sprintf("%d, no limit", running)
+}
+
+func (d *Describer) preAlloc(pool int) bool {
+	return pool >= 0 && pool < len(d.pools) && d.pools[pool].PreAlloc
 }
 
 // place says where a G is in words: "P0's runnext", "the global queue".
@@ -84,6 +126,14 @@ func (d *Describer) place(l Loc) string {
 		return "the netpoller"
 	case LocWait:
 		return "its wait for children"
+	case LocSem:
+		return "semaphore " + d.semName(int(l.ID))
+	case LocPoolIdle:
+		return "pool " + d.poolName(int(l.ID)) + "'s idle workers"
+	case LocPoolWait:
+		return "pool " + d.poolName(int(l.ID)) + "'s line of waiting submitters"
+	case LocGroupWait:
+		return "errgroup.Wait"
 	}
 	return d.Loc(l)
 }
@@ -278,6 +328,19 @@ func (d *Describer) Describe(e Event) string {
 		}
 		return "sysmon wakes from its deep sleep"
 
+	case RulePoolDispatchIdle, RulePoolDispatchNew, RulePoolHandoff, RulePoolServeWaiter, RulePoolBlock,
+		RulePoolReject, RulePoolIdle, RulePoolPurge, RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop,
+		RulePurgeTimer, RuleReadyTasks:
+		return d.pool(e)
+	case RuleSemAcquire, RuleSemWait, RuleSemNever, RuleSemRelease, RuleReadySem:
+		return d.sem(e)
+	case RuleGroupGo:
+		return f("%v starts %v with errgroup.Go into %v's runnext%s", e.G2, g, p, kickedNew(e))
+	case RuleGroupSlot:
+		return f("%v ends and takes its token back from the errgroup's limit channel: %v, blocked in errgroup.Go, wakes into %v's runnext%s", e.G2, g, p, kicked(e))
+	case RuleGroupWaitDone:
+		return f("%v, the group's last goroutine, ends: %v returns from errgroup.Wait into %v's runnext%s", e.G2, g, p, kicked(e))
+
 	case RuleDeadlock:
 		return "all goroutines are asleep: deadlock"
 	case RulePanic:
@@ -297,6 +360,12 @@ func (d *Describer) started(e Event, s string) string {
 
 func (d *Describer) park(e Event) string {
 	f := fmt.Sprintf
+	if e.Reason == ReasonChanSend && e.To.Kind == LocChanSend && e.Op != nil && e.Op.Kind == OpSend && e.Op.Chan < 0 {
+		return f("%v blocks in errgroup.Go: all %d slots of its group are taken (the limit channel is full)", e.G, e.Op.Limit)
+	}
+	if e.Reason == ReasonChanRecv && e.To.Kind == LocPoolIdle {
+		return f("worker w%d (%v) parks receiving on its task channel until a submitter sends it a task, or the purge closes it", e.N, e.G)
+	}
 	switch e.Reason {
 	case ReasonSleep:
 		return f("%v sleeps %v: parked, its timer goes into %v's heap", e.G, e.D, e.P)
@@ -308,8 +377,122 @@ func (d *Describer) park(e Event) string {
 		return f("%v blocks receiving from %s", e.G, d.place(e.To))
 	case ReasonWait:
 		return f("%v waits for its %s to exit", e.G, plural(e.N, "child", "children"))
+	case ReasonWaitGroup:
+		return f("%v waits in errgroup.Wait for %s", e.G, plural(e.N, "goroutine", "goroutines"))
+	case ReasonSelect:
+		switch e.To.Kind {
+		case LocPoolWait:
+			return f("%v parks in Submit's select until a worker of pool %s takes its task (waiter #%d)", e.G, d.poolName(int(e.To.ID)), e.N)
+		case LocSem:
+			return f("%v parks in Acquire's select until semaphore %s has room for %d", e.G, d.semName(int(e.To.ID)), e.N)
+		}
 	}
+
 	return f("%v parks (%v)", e.G, e.Reason)
+}
+
+// pool describes a pool's decisions and the wake-ups they cause.
+func (d *Describer) pool(e Event) string {
+	f := fmt.Sprintf
+	name := d.poolName(int(e.Obj))
+	switch e.Rule {
+	case RulePoolDispatchIdle:
+		which := "the most recently used (the top of the idle stack)"
+		if d.preAlloc(int(e.Obj)) {
+			which = "the one idle longest (PreAlloc keeps a ring)"
+		}
+		return f("%v submits task %d to pool %s: idle worker w%d (%v), idle for %v, takes it, %s", e.G, e.N2, name, e.N, e.G2, e.D, which)
+	case RulePoolDispatchNew:
+		return f("%v submits task %d to pool %s: no worker is idle and there is room, so it starts worker w%d (%v; %s running)", e.G, e.N2, name, e.N, e.G2, d.capOf(int(e.Obj), e.N3))
+	case RulePoolHandoff:
+		return f("worker w%d (%v) of pool %s finishes its task and takes task %d from %v, which waited %v: it runs it at once, and %v is only woken to return", e.N, e.G, name, e.N2, e.G2, e.D, e.G2)
+	case RulePoolServeWaiter:
+		return f("a worker of pool %s is gone and there is room: worker w%d (%v) is started for the task %v waited %v to submit (task %d)", name, e.N, e.G2, e.G2, e.D, e.N2)
+	case RulePoolBlock:
+		return f("pool %s has no idle worker and no room (%s running): %v waits for one, #%d in a FIFO line of %d", name, d.capOf(int(e.Obj), e.N3), e.G, e.N, e.N2)
+	case RulePoolReject:
+		if e.Flag {
+			return f("pool %s has no idle worker and no room (%s running), and it is nonblocking: %v's task is rejected with ErrPoolOverload", name, d.capOf(int(e.Obj), e.N3), e.G)
+		}
+		return f("pool %s is full and %d submitters already wait, its max_blocking: %v's task is rejected with ErrPoolOverload", name, e.N, e.G)
+	case RulePoolIdle:
+		s := f("worker w%d (%v) of pool %s finishes its task with nobody waiting: it goes on top of the idle stack (%d idle), stamped with the time", e.N, e.G, name, e.N2)
+		if e.Flag {
+			s += f("; no purge is pending, so the purge timer is set for %v from now", e.D)
+		}
+		return s
+	case RulePoolPurge:
+		var s string
+		if e.N == 0 {
+			s = f("the purge of pool %s finds no worker idle for %v", name, d.expiryOf(int(e.Obj)))
+		} else {
+			s = f("the purge of pool %s stops %s idle for %v or more (the oldest for %v), found by binary search of the idle stack", name, plural(e.N, "worker", "workers"), d.expiryOf(int(e.Obj)), e.D2)
+		}
+		if e.Flag {
+			return s + f("; %s idle, and it re-arms for the oldest, in %v", plural(e.N2, "worker stays", "workers stay"), e.D)
+		}
+		return s + "; no worker is left idle, so no purge is pending"
+	case RulePoolReadyIdle:
+		return f("%v sends the task on worker w%d's channel: %v, parked receiving, goes into %v's runnext%s", e.G2, e.N, e.G, e.P, kicked(e))
+	case RulePoolReadyWaiter:
+		return f("%v signals the ready channel of %v, waiting in Submit: %v goes into %v's runnext%s", e.G2, e.G, e.G, e.P, kicked(e))
+	case RulePoolReadyStop:
+		return f("the purge closes the task channel of worker w%d, idle for %v: %v wakes into %v's runnext to return%s", e.N, e.D, e.G, e.P, kicked(e))
+	case RulePurgeTimer:
+		owner := ""
+		if e.P2 != e.P {
+			owner = f(" (stolen from %v's heap)", e.P2)
+		}
+		return f("the purge timer of pool %s fires %v late on %v%s: time.AfterFunc starts %v to run the purge, into %v's runnext%s", name, e.D, e.P, owner, e.G, e.P, kickedNew(e))
+	case RuleReadyTasks:
+		return f("%v finishes the last task %v was waiting for: %v wakes into %v's runnext%s", e.G2, e.G, e.G, e.P, kicked(e))
+	}
+	return e.Kind.String()
+}
+
+func (d *Describer) expiryOf(pool int) time.Duration {
+	if pool >= 0 && pool < len(d.pools) && d.pools[pool].Expiry > 0 {
+		return d.pools[pool].Expiry
+	}
+	return DefaultPoolExpiry
+}
+
+// sem describes a semaphore's decisions.
+func (d *Describer) sem(e Event) string {
+	f := fmt.Sprintf
+	name := d.semName(int(e.Obj))
+	switch e.Rule {
+	case RuleSemAcquire:
+		return f("%v acquires %d of semaphore %s (%d taken now)", e.G, e.N, name, e.N2)
+	case RuleSemWait:
+		return f("%v asks semaphore %s for %d with %d taken: it queues, #%d in line", e.G, name, e.N, e.N2, e.N3)
+	case RuleSemNever:
+		return f("%v asks semaphore %s for %d, more than it can ever hold: Acquire waits for its context, which never ends", e.G, name, e.N)
+	case RuleSemRelease:
+		s := f("%v releases %d of semaphore %s", e.G, e.N, name)
+		if e.N3 > 0 {
+			s += f(" and lets %s through in order", plural(int(e.N3), "waiter", "waiters"))
+		}
+		s += f(" (%d taken now)", e.N2)
+		if e.Flag {
+			s += f("; the next waiter, %v, does not fit yet, so everyone behind it waits too", e.G2)
+		}
+		return s
+	case RuleReadySem:
+		return f("%v's release lets %v take %d of semaphore %s: %v wakes into %v's runnext%s", e.G2, e.G, e.N, name, e.G, e.P, kicked(e))
+	}
+	return e.Kind.String()
+}
+
+// kickedNew is kicked for a go-create event, whose N is the ring length.
+func kickedNew(e Event) string {
+	if e.G3 == NoG {
+		return ""
+	}
+	if e.Flag {
+		return fmt.Sprintf("; %v, kicked out of runnext, finds the ring full", e.G3)
+	}
+	return fmt.Sprintf("; %v, kicked out of runnext, goes to the ring's tail (%d/256)", e.G3, e.N)
 }
 
 // plural writes "1 G goes" or "3 Gs go".

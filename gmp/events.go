@@ -30,6 +30,13 @@ const (
 	KindNetpoll                      // netpoll: an M blocks in, or returns from, the poller
 	KindGFree                        // gfree: descriptors move between free lists
 	KindProgram                      // program: the program ends (main returned, deadlock, panic)
+	KindPoolDispatch                 // pool-dispatch: a pool gives a task to a worker
+	KindPoolBlock                    // pool-block: a submitter waits for a worker
+	KindPoolReject                   // pool-reject: a pool refuses a task (ErrPoolOverload)
+	KindPoolIdle                     // pool-idle: a worker goes back on the idle stack
+	KindPoolPurge                    // pool-purge: the purge stops expired idle workers
+	KindSemAcquire                   // sem-acquire: a semaphore is taken, or the caller waits
+	KindSemRelease                   // sem-release: a semaphore is given back
 )
 
 var kindNames = [...]string{
@@ -38,7 +45,9 @@ var kindNames = [...]string{
 	KindSyscallExit: "syscall-exit", KindProcStart: "proc-start", KindProcStop: "proc-stop",
 	KindProcSteal: "proc-steal", KindRunqOverflow: "runq-overflow", KindSteal: "steal",
 	KindSysmon: "sysmon", KindMStart: "m-start", KindMPark: "m-park", KindNetpoll: "netpoll",
-	KindGFree: "gfree", KindProgram: "program",
+	KindGFree: "gfree", KindProgram: "program", KindPoolDispatch: "pool-dispatch", KindPoolBlock: "pool-block",
+	KindPoolReject: "pool-reject", KindPoolIdle: "pool-idle", KindPoolPurge: "pool-purge",
+	KindSemAcquire: "sem-acquire", KindSemRelease: "sem-release",
 }
 
 func (k Kind) String() string {
@@ -138,6 +147,31 @@ const (
 	RuleDeadlock
 	RulePanic
 	RuleUntil
+	// pools (package pool)
+	RulePoolDispatchIdle
+	RulePoolDispatchNew
+	RulePoolHandoff
+	RulePoolServeWaiter
+	RulePoolBlock
+	RulePoolReject
+	RulePoolIdle
+	RulePoolPurge
+	RulePoolReadyIdle
+	RulePoolReadyWaiter
+	RulePoolReadyStop
+	RulePoolWorkerLost
+	RulePurgeTimer
+	RuleReadyTasks
+	// semaphores (x/sync/semaphore)
+	RuleSemAcquire
+	RuleSemWait
+	RuleSemNever
+	RuleSemRelease
+	RuleReadySem
+	// errgroup (x/sync/errgroup)
+	RuleGroupGo
+	RuleGroupSlot
+	RuleGroupWaitDone
 	numRules
 )
 
@@ -198,6 +232,28 @@ var ruleFns = [numRules]string{
 	RuleDeadlock:          "checkdead",
 	RulePanic:             "gopanic",
 	RuleUntil:             "",
+	RulePoolDispatchIdle:  "pool.submit",
+	RulePoolDispatchNew:   "pool.submit",
+	RulePoolHandoff:       "pool.finishTask",
+	RulePoolServeWaiter:   "pool.serveWaiters",
+	RulePoolBlock:         "pool.submit",
+	RulePoolReject:        "pool.submit",
+	RulePoolIdle:          "pool.finishTask",
+	RulePoolPurge:         "pool.purgeExpired",
+	RulePoolReadyIdle:     "chansend",
+	RulePoolReadyWaiter:   "chansend",
+	RulePoolReadyStop:     "closechan",
+	RulePoolWorkerLost:    "pool.workerLost",
+	RulePurgeTimer:        "time.goFunc",
+	RuleReadyTasks:        "goready",
+	RuleSemAcquire:        "semaphore.Acquire",
+	RuleSemWait:           "semaphore.Acquire",
+	RuleSemNever:          "semaphore.Acquire",
+	RuleSemRelease:        "semaphore.Release",
+	RuleReadySem:          "closechan",
+	RuleGroupGo:           "errgroup.Go",
+	RuleGroupSlot:         "chanrecv",
+	RuleGroupWaitDone:     "sync.WaitGroup.Done",
 }
 
 // Fn is the runtime function the rule models.
@@ -209,27 +265,32 @@ func (r Rule) Fn() string {
 }
 
 // Event is one thing the scheduler did. Its fields are facts; the
-// describer turns them into a sentence.
+// describer turns them into a sentence. The fields are ordered to pack
+// into 104 bytes: the UI keeps every event of a run.
 type Event struct {
 	T    sim.Time
 	Kind Kind
 	Rule Rule
-	G    GID // the goroutine concerned
-	P    PID // the P the event happens on
-	M    MID // the M that acts
-	From Loc // where G came from
-	To   Loc // where G went
 	// Reason is the trace reason of go-stop and go-block, and for a
 	// channel wake-up the operation the woken G was blocked in.
 	Reason Reason
+	Flag   bool // a yes/no detail of the rule (see the describer)
+	G      GID  // the goroutine concerned
+	P      PID  // the P the event happens on
+	M      MID  // the M that acts
+	From   Loc  // where G came from
+	To     Loc  // where G went
 	G2     GID  // a second goroutine: the creator (go-create), the waker (go-unblock)
 	G3     GID  // a third: the goroutine kicked out of runnext to make room
 	P2     PID  // a second P: the victim of a steal, the P given to a woken M, …
 	M2     MID  // a second M: the thread a P was taken from, …
-	N, N2  int  // counts: Gs moved, queue lengths, ticks
-	Flag   bool // a yes/no detail of the rule (see the describer)
-	D, D2  time.Duration
-	Op     *Op // the scenario action involved, for its position
+	// Obj is the pool or semaphore the event concerns (an index into the
+	// program's declarations).
+	Obj   int32
+	N3    int32 // a third count: a pool's running workers, a semaphore's waiters
+	N, N2 int   // counts: Gs moved, queue lengths, ticks
+	D, D2 time.Duration
+	Op    *Op // the scenario action involved, for its position
 }
 
 // Reason is why a goroutine stopped or parked, as runtime/trace names it.
@@ -244,9 +305,12 @@ const (
 	ReasonChanRecv
 	ReasonNetwork
 	ReasonWait
+	ReasonSelect
+	ReasonWaitGroup
 )
 
-var reasonNames = [...]string{"", "preempted", "gosched", "sleep", "chan send", "chan receive", "network", "wait"}
+var reasonNames = [...]string{"", "preempted", "gosched", "sleep", "chan send", "chan receive", "network", "wait",
+	"select", "sync.WaitGroup.Wait"}
 
 func (r Reason) String() string {
 	if int(r) < len(reasonNames) {

@@ -35,12 +35,16 @@ func (s *Machine) nextOp(g *G) *Op {
 				return nil
 			}
 			continue
-		case OpGo:
+		case OpGo, OpSubmit:
 			g.goRep++
 			if int(g.goRep) >= max(op.Count, 1) {
 				g.goRep = 0
 				f.pc++
 			}
+			return op
+		case opPoolWorker:
+			// The top of a worker's loop: it stays here until the
+			// worker stops.
 			return op
 		default:
 			f.pc++
@@ -72,15 +76,48 @@ func (s *Machine) indexBodies(ops []Op) (uint16, error) {
 		s.childBody = append(s.childBody, 0)
 	}
 	for i := range ops {
-		if op := &ops[i]; op.Kind == OpGo || op.Kind == OpLoop {
-			b, err := s.indexBodies(op.Body)
-			if err != nil {
-				return 0, err
-			}
-			s.childBody[first+i] = b
+		op := &ops[i]
+		var body []Op
+		switch op.Kind {
+		case OpGo, OpLoop, OpSubmit:
+			body = op.Body
+		case opGroupGo:
+			body = groupTaskBody(op)
+		case OpGroup:
+			body = groupBody(op)
+		default:
+			continue
 		}
+		b, err := s.indexBodies(body)
+		if err != nil {
+			return 0, err
+		}
+		s.childBody[first+i] = b
 	}
 	return id, nil
+}
+
+// groupBody is what a group action runs: errgroup.Go Count times, then
+// Wait. Go is a token send on the group's limit channel and a go
+// statement.
+func groupBody(op *Op) []Op {
+	goOne := []Op{
+		{Kind: opGroupGo, Body: op.Body, Limit: op.Limit, Pos: op.Pos},
+	}
+	if op.Limit > 0 {
+		goOne = append([]Op{{Kind: OpSend, Chan: -1, Limit: op.Limit, Pos: op.Pos}}, goOne...)
+	}
+	return []Op{
+		{Kind: OpLoop, Count: op.Count, Body: goOne, Pos: op.Pos},
+		{Kind: opGroupWait, Pos: op.Pos},
+	}
+}
+
+// groupTaskBody is what a group's goroutine runs: the task, then done.
+func groupTaskBody(op *Op) []Op {
+	body := make([]Op, 0, len(op.Body)+1)
+	body = append(body, op.Body...)
+	return append(body, Op{Kind: opGroupDone, Pos: op.Pos})
 }
 
 func posOf(ops []Op) Pos {
@@ -129,6 +166,10 @@ func (s *Machine) runG(m *M) {
 	case OpGo:
 		s.newproc(m, g, op)
 	case OpSend:
+		if op.Chan < 0 { // errgroup.Go's token
+			s.groupSend(m, g)
+			break
+		}
 		s.chansend(m, g, op.Chan)
 	case OpRecv:
 		s.chanrecv(m, g, op.Chan)
@@ -138,6 +179,24 @@ func (s *Machine) runG(m *M) {
 		s.waitChildren(m, g)
 	case OpExit:
 		s.goexit(m, g, false)
+	case OpSubmit:
+		s.poolSubmit(m, g, op)
+	case OpAcquire:
+		s.semAcquire(m, g, op)
+	case OpRelease:
+		s.semRelease(m, g, op)
+	case OpGroup:
+		s.groupStart(m, g, op)
+	case opGroupGo:
+		s.groupGo(m, g, op)
+	case opGroupDone:
+		s.groupDone(m, g)
+	case opGroupWait:
+		s.groupWait(m, g)
+	case opPoolWorker:
+		s.poolWorkerStep(m, g, op)
+	case opPoolPurge:
+		s.poolPurge(m, g, op)
 	default:
 		s.gopanic(g, "unknown action "+op.Kind.String())
 	}
@@ -170,10 +229,12 @@ func (s *Machine) enterScheduler(m *M) {
 }
 
 // gopark parks g (R8.1): the caller has decided where it waits. The caller
-// then does the park's unlock work and calls enterScheduler.
-func (s *Machine) gopark(m *M, g *G, reason Reason, where Loc, d time.Duration) {
+// then does the park's unlock work and calls enterScheduler. d and n are
+// details for the sentence: how long a sleep or read lasts, how many
+// children a wait waits for, the worker or waiter number, the weight.
+func (s *Machine) gopark(m *M, g *G, reason Reason, where Loc, d time.Duration, n int) {
 	s.emit(Event{Kind: KindGoBlock, Rule: RulePark, G: g.ID, P: m.P, M: m.ID,
-		From: at(LocRunning, m.P), To: where, Reason: reason, Op: s.OpOf(g), Flag: g.Preempt, D: d, N: int(g.Children)})
+		From: at(LocRunning, m.P), To: where, Reason: reason, Op: s.OpOf(g), Flag: g.Preempt, D: d, N: n})
 	g.Status = Gwaiting
 	g.WaitReason = reason
 	g.Where = where
@@ -222,6 +283,22 @@ func (s *Machine) detach(g *G) {
 		c.SendQ = without(c.SendQ, g.ID)
 	case LocNetpoll:
 		s.netDetach(g.ID)
+	case LocPoolWait:
+		pl := &s.pools[g.Where.ID]
+		for i, w := range pl.Waiters {
+			if w.G == g.ID {
+				pl.Waiters = append(pl.Waiters[:i], pl.Waiters[i+1:]...)
+				break
+			}
+		}
+	case LocSem:
+		sm := &s.sems[g.Where.ID]
+		for i, w := range sm.Waiters {
+			if w.G == g.ID {
+				sm.Waiters = append(sm.Waiters[:i], sm.Waiters[i+1:]...)
+				break
+			}
+		}
 	}
 }
 
@@ -252,7 +329,7 @@ func (s *Machine) waitChildren(m *M, g *G) {
 		s.continueAfter(m, s.cfg.Costs.ChanOp)
 		return
 	}
-	s.gopark(m, g, ReasonWait, Loc{Kind: LocWait}, 0)
+	s.gopark(m, g, ReasonWait, Loc{Kind: LocWait}, 0, int(g.Children))
 	s.enterScheduler(m)
 }
 

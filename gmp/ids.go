@@ -109,21 +109,24 @@ func (s MState) String() string {
 type LocKind uint8
 
 const (
-	LocNone     LocKind = iota
-	LocRunnext          // a P's runnext slot
-	LocRunq             // a P's local ring
-	LocGlobal           // the global run queue
-	LocRunning          // running on a P
-	LocSyscall          // in a system call
-	LocChanRecv         // parked receiving from a channel
-	LocChanSend         // parked sending to a channel
-	LocTimer            // parked in time.Sleep, its timer in a P's heap
-	LocNetpoll          // parked on the network poller
-	LocWait             // parked until its children exit
-	LocFree             // exited; descriptor on a P's free list
-	LocSem              // parked acquiring a semaphore
-	LocDead             // exited; descriptor on the global free list
-	LocPicked           // found by an M's schedule() and about to run; ID is the M
+	LocNone      LocKind = iota
+	LocRunnext           // a P's runnext slot
+	LocRunq              // a P's local ring
+	LocGlobal            // the global run queue
+	LocRunning           // running on a P
+	LocSyscall           // in a system call
+	LocChanRecv          // parked receiving from a channel
+	LocChanSend          // parked sending to a channel
+	LocTimer             // parked in time.Sleep, its timer in a P's heap
+	LocNetpoll           // parked on the network poller
+	LocWait              // parked until its children exit
+	LocFree              // exited; descriptor on a P's free list
+	LocSem               // parked acquiring a semaphore
+	LocDead              // exited; descriptor on the global free list
+	LocPicked            // found by an M's schedule() and about to run; ID is the M
+	LocPoolIdle          // an idle pool worker, parked on its task channel; ID is the pool
+	LocPoolWait          // a submitter waiting for a pool worker; ID is the pool
+	LocGroupWait         // parked in errgroup.Wait
 )
 
 // Loc is a place: a kind and, where it matters, the P or channel it

@@ -37,9 +37,19 @@ type Machine struct {
 	chans []Chan
 	net   netpoller
 	mon   Sysmon
+	pools []Pool
+	sems  []Sem
+	// groups are the errgroups in use; freeChans the channels groups
+	// made and gave back, for the next group to reuse.
+	groups    []group
+	freeChans []int32
+	// poolBody and purgeBody are the bodies New makes up for each pool:
+	// a worker's loop and the purge goroutine's work.
+	poolBody, purgeBody []uint16
 
 	stealOrder randomOrder
 	live       int // goroutines not dead
+	peakLive   int // the most goroutines alive at once
 	ntimers    int // timers pending over all Ps
 
 	// Things a thread holds in its hands for a moment inside one step,
@@ -138,6 +148,22 @@ func New(cfg Config, prog *Program) (*Machine, error) {
 	if _, err := s.indexBodies(prog.Main); err != nil {
 		return nil, err
 	}
+	for pi, d := range prog.Pools {
+		s.pools = append(s.pools, newPool(d))
+		wb, err := s.indexBodies([]Op{{Kind: opPoolWorker, Pool: pi, Pos: d.Pos}})
+		if err != nil {
+			return nil, err
+		}
+		pb, err := s.indexBodies([]Op{{Kind: opPoolPurge, Pool: pi, Pos: d.Pos}})
+		if err != nil {
+			return nil, err
+		}
+		s.poolBody = append(s.poolBody, wb)
+		s.purgeBody = append(s.purgeBody, pb)
+	}
+	for _, d := range prog.Sems {
+		s.sems = append(s.sems, Sem{Decl: d})
+	}
 	s.starting = true
 	defer func() { s.starting = false }()
 	s.gs.reserveG0()
@@ -161,6 +187,7 @@ func New(cfg Config, prog *Program) (*Machine, error) {
 	main, _ := s.allocG(NoG, s.gs.newDesc())
 	main.pushFrame(frame{body: 0}) // depth 1 of MaxLoopDepth+1: cannot fail
 	s.live++
+	s.peakLive = 1
 	s.execute(m0, pick{g: main.ID, rule: RuleMainStart})
 
 	s.mon.Delay = sysmonMinDelay
@@ -376,6 +403,16 @@ func (s *Machine) Clone() *Machine {
 		c.chans[i] = ch
 	}
 	c.net = s.net.clone()
+	c.pools = make([]Pool, len(s.pools))
+	for i := range s.pools {
+		c.pools[i] = s.pools[i].clone()
+	}
+	c.sems = make([]Sem, len(s.sems))
+	for i := range s.sems {
+		c.sems[i] = s.sems[i].clone()
+	}
+	c.groups = append([]group(nil), s.groups...)
+	c.freeChans = append([]int32(nil), s.freeChans...)
 	return &c
 }
 
@@ -438,6 +475,22 @@ func (s *Machine) G(id GID) *G {
 	return s.gs.ghost(id)
 }
 
+// PeakLive is the most goroutines that were alive at once.
+func (s *Machine) PeakLive() int { return s.peakLive }
+
+// PeakRunq is the most Gs any P's ring held at once, and PeakGlobal the
+// most the global queue held.
+func (s *Machine) PeakRunq() int {
+	peak := 0
+	for i := range s.ps {
+		peak = max(peak, int(s.ps[i].runq.peak))
+	}
+	return peak
+}
+
+// PeakGlobal is the most Gs the global run queue held at once.
+func (s *Machine) PeakGlobal() int { return s.sched.runq.peak }
+
 // Created is when goroutine id was created.
 func (s *Machine) Created(id GID) sim.Time { return s.gs.rec(id).created }
 
@@ -451,8 +504,15 @@ func (s *Machine) Descriptors() int { return int(s.gs.ndesc) }
 // Sched returns the global scheduler state (read-only).
 func (s *Machine) Sched() *Sched { return &s.sched }
 
-// Chans returns the channels (read-only).
+// Chans returns the channels (read-only): those the program declares,
+// then those errgroups made.
 func (s *Machine) Chans() []Chan { return s.chans }
+
+// Pools returns the pools (read-only), in declaration order.
+func (s *Machine) Pools() []Pool { return s.pools }
+
+// Sems returns the semaphores (read-only), in declaration order.
+func (s *Machine) Sems() []Sem { return s.sems }
 
 // SysmonState returns sysmon's state (read-only).
 func (s *Machine) SysmonState() *Sysmon { return &s.mon }

@@ -32,7 +32,7 @@ func (n *netpoller) clone() netpoller {
 
 // netpollblock parks g until its read is ready, after d.
 func (s *Machine) netpollblock(m *M, g *G, d time.Duration) {
-	s.gopark(m, g, ReasonNetwork, Loc{Kind: LocNetpoll}, d)
+	s.gopark(m, g, ReasonNetwork, Loc{Kind: LocNetpoll}, d, 0)
 	s.sched.NetpollInited = true
 	s.sched.NetpollWaiters++
 	s.net.waiting = append(s.net.waiting, NetWait{G: g.ID, ReadyAt: s.after(d)})

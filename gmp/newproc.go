@@ -17,29 +17,53 @@ const (
 // wakep may start a spinning M. The creator keeps running.
 func (s *Machine) newproc(m *M, parent *G, op *Op) {
 	pp := s.p(m.P)
-	newg, reusedFrom := s.newproc1(pp, parent, op)
-	kicked := pp.Runnext
-	s.emit(Event{Kind: KindGoCreate, Rule: RuleNewproc, G: newg.ID, P: pp.ID, M: m.ID,
-		To: at(LocRunnext, pp.ID), G2: parent.ID, G3: kicked, N: pp.runq.len() + boolInt(kicked != NoG),
-		N2: int(reusedFrom), Flag: kicked != NoG && pp.runq.full(), Op: op})
-	newg.Status = Grunnable
-	s.runqput(pp, newg.ID, true)
-	s.wakep()
+	newg, reusedFrom := s.newproc1(pp, parent, s.childBody[parent.op-1])
+	s.emitCreate(m, pp, newg, reusedFrom, Event{Rule: RuleNewproc, G2: parent.ID, Op: op})
 	s.continueAfter(m, s.cfg.Costs.Newproc)
 }
 
-// newproc1 makes the goroutine, on a descriptor from the P's free list
-// when there is one (R2.2). reusedFrom is the goroutine whose descriptor
-// was reused, or NoG.
-func (s *Machine) newproc1(pp *P, parent *G, op *Op) (*G, GID) {
+// emitCreate puts newg, just made by newproc1 on pp, into pp's runnext and
+// calls wakep, after the go-create event ev (its rule, creator and
+// details; emitCreate fills in the rest).
+func (s *Machine) emitCreate(m *M, pp *P, newg *G, reusedFrom GID, ev Event) {
+	kicked := pp.Runnext
+	ev.Kind = KindGoCreate
+	ev.G = newg.ID
+	ev.P = pp.ID
+	ev.M = m.ID
+	ev.To = at(LocRunnext, pp.ID)
+	ev.G3 = kicked
+	ev.N = pp.runq.len() + boolInt(kicked != NoG)
+	ev.N2 = int(reusedFrom)
+	ev.Flag = kicked != NoG && pp.runq.full()
+	s.emit(ev)
+	newg.Status = Grunnable
+	s.runqput(pp, newg.ID, true)
+	s.wakep()
+	s.peakLive = max(s.peakLive, s.live)
+}
+
+// newproc1 makes a goroutine that will run body, on a descriptor from the
+// P's free list when there is one (R2.2). parent is nil for a goroutine
+// the runtime starts (a timer's AfterFunc). A pool worker is not counted
+// among its creator's children: it belongs to the pool, and wait:
+// children waits for the tasks instead. reusedFrom is the goroutine whose
+// descriptor was reused, or NoG.
+func (s *Machine) newproc1(pp *P, parent *G, body uint16) (*G, GID) {
 	desc, ok := s.gfget(pp)
 	if !ok {
 		desc = s.gs.newDesc()
 	}
-	g, reusedFrom := s.allocG(parent.ID, desc)
-	g.Status = Gidle                                   // until go-create puts it in runnext
-	g.pushFrame(frame{body: s.childBody[parent.op-1]}) // a fresh stack: cannot fail
-	parent.Children++
+	pid := NoG
+	if parent != nil {
+		pid = parent.ID
+		if !s.isPoolBody(body) {
+			parent.Children++
+		}
+	}
+	g, reusedFrom := s.allocG(pid, desc)
+	g.Status = Gidle               // until go-create puts it in runnext
+	g.pushFrame(frame{body: body}) // a fresh stack: cannot fail
 	s.live++
 	return g, reusedFrom
 }
@@ -138,14 +162,14 @@ func (s *Machine) goexit(m *M, g *G, returned bool) {
 		s.finish(MainReturned, nil, RuleNone)
 		return
 	}
-	// The parent may have exited, and its descriptor gone to another G.
-	if g.Parent != NoG {
-		if parent := s.gs.current(g.Parent); parent != nil && parent.Status != Gdead {
-			parent.Children--
-			if parent.Children == 0 && parent.Status == Gwaiting && parent.Where.Kind == LocWait {
-				s.ready(m, pp, parent, Event{Rule: RuleReadyChildren, G2: g.ID})
-			}
+	if pi, ok := s.isPoolWorker(g); ok {
+		if !returned {
+			// runtime.Goexit in a task: the worker's deferred
+			// bookkeeping runs before the goroutine ends.
+			s.poolWorkerLost(m, g, pi)
 		}
+	} else {
+		s.childDone(m, pp, g.Parent, g.ID, RuleReadyChildren)
 	}
 	rule := RuleGoexit
 	if g.ID == 1 {
@@ -167,6 +191,29 @@ func (s *Machine) goexit(m *M, g *G, returned bool) {
 		return
 	}
 	s.enterScheduler(m)
+}
+
+// childDone is a goroutine started by parent ending, or a task parent
+// submitted finishing (rule says which): the last one readies a parent
+// parked in wait: children. The parent may have exited, and its
+// descriptor gone to another G.
+func (s *Machine) childDone(m *M, pp *P, parent, child GID, rule Rule) {
+	if parent == NoG {
+		return
+	}
+	o := s.gs.current(parent)
+	if o == nil || o.Status == Gdead {
+		return
+	}
+	o.Children--
+	if o.Children == 0 && o.Status == Gwaiting && o.Where.Kind == LocWait {
+		s.ready(m, pp, o, Event{Rule: rule, G2: child})
+	}
+}
+
+// taskDone is a pool task of owner's finishing on worker g.
+func (s *Machine) taskDone(m *M, pp *P, owner, worker GID) {
+	s.childDone(m, pp, owner, worker, RuleReadyTasks)
 }
 
 // gfput caches a dead descriptor on pp; at 64, descriptors move to the

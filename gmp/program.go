@@ -33,14 +33,28 @@ const (
 	OpSend                      // channel send
 	OpRecv                      // channel receive
 	OpClose                     // close a channel
-	OpWait                      // wait until every goroutine this one started has exited
+	OpWait                      // wait until every goroutine this one started, and every task it submitted, has finished
 	OpExit                      // runtime.Goexit
+	OpSubmit                    // submit tasks to a pool (pool.Submit)
+	OpAcquire                   // acquire a weighted semaphore (semaphore.Weighted.Acquire)
+	OpRelease                   // release a weighted semaphore
+	OpGroup                     // errgroup: SetLimit, Go count times, Wait
+
+	// Actions New makes up: the code of the libraries a scenario uses,
+	// run by the goroutines that call into them.
+	opPoolWorker // a pool worker's loop around the tasks it runs
+	opPoolPurge  // the pool's purge, run by the goroutine its timer starts
+	opGroupGo    // errgroup.Go: take a slot (send on the limit channel), then go
+	opGroupDone  // the end of an errgroup goroutine: free its slot, wg.Done
+	opGroupWait  // errgroup.Wait
 )
 
 var opNames = [...]string{
 	OpCPU: "cpu", OpSyscall: "syscall", OpSleep: "sleep", OpNet: "net", OpGosched: "gosched",
 	OpGo: "go", OpLoop: "loop", OpSend: "send", OpRecv: "recv", OpClose: "close",
-	OpWait: "wait", OpExit: "exit",
+	OpWait: "wait", OpExit: "exit", OpSubmit: "submit", OpAcquire: "acquire", OpRelease: "release",
+	OpGroup: "group", opPoolWorker: "pool worker", opPoolPurge: "pool purge", opGroupGo: "errgroup.Go",
+	opGroupDone: "errgroup done", opGroupWait: "errgroup.Wait",
 }
 
 func (k OpKind) String() string {
@@ -80,11 +94,19 @@ func (d Dur) String() string {
 
 // Op is one action of a goroutine's program.
 type Op struct {
-	Kind  OpKind
-	Dur   Dur  // cpu, syscall, sleep, net
-	Count int  // go: how many goroutines; loop: how many times
-	Body  []Op // go: the new goroutines' program; loop: the repeated actions
+	Kind OpKind
+	Dur  Dur // cpu, syscall, sleep, net
+	// Count: go, how many goroutines; loop, how many times; submit and
+	// group, how many tasks.
+	Count int
+	// Body: go, the new goroutines' program; loop, the repeated actions;
+	// submit and group, what each task runs.
+	Body  []Op
 	Chan  int  // send, recv, close: index into Program.Chans
+	Pool  int  // submit: index into Program.Pools
+	Sem   int  // acquire, release: index into Program.Sems
+	N     int  // acquire, release: the weight
+	Limit int  // group: SetLimit's argument (0 or less: no limit)
 	Block bool // syscall: entered with entersyscallblock (hands the P off at once)
 	Pos   Pos
 }
@@ -96,10 +118,38 @@ type ChanDecl struct {
 	Pos  Pos
 }
 
+// PoolDecl declares a goroutine pool: one of package pool, with the
+// options it is built with.
+type PoolDecl struct {
+	Name string
+	// Size is the capacity; 0 or less means unlimited.
+	Size int
+	// Expiry is how long a worker may stay idle before the purge stops it
+	// (pool.WithExpiry); 0 means the pool's default of 1s.
+	Expiry      time.Duration
+	Nonblocking bool // pool.WithNonblocking
+	MaxBlocking int  // pool.WithMaxBlocking (0: no limit)
+	PreAlloc    bool // pool.WithPreAlloc: idle workers in a ring, the oldest reused first
+	Pos         Pos
+}
+
+// DefaultPoolExpiry is package pool's default expiry.
+const DefaultPoolExpiry = time.Second
+
+// SemDecl declares a weighted semaphore (golang.org/x/sync/semaphore).
+type SemDecl struct {
+	Name string
+	Size int
+	Pos  Pos
+}
+
 // Program is what a simulation runs: the main goroutine's actions and the
-// channels they use. The scenarios package builds one from a file.
+// channels, pools and semaphores they use. The scenarios package builds
+// one from a file.
 type Program struct {
 	Name  string
 	Chans []ChanDecl
+	Pools []PoolDecl
+	Sems  []SemDecl
 	Main  []Op
 }

@@ -9,6 +9,7 @@ const runqSize = 256
 type ring struct {
 	buf        [runqSize]GID
 	head, tail uint32
+	peak       uint32 // the most Gs it has held, for comparisons
 }
 
 func (r *ring) len() int { return int(r.tail - r.head) }
@@ -19,6 +20,7 @@ func (r *ring) full() bool { return r.len() == runqSize }
 func (r *ring) push(g GID) {
 	r.buf[r.tail%runqSize] = g
 	r.tail++
+	r.peak = max(r.peak, r.tail-r.head)
 }
 
 // pop removes the G at the head.
@@ -47,11 +49,15 @@ func (r *ring) Items() []GID {
 type gqueue struct {
 	items []GID
 	head  int
+	peak  int // the most Gs it has held, for comparisons
 }
 
 func (q *gqueue) len() int { return len(q.items) - q.head }
 
-func (q *gqueue) pushBack(g GID) { q.items = append(q.items, g) }
+func (q *gqueue) pushBack(g GID) {
+	q.items = append(q.items, g)
+	q.peak = max(q.peak, len(q.items)-q.head)
+}
 
 func (q *gqueue) pop() GID {
 	g := q.items[q.head]
@@ -67,7 +73,7 @@ func (q *gqueue) pop() GID {
 func (q *gqueue) at(i int) GID { return q.items[q.head+i] }
 
 func (q *gqueue) clone() gqueue {
-	return gqueue{items: append([]GID(nil), q.items[q.head:]...)}
+	return gqueue{items: append([]GID(nil), q.items[q.head:]...), peak: q.peak}
 }
 
 // Items returns the queued Gs from head to tail.

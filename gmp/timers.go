@@ -11,11 +11,15 @@ import (
 // findRunnable: its own at the top, other Ps' on the last steal pass.
 // sysmon never runs them.
 
-// Timer is a pending time.Sleep.
+// Timer is a pending time.Sleep, or a pool's purge timer (a
+// time.AfterFunc).
 type Timer struct {
 	When sim.Time
-	G    GID
-	seq  uint64
+	G    GID // the sleeper; NoG for a purge timer
+	// Purge is the pool (index plus one) whose purge the timer starts,
+	// or 0.
+	Purge int32
+	seq   uint64
 }
 
 // timerHeap is a binary min-heap ordered by (When, seq).
@@ -124,16 +128,21 @@ func (h *timerHeap) sorted() []Timer {
 // netpoller or a spinning M is told (wakeNetPoller).
 func (s *Machine) timeSleep(m *M, g *G, d time.Duration) {
 	pp := s.p(m.P)
-	s.gopark(m, g, ReasonSleep, at(LocTimer, pp.ID), d)
-	when := s.after(d)
+	s.gopark(m, g, ReasonSleep, at(LocTimer, pp.ID), d, 0)
+	s.addTimer(pp, Timer{When: s.after(d), G: g.ID})
+	s.enterScheduler(m)
+}
+
+// addTimer puts t in pp's heap; if it is that heap's earliest, the
+// netpoller or a spinning M is told (wakeNetPoller).
+func (s *Machine) addTimer(pp *P, t Timer) {
 	s.sched.NetpollInited = true // any timer use initialises the poller
-	earliest := pp.timers.len() == 0 || when < pp.timers.wakeTime()
-	pp.timers.push(Timer{When: when, G: g.ID})
+	earliest := pp.timers.len() == 0 || t.When < pp.timers.wakeTime()
+	pp.timers.push(t)
 	s.ntimers++
 	if earliest {
-		s.wakeNetPoller(when)
+		s.wakeNetPoller(t.When)
 	}
-	s.enterScheduler(m)
 }
 
 // runTimers runs tp's expired timers on behalf of runner's M: each sleeper
@@ -142,8 +151,12 @@ func (s *Machine) timeSleep(m *M, g *G, d time.Duration) {
 func (s *Machine) runTimers(tp, runner *P, m *M) (sim.Time, bool) {
 	ran := false
 	for tp.timers.len() > 0 && tp.timers.wakeTime() <= s.now {
-		t := tp.timers.items[0] // ready takes it out of the heap
+		t := tp.timers.items[0] // ready (or the purge) takes it out of the heap
 		ran = true
+		if t.Purge != 0 {
+			s.firePurgeTimer(m, runner, tp, t)
+			continue
+		}
 		s.ready(m, runner, s.g(t.G), Event{Rule: RuleReadyTimer, P2: tp.ID, D: s.now.Sub(t.When)})
 	}
 	return tp.timers.wakeTime(), ran

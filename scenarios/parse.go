@@ -21,20 +21,25 @@ const (
 	maxGoCount   = 1_000_000
 	maxLoopTimes = 1_000_000_000
 	maxChanCap   = 1_000_000
+	maxPoolSize  = 1_000_000
+	maxSemSize   = 1_000_000_000
 	maxActions   = 100_000 // actions in a file, counting each use of an alias
 	maxErrors    = 20
 )
 
-var topKeys = []string{"name", "title", "summary", "procs", "seed", "until", "chans", "main", "notes"}
+var topKeys = []string{"name", "title", "summary", "procs", "seed", "until", "chans", "pools", "sems", "main", "notes"}
 
-var actionNames = []string{"cpu", "syscall", "sleep", "net", "gosched", "go", "loop", "send", "recv", "close", "wait", "exit"}
+var actionNames = []string{"cpu", "syscall", "sleep", "net", "gosched", "go", "loop", "send", "recv", "close", "wait", "exit",
+	"submit", "acquire", "release", "group"}
+
+var poolKeys = []string{"size", "expiry", "nonblocking", "max_blocking", "prealloc"}
 
 var validName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
 
 // Parse reads a scenario from data; file names it in errors. Every
 // mistake found is reported, each as file:line:col with a hint.
 func Parse(file string, data []byte) (*Scenario, error) {
-	p := &reader{file: file, anchors: map[string]ast.Node{}, chans: map[string]int{}}
+	p := &reader{file: file, anchors: map[string]ast.Node{}, chans: map[string]int{}, pools: map[string]int{}, sems: map[string]int{}}
 	sc := p.parse(data)
 	if len(p.errs) > 0 {
 		slices.SortStableFunc(p.errs, func(a, b *Error) int {
@@ -54,6 +59,8 @@ type reader struct {
 	errs    ErrorList
 	anchors map[string]ast.Node
 	chans   map[string]int
+	pools   map[string]int
+	sems    map[string]int
 	actions int
 	depth   int
 	loops   int // loops enclosing the action being read, in its goroutine
@@ -145,6 +152,12 @@ func (p *reader) parse(data []byte) *Scenario {
 	}
 	if n, ok := fields["chans"]; ok {
 		sc.Chans = p.chanDecls(n)
+	}
+	if n, ok := fields["pools"]; ok {
+		sc.Pools = p.poolDecls(n)
+	}
+	if n, ok := fields["sems"]; ok {
+		sc.Sems = p.semDecls(n)
 	}
 	if n, ok := fields["main"]; ok {
 		sc.Main = p.actionList(n, "main")
@@ -390,6 +403,83 @@ func (p *reader) chanDecls(n ast.Node) []gmp.ChanDecl {
 	return out
 }
 
+// poolDecls reads pools: {name: {size: 8, expiry: 1s, …}}.
+func (p *reader) poolDecls(n ast.Node) []gmp.PoolDecl {
+	m, ok := p.resolve(n).(*ast.MappingNode)
+	if !ok {
+		if _, null := p.resolve(n).(*ast.NullNode); null {
+			return nil
+		}
+		p.errorf(n, "write pools: {workers: {size: 8}}", "pools must map pool names to their options")
+		return nil
+	}
+	var out []gmp.PoolDecl
+	for _, mv := range m.Values {
+		name := keyName(mv)
+		if name == "" {
+			p.errorf(mv.Key, "", "a pool needs a name")
+			continue
+		}
+		d := gmp.PoolDecl{Name: name, Pos: p.pos(mv.Key)}
+		opts, ok := p.resolve(mv.Value).(*ast.MappingNode)
+		if !ok {
+			p.errorf(mv.Value, "write "+name+": {size: 8}", "pool %s needs a mapping of options such as size", name)
+			continue
+		}
+		f := p.mapping(opts, poolKeys, "pool "+name)
+		if v, ok := f["size"]; ok {
+			d.Size = int(p.integer(v, "size of pool "+name, 0, maxPoolSize))
+		} else {
+			p.errorf(opts, "size is the capacity; 0 means no limit", "pool %s has no size:", name)
+		}
+		if v, ok := f["expiry"]; ok {
+			d.Expiry = p.duration(v, "expiry of pool "+name)
+			if d.Expiry == 0 {
+				p.errorf(v, "leave expiry out for the default of 1s", "expiry must be greater than zero")
+			}
+		}
+		if v, ok := f["nonblocking"]; ok {
+			d.Nonblocking = p.boolean(v, "nonblocking")
+		}
+		if v, ok := f["max_blocking"]; ok {
+			d.MaxBlocking = int(p.integer(v, "max_blocking of pool "+name, 0, maxGoCount))
+		}
+		if v, ok := f["prealloc"]; ok {
+			d.PreAlloc = p.boolean(v, "prealloc")
+			if d.PreAlloc && d.Size == 0 {
+				p.errorf(v, "give the pool a size, or drop prealloc", "a prealloc pool needs a size (ErrInvalidPreAllocSize)")
+			}
+		}
+		p.pools[name] = len(out)
+		out = append(out, d)
+	}
+	return out
+}
+
+// semDecls reads sems: {name: capacity}.
+func (p *reader) semDecls(n ast.Node) []gmp.SemDecl {
+	m, ok := p.resolve(n).(*ast.MappingNode)
+	if !ok {
+		if _, null := p.resolve(n).(*ast.NullNode); null {
+			return nil
+		}
+		p.errorf(n, "write sems: {io: 4}", "sems must map semaphore names to their capacities")
+		return nil
+	}
+	var out []gmp.SemDecl
+	for _, mv := range m.Values {
+		name := keyName(mv)
+		if name == "" {
+			p.errorf(mv.Key, "", "a semaphore needs a name")
+			continue
+		}
+		size := int(p.integer(mv.Value, "capacity of semaphore "+name, 1, maxSemSize))
+		p.sems[name] = len(out)
+		out = append(out, gmp.SemDecl{Name: name, Size: size, Pos: p.pos(mv.Key)})
+	}
+	return out
+}
+
 func (p *reader) actionList(n ast.Node, what string) []gmp.Op {
 	p.depth++
 	defer func() { p.depth-- }()
@@ -475,6 +565,12 @@ func example(action string) string {
 		return "done"
 	case "wait":
 		return "children"
+	case "submit":
+		return "{pool: workers, count: 100, do: [{cpu: 1ms}]}"
+	case "acquire", "release":
+		return "{sem: io, n: 1}"
+	case "group":
+		return "{limit: 8, count: 100, do: [{cpu: 1ms}]}"
 	}
 	return "1ms"
 }
@@ -573,9 +669,126 @@ func (p *reader) keyedAction(mv *ast.MappingValueNode, pos gmp.Pos) (gmp.Op, boo
 			return gmp.Op{}, false
 		}
 		return gmp.Op{Kind: gmp.OpWait, Pos: pos}, true
+	case "submit":
+		return p.submit(mv, pos)
+	case "acquire", "release":
+		return p.semOp(mv, name, pos)
+	case "group":
+		return p.group(mv, pos)
 	}
 	p.unknownAction(mv.Key, name)
 	return gmp.Op{}, false
+}
+
+// tasks reads the count: and do: of a submit or group action. The tasks
+// run in other goroutines; loops is how many frames those goroutines
+// spend before the task (a pool worker's loop takes one).
+func (p *reader) tasks(m *ast.MappingNode, f map[string]ast.Node, what string, loops int) (int, []gmp.Op) {
+	count := 1
+	if c, ok := f["count"]; ok {
+		count = int(p.integer(c, what+" count", 0, maxGoCount))
+	}
+	outer := p.loops
+	p.loops = loops
+	defer func() { p.loops = outer }()
+	d, ok := f["do"]
+	if !ok {
+		p.errorf(m, "do lists what each task runs", "%s has no do:", what)
+		return count, nil
+	}
+	return count, p.actionList(d, what+"'s do")
+}
+
+// submit reads submit: {pool: NAME, count: N, do: [...]}.
+func (p *reader) submit(mv *ast.MappingValueNode, pos gmp.Pos) (gmp.Op, bool) {
+	m, ok := p.resolve(mv.Value).(*ast.MappingNode)
+	if !ok {
+		p.errorf(mv.Key, "write submit: "+example("submit"), "submit needs a mapping with pool, count and do")
+		return gmp.Op{}, false
+	}
+	f := p.mapping(m, []string{"pool", "count", "do"}, "submit")
+	op := gmp.Op{Kind: gmp.OpSubmit, Pos: pos}
+	if v, ok := f["pool"]; ok {
+		op.Pool = p.ref(v, mv.Key, "submit", "pool", p.pools, "pools: {NAME: {size: 8}}")
+	} else {
+		p.errorf(m, "name the pool: pool: workers", "submit has no pool:")
+	}
+	// A task runs in a worker whose loop takes one frame.
+	op.Count, op.Body = p.tasks(m, f, "submit", 1)
+	return op, true
+}
+
+// semOp reads acquire/release: {sem: NAME, n: 1} (n defaults to 1).
+func (p *reader) semOp(mv *ast.MappingValueNode, action string, pos gmp.Pos) (gmp.Op, bool) {
+	kind := gmp.OpAcquire
+	if action == "release" {
+		kind = gmp.OpRelease
+	}
+	op := gmp.Op{Kind: kind, N: 1, Pos: pos}
+	m, ok := p.resolve(mv.Value).(*ast.MappingNode)
+	if !ok {
+		// acquire: io is short for {sem: io, n: 1}.
+		op.Sem = p.ref(mv.Value, mv.Key, action, "semaphore", p.sems, "sems: {NAME: 4}")
+		return op, true
+	}
+	f := p.mapping(m, []string{"sem", "n"}, action)
+	if v, ok := f["sem"]; ok {
+		op.Sem = p.ref(v, mv.Key, action, "semaphore", p.sems, "sems: {NAME: 4}")
+	} else {
+		p.errorf(m, "name the semaphore: sem: io", "%s has no sem:", action)
+	}
+	if v, ok := f["n"]; ok {
+		op.N = int(p.integer(v, action+" n", 1, maxSemSize))
+	}
+	return op, true
+}
+
+// group reads group: {limit: L, count: N, do: [...]}: an errgroup with
+// SetLimit(L) running N tasks, then Wait.
+func (p *reader) group(mv *ast.MappingValueNode, pos gmp.Pos) (gmp.Op, bool) {
+	m, ok := p.resolve(mv.Value).(*ast.MappingNode)
+	if !ok {
+		p.errorf(mv.Key, "write group: "+example("group"), "group needs a mapping with limit, count and do")
+		return gmp.Op{}, false
+	}
+	f := p.mapping(m, []string{"limit", "count", "do"}, "group")
+	op := gmp.Op{Kind: gmp.OpGroup, Pos: pos}
+	if v, ok := f["limit"]; ok {
+		op.Limit = int(p.integer(v, "group limit", 0, maxChanCap))
+	}
+	// The group runs in the calling goroutine as two frames (its body and
+	// the loop of Go calls).
+	if p.loops+2 > gmp.MaxLoopDepth {
+		p.errorf(mv.Key, "flatten the loops around it, or start a goroutine for it",
+			"a group inside %d loops nests deeper than the %d levels a goroutine allows (a group takes two)", p.loops, gmp.MaxLoopDepth)
+		return gmp.Op{}, false
+	}
+	op.Count, op.Body = p.tasks(m, f, "group", 0)
+	return op, true
+}
+
+// ref resolves the name of a declared pool or semaphore.
+func (p *reader) ref(v, key ast.Node, action, what string, known map[string]int, decl string) int {
+	name, ok := p.scalar(v)
+	if !ok || name == "" {
+		p.errorf(key, "write the "+what+"'s name", "%s needs a %s name", action, what)
+		return 0
+	}
+	i, ok := known[name]
+	if !ok {
+		names := make([]string, 0, len(known))
+		for n := range known {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		hint := "declare it under " + decl
+		if c := closest(name, names); c != "" {
+			hint = "did you mean " + c + "? (" + hint + ")"
+		}
+		p.errorf(v, hint, "%s %q is not declared", what, name)
+		return 0
+	}
+	return i
 }
 
 func hasKey(m *ast.MappingNode, key string) bool {

@@ -333,7 +333,7 @@ var errorCases = []struct {
 		}},
 	{name: "unknown top-level key without a suggestion",
 		src:  "procs: 2\nmain: []\ncolour: red\n",
-		want: []wantErr{{"3:1", `unknown key "colour" in scenario`, "known keys: name, title, summary, procs, seed, until, chans, main, notes"}}},
+		want: []wantErr{{"3:1", `unknown key "colour" in scenario`, "known keys: name, title, summary, procs, seed, until, chans, pools, sems, main, notes"}}},
 	{name: "missing procs",
 		src:  "main: []\n",
 		want: []wantErr{{"1:1", "procs is missing", "GOMAXPROCS"}}},
@@ -514,40 +514,46 @@ var errorCases = []struct {
 }
 
 func TestParseErrors(t *testing.T) {
-	const file = "dir/bad.yaml"
 	for _, tc := range errorCases {
 		t.Run(tc.name, func(t *testing.T) {
-			sc, err := Parse(file, []byte(tc.src))
-			if err == nil {
-				t.Fatalf("Parse succeeded, want errors; Main:\n%s", dumpOps(sc.Main))
-			}
-			if sc != nil {
-				t.Errorf("Parse returned a scenario along with the error")
-			}
-			list, ok := err.(ErrorList)
-			if !ok {
-				t.Fatalf("error is a %T, want ErrorList: %v", err, err)
-			}
-			for i, w := range tc.want {
-				if i >= len(list) {
-					t.Errorf("missing error %d: %s: %s", i, w.pos, w.msg)
-					continue
-				}
-				e := list[i]
-				if got := fmt.Sprintf("%d:%d", e.Pos.Line, e.Pos.Col); got != w.pos || e.Pos.File != file {
-					t.Errorf("error %d at %v, want %s:%s (%s)", i, e.Pos, file, w.pos, e.Msg)
-				}
-				if !strings.Contains(e.Msg, w.msg) {
-					t.Errorf("error %d message %q does not contain %q", i, e.Msg, w.msg)
-				}
-				if !strings.Contains(e.Hint, w.hint) {
-					t.Errorf("error %d hint %q does not contain %q", i, e.Hint, w.hint)
-				}
-			}
-			if len(list) > len(tc.want) {
-				t.Errorf("%d unexpected extra errors:\n%v", len(list)-len(tc.want), ErrorList(list[len(tc.want):]))
-			}
+			checkErrors(t, "dir/bad.yaml", tc.src, tc.want)
 		})
+	}
+}
+
+// checkErrors parses src as file and holds the errors against want, in
+// order: position, and words in the message and the hint.
+func checkErrors(t *testing.T, file, src string, want []wantErr) {
+	t.Helper()
+	sc, err := Parse(file, []byte(src))
+	if err == nil {
+		t.Fatalf("Parse succeeded, want errors; Main:\n%s", dumpOps(sc.Main))
+	}
+	if sc != nil {
+		t.Errorf("Parse returned a scenario along with the error")
+	}
+	list, ok := err.(ErrorList)
+	if !ok {
+		t.Fatalf("error is a %T, want ErrorList: %v", err, err)
+	}
+	for i, w := range want {
+		if i >= len(list) {
+			t.Errorf("missing error %d: %s: %s", i, w.pos, w.msg)
+			continue
+		}
+		e := list[i]
+		if got := fmt.Sprintf("%d:%d", e.Pos.Line, e.Pos.Col); got != w.pos || e.Pos.File != file {
+			t.Errorf("error %d at %v, want %s:%s (%s)", i, e.Pos, file, w.pos, e.Msg)
+		}
+		if !strings.Contains(e.Msg, w.msg) {
+			t.Errorf("error %d message %q does not contain %q", i, e.Msg, w.msg)
+		}
+		if !strings.Contains(e.Hint, w.hint) {
+			t.Errorf("error %d hint %q does not contain %q", i, e.Hint, w.hint)
+		}
+	}
+	if len(list) > len(want) {
+		t.Errorf("%d unexpected extra errors:\n%v", len(list)-len(want), ErrorList(list[len(want):]))
 	}
 }
 

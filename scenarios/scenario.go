@@ -21,6 +21,8 @@ type Scenario struct {
 	// Until, if not zero, stops the run at this simulated time.
 	Until time.Duration
 	Chans []gmp.ChanDecl
+	Pools []gmp.PoolDecl
+	Sems  []gmp.SemDecl
 	Main  []gmp.Op
 	Notes []Note
 	// Source is the file's text.
@@ -40,7 +42,7 @@ type Note struct {
 
 // Program returns the program the simulation runs.
 func (s *Scenario) Program() *gmp.Program {
-	return &gmp.Program{Name: s.Name, Chans: s.Chans, Main: s.Main}
+	return &gmp.Program{Name: s.Name, Chans: s.Chans, Pools: s.Pools, Sems: s.Sems, Main: s.Main}
 }
 
 // Config returns a simulation configuration for the scenario with default

@@ -1,0 +1,442 @@
+package gmp
+
+import (
+	"time"
+
+	"github.com/schedlab/schedlab/sim"
+)
+
+// Goroutine pools, as package pool builds them, made of simulated
+// goroutines. The decisions are package pool's (see its doc, "Decision
+// rules"), taken in the same order, so a differential test can hold the
+// two side by side: a submitter takes the most recently idle worker (the
+// oldest under PreAlloc), else starts one while Running < Cap, else is
+// rejected (Nonblocking, MaxBlocking) or waits in a FIFO line; a worker
+// that finishes a task serves the first waiter directly, else goes idle,
+// stamped with the time, arming the purge if it is not armed; the purge,
+// a timer started with time.AfterFunc, runs in a goroutine of its own,
+// stops every worker idle for the expiry or longer and re-arms for the
+// oldest of the rest.
+//
+// The goroutine interactions are the real pool's too: a task handed to an
+// idle worker is a send on its one-slot task channel, which readies the
+// worker into the submitter's runnext; a new worker is a go statement; a
+// waiter parks in a select on its ready channel and the worker that serves
+// it readies it into the worker's runnext; the purge closes the expired
+// workers' task channels. What the model leaves out: Tune, Release and
+// Reboot (no scenario action calls them), panicking tasks, and
+// SubmitContext's cancellation.
+
+// WorkerState is what a pool worker is doing.
+type WorkerState uint8
+
+const (
+	WorkerBusy    WorkerState = iota // running a task
+	WorkerIdle                       // on the idle stack, parked on its task channel
+	WorkerStopped                    // told to stop, or gone
+)
+
+// PoolWorker is a worker of a simulated pool.
+type PoolWorker struct {
+	// ID numbers workers 1, 2, 3… in start order, as package pool does.
+	ID int
+	G  GID
+	// State, and since when: LastUsed is when it last went idle (the
+	// idle stack is ordered by it), BusySince when it took its task.
+	State     WorkerState
+	LastUsed  sim.Time
+	BusySince sim.Time
+	// Task numbers the task it runs (1, 2, 3… in acceptance order, the
+	// pool's Stats.Submitted when it was accepted); Owner is the goroutine
+	// that submitted it, which wait: children waits on.
+	Task  int
+	Owner GID
+}
+
+// PoolWaiter is a submitter waiting for a worker.
+type PoolWaiter struct {
+	Seq   int // 1, 2, 3… in arrival order
+	G     GID
+	Since sim.Time
+	body  uint16 // the task it carries
+}
+
+// PoolStats are a pool's counters, package pool's Stats.
+type PoolStats struct {
+	Submitted, Completed, Rejected, Blocked      int
+	WorkersStarted, WorkersReused, WorkersPurged int
+	PeakRunning                                  int
+	Purges                                       int // purge runs
+}
+
+// Pool is a simulated goroutine pool.
+type Pool struct {
+	Decl PoolDecl
+	// Cap is the capacity, -1 for an unlimited pool.
+	Cap     int
+	Running int
+	// idle holds indices into Workers, oldest first from idleHead: a
+	// stack that pops from the back, or under PreAlloc a ring that pops
+	// from the front. The purge removes from the front either way.
+	idle     []int32
+	idleHead int
+	Waiters  []PoolWaiter
+	// Workers lists every worker ever started, in start order, so by
+	// ascending G: a worker's goroutine finds its record by binary search.
+	Workers []PoolWorker
+	// The purge timer: armed, and due at PurgeAt.
+	PurgeArmed bool
+	PurgeAt    sim.Time
+	Stats      PoolStats
+	lastWaiter int
+}
+
+// Idle returns the idle workers in the order package pool's Snapshot
+// lists them: the one the next task goes to first.
+func (pl *Pool) Idle() []*PoolWorker {
+	ids := pl.idle[pl.idleHead:]
+	out := make([]*PoolWorker, len(ids))
+	for i, w := range ids {
+		if pl.Decl.PreAlloc {
+			out[i] = &pl.Workers[w]
+		} else {
+			out[len(ids)-1-i] = &pl.Workers[w]
+		}
+	}
+	return out
+}
+
+// IdleLen is the number of idle workers.
+func (pl *Pool) IdleLen() int { return len(pl.idle) - pl.idleHead }
+
+func (pl *Pool) expiry() time.Duration {
+	if pl.Decl.Expiry > 0 {
+		return pl.Decl.Expiry
+	}
+	return DefaultPoolExpiry
+}
+
+func (pl *Pool) hasRoom() bool { return pl.Cap < 0 || pl.Running < pl.Cap }
+
+// popIdle takes the worker the next task goes to: the top of the stack,
+// or under PreAlloc the oldest.
+func (pl *Pool) popIdle() (int32, bool) {
+	if pl.IdleLen() == 0 {
+		return 0, false
+	}
+	if pl.Decl.PreAlloc {
+		w := pl.idle[pl.idleHead]
+		pl.idleHead++
+		pl.compactIdle()
+		return w, true
+	}
+	w := pl.idle[len(pl.idle)-1]
+	pl.idle = pl.idle[:len(pl.idle)-1]
+	return w, true
+}
+
+// removeExpired takes every idle worker that went idle at or before
+// cutoff off the front of the idle list.
+func (pl *Pool) removeExpired(cutoff sim.Time) []int32 {
+	ids := pl.idle[pl.idleHead:]
+	n := 0
+	// The list is ordered by LastUsed: the expired ones are a prefix,
+	// found by binary search as package pool does.
+	lo, hi := 0, len(ids)
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if pl.Workers[ids[mid]].LastUsed <= cutoff {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	n = lo
+	out := append([]int32(nil), ids[:n]...)
+	pl.idleHead += n
+	pl.compactIdle()
+	return out
+}
+
+func (pl *Pool) compactIdle() {
+	if pl.idleHead > 0 && pl.idleHead*2 >= len(pl.idle) {
+		pl.idle = append(pl.idle[:0], pl.idle[pl.idleHead:]...)
+		pl.idleHead = 0
+	}
+}
+
+// oldestIdle is the worker that has been idle longest.
+func (pl *Pool) oldestIdle() (*PoolWorker, bool) {
+	if pl.IdleLen() == 0 {
+		return nil, false
+	}
+	return &pl.Workers[pl.idle[pl.idleHead]], true
+}
+
+// workerOf finds the worker record of goroutine g.
+func (pl *Pool) workerOf(g GID) *PoolWorker {
+	lo, hi := 0, len(pl.Workers)
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if pl.Workers[mid].G < g {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	if lo < len(pl.Workers) && pl.Workers[lo].G == g {
+		return &pl.Workers[lo]
+	}
+	return nil
+}
+
+func (pl *Pool) clone() Pool {
+	c := *pl
+	c.idle = append([]int32(nil), pl.idle...)
+	c.Waiters = append([]PoolWaiter(nil), pl.Waiters...)
+	c.Workers = append([]PoolWorker(nil), pl.Workers...)
+	return c
+}
+
+func newPool(d PoolDecl) Pool {
+	c := d.Size
+	if c <= 0 {
+		c = -1
+	}
+	return Pool{Decl: d, Cap: c}
+}
+
+// poolSubmit is one pool.Submit by g (R: package pool's submit). The task
+// is op's body.
+func (s *Machine) poolSubmit(m *M, g *G, op *Op) {
+	pi := op.Pool
+	pl := &s.pools[pi]
+	pp := s.p(m.P)
+	body := s.childBody[g.op-1]
+	if wi, ok := pl.popIdle(); ok {
+		w := &pl.Workers[wi]
+		idleFor := s.now.Sub(w.LastUsed)
+		task := s.poolAccept(pl, w, g.ID, true)
+		s.emit(Event{Kind: KindPoolDispatch, Rule: RulePoolDispatchIdle, G: g.ID, G2: w.G, P: pp.ID, M: m.ID,
+			N: w.ID, N2: task, N3: int32(pl.Running), Obj: int32(pi), D: idleFor, Op: op})
+		s.giveTask(w, body)
+		// w.tasks <- task: the worker is parked receiving, so the send
+		// hands the task over and readies it into this P's runnext.
+		s.ready(m, pp, s.g(w.G), Event{Rule: RulePoolReadyIdle, G2: g.ID, N: w.ID, Obj: int32(pi)})
+		s.continueAfter(m, s.cfg.Costs.ChanOp)
+		return
+	}
+	if pl.hasRoom() {
+		s.poolStartWorker(m, pp, pi, g, g.ID, body, Event{Rule: RulePoolDispatchNew, Op: op})
+		s.continueAfter(m, s.cfg.Costs.Newproc)
+		return
+	}
+	if pl.Decl.Nonblocking || (pl.Decl.MaxBlocking > 0 && len(pl.Waiters) >= pl.Decl.MaxBlocking) {
+		pl.Stats.Rejected++
+		s.emit(Event{Kind: KindPoolReject, Rule: RulePoolReject, G: g.ID, P: pp.ID, M: m.ID,
+			N: len(pl.Waiters), N3: int32(pl.Running), Obj: int32(pi), Flag: pl.Decl.Nonblocking, Op: op})
+		s.continueAfter(m, s.cfg.Costs.ChanOp)
+		return
+	}
+	pl.lastWaiter++
+	pl.Stats.Blocked++
+	pl.Waiters = append(pl.Waiters, PoolWaiter{Seq: pl.lastWaiter, G: g.ID, Since: s.now, body: body})
+	s.emit(Event{Kind: KindPoolBlock, Rule: RulePoolBlock, G: g.ID, P: pp.ID, M: m.ID,
+		N: pl.lastWaiter, N2: len(pl.Waiters), N3: int32(pl.Running), Obj: int32(pi), Op: op})
+	s.gopark(m, g, ReasonSelect, Loc{Kind: LocPoolWait, ID: int32(pi)}, 0, pl.lastWaiter)
+	s.enterScheduler(m)
+}
+
+// poolAccept records that w takes a task submitted by owner, and returns
+// the task's number. reused says w ran a task before (an idle worker, or
+// a hand-off) rather than being started for this one.
+func (s *Machine) poolAccept(pl *Pool, w *PoolWorker, owner GID, reused bool) int {
+	pl.Stats.Submitted++
+	if reused {
+		pl.Stats.WorkersReused++
+	}
+	w.State = WorkerBusy
+	w.BusySince = s.now
+	w.Task = pl.Stats.Submitted
+	w.Owner = owner
+	if o := s.gs.current(owner); o != nil && o.Status != Gdead {
+		o.Children++ // wait: children waits for the task
+	}
+	return w.Task
+}
+
+// poolStartWorker starts a worker for a task of owner's (go runWorker):
+// a new goroutine, created by g, into pp's runnext, with body as its first
+// task. ev carries the dispatch's rule and details.
+func (s *Machine) poolStartWorker(m *M, pp *P, pi int, g *G, owner GID, body uint16, ev Event) {
+	pl := &s.pools[pi]
+	pl.Running++
+	pl.Stats.WorkersStarted++
+	pl.Stats.PeakRunning = max(pl.Stats.PeakRunning, pl.Running)
+	id := len(pl.Workers) + 1
+	// The goroutine is created below; its id is the next one.
+	pl.Workers = append(pl.Workers, PoolWorker{ID: id, G: GID(s.gs.len())})
+	w := &pl.Workers[len(pl.Workers)-1]
+	ev.Kind, ev.G, ev.G2, ev.P, ev.M = KindPoolDispatch, g.ID, w.G, pp.ID, m.ID
+	ev.N, ev.N2, ev.N3, ev.Obj = id, s.poolAccept(pl, w, owner, false), int32(pl.Running), int32(pi)
+	s.emit(ev)
+	newg, reusedFrom := s.newproc1(pp, g, s.poolBody[pi])
+	newg.pushFrame(frame{body: body}) // the first task, at depth 2: cannot fail
+	s.emitCreate(m, pp, newg, reusedFrom, Event{Rule: RuleNewproc, G2: g.ID, Op: ev.Op})
+}
+
+// giveTask sets w's goroutine, parked or about to look, to run body next.
+func (s *Machine) giveTask(w *PoolWorker, body uint16) {
+	wg := s.g(w.G)
+	wg.pushFrame(frame{body: body}) // the worker frame is the only one: cannot fail
+}
+
+// poolWorkerStep runs when a worker's goroutine reaches the top of its
+// loop: its task has returned (finishTask), or it woke from the idle
+// stack without a task because the purge stopped it.
+func (s *Machine) poolWorkerStep(m *M, g *G, op *Op) {
+	pi := op.Pool
+	pl := &s.pools[pi]
+	w := pl.workerOf(g.ID)
+	pp := s.p(m.P)
+	if w.State == WorkerStopped {
+		// <-w.tasks reported the channel closed: the worker returns.
+		s.goexitWorker(m, g)
+		return
+	}
+	pl.Stats.Completed++
+	s.taskDone(m, pp, w.Owner, g.ID)
+	if len(pl.Waiters) > 0 {
+		// Hand-off: take the first waiter's task and run it at once.
+		wt := pl.Waiters[0] // ready takes it off the line
+		task := s.poolAccept(pl, w, wt.G, true)
+		s.emit(Event{Kind: KindPoolDispatch, Rule: RulePoolHandoff, G: g.ID, G2: wt.G, P: pp.ID, M: m.ID,
+			N: w.ID, N2: task, N3: int32(pl.Running), Obj: int32(pi), D: s.now.Sub(wt.Since), Op: op})
+		g.pushFrame(frame{body: wt.body}) // depth 2: cannot fail
+		s.ready(m, pp, s.g(wt.G), Event{Rule: RulePoolReadyWaiter, G2: g.ID, N: w.ID, Obj: int32(pi)})
+		s.continueAfter(m, s.cfg.Costs.ChanOp)
+		return
+	}
+	w.State = WorkerIdle
+	w.LastUsed = s.now
+	w.Owner = NoG
+	pl.idle = append(pl.idle, int32(w.ID-1))
+	s.emit(Event{Kind: KindPoolIdle, Rule: RulePoolIdle, G: g.ID, P: pp.ID, M: m.ID,
+		N: w.ID, N2: pl.IdleLen(), N3: int32(pl.Running), Obj: int32(pi), D: pl.expiry(), Flag: !pl.PurgeArmed, Op: op})
+	if !pl.PurgeArmed {
+		s.armPurge(pp, pi, s.now.Add(pl.expiry()))
+	}
+	// for task := range w.tasks: park until a submitter sends a task or
+	// the purge closes the channel.
+	s.gopark(m, g, ReasonChanRecv, Loc{Kind: LocPoolIdle, ID: int32(pi)}, 0, w.ID)
+	s.enterScheduler(m)
+}
+
+// armPurge puts the pool's purge timer in pp's heap (the timer was not in
+// any heap: it had fired, or was never set).
+func (s *Machine) armPurge(pp *P, pi int, when sim.Time) {
+	pl := &s.pools[pi]
+	pl.PurgeArmed = true
+	pl.PurgeAt = when
+	s.addTimer(pp, Timer{When: when, Purge: int32(pi + 1)})
+}
+
+// firePurgeTimer is the purge timer t of owner's heap firing on runner:
+// time.AfterFunc's callback starts a goroutine for the purge (goFunc),
+// created like any go statement on the P that runs the timer.
+func (s *Machine) firePurgeTimer(m *M, runner, owner *P, t Timer) {
+	pi := int(t.Purge - 1)
+	newg, reusedFrom := s.newproc1(runner, nil, s.purgeBody[pi])
+	s.emitCreate(m, runner, newg, reusedFrom, Event{Rule: RulePurgeTimer, P2: owner.ID,
+		D: s.now.Sub(t.When), Obj: int32(pi)})
+	// The timer leaves the heap after the event, like every change.
+	owner.timers.pop()
+	s.ntimers--
+}
+
+// poolPurge is the purge goroutine's work (purgeExpired).
+func (s *Machine) poolPurge(m *M, g *G, op *Op) {
+	pi := op.Pool
+	pl := &s.pools[pi]
+	pp := s.p(m.P)
+	pl.PurgeArmed = false
+	pl.Stats.Purges++
+	expired := pl.removeExpired(s.now.Add(-pl.expiry()))
+	var next sim.Time
+	if w, ok := pl.oldestIdle(); ok {
+		next = w.LastUsed.Add(pl.expiry())
+	}
+	ev := Event{Kind: KindPoolPurge, Rule: RulePoolPurge, G: g.ID, P: pp.ID, M: m.ID,
+		N: len(expired), N2: pl.IdleLen(), N3: int32(pl.Running - len(expired)), Obj: int32(pi), Op: op}
+	if next != 0 {
+		ev.D = next.Sub(s.now)
+		ev.Flag = true
+	}
+	if len(expired) > 0 {
+		ev.D2 = s.now.Sub(pl.Workers[expired[0]].LastUsed)
+	}
+	s.emit(ev)
+	if next != 0 {
+		s.armPurge(pp, pi, next)
+	}
+	for _, wi := range expired {
+		w := &pl.Workers[wi]
+		w.State = WorkerStopped
+		pl.Running--
+		pl.Stats.WorkersPurged++
+		// close(w.tasks): the worker, parked receiving, wakes into this
+		// P's runnext and returns.
+		s.ready(m, pp, s.g(w.G), Event{Rule: RulePoolReadyStop, G2: g.ID, N: w.ID, Obj: int32(pi),
+			D: s.now.Sub(w.LastUsed)})
+	}
+	s.goexit(m, g, true)
+}
+
+// goexitWorker ends a stopped worker's goroutine. Package pool serves
+// waiters when a worker stops (rule W), but the purge stops only idle
+// workers, and no worker is idle while someone waits, so there is no one
+// to serve.
+func (s *Machine) goexitWorker(m *M, g *G) {
+	s.goexit(m, g, true)
+}
+
+// poolWorkerLost is a task calling runtime.Goexit in a worker: the
+// worker's deferred bookkeeping stops it, and, as after any stop, starts
+// workers for waiters while there is room (package pool's workerLost).
+func (s *Machine) poolWorkerLost(m *M, g *G, pi int) {
+	pl := &s.pools[pi]
+	w := pl.workerOf(g.ID)
+	pp := s.p(m.P)
+	pl.Stats.Completed++
+	w.State = WorkerStopped
+	pl.Running--
+	s.taskDone(m, pp, w.Owner, g.ID)
+	for len(pl.Waiters) > 0 && pl.hasRoom() {
+		wt := pl.Waiters[0] // ready takes it off the line
+		s.poolStartWorker(m, pp, pi, g, wt.G, wt.body, Event{Rule: RulePoolServeWaiter, D: s.now.Sub(wt.Since)})
+		s.ready(m, pp, s.g(wt.G), Event{Rule: RulePoolReadyWaiter, G2: g.ID, N: len(pl.Workers), Obj: int32(pi)})
+	}
+}
+
+// isPoolWorker says which pool g works for, if it is a pool worker. A
+// worker's bottom frame is its loop, which it leaves only by exiting.
+func (s *Machine) isPoolWorker(g *G) (int, bool) {
+	if g.depth == 0 {
+		return 0, false
+	}
+	return s.poolOfBody(g.frames[0].body)
+}
+
+func (s *Machine) isPoolBody(body uint16) bool {
+	_, ok := s.poolOfBody(body)
+	return ok
+}
+
+func (s *Machine) poolOfBody(body uint16) (int, bool) {
+	for pi, b := range s.poolBody {
+		if b == body {
+			return pi, true
+		}
+	}
+	return 0, false
+}
