@@ -109,17 +109,30 @@ func (s *Machine) CheckInvariants() error {
 	for _, w := range s.net.waiting {
 		place(w.G, Loc{Kind: LocNetpoll}, "the netpoller")
 	}
+	// A goroutine joins a pool's, or a semaphore's, line under the
+	// library's lock and parks after unlocking, as package pool and
+	// x/sync do: between the decision and the park it is in the line and
+	// still running, where the M's check counts it.
+	queued := func(g GID, want Loc, where string) {
+		if c := s.gs.current(g); c != nil && c.Where != want && c.Status == Grunning {
+			return
+		}
+		place(g, want, where)
+	}
 	for pi := range s.pools {
-		s.checkPool(pi, place, bad)
+		s.checkPool(pi, queued, bad)
 	}
 	for si := range s.sems {
 		sm := &s.sems[si]
 		where := "semaphore " + sm.Decl.Name
 		for _, w := range sm.Waiters {
-			place(w.G, Loc{Kind: LocSem, ID: int32(si)}, where)
+			queued(w.G, Loc{Kind: LocSem, ID: int32(si)}, where)
 		}
 		for _, g := range sm.Stuck {
-			place(g, Loc{Kind: LocSem, ID: int32(si)}, where)
+			queued(g, Loc{Kind: LocSem, ID: int32(si)}, where)
+		}
+		for _, g := range sm.Granted {
+			place(g, Loc{Kind: LocSem, ID: int32(si)}, where+" (granted, not yet readied)")
 		}
 		if sm.Cur < 0 || sm.Cur > sm.Decl.Size {
 			bad("%s holds %d of %d", where, sm.Cur, sm.Decl.Size)
@@ -287,7 +300,8 @@ func (s *Machine) CheckInvariants() error {
 // busy or idle, the idle list holds exactly the idle workers in the order
 // they went idle, Running never exceeds Cap, and nobody waits while a
 // worker is idle.
-func (s *Machine) checkPool(pi int, place func(GID, Loc, string), bad func(string, ...any)) {
+func (s *Machine) checkPool(pi int, queued func(GID, Loc, string), bad func(string, ...any)) {
+	place := queued
 	pl := &s.pools[pi]
 	name := "pool " + pl.Decl.Name
 	running, idle := 0, 0
@@ -328,7 +342,17 @@ func (s *Machine) checkPool(pi int, place func(GID, Loc, string), bad func(strin
 		if i > 0 && w.LastUsed < pl.Workers[ids[i-1]].LastUsed {
 			bad("%s: the idle list is out of last-used order at w%d", name, w.ID)
 		}
-		place(w.G, Loc{Kind: LocPoolIdle, ID: int32(pi)}, name+"'s idle list")
+		if g := s.gs.current(w.G); g == nil || g.Status != Gwaiting && g.Status != Grunning {
+			bad("%s: idle worker w%d's %v is neither parked nor about to park", name, w.ID, w.G)
+		}
+	}
+	// A worker parked on its task channel: idle, or just handed a task or
+	// told to stop by a submitter or the purge that has yet to ready it.
+	for i := range pl.Workers {
+		w := &pl.Workers[i]
+		if g := s.gs.current(w.G); g != nil && g.Where == (Loc{Kind: LocPoolIdle, ID: int32(pi)}) {
+			place(w.G, g.Where, name+"'s parked workers")
+		}
 	}
 	if len(pl.Waiters) > 0 && len(ids) > 0 {
 		bad("%s: %d submitters wait while %d workers are idle", name, len(pl.Waiters), len(ids))
@@ -337,7 +361,7 @@ func (s *Machine) checkPool(pi int, place func(GID, Loc, string), bad func(strin
 		if i > 0 && wt.Seq <= pl.Waiters[i-1].Seq {
 			bad("%s: waiters out of FIFO order at #%d", name, wt.Seq)
 		}
-		place(wt.G, Loc{Kind: LocPoolWait, ID: int32(pi)}, name+"'s waiters")
+		queued(wt.G, Loc{Kind: LocPoolWait, ID: int32(pi)}, name+"'s waiters")
 	}
 	if pl.IdleLen() > 0 && !pl.PurgeArmed {
 		bad("%s: %d workers are idle but no purge is pending", name, pl.IdleLen())

@@ -330,7 +330,7 @@ func (d *Describer) Describe(e Event) string {
 
 	case RulePoolDispatchIdle, RulePoolDispatchNew, RulePoolHandoff, RulePoolServeWaiter, RulePoolBlock,
 		RulePoolReject, RulePoolIdle, RulePoolPurge, RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop,
-		RulePurgeTimer, RuleReadyTasks:
+		RulePurgeTimer, RuleReadyTasks, RulePoolWorkerLost:
 		return d.pool(e)
 	case RuleSemAcquire, RuleSemWait, RuleSemNever, RuleSemRelease, RuleReadySem:
 		return d.sem(e)
@@ -446,6 +446,8 @@ func (d *Describer) pool(e Event) string {
 		return f("the purge timer of pool %s fires %v late on %v%s: time.AfterFunc starts %v to run the purge, into %v's runnext%s", name, e.D, e.P, owner, e.G, e.P, kickedNew(e))
 	case RuleReadyTasks:
 		return f("%v finishes the last task %v was waiting for: %v wakes into %v's runnext%s", e.G2, e.G, e.G, e.P, kicked(e))
+	case RulePoolWorkerLost:
+		return f("the task on worker w%d (%v) of pool %s called runtime.Goexit, which ends the worker too: the pool stops counting it (%s running)", e.N, e.G, name, d.capOf(int(e.Obj), e.N3))
 	}
 	return e.Kind.String()
 }

@@ -37,6 +37,7 @@ const (
 	KindPoolPurge                    // pool-purge: the purge stops expired idle workers
 	KindSemAcquire                   // sem-acquire: a semaphore is taken, or the caller waits
 	KindSemRelease                   // sem-release: a semaphore is given back
+	KindPoolExit                     // pool-exit: a worker stops because its task called runtime.Goexit
 )
 
 var kindNames = [...]string{
@@ -47,7 +48,7 @@ var kindNames = [...]string{
 	KindSysmon: "sysmon", KindMStart: "m-start", KindMPark: "m-park", KindNetpoll: "netpoll",
 	KindGFree: "gfree", KindProgram: "program", KindPoolDispatch: "pool-dispatch", KindPoolBlock: "pool-block",
 	KindPoolReject: "pool-reject", KindPoolIdle: "pool-idle", KindPoolPurge: "pool-purge",
-	KindSemAcquire: "sem-acquire", KindSemRelease: "sem-release",
+	KindSemAcquire: "sem-acquire", KindSemRelease: "sem-release", KindPoolExit: "pool-exit",
 }
 
 func (k Kind) String() string {

@@ -293,12 +293,7 @@ func (s *Machine) detach(g *G) {
 		}
 	case LocSem:
 		sm := &s.sems[g.Where.ID]
-		for i, w := range sm.Waiters {
-			if w.G == g.ID {
-				sm.Waiters = append(sm.Waiters[:i], sm.Waiters[i+1:]...)
-				break
-			}
-		}
+		sm.Granted = without(sm.Granted, g.ID)
 	}
 }
 

@@ -118,8 +118,19 @@ func (pl *Pool) expiry() time.Duration {
 
 func (pl *Pool) hasRoom() bool { return pl.Cap < 0 || pl.Running < pl.Cap }
 
-// popIdle takes the worker the next task goes to: the top of the stack,
-// or under PreAlloc the oldest.
+// nextIdle is the worker the next task goes to: the top of the stack, or
+// under PreAlloc the oldest.
+func (pl *Pool) nextIdle() (int32, bool) {
+	if pl.IdleLen() == 0 {
+		return 0, false
+	}
+	if pl.Decl.PreAlloc {
+		return pl.idle[pl.idleHead], true
+	}
+	return pl.idle[len(pl.idle)-1], true
+}
+
+// popIdle takes the worker nextIdle names off the idle list.
 func (pl *Pool) popIdle() (int32, bool) {
 	if pl.IdleLen() == 0 {
 		return 0, false
@@ -135,13 +146,11 @@ func (pl *Pool) popIdle() (int32, bool) {
 	return w, true
 }
 
-// removeExpired takes every idle worker that went idle at or before
-// cutoff off the front of the idle list.
-func (pl *Pool) removeExpired(cutoff sim.Time) []int32 {
+// countExpired counts the idle workers that went idle at or before
+// cutoff. The list is ordered by LastUsed, so they are a prefix, found by
+// binary search as package pool does.
+func (pl *Pool) countExpired(cutoff sim.Time) int {
 	ids := pl.idle[pl.idleHead:]
-	n := 0
-	// The list is ordered by LastUsed: the expired ones are a prefix,
-	// found by binary search as package pool does.
 	lo, hi := 0, len(ids)
 	for lo < hi {
 		mid := (lo + hi) / 2
@@ -151,8 +160,12 @@ func (pl *Pool) removeExpired(cutoff sim.Time) []int32 {
 			hi = mid
 		}
 	}
-	n = lo
-	out := append([]int32(nil), ids[:n]...)
+	return lo
+}
+
+// removeExpired takes the n oldest idle workers off the list.
+func (pl *Pool) removeExpired(n int) []int32 {
+	out := append([]int32(nil), pl.idle[pl.idleHead:pl.idleHead+n]...)
 	pl.idleHead += n
 	pl.compactIdle()
 	return out
@@ -163,14 +176,6 @@ func (pl *Pool) compactIdle() {
 		pl.idle = append(pl.idle[:0], pl.idle[pl.idleHead:]...)
 		pl.idleHead = 0
 	}
-}
-
-// oldestIdle is the worker that has been idle longest.
-func (pl *Pool) oldestIdle() (*PoolWorker, bool) {
-	if pl.IdleLen() == 0 {
-		return nil, false
-	}
-	return &pl.Workers[pl.idle[pl.idleHead]], true
 }
 
 // workerOf finds the worker record of goroutine g.
@@ -206,20 +211,24 @@ func newPool(d PoolDecl) Pool {
 	return Pool{Decl: d, Cap: c}
 }
 
-// poolSubmit is one pool.Submit by g (R: package pool's submit). The task
-// is op's body.
+// The functions below take package pool's decisions. Each emits its
+// event before it changes anything, as every event in the model does, so
+// the state when the next event is emitted is the state after this one.
+
+// poolSubmit is one pool.Submit by g (package pool's submit). The task is
+// op's body.
 func (s *Machine) poolSubmit(m *M, g *G, op *Op) {
 	pi := op.Pool
 	pl := &s.pools[pi]
 	pp := s.p(m.P)
 	body := s.childBody[g.op-1]
-	if wi, ok := pl.popIdle(); ok {
+	if wi, ok := pl.nextIdle(); ok {
 		w := &pl.Workers[wi]
-		idleFor := s.now.Sub(w.LastUsed)
-		task := s.poolAccept(pl, w, g.ID, true)
 		s.emit(Event{Kind: KindPoolDispatch, Rule: RulePoolDispatchIdle, G: g.ID, G2: w.G, P: pp.ID, M: m.ID,
-			N: w.ID, N2: task, N3: int32(pl.Running), Obj: int32(pi), D: idleFor, Op: op})
-		s.giveTask(w, body)
+			N: w.ID, N2: pl.Stats.Submitted + 1, N3: int32(pl.Running), Obj: int32(pi), D: s.now.Sub(w.LastUsed), Op: op})
+		pl.popIdle()
+		s.poolAccept(pl, w, g.ID, true)
+		s.g(w.G).pushFrame(frame{body: body}) // the worker frame is the only one: cannot fail
 		// w.tasks <- task: the worker is parked receiving, so the send
 		// hands the task over and readies it into this P's runnext.
 		s.ready(m, pp, s.g(w.G), Event{Rule: RulePoolReadyIdle, G2: g.ID, N: w.ID, Obj: int32(pi)})
@@ -232,25 +241,26 @@ func (s *Machine) poolSubmit(m *M, g *G, op *Op) {
 		return
 	}
 	if pl.Decl.Nonblocking || (pl.Decl.MaxBlocking > 0 && len(pl.Waiters) >= pl.Decl.MaxBlocking) {
-		pl.Stats.Rejected++
 		s.emit(Event{Kind: KindPoolReject, Rule: RulePoolReject, G: g.ID, P: pp.ID, M: m.ID,
 			N: len(pl.Waiters), N3: int32(pl.Running), Obj: int32(pi), Flag: pl.Decl.Nonblocking, Op: op})
+		pl.Stats.Rejected++
 		s.continueAfter(m, s.cfg.Costs.ChanOp)
 		return
 	}
-	pl.lastWaiter++
-	pl.Stats.Blocked++
-	pl.Waiters = append(pl.Waiters, PoolWaiter{Seq: pl.lastWaiter, G: g.ID, Since: s.now, body: body})
+	seq := pl.lastWaiter + 1
 	s.emit(Event{Kind: KindPoolBlock, Rule: RulePoolBlock, G: g.ID, P: pp.ID, M: m.ID,
-		N: pl.lastWaiter, N2: len(pl.Waiters), N3: int32(pl.Running), Obj: int32(pi), Op: op})
-	s.gopark(m, g, ReasonSelect, Loc{Kind: LocPoolWait, ID: int32(pi)}, 0, pl.lastWaiter)
+		N: seq, N2: len(pl.Waiters) + 1, N3: int32(pl.Running), Obj: int32(pi), Op: op})
+	pl.lastWaiter = seq
+	pl.Stats.Blocked++
+	pl.Waiters = append(pl.Waiters, PoolWaiter{Seq: seq, G: g.ID, Since: s.now, body: body})
+	s.gopark(m, g, ReasonSelect, Loc{Kind: LocPoolWait, ID: int32(pi)}, 0, seq)
 	s.enterScheduler(m)
 }
 
-// poolAccept records that w takes a task submitted by owner, and returns
-// the task's number. reused says w ran a task before (an idle worker, or
-// a hand-off) rather than being started for this one.
-func (s *Machine) poolAccept(pl *Pool, w *PoolWorker, owner GID, reused bool) int {
+// poolAccept records that w takes a task submitted by owner. reused says
+// w ran a task before (an idle worker, or a hand-off) rather than being
+// started for this one.
+func (s *Machine) poolAccept(pl *Pool, w *PoolWorker, owner GID, reused bool) {
 	pl.Stats.Submitted++
 	if reused {
 		pl.Stats.WorkersReused++
@@ -262,7 +272,6 @@ func (s *Machine) poolAccept(pl *Pool, w *PoolWorker, owner GID, reused bool) in
 	if o := s.gs.current(owner); o != nil && o.Status != Gdead {
 		o.Children++ // wait: children waits for the task
 	}
-	return w.Task
 }
 
 // poolStartWorker starts a worker for a task of owner's (go runWorker):
@@ -270,25 +279,19 @@ func (s *Machine) poolAccept(pl *Pool, w *PoolWorker, owner GID, reused bool) in
 // task. ev carries the dispatch's rule and details.
 func (s *Machine) poolStartWorker(m *M, pp *P, pi int, g *G, owner GID, body uint16, ev Event) {
 	pl := &s.pools[pi]
+	id := len(pl.Workers) + 1
+	// The goroutine is created below; its id is the next one.
+	ev.Kind, ev.G, ev.G2, ev.P, ev.M = KindPoolDispatch, g.ID, GID(s.gs.len()), pp.ID, m.ID
+	ev.N, ev.N2, ev.N3, ev.Obj = id, pl.Stats.Submitted+1, int32(pl.Running+1), int32(pi)
+	s.emit(ev)
 	pl.Running++
 	pl.Stats.WorkersStarted++
 	pl.Stats.PeakRunning = max(pl.Stats.PeakRunning, pl.Running)
-	id := len(pl.Workers) + 1
-	// The goroutine is created below; its id is the next one.
-	pl.Workers = append(pl.Workers, PoolWorker{ID: id, G: GID(s.gs.len())})
-	w := &pl.Workers[len(pl.Workers)-1]
-	ev.Kind, ev.G, ev.G2, ev.P, ev.M = KindPoolDispatch, g.ID, w.G, pp.ID, m.ID
-	ev.N, ev.N2, ev.N3, ev.Obj = id, s.poolAccept(pl, w, owner, false), int32(pl.Running), int32(pi)
-	s.emit(ev)
+	pl.Workers = append(pl.Workers, PoolWorker{ID: id, G: ev.G2})
+	s.poolAccept(pl, &pl.Workers[id-1], owner, false)
 	newg, reusedFrom := s.newproc1(pp, g, s.poolBody[pi])
 	newg.pushFrame(frame{body: body}) // the first task, at depth 2: cannot fail
 	s.emitCreate(m, pp, newg, reusedFrom, Event{Rule: RuleNewproc, G2: g.ID, Op: ev.Op})
-}
-
-// giveTask sets w's goroutine, parked or about to look, to run body next.
-func (s *Machine) giveTask(w *PoolWorker, body uint16) {
-	wg := s.g(w.G)
-	wg.pushFrame(frame{body: body}) // the worker frame is the only one: cannot fail
 }
 
 // poolWorkerStep runs when a worker's goroutine reaches the top of its
@@ -301,29 +304,36 @@ func (s *Machine) poolWorkerStep(m *M, g *G, op *Op) {
 	pp := s.p(m.P)
 	if w.State == WorkerStopped {
 		// <-w.tasks reported the channel closed: the worker returns.
-		s.goexitWorker(m, g)
+		// Package pool serves waiters when a worker stops (rule W), but
+		// the purge stops only idle workers, and no worker is idle while
+		// someone waits, so there is nobody to serve.
+		s.goexit(m, g, true)
 		return
 	}
-	pl.Stats.Completed++
+	// The task's last act (a WaitGroup's Done) comes before the pool's
+	// bookkeeping.
 	s.taskDone(m, pp, w.Owner, g.ID)
 	if len(pl.Waiters) > 0 {
 		// Hand-off: take the first waiter's task and run it at once.
 		wt := pl.Waiters[0] // ready takes it off the line
-		task := s.poolAccept(pl, w, wt.G, true)
 		s.emit(Event{Kind: KindPoolDispatch, Rule: RulePoolHandoff, G: g.ID, G2: wt.G, P: pp.ID, M: m.ID,
-			N: w.ID, N2: task, N3: int32(pl.Running), Obj: int32(pi), D: s.now.Sub(wt.Since), Op: op})
+			N: w.ID, N2: pl.Stats.Submitted + 1, N3: int32(pl.Running), Obj: int32(pi), D: s.now.Sub(wt.Since), Op: op})
+		pl.Stats.Completed++
+		s.poolAccept(pl, w, wt.G, true)
 		g.pushFrame(frame{body: wt.body}) // depth 2: cannot fail
 		s.ready(m, pp, s.g(wt.G), Event{Rule: RulePoolReadyWaiter, G2: g.ID, N: w.ID, Obj: int32(pi)})
 		s.continueAfter(m, s.cfg.Costs.ChanOp)
 		return
 	}
+	arm := !pl.PurgeArmed
+	s.emit(Event{Kind: KindPoolIdle, Rule: RulePoolIdle, G: g.ID, P: pp.ID, M: m.ID,
+		N: w.ID, N2: pl.IdleLen() + 1, N3: int32(pl.Running), Obj: int32(pi), D: pl.expiry(), Flag: arm, Op: op})
+	pl.Stats.Completed++
 	w.State = WorkerIdle
 	w.LastUsed = s.now
 	w.Owner = NoG
 	pl.idle = append(pl.idle, int32(w.ID-1))
-	s.emit(Event{Kind: KindPoolIdle, Rule: RulePoolIdle, G: g.ID, P: pp.ID, M: m.ID,
-		N: w.ID, N2: pl.IdleLen(), N3: int32(pl.Running), Obj: int32(pi), D: pl.expiry(), Flag: !pl.PurgeArmed, Op: op})
-	if !pl.PurgeArmed {
+	if arm {
 		s.armPurge(pp, pi, s.now.Add(pl.expiry()))
 	}
 	// for task := range w.tasks: park until a submitter sends a task or
@@ -354,36 +364,38 @@ func (s *Machine) firePurgeTimer(m *M, runner, owner *P, t Timer) {
 	s.ntimers--
 }
 
-// poolPurge is the purge goroutine's work (purgeExpired).
+// poolPurge is the purge goroutine's work (purgeExpired): it stops every
+// worker idle for the expiry or longer, re-arms for the oldest of the
+// rest, and closes the stopped workers' task channels.
 func (s *Machine) poolPurge(m *M, g *G, op *Op) {
 	pi := op.Pool
 	pl := &s.pools[pi]
 	pp := s.p(m.P)
-	pl.PurgeArmed = false
-	pl.Stats.Purges++
-	expired := pl.removeExpired(s.now.Add(-pl.expiry()))
-	var next sim.Time
-	if w, ok := pl.oldestIdle(); ok {
-		next = w.LastUsed.Add(pl.expiry())
-	}
+	n := pl.countExpired(s.now.Add(-pl.expiry()))
 	ev := Event{Kind: KindPoolPurge, Rule: RulePoolPurge, G: g.ID, P: pp.ID, M: m.ID,
-		N: len(expired), N2: pl.IdleLen(), N3: int32(pl.Running - len(expired)), Obj: int32(pi), Op: op}
-	if next != 0 {
-		ev.D = next.Sub(s.now)
-		ev.Flag = true
+		N: n, N2: pl.IdleLen() - n, N3: int32(pl.Running - n), Obj: int32(pi), Op: op}
+	var next sim.Time
+	if n < pl.IdleLen() {
+		next = pl.Workers[pl.idle[pl.idleHead+n]].LastUsed.Add(pl.expiry())
+		ev.D, ev.Flag = next.Sub(s.now), true
 	}
-	if len(expired) > 0 {
-		ev.D2 = s.now.Sub(pl.Workers[expired[0]].LastUsed)
+	if n > 0 {
+		ev.D2 = s.now.Sub(pl.Workers[pl.idle[pl.idleHead]].LastUsed)
 	}
 	s.emit(ev)
+	pl.PurgeArmed = false
+	pl.Stats.Purges++
+	expired := pl.removeExpired(n)
+	for _, wi := range expired {
+		pl.Workers[wi].State = WorkerStopped
+	}
+	pl.Running -= n
+	pl.Stats.WorkersPurged += n
 	if next != 0 {
 		s.armPurge(pp, pi, next)
 	}
 	for _, wi := range expired {
 		w := &pl.Workers[wi]
-		w.State = WorkerStopped
-		pl.Running--
-		pl.Stats.WorkersPurged++
 		// close(w.tasks): the worker, parked receiving, wakes into this
 		// P's runnext and returns.
 		s.ready(m, pp, s.g(w.G), Event{Rule: RulePoolReadyStop, G2: g.ID, N: w.ID, Obj: int32(pi),
@@ -392,25 +404,19 @@ func (s *Machine) poolPurge(m *M, g *G, op *Op) {
 	s.goexit(m, g, true)
 }
 
-// goexitWorker ends a stopped worker's goroutine. Package pool serves
-// waiters when a worker stops (rule W), but the purge stops only idle
-// workers, and no worker is idle while someone waits, so there is no one
-// to serve.
-func (s *Machine) goexitWorker(m *M, g *G) {
-	s.goexit(m, g, true)
-}
-
 // poolWorkerLost is a task calling runtime.Goexit in a worker: the
-// worker's deferred bookkeeping stops it, and, as after any stop, starts
+// worker's deferred bookkeeping stops it and, as after any stop, starts
 // workers for waiters while there is room (package pool's workerLost).
 func (s *Machine) poolWorkerLost(m *M, g *G, pi int) {
 	pl := &s.pools[pi]
 	w := pl.workerOf(g.ID)
 	pp := s.p(m.P)
+	s.taskDone(m, pp, w.Owner, g.ID)
+	s.emit(Event{Kind: KindPoolExit, Rule: RulePoolWorkerLost, G: g.ID, P: pp.ID, M: m.ID,
+		N: w.ID, N3: int32(pl.Running - 1), Obj: int32(pi)})
 	pl.Stats.Completed++
 	w.State = WorkerStopped
 	pl.Running--
-	s.taskDone(m, pp, w.Owner, g.ID)
 	for len(pl.Waiters) > 0 && pl.hasRoom() {
 		wt := pl.Waiters[0] // ready takes it off the line
 		s.poolStartWorker(m, pp, pi, g, wt.G, wt.body, Event{Rule: RulePoolServeWaiter, D: s.now.Sub(wt.Since)})

@@ -343,3 +343,50 @@ func TestErrgroupLimitsItsGoroutines(t *testing.T) {
 		t.Fatalf("%d channels, %d groups left", len(r.m.Chans()), len(r.m.groups))
 	}
 }
+
+// Every pool and semaphore event is emitted before the changes it
+// describes (the UI shows the state after an event as the state when
+// the next one is emitted): when the sink sees a decision, the books do
+// not show it yet.
+func TestPoolEventsComeBeforeTheirChanges(t *testing.T) {
+	prog := mixedProgram()
+	m, err := New(Config{Procs: 2, Seed: 3, Costs: DefaultCosts(), Check: true}, prog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[Kind]int{}
+	m.SetSink(func(e Event) {
+		pl := &m.pools[0]
+		switch e.Kind {
+		case KindPoolDispatch:
+			if pl.Stats.Submitted != e.N2-1 {
+				t.Errorf("at the dispatch of task %d the pool has accepted %d", e.N2, pl.Stats.Submitted)
+			}
+		case KindPoolIdle:
+			if w := pl.workerOf(e.G); w.State != WorkerBusy {
+				t.Errorf("at its idle event w%d is already %v", w.ID, w.State)
+			}
+		case KindPoolBlock:
+			if len(pl.Waiters) != e.N2-1 {
+				t.Errorf("at the block of waiter #%d, %d wait already", e.N, len(pl.Waiters))
+			}
+		case KindPoolPurge:
+			if !pl.PurgeArmed {
+				t.Errorf("the purge is disarmed before its event")
+			}
+		case KindSemAcquire:
+			if e.Rule == RuleSemAcquire && m.sems[0].Cur != e.N2-e.N {
+				t.Errorf("sem-acquire to %d taken: already %d", e.N2, m.sems[0].Cur)
+			}
+		}
+		seen[e.Kind]++
+	})
+	if end := m.Run(); end.Reason != MainReturned {
+		t.Fatalf("end %v: %v", end.Reason, end.Err)
+	}
+	for _, k := range []Kind{KindPoolDispatch, KindPoolIdle, KindPoolBlock, KindPoolPurge, KindSemAcquire} {
+		if seen[k] == 0 {
+			t.Errorf("the program produced no %v event, so this test checked nothing of it", k)
+		}
+	}
+}

@@ -16,7 +16,11 @@ type Sem struct {
 	// Stuck are goroutines that asked for more than the semaphore holds:
 	// they wait for a context that never ends, outside the queue.
 	Stuck []GID
-	Stats SemStats
+	// Granted are waiters a release has let through, still parked until
+	// the release readies them (x/sync takes them off the queue and then
+	// closes their ready channels).
+	Granted []GID
+	Stats   SemStats
 }
 
 // SemWaiter is a goroutine waiting in Acquire.
@@ -34,6 +38,7 @@ func (sm *Sem) clone() Sem {
 	c := *sm
 	c.Waiters = append([]SemWaiter(nil), sm.Waiters...)
 	c.Stuck = append([]GID(nil), sm.Stuck...)
+	c.Granted = append([]GID(nil), sm.Granted...)
 	return c
 }
 
@@ -51,20 +56,24 @@ func (s *Machine) semAcquire(m *M, g *G, op *Op) {
 		s.continueAfter(m, s.cfg.Costs.ChanOp)
 		return
 	}
-	rule := RuleSemWait
-	if n > sm.Decl.Size {
-		// The semaphore can never hold n: Acquire waits for the
-		// context, which never ends here.
-		rule = RuleSemNever
+	// It waits: not enough is free, or others wait already. Asking for
+	// more than the semaphore holds waits for the context, which never
+	// ends here.
+	never := n > sm.Decl.Size
+	rule, queued := RuleSemWait, len(sm.Waiters)+1
+	if never {
+		rule, queued = RuleSemNever, len(sm.Waiters)
+	}
+	s.emit(Event{Kind: KindSemAcquire, Rule: rule, G: g.ID, P: pp.ID, M: m.ID,
+		N: n, N2: sm.Cur, N3: int32(queued), Obj: int32(op.Sem), Op: op})
+	s.gopark(m, g, ReasonSelect, Loc{Kind: LocSem, ID: int32(op.Sem)}, 0, n)
+	if never {
 		sm.Stuck = append(sm.Stuck, g.ID)
 	} else {
 		sm.Waiters = append(sm.Waiters, SemWaiter{G: g.ID, N: n})
 		sm.Stats.Waited++
 		sm.Stats.PeakWaiters = max(sm.Stats.PeakWaiters, len(sm.Waiters))
 	}
-	s.emit(Event{Kind: KindSemAcquire, Rule: rule, G: g.ID, P: pp.ID, M: m.ID,
-		N: n, N2: sm.Cur, N3: int32(len(sm.Waiters)), Obj: int32(op.Sem), Op: op})
-	s.gopark(m, g, ReasonSelect, Loc{Kind: LocSem, ID: int32(op.Sem)}, 0, n)
 	s.enterScheduler(m)
 }
 
@@ -95,12 +104,16 @@ func (s *Machine) semRelease(m *M, g *G, op *Op) {
 	}
 	s.emit(ev)
 	sm.Cur -= n
-	for range woken {
-		w := sm.Waiters[0]
+	for _, w := range sm.Waiters[:woken] {
 		sm.Cur += w.N
 		sm.Stats.Acquired++
+		sm.Granted = append(sm.Granted, w.G)
+	}
+	granted := sm.Waiters[:woken:woken]
+	sm.Waiters = sm.Waiters[woken:]
+	for _, w := range granted {
 		// close(w.ready): the waiter wakes into this P's runnext. ready
-		// takes it off the queue.
+		// takes it off the granted list.
 		s.ready(m, pp, s.g(w.G), Event{Rule: RuleReadySem, G2: g.ID, N: w.N, Obj: int32(op.Sem)})
 	}
 	s.continueAfter(m, s.cfg.Costs.ChanOp)
