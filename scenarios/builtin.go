@@ -23,6 +23,7 @@ var Order = []string{
 	"syscall-busy", "syscall-idle",
 	"timer-1p", "timer-2p", "netpoll",
 	"freelist",
+	"burst", "purge", "nested-submit", "nested-nonblocking", "sem-heavy",
 }
 
 // DefaultName is the built-in the UI opens with no arguments.

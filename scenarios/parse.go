@@ -27,7 +27,7 @@ const (
 	maxErrors    = 20
 )
 
-var topKeys = []string{"name", "title", "summary", "procs", "seed", "until", "chans", "pools", "sems", "main", "notes"}
+var topKeys = []string{"name", "title", "summary", "procs", "seed", "until", "expect", "chans", "pools", "sems", "main", "notes"}
 
 var actionNames = []string{"cpu", "syscall", "sleep", "net", "gosched", "go", "loop", "send", "recv", "close", "wait", "exit",
 	"submit", "acquire", "release", "group"}
@@ -148,6 +148,16 @@ func (p *reader) parse(data []byte) *Scenario {
 		sc.Until = p.duration(n, "until")
 		if sc.Until == 0 && len(p.errs) == before {
 			p.errorf(n, "leave until out to run to the end", "until must be greater than zero")
+		}
+	}
+	if n, ok := fields["expect"]; ok {
+		switch v := p.str(n, "expect"); v {
+		case "deadlock":
+			sc.Expect = gmp.Deadlock
+		case "panic":
+			sc.Expect = gmp.Panicked
+		default:
+			p.errorf(n, "write expect: deadlock or expect: panic; leave it out for a run that ends normally", "unknown ending %q", v)
 		}
 	}
 	if n, ok := fields["chans"]; ok {

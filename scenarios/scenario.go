@@ -20,11 +20,15 @@ type Scenario struct {
 	Seed  uint64
 	// Until, if not zero, stops the run at this simulated time.
 	Until time.Duration
-	Chans []gmp.ChanDecl
-	Pools []gmp.PoolDecl
-	Sems  []gmp.SemDecl
-	Main  []gmp.Op
-	Notes []Note
+	// Expect is how the run is meant to end: gmp.Deadlock or gmp.Panicked
+	// for a scenario that shows a mistake, else gmp.Running, meaning
+	// "normally" (main returns, or Until is reached).
+	Expect gmp.EndReason
+	Chans  []gmp.ChanDecl
+	Pools  []gmp.PoolDecl
+	Sems   []gmp.SemDecl
+	Main   []gmp.Op
+	Notes  []Note
 	// Source is the file's text.
 	Source []byte
 }
@@ -49,4 +53,13 @@ func (s *Scenario) Program() *gmp.Program {
 // costs. Callers override fields (seed, procs, until) from flags.
 func (s *Scenario) Config() gmp.Config {
 	return gmp.Config{Procs: s.Procs, Seed: s.Seed, Until: s.Until, Costs: gmp.DefaultCosts()}
+}
+
+// AsExpected reports whether a run that ended with end ended the way the
+// scenario means it to: normally, or with the failure it declares.
+func (s *Scenario) AsExpected(end gmp.End) bool {
+	if s.Expect == gmp.Running {
+		return end.Err == nil
+	}
+	return end.Reason == s.Expect
 }

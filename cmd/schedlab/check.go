@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/schedlab/schedlab/gmp"
 	"github.com/schedlab/schedlab/scenarios"
 	"github.com/schedlab/schedlab/tracelog"
 )
@@ -18,7 +19,9 @@ func newCheckCmd(stdout io.Writer) *cobra.Command {
 		Long: `check parses each scenario file and reports every mistake as
 file:line:col with a hint. A file that parses is then run with the model's
 invariants checked after every event, so a deadlock or a panic (a close of
-a closed channel, a send on one) is reported at the line that causes it.`,
+a closed channel, a send on one) is reported at the line that causes it.
+A scenario that declares expect: deadlock (or panic) passes when its run
+ends that way, and fails when it does not.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageError{errors.New("check needs at least one scenario file or built-in name")}
@@ -38,11 +41,18 @@ a closed channel, a send on one) is reported at the line that causes it.`,
 					usage = append(usage, err)
 					continue
 				}
-				if end.Err != nil {
+				if !sc.AsExpected(end) {
+					if end.Err == nil {
+						end.Err = fmt.Errorf("%s: the scenario expects a %s, but the run ended with %s at %v", sc.File, sc.Expect, end.Reason, m.Now())
+					}
 					runs = append(runs, end.Err)
 					continue
 				}
-				fmt.Fprintf(stdout, "%s: ok (%s at %v, %d events)\n", sc.File, end.Reason, m.Now(), m.Emitted())
+				expected := ""
+				if sc.Expect != gmp.Running {
+					expected = ", as the scenario expects"
+				}
+				fmt.Fprintf(stdout, "%s: ok (%s at %v%s, %d events)\n", sc.File, end.Reason, m.Now(), expected, m.Emitted())
 			}
 			switch {
 			case len(usage) > 0:

@@ -76,8 +76,15 @@ like the real flag, this keeps sysmon out of its deep sleep.`,
 			if err != nil {
 				return err
 			}
-			if end.Err != nil {
+			if !sc.AsExpected(end) {
+				if end.Err == nil {
+					return runError{fmt.Errorf("%s: the scenario expects a %s, but the run ended with %s", sc.File, sc.Expect, end.Reason)}
+				}
 				return runError{end.Err}
+			}
+			if end.Err != nil {
+				// The failure the scenario is about: say it, but it is no error.
+				fmt.Fprintf(stdout, "# %v\n# (the scenario expects this %s)\n", end.Err, end.Reason)
 			}
 			return nil
 		},

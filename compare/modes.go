@@ -1,0 +1,139 @@
+// Package compare runs one workload several ways in the simulated
+// scheduler — raw goroutines, a pool, a semaphore, an errgroup — and
+// measures what each costs: how long it takes, how many goroutines it
+// makes, how long the queues grow, how long goroutines wait to run.
+//
+// The workload is a scenario whose tasks are submitted to a pool
+// (submit: actions). Each mode rewrites those actions and nothing else:
+//
+//	raw        go: {count, do}: a goroutine per task, no limit
+//	pool       submit: as written
+//	semaphore  count times: acquire the pool's size, go: {do, then release}
+//	errgroup   group: {limit: the pool's size, count, do}
+//
+// An errgroup waits for its tasks where it stands (errgroup.Wait), while
+// the other modes go on and wait at the scenario's wait: children; for a
+// burst of tasks followed by a wait the two are the same.
+package compare
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/schedlab/schedlab/gmp"
+)
+
+// Mode is a way to run the tasks of a workload.
+type Mode uint8
+
+const (
+	Raw Mode = iota
+	Pool
+	Semaphore
+	Errgroup
+)
+
+// Modes lists every mode, in the order tables show them.
+var Modes = []Mode{Raw, Pool, Semaphore, Errgroup}
+
+var modeNames = [...]string{"raw", "pool", "semaphore", "errgroup"}
+
+func (m Mode) String() string {
+	if int(m) < len(modeNames) {
+		return modeNames[m]
+	}
+	return fmt.Sprintf("mode(%d)", m)
+}
+
+// ParseModes reads a comma-separated list of mode names.
+func ParseModes(s string) ([]Mode, error) {
+	var out []Mode
+	for _, name := range strings.Split(s, ",") {
+		name = strings.TrimSpace(name)
+		i := slices.Index(modeNames[:], name)
+		if i < 0 {
+			return nil, fmt.Errorf("unknown mode %q: use %s", name, strings.Join(modeNames[:], ", "))
+		}
+		if slices.Contains(out, Mode(i)) {
+			return nil, fmt.Errorf("mode %s is given twice", name)
+		}
+		out = append(out, Mode(i))
+	}
+	return out, nil
+}
+
+// Transform returns prog with its submit: actions rewritten for mode. It
+// fails if prog submits nothing, since then every mode is the same.
+func Transform(prog *gmp.Program, mode Mode) (*gmp.Program, error) {
+	if !submits(prog.Main) {
+		return nil, fmt.Errorf("%s submits no tasks to a pool: compare runs the tasks of submit: actions each way, and there are none", prog.Name)
+	}
+	out := *prog
+	out.Sems = slices.Clone(prog.Sems)
+	t := &transformer{prog: &out, mode: mode, semOf: map[int]int{}}
+	// The pools stay declared in every mode, unused but for their names.
+	out.Main = t.ops(prog.Main)
+	return &out, nil
+}
+
+func submits(ops []gmp.Op) bool {
+	for i := range ops {
+		if ops[i].Kind == gmp.OpSubmit || submits(ops[i].Body) {
+			return true
+		}
+	}
+	return false
+}
+
+type transformer struct {
+	prog  *gmp.Program
+	mode  Mode
+	semOf map[int]int // pool index -> the semaphore that stands for it
+}
+
+func (t *transformer) ops(in []gmp.Op) []gmp.Op {
+	if in == nil {
+		return nil
+	}
+	out := make([]gmp.Op, 0, len(in))
+	for _, op := range in {
+		op.Body = t.ops(op.Body)
+		if op.Kind == gmp.OpSubmit {
+			op = t.submit(op)
+		}
+		out = append(out, op)
+	}
+	return out
+}
+
+// submit rewrites one submit action for the mode.
+func (t *transformer) submit(op gmp.Op) gmp.Op {
+	size := t.prog.Pools[op.Pool].Size
+	switch {
+	case t.mode == Pool:
+		return op
+	case t.mode == Raw || size <= 0:
+		// An unlimited pool limits nothing: the same as raw goroutines.
+		return gmp.Op{Kind: gmp.OpGo, Count: op.Count, Body: op.Body, Pos: op.Pos}
+	case t.mode == Errgroup:
+		return gmp.Op{Kind: gmp.OpGroup, Limit: size, Count: op.Count, Body: op.Body, Pos: op.Pos}
+	}
+	sem := t.sem(op.Pool, size)
+	body := append(slices.Clone(op.Body), gmp.Op{Kind: gmp.OpRelease, Sem: sem, N: 1, Pos: op.Pos})
+	return gmp.Op{Kind: gmp.OpLoop, Count: op.Count, Pos: op.Pos, Body: []gmp.Op{
+		{Kind: gmp.OpAcquire, Sem: sem, N: 1, Pos: op.Pos},
+		{Kind: gmp.OpGo, Count: 1, Body: body, Pos: op.Pos},
+	}}
+}
+
+// sem returns the semaphore that stands for pool pi, declaring it once.
+func (t *transformer) sem(pi, size int) int {
+	if s, ok := t.semOf[pi]; ok {
+		return s
+	}
+	d := t.prog.Pools[pi]
+	t.prog.Sems = append(t.prog.Sems, gmp.SemDecl{Name: d.Name + "-sem", Size: size, Pos: d.Pos})
+	t.semOf[pi] = len(t.prog.Sems) - 1
+	return t.semOf[pi]
+}

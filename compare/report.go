@@ -1,0 +1,188 @@
+package compare
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/schedlab/schedlab/gmp"
+)
+
+// Report is a comparison: the workload, how it ran, and each mode's
+// figures.
+type Report struct {
+	Scenario string
+	Title    string
+	Procs    int
+	Seed     uint64
+	Results  []*Result
+}
+
+// row is one line of the text table: a label and how to show a result.
+type row struct {
+	label string
+	cell  func(*Result) string
+}
+
+var rows = []row{
+	{"makespan", func(r *Result) string { return fmtDur(r.Makespan) }},
+	{"goroutines created", func(r *Result) string { return strconv.Itoa(r.Goroutines) }},
+	{"peak live goroutines", func(r *Result) string { return strconv.Itoa(r.PeakLive) }},
+	{"stack memory (2 KiB/G)", func(r *Result) string { return fmtBytes(r.StackBytes) }},
+	{"peak local queue", func(r *Result) string { return strconv.Itoa(r.PeakLocal) }},
+	{"peak global queue", func(r *Result) string { return strconv.Itoa(r.PeakGlobal) }},
+	{"steals (Gs stolen)", func(r *Result) string { return fmt.Sprintf("%d (%d)", r.Steals, r.Stolen) }},
+	{"preemptions", func(r *Result) string { return strconv.Itoa(r.Preemptions) }},
+	{"sched latency p50", func(r *Result) string { return fmtDur(r.LatencyP50) }},
+	{"sched latency p99", func(r *Result) string { return fmtDur(r.LatencyP99) }},
+	{"worker reuse", func(r *Result) string {
+		if r.Mode != Pool {
+			return "-"
+		}
+		return fmt.Sprintf("%.1f%%", 100*r.ReuseRatio())
+	}},
+	{"workers purged", func(r *Result) string {
+		if r.Mode != Pool {
+			return "-"
+		}
+		return strconv.Itoa(r.Pool.WorkersPurged)
+	}},
+	{"tasks rejected", func(r *Result) string {
+		if r.Mode != Pool {
+			return "-"
+		}
+		return strconv.Itoa(r.Pool.Rejected)
+	}},
+	{"ended", func(r *Result) string { return r.End.Reason.String() }},
+}
+
+// WriteText writes the report as a table, a column per mode.
+func (rep *Report) WriteText(w io.Writer) error {
+	title := rep.Scenario
+	if rep.Title != "" {
+		title += " — " + rep.Title
+	}
+	fmt.Fprintf(w, "%s · procs %d · seed %d\n\n", title, rep.Procs, rep.Seed)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	header := []string{""}
+	for _, r := range rep.Results {
+		header = append(header, r.Mode.String())
+	}
+	fmt.Fprintln(tw, strings.Join(header, "\t")+"\t")
+	for _, rw := range rows {
+		cells := []string{rw.label}
+		for _, r := range rep.Results {
+			cells = append(cells, rw.cell(r))
+		}
+		fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t")
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, r := range rep.Results {
+		if r.End.Err != nil {
+			fmt.Fprintf(w, "\n%s: %v\n", r.Mode, r.End.Err)
+		}
+	}
+	return nil
+}
+
+// jsonResult is a result as --format json writes it: durations in
+// nanoseconds, names in snake case, so scripts need no parsing.
+type jsonResult struct {
+	Mode          string  `json:"mode"`
+	Ended         string  `json:"ended"`
+	Error         string  `json:"error,omitempty"`
+	MakespanNS    int64   `json:"makespan_ns"`
+	Events        int     `json:"events"`
+	Goroutines    int     `json:"goroutines"`
+	PeakLive      int     `json:"peak_live"`
+	StackBytes    int     `json:"stack_bytes"`
+	PeakLocal     int     `json:"peak_local_queue"`
+	PeakGlobal    int     `json:"peak_global_queue"`
+	Steals        int     `json:"steals"`
+	Stolen        int     `json:"stolen"`
+	Preemptions   int     `json:"preemptions"`
+	Starts        int     `json:"starts"`
+	LatencyP50NS  int64   `json:"latency_p50_ns"`
+	LatencyP99NS  int64   `json:"latency_p99_ns"`
+	Submitted     int     `json:"submitted,omitempty"`
+	Rejected      int     `json:"rejected,omitempty"`
+	WorkersStart  int     `json:"workers_started,omitempty"`
+	WorkersReused int     `json:"workers_reused,omitempty"`
+	WorkersPurged int     `json:"workers_purged,omitempty"`
+	ReuseRatio    float64 `json:"reuse_ratio,omitempty"`
+}
+
+// WriteJSON writes the report as one JSON object.
+func (rep *Report) WriteJSON(w io.Writer) error {
+	out := struct {
+		Scenario string       `json:"scenario"`
+		Title    string       `json:"title,omitempty"`
+		Procs    int          `json:"procs"`
+		Seed     uint64       `json:"seed"`
+		Modes    []jsonResult `json:"modes"`
+	}{Scenario: rep.Scenario, Title: rep.Title, Procs: rep.Procs, Seed: rep.Seed}
+	for _, r := range rep.Results {
+		j := jsonResult{
+			Mode: r.Mode.String(), Ended: r.End.Reason.String(), MakespanNS: int64(r.Makespan), Events: r.Events,
+			Goroutines: r.Goroutines, PeakLive: r.PeakLive, StackBytes: r.StackBytes,
+			PeakLocal: r.PeakLocal, PeakGlobal: r.PeakGlobal, Steals: r.Steals, Stolen: r.Stolen,
+			Preemptions: r.Preemptions, Starts: r.Starts,
+			LatencyP50NS: int64(r.LatencyP50), LatencyP99NS: int64(r.LatencyP99),
+		}
+		if r.End.Err != nil {
+			j.Error = r.End.Err.Error()
+		}
+		if r.Mode == Pool {
+			j.Submitted, j.Rejected = r.Pool.Submitted, r.Pool.Rejected
+			j.WorkersStart, j.WorkersReused, j.WorkersPurged = r.Pool.WorkersStarted, r.Pool.WorkersReused, r.Pool.WorkersPurged
+			j.ReuseRatio = r.ReuseRatio()
+		}
+		out.Modes = append(out.Modes, j)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// fmtDur writes a simulated duration compactly: 12.3ms, 450µs, 80ns.
+func fmtDur(d time.Duration) string {
+	switch {
+	case d >= time.Second:
+		return fmt.Sprintf("%.3fs", d.Seconds())
+	case d >= time.Millisecond:
+		return fmt.Sprintf("%.2fms", float64(d)/1e6)
+	case d >= time.Microsecond:
+		return fmt.Sprintf("%.1fµs", float64(d)/1e3)
+	}
+	return fmt.Sprintf("%dns", d)
+}
+
+func fmtBytes(n int) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// Compare runs prog under each mode with cfg, one after the other (each
+// run is deterministic, so the report is too).
+func Compare(name, title string, prog *gmp.Program, cfg gmp.Config, modes []Mode) (*Report, error) {
+	rep := &Report{Scenario: name, Title: title, Procs: cfg.Procs, Seed: cfg.Seed}
+	for _, mode := range modes {
+		r, err := Run(prog, cfg, mode)
+		if err != nil {
+			return nil, err
+		}
+		rep.Results = append(rep.Results, r)
+	}
+	return rep, nil
+}
