@@ -363,6 +363,9 @@ func (s *Machine) checkPool(pi int, queued func(GID, Loc, string), bad func(stri
 		}
 		queued(wt.G, Loc{Kind: LocPoolWait, ID: int32(pi)}, name+"'s waiters")
 	}
+	for _, g := range pl.Served {
+		place(g, Loc{Kind: LocPoolWait, ID: int32(pi)}, name+"'s served waiters")
+	}
 	if pl.IdleLen() > 0 && !pl.PurgeArmed {
 		bad("%s: %d workers are idle but no purge is pending", name, pl.IdleLen())
 	}

@@ -407,7 +407,7 @@ func (d *Describer) pool(e Event) string {
 	case RulePoolHandoff:
 		return f("worker w%d (%v) of pool %s finishes its task and takes task %d from %v, which waited %v: it runs it at once, and %v is only woken to return", e.N, e.G, name, e.N2, e.G2, e.D, e.G2)
 	case RulePoolServeWaiter:
-		return f("a worker of pool %s is gone and there is room: worker w%d (%v) is started for the task %v waited %v to submit (task %d)", name, e.N, e.G2, e.G2, e.D, e.N2)
+		return f("a worker of pool %s is gone and there is room: worker w%d (%v) is started for the task %v waited %v to submit (task %d)", name, e.N, e.G2, e.G3, e.D, e.N2)
 	case RulePoolBlock:
 		return f("pool %s has no idle worker and no room (%s running): %v waits for one, #%d in a FIFO line of %d", name, d.capOf(int(e.Obj), e.N3), e.G, e.N, e.N2)
 	case RulePoolReject:

@@ -282,7 +282,7 @@ type Event struct {
 	From   Loc  // where G came from
 	To     Loc  // where G went
 	G2     GID  // a second goroutine: the creator (go-create), the waker (go-unblock)
-	G3     GID  // a third: the goroutine kicked out of runnext to make room
+	G3     GID  // a third: the goroutine kicked out of runnext, or the waiter a new pool worker serves
 	P2     PID  // a second P: the victim of a steal, the P given to a woken M, …
 	M2     MID  // a second M: the thread a P was taken from, …
 	// Obj is the pool or semaphore the event concerns (an index into the

@@ -285,12 +285,7 @@ func (s *Machine) detach(g *G) {
 		s.netDetach(g.ID)
 	case LocPoolWait:
 		pl := &s.pools[g.Where.ID]
-		for i, w := range pl.Waiters {
-			if w.G == g.ID {
-				pl.Waiters = append(pl.Waiters[:i], pl.Waiters[i+1:]...)
-				break
-			}
-		}
+		pl.Served = without(pl.Served, g.ID)
 	case LocSem:
 		sm := &s.sems[g.Where.ID]
 		sm.Granted = without(sm.Granted, g.ID)

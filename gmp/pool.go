@@ -81,6 +81,10 @@ type Pool struct {
 	idle     []int32
 	idleHead int
 	Waiters  []PoolWaiter
+	// Served are waiters whose task a worker has taken, still parked
+	// until the worker readies them (package pool takes a waiter off the
+	// line under its lock and signals it after).
+	Served []GID
 	// Workers lists every worker ever started, in start order, so by
 	// ascending G: a worker's goroutine finds its record by binary search.
 	Workers []PoolWorker
@@ -178,6 +182,15 @@ func (pl *Pool) compactIdle() {
 	}
 }
 
+// serveFirst takes the first waiter off the line; it stays parked, on the
+// served list, until it is readied.
+func (pl *Pool) serveFirst() PoolWaiter {
+	wt := pl.Waiters[0]
+	pl.Waiters = pl.Waiters[1:]
+	pl.Served = append(pl.Served, wt.G)
+	return wt
+}
+
 // workerOf finds the worker record of goroutine g.
 func (pl *Pool) workerOf(g GID) *PoolWorker {
 	lo, hi := 0, len(pl.Workers)
@@ -199,6 +212,7 @@ func (pl *Pool) clone() Pool {
 	c := *pl
 	c.idle = append([]int32(nil), pl.idle...)
 	c.Waiters = append([]PoolWaiter(nil), pl.Waiters...)
+	c.Served = append([]GID(nil), pl.Served...)
 	c.Workers = append([]PoolWorker(nil), pl.Workers...)
 	return c
 }
@@ -236,7 +250,7 @@ func (s *Machine) poolSubmit(m *M, g *G, op *Op) {
 		return
 	}
 	if pl.hasRoom() {
-		s.poolStartWorker(m, pp, pi, g, g.ID, body, Event{Rule: RulePoolDispatchNew, Op: op})
+		s.poolStartWorker(m, pp, pi, g, g.ID, body, Event{Rule: RulePoolDispatchNew, Op: op}, false)
 		s.continueAfter(m, s.cfg.Costs.Newproc)
 		return
 	}
@@ -277,13 +291,17 @@ func (s *Machine) poolAccept(pl *Pool, w *PoolWorker, owner GID, reused bool) {
 // poolStartWorker starts a worker for a task of owner's (go runWorker):
 // a new goroutine, created by g, into pp's runnext, with body as its first
 // task. ev carries the dispatch's rule and details.
-func (s *Machine) poolStartWorker(m *M, pp *P, pi int, g *G, owner GID, body uint16, ev Event) {
+// served says the task is the first waiter's, which leaves the line.
+func (s *Machine) poolStartWorker(m *M, pp *P, pi int, g *G, owner GID, body uint16, ev Event, served bool) {
 	pl := &s.pools[pi]
 	id := len(pl.Workers) + 1
 	// The goroutine is created below; its id is the next one.
 	ev.Kind, ev.G, ev.G2, ev.P, ev.M = KindPoolDispatch, g.ID, GID(s.gs.len()), pp.ID, m.ID
 	ev.N, ev.N2, ev.N3, ev.Obj = id, pl.Stats.Submitted+1, int32(pl.Running+1), int32(pi)
 	s.emit(ev)
+	if served {
+		pl.serveFirst()
+	}
 	pl.Running++
 	pl.Stats.WorkersStarted++
 	pl.Stats.PeakRunning = max(pl.Stats.PeakRunning, pl.Running)
@@ -315,9 +333,10 @@ func (s *Machine) poolWorkerStep(m *M, g *G, op *Op) {
 	s.taskDone(m, pp, w.Owner, g.ID)
 	if len(pl.Waiters) > 0 {
 		// Hand-off: take the first waiter's task and run it at once.
-		wt := pl.Waiters[0] // ready takes it off the line
+		wt := pl.Waiters[0]
 		s.emit(Event{Kind: KindPoolDispatch, Rule: RulePoolHandoff, G: g.ID, G2: wt.G, P: pp.ID, M: m.ID,
 			N: w.ID, N2: pl.Stats.Submitted + 1, N3: int32(pl.Running), Obj: int32(pi), D: s.now.Sub(wt.Since), Op: op})
+		pl.serveFirst()
 		pl.Stats.Completed++
 		s.poolAccept(pl, w, wt.G, true)
 		g.pushFrame(frame{body: wt.body}) // depth 2: cannot fail
@@ -418,8 +437,8 @@ func (s *Machine) poolWorkerLost(m *M, g *G, pi int) {
 	w.State = WorkerStopped
 	pl.Running--
 	for len(pl.Waiters) > 0 && pl.hasRoom() {
-		wt := pl.Waiters[0] // ready takes it off the line
-		s.poolStartWorker(m, pp, pi, g, wt.G, wt.body, Event{Rule: RulePoolServeWaiter, D: s.now.Sub(wt.Since)})
+		wt := pl.Waiters[0]
+		s.poolStartWorker(m, pp, pi, g, wt.G, wt.body, Event{Rule: RulePoolServeWaiter, G3: wt.G, D: s.now.Sub(wt.Since)}, true)
 		s.ready(m, pp, s.g(wt.G), Event{Rule: RulePoolReadyWaiter, G2: g.ID, N: len(pl.Workers), Obj: int32(pi)})
 	}
 }
