@@ -108,6 +108,9 @@ func (a *App) Run(screen tcell.Screen) (err error) {
 	go a.player(done, crashed)
 	err = a.tv.Run()
 	close(done)
+	if cerr := a.sess.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("stopping the real pools: %w", cerr)
+	}
 	select {
 	case msg := <-crashed:
 		return fmt.Errorf("internal error in the player: %s", msg)
@@ -231,6 +234,9 @@ func (a *App) reseed() {
 	if err != nil {
 		a.message = err.Error()
 		return
+	}
+	if err := a.sess.Close(); err != nil {
+		a.message = "stopping the real pools of the last run: " + err.Error()
 	}
 	a.sess = sess
 	a.playing = false

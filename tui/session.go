@@ -9,8 +9,11 @@ package tui
 import (
 	"fmt"
 	"slices"
+	"sort"
 
 	"github.com/schedlab/schedlab/gmp"
+	"github.com/schedlab/schedlab/lockstep"
+	"github.com/schedlab/schedlab/pool"
 	"github.com/schedlab/schedlab/scenarios"
 	"github.com/schedlab/schedlab/sim"
 )
@@ -46,6 +49,19 @@ type Session struct {
 	// state is what the UI shows: after, or the state right after the
 	// cursor's event when later events of its step follow.
 	state *gmp.Machine
+
+	// pools drives real pools (package pool) in lockstep with the run's
+	// simulated ones; poolFrames holds their snapshots after each pool
+	// event, so any event's can be shown, going forward or back.
+	pools      *lockstep.Driver
+	poolFrames []poolFrame
+	poolStart  []pool.Snapshot
+}
+
+// poolFrame is the real pools' state after event Event.
+type poolFrame struct {
+	Event int
+	Snaps []pool.Snapshot
 }
 
 // NewSession prepares a run of sc with cfg. The error is for a
@@ -58,6 +74,14 @@ func NewSession(sc *scenarios.Scenario, cfg gmp.Config) (*Session, error) {
 		return nil, err
 	}
 	s := &Session{sc: sc, cfg: cfg, desc: gmp.NewDescriber(prog), tl: NewTimeline(cfg.Procs)}
+	if len(prog.Pools) > 0 {
+		d, err := lockstep.New(prog)
+		if err != nil {
+			return nil, err
+		}
+		s.pools = d
+		s.poolStart = s.poolSnaps()
+	}
 	s.noteAt = make([]int, len(sc.Notes))
 	for i := range s.noteAt {
 		s.noteAt[i] = -1
@@ -80,6 +104,11 @@ func (s *Session) record(e gmp.Event) {
 	s.events = append(s.events, e)
 	s.stepOf = append(s.stepOf, s.frontier.Steps())
 	s.tl.Record(e)
+	if s.pools != nil && s.pools.Err() == nil {
+		if s.pools.Event(s.frontier, e); lockstep.IsPoolEvent(e) && s.pools.Err() == nil {
+			s.poolFrames = append(s.poolFrames, poolFrame{Event: i, Snaps: s.poolSnaps()})
+		}
+	}
 	for n, note := range s.sc.Notes {
 		if s.noteAt[n] >= 0 {
 			continue
@@ -88,6 +117,48 @@ func (s *Session) record(e gmp.Event) {
 			s.noteAt[n] = i
 		}
 	}
+}
+
+// poolSnaps copies the real pools' current snapshots.
+func (s *Session) poolSnaps() []pool.Snapshot {
+	out := make([]pool.Snapshot, s.pools.Pools())
+	for i := range out {
+		sn := s.pools.Snapshot(i)
+		sn.Idle, sn.Busy, sn.Waiters = slices.Clone(sn.Idle), slices.Clone(sn.Busy), slices.Clone(sn.Waiters)
+		out[i] = sn
+	}
+	return out
+}
+
+// RealPools returns the snapshots of the real pools that follow the run,
+// as they were after the cursor's event, and whether there are any.
+func (s *Session) RealPools() ([]pool.Snapshot, bool) {
+	if s.pools == nil {
+		return nil, false
+	}
+	i := sort.Search(len(s.poolFrames), func(i int) bool { return s.poolFrames[i].Event > s.cursor })
+	if i == 0 {
+		return s.poolStart, true
+	}
+	return s.poolFrames[i-1].Snaps, true
+}
+
+// PoolDisagreement is the first decision the real pools took differently
+// from the model, or nil. From then on their snapshots stop.
+func (s *Session) PoolDisagreement() error {
+	if s.pools == nil {
+		return nil
+	}
+	return s.pools.Err()
+}
+
+// Close stops the real pools that follow the run and waits for their
+// goroutines.
+func (s *Session) Close() error {
+	if s.pools == nil {
+		return nil
+	}
+	return s.pools.Close()
 }
 
 // Scenario returns the scenario being run.

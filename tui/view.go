@@ -36,6 +36,7 @@ type layout struct {
 	header                   int
 	procs, procsRows         int // title row, then one row per visible P
 	info, infoRows           int
+	pools, poolsRows         int
 	timeline, timelineRows   int
 	log, logRows             int
 	explain, explainRows     int
@@ -68,8 +69,16 @@ func (v *rootView) computeLayout(w, h int) layout {
 	if l.wide && h >= tallHeight {
 		l.infoRows = 6
 	}
+	// Pools and semaphores get a row each on a tall screen, and share
+	// two on a small one (the rest are counted in the title).
+	l.poolsRows = poolRows(a)
+	if h < tallHeight {
+		l.poolsRows = min(l.poolsRows, 3)
+	} else {
+		l.poolsRows = min(l.poolsRows, 7)
+	}
 	const logMin = 4 // title and three events
-	fixed := 1 + 1 + l.infoRows + l.explainRows + l.noteRows + 1 + 1 + logMin
+	fixed := 1 + 1 + l.infoRows + l.poolsRows + l.explainRows + l.noteRows + 1 + 1 + logMin
 	// Each visible P takes a row in the P table and one in the timeline.
 	l.visibleProcs = max(min(procs, (h-fixed)/2), 1)
 	if l.wide && h >= tallHeight {
@@ -78,13 +87,14 @@ func (v *rootView) computeLayout(w, h int) layout {
 	}
 	l.procsRows = 1 + l.visibleProcs
 	l.timelineRows = 1 + l.visibleProcs
-	rest := h - (1 + l.procsRows + l.infoRows + l.timelineRows + l.explainRows + l.noteRows + 1)
+	rest := h - (1 + l.procsRows + l.infoRows + l.poolsRows + l.timelineRows + l.explainRows + l.noteRows + 1)
 	l.logRows = max(rest, 2)
 
 	row := 0
 	l.header, row = row, row+1
 	l.procs, row = row, row+l.procsRows
 	l.info, row = row, row+l.infoRows
+	l.pools, row = row, row+l.poolsRows
 	l.timeline, row = row, row+l.timelineRows
 	l.log, row = row, row+l.logRows
 	l.explain, row = row, row+l.explainRows
@@ -116,6 +126,7 @@ func (v *rootView) Draw(screen tcell.Screen) {
 	drawHeader(c.sub(l.header, 1), a)
 	drawProcs(c.sub(l.procs, l.procsRows), a, l)
 	drawInfo(c.sub(l.info, l.infoRows), a, l)
+	drawPools(c.sub(l.pools, l.poolsRows), a)
 	drawTimeline(c.sub(l.timeline, l.timelineRows), a, l)
 	drawLog(c.sub(l.log, l.logRows), a)
 	drawExplain(c.sub(l.explain, l.explainRows), a, l)
