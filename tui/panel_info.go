@@ -188,6 +188,10 @@ func timersText(st *gmp.Machine) string {
 				gs = append(gs, fmt.Sprintf("+%d", len(ts)-4))
 				break
 			}
+			if tm.Purge != 0 {
+				gs = append(gs, fmt.Sprintf("purge:%s@%v", st.Pools()[tm.Purge-1].Decl.Name, tm.When))
+				continue
+			}
 			gs = append(gs, fmt.Sprintf("%v@%v", tm.G, tm.When))
 		}
 		parts = append(parts, p.ID.String()+": "+strings.Join(gs, " "))

@@ -32,12 +32,18 @@ func drawPools(c canvas, a *App) {
 	t := a.theme
 	st := a.sess.State()
 	snaps, _ := a.sess.RealPools()
-	detail := "the real pool (package pool) on a clock driven by the run · idle workers: idle for / expiry"
+	name, detail := "pools", "the real pool (package pool) on a clock driven by the run · idle workers: idle for / expiry, next first"
+	switch {
+	case len(st.Pools()) == 0:
+		name, detail = "semaphores", "golang.org/x/sync/semaphore: who holds what, and who waits in line"
+	case len(st.Sems()) > 0:
+		detail = "pools: the real pool (package pool) on a clock driven by the run · then the semaphores"
+	}
 	if err := a.sess.PoolDisagreement(); err != nil {
-		panelTitle(c, a, "pools", "", -1)
-		c.text(7, 0, truncate("the real pool disagrees with the model: "+err.Error(), c.w-7), t.Warn)
+		col := c.text(0, 0, " "+name+" ", t.Title)
+		c.text(col+1, 0, truncate("the real pool disagrees with the model: "+err.Error(), c.w-col-1), t.Warn)
 	} else {
-		panelTitle(c, a, "pools", detail, -1)
+		panelTitle(c, a, name, detail, -1)
 	}
 	row := 1
 	for i := range st.Pools() {
@@ -59,38 +65,37 @@ func drawPools(c canvas, a *App) {
 }
 
 // drawRealPool writes one pool's row: capacity and running, the waiting
-// submitters, the idle stack in reuse order with each worker's idle age
-// against the expiry, the next purge, and the counters.
+// submitters, the idle stack in reuse order with each worker's idle time
+// against the expiry, the next purge, and the counters. The idle workers
+// come first when room is short; the counters go when it is shorter.
 func drawRealPool(c canvas, a *App, row int, name string, s *pool.Snapshot) {
 	t := a.theme
 	col := c.text(0, row, name+" ", t.Title)
-	capacity := "no limit"
+	capacity := "∞"
 	if s.Capacity >= 0 {
 		capacity = fmt.Sprintf("%d", s.Capacity)
 	}
-	col = c.text(col, row, fmt.Sprintf("%d/%s running", s.Running, capacity), t.Base)
+	col = c.text(col, row, fmt.Sprintf("%d/%s run", s.Running, capacity), t.Base)
 	if len(s.Waiters) > 0 {
-		col = c.text(col, row, fmt.Sprintf(" · %d waiting", len(s.Waiters)), t.Warn)
+		col = c.text(col, row, fmt.Sprintf(" · %d wait", len(s.Waiters)), t.Warn)
 	}
 	col = c.text(col, row, fmt.Sprintf(" · %d busy", len(s.Busy)), t.Dim)
-	// The counters and the purge go last but must not be pushed off the
-	// row by a long idle stack: reserve their room first.
-	tail := fmt.Sprintf(" · started %d reused %d purged %d", s.Stats.WorkersStarted, s.Stats.WorkersReused, s.Stats.WorkersPurged)
+	var tail string
 	if !s.NextPurge.IsZero() {
-		tail = " · purge in " + short(s.NextPurge.Sub(s.At)) + tail
+		tail = " · purge in " + short(s.NextPurge.Sub(s.At))
+	}
+	counters := fmt.Sprintf(" · started %d reused %d purged %d", s.Stats.WorkersStarted, s.Stats.WorkersReused, s.Stats.WorkersPurged)
+	if c.w >= wideWidth {
+		tail += counters
 	}
 	limit := max(c.w-width(tail), col)
 	col = c.text(col, row, fmt.Sprintf(" · idle %d", len(s.Idle)), t.Dim)
 	if len(s.Idle) > 0 {
-		stack := "stack"
-		if s.PreAlloc {
-			stack = "ring"
-		}
-		col = c.text(col, row, " ("+stack+", next first):", t.Dim)
+		col = c.text(col, row, ":", t.Dim)
 		for i, w := range s.Idle {
 			age := s.At.Sub(w.LastUsed)
 			label := fmt.Sprintf(" w%d %s/%s", w.ID, short(age), short(s.Expiry))
-			if col+width(label) > limit-3 && i < len(s.Idle)-1 {
+			if col+width(label) > limit-4 && i < len(s.Idle)-1 {
 				col = c.text(col, row, fmt.Sprintf(" +%d", len(s.Idle)-i), t.Dim)
 				break
 			}

@@ -40,12 +40,16 @@ func TestGoldenScreens(t *testing.T) {
 			keys(a, "nnn")
 		}},
 		{"syscall-busy", "retake", func(a *App) { keys(a, "]]") }},
+		{"purge", "purged", func(a *App) { keys(a, "]]]") }},
+		{"burst", "steady", func(a *App) { keys(a, "]]]]") }},
+		{"sem-heavy", "held-back", func(a *App) { keys(a, "]]]]") }},
 	}
 	for _, sz := range sizes {
 		for _, st := range states {
 			name := fmt.Sprintf("%s-%s-%dx%d", st.scenario, st.name, sz.w, sz.h)
 			t.Run(name, func(t *testing.T) {
 				a := newApp(t, st.scenario, false)
+				t.Cleanup(func() { a.Session().Close() })
 				st.act(a)
 				goldenScreen(t, name, draw(t, a, sz.w, sz.h))
 			})
