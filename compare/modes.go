@@ -71,9 +71,11 @@ func Transform(prog *gmp.Program, mode Mode) (*gmp.Program, error) {
 	}
 	out := *prog
 	out.Sems = slices.Clone(prog.Sems)
-	t := &transformer{prog: &out, mode: mode, semOf: map[int]int{}}
-	// The pools stay declared in every mode, unused but for their names.
+	t := &transformer{prog: &out, pools: prog.Pools, mode: mode, semOf: map[int]int{}}
 	out.Main = t.ops(prog.Main)
+	if mode != Pool {
+		out.Pools = nil // nothing submits to them any more
+	}
 	return &out, nil
 }
 
@@ -88,6 +90,7 @@ func submits(ops []gmp.Op) bool {
 
 type transformer struct {
 	prog  *gmp.Program
+	pools []gmp.PoolDecl // the original program's
 	mode  Mode
 	semOf map[int]int // pool index -> the semaphore that stands for it
 }
@@ -109,7 +112,7 @@ func (t *transformer) ops(in []gmp.Op) []gmp.Op {
 
 // submit rewrites one submit action for the mode.
 func (t *transformer) submit(op gmp.Op) gmp.Op {
-	size := t.prog.Pools[op.Pool].Size
+	size := t.pools[op.Pool].Size
 	switch {
 	case t.mode == Pool:
 		return op
@@ -132,7 +135,7 @@ func (t *transformer) sem(pi, size int) int {
 	if s, ok := t.semOf[pi]; ok {
 		return s
 	}
-	d := t.prog.Pools[pi]
+	d := t.pools[pi]
 	t.prog.Sems = append(t.prog.Sems, gmp.SemDecl{Name: d.Name + "-sem", Size: size, Pos: d.Pos})
 	t.semOf[pi] = len(t.prog.Sems) - 1
 	return t.semOf[pi]

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"strconv"
@@ -44,6 +45,7 @@ type App struct {
 	speed    int     // index into speeds
 	owed     float64 // events due to the player but not stepped yet
 	message  string  // one-line feedback in the status bar
+	split    *split  // set in the split view: two runs in lockstep
 }
 
 // Options configure a UI.
@@ -61,6 +63,25 @@ func New(sc *scenarios.Scenario, cfg gmp.Config, o Options) (*App, error) {
 	a := &App{sess: sess, theme: NewTheme(o.Mono), keys: bindings(), speed: 3}
 	a.root = newRootView(a)
 	return a, nil
+}
+
+// Close stops the real pools that follow the runs shown and waits for
+// their goroutines. Run calls it; a test that never runs the UI calls it.
+func (a *App) Close() error {
+	if a.split != nil {
+		err0 := a.split.panes[0].view.sess.Close()
+		err1 := a.split.panes[1].view.sess.Close()
+		return errors.Join(err0, err1)
+	}
+	return a.sess.Close()
+}
+
+// Panes returns the sessions of the split view, or nil in the full view.
+func (a *App) Panes() []*Session {
+	if a.split == nil {
+		return nil
+	}
+	return []*Session{a.split.panes[0].view.sess, a.split.panes[1].view.sess}
 }
 
 // Session returns the session the UI shows.
@@ -108,7 +129,7 @@ func (a *App) Run(screen tcell.Screen) (err error) {
 	go a.player(done, crashed)
 	err = a.tv.Run()
 	close(done)
-	if cerr := a.sess.Close(); err == nil && cerr != nil {
+	if cerr := a.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("stopping the real pools: %w", cerr)
 	}
 	select {
@@ -152,6 +173,16 @@ func (a *App) Advance(dt time.Duration) {
 	a.owed += float64(speeds[a.speed]) * dt.Seconds()
 	n := int(a.owed)
 	a.owed -= float64(n)
+	if a.split != nil {
+		for range n {
+			if !a.split.forward() {
+				a.playing = false
+				a.message = "both runs have ended"
+				break
+			}
+		}
+		return
+	}
 	if n > 0 && a.sess.Forward(n) < n {
 		a.playing = false
 		a.message = "end of the run: " + a.sess.EndSummary()
@@ -160,7 +191,7 @@ func (a *App) Advance(dt time.Duration) {
 }
 
 func (a *App) togglePlay() {
-	if !a.playing && a.sess.AtEnd() {
+	if !a.playing && a.atEnd() {
 		a.message = "at the end of the run: press r to restart"
 		return
 	}
@@ -168,9 +199,23 @@ func (a *App) togglePlay() {
 	a.owed = 0
 }
 
+// atEnd reports whether there is nothing left to step to.
+func (a *App) atEnd() bool {
+	if a.split != nil {
+		return a.split.panes[0].view.sess.AtEnd() && a.split.panes[1].view.sess.AtEnd()
+	}
+	return a.sess.AtEnd()
+}
+
 func (a *App) stepForward() {
 	a.playing = false
 	a.logBack = 0
+	if a.split != nil {
+		if !a.split.forward() {
+			a.message = "both runs have ended"
+		}
+		return
+	}
 	if a.sess.Forward(1) == 0 {
 		a.message = "end of the run: " + a.sess.EndSummary()
 	}
@@ -179,6 +224,12 @@ func (a *App) stepForward() {
 func (a *App) stepBack() {
 	a.playing = false
 	a.logBack = 0
+	if a.split != nil {
+		if !a.split.back() {
+			a.message = "both runs are at their first event"
+		}
+		return
+	}
 	if a.sess.Back(1) == 0 {
 		a.message = "this is the first event"
 	}
@@ -187,6 +238,12 @@ func (a *App) stepBack() {
 func (a *App) last() {
 	a.playing = false
 	a.logBack = 0
+	if a.split != nil {
+		for a.split.forward() {
+		}
+		a.message = "both runs have ended"
+		return
+	}
 	for a.sess.Forward(1<<16) > 0 {
 	}
 	a.message = "end of the run: " + a.sess.EndSummary()
@@ -221,7 +278,11 @@ func (a *App) slower() {
 func (a *App) restart() {
 	a.playing = false
 	a.logBack = 0
-	a.sess.Seek(0)
+	if a.split != nil {
+		a.split.restart()
+	} else {
+		a.sess.Seek(0)
+	}
 	a.message = "restarted"
 }
 

@@ -188,6 +188,19 @@ func (s *Session) Event(i int) gmp.Event { return s.events[i] }
 // Timeline returns what ran where, for the timeline panel.
 func (s *Session) Timeline() *Timeline { return s.tl }
 
+// Peek returns event i, running the simulation on as far as needed, and
+// false if the run ends before it.
+func (s *Session) Peek(i int) (gmp.Event, bool) {
+	if i < 0 {
+		return gmp.Event{}, false
+	}
+	s.hist.Extend(i + 1)
+	if i >= len(s.events) {
+		return gmp.Event{}, false
+	}
+	return s.events[i], true
+}
+
 // AtEnd reports whether the cursor is on the last event of a finished run.
 func (s *Session) AtEnd() bool {
 	return s.hist.Done() && s.cursor >= len(s.events)-1

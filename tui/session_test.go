@@ -36,7 +36,9 @@ func TestEveryEventViewIsConsistent(t *testing.T) {
 		t.Run(sc.Name, func(t *testing.T) {
 			s := newSession(t, sc.Name)
 			bad := 0
-			for i := 0; s.Cursor() == i; i++ {
+			// 5,000 events cover every mechanism of every built-in; the
+			// 10,000-task burst goes on doing the same for 50,000 more.
+			for i := 0; s.Cursor() == i && i < 5000; i++ {
 				if err := s.State().CheckInvariants(); err != nil && bad < 3 {
 					bad++
 					e := s.Event(i)

@@ -118,6 +118,10 @@ func (v *rootView) Draw(screen tcell.Screen) {
 		return
 	}
 	a := v.a
+	if a.split != nil {
+		drawSplit(c, a)
+		return
+	}
 	if a.procsTop > a.sess.Config().Procs-1 {
 		a.procsTop = 0
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/spf13/cobra"
 
+	"github.com/schedlab/schedlab/compare"
 	"github.com/schedlab/schedlab/gmp"
 	"github.com/schedlab/schedlab/scenarios"
 	"github.com/schedlab/schedlab/tracelog"
@@ -23,6 +24,7 @@ type uiFlags struct {
 	procs int
 	until time.Duration
 	mono  bool
+	split string
 }
 
 func (f *uiFlags) register(cmd *cobra.Command) {
@@ -31,6 +33,10 @@ func (f *uiFlags) register(cmd *cobra.Command) {
 	fl.IntVar(&f.procs, "procs", 0, "GOMAXPROCS (default: the scenario's procs)")
 	fl.DurationVar(&f.until, "until", 0, "stop at this simulated time (default: the scenario's until, else the end)")
 	fl.BoolVar(&f.mono, "mono", false, "no colours (also when NO_COLOR is set)")
+	fl.StringVar(&f.split, "split", "", "show the scenario's tasks run two ways side by side, in lockstep: two of raw, pool, semaphore, errgroup (e.g. raw,pool)")
+	_ = cmd.RegisterFlagCompletionFunc("split", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return []string{"raw,pool", "pool,semaphore", "pool,errgroup", "raw,errgroup"}, cobra.ShellCompDirectiveNoFileComp
+	})
 }
 
 // screenFor lets tests run the UI on a simulation screen; nil means the
@@ -54,11 +60,29 @@ func runUI(cmd *cobra.Command, name string, f *uiFlags, stderr io.Writer) error 
 	if f.until < 0 {
 		return usageError{errors.New("--until must not be negative")}
 	}
+	var modes []compare.Mode
+	if f.split != "" {
+		var err error
+		if modes, err = compare.ParseModes(f.split); err != nil || len(modes) != 2 {
+			if err == nil {
+				err = fmt.Errorf("want two modes, e.g. raw,pool")
+			}
+			return usageError{fmt.Errorf("--split %q: %w", f.split, err)}
+		}
+	}
 	sc, err := scenarios.Load(name)
 	if err != nil {
 		return usageError{err}
 	}
-	app, err := tui.New(sc, o.Config(sc), tui.Options{Mono: f.mono})
+	var app *tui.App
+	if modes != nil {
+		app, err = tui.NewSplit(sc, o.Config(sc), [2]compare.Mode{modes[0], modes[1]}, tui.Options{Mono: f.mono})
+		if err != nil {
+			err = fmt.Errorf("%s: %w", sc.File, err)
+		}
+	} else {
+		app, err = tui.New(sc, o.Config(sc), tui.Options{Mono: f.mono})
+	}
 	if err != nil {
 		return usageError{err}
 	}
@@ -77,8 +101,11 @@ func newTUICmd(stderr io.Writer) *cobra.Command {
 		Long: `tui opens the interactive view of a scenario (a built-in name or a YAML file):
 the Ps with their queues, the Ms, sysmon, the netpoller and timers, a timeline
 of what ran where, and the event log with a sentence for each step. Step
-forward and back with the arrow keys; press ? for every key.`,
-		Example: "  schedlab tui steal\n  schedlab tui my.yaml --procs 4 --mono",
+forward and back with the arrow keys; press ? for every key.
+
+With --split, the tasks the scenario submits to a pool run two ways side by
+side (as schedlab compare runs them), stepped together in simulated time.`,
+		Example: "  schedlab tui steal\n  schedlab tui my.yaml --procs 4 --mono\n  schedlab tui burst --split raw,pool",
 		Args:    exactArgs("a scenario name or file"),
 		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 			return scenarios.BuiltinNames(), cobra.ShellCompDirectiveDefault

@@ -67,6 +67,17 @@ func TestTUIStepsAndQuits(t *testing.T) {
 	}
 }
 
+func TestTUISplit(t *testing.T) {
+	scr := withScreen(t, "llq")
+	code, out, errOut := cli(t, "tui", "burst", "--split", "raw,pool")
+	if code != 0 || errOut != "" || out != "" {
+		t.Fatalf("tui burst --split raw,pool: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if !strings.Contains(scr.top, "burst — raw vs pool") {
+		t.Fatalf("the split view's header reads %q", scr.top)
+	}
+}
+
 func TestRootOpensTheDefaultScenario(t *testing.T) {
 	scr := withScreen(t, "q")
 	if code, _, errOut := cli(t); code != 0 {
@@ -93,6 +104,10 @@ func TestTUIErrorsComeBeforeTheScreen(t *testing.T) {
 		{"tui"},
 		{"--until", "-1s"},
 		{"steal"},
+		{"tui", "steal", "--split", "raw,pool"}, // it submits nothing
+		{"tui", "burst", "--split", "raw"},
+		{"tui", "burst", "--split", "raw,raw"},
+		{"tui", "burst", "--split", "raw,threads"},
 	} {
 		code, out, errOut := cli(t, args...)
 		if code != 2 || out != "" || errOut == "" {

@@ -1,0 +1,260 @@
+package tui
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/gdamore/tcell/v2"
+
+	"github.com/schedlab/schedlab/compare"
+	"github.com/schedlab/schedlab/gmp"
+	"github.com/schedlab/schedlab/scenarios"
+	"github.com/schedlab/schedlab/sim"
+)
+
+// The split view runs one workload two ways (package compare's modes:
+// raw goroutines, the pool, a semaphore, an errgroup) side by side, in
+// lockstep: a step forward runs whichever run's next event comes first in
+// simulated time (both, if they tie), so the two panes always show the
+// same moment. A step back undoes the same way.
+
+// split is the App's state in split mode.
+type split struct {
+	panes [2]*pane
+	// moves records which panes each step forward moved (bit 0, bit 1),
+	// so that a step back undoes exactly that step.
+	moves []uint8
+}
+
+// pane is one run of the split view. Its App shares the parent's theme
+// and renders the pane with the same panel code as the full view.
+type pane struct {
+	mode compare.Mode
+	view *App
+}
+
+// NewSplit returns the split view of sc's workload run as modes[0] and
+// modes[1], with cfg. It fails, before any screen is touched, if the
+// scenario submits no tasks (there is nothing to compare) or cannot run.
+func NewSplit(sc *scenarios.Scenario, cfg gmp.Config, modes [2]compare.Mode, o Options) (*App, error) {
+	if modes[0] == modes[1] {
+		return nil, fmt.Errorf("the split view needs two different modes, not %v twice", modes[0])
+	}
+	theme := NewTheme(o.Mono)
+	a := &App{theme: theme, keys: splitBindings(), speed: 3, split: &split{}}
+	for i, mode := range modes {
+		prog, err := compare.Transform(sc.Program(), mode)
+		if err != nil {
+			a.closeSplit()
+			return nil, err
+		}
+		// The pane's scenario is the rewritten one; the notes are about
+		// the original run, so they stay out.
+		psc := *sc
+		psc.Main, psc.Pools, psc.Sems, psc.Notes = prog.Main, prog.Pools, prog.Sems, nil
+		sess, err := NewSession(&psc, cfg)
+		if err != nil {
+			a.closeSplit()
+			return nil, err
+		}
+		v := &App{sess: sess, theme: theme, keys: a.keys}
+		a.split.panes[i] = &pane{mode: mode, view: v}
+	}
+	a.sess = a.split.panes[0].view.sess
+	a.root = newRootView(a)
+	return a, nil
+}
+
+func (a *App) closeSplit() {
+	for _, p := range a.split.panes {
+		if p != nil {
+			p.view.sess.Close()
+		}
+	}
+}
+
+// splitBindings is the split view's key table: playing and stepping both
+// runs together.
+func splitBindings() []Binding {
+	return []Binding{
+		{Keys: []Key{r(' ')}, Label: "space", Help: "play or pause both runs", Bar: "play", Do: (*App).togglePlay},
+		{Keys: []Key{k(tcell.KeyRight), r('l')}, Label: "→ l", Help: "next event of either run", Bar: "step", Do: (*App).stepForward},
+		{Keys: []Key{k(tcell.KeyLeft), r('h')}, Label: "← h", Help: "undo the last step", Bar: "back", Do: (*App).stepBack},
+		{Keys: []Key{r('+'), r('=')}, Label: "+", Help: "play faster", Bar: "speed", Do: (*App).faster},
+		{Keys: []Key{r('-')}, Label: "-", Help: "play slower", Do: (*App).slower},
+		{Keys: []Key{r('r'), k(tcell.KeyHome)}, Label: "r home", Help: "restart both runs", Bar: "restart", Do: (*App).restart},
+		{Keys: []Key{k(tcell.KeyEnd)}, Label: "end", Help: "run both to their ends", Do: (*App).last},
+		{Keys: []Key{k(tcell.KeyEscape)}, Label: "esc", Help: "close help", Do: (*App).escape},
+		{Keys: []Key{r('?')}, Label: "?", Help: "show or hide this help", Bar: "help", Do: (*App).toggleHelp},
+		{Keys: []Key{r('q'), k(tcell.KeyCtrlC)}, Label: "q ctrl-c", Help: "quit", Bar: "quit", Do: (*App).quit},
+	}
+}
+
+// nextAt is when a session's next event happens, if it has one.
+func nextAt(s *Session) (sim.Time, bool) {
+	e, ok := s.Peek(s.Cursor() + 1)
+	return e.T, ok
+}
+
+// forward moves the split view one moment on: the run whose next event
+// comes first steps, or both if they tie. It reports whether either could.
+func (sp *split) forward() bool {
+	t0, ok0 := nextAt(sp.panes[0].view.sess)
+	t1, ok1 := nextAt(sp.panes[1].view.sess)
+	var move uint8
+	switch {
+	case ok0 && (!ok1 || t0 < t1):
+		move = 1
+	case ok1 && (!ok0 || t1 < t0):
+		move = 2
+	case ok0 && ok1:
+		move = 3
+	default:
+		return false
+	}
+	for i, p := range sp.panes {
+		if move&(1<<i) != 0 {
+			p.view.sess.Forward(1)
+		}
+	}
+	sp.moves = append(sp.moves, move)
+	return true
+}
+
+// back undoes the last step forward. It reports whether there was one.
+func (sp *split) back() bool {
+	n := len(sp.moves)
+	if n == 0 {
+		return false
+	}
+	move := sp.moves[n-1]
+	sp.moves = sp.moves[:n-1]
+	for i, p := range sp.panes {
+		if move&(1<<i) != 0 {
+			p.view.sess.Back(1)
+		}
+	}
+	return true
+}
+
+// restart takes both runs back to their first event.
+func (sp *split) restart() {
+	for _, p := range sp.panes {
+		p.view.sess.Seek(0)
+	}
+	sp.moves = sp.moves[:0]
+}
+
+// drawSplit draws the split view: a header, the two panes, the status.
+func drawSplit(c canvas, a *App) {
+	t := a.theme
+	sp := a.split
+	s0, s1 := sp.panes[0].view.sess, sp.panes[1].view.sess
+	sc := s0.Scenario()
+	now := max(s0.State().Now(), s1.State().Now())
+	play := "paused"
+	if a.playing {
+		play = fmt.Sprintf("▶ %d/s", speeds[a.speed])
+	}
+	left := fmt.Sprintf(" %s — %v vs %v", sc.Name, sp.panes[0].mode, sp.panes[1].mode)
+	right := fmt.Sprintf("seed %d · t=%v · %s ", s0.Config().Seed, now, play)
+	c.fill(0, c.w, 0, ' ', t.Focus)
+	c.text(0, 0, truncate(left, max(c.w-width(right)-1, 10)), t.Focus)
+	c.text(c.w-width(right), 0, right, t.Focus)
+	w := (c.w - 1) / 2
+	body := canvas{scr: c.scr, x: c.x, y: c.y + 1, w: w, h: c.h - 2}
+	drawPane(body, sp.panes[0])
+	for row := 1; row < c.h-1; row++ {
+		c.text(w, row, "│", t.Dim)
+	}
+	drawPane(canvas{scr: c.scr, x: c.x + w + 1, y: c.y + 1, w: c.w - w - 1, h: c.h - 2}, sp.panes[1])
+	drawStatus(c.sub(c.h-1, 1), a)
+	if a.help {
+		drawHelp(c, a)
+	}
+}
+
+// drawPane draws one run: its figures, its Ps, its pool or semaphore,
+// its timeline and its latest events, each as far as room allows.
+func drawPane(c canvas, p *pane) {
+	a := p.view
+	t := a.theme
+	s := a.sess
+	st := s.State()
+	row := 0
+	title := fmt.Sprintf(" %v ", p.mode)
+	col := c.text(0, row, title, t.Title.Reverse(true))
+	sum := fmt.Sprintf(" t=%v · event %d · %d Gs alive, %d made", st.Now(), s.Cursor()+1, st.Live(), st.NumG()-1)
+	if s.AtEnd() {
+		sum += " · ended: " + st.End().Reason.String()
+	}
+	c.text(col, row, truncate(sum, c.w-col), t.Dim)
+	row++
+	// The panes share the screen's height: the Ps and the timeline get
+	// a row each per P, up to a quarter of it each.
+	procs := min(st.Procs(), max((c.h-8)/4, 1))
+	shown := procs
+	if procs < st.Procs() {
+		shown = max(procs-1, 1) // the last row says how many are left out
+	}
+	for i := range shown {
+		drawPaneProc(c, a, row, gmp.PID(i))
+		row++
+	}
+	if shown < st.Procs() {
+		c.text(0, row, truncate(fmt.Sprintf("… and %d more Ps (the full view shows them all)", st.Procs()-shown), c.w), t.Dim)
+		row++
+	}
+	q := st.Sched()
+	gcol := c.text(0, row, "global ", t.Title)
+	gcol = c.text(gcol, row, strconv.Itoa(q.RunqLen())+" ", t.Dim)
+	gList(c, a, gcol, row, c.w, q.RunqHead(12), q.RunqLen())
+	row++
+	if pools := poolRows(a); pools > 0 {
+		sub := canvas{scr: c.scr, x: c.x, y: c.y + row, w: c.w, h: min(pools, 3)}
+		drawPools(sub, a)
+		row += sub.h
+	}
+	l := layout{visibleProcs: procs, timelineRows: procs + 1}
+	if row+l.timelineRows+3 <= c.h {
+		drawTimeline(c.sub(row, l.timelineRows), a, l)
+		row += l.timelineRows
+	}
+	if rows := c.h - row; rows >= 2 {
+		drawLog(c.sub(row, rows), a)
+	}
+}
+
+// drawPaneProc is a P in a few columns: state, running G, runnext, ring.
+func drawPaneProc(c canvas, a *App, row int, id gmp.PID) {
+	t := a.theme
+	st := a.sess.State()
+	pp := st.P(id)
+	col := c.text(0, row, fmt.Sprintf("%-4s", id.String()), t.Title)
+	running := "idle"
+	style := t.Idle
+	if pp.M != gmp.NoM {
+		m := st.M(pp.M)
+		switch {
+		case m.CurG != gmp.NoG && m.State == gmp.MSyscall:
+			running, style = "sys "+m.CurG.String(), t.Syscall
+		case m.CurG != gmp.NoG:
+			running, style = m.CurG.String(), t.G(int(m.CurG))
+		default:
+			running, style = "sched", t.Spinning
+		}
+	}
+	col = c.text(col, row, fmt.Sprintf("%-8s", running), style)
+	next := "-"
+	if pp.Runnext != gmp.NoG {
+		next = pp.Runnext.String()
+	}
+	col = c.text(col, row, fmt.Sprintf("next %-7s", next), t.Dim)
+	n := pp.RunqLen()
+	col = c.text(col, row, fmt.Sprintf("ring %d ", n), t.Dim)
+	show := make([]gmp.GID, 0, 8)
+	for i := 0; i < n && len(show) < 8; i++ {
+		show = append(show, pp.RunqAt(i))
+	}
+	gList(c, a, col, row, c.w, show, n)
+}
