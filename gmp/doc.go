@@ -73,6 +73,18 @@
 // only in findRunnable; channels with FIFO wait queues and close readying
 // every waiter; injectglist spreading polled Gs over idle Ps; and exit
 // through per-P free lists of descriptors (64 → 31, refilled to 32).
+// Goroutines are stored by descriptor, as allgs does, so a run's memory
+// follows the most goroutines alive at once, not every one ever made.
+//
+// Three libraries a scenario can use are modelled as the code they are,
+// run by simulated goroutines: package pool (pool.go: its decision rules,
+// its workers parked on task channels, its purge started by a
+// time.AfterFunc timer in some P's heap — held decision by decision
+// against the real pool by package lockstep), x/sync/semaphore (sema.go:
+// FIFO waiters parked in a select, woken by closing their channel) and
+// x/sync/errgroup with SetLimit (errgroup.go: a buffered channel of the
+// limit's size, a WaitGroup). Their events say which of their functions
+// made each decision (pool.submit, semaphore.Release, errgroup.Go).
 //
 // Some runtime quirks follow from this and are kept because they are true:
 // a P with schedtick 0 passes the %61 check; a P's first syscall is never a
@@ -101,8 +113,12 @@
 //     The runtime hands out ids in blocks of 16 per P.
 //   - The race detector's shuffles (randomizeScheduler), which only exist
 //     under -race.
-//   - sync.Mutex and semaphores, active spinning and goyield; select.
-//     There are no scenario actions for them yet.
+//   - sync.Mutex, the runtime's semaphores (sync.WaitGroup's wait is
+//     modelled as a plain park), active spinning and goyield; select with
+//     several ready cases. There are no scenario actions for them yet.
+//   - Of package pool: Tune, Release, Reboot, panicking tasks and
+//     SubmitContext's cancellation, which no scenario action reaches. Of
+//     x/sync/semaphore: TryAcquire and contexts that end.
 //   - Stack sizes: every G has a 2 KiB stack, so gfput never frees one and
 //     the global free list has no "no stack" half.
 //   - Timer modification and deletion (Stop, Reset); timerpMask is
