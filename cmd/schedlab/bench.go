@@ -1,0 +1,168 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/schedlab/schedlab/realbench"
+)
+
+func newBenchCmd(stdout, stderr io.Writer) *cobra.Command {
+	var (
+		modes, shape, format, traceFile, traceMode, progress string
+		cfg                                                  = realbench.DefaultConfig()
+	)
+	cmd := &cobra.Command{
+		Use:   "bench",
+		Short: "Run tasks as raw goroutines, a pool, a semaphore and an errgroup on this machine, and measure",
+		Long: `bench asks "is a pool better than just writing go?" of the real Go runtime,
+where compare asks it of the simulation. It runs the same tasks four ways:
+
+  raw        a goroutine per task
+  pool       schedlab's pool of --concurrency workers
+  semaphore  a goroutine per task, after acquiring one unit of a
+             semaphore of weight --concurrency (golang.org/x/sync/semaphore)
+  errgroup   errgroup.Group with SetLimit(--concurrency)
+
+and prints, for each, the wall time, tasks per second, the most goroutines
+alive at once (sampled every millisecond, less the goroutines the harness had
+before the run), the peak of the heap's objects and of its stack memory, the
+bytes and objects allocated, GC cycles, and the runtime's scheduling latency
+(the time goroutines wait runnable) p50 and p99, from runtime/metrics
+/sched/latencies:seconds.
+
+A cpu task is a busy loop whose length is calibrated once, so every mode does
+the same work; a sleep task sleeps; mixed alternates the two by task number.
+The modes run interleaved, --runs times each, and each figure is the median.
+Every task must run exactly once, or bench fails.
+
+--trace FILE writes a runtime/trace of one more run, of --trace-mode (the
+first of --modes unless given), after the measured runs and not counted in
+them: open it with go tool trace FILE.
+
+While it runs, bench shows its progress on stderr if stderr is a terminal
+(--progress auto), so stdout holds only the report.`,
+		Example: `  schedlab bench
+  schedlab bench --shape sleep --task-time 1ms --tasks 5000 --concurrency 64
+  schedlab bench --modes raw,pool --runs 5 --format json | jq '.modes[] | {mode, wall_ns, peak_goroutines}'
+  schedlab bench --modes pool --runs 1 --trace pool.trace && go tool trace pool.trace`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if format != "text" && format != "json" {
+				return usageError{fmt.Errorf("--format %q: use text or json", format)}
+			}
+			if progress != "auto" && progress != "always" && progress != "never" {
+				return usageError{fmt.Errorf("--progress %q: use auto, always or never", progress)}
+			}
+			var err error
+			if cfg.Modes, err = realbench.ParseModes(modes); err != nil {
+				return usageError{fmt.Errorf("--modes: %w", err)}
+			}
+			if cfg.Shape, err = realbench.ParseShape(shape); err != nil {
+				return usageError{fmt.Errorf("--shape: %w", err)}
+			}
+			cfg.TraceMode = cfg.Modes[0]
+			if traceMode != "" {
+				if traceFile == "" {
+					return usageError{errors.New("--trace-mode needs --trace FILE")}
+				}
+				if cfg.TraceMode, err = realbench.ParseMode(traceMode); err != nil {
+					return usageError{fmt.Errorf("--trace-mode: %w", err)}
+				}
+			}
+			if err := cfg.Validate(); err != nil {
+				return usageError{flagError(err)}
+			}
+			if traceFile != "" {
+				f, err := os.Create(traceFile)
+				if err != nil {
+					return usageError{fmt.Errorf("--trace: %w", err)}
+				}
+				defer f.Close()
+				cfg.Trace = f
+			}
+
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+			defer stop()
+			var show func(realbench.Progress)
+			line := realbench.NewProgressLine(stderr)
+			if progress == "always" || (progress == "auto" && isTerminal(stderr)) {
+				show = line.Show
+			}
+			rep, err := realbench.Run(ctx, cfg, show)
+			line.Clear() // so that no message starts on the progress line
+			if err != nil {
+				if errors.Is(err, context.Canceled) {
+					return runError{errors.New("bench: interrupted")}
+				}
+				return runError{fmt.Errorf("bench: %w", err)}
+			}
+			if f, ok := cfg.Trace.(*os.File); ok {
+				if err := f.Close(); err != nil {
+					return runError{fmt.Errorf("--trace: %w", err)}
+				}
+			}
+			if traceFile != "" {
+				fmt.Fprintf(stderr, "schedlab bench: trace of a %s run written to %s (go tool trace %s)\n", cfg.TraceMode, traceFile, traceFile)
+			}
+			if format == "json" {
+				return rep.WriteJSON(stdout)
+			}
+			return rep.WriteText(stdout)
+		},
+	}
+	fl := cmd.Flags()
+	fl.IntVar(&cfg.Tasks, "tasks", realbench.DefaultTasks, "tasks in each run")
+	fl.IntVar(&cfg.Concurrency, "concurrency", realbench.DefaultConcurrency, "the pool's size, the semaphore's weight, the errgroup's limit")
+	fl.StringVar(&shape, "shape", "cpu", "what a task does: cpu (a calibrated busy loop), sleep, or mixed (even tasks cpu, odd tasks sleep)")
+	fl.DurationVar(&cfg.TaskTime, "task-time", realbench.DefaultTaskTime, "how long a task computes or sleeps")
+	fl.StringVar(&modes, "modes", "raw,pool,semaphore,errgroup", "the ways to run the tasks, comma-separated")
+	fl.IntVar(&cfg.Runs, "runs", realbench.DefaultRuns, "runs of each mode; the report shows the medians")
+	fl.StringVar(&format, "format", "text", "output format: text or json")
+	fl.StringVar(&traceFile, "trace", "", "write a runtime/trace of one more run to this file, for go tool trace")
+	fl.StringVar(&traceMode, "trace-mode", "", "the mode of the traced run (default: the first of --modes)")
+	fl.StringVar(&progress, "progress", "auto", "show progress on stderr: auto (if it is a terminal), always or never")
+	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletions("text", "json"))
+	_ = cmd.RegisterFlagCompletionFunc("shape", fixedCompletions("cpu", "sleep", "mixed"))
+	_ = cmd.RegisterFlagCompletionFunc("progress", fixedCompletions("auto", "always", "never"))
+	_ = cmd.RegisterFlagCompletionFunc("trace-mode", fixedCompletions("raw", "pool", "semaphore", "errgroup"))
+	_ = cmd.RegisterFlagCompletionFunc("modes", fixedCompletions("raw,pool,semaphore,errgroup", "raw,pool", "pool,semaphore", "pool,errgroup"))
+	return cmd
+}
+
+// flagError words a realbench.ConfigError as the flag that caused it:
+// "--tasks 0: want at least 1".
+func flagError(err error) error {
+	var ce *realbench.ConfigError
+	if !errors.As(err, &ce) {
+		return err
+	}
+	v := fmt.Sprint(ce.Value)
+	if d, ok := ce.Value.(time.Duration); ok {
+		v = d.String()
+	}
+	return fmt.Errorf("--%s %s: want %s", ce.Field, strings.TrimSpace(v), ce.Want)
+}
+
+// isTerminal reports whether w is a terminal, where a progress line that
+// rewrites itself makes sense.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// fixedCompletions completes a flag with a fixed list of values.
+func fixedCompletions(values ...string) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return values, cobra.ShellCompDirectiveNoFileComp
+	}
+}
