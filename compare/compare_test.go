@@ -12,6 +12,7 @@ import (
 
 	"github.com/schedlab/schedlab/gmp"
 	"github.com/schedlab/schedlab/scenarios"
+	"github.com/schedlab/schedlab/taskmode"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden tables in testdata/; review the diff before committing")
@@ -31,7 +32,7 @@ func TestGoldenTables(t *testing.T) {
 		t.Run(sc.Name, func(t *testing.T) {
 			// No invariant checks here: with 10,000 raw goroutines they
 			// cost seconds. TestResultsAreConsistent checks every mode.
-			rep, err := Compare(sc.Name, sc.Title, sc.Program(), sc.Config(), Modes)
+			rep, err := Compare(sc.Name, sc.Title, sc.Program(), sc.Config(), taskmode.All)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -84,13 +85,13 @@ main:
 // Each mode rewrites the submit action, and only it, into its own shape.
 func TestTransformRewritesSubmits(t *testing.T) {
 	prog := parse(t, workload)
-	cases := map[Mode]func(ops []gmp.Op) bool{
-		Pool: func(ops []gmp.Op) bool { return ops[0].Kind == gmp.OpSubmit && ops[0].Count == 20 },
-		Raw:  func(ops []gmp.Op) bool { return ops[0].Kind == gmp.OpGo && ops[0].Count == 20 },
-		Errgroup: func(ops []gmp.Op) bool {
+	cases := map[taskmode.Mode]func(ops []gmp.Op) bool{
+		taskmode.Pool: func(ops []gmp.Op) bool { return ops[0].Kind == gmp.OpSubmit && ops[0].Count == 20 },
+		taskmode.Raw:  func(ops []gmp.Op) bool { return ops[0].Kind == gmp.OpGo && ops[0].Count == 20 },
+		taskmode.Errgroup: func(ops []gmp.Op) bool {
 			return ops[0].Kind == gmp.OpGroup && ops[0].Limit == 3 && ops[0].Count == 20
 		},
-		Semaphore: func(ops []gmp.Op) bool {
+		taskmode.Semaphore: func(ops []gmp.Op) bool {
 			l := ops[0]
 			if l.Kind != gmp.OpLoop || l.Count != 20 || len(l.Body) != 2 {
 				return false
@@ -109,14 +110,14 @@ func TestTransformRewritesSubmits(t *testing.T) {
 		if !ok(p.Main) || p.Main[1].Kind != gmp.OpWait {
 			t.Errorf("%s: main became %+v", mode, p.Main)
 		}
-		if mode == Semaphore && (len(p.Sems) != 1 || p.Sems[0].Size != 3) {
+		if mode == taskmode.Semaphore && (len(p.Sems) != 1 || p.Sems[0].Size != 3) {
 			t.Errorf("semaphore: sems %+v, want one of size 3", p.Sems)
 		}
 	}
 	if prog.Main[0].Kind != gmp.OpSubmit || len(prog.Sems) != 0 {
 		t.Error("Transform changed the program it was given")
 	}
-	if _, err := Transform(parse(t, "procs: 1\nmain: [{cpu: 1ms}]\n"), Raw); err == nil || !strings.Contains(err.Error(), "submits no tasks") {
+	if _, err := Transform(parse(t, "procs: 1\nmain: [{cpu: 1ms}]\n"), taskmode.Raw); err == nil || !strings.Contains(err.Error(), "submits no tasks") {
 		t.Errorf("a program without submits: %v", err)
 	}
 }
@@ -126,7 +127,7 @@ func TestTransformRewritesSubmits(t *testing.T) {
 func TestResultsAreConsistent(t *testing.T) {
 	prog := parse(t, workload)
 	cfg := gmp.Config{Procs: 2, Seed: 1, Costs: gmp.DefaultCosts(), Check: true}
-	rep, err := Compare("w", "", prog, cfg, Modes)
+	rep, err := Compare("w", "", prog, cfg, taskmode.All)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,11 +143,11 @@ func TestResultsAreConsistent(t *testing.T) {
 			t.Errorf("%s: stack %d for peak %d live, %d starts, p50 %v p99 %v", r.Mode, r.StackBytes, r.PeakLive, r.Starts, r.LatencyP50, r.LatencyP99)
 		}
 		switch r.Mode {
-		case Raw:
+		case taskmode.Raw:
 			if r.Goroutines != 21 || r.PeakLive < 10 {
 				t.Errorf("raw: %d goroutines, peak %d", r.Goroutines, r.PeakLive)
 			}
-		case Pool:
+		case taskmode.Pool:
 			if r.Goroutines != 4 || r.PeakLive != 4 || r.Pool.Submitted != 20 || r.Pool.WorkersStarted != 3 || r.ReuseRatio() != 17.0/20 {
 				t.Errorf("pool: %d goroutines, peak %d, stats %+v", r.Goroutines, r.PeakLive, r.Pool)
 			}
@@ -183,16 +184,5 @@ func TestPercentile(t *testing.T) {
 	}
 	if p := percentile(nil, 50); p != 0 {
 		t.Errorf("p50 of nothing = %v", p)
-	}
-}
-
-func TestParseModes(t *testing.T) {
-	if m, err := ParseModes("pool, raw"); err != nil || len(m) != 2 || m[0] != Pool || m[1] != Raw {
-		t.Errorf("ParseModes = %v, %v", m, err)
-	}
-	for _, bad := range []string{"pool,pool", "threads", ""} {
-		if _, err := ParseModes(bad); err == nil {
-			t.Errorf("ParseModes(%q) accepted it", bad)
-		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/schedlab/schedlab/gmp"
+	"github.com/schedlab/schedlab/taskmode"
 )
 
 // StackSize is the stack each goroutine descriptor holds in the model:
@@ -16,7 +17,7 @@ const StackSize = 2 << 10
 
 // Result is what one mode cost.
 type Result struct {
-	Mode Mode
+	Mode taskmode.Mode
 	// End says how the run ended; Err is set if it deadlocked, panicked or
 	// broke an invariant, and the figures are then those of a failed run.
 	End gmp.End
@@ -51,7 +52,7 @@ func (r *Result) ReuseRatio() float64 {
 }
 
 // Run simulates prog, rewritten for mode, with cfg and measures it.
-func Run(prog *gmp.Program, cfg gmp.Config, mode Mode) (*Result, error) {
+func Run(prog *gmp.Program, cfg gmp.Config, mode taskmode.Mode) (*Result, error) {
 	p, err := Transform(prog, mode)
 	if err != nil {
 		return nil, err

@@ -19,53 +19,14 @@ package compare
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/schedlab/schedlab/gmp"
+	"github.com/schedlab/schedlab/taskmode"
 )
-
-// Mode is a way to run the tasks of a workload.
-type Mode uint8
-
-const (
-	Raw Mode = iota
-	Pool
-	Semaphore
-	Errgroup
-)
-
-// Modes lists every mode, in the order tables show them.
-var Modes = []Mode{Raw, Pool, Semaphore, Errgroup}
-
-var modeNames = [...]string{"raw", "pool", "semaphore", "errgroup"}
-
-func (m Mode) String() string {
-	if int(m) < len(modeNames) {
-		return modeNames[m]
-	}
-	return fmt.Sprintf("mode(%d)", m)
-}
-
-// ParseModes reads a comma-separated list of mode names.
-func ParseModes(s string) ([]Mode, error) {
-	var out []Mode
-	for _, name := range strings.Split(s, ",") {
-		name = strings.TrimSpace(name)
-		i := slices.Index(modeNames[:], name)
-		if i < 0 {
-			return nil, fmt.Errorf("unknown mode %q: use %s", name, strings.Join(modeNames[:], ", "))
-		}
-		if slices.Contains(out, Mode(i)) {
-			return nil, fmt.Errorf("mode %s is given twice", name)
-		}
-		out = append(out, Mode(i))
-	}
-	return out, nil
-}
 
 // Transform returns prog with its submit: actions rewritten for mode. It
 // fails if prog submits nothing, since then every mode is the same.
-func Transform(prog *gmp.Program, mode Mode) (*gmp.Program, error) {
+func Transform(prog *gmp.Program, mode taskmode.Mode) (*gmp.Program, error) {
 	if !submits(prog.Main) {
 		return nil, fmt.Errorf("%s submits no tasks to a pool: compare runs the tasks of submit: actions each way, and there are none", prog.Name)
 	}
@@ -73,7 +34,7 @@ func Transform(prog *gmp.Program, mode Mode) (*gmp.Program, error) {
 	out.Sems = slices.Clone(prog.Sems)
 	t := &transformer{prog: &out, pools: prog.Pools, mode: mode, semOf: map[int]int{}}
 	out.Main = t.ops(prog.Main)
-	if mode != Pool {
+	if mode != taskmode.Pool {
 		out.Pools = nil // nothing submits to them any more
 	}
 	return &out, nil
@@ -91,7 +52,7 @@ func submits(ops []gmp.Op) bool {
 type transformer struct {
 	prog  *gmp.Program
 	pools []gmp.PoolDecl // the original program's
-	mode  Mode
+	mode  taskmode.Mode
 	semOf map[int]int // pool index -> the semaphore that stands for it
 }
 
@@ -114,12 +75,12 @@ func (t *transformer) ops(in []gmp.Op) []gmp.Op {
 func (t *transformer) submit(op gmp.Op) gmp.Op {
 	size := t.pools[op.Pool].Size
 	switch {
-	case t.mode == Pool:
+	case t.mode == taskmode.Pool:
 		return op
-	case t.mode == Raw || size <= 0:
+	case t.mode == taskmode.Raw || size <= 0:
 		// An unlimited pool limits nothing: the same as raw goroutines.
 		return gmp.Op{Kind: gmp.OpGo, Count: op.Count, Body: op.Body, Pos: op.Pos}
-	case t.mode == Errgroup:
+	case t.mode == taskmode.Errgroup:
 		return gmp.Op{Kind: gmp.OpGroup, Limit: size, Count: op.Count, Body: op.Body, Pos: op.Pos}
 	}
 	sem := t.sem(op.Pool, size)

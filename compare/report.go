@@ -5,11 +5,10 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
-	"text/tabwriter"
-	"time"
 
 	"github.com/schedlab/schedlab/gmp"
+	"github.com/schedlab/schedlab/internal/table"
+	"github.com/schedlab/schedlab/taskmode"
 )
 
 // Report is a comparison: the workload, how it ran, and each mode's
@@ -22,42 +21,37 @@ type Report struct {
 	Results  []*Result
 }
 
-// row is one line of the text table: a label and how to show a result.
-type row struct {
-	label string
-	cell  func(*Result) string
-}
-
-var rows = []row{
-	{"makespan", func(r *Result) string { return fmtDur(r.Makespan) }},
-	{"goroutines created", func(r *Result) string { return strconv.Itoa(r.Goroutines) }},
-	{"peak live goroutines", func(r *Result) string { return strconv.Itoa(r.PeakLive) }},
-	{"stack memory (2 KiB/G)", func(r *Result) string { return fmtBytes(r.StackBytes) }},
-	{"peak local queue", func(r *Result) string { return strconv.Itoa(r.PeakLocal) }},
-	{"peak global queue", func(r *Result) string { return strconv.Itoa(r.PeakGlobal) }},
-	{"steals (Gs stolen)", func(r *Result) string { return fmt.Sprintf("%d (%d)", r.Steals, r.Stolen) }},
-	{"preemptions", func(r *Result) string { return strconv.Itoa(r.Preemptions) }},
-	{"sched latency p50", func(r *Result) string { return fmtDur(r.LatencyP50) }},
-	{"sched latency p99", func(r *Result) string { return fmtDur(r.LatencyP99) }},
-	{"worker reuse", func(r *Result) string {
-		if r.Mode != Pool {
+// rows are the figures of the text table.
+var rows = []table.Row[*Result]{
+	{Label: "makespan", Cell: func(r *Result) string { return table.Duration(r.Makespan) }},
+	{Label: "goroutines created", Cell: func(r *Result) string { return strconv.Itoa(r.Goroutines) }},
+	{Label: "peak live goroutines", Cell: func(r *Result) string { return strconv.Itoa(r.PeakLive) }},
+	{Label: "stack memory (2 KiB/G)", Cell: func(r *Result) string { return table.Bytes(uint64(r.StackBytes)) }},
+	{Label: "peak local queue", Cell: func(r *Result) string { return strconv.Itoa(r.PeakLocal) }},
+	{Label: "peak global queue", Cell: func(r *Result) string { return strconv.Itoa(r.PeakGlobal) }},
+	{Label: "steals (Gs stolen)", Cell: func(r *Result) string { return fmt.Sprintf("%d (%d)", r.Steals, r.Stolen) }},
+	{Label: "preemptions", Cell: func(r *Result) string { return strconv.Itoa(r.Preemptions) }},
+	{Label: "sched latency p50", Cell: func(r *Result) string { return table.Duration(r.LatencyP50) }},
+	{Label: "sched latency p99", Cell: func(r *Result) string { return table.Duration(r.LatencyP99) }},
+	{Label: "worker reuse", Cell: func(r *Result) string {
+		if r.Mode != taskmode.Pool {
 			return "-"
 		}
 		return fmt.Sprintf("%.1f%%", 100*r.ReuseRatio())
 	}},
-	{"workers purged", func(r *Result) string {
-		if r.Mode != Pool {
+	{Label: "workers purged", Cell: func(r *Result) string {
+		if r.Mode != taskmode.Pool {
 			return "-"
 		}
 		return strconv.Itoa(r.Pool.WorkersPurged)
 	}},
-	{"tasks rejected", func(r *Result) string {
-		if r.Mode != Pool {
+	{Label: "tasks rejected", Cell: func(r *Result) string {
+		if r.Mode != taskmode.Pool {
 			return "-"
 		}
 		return strconv.Itoa(r.Pool.Rejected)
 	}},
-	{"ended", func(r *Result) string { return r.End.Reason.String() }},
+	{Label: "ended", Cell: func(r *Result) string { return r.End.Reason.String() }},
 }
 
 // WriteText writes the report as a table, a column per mode.
@@ -67,20 +61,7 @@ func (rep *Report) WriteText(w io.Writer) error {
 		title += " — " + rep.Title
 	}
 	fmt.Fprintf(w, "%s · procs %d · seed %d\n\n", title, rep.Procs, rep.Seed)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	header := []string{""}
-	for _, r := range rep.Results {
-		header = append(header, r.Mode.String())
-	}
-	fmt.Fprintln(tw, strings.Join(header, "\t")+"\t")
-	for _, rw := range rows {
-		cells := []string{rw.label}
-		for _, r := range rep.Results {
-			cells = append(cells, rw.cell(r))
-		}
-		fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t")
-	}
-	if err := tw.Flush(); err != nil {
+	if err := table.Write(w, rep.Results, func(r *Result) string { return r.Mode.String() }, rows); err != nil {
 		return err
 	}
 	for _, r := range rep.Results {
@@ -138,7 +119,7 @@ func (rep *Report) WriteJSON(w io.Writer) error {
 		if r.End.Err != nil {
 			j.Error = r.End.Err.Error()
 		}
-		if r.Mode == Pool {
+		if r.Mode == taskmode.Pool {
 			j.Submitted, j.Rejected = r.Pool.Submitted, r.Pool.Rejected
 			j.WorkersStart, j.WorkersReused, j.WorkersPurged = r.Pool.WorkersStarted, r.Pool.WorkersReused, r.Pool.WorkersPurged
 			j.ReuseRatio = r.ReuseRatio()
@@ -150,32 +131,9 @@ func (rep *Report) WriteJSON(w io.Writer) error {
 	return enc.Encode(out)
 }
 
-// fmtDur writes a simulated duration compactly: 12.3ms, 450µs, 80ns.
-func fmtDur(d time.Duration) string {
-	switch {
-	case d >= time.Second:
-		return fmt.Sprintf("%.3fs", d.Seconds())
-	case d >= time.Millisecond:
-		return fmt.Sprintf("%.2fms", float64(d)/1e6)
-	case d >= time.Microsecond:
-		return fmt.Sprintf("%.1fµs", float64(d)/1e3)
-	}
-	return fmt.Sprintf("%dns", d)
-}
-
-func fmtBytes(n int) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%d KiB", n>>10)
-	}
-	return fmt.Sprintf("%d B", n)
-}
-
 // Compare runs prog under each mode with cfg, one after the other (each
 // run is deterministic, so the report is too).
-func Compare(name, title string, prog *gmp.Program, cfg gmp.Config, modes []Mode) (*Report, error) {
+func Compare(name, title string, prog *gmp.Program, cfg gmp.Config, modes []taskmode.Mode) (*Report, error) {
 	rep := &Report{Scenario: name, Title: title, Procs: cfg.Procs, Seed: cfg.Seed}
 	for _, mode := range modes {
 		r, err := Run(prog, cfg, mode)

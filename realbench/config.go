@@ -3,7 +3,10 @@ package realbench
 import (
 	"fmt"
 	"io"
+	"slices"
 	"time"
+
+	"github.com/schedlab/schedlab/taskmode"
 )
 
 // Defaults: 1.5s of CPU work per run, so about 0.75s on 2 cores, and the
@@ -28,13 +31,13 @@ type Config struct {
 	// Tasks is the number of tasks each run executes.
 	Tasks int
 	// Concurrency bounds the bounded modes: the pool's size, the
-	// semaphore's weight, the errgroup's limit. Raw ignores it.
+	// semaphore's weight, the errgroup's limit. raw ignores it.
 	Concurrency int
 	// Shape and TaskTime say what a task does and for how long.
 	Shape    Shape
 	TaskTime time.Duration
 	// Modes are run in this order, which is the report's column order.
-	Modes []Mode
+	Modes []taskmode.Mode
 	// Runs is how many times each mode runs; the report has the medians.
 	Runs int
 
@@ -42,7 +45,7 @@ type Config struct {
 	// TraceMode, made after the measured runs and left out of the
 	// figures, since tracing slows the scheduler down.
 	Trace     io.Writer
-	TraceMode Mode
+	TraceMode taskmode.Mode
 
 	// SpinPerMicro is the busy loop's speed, in iterations per
 	// microsecond; zero means Run calibrates it. Tests set it to skip the
@@ -54,7 +57,7 @@ type Config struct {
 func DefaultConfig() Config {
 	return Config{
 		Tasks: DefaultTasks, Concurrency: DefaultConcurrency, Shape: CPU, TaskTime: DefaultTaskTime,
-		Modes: Modes, Runs: DefaultRuns,
+		Modes: taskmode.All, Runs: DefaultRuns,
 	}
 }
 
@@ -92,7 +95,7 @@ func (c *Config) Validate() error {
 		return &ConfigError{"spin-per-micro", c.SpinPerMicro, "0 (calibrate) or more"}
 	}
 	for i, m := range c.Modes {
-		if int(m) >= len(modeNames) {
+		if !slices.Contains(taskmode.All, m) {
 			return &ConfigError{"modes", m, "raw, pool, semaphore or errgroup"}
 		}
 		for _, earlier := range c.Modes[:i] {
@@ -101,7 +104,7 @@ func (c *Config) Validate() error {
 			}
 		}
 	}
-	if c.Trace != nil && int(c.TraceMode) >= len(modeNames) {
+	if c.Trace != nil && !slices.Contains(taskmode.All, c.TraceMode) {
 		return &ConfigError{"trace-mode", c.TraceMode, "raw, pool, semaphore or errgroup"}
 	}
 	return nil

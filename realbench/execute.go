@@ -8,6 +8,7 @@ import (
 	"golang.org/x/sync/semaphore"
 
 	"github.com/schedlab/schedlab/pool"
+	"github.com/schedlab/schedlab/taskmode"
 )
 
 // cancelCheckEvery is how often (in tasks) the submitting loop looks at its
@@ -27,15 +28,15 @@ type execution struct {
 // once every task has been handed over (and before waiting for them). If
 // ctx ends, it stops submitting, waits for the tasks already started, and
 // returns ctx's error.
-func (b *bench) execute(ctx context.Context, mode Mode, submitted func()) (execution, error) {
+func (b *bench) execute(ctx context.Context, mode taskmode.Mode, submitted func()) (execution, error) {
 	switch mode {
-	case Raw:
+	case taskmode.Raw:
 		return execution{}, b.executeRaw(ctx, submitted)
-	case Pool:
+	case taskmode.Pool:
 		return b.executePool(ctx, submitted)
-	case Semaphore:
+	case taskmode.Semaphore:
 		return execution{}, b.executeSemaphore(ctx, submitted)
-	case Errgroup:
+	case taskmode.Errgroup:
 		return execution{}, b.executeErrgroup(ctx, submitted)
 	}
 	panic("realbench: unknown mode " + mode.String()) // Validate rejects it first

@@ -3,6 +3,8 @@ package realbench
 import (
 	"encoding/json"
 	"io"
+
+	"github.com/schedlab/schedlab/taskmode"
 )
 
 // jsonMeasurement is a Measurement as --format json writes it: snake-case
@@ -24,7 +26,7 @@ type jsonMeasurement struct {
 	PoolWorkersStarted *int `json:"pool_workers_started,omitempty"`
 }
 
-func toJSON(mode Mode, m Measurement) jsonMeasurement {
+func toJSON(mode taskmode.Mode, m Measurement) jsonMeasurement {
 	j := jsonMeasurement{
 		WallNS: int64(m.Wall), PeakGoroutines: m.PeakGoroutines, HarnessGoroutines: m.HarnessGoroutines,
 		PeakHeapBytes: m.PeakHeapBytes, PeakStackBytes: m.PeakStackBytes,
@@ -32,7 +34,7 @@ func toJSON(mode Mode, m Measurement) jsonMeasurement {
 		SchedLatencyP50NS: int64(m.SchedLatencyP50), SchedLatencyP99NS: int64(m.SchedLatencyP99),
 		SchedLatencySamples: m.SchedLatencySamples,
 	}
-	if mode == Pool {
+	if mode == taskmode.Pool {
 		j.PoolPeakRunning, j.PoolWorkersStarted = &m.PoolPeakRunning, &m.PoolWorkersStarted
 	}
 	return j

@@ -3,6 +3,9 @@ package realbench
 import (
 	"fmt"
 	"io"
+
+	"github.com/schedlab/schedlab/internal/table"
+	"github.com/schedlab/schedlab/taskmode"
 )
 
 // Progress says how far a bench has got. Run calls its progress function
@@ -12,7 +15,7 @@ type Progress struct {
 	// Calibrating is set while the busy loop is timed, before any run;
 	// the other fields are then zero.
 	Calibrating bool
-	Mode        Mode
+	Mode        taskmode.Mode
 	// Run counts from 1 to Runs. The traced run comes after them, with
 	// Traced set and Run = Runs + 1.
 	Run, Runs int
@@ -29,7 +32,7 @@ func (p Progress) String() string {
 	if p.Traced {
 		run = "traced run"
 	}
-	return fmt.Sprintf("%s, %s: %s / %s tasks", p.Mode, run, formatCount(uint64(p.Done)), formatCount(uint64(p.Total)))
+	return fmt.Sprintf("%s, %s: %s / %s tasks", p.Mode, run, table.Count(uint64(p.Done)), table.Count(uint64(p.Total)))
 }
 
 // ProgressLine shows the progress on one terminal line that each update

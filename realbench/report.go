@@ -3,6 +3,8 @@ package realbench
 import (
 	"slices"
 	"time"
+
+	"github.com/schedlab/schedlab/taskmode"
 )
 
 // Measurement is what one run of one mode showed.
@@ -39,7 +41,7 @@ type Measurement struct {
 
 // Result is a mode's figures: each the median of its runs.
 type Result struct {
-	Mode Mode
+	Mode taskmode.Mode
 	Measurement
 	Runs  []Measurement
 	tasks int
@@ -62,7 +64,7 @@ type Report struct {
 	Runs        int
 	// Traced is set if a trace was written, of one more run of TraceMode.
 	Traced    bool
-	TraceMode Mode
+	TraceMode taskmode.Mode
 
 	GOMAXPROCS int
 	NumCPU     int

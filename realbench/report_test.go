@@ -11,7 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/schedlab/schedlab/compare"
+	"github.com/schedlab/schedlab/internal/table"
+	"github.com/schedlab/schedlab/taskmode"
 )
 
 func TestMedian(t *testing.T) {
@@ -40,37 +41,16 @@ func TestCheckRanOnce(t *testing.T) {
 	for i := range ran {
 		ran[i].Store(1)
 	}
-	if err := checkRanOnce(Pool, ran); err != nil {
+	if err := checkRanOnce(taskmode.Pool, ran); err != nil {
 		t.Fatal(err)
 	}
 	ran[3].Store(0)
 	ran[7].Store(0)
 	ran[5].Store(2)
-	err := checkRanOnce(Pool, ran)
+	err := checkRanOnce(taskmode.Pool, ran)
 	want := "pool: 2 of 10 tasks never ran (the first: task 3); 1 of 10 tasks ran more than once (the first: task 5, 2 times)"
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v, want %s", err, want)
-	}
-}
-
-// bench and compare name the modes alike, in the same order.
-func TestModeNamesMatchCompare(t *testing.T) {
-	if len(Modes) != len(compare.Modes) {
-		t.Fatalf("%d modes here, %d in compare", len(Modes), len(compare.Modes))
-	}
-	for i := range Modes {
-		if Modes[i].String() != compare.Modes[i].String() {
-			t.Errorf("mode %d: %s here, %s in compare", i, Modes[i], compare.Modes[i])
-		}
-	}
-	ms, err := ParseModes("errgroup, raw")
-	if err != nil || len(ms) != 2 || ms[0] != Errgroup || ms[1] != Raw {
-		t.Errorf("ParseModes: %v, %v", ms, err)
-	}
-	for _, bad := range []string{"raw,threads", "raw,raw", ""} {
-		if _, err := ParseModes(bad); err == nil {
-			t.Errorf("ParseModes(%q) did not fail", bad)
-		}
 	}
 }
 
@@ -85,7 +65,7 @@ func TestValidate(t *testing.T) {
 		{func(c *Config) { c.TaskTime = 0 }, "task-time 0s: want more than 0"},
 		{func(c *Config) { c.Runs = 0 }, "runs 0: want 1 to 100"},
 		{func(c *Config) { c.Modes = nil }, `modes "": want at least one mode`},
-		{func(c *Config) { c.Modes = []Mode{Pool, Pool} }, "modes pool: want each mode once"},
+		{func(c *Config) { c.Modes = []taskmode.Mode{taskmode.Pool, taskmode.Pool} }, "modes pool: want each mode once"},
 		{func(c *Config) { c.Shape = 7 }, "shape shape(7): want cpu, sleep or mixed"},
 	} {
 		cfg := DefaultConfig()
@@ -106,8 +86,8 @@ func TestProgressLine(t *testing.T) {
 	l := NewProgressLine(&buf)
 	l.Clear() // nothing shown: nothing to erase
 	l.Show(Progress{Calibrating: true})
-	l.Show(Progress{Mode: Semaphore, Run: 2, Runs: 3, Done: 1500, Total: 20000})
-	l.Show(Progress{Mode: Raw, Run: 4, Runs: 3, Traced: true, Done: 7, Total: 7})
+	l.Show(Progress{Mode: taskmode.Semaphore, Run: 2, Runs: 3, Done: 1500, Total: 20000})
+	l.Show(Progress{Mode: taskmode.Raw, Run: 4, Runs: 3, Traced: true, Done: 7, Total: 7})
 	l.Clear()
 	want := "\r\x1b[Kschedlab bench: calibrating the CPU task" +
 		"\r\x1b[Kschedlab bench: semaphore, run 2 of 3: 1,500 / 20,000 tasks" +
@@ -115,24 +95,6 @@ func TestProgressLine(t *testing.T) {
 		"\r\x1b[K"
 	if buf.String() != want {
 		t.Errorf("got  %q\nwant %q", buf.String(), want)
-	}
-}
-
-func TestFormat(t *testing.T) {
-	for n, want := range map[uint64]string{0: "0", 999: "999", 1000: "1,000", 10001: "10,001", 1234567: "1,234,567"} {
-		if got := formatCount(n); got != want {
-			t.Errorf("formatCount(%d) = %q, want %q", n, got, want)
-		}
-	}
-	for d, want := range map[time.Duration]string{80: "80ns", 1500: "1.5µs", 12345678: "12.35ms", 512 * time.Millisecond: "512ms", 2 * time.Second: "2.000s"} {
-		if got := formatDuration(d); got != want {
-			t.Errorf("formatDuration(%d) = %q, want %q", d, got, want)
-		}
-	}
-	for n, want := range map[uint64]string{300: "300 B", 4096: "4.0 KiB", 5 << 20: "5.0 MiB", 3 << 30: "3.00 GiB"} {
-		if got := formatBytes(n); got != want {
-			t.Errorf("formatBytes(%d) = %q, want %q", n, got, want)
-		}
 	}
 }
 
@@ -200,23 +162,23 @@ func TestTextAndJSONAgree(t *testing.T) {
 	}
 	for i, m := range got.Modes {
 		want := map[string]string{
-			"wall time":         formatDuration(time.Duration(m.WallNS)),
-			"tasks/s":           formatCount(uint64(math.Round(m.TasksPerSec))),
-			"peak goroutines":   formatCount(m.PeakGoroutines),
-			"peak heap":         formatBytes(m.PeakHeapBytes),
-			"peak stacks":       formatBytes(m.PeakStackBytes),
-			"allocated":         formatBytes(m.AllocBytes),
-			"allocated objects": formatCount(m.AllocObjects),
-			"GC cycles":         formatCount(m.GCCycles),
-			"sched latency p50": formatDuration(time.Duration(m.SchedLatencyP50NS)),
-			"sched latency p99": formatDuration(time.Duration(m.SchedLatencyP99NS)),
+			"wall time":         table.Duration(time.Duration(m.WallNS)),
+			"tasks/s":           table.Count(uint64(math.Round(m.TasksPerSec))),
+			"peak goroutines":   table.Count(m.PeakGoroutines),
+			"peak heap":         table.Bytes(m.PeakHeapBytes),
+			"peak stacks":       table.Bytes(m.PeakStackBytes),
+			"allocated":         table.Bytes(m.AllocBytes),
+			"allocated objects": table.Count(m.AllocObjects),
+			"GC cycles":         table.Count(m.GCCycles),
+			"sched latency p50": table.Duration(time.Duration(m.SchedLatencyP50NS)),
+			"sched latency p99": table.Duration(time.Duration(m.SchedLatencyP99NS)),
 			"pool peak running": "-",
 		}
 		if m.Mode == "pool" {
 			if m.PoolPeakRunning == nil {
 				t.Fatalf("pool without pool_peak_running: %s", js.String())
 			}
-			want["pool peak running"] = formatCount(*m.PoolPeakRunning)
+			want["pool peak running"] = table.Count(*m.PoolPeakRunning)
 		} else if m.PoolPeakRunning != nil {
 			t.Errorf("%s has pool_peak_running", m.Mode)
 		}

@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"runtime/trace"
 	"time"
+
+	"github.com/schedlab/schedlab/taskmode"
 )
 
 // Waits that bound the harness's own housekeeping. Neither is reached in a
@@ -74,7 +76,7 @@ func Run(ctx context.Context, cfg Config, progress func(Progress)) (*Report, err
 // runOnce runs the tasks once in mode and measures it. If traceTo is not
 // nil, the run (from the start of the sampler to the pool's release) is
 // written to it as a runtime/trace.
-func (b *bench) runOnce(ctx context.Context, mode Mode, p Progress, progress func(Progress), idle int, traceTo io.Writer) (Measurement, error) {
+func (b *bench) runOnce(ctx context.Context, mode taskmode.Mode, p Progress, progress func(Progress), idle int, traceTo io.Writer) (Measurement, error) {
 	settle(idle)
 	b.reset()
 	// Every run starts from a collected heap, and no GC owed by the last

@@ -11,12 +11,14 @@ import (
 	"time"
 
 	"golang.org/x/exp/trace"
+
+	"github.com/schedlab/schedlab/taskmode"
 )
 
 // tiny is a bench small enough for every test run, under the race detector
 // too (which allows 8128 live goroutines).
 func tiny() Config {
-	return Config{Tasks: 200, Concurrency: 4, Shape: CPU, TaskTime: time.Microsecond, Modes: Modes, Runs: 3}
+	return Config{Tasks: 200, Concurrency: 4, Shape: CPU, TaskTime: time.Microsecond, Modes: taskmode.All, Runs: 3}
 }
 
 // harnessAllowance is how far above Concurrency a bounded mode's peak may
@@ -46,15 +48,15 @@ func TestRunSmoke(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Results) != len(Modes) {
-		t.Fatalf("%d results, want %d", len(rep.Results), len(Modes))
+	if len(rep.Results) != len(taskmode.All) {
+		t.Fatalf("%d results, want %d", len(rep.Results), len(taskmode.All))
 	}
 	if rep.Tasks != 200 || rep.Concurrency != 4 || rep.Runs != 3 || rep.SpinPerMicro <= 0 || rep.GOMAXPROCS < 1 {
 		t.Errorf("settings %+v", rep)
 	}
 	for i, r := range rep.Results {
-		if r.Mode != Modes[i] {
-			t.Errorf("result %d is %s, want %s", i, r.Mode, Modes[i])
+		if r.Mode != taskmode.All[i] {
+			t.Errorf("result %d is %s, want %s", i, r.Mode, taskmode.All[i])
 		}
 		if len(r.Runs) != cfg.Runs {
 			t.Errorf("%s: %d runs, want %d", r.Mode, len(r.Runs), cfg.Runs)
@@ -85,7 +87,7 @@ func TestRunSmoke(t *testing.T) {
 		}
 	}
 	for run := 1; run <= cfg.Runs; run++ {
-		for _, mode := range Modes {
+		for _, mode := range taskmode.All {
 			end := Progress{Mode: mode, Run: run, Runs: cfg.Runs, Done: cfg.Tasks, Total: cfg.Tasks}
 			if !ends[end] {
 				t.Errorf("no progress %q", end)
@@ -96,7 +98,7 @@ func TestRunSmoke(t *testing.T) {
 
 // checkMeasurement checks what must hold of every run: the relations
 // between figures, not their values.
-func checkMeasurement(t *testing.T, what string, mode Mode, cfg Config, m Measurement) {
+func checkMeasurement(t *testing.T, what string, mode taskmode.Mode, cfg Config, m Measurement) {
 	t.Helper()
 	if m.Wall <= 0 {
 		t.Errorf("%s: wall time %v", what, m.Wall)
@@ -104,7 +106,7 @@ func checkMeasurement(t *testing.T, what string, mode Mode, cfg Config, m Measur
 	if m.HarnessGoroutines < 2 { // this test's goroutine and the sampler at least
 		t.Errorf("%s: %d harness goroutines", what, m.HarnessGoroutines)
 	}
-	if mode.bounded() && m.PeakGoroutines > cfg.Concurrency+harnessAllowance() {
+	if mode.Bounded() && m.PeakGoroutines > cfg.Concurrency+harnessAllowance() {
 		t.Errorf("%s: %d goroutines at most, want at most %d + %d", what, m.PeakGoroutines, cfg.Concurrency, harnessAllowance())
 	}
 	if m.PeakGoroutines < 1 {
@@ -119,7 +121,7 @@ func checkMeasurement(t *testing.T, what string, mode Mode, cfg Config, m Measur
 	if m.PeakHeapBytes == 0 || m.PeakStackBytes == 0 {
 		t.Errorf("%s: peak heap %d, stacks %d", what, m.PeakHeapBytes, m.PeakStackBytes)
 	}
-	if mode == Pool {
+	if mode == taskmode.Pool {
 		if m.PoolPeakRunning < 1 || m.PoolPeakRunning > cfg.Concurrency {
 			t.Errorf("%s: pool peak running %d, want 1 to %d", what, m.PoolPeakRunning, cfg.Concurrency)
 		}
@@ -131,12 +133,12 @@ func checkMeasurement(t *testing.T, what string, mode Mode, cfg Config, m Measur
 	}
 }
 
-// Raw starts a goroutine per task: with tasks that sleep, they are all
+// taskmode.Raw starts a goroutine per task: with tasks that sleep, they are all
 // alive when the last one has been started, which is when the harness
 // takes a sample.
 func TestRawExceedsConcurrency(t *testing.T) {
 	cfg := tiny()
-	cfg.Modes, cfg.Runs, cfg.Shape, cfg.TaskTime = []Mode{Raw}, 1, Sleep, 20*time.Millisecond
+	cfg.Modes, cfg.Runs, cfg.Shape, cfg.TaskTime = []taskmode.Mode{taskmode.Raw}, 1, Sleep, 20*time.Millisecond
 	cfg.SpinPerMicro = 1 // no CPU task: no calibration needed
 	rep, err := Run(context.Background(), cfg, nil)
 	if err != nil {
@@ -168,17 +170,17 @@ func TestTrace(t *testing.T) {
 	var buf bytes.Buffer
 	var log progressLog
 	cfg := tiny()
-	cfg.Modes, cfg.Runs, cfg.SpinPerMicro = []Mode{Pool, Raw}, 1, 100
-	cfg.Trace, cfg.TraceMode = &buf, Raw
+	cfg.Modes, cfg.Runs, cfg.SpinPerMicro = []taskmode.Mode{taskmode.Pool, taskmode.Raw}, 1, 100
+	cfg.Trace, cfg.TraceMode = &buf, taskmode.Raw
 	rep, err := Run(context.Background(), cfg, log.add)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !rep.Traced || rep.TraceMode != Raw {
+	if !rep.Traced || rep.TraceMode != taskmode.Raw {
 		t.Errorf("report: traced %v, mode %s", rep.Traced, rep.TraceMode)
 	}
 	last := log.calls[len(log.calls)-1]
-	if want := (Progress{Mode: Raw, Run: 2, Runs: 1, Traced: true, Done: 200, Total: 200}); last != want {
+	if want := (Progress{Mode: taskmode.Raw, Run: 2, Runs: 1, Traced: true, Done: 200, Total: 200}); last != want {
 		t.Errorf("last progress %+v, want %+v", last, want)
 	}
 	created := goroutinesCreated(t, &buf)
@@ -221,9 +223,9 @@ func goroutinesCreated(t *testing.T, r io.Reader) int {
 func TestCanceled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	for _, mode := range Modes {
+	for _, mode := range taskmode.All {
 		cfg := tiny()
-		cfg.Modes, cfg.SpinPerMicro = []Mode{mode}, 100
+		cfg.Modes, cfg.SpinPerMicro = []taskmode.Mode{mode}, 100
 		if rep, err := Run(ctx, cfg, nil); !errors.Is(err, context.Canceled) || rep != nil {
 			t.Errorf("%s: %v, %v; want context.Canceled", mode, rep, err)
 		}

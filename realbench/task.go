@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/schedlab/schedlab/taskmode"
 )
 
 // bench holds what the runs of one Run share: the settings, the calibrated
@@ -49,7 +51,7 @@ func (b *bench) reset() {
 
 // checkRanOnce fails unless every task ran exactly once: a mode that loses
 // or repeats tasks has no figures worth reporting.
-func checkRanOnce(mode Mode, ran []atomic.Uint32) error {
+func checkRanOnce(mode taskmode.Mode, ran []atomic.Uint32) error {
 	var never, again, firstNever, firstAgain int
 	var againTimes uint32
 	for i := range ran {

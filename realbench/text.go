@@ -5,31 +5,28 @@ import (
 	"io"
 	"math"
 	"strings"
-	"text/tabwriter"
+
+	"github.com/schedlab/schedlab/internal/table"
+	"github.com/schedlab/schedlab/taskmode"
 )
 
-// row is one line of the text table: a label and how to show a result.
-type row struct {
-	label string
-	cell  func(*Result) string
-}
-
-var rows = []row{
-	{"wall time", func(r *Result) string { return formatDuration(r.Wall) }},
-	{"tasks/s", func(r *Result) string { return formatCount(uint64(math.Round(r.TasksPerSecond()))) }},
-	{"peak goroutines", func(r *Result) string { return formatCount(uint64(r.PeakGoroutines)) }},
-	{"peak heap", func(r *Result) string { return formatBytes(r.PeakHeapBytes) }},
-	{"peak stacks", func(r *Result) string { return formatBytes(r.PeakStackBytes) }},
-	{"allocated", func(r *Result) string { return formatBytes(r.AllocBytes) }},
-	{"allocated objects", func(r *Result) string { return formatCount(r.AllocObjects) }},
-	{"GC cycles", func(r *Result) string { return formatCount(r.GCCycles) }},
-	{"sched latency p50", func(r *Result) string { return formatDuration(r.SchedLatencyP50) }},
-	{"sched latency p99", func(r *Result) string { return formatDuration(r.SchedLatencyP99) }},
-	{"pool peak running", func(r *Result) string {
-		if r.Mode != Pool {
+// rows are the figures of the text table.
+var rows = []table.Row[*Result]{
+	{Label: "wall time", Cell: func(r *Result) string { return table.Duration(r.Wall) }},
+	{Label: "tasks/s", Cell: func(r *Result) string { return table.Count(uint64(math.Round(r.TasksPerSecond()))) }},
+	{Label: "peak goroutines", Cell: func(r *Result) string { return table.Count(uint64(r.PeakGoroutines)) }},
+	{Label: "peak heap", Cell: func(r *Result) string { return table.Bytes(r.PeakHeapBytes) }},
+	{Label: "peak stacks", Cell: func(r *Result) string { return table.Bytes(r.PeakStackBytes) }},
+	{Label: "allocated", Cell: func(r *Result) string { return table.Bytes(r.AllocBytes) }},
+	{Label: "allocated objects", Cell: func(r *Result) string { return table.Count(r.AllocObjects) }},
+	{Label: "GC cycles", Cell: func(r *Result) string { return table.Count(r.GCCycles) }},
+	{Label: "sched latency p50", Cell: func(r *Result) string { return table.Duration(r.SchedLatencyP50) }},
+	{Label: "sched latency p99", Cell: func(r *Result) string { return table.Duration(r.SchedLatencyP99) }},
+	{Label: "pool peak running", Cell: func(r *Result) string {
+		if r.Mode != taskmode.Pool {
 			return "-"
 		}
-		return formatCount(uint64(r.PoolPeakRunning))
+		return table.Count(uint64(r.PoolPeakRunning))
 	}},
 }
 
@@ -37,22 +34,9 @@ var rows = []row{
 // line of settings and notes on what the figures mean.
 func (rep *Report) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "schedlab bench · %s · concurrency %s · %s · GOMAXPROCS %d, %d CPUs, %s %s/%s\n\n",
-		rep.workload(), formatCount(uint64(rep.Concurrency)), rep.runsText(),
+		rep.workload(), table.Count(uint64(rep.Concurrency)), rep.runsText(),
 		rep.GOMAXPROCS, rep.NumCPU, rep.GoVersion, rep.GOOS, rep.GOARCH)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	header := []string{""}
-	for _, r := range rep.Results {
-		header = append(header, r.Mode.String())
-	}
-	fmt.Fprintln(tw, strings.Join(header, "\t")+"\t")
-	for _, rw := range rows {
-		cells := []string{rw.label}
-		for _, r := range rep.Results {
-			cells = append(cells, rw.cell(r))
-		}
-		fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t")
-	}
-	if err := tw.Flush(); err != nil {
+	if err := table.Write(w, rep.Results, func(r *Result) string { return r.Mode.String() }, rows); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "\npeak goroutines: sampled every %v, less the %s alive before each run (the harness's)\n",
@@ -65,7 +49,7 @@ func (rep *Report) WriteText(w io.Writer) error {
 
 // workload says what the tasks are: "20,000 tasks of 50.0µs cpu".
 func (rep *Report) workload() string {
-	n, d := formatCount(uint64(rep.Tasks)), formatDuration(rep.TaskTime)
+	n, d := table.Count(uint64(rep.Tasks)), table.Duration(rep.TaskTime)
 	if rep.Shape == Mixed {
 		return fmt.Sprintf("%s tasks of %s, cpu and sleep alternating", n, d)
 	}
@@ -98,14 +82,14 @@ func (rep *Report) interpretation() string {
 	var raw *Result
 	var bounded []string
 	for _, r := range rep.Results {
-		if r.Mode == Raw {
+		if r.Mode == taskmode.Raw {
 			raw = r
 		} else {
-			bounded = append(bounded, fmt.Sprintf("%s for %s", formatCount(uint64(r.PeakGoroutines)), r.Mode))
+			bounded = append(bounded, fmt.Sprintf("%s for %s", table.Count(uint64(r.PeakGoroutines)), r.Mode))
 		}
 	}
 	if raw == nil || len(bounded) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("goroutines at most: %s, vs %s for raw", strings.Join(bounded, ", "), formatCount(uint64(raw.PeakGoroutines)))
+	return fmt.Sprintf("goroutines at most: %s, vs %s for raw", strings.Join(bounded, ", "), table.Count(uint64(raw.PeakGoroutines)))
 }

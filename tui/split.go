@@ -10,6 +10,7 @@ import (
 	"github.com/schedlab/schedlab/gmp"
 	"github.com/schedlab/schedlab/scenarios"
 	"github.com/schedlab/schedlab/sim"
+	"github.com/schedlab/schedlab/taskmode"
 )
 
 // The split view runs one workload two ways (package compare's modes:
@@ -29,14 +30,14 @@ type split struct {
 // pane is one run of the split view. Its App shares the parent's theme
 // and renders the pane with the same panel code as the full view.
 type pane struct {
-	mode compare.Mode
+	mode taskmode.Mode
 	view *App
 }
 
 // NewSplit returns the split view of sc's workload run as modes[0] and
 // modes[1], with cfg. It fails, before any screen is touched, if the
 // scenario submits no tasks (there is nothing to compare) or cannot run.
-func NewSplit(sc *scenarios.Scenario, cfg gmp.Config, modes [2]compare.Mode, o Options) (*App, error) {
+func NewSplit(sc *scenarios.Scenario, cfg gmp.Config, modes [2]taskmode.Mode, o Options) (*App, error) {
 	if modes[0] == modes[1] {
 		return nil, fmt.Errorf("the split view needs two different modes, not %v twice", modes[0])
 	}

@@ -7,17 +7,17 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
-	"github.com/schedlab/schedlab/compare"
 	"github.com/schedlab/schedlab/scenarios"
+	"github.com/schedlab/schedlab/taskmode"
 )
 
-func newSplit(t *testing.T, name string, a, b compare.Mode) *App {
+func newSplit(t *testing.T, name string, a, b taskmode.Mode) *App {
 	t.Helper()
 	sc, err := scenarios.Load(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	app, err := NewSplit(sc, sc.Config(), [2]compare.Mode{a, b}, Options{})
+	app, err := NewSplit(sc, sc.Config(), [2]taskmode.Mode{a, b}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +34,7 @@ func newSplit(t *testing.T, name string, a, b compare.Mode) *App {
 // back retraces the same states (checked on the cursors at every step, and
 // on the whole screen every tenth).
 func TestSplitStepsInLockstep(t *testing.T) {
-	a := newSplit(t, "purge", compare.Raw, compare.Semaphore)
+	a := newSplit(t, "purge", taskmode.Raw, taskmode.Semaphore)
 	panes := a.Panes()
 	type at struct{ c0, c1 int }
 	var cursors []at
@@ -75,7 +75,7 @@ func TestSplitStepsInLockstep(t *testing.T) {
 // The split screen names both modes and shows each run's own figures:
 // the pool run keeps 9 goroutines, the raw one makes one per task.
 func TestSplitScreen(t *testing.T) {
-	a := newSplit(t, "burst", compare.Raw, compare.Pool)
+	a := newSplit(t, "burst", taskmode.Raw, taskmode.Pool)
 	for range 200 {
 		key(a, tcell.KeyRight, 0)
 	}
@@ -102,7 +102,7 @@ func TestSplitScreen(t *testing.T) {
 
 func TestSplitGoldenScreens(t *testing.T) {
 	for _, sz := range sizes {
-		a := newSplit(t, "burst", compare.Raw, compare.Pool)
+		a := newSplit(t, "burst", taskmode.Raw, taskmode.Pool)
 		for range 120 {
 			key(a, tcell.KeyRight, 0)
 		}
@@ -115,12 +115,12 @@ func TestSplitRefusesWhatItCannotShow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := NewSplit(sc, sc.Config(), [2]compare.Mode{compare.Raw, compare.Pool}, Options{}); err == nil ||
+	if _, err := NewSplit(sc, sc.Config(), [2]taskmode.Mode{taskmode.Raw, taskmode.Pool}, Options{}); err == nil ||
 		!strings.Contains(err.Error(), "submits no tasks") {
 		t.Fatalf("a scenario without submits: %v", err)
 	}
 	sc, _ = scenarios.Load("burst")
-	if _, err := NewSplit(sc, sc.Config(), [2]compare.Mode{compare.Pool, compare.Pool}, Options{}); err == nil {
+	if _, err := NewSplit(sc, sc.Config(), [2]taskmode.Mode{taskmode.Pool, taskmode.Pool}, Options{}); err == nil {
 		t.Fatal("the same mode twice was accepted")
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/schedlab/schedlab/realbench"
+	"github.com/schedlab/schedlab/taskmode"
 )
 
 func newBenchCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -64,7 +65,7 @@ While it runs, bench shows its progress on stderr if stderr is a terminal
 				return usageError{fmt.Errorf("--progress %q: use auto, always or never", progress)}
 			}
 			var err error
-			if cfg.Modes, err = realbench.ParseModes(modes); err != nil {
+			if cfg.Modes, err = taskmode.Parse(modes); err != nil {
 				return usageError{fmt.Errorf("--modes: %w", err)}
 			}
 			if cfg.Shape, err = realbench.ParseShape(shape); err != nil {
@@ -75,7 +76,7 @@ While it runs, bench shows its progress on stderr if stderr is a terminal
 				if traceFile == "" {
 					return usageError{errors.New("--trace-mode needs --trace FILE")}
 				}
-				if cfg.TraceMode, err = realbench.ParseMode(traceMode); err != nil {
+				if cfg.TraceMode, err = taskmode.ParseOne(traceMode); err != nil {
 					return usageError{fmt.Errorf("--trace-mode: %w", err)}
 				}
 			}

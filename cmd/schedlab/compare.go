@@ -13,6 +13,7 @@ import (
 	"github.com/schedlab/schedlab/compare"
 	"github.com/schedlab/schedlab/gmp"
 	"github.com/schedlab/schedlab/scenarios"
+	"github.com/schedlab/schedlab/taskmode"
 )
 
 func newCompareCmd(stdout io.Writer) *cobra.Command {
@@ -49,7 +50,7 @@ pool its worker reuse and purges.`,
 			if format != "text" && format != "json" {
 				return usageError{fmt.Errorf("unknown format %q: use text or json", format)}
 			}
-			ms, err := compare.ParseModes(modes)
+			ms, err := taskmode.Parse(modes)
 			if err != nil {
 				return usageError{fmt.Errorf("--modes: %w", err)}
 			}

@@ -11,9 +11,9 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/spf13/cobra"
 
-	"github.com/schedlab/schedlab/compare"
 	"github.com/schedlab/schedlab/gmp"
 	"github.com/schedlab/schedlab/scenarios"
+	"github.com/schedlab/schedlab/taskmode"
 	"github.com/schedlab/schedlab/tracelog"
 	"github.com/schedlab/schedlab/tui"
 )
@@ -60,10 +60,10 @@ func runUI(cmd *cobra.Command, name string, f *uiFlags, stderr io.Writer) error 
 	if f.until < 0 {
 		return usageError{errors.New("--until must not be negative")}
 	}
-	var modes []compare.Mode
+	var modes []taskmode.Mode
 	if f.split != "" {
 		var err error
-		if modes, err = compare.ParseModes(f.split); err != nil || len(modes) != 2 {
+		if modes, err = taskmode.Parse(f.split); err != nil || len(modes) != 2 {
 			if err == nil {
 				err = fmt.Errorf("want two modes, e.g. raw,pool")
 			}
@@ -76,7 +76,7 @@ func runUI(cmd *cobra.Command, name string, f *uiFlags, stderr io.Writer) error 
 	}
 	var app *tui.App
 	if modes != nil {
-		app, err = tui.NewSplit(sc, o.Config(sc), [2]compare.Mode{modes[0], modes[1]}, tui.Options{Mono: f.mono})
+		app, err = tui.NewSplit(sc, o.Config(sc), [2]taskmode.Mode{modes[0], modes[1]}, tui.Options{Mono: f.mono})
 		if err != nil {
 			err = fmt.Errorf("%s: %w", sc.File, err)
 		}
