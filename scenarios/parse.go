@@ -388,53 +388,49 @@ func (p *reader) dur(n ast.Node, what string) gmp.Dur {
 	}
 }
 
-func (p *reader) chanDecls(n ast.Node) []gmp.ChanDecl {
+// declarations reads a mapping of names to what they declare (chans:,
+// pools:, sems:), calling each for every named entry in file order. An
+// empty mapping (chans:) declares nothing; anything else is an error
+// with the example. A repeated name never gets here: the YAML parser
+// rejects a repeated key as a syntax error.
+func (p *reader) declarations(n ast.Node, section, what, values, example string, each func(name string, mv *ast.MappingValueNode)) {
 	m, ok := p.resolve(n).(*ast.MappingNode)
 	if !ok {
-		if _, null := p.resolve(n).(*ast.NullNode); null {
-			return nil
+		if _, null := p.resolve(n).(*ast.NullNode); !null {
+			p.errorf(n, "write "+example, "%s must map %s names to their %s", section, what, values)
 		}
-		p.errorf(n, "write chans: {done: 0, jobs: 8}", "chans must map channel names to capacities")
-		return nil
+		return
 	}
-	var out []gmp.ChanDecl
 	for _, mv := range m.Values {
-		// Duplicate names never get here: the YAML parser rejects a
-		// repeated key as a syntax error.
 		name := keyName(mv)
 		if name == "" {
-			p.errorf(mv.Key, "", "a channel needs a name")
+			p.errorf(mv.Key, "", "a %s needs a name", what)
 			continue
 		}
+		each(name, mv)
+	}
+}
+
+// chanDecls reads chans: {name: capacity}.
+func (p *reader) chanDecls(n ast.Node) []gmp.ChanDecl {
+	var out []gmp.ChanDecl
+	p.declarations(n, "chans", "channel", "capacities", "chans: {done: 0, jobs: 8}", func(name string, mv *ast.MappingValueNode) {
 		capacity := int(p.integer(mv.Value, "capacity of channel "+name, 0, maxChanCap))
 		p.chans[name] = len(out)
 		out = append(out, gmp.ChanDecl{Name: name, Cap: capacity, Pos: p.pos(mv.Key)})
-	}
+	})
 	return out
 }
 
 // poolDecls reads pools: {name: {size: 8, expiry: 1s, …}}.
 func (p *reader) poolDecls(n ast.Node) []gmp.PoolDecl {
-	m, ok := p.resolve(n).(*ast.MappingNode)
-	if !ok {
-		if _, null := p.resolve(n).(*ast.NullNode); null {
-			return nil
-		}
-		p.errorf(n, "write pools: {workers: {size: 8}}", "pools must map pool names to their options")
-		return nil
-	}
 	var out []gmp.PoolDecl
-	for _, mv := range m.Values {
-		name := keyName(mv)
-		if name == "" {
-			p.errorf(mv.Key, "", "a pool needs a name")
-			continue
-		}
+	p.declarations(n, "pools", "pool", "options", "pools: {workers: {size: 8}}", func(name string, mv *ast.MappingValueNode) {
 		d := gmp.PoolDecl{Name: name, Pos: p.pos(mv.Key)}
 		opts, ok := p.resolve(mv.Value).(*ast.MappingNode)
 		if !ok {
 			p.errorf(mv.Value, "write "+name+": {size: 8}", "pool %s needs a mapping of options such as size", name)
-			continue
+			return
 		}
 		f := p.mapping(opts, poolKeys, "pool "+name)
 		if v, ok := f["size"]; ok {
@@ -462,31 +458,18 @@ func (p *reader) poolDecls(n ast.Node) []gmp.PoolDecl {
 		}
 		p.pools[name] = len(out)
 		out = append(out, d)
-	}
+	})
 	return out
 }
 
 // semDecls reads sems: {name: capacity}.
 func (p *reader) semDecls(n ast.Node) []gmp.SemDecl {
-	m, ok := p.resolve(n).(*ast.MappingNode)
-	if !ok {
-		if _, null := p.resolve(n).(*ast.NullNode); null {
-			return nil
-		}
-		p.errorf(n, "write sems: {io: 4}", "sems must map semaphore names to their capacities")
-		return nil
-	}
 	var out []gmp.SemDecl
-	for _, mv := range m.Values {
-		name := keyName(mv)
-		if name == "" {
-			p.errorf(mv.Key, "", "a semaphore needs a name")
-			continue
-		}
+	p.declarations(n, "sems", "semaphore", "capacities", "sems: {io: 4}", func(name string, mv *ast.MappingValueNode) {
 		size := int(p.integer(mv.Value, "capacity of semaphore "+name, 1, maxSemSize))
 		p.sems[name] = len(out)
 		out = append(out, gmp.SemDecl{Name: name, Size: size, Pos: p.pos(mv.Key)})
-	}
+	})
 	return out
 }
 

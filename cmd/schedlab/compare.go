@@ -4,14 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
-	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/schedlab/schedlab/compare"
-	"github.com/schedlab/schedlab/gmp"
 	"github.com/schedlab/schedlab/scenarios"
 	"github.com/schedlab/schedlab/taskmode"
 )
@@ -60,15 +57,13 @@ pool its worker reuse and purges.`,
 			}
 			cfg := sc.Config()
 			if cmd.Flags().Changed("seed") {
-				v, err := strconv.ParseUint(seed, 10, 64)
-				if err != nil || v > math.MaxInt64 {
-					return usageError{fmt.Errorf("--seed %q: want a whole number from 0 to %d", seed, int64(math.MaxInt64))}
+				if cfg.Seed, err = parseSeed(seed); err != nil {
+					return err
 				}
-				cfg.Seed = v
 			}
 			if cmd.Flags().Changed("procs") {
-				if procs < 1 || procs > gmp.MaxProcs {
-					return usageError{fmt.Errorf("--procs %d: want 1 to %d", procs, gmp.MaxProcs)}
+				if err := checkProcs(procs); err != nil {
+					return err
 				}
 				cfg.Procs = procs
 			}

@@ -4,13 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
-	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/schedlab/schedlab/gmp"
 	"github.com/schedlab/schedlab/scenarios"
 	"github.com/schedlab/schedlab/tracelog"
 )
@@ -56,14 +53,16 @@ like the real flag, this keeps sysmon out of its deep sleep.`,
 				return usageError{errors.New("--scheddetail needs --schedtrace")}
 			}
 			if cmd.Flags().Changed("seed") {
-				v, err := strconv.ParseUint(seed, 10, 64)
-				if err != nil || v > math.MaxInt64 {
-					return usageError{fmt.Errorf("--seed %q: want a whole number from 0 to %d", seed, int64(math.MaxInt64))}
+				v, err := parseSeed(seed)
+				if err != nil {
+					return err
 				}
 				o.Seed = &v
 			}
-			if cmd.Flags().Changed("procs") && (procs < 1 || procs > gmp.MaxProcs) {
-				return usageError{fmt.Errorf("--procs %d: want 1 to %d", procs, gmp.MaxProcs)}
+			if cmd.Flags().Changed("procs") {
+				if err := checkProcs(procs); err != nil {
+					return err
+				}
 			}
 			if until < 0 || sched < 0 {
 				return usageError{errors.New("--until and --schedtrace must not be negative")}

@@ -4,14 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
-	"strconv"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/spf13/cobra"
 
-	"github.com/schedlab/schedlab/gmp"
 	"github.com/schedlab/schedlab/scenarios"
 	"github.com/schedlab/schedlab/taskmode"
 	"github.com/schedlab/schedlab/tracelog"
@@ -48,14 +45,16 @@ var screenFor func() tcell.Screen
 func runUI(cmd *cobra.Command, name string, f *uiFlags, stderr io.Writer) error {
 	o := tracelog.Options{Procs: f.procs, Until: f.until}
 	if cmd.Flags().Changed("seed") {
-		v, err := strconv.ParseUint(f.seed, 10, 64)
-		if err != nil || v > math.MaxInt64 {
-			return usageError{fmt.Errorf("--seed %q: want a whole number from 0 to %d", f.seed, int64(math.MaxInt64))}
+		v, err := parseSeed(f.seed)
+		if err != nil {
+			return err
 		}
 		o.Seed = &v
 	}
-	if cmd.Flags().Changed("procs") && (f.procs < 1 || f.procs > gmp.MaxProcs) {
-		return usageError{fmt.Errorf("--procs %d: want 1 to %d", f.procs, gmp.MaxProcs)}
+	if cmd.Flags().Changed("procs") {
+		if err := checkProcs(f.procs); err != nil {
+			return err
+		}
 	}
 	if f.until < 0 {
 		return usageError{errors.New("--until must not be negative")}
