@@ -288,3 +288,33 @@ func TestReadmeKeyTableIsCurrent(t *testing.T) {
 		t.Fatalf("README.md's key table is stale; replace it with:\n%s", KeyTable())
 	}
 }
+
+// README.md quotes golden screens (all of one, the top of others); a
+// change to the UI that leaves them stale fails here, as the key table
+// does.
+func TestReadmeScreensAreCurrent(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []struct {
+		golden string
+		lines  int // how many of its first lines the README shows; 0: all
+	}{
+		{"tour-step25-80x24", 0},
+		{"purge-purged-80x24", 9},
+		{"burst-split-raw-pool-80x24", 7},
+	} {
+		data, err := os.ReadFile("testdata/" + q.golden + ".txt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+		if q.lines > 0 {
+			lines = lines[:q.lines]
+		}
+		if quote := strings.Join(lines, "\n") + "\n"; !strings.Contains(string(readme), quote) {
+			t.Errorf("README.md's capture of %s is stale; it should read:\n%s", q.golden, quote)
+		}
+	}
+}
