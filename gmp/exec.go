@@ -77,6 +77,9 @@ func (s *Machine) indexBodies(ops []Op) (uint16, error) {
 	}
 	for i := range ops {
 		op := &ops[i]
+		if err := s.checkRefs(op); err != nil {
+			return 0, err
+		}
 		var body []Op
 		switch op.Kind {
 		case OpGo, OpLoop, OpSubmit:
@@ -95,6 +98,35 @@ func (s *Machine) indexBodies(ops []Op) (uint16, error) {
 		s.childBody[first+i] = b
 	}
 	return id, nil
+}
+
+// checkRefs rejects an action that names a channel, pool or semaphore the
+// program does not declare. The scenario parser never builds one; a
+// program built in code might.
+func (s *Machine) checkRefs(op *Op) error {
+	bad := func(what string, i, n int) error {
+		return &RunError{Pos: op.Pos, Msg: fmt.Sprintf("%s names %s %d, but the program declares %d", op.Kind, what, i, n)}
+	}
+	switch op.Kind {
+	case OpSend, OpRecv, OpClose:
+		// An errgroup's token send names no channel (-1): it makes one.
+		token := op.Kind == OpSend && op.Chan == -1
+		if !token && (op.Chan < 0 || op.Chan >= len(s.prog.Chans)) {
+			return bad("channel", op.Chan, len(s.prog.Chans))
+		}
+	case OpSubmit:
+		if op.Pool < 0 || op.Pool >= len(s.prog.Pools) {
+			return bad("pool", op.Pool, len(s.prog.Pools))
+		}
+	case OpAcquire, OpRelease:
+		if op.Sem < 0 || op.Sem >= len(s.prog.Sems) {
+			return bad("semaphore", op.Sem, len(s.prog.Sems))
+		}
+		if op.N < 1 {
+			return &RunError{Pos: op.Pos, Msg: fmt.Sprintf("%s of %d: the weight must be at least 1", op.Kind, op.N)}
+		}
+	}
+	return nil
 }
 
 // groupBody is what a group action runs: errgroup.Go Count times, then

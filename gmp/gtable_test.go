@@ -97,3 +97,22 @@ func TestProgramTooBigForFrames(t *testing.T) {
 		t.Fatalf("New with %d channels = %v", len(chans), err)
 	}
 }
+
+// A program built in code that names an undeclared channel, pool or
+// semaphore is refused by New, with the action's position.
+func TestNewRefusesUndeclaredNames(t *testing.T) {
+	pos := Pos{File: "p.go", Line: 7, Col: 2}
+	for _, op := range []Op{
+		{Kind: OpSend, Chan: 1, Pos: pos},
+		{Kind: OpRecv, Chan: -1, Pos: pos},
+		{Kind: OpSubmit, Pool: 0, Count: 1, Body: []Op{cpu(time.Millisecond)}, Pos: pos},
+		{Kind: OpAcquire, Sem: 2, N: 1, Pos: pos},
+		{Kind: OpRelease, Sem: 0, N: 0, Pos: pos},
+	} {
+		prog := &Program{Chans: []ChanDecl{{Name: "c"}}, Sems: []SemDecl{{Name: "s", Size: 1}}, Main: []Op{op}}
+		_, err := New(Config{Procs: 1, Seed: 1, Costs: DefaultCosts()}, prog)
+		if err == nil || !strings.HasPrefix(err.Error(), "p.go:7:2: "+op.Kind.String()) {
+			t.Errorf("%v: New = %v", op.Kind, err)
+		}
+	}
+}
