@@ -66,6 +66,9 @@ func (s *Machine) blockedOn(g *G) string {
 	case LocChanSend:
 		return fmt.Sprintf("%v is blocked sending to channel %q", g.ID, s.chans[g.Where.ID].Name)
 	case LocWait:
+		if len(s.pools) > 0 {
+			return fmt.Sprintf("%v is waiting for %d children (goroutines it started, pool tasks it submitted) to finish", g.ID, g.Children)
+		}
 		return fmt.Sprintf("%v is waiting for %d children to exit", g.ID, g.Children)
 	case LocGroupWait:
 		return fmt.Sprintf("%v is waiting in errgroup.Wait", g.ID)

@@ -376,6 +376,9 @@ func (d *Describer) park(e Event) string {
 	case ReasonChanRecv:
 		return f("%v blocks receiving from %s", e.G, d.place(e.To))
 	case ReasonWait:
+		if len(d.pools) > 0 {
+			return f("%v waits for %s (goroutines it started, pool tasks it submitted) to finish", e.G, plural(e.N, "child", "children"))
+		}
 		return f("%v waits for its %s to exit", e.G, plural(e.N, "child", "children"))
 	case ReasonWaitGroup:
 		return f("%v waits in errgroup.Wait for %s", e.G, plural(e.N, "goroutine", "goroutines"))
