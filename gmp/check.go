@@ -120,7 +120,7 @@ func (s *Machine) CheckInvariants() error {
 		place(g, want, where)
 	}
 	for pi := range s.pools {
-		s.checkPool(pi, queued, bad)
+		s.checkPool(pi, place, queued, bad)
 	}
 	for si := range s.sems {
 		sm := &s.sems[si]
@@ -300,8 +300,10 @@ func (s *Machine) CheckInvariants() error {
 // busy or idle, the idle list holds exactly the idle workers in the order
 // they went idle, Running never exceeds Cap, and nobody waits while a
 // worker is idle.
-func (s *Machine) checkPool(pi int, queued func(GID, Loc, string), bad func(string, ...any)) {
-	place := queued
+//
+// place counts a goroutine that must be where the books say; queued one
+// that may also still be running on its way to park there.
+func (s *Machine) checkPool(pi int, place, queued func(GID, Loc, string), bad func(string, ...any)) {
 	pl := &s.pools[pi]
 	name := "pool " + pl.Decl.Name
 	running, idle := 0, 0

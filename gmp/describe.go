@@ -360,7 +360,7 @@ func (d *Describer) started(e Event, s string) string {
 
 func (d *Describer) park(e Event) string {
 	f := fmt.Sprintf
-	if e.Reason == ReasonChanSend && e.To.Kind == LocChanSend && e.Op != nil && e.Op.Kind == OpSend && e.Op.Chan < 0 {
+	if e.Reason == ReasonChanSend && e.To.Kind == LocChanSend && e.Op != nil && e.Op.Kind == opGroupSend {
 		return f("%v blocks in errgroup.Go: all %d slots of its group are taken (the limit channel is full)", e.G, e.Op.Limit)
 	}
 	if e.Reason == ReasonChanRecv && e.To.Kind == LocPoolIdle {

@@ -41,14 +41,10 @@ func (s *Machine) groupStart(m *M, g *G, op *Op) {
 	s.continueAfter(m, s.cfg.Costs.ChanOp)
 }
 
-// groupSend is the token send at the start of errgroup.Go.
+// groupSend is the token send at the start of errgroup.Go. A group
+// without a limit has no channel, and its body no send (groupBody).
 func (s *Machine) groupSend(m *M, g *G) {
-	gr := s.groupOf(g.ID)
-	if gr.ch < 0 {
-		s.continueAfter(m, 0)
-		return
-	}
-	s.chansend(m, g, int(gr.ch))
+	s.chansend(m, g, int(s.groupOf(g.ID).ch))
 }
 
 // groupGo is the rest of errgroup.Go: wg.Add(1) and the go statement.
@@ -56,6 +52,7 @@ func (s *Machine) groupGo(m *M, g *G, op *Op) {
 	s.groupOf(g.ID).pending++
 	pp := s.p(m.P)
 	newg, reusedFrom := s.newproc1(pp, g, s.childBody[g.op-1])
+	g.Children++
 	s.emitCreate(m, pp, newg, reusedFrom, Event{Rule: RuleGroupGo, G2: g.ID, Op: op})
 	s.continueAfter(m, s.cfg.Costs.Newproc)
 }

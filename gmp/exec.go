@@ -109,9 +109,7 @@ func (s *Machine) checkRefs(op *Op) error {
 	}
 	switch op.Kind {
 	case OpSend, OpRecv, OpClose:
-		// An errgroup's token send names no channel (-1): it makes one.
-		token := op.Kind == OpSend && op.Chan == -1
-		if !token && (op.Chan < 0 || op.Chan >= len(s.prog.Chans)) {
+		if op.Chan < 0 || op.Chan >= len(s.prog.Chans) {
 			return bad("channel", op.Chan, len(s.prog.Chans))
 		}
 	case OpSubmit:
@@ -137,7 +135,7 @@ func groupBody(op *Op) []Op {
 		{Kind: opGroupGo, Body: op.Body, Limit: op.Limit, Pos: op.Pos},
 	}
 	if op.Limit > 0 {
-		goOne = append([]Op{{Kind: OpSend, Chan: -1, Limit: op.Limit, Pos: op.Pos}}, goOne...)
+		goOne = append([]Op{{Kind: opGroupSend, Limit: op.Limit, Pos: op.Pos}}, goOne...)
 	}
 	return []Op{
 		{Kind: OpLoop, Count: op.Count, Body: goOne, Pos: op.Pos},
@@ -198,10 +196,6 @@ func (s *Machine) runG(m *M) {
 	case OpGo:
 		s.newproc(m, g, op)
 	case OpSend:
-		if op.Chan < 0 { // errgroup.Go's token
-			s.groupSend(m, g)
-			break
-		}
 		s.chansend(m, g, op.Chan)
 	case OpRecv:
 		s.chanrecv(m, g, op.Chan)
@@ -219,6 +213,8 @@ func (s *Machine) runG(m *M) {
 		s.semRelease(m, g, op)
 	case OpGroup:
 		s.groupStart(m, g, op)
+	case opGroupSend:
+		s.groupSend(m, g)
 	case opGroupGo:
 		s.groupGo(m, g, op)
 	case opGroupDone:

@@ -15,10 +15,9 @@ type Machine struct {
 	cfg  Config
 	prog *Program
 	// bodies are the program's action lists, numbered for frames;
-	// childBody gives, for each action in ops, the body a go or loop
-	// action starts.
-	// action starts. Both are built by New and never change, so clones
-	// share them.
+	// childBody gives, for each action in ops, the body a go, loop,
+	// submit or group action starts. Both are built by New and never
+	// change, so clones share them.
 	bodies    [][]Op
 	childBody []uint16
 	// ops lists every action, body by body; body b's actions start at
@@ -478,8 +477,7 @@ func (s *Machine) G(id GID) *G {
 // PeakLive is the most goroutines that were alive at once.
 func (s *Machine) PeakLive() int { return s.peakLive }
 
-// PeakRunq is the most Gs any P's ring held at once, and PeakGlobal the
-// most the global queue held.
+// PeakRunq is the most Gs any P's ring held at once.
 func (s *Machine) PeakRunq() int {
 	peak := 0
 	for i := range s.ps {

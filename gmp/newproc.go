@@ -18,6 +18,7 @@ const (
 func (s *Machine) newproc(m *M, parent *G, op *Op) {
 	pp := s.p(m.P)
 	newg, reusedFrom := s.newproc1(pp, parent, s.childBody[parent.op-1])
+	parent.Children++
 	s.emitCreate(m, pp, newg, reusedFrom, Event{Rule: RuleNewproc, G2: parent.ID, Op: op})
 	s.continueAfter(m, s.cfg.Costs.Newproc)
 }
@@ -45,10 +46,10 @@ func (s *Machine) emitCreate(m *M, pp *P, newg *G, reusedFrom GID, ev Event) {
 
 // newproc1 makes a goroutine that will run body, on a descriptor from the
 // P's free list when there is one (R2.2). parent is nil for a goroutine
-// the runtime starts (a timer's AfterFunc). A pool worker is not counted
-// among its creator's children: it belongs to the pool, and wait:
-// children waits for the tasks instead. reusedFrom is the goroutine whose
-// descriptor was reused, or NoG.
+// the runtime starts (a timer's AfterFunc). reusedFrom is the goroutine
+// whose descriptor was reused, or NoG. The caller counts the new G among
+// its parent's children if wait: children should wait for it: a pool
+// worker belongs to the pool, and wait: children waits for its tasks.
 func (s *Machine) newproc1(pp *P, parent *G, body uint16) (*G, GID) {
 	desc, ok := s.gfget(pp)
 	if !ok {
@@ -57,9 +58,6 @@ func (s *Machine) newproc1(pp *P, parent *G, body uint16) (*G, GID) {
 	pid := NoG
 	if parent != nil {
 		pid = parent.ID
-		if !s.isPoolBody(body) {
-			parent.Children++
-		}
 	}
 	g, reusedFrom := s.allocG(pid, desc)
 	g.Status = Gidle               // until go-create puts it in runnext

@@ -134,20 +134,15 @@ func (pl *Pool) nextIdle() (int32, bool) {
 	return pl.idle[len(pl.idle)-1], true
 }
 
-// popIdle takes the worker nextIdle names off the idle list.
-func (pl *Pool) popIdle() (int32, bool) {
-	if pl.IdleLen() == 0 {
-		return 0, false
-	}
+// popIdle takes the worker nextIdle names off the idle list, which must
+// not be empty.
+func (pl *Pool) popIdle() {
 	if pl.Decl.PreAlloc {
-		w := pl.idle[pl.idleHead]
 		pl.idleHead++
 		pl.compactIdle()
-		return w, true
+		return
 	}
-	w := pl.idle[len(pl.idle)-1]
 	pl.idle = pl.idle[:len(pl.idle)-1]
-	return w, true
 }
 
 // countExpired counts the idle workers that went idle at or before
@@ -450,11 +445,6 @@ func (s *Machine) isPoolWorker(g *G) (int, bool) {
 		return 0, false
 	}
 	return s.poolOfBody(g.frames[0].body)
-}
-
-func (s *Machine) isPoolBody(body uint16) bool {
-	_, ok := s.poolOfBody(body)
-	return ok
 }
 
 func (s *Machine) poolOfBody(body uint16) (int, bool) {

@@ -44,7 +44,8 @@ const (
 	// run by the goroutines that call into them.
 	opPoolWorker // a pool worker's loop around the tasks it runs
 	opPoolPurge  // the pool's purge, run by the goroutine its timer starts
-	opGroupGo    // errgroup.Go: take a slot (send on the limit channel), then go
+	opGroupSend  // errgroup.Go's first half: send a token on the group's limit channel
+	opGroupGo    // errgroup.Go's second half: wg.Add(1) and the go statement
 	opGroupDone  // the end of an errgroup goroutine: free its slot, wg.Done
 	opGroupWait  // errgroup.Wait
 )
@@ -53,7 +54,7 @@ var opNames = [...]string{
 	OpCPU: "cpu", OpSyscall: "syscall", OpSleep: "sleep", OpNet: "net", OpGosched: "gosched",
 	OpGo: "go", OpLoop: "loop", OpSend: "send", OpRecv: "recv", OpClose: "close",
 	OpWait: "wait", OpExit: "exit", OpSubmit: "submit", OpAcquire: "acquire", OpRelease: "release",
-	OpGroup: "group", opPoolWorker: "pool worker", opPoolPurge: "pool purge", opGroupGo: "errgroup.Go",
+	OpGroup: "group", opPoolWorker: "pool worker", opPoolPurge: "pool purge", opGroupSend: "errgroup.Go", opGroupGo: "errgroup.Go",
 	opGroupDone: "errgroup done", opGroupWait: "errgroup.Wait",
 }
 
