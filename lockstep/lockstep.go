@@ -136,7 +136,6 @@ func (d *Driver) Close() error {
 
 // mirror is one real pool and what the driver knows of it.
 type mirror struct {
-	index int
 	decl  gmp.PoolDecl
 	p     *pool.Pool
 	clock *pooltest.FakeClock
@@ -155,7 +154,7 @@ type mirror struct {
 
 func newMirror(i int, decl gmp.PoolDecl) (*mirror, error) {
 	mp := &mirror{
-		index: i, decl: decl, clock: pooltest.NewFakeClock(Epoch),
+		decl: decl, clock: pooltest.NewFakeClock(Epoch),
 		gates: map[int]chan bool{}, waitSID: map[uint64]int{},
 		onWorker: map[pool.WorkerID]int{}, waiterOf: map[gmp.GID]uint64{},
 	}

@@ -65,15 +65,22 @@ func New(sc *scenarios.Scenario, cfg gmp.Config, o Options) (*App, error) {
 	return a, nil
 }
 
+// sessions are the runs shown: one, or the split view's two.
+func (a *App) sessions() []*Session {
+	if a.split == nil {
+		return []*Session{a.sess}
+	}
+	return []*Session{a.split.panes[0].view.sess, a.split.panes[1].view.sess}
+}
+
 // Close stops the real pools that follow the runs shown and waits for
 // their goroutines. Run calls it; a test that never runs the UI calls it.
 func (a *App) Close() error {
-	if a.split != nil {
-		err0 := a.split.panes[0].view.sess.Close()
-		err1 := a.split.panes[1].view.sess.Close()
-		return errors.Join(err0, err1)
+	var errs []error
+	for _, s := range a.sessions() {
+		errs = append(errs, s.Close())
 	}
-	return a.sess.Close()
+	return errors.Join(errs...)
 }
 
 // Panes returns the sessions of the split view, or nil in the full view.
@@ -81,7 +88,7 @@ func (a *App) Panes() []*Session {
 	if a.split == nil {
 		return nil
 	}
-	return []*Session{a.split.panes[0].view.sess, a.split.panes[1].view.sess}
+	return a.sessions()
 }
 
 // Session returns the session the UI shows.
@@ -201,10 +208,12 @@ func (a *App) togglePlay() {
 
 // atEnd reports whether there is nothing left to step to.
 func (a *App) atEnd() bool {
-	if a.split != nil {
-		return a.split.panes[0].view.sess.AtEnd() && a.split.panes[1].view.sess.AtEnd()
+	for _, s := range a.sessions() {
+		if !s.AtEnd() {
+			return false
+		}
 	}
-	return a.sess.AtEnd()
+	return true
 }
 
 func (a *App) stepForward() {

@@ -105,7 +105,7 @@ func (s *Session) record(e gmp.Event) {
 	s.stepOf = append(s.stepOf, s.frontier.Steps())
 	s.tl.Record(e)
 	if s.pools != nil && s.pools.Err() == nil {
-		if s.pools.Event(s.frontier, e); lockstep.IsPoolEvent(e) && s.pools.Err() == nil {
+		if err := s.pools.Event(s.frontier, e); err == nil && lockstep.IsPoolEvent(e) {
 			s.poolFrames = append(s.poolFrames, poolFrame{Event: i, Snaps: s.poolSnaps()})
 		}
 	}
