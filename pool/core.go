@@ -217,7 +217,9 @@ func (c *core[T]) shrinkingLocked() bool {
 // the task before anything else is decided.
 func (c *core[T]) submitContext(ctx context.Context, task T) error {
 	if ctx == nil {
-		return c.submit(nil, task)
+		// A nil context is read as context.Background, as net/http reads
+		// one: the caller asked for no deadline.
+		ctx = context.Background()
 	}
 	if err := ctx.Err(); err != nil {
 		return c.reject(err)
@@ -235,7 +237,7 @@ func (c *core[T]) reject(err error) error {
 
 // submit gives task to a worker: an idle one, or a new one if there is room,
 // or, failing both, the first worker to finish after every earlier waiter has
-// been served. A nil ctx waits without end.
+// been served. A context that is never done (Background) waits without end.
 func (c *core[T]) submit(ctx context.Context, task T) error {
 	now := c.lock()
 	if c.closed.Load() {
@@ -278,10 +280,9 @@ func (c *core[T]) submit(ctx context.Context, task T) error {
 
 // await waits for the outcome of wt and recycles it.
 func (c *core[T]) await(ctx context.Context, wt *waiter[T]) error {
-	var done <-chan struct{}
-	if ctx != nil {
-		done = ctx.Done()
-	}
+	// Background's Done is nil, so a wait without deadline selects on
+	// the ready channel alone.
+	done := ctx.Done()
 	select {
 	case <-wt.ready:
 	case <-done:

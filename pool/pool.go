@@ -38,7 +38,7 @@ func (p *Pool) Submit(task func()) error {
 	if task == nil {
 		return p.reject(ErrNilTask)
 	}
-	return p.submit(nil, task)
+	return p.submit(context.Background(), task)
 }
 
 // SubmitContext is Submit with a wait that ends when ctx is done. It returns

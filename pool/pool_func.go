@@ -24,7 +24,7 @@ func NewFunc[T any](size int, fn func(T), opts ...Option) (*FuncPool[T], error) 
 }
 
 // Invoke runs the pool's function on arg, as Submit runs a task.
-func (p *FuncPool[T]) Invoke(arg T) error { return p.submit(nil, arg) }
+func (p *FuncPool[T]) Invoke(arg T) error { return p.submit(context.Background(), arg) }
 
 // InvokeContext is Invoke with a wait that ends when ctx is done, as
 // SubmitContext.
