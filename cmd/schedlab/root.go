@@ -68,6 +68,6 @@ and print traces and checks.`,
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
 		return usageError{fmt.Errorf("%w\n\tsee: schedlab %s --help", err, cmd.Name())}
 	})
-	root.AddCommand(newRunCmd(stdout), newListCmd(stdout), newCheckCmd(stdout), newCompareCmd(stdout), newBenchCmd(stdout, stderr), newTUICmd(stderr))
+	root.AddCommand(newRunCmd(stdout), newListCmd(stdout), newCheckCmd(stdout), newCompareCmd(stdout), newBenchCmd(stdout, stderr), newTUICmd(stderr), newExerciseCmd(stdout))
 	return root
 }
