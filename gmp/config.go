@@ -66,6 +66,9 @@ type Config struct {
 	// Until stops the run at this simulated time even if goroutines remain.
 	// 0 means no limit other than MaxEvents.
 	Until time.Duration
+	// Policy is a what-if change to the scheduler's rules (policy.go);
+	// the zero Policy is Go 1.26's.
+	Policy Policy
 	// MaxEvents stops a run that has not ended after this many events
 	// (0: DefaultMaxEvents), with ErrEventLimit.
 	MaxEvents int

@@ -106,6 +106,19 @@ func (d *Describer) preAlloc(pool int) bool {
 	return pool >= 0 && pool < len(d.pools) && d.pools[pool].PreAlloc
 }
 
+// into says where a new or readied G goes: into runnext under the
+// runtime's rules, elsewhere under a what-if policy (readyPlace), which the
+// sentence names.
+func (d *Describer) into(e Event) string {
+	switch e.To.Kind {
+	case LocRunq:
+		return "to the tail of " + e.P.String() + "'s ring (what-if no-runnext)"
+	case LocGlobal:
+		return "to the tail of the global queue (what-if global-fifo)"
+	}
+	return "into " + e.P.String() + "'s runnext"
+}
+
 // place says where a G is in words: "P0's runnext", "the global queue".
 func (d *Describer) place(l Loc) string {
 	p := PID(l.ID).String()
@@ -146,7 +159,7 @@ func (d *Describer) Describe(e Event) string {
 	case RuleMainStart:
 		return f("%v (main) starts on %v with %v: a new time slice, schedtick %d", g, p, m, e.N)
 	case RuleNewproc:
-		s := f("%v creates %v into %v's runnext", e.G2, g, p)
+		s := f("%v creates %v %s", e.G2, g, d.into(e))
 		if e.G3 != NoG {
 			if e.Flag {
 				s += f("; %v, kicked out of runnext, finds the ring full", e.G3)
@@ -176,6 +189,9 @@ func (d *Describer) Describe(e Event) string {
 	case RuleRunqHead:
 		return d.started(e, f("%v runs %v from the head of its ring: a new time slice, schedtick %d", p, g, e.N))
 	case RuleGlobalFairness:
+		if e.N2 > 0 {
+			return d.started(e, f("%v's schedtick %d is a multiple of %d (what-if fairness=%d; the runtime's is 61): the fairness check runs %v from the global queue first (schedtick %d)", p, e.N-1, e.N2, e.N2, g, e.N))
+		}
 		return d.started(e, f("%v's schedtick %d is a multiple of 61: the fairness check runs %v from the global queue first (schedtick %d)", p, e.N-1, g, e.N))
 	case RuleGlobalBatch, RuleGlobalBatchIdle:
 		s := f("%v's queue is empty: it runs %v from the global queue", p, g)
@@ -209,19 +225,19 @@ func (d *Describer) Describe(e Event) string {
 
 	case RuleReadyChan:
 		if e.Reason == ReasonChanRecv {
-			return f("%v sends on channel %s to %v, which was waiting to receive: %v goes into %v's runnext%s", e.G2, d.chanName(e.N), g, g, p, kicked(e))
+			return f("%v sends on channel %s to %v, which was waiting to receive: %v goes %s%s", e.G2, d.chanName(e.N), g, g, d.into(e), kicked(e))
 		}
-		return f("%v receives on channel %s from %v, which was waiting to send: %v goes into %v's runnext%s", e.G2, d.chanName(e.N), g, g, p, kicked(e))
+		return f("%v receives on channel %s from %v, which was waiting to send: %v goes %s%s", e.G2, d.chanName(e.N), g, g, d.into(e), kicked(e))
 	case RuleReadyClose:
-		return f("%v closed channel %s: %v wakes into %v's runnext%s", e.G2, d.chanName(e.N), g, p, kicked(e))
+		return f("%v closed channel %s: %v wakes %s%s", e.G2, d.chanName(e.N), g, d.into(e), kicked(e))
 	case RuleReadyTimer:
 		owner := ""
 		if e.P2 != p {
 			owner = f(", stealing %v's timers", e.P2)
 		}
-		return f("%v's sleep timer fires %v late, run by %v in findRunnable%s: %v goes into %v's runnext%s", g, e.D, p, owner, g, p, kicked(e))
+		return f("%v's sleep timer fires %v late, run by %v in findRunnable%s: %v goes %s%s", g, e.D, p, owner, g, d.into(e), kicked(e))
 	case RuleReadyChildren:
-		return f("%v, the last child of %v, exits: %v wakes into %v's runnext%s", e.G2, g, g, p, kicked(e))
+		return f("%v, the last child of %v, exits: %v wakes %s%s", e.G2, g, g, d.into(e), kicked(e))
 	case RuleInjectGlobal:
 		return f("%v's read is ready: injectglist puts it on the global queue", g)
 	case RuleInjectLocal:
@@ -232,6 +248,9 @@ func (d *Describer) Describe(e Event) string {
 	case RuleEntersyscallblock:
 		if e.Kind == KindProcStop {
 			return f("%v gives up %v before blocking", m, p)
+		}
+		if e.Flag {
+			return f("%v enters a %v syscall and hands %v off at once (what-if syscall-handoff; Go 1.26 keeps the P attached and lets sysmon retake it)", g, e.D, p)
 		}
 		return f("%v enters a %v syscall known to block: entersyscallblock hands %v off at once", g, e.D, p)
 	case RuleExitsyscallFast:
@@ -291,6 +310,9 @@ func (d *Describer) Describe(e Event) string {
 		if e.N == 1 {
 			return f("%v steals the one G in %v's ring: %v runs now", p, e.P2, g)
 		}
+		if e.Flag {
+			return f("%v steals all %d Gs of %v's ring (what-if steal-all; the runtime takes half): %v runs now, %s to %v's ring", p, e.N, e.P2, g, plural(e.N-1, "G goes", "Gs go"), p)
+		}
 		return f("%v steals %d Gs, half of %v's ring (%d left there): %v runs now, %s to %v's ring", p, e.N, e.P2, e.N2, g, plural(e.N-1, "G goes", "Gs go"), p)
 	case RuleRunqstealNext:
 		if e.Flag {
@@ -335,11 +357,11 @@ func (d *Describer) Describe(e Event) string {
 	case RuleSemAcquire, RuleSemWait, RuleSemNever, RuleSemRelease, RuleReadySem:
 		return d.sem(e)
 	case RuleGroupGo:
-		return f("%v starts %v with errgroup.Go into %v's runnext%s", e.G2, g, p, kickedNew(e))
+		return f("%v starts %v with errgroup.Go %s%s", e.G2, g, d.into(e), kickedNew(e))
 	case RuleGroupSlot:
-		return f("%v ends and takes its token back from the errgroup's limit channel: %v, blocked in errgroup.Go, wakes into %v's runnext%s", e.G2, g, p, kicked(e))
+		return f("%v ends and takes its token back from the errgroup's limit channel: %v, blocked in errgroup.Go, wakes %s%s", e.G2, g, d.into(e), kicked(e))
 	case RuleGroupWaitDone:
-		return f("%v, the group's last goroutine, ends: %v returns from errgroup.Wait into %v's runnext%s", e.G2, g, p, kicked(e))
+		return f("%v, the group's last goroutine, ends: %v returns from errgroup.Wait %s%s", e.G2, g, d.into(e), kicked(e))
 
 	case RuleDeadlock:
 		return "all goroutines are asleep: deadlock"
@@ -436,19 +458,19 @@ func (d *Describer) pool(e Event) string {
 		}
 		return s + "; no worker is left idle, so no purge is pending"
 	case RulePoolReadyIdle:
-		return f("%v sends the task on worker w%d's channel: %v, parked receiving, goes into %v's runnext%s", e.G2, e.N, e.G, e.P, kicked(e))
+		return f("%v sends the task on worker w%d's channel: %v, parked receiving, goes %s%s", e.G2, e.N, e.G, d.into(e), kicked(e))
 	case RulePoolReadyWaiter:
-		return f("%v signals the ready channel of %v, waiting in Submit: %v goes into %v's runnext%s", e.G2, e.G, e.G, e.P, kicked(e))
+		return f("%v signals the ready channel of %v, waiting in Submit: %v goes %s%s", e.G2, e.G, e.G, d.into(e), kicked(e))
 	case RulePoolReadyStop:
-		return f("the purge closes the task channel of worker w%d, idle for %v: %v wakes into %v's runnext to return%s", e.N, e.D, e.G, e.P, kicked(e))
+		return f("the purge closes the task channel of worker w%d, idle for %v: %v wakes %s to return%s", e.N, e.D, e.G, d.into(e), kicked(e))
 	case RulePurgeTimer:
 		owner := ""
 		if e.P2 != e.P {
 			owner = f(" (stolen from %v's heap)", e.P2)
 		}
-		return f("the purge timer of pool %s fires %v late on %v%s: time.AfterFunc starts %v to run the purge, into %v's runnext%s", name, e.D, e.P, owner, e.G, e.P, kickedNew(e))
+		return f("the purge timer of pool %s fires %v late on %v%s: time.AfterFunc starts %v to run the purge, %s%s", name, e.D, e.P, owner, e.G, d.into(e), kickedNew(e))
 	case RuleReadyTasks:
-		return f("%v finishes the last task %v was waiting for: %v wakes into %v's runnext%s", e.G2, e.G, e.G, e.P, kicked(e))
+		return f("%v finishes the last task %v was waiting for: %v wakes %s%s", e.G2, e.G, e.G, d.into(e), kicked(e))
 	case RulePoolWorkerLost:
 		return f("the task on worker w%d (%v) of pool %s called runtime.Goexit, which ends the worker too: the pool stops counting it (%s running)", e.N, e.G, name, d.capOf(int(e.Obj), e.N3))
 	}
@@ -484,7 +506,7 @@ func (d *Describer) sem(e Event) string {
 		}
 		return s
 	case RuleReadySem:
-		return f("%v's release lets %v take %d of semaphore %s: %v wakes into %v's runnext%s", e.G2, e.G, e.N, name, e.G, e.P, kicked(e))
+		return f("%v's release lets %v take %d of semaphore %s: %v wakes %s%s", e.G2, e.G, e.N, name, e.G, d.into(e), kicked(e))
 	}
 	return e.Kind.String()
 }

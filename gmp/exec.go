@@ -282,8 +282,10 @@ func (s *Machine) ready(m *M, runner *P, g *G, ev Event) {
 	ev.P = runner.ID
 	ev.M = m.ID
 	ev.From = g.Where
-	ev.To = at(LocRunnext, runner.ID)
-	ev.G3 = runner.Runnext
+	ev.To = s.readyPlace(runner)
+	if ev.To.Kind == LocRunnext {
+		ev.G3 = runner.Runnext
+	}
 	if ev.Op == nil {
 		ev.Op = s.OpOf(g)
 	}
@@ -292,7 +294,7 @@ func (s *Machine) ready(m *M, runner *P, g *G, ev Event) {
 	g.Status = Grunnable
 	g.WaitReason = NoReason
 	g.Runnable = s.now
-	s.runqput(runner, g.ID, true)
+	s.putReady(runner, g.ID, ev.To)
 	s.wakep()
 }
 

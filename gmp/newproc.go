@@ -27,19 +27,23 @@ func (s *Machine) newproc(m *M, parent *G, op *Op) {
 // calls wakep, after the go-create event ev (its rule, creator and
 // details; emitCreate fills in the rest).
 func (s *Machine) emitCreate(m *M, pp *P, newg *G, reusedFrom GID, ev Event) {
-	kicked := pp.Runnext
+	to := s.readyPlace(pp)
+	kicked := NoG
+	if to.Kind == LocRunnext {
+		kicked = pp.Runnext
+	}
 	ev.Kind = KindGoCreate
 	ev.G = newg.ID
 	ev.P = pp.ID
 	ev.M = m.ID
-	ev.To = at(LocRunnext, pp.ID)
+	ev.To = to
 	ev.G3 = kicked
 	ev.N = pp.runq.len() + boolInt(kicked != NoG)
 	ev.N2 = int(reusedFrom)
 	ev.Flag = kicked != NoG && pp.runq.full()
 	s.emit(ev)
 	newg.Status = Grunnable
-	s.runqput(pp, newg.ID, true)
+	s.putReady(pp, newg.ID, to)
 	s.wakep()
 	s.peakLive = max(s.peakLive, s.live)
 }

@@ -121,15 +121,23 @@ func (s *Machine) findRunnable(m *M) (pick, findResult) {
 	pollUntil, _ := s.runTimers(pp, pp, m)
 
 	// Step 5: every 61st fresh slice, one G from the global queue first.
-	if pp.Schedtick%61 == 0 && s.sched.runq.len() > 0 {
+	if due, period := s.fairnessDue(pp); due && s.sched.runq.len() > 0 {
 		g := s.sched.runq.pop()
-		return pick{g: g, rule: RuleGlobalFairness, from: Loc{Kind: LocGlobal}}, found
+		pk := pick{g: g, rule: RuleGlobalFairness, from: Loc{Kind: LocGlobal}}
+		if period != fairnessPeriod {
+			pk.n = period // the describer names a period other than 61
+		}
+		return pk, found
 	}
 	// Step 7: the local queue, runnext first.
 	if pk, ok := s.runqget(pp); ok {
 		return pk, found
 	}
-	// Step 8: a batch from the global queue.
+	// Step 8: a batch from the global queue (one G under global-fifo,
+	// which keeps no per-P queues).
+	if s.sched.runq.len() > 0 && s.cfg.Policy.GlobalFIFO {
+		return pick{g: s.sched.runq.pop(), rule: RuleGlobalBatch, from: Loc{Kind: LocGlobal}, n: 1}, found
+	}
 	if s.sched.runq.len() > 0 {
 		return s.globrunqgetbatch(pp, RuleGlobalBatch), found
 	}
@@ -204,7 +212,9 @@ func (s *Machine) findIdle(m *M) (pick, findResult) {
 				return s.globrunqgetbatch(p2, RuleGlobalBatchIdle), found
 			}
 		}
-		if p2 := s.checkRunqsNoP(); p2 != nil {
+		// The look at other Ps' queues is for stealing from them, which
+		// the no-steal policy forbids.
+		if p2 := s.checkRunqsNoP(); p2 != nil && !s.cfg.Policy.NoSteal {
 			s.acquirep(m, p2, RuleAcquirep)
 			s.becomeSpinning(m)
 			return pick{}, again

@@ -57,7 +57,7 @@ func (s *Machine) stealWork(m *M) (pick, stealResult) {
 					st.ranTimer = true
 				}
 			}
-			if !p2.Idle {
+			if !p2.Idle && !s.cfg.Policy.NoSteal {
 				if pk, res := s.runqsteal(m, pp, p2, last, NoG); res != stealNone {
 					return pk, res
 				}
@@ -84,12 +84,14 @@ func (s *Machine) runqsteal(m *M, pp, victim *P, stealRunNext bool, expect GID) 
 			expect = NoG
 		}
 		n := victim.runq.len()
-		n -= n / 2
+		if !s.cfg.Policy.StealAll {
+			n -= n / 2
+		}
 		if n > 0 {
 			g := victim.runq.at(n - 1) // the last taken runs
 			s.emit(Event{Kind: KindSteal, Rule: RuleRunqsteal, G: g, P: pp.ID, M: m.ID,
 				From: at(LocRunq, victim.ID), To: at(LocRunning, pp.ID), P2: victim.ID, N: n,
-				N2: victim.runq.len() - n})
+				N2: victim.runq.len() - n, Flag: s.cfg.Policy.StealAll})
 			for range n - 1 {
 				g := victim.runq.pop()
 				pp.runq.push(g)

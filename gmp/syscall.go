@@ -13,6 +13,8 @@ func (s *Machine) entersyscall(m *M, g *G, d time.Duration, block bool) {
 	pp := s.p(m.P)
 	m.Syscalltick = pp.Syscalltick
 	rule := RuleEntersyscall
+	policy := !block && s.cfg.Policy.SyscallHandoff
+	block = block || policy
 	if block {
 		rule = RuleEntersyscallblock
 		pp.Syscalltick++
@@ -21,7 +23,7 @@ func (s *Machine) entersyscall(m *M, g *G, d time.Duration, block bool) {
 		m.OldP = pp.ID
 	}
 	s.emit(Event{Kind: KindSyscallEnter, Rule: rule, G: g.ID, P: pp.ID, M: m.ID,
-		From: at(LocRunning, pp.ID), To: Loc{Kind: LocSyscall}, D: d, Op: s.OpOf(g)})
+		From: at(LocRunning, pp.ID), To: Loc{Kind: LocSyscall}, D: d, Op: s.OpOf(g), Flag: policy})
 	g.Status = Gsyscall
 	g.Where = Loc{Kind: LocSyscall}
 	g.inCPU = false

@@ -148,7 +148,9 @@ func (s *Machine) retake() int {
 			pd.Schedtick = pp.Schedtick
 			pd.Schedwhen = s.now
 		} else if pd.Schedwhen.Add(forcePreemptNS) <= s.now {
-			s.preemptone(pp)
+			if !s.cfg.Policy.NoPreempt {
+				s.preemptone(pp)
+			}
 			sysretake = true
 		}
 		vm, ok := s.syscallingThread(pp)

@@ -1,0 +1,166 @@
+package gmp
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Policy is a what-if change to the scheduler's rules: a student switches
+// one on to see why the real rule exists. The zero Policy is Go 1.26, and
+// a run under it is byte-identical to a run that names no policy.
+//
+// Each switch is read in the one function of the model that the rule it
+// changes lives in (readyPlace, findRunnable, runqsteal, retake,
+// entersyscall), and each event a switch changes says so in its sentence.
+type Policy struct {
+	// NoRunnext: a new or readied G goes to the tail of the P's ring, not
+	// into runnext (newproc, goready).
+	NoRunnext bool
+	// NoSteal: an M with nothing local never takes Gs from other Ps'
+	// rings or runnext (runqsteal is skipped). It still runs their expired
+	// timers, as stealWork does, or a sleeper on an idle P would never
+	// wake.
+	NoSteal bool
+	// StealAll: a thief takes the victim's whole ring, not half (runqgrab).
+	StealAll bool
+	// Fairness is how often, in schedticks, findRunnable looks at the
+	// global queue before the local one: 0 means the runtime's 61, and
+	// a negative value never.
+	Fairness int
+	// NoPreempt: sysmon never asks a long-running G to stop (retake's
+	// preemptone).
+	NoPreempt bool
+	// SyscallHandoff: every system call hands its P off at entry, as
+	// entersyscallblock does, instead of keeping it for sysmon to retake.
+	SyscallHandoff bool
+	// GlobalFIFO: one global FIFO queue and no per-P queues: new and
+	// readied Gs go to its tail, and an M takes one G from its head.
+	GlobalFIFO bool
+}
+
+// fairnessPeriod is the runtime's: proc.go findRunnable checks the global
+// queue when pp.schedtick%61 == 0.
+const fairnessPeriod = 61
+
+// PolicyInfo describes one named policy.
+type PolicyInfo struct {
+	Name string
+	// Doc says what the policy changes and what it shows.
+	Doc string
+	set func(*Policy)
+}
+
+// policies lists the named policies, the default first. Help text, the
+// flag's completion and ParsePolicy all read this table.
+var policies = []PolicyInfo{
+	{"default", "Go 1.26's rules, as in runtime/proc.go", func(*Policy) {}},
+	{"no-runnext", "new and readied goroutines queue at the ring's tail instead of runnext: a producer and its consumer no longer run back to back, and a woken goroutine waits behind the whole ring", func(p *Policy) { p.NoRunnext = true }},
+	{"no-steal", "idle Ps never steal: work created on one P stays there while the others idle", func(p *Policy) { p.NoSteal = true }},
+	{"steal-all", "a thief takes the whole ring instead of half, so the work bounces between Ps instead of settling", func(p *Policy) { p.StealAll = true }},
+	{"no-fairness", "the 1-in-61 look at the global queue never happens: while a P's own queue stays busy, the global queue starves", func(p *Policy) { p.Fairness = -1 }},
+	{"fairness=N", "the global queue is looked at first every N schedticks instead of 61", nil},
+	{"no-preempt", "sysmon never preempts: a goroutine that computes keeps its P until it blocks, and everything behind it waits (Go before 1.2 had no preemption at all)", func(p *Policy) { p.NoPreempt = true }},
+	{"syscall-handoff", "every system call hands its P to another thread at entry, the picture most diagrams draw. Go 1.26 does not: reentersyscall leaves the P attached and sysmon's retake takes it only if the call lasts (20µs to 10ms, proc.go retake); releases before 1.26 did not hand off at entry either, they set the P to _Psyscall for sysmon to take. Only entersyscallblock, for calls known to block, hands off at once", func(p *Policy) { p.SyscallHandoff = true }},
+	{"global-fifo", "one global FIFO run queue and no per-P queues, the naive scheduler: every decision contends on one queue and no goroutine keeps its P's cache warm (network-ready goroutines still arrive through injectglist)", func(p *Policy) { p.GlobalFIFO = true }},
+}
+
+// Policies lists the named policies.
+func Policies() []PolicyInfo { return policies }
+
+// ParsePolicy reads a policy name, or several joined by '+'
+// ("no-steal+no-preempt"). "" and "default" are Go 1.26's rules.
+func ParsePolicy(s string) (Policy, error) {
+	var p Policy
+	if s == "" {
+		return p, nil
+	}
+	for _, part := range strings.Split(s, "+") {
+		if v, ok := strings.CutPrefix(part, "fairness="); ok {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 || n > 1_000_000 {
+				return Policy{}, fmt.Errorf("policy %q: want fairness=N with N from 1 to 1000000 (the runtime's is 61; no-fairness turns it off)", part)
+			}
+			p.Fairness = n
+			continue
+		}
+		found := false
+		for _, info := range policies {
+			if info.Name == part && info.set != nil {
+				info.set(&p)
+				found = true
+			}
+		}
+		if !found {
+			return Policy{}, fmt.Errorf("unknown policy %q: want one of %s, or several joined by +", part, strings.Join(PolicyNames(), ", "))
+		}
+	}
+	return p, nil
+}
+
+// PolicyNames lists the names ParsePolicy takes.
+func PolicyNames() []string {
+	out := make([]string, len(policies))
+	for i, info := range policies {
+		out[i] = info.Name
+	}
+	return out
+}
+
+// String names the policy as ParsePolicy reads it.
+func (p Policy) String() string {
+	var parts []string
+	add := func(on bool, name string) {
+		if on {
+			parts = append(parts, name)
+		}
+	}
+	add(p.NoRunnext, "no-runnext")
+	add(p.NoSteal, "no-steal")
+	add(p.StealAll, "steal-all")
+	add(p.Fairness < 0, "no-fairness")
+	if p.Fairness > 0 {
+		parts = append(parts, "fairness="+strconv.Itoa(p.Fairness))
+	}
+	add(p.NoPreempt, "no-preempt")
+	add(p.SyscallHandoff, "syscall-handoff")
+	add(p.GlobalFIFO, "global-fifo")
+	if len(parts) == 0 {
+		return "default"
+	}
+	return strings.Join(parts, "+")
+}
+
+// fairnessDue reports whether findRunnable looks at the global queue
+// before pp's own this time (R3.3 step 5), and the period it uses.
+func (s *Machine) fairnessDue(pp *P) (bool, int) {
+	period := s.cfg.Policy.Fairness
+	switch {
+	case period < 0:
+		return false, 0
+	case period == 0:
+		period = fairnessPeriod
+	}
+	return pp.Schedtick%uint32(period) == 0, period
+}
+
+// readyPlace is where a new or readied G goes on pp: runnext under the
+// runtime's rules (R2.1, R8.2), else where the policy puts it.
+func (s *Machine) readyPlace(pp *P) Loc {
+	switch {
+	case s.cfg.Policy.GlobalFIFO:
+		return Loc{Kind: LocGlobal}
+	case s.cfg.Policy.NoRunnext:
+		return at(LocRunq, pp.ID)
+	}
+	return at(LocRunnext, pp.ID)
+}
+
+// putReady puts a new or readied G where readyPlace said.
+func (s *Machine) putReady(pp *P, gid GID, to Loc) {
+	if to.Kind == LocGlobal {
+		s.globrunqput(gid)
+		return
+	}
+	s.runqput(pp, gid, to.Kind == LocRunnext)
+}
