@@ -66,6 +66,9 @@ type Config struct {
 	// Until stops the run at this simulated time even if goroutines remain.
 	// 0 means no limit other than MaxEvents.
 	Until time.Duration
+	// MeasureIdle measures work conservation: the time Ps idle while
+	// runnable Gs wait (Machine.IdleWhileRunnable; workcons.go).
+	MeasureIdle bool
 	// Policy is a what-if change to the scheduler's rules (policy.go);
 	// the zero Policy is Go 1.26's.
 	Policy Policy

@@ -49,7 +49,9 @@ type Machine struct {
 	stealOrder randomOrder
 	live       int // goroutines not dead
 	peakLive   int // the most goroutines alive at once
-	ntimers    int // timers pending over all Ps
+	// idleWhileRunnable is the work-conservation measure (workcons.go).
+	idleWhileRunnable time.Duration
+	ntimers           int // timers pending over all Ps
 
 	// Things a thread holds in its hands for a moment inside one step,
 	// between two events: a P taken from its M and not yet handed to
@@ -229,6 +231,9 @@ func (s *Machine) Step() bool {
 	}
 	s.agenda.Pop()
 	s.steps++
+	if s.cfg.MeasureIdle && at > s.now {
+		s.accountIdle(at)
+	}
 	s.now = at
 	switch w.kind {
 	case wakeM:

@@ -208,3 +208,34 @@ func TestPolicyGlobalFIFO(t *testing.T) {
 		}
 	}
 }
+
+// TestIdleWhileRunnable measures work conservation: without stealing, P1
+// idles while G2…G9 wait on P0; with it, hardly at all.
+func TestIdleWhileRunnable(t *testing.T) {
+	measure := func(policy string) time.Duration {
+		p, _ := ParsePolicy(policy)
+		prog := &Program{Name: t.Name(), Main: []Op{goN(8, cpu(time.Millisecond)), cpu(5 * time.Millisecond), waitKids()}}
+		m, err := New(Config{Procs: 2, Seed: 1, Costs: DefaultCosts(), Policy: p, MeasureIdle: true}, prog)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Run()
+		return m.IdleWhileRunnable()
+	}
+	def, noSteal := measure("default"), measure("no-steal")
+	t.Logf("idle while runnable: default %v, no-steal %v", def, noSteal)
+	// P1 is idle from the start under no-steal while 7 or 8 Gs wait behind
+	// main's 5ms: at least those 5ms are lost.
+	if noSteal < 5*time.Millisecond {
+		t.Errorf("no-steal: idle while runnable %v, want at least 5ms", noSteal)
+	}
+	if def*10 > noSteal {
+		t.Errorf("default: idle while runnable %v, against %v without stealing", def, noSteal)
+	}
+	prog := &Program{Name: t.Name(), Main: []Op{goN(8, cpu(time.Millisecond)), waitKids()}}
+	m, _ := New(Config{Procs: 2, Seed: 1, Costs: DefaultCosts()}, prog)
+	m.Run()
+	if m.IdleWhileRunnable() != 0 {
+		t.Errorf("measured without MeasureIdle: %v", m.IdleWhileRunnable())
+	}
+}
