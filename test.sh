@@ -12,7 +12,7 @@ fi
 go vet ./...
 # staticcheck, pinned; go run fetches it through the module proxy the first
 # time, so a machine with only Go can run this script.
-STATICCHECK_VERSION=2026.2.2
+STATICCHECK_VERSION=v0.8.2
 go run "honnef.co/go/tools/cmd/staticcheck@${STATICCHECK_VERSION}" ./...
 
 # Packages whose code starts goroutines (or drives a terminal UI, which

@@ -74,48 +74,45 @@ func (s *Machine) stealWork(m *M) (pick, stealResult) {
 // running a G that is not in a syscall. expect is the runnext seen before
 // the back-off (NoG when not coming back from one).
 func (s *Machine) runqsteal(m *M, pp, victim *P, stealRunNext bool, expect GID) (pick, stealResult) {
-	for {
-		if expect != NoG {
-			// Back from the sleep: the CAS on runnext succeeds only if
-			// it still holds the G seen before; otherwise start over.
-			if victim.Runnext == expect {
-				return s.stealRunnext(m, pp, victim, true), stealFound
-			}
-			expect = NoG
+	if expect != NoG {
+		// Back from the sleep: the CAS on runnext succeeds only if
+		// it still holds the G seen before; otherwise look again.
+		if victim.Runnext == expect {
+			return s.stealRunnext(m, pp, victim, true), stealFound
 		}
-		n := victim.runq.len()
-		if !s.cfg.Policy.StealAll {
-			n -= n / 2
-		}
-		if n > 0 {
-			g := victim.runq.at(n - 1) // the last taken runs
-			s.emit(Event{Kind: KindSteal, Rule: RuleRunqsteal, G: g, P: pp.ID, M: m.ID,
-				From: at(LocRunq, victim.ID), To: at(LocRunning, pp.ID), P2: victim.ID, N: n,
-				N2: victim.runq.len() - n, Flag: s.cfg.Policy.StealAll})
-			for range n - 1 {
-				g := victim.runq.pop()
-				pp.runq.push(g)
-				s.g(g).Where = at(LocRunq, pp.ID)
-			}
-			victim.runq.pop()
-			return pick{g: g, rule: RuleStolenRun, from: at(LocRunq, victim.ID), victim: victim.ID, n: n}, stealFound
-		}
-		next := victim.Runnext
-		if !stealRunNext || next == NoG {
-			return pick{}, stealNone
-		}
-		if victim.Status == Prunning && victim.M != NoM {
-			if vm := s.m(victim.M); vm.CurG == NoG || s.g(vm.CurG).Status != Gsyscall {
-				m.fr.phase = phaseBackoff
-				m.fr.victim = victim.ID
-				m.fr.next = next
-				m.Backoff = true
-				s.wakeMAt(m, s.after(s.usleep(runnextBackoff)), stepStealResume)
-				return pick{}, stealWaiting
-			}
-		}
-		return s.stealRunnext(m, pp, victim, false), stealFound
 	}
+	n := victim.runq.len()
+	if !s.cfg.Policy.StealAll {
+		n -= n / 2
+	}
+	if n > 0 {
+		g := victim.runq.at(n - 1) // the last taken runs
+		s.emit(Event{Kind: KindSteal, Rule: RuleRunqsteal, G: g, P: pp.ID, M: m.ID,
+			From: at(LocRunq, victim.ID), To: at(LocRunning, pp.ID), P2: victim.ID, N: n,
+			N2: victim.runq.len() - n, Flag: s.cfg.Policy.StealAll})
+		for range n - 1 {
+			g := victim.runq.pop()
+			pp.runq.push(g)
+			s.g(g).Where = at(LocRunq, pp.ID)
+		}
+		victim.runq.pop()
+		return pick{g: g, rule: RuleStolenRun, from: at(LocRunq, victim.ID), victim: victim.ID, n: n}, stealFound
+	}
+	next := victim.Runnext
+	if !stealRunNext || next == NoG {
+		return pick{}, stealNone
+	}
+	if victim.Status == Prunning && victim.M != NoM {
+		if vm := s.m(victim.M); vm.CurG == NoG || s.g(vm.CurG).Status != Gsyscall {
+			m.fr.phase = phaseBackoff
+			m.fr.victim = victim.ID
+			m.fr.next = next
+			m.Backoff = true
+			s.wakeMAt(m, s.after(s.usleep(runnextBackoff)), stepStealResume)
+			return pick{}, stealWaiting
+		}
+	}
+	return s.stealRunnext(m, pp, victim, false), stealFound
 }
 
 // stealRunnext takes victim's runnext to run on pp.

@@ -6,7 +6,7 @@ import (
 )
 
 func TestSpin(t *testing.T) {
-	if spin(1000) != spin(1000) || spin(1000) == spin(1001) {
+	if a, b := spin(1000), spin(1000); a != b || a == spin(1001) {
 		t.Error("spin is not a function of its iterations")
 	}
 	if got := Calibrate(2 * time.Millisecond); got <= 0 {

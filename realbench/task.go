@@ -33,7 +33,7 @@ func newBench(cfg Config, spinPerMicro float64) *bench {
 // task is task number i: the same work whatever the mode.
 func (b *bench) task(i int) {
 	if b.cfg.Shape.computes(i) {
-		spin(b.spinIters)
+		spinSink.Store(spin(b.spinIters))
 	} else {
 		time.Sleep(b.cfg.TaskTime)
 	}
