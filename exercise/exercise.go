@@ -2,10 +2,10 @@ package exercise
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/schedlab/schedlab/gmp"
+	"github.com/schedlab/schedlab/quiz"
 	"github.com/schedlab/schedlab/scenarios"
 	"github.com/schedlab/schedlab/sim"
 )
@@ -21,18 +21,9 @@ type Exercise struct {
 	Questions []Question
 }
 
-// Question asks about one fact of the run.
-type Question struct {
-	Text    string
-	Choices []string
-	Answer  int // index into Choices
-	// Event is the index of the event that settles the answer in the run's
-	// event stream (the UI's event number is Event+1).
-	Event int
-	// Why is the worked answer: the describer's sentence for the events
-	// that settle it, in order.
-	Why []string
-}
+// Question asks about one fact of the run; quiz asks the same kind in
+// scenarios and in the UI.
+type Question = quiz.Question
 
 // maxDraws bounds how many scenarios a generator may draw before it gives
 // up: each draw that yields no unambiguous question is discarded.
@@ -58,31 +49,13 @@ func Generate(topic string, seed uint64) (*Exercise, error) {
 			continue
 		}
 		for i := range qs {
-			if err := qs[i].valid(); err != nil {
+			if err := qs[i].Valid(); err != nil {
 				return nil, fmt.Errorf("exercise %s, seed %d, question %d: %w", t.Name, seed, i+1, err)
 			}
 		}
 		return &Exercise{Topic: t, Seed: seed, YAML: src, Scenario: x.sc, Questions: qs}, nil
 	}
 	return nil, fmt.Errorf("exercise %s, seed %d: no scenario with an unambiguous question in %d draws", t.Name, seed, maxDraws)
-}
-
-// valid checks that the question has one correct choice among distinct ones.
-func (q *Question) valid() error {
-	if len(q.Choices) < 2 {
-		return fmt.Errorf("%q has %d choices", q.Text, len(q.Choices))
-	}
-	if q.Answer < 0 || q.Answer >= len(q.Choices) {
-		return fmt.Errorf("%q: answer %d out of range", q.Text, q.Answer)
-	}
-	seen := map[string]bool{}
-	for _, c := range q.Choices {
-		if seen[c] {
-			return fmt.Errorf("%q: choice %q appears twice", q.Text, c)
-		}
-		seen[c] = true
-	}
-	return nil
 }
 
 // run is the model's run of a generated scenario, kept whole: exercises are
@@ -155,27 +128,9 @@ func (x *run) why(idx ...int) []string {
 	return out
 }
 
-// choose builds the choices of a question from its correct answer and
-// candidate wrong ones: at most three distinct distractors, drawn from the
-// candidates, and the correct answer at a drawn position.
-func choose(r *sim.Rand, correct string, candidates []string) ([]string, int) {
-	var wrong []string
-	for _, c := range candidates {
-		if c != correct && !slices.Contains(wrong, c) {
-			wrong = append(wrong, c)
-		}
-	}
-	for len(wrong) > 3 {
-		i := int(r.Int63n(int64(len(wrong))))
-		wrong = slices.Delete(wrong, i, i+1)
-	}
-	at := int(r.Int63n(int64(len(wrong) + 1)))
-	return slices.Insert(wrong, at, correct), at
-}
-
 // question builds a question whose answer is settled by the events idx
 // (the first is the one the UI can jump to).
 func (x *run) question(r *sim.Rand, text, correct string, candidates []string, idx ...int) Question {
-	choices, answer := choose(r, correct, candidates)
-	return Question{Text: text, Choices: choices, Answer: answer, Event: idx[0], Why: x.why(idx...)}
+	choices, answer := quiz.Choose(r, correct, candidates)
+	return Question{Text: text, Choices: choices, Answer: answer, At: idx[0], Event: idx[0], Why: x.why(idx...)}
 }

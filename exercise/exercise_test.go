@@ -32,7 +32,7 @@ func TestEveryQuestionHasOneAnswer(t *testing.T) {
 				t.Errorf("%s seed %d: %d questions, want at least 2", topic, seed, len(x.Questions))
 			}
 			for i, q := range x.Questions {
-				if err := q.valid(); err != nil {
+				if err := q.Valid(); err != nil {
 					t.Errorf("%s seed %d question %d: %v", topic, seed, i+1, err)
 				}
 				if len(q.Why) == 0 {

@@ -119,6 +119,10 @@ func (d *Describer) into(e Event) string {
 	return "into " + e.P.String() + "'s runnext"
 }
 
+// Place says where a G is in words, as the sentences do: "P0's runnext",
+// "the global queue".
+func (d *Describer) Place(l Loc) string { return d.place(l) }
+
 // place says where a G is in words: "P0's runnext", "the global queue".
 func (d *Describer) place(l Loc) string {
 	p := PID(l.ID).String()

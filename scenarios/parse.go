@@ -27,7 +27,7 @@ const (
 	maxErrors    = 20
 )
 
-var topKeys = []string{"name", "title", "summary", "procs", "seed", "until", "expect", "chans", "pools", "sems", "main", "notes"}
+var topKeys = []string{"name", "title", "summary", "procs", "seed", "until", "expect", "chans", "pools", "sems", "main", "notes", "ask"}
 
 var actionNames = []string{"cpu", "syscall", "sleep", "net", "gosched", "go", "loop", "send", "recv", "close", "wait", "exit",
 	"submit", "acquire", "release", "group"}
@@ -177,6 +177,9 @@ func (p *reader) parse(data []byte) *Scenario {
 	}
 	if n, ok := fields["notes"]; ok {
 		sc.Notes = p.notes(n)
+	}
+	if n, ok := fields["ask"]; ok {
+		sc.Asks = p.asks(n)
 	}
 	return sc
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/schedlab/schedlab/gmp"
+	"github.com/schedlab/schedlab/quiz"
 )
 
 // Scenario is a parsed scenario file.
@@ -29,6 +30,8 @@ type Scenario struct {
 	Sems   []gmp.SemDecl
 	Main   []gmp.Op
 	Notes  []Note
+	// Asks are the questions asked as the run goes (package quiz).
+	Asks []quiz.Ask
 	// Source is the file's text.
 	Source []byte
 }
