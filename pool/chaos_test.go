@@ -25,6 +25,12 @@ func chaosTasks() int {
 // releases and reboots the pool at random, and a watcher samples it. Every
 // accepted task must run exactly once, every other must have got an error,
 // and no worker may start above the capacity.
+//
+// The chaos is paced by submissions, not by time: the disrupter acts after
+// a drawn number of submit calls, and a release lasts a drawn number of
+// them, after which the next submitter reboots the pool. So how many tasks
+// the chaos may reject is bounded by what it did, whatever the OS does
+// with the threads.
 func TestChaos(t *testing.T) {
 	for _, preAlloc := range []bool{false, true} {
 		name := "stack"
@@ -39,6 +45,7 @@ func chaos(t *testing.T, preAlloc bool, seed uint64) {
 	const (
 		submitters = 4
 		maxCap     = 64
+		maxWindow  = 20 // submit calls a release lasts, at most
 	)
 	tasks := chaosTasks()
 	if preAlloc {
@@ -52,6 +59,10 @@ func chaos(t *testing.T, preAlloc bool, seed uint64) {
 		overStarted    atomic.Int64
 		overObserved   atomic.Int64
 		badSnapshots   atomic.Int64
+		attempts       atomic.Int64 // submit calls started
+		releases       atomic.Int64
+		arms           atomic.Int64 // contexts set to be cancelled
+		reopenAt       atomic.Int64 // the submit call from which a release ends
 		p              *pool.Pool
 		submittersDone = make(chan struct{})
 	)
@@ -73,6 +84,9 @@ func chaos(t *testing.T, preAlloc bool, seed uint64) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer func() { cancel() }()
 			for i := s; i < tasks; i += submitters {
+				if p.IsClosed() && attempts.Load() >= reopenAt.Load() {
+					p.Reboot() // the release has lasted its count of calls
+				}
 				task := func() {
 					if executing.Add(1) > maxCap {
 						overExecuting.Add(1)
@@ -89,10 +103,17 @@ func chaos(t *testing.T, preAlloc bool, seed uint64) {
 					if i%1024 == 0 {
 						cancel()
 						ctx, cancel = context.WithCancel(context.Background())
+						arms.Add(1)
 						go cancelSoon(cancel)
 					}
+					attempts.Add(1)
 					err = p.SubmitContext(ctx, task)
+					if errors.Is(err, context.Canceled) {
+						// One task per armed context is lost to it.
+						ctx = context.Background()
+					}
 				} else {
+					attempts.Add(1)
 					err = p.Submit(task)
 				}
 				switch {
@@ -109,6 +130,20 @@ func chaos(t *testing.T, preAlloc bool, seed uint64) {
 	var chaosWG sync.WaitGroup
 	chaosWG.Go(func() { // the disrupter
 		rng := rand.New(rand.NewPCG(seed, 1))
+		// after waits until n more submit calls have started; false once
+		// the submitters are done.
+		after := func(n int) bool {
+			target := attempts.Load() + int64(n)
+			for attempts.Load() < target {
+				select {
+				case <-submittersDone:
+					return false
+				default:
+				}
+				runtime.Gosched()
+			}
+			return true
+		}
 		for {
 			select {
 			case <-submittersDone:
@@ -117,15 +152,15 @@ func chaos(t *testing.T, preAlloc bool, seed uint64) {
 			}
 			switch op := rng.IntN(32); {
 			case op == 0:
+				reopenAt.Store(attempts.Load() + int64(rng.IntN(maxWindow)))
 				p.Release()
-				pause(rng.IntN(20))
-				p.Reboot()
+				releases.Add(1)
 			case op == 1:
 				p.Reboot() // usually a no-op: the pool is open
 			default:
 				p.Tune(1 + rng.IntN(maxCap))
 			}
-			pause(rng.IntN(200))
+			after(1 + rng.IntN(200))
 		}
 	})
 	chaosWG.Go(func() { // the watcher
@@ -174,7 +209,8 @@ func chaos(t *testing.T, preAlloc bool, seed uint64) {
 		}
 	}
 	s := p.Stats()
-	t.Logf("%d tasks: %d accepted, %d rejected; stats %+v", tasks, nAccepted, nRejected, s)
+	t.Logf("%d tasks: %d accepted, %d rejected after %d releases and %d armed contexts; stats %+v",
+		tasks, nAccepted, nRejected, releases.Load(), arms.Load(), s)
 	switch {
 	case s.Submitted != nAccepted || s.Rejected != nRejected:
 		t.Errorf("stats count %d accepted and %d rejected, want %d and %d", s.Submitted, s.Rejected, nAccepted, nRejected)
@@ -184,8 +220,13 @@ func chaos(t *testing.T, preAlloc bool, seed uint64) {
 		t.Errorf("started %d + reused %d != submitted %d", s.WorkersStarted, s.WorkersReused, s.Submitted)
 	case s.PeakRunning > maxCap:
 		t.Errorf("peak running %d > %d", s.PeakRunning, maxCap)
-	case nAccepted < uint64(tasks)/4:
-		t.Errorf("only %d of %d tasks accepted: the chaos is too strong to test much", nAccepted, tasks)
+	}
+	// A release rejects the calls started while it lasts and those in
+	// flight or waiting when it begins (one per submitter), and each
+	// armed context loses one task.
+	if limit := uint64(releases.Load())*(maxWindow+2*submitters) + uint64(arms.Load()); nRejected > limit {
+		t.Errorf("%d tasks rejected after %d releases and %d armed contexts: more than the %d they account for",
+			nRejected, releases.Load(), arms.Load(), limit)
 	}
 	for what, n := range map[string]int64{
 		"workers started above Cap":            overStarted.Load(),

@@ -176,7 +176,9 @@ func (m *MultiPool) Tune(size int) {
 // IsClosed reports whether the MultiPool has been released.
 func (m *MultiPool) IsClosed() bool { return m.closed.Load() }
 
-// Release releases every pool, without waiting for their workers.
+// Release releases every pool, without waiting for their workers. Calling
+// it on a released MultiPool does nothing, as with Pool; ReleaseTimeout and
+// ReleaseContext may be called after it to wait.
 func (m *MultiPool) Release() {
 	m.closed.Store(true)
 	for _, p := range m.pools {
@@ -199,14 +201,13 @@ func (m *MultiPool) ReleaseTimeout(timeout time.Duration) error {
 // ReleaseContext releases every pool and waits until all their workers have
 // returned, or until ctx is done. It returns nil, or one error per pool still
 // running then (each wrapping ctx.Err()) joined by errors.Join. A nil ctx
-// waits without end.
+// does not wait, as with Pool.ReleaseContext.
 func (m *MultiPool) ReleaseContext(ctx context.Context) error {
 	m.Release()
-	var done <-chan struct{}
-	if ctx != nil {
-		done = ctx.Done()
+	if ctx == nil {
+		return nil
 	}
-	return m.waitAll(done, func() error { return ctx.Err() })
+	return m.waitAll(ctx.Done(), func() error { return ctx.Err() })
 }
 
 // waitAll waits for every pool's workers, or until stop, and reports which

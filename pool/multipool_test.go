@@ -159,6 +159,11 @@ func TestMultiPoolReleaseTimeoutWrapsErrTimeout(t *testing.T) {
 		if err := <-result; !errors.Is(err, context.Canceled) {
 			t.Fatalf("ReleaseContext = %v", err)
 		}
+		var none context.Context
+		if err := m.ReleaseContext(none); err != nil { // does not wait, as in ants
+			t.Fatalf("ReleaseContext(nil) = %v with pool 1 stuck", err)
+		}
+		m.Release() // a second release does nothing
 		stuck.open()
 		if err := m.ReleaseContext(context.Background()); err != nil {
 			t.Fatal(err)

@@ -59,18 +59,15 @@ func (c *core[T]) ReleaseTimeout(timeout time.Duration) error {
 
 // ReleaseContext releases the pool if it is open, then waits until every
 // worker goroutine has returned, or until ctx is done, when it returns
-// ctx.Err() as it is. A nil ctx waits without end.
+// ctx.Err() as it is. A nil ctx does not wait, as in ants: the call is
+// Release; pass context.Background() to wait without end.
 func (c *core[T]) ReleaseContext(ctx context.Context) error {
 	c.Release()
 	drained := c.drainedChan()
-	if drained == nil {
+	if drained == nil || ctx == nil {
 		return nil
 	}
-	var done <-chan struct{}
-	if ctx != nil {
-		done = ctx.Done()
-	}
-	if !waitDrained(drained, done) {
+	if !waitDrained(drained, ctx.Done()) {
 		return ctx.Err()
 	}
 	return nil

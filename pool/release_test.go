@@ -127,6 +127,34 @@ func TestReleaseContext(t *testing.T) {
 	})
 }
 
+// A nil context releases without waiting, as ants does; the busy worker
+// still finishes its task and exits.
+func TestReleaseContextNilDoesNotWait(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		b := newBench(t, 2)
+		busy := newGate()
+		b.submit(busy)
+		var none context.Context
+		if err := b.pool.ReleaseContext(none); err != nil {
+			t.Fatalf("ReleaseContext(nil) = %v", err)
+		}
+		if !b.pool.IsClosed() {
+			t.Fatal("ReleaseContext(nil) did not release the pool")
+		}
+		if got := b.pool.Running(); got != 1 {
+			t.Fatalf("Running = %d right after, want the busy worker", got)
+		}
+		busy.open()
+		if err := b.pool.ReleaseContext(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if got := b.pool.Running(); got != 0 {
+			t.Fatalf("Running = %d after waiting, want 0", got)
+		}
+		b.release()
+	})
+}
+
 func TestRebootReopensAndContinuesNumbering(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		b := newBench(t, 1)
