@@ -12,7 +12,7 @@ import (
 // timers and the network poller.
 
 // retakeCauses says why sysmon took a P, by the proc-steal event's cause.
-var retakeCauses = map[int]string{
+var retakeCauses = map[gmp.RetakeCause]string{
 	gmp.RetakeQueued:     "goroutines are queued on the P",
 	gmp.RetakeNoHelper:   "no P is idle and no M spins",
 	gmp.RetakeGraceOver:  "the syscall outlived its 10ms grace",
@@ -58,11 +58,11 @@ main:
 			e := x.events[steal]
 			// In a fixed order: map order would make the choices vary.
 			var others []string
-			for _, c := range []int{gmp.RetakeQueued, gmp.RetakeNoHelper, gmp.RetakeGraceOver, gmp.RetakeStaleSlice} {
+			for _, c := range []gmp.RetakeCause{gmp.RetakeQueued, gmp.RetakeNoHelper, gmp.RetakeGraceOver, gmp.RetakeStaleSlice} {
 				others = append(others, retakeCauses[c])
 			}
 			qs = append(qs, x.question(r, fmt.Sprintf("While G1 is in its syscall, sysmon takes %v from %v. Why then?", e.P, e.M2),
-				retakeCauses[e.N2], others, steal))
+				retakeCauses[e.RetakeCause()], others, steal))
 			start := x.find(steal, func(f *gmp.Event) bool { return f.Kind == gmp.KindProcStart && f.P == e.P })
 			if start >= 0 && start < exit {
 				var ms []string

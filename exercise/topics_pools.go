@@ -37,7 +37,7 @@ main:
 		started, waited := len(starts), len(waits)
 		lastTask := -1
 		for i := range x.events {
-			if dispatch(&x.events[i]) && x.events[i].N2 == tasks {
+			if dispatch(&x.events[i]) && x.events[i].Task() == tasks {
 				lastTask = i
 			}
 		}
@@ -52,7 +52,7 @@ main:
 			x.question(r, fmt.Sprintf("Main submits %d tasks to a pool of %d. How many workers does the pool start?", tasks, size),
 				strconv.Itoa(started), ints(started-1, started+1, tasks, 1), starts...),
 			x.question(r, fmt.Sprintf("Which worker runs the last task (task %d)?", tasks),
-				"w"+strconv.Itoa(x.events[lastTask].N), workers, lastTask),
+				"w"+strconv.Itoa(x.events[lastTask].Worker()), workers, lastTask),
 		}
 		if waited > 0 {
 			qs = append(qs, x.question(r, "How many times does main have to wait for a worker?",

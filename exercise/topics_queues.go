@@ -39,7 +39,7 @@ main:
 			return nil
 		}
 		second := x.find(first+1, func(e *gmp.Event) bool { return e.Kind == gmp.KindGoStart })
-		ring := x.events[created].N
+		ring := x.events[created].RingLen()
 		qs := []Question{
 			x.question(r, fmt.Sprintf("G1 creates G2 to G%d, in that order, then blocks. How many goroutines are in P0's ring (not counting runnext) when it blocks?", last),
 				strconv.Itoa(ring), ints(ring-1, ring+1, k, 0), created),
@@ -74,7 +74,7 @@ main:
 			return nil
 		}
 		e := x.events[ov]
-		moved := e.N
+		moved := e.Moved()
 		n := x.count(func(e *gmp.Event) bool { return e.Kind == gmp.KindGoCreate })
 		qs := []Question{
 			x.question(r, fmt.Sprintf("Main creates G2 to G%d in a row on one P. Creating which goroutine first overflows P0's ring?", n+1),
@@ -90,7 +90,7 @@ main:
 			last := ov
 			for i := 0; i < gq; i++ {
 				if x.events[i].Kind == gmp.KindRunqOverflow {
-					total = x.events[i].N2
+					total = x.events[i].GlobalLen()
 					last = i
 				}
 			}
@@ -124,7 +124,7 @@ main:
 		next := x.find(fair+1, func(e *gmp.Event) bool { return e.Kind == gmp.KindGoStart })
 		qs := []Question{
 			x.question(r, "P0's ring and the global queue both hold goroutines. At which schedtick does P0 first look at the global queue before its ring?",
-				strconv.Itoa(e.N-1), ints(e.N-2, e.N, 60, 62, 122, 256), fair),
+				strconv.Itoa(e.Schedtick()-1), ints(e.Schedtick()-2, e.Schedtick(), 60, 62, 122, 256), fair),
 			x.question(r, "Where does the goroutine P0 runs then come from?",
 				"the head of the global queue (the 1-in-61 fairness check)",
 				[]string{"the head of P0's ring", "P0's runnext", "the tail of the global queue", "stolen from another P"}, fair),
@@ -168,7 +168,7 @@ main:
 		return []Question{
 			x.question(r, "Which P steals first?", e.P.String(), ps, st),
 			x.question(r, "How many goroutines does that first steal take?",
-				strconv.Itoa(e.N), ints(e.N-1, e.N+1, e.N*2, e.N+e.N2, 1), st),
+				strconv.Itoa(e.Stolen()), ints(e.Stolen()-1, e.Stolen()+1, e.Stolen()*2, e.Stolen()+e.Left(), 1), st),
 			x.question(r, "Which goroutine does the thief run first?",
 				gname(e.G), gnames(2, gmp.GID(n+1)), st),
 		}

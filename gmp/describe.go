@@ -267,7 +267,7 @@ func (d *Describer) Describe(e Event) string {
 		return f("%v's syscall returns without a P and none is idle: %v goes to the global queue and %v parks", g, g, m)
 	case RuleRetake:
 		var why string
-		switch e.N2 {
+		switch e.RetakeCause() {
 		case RetakeQueued:
 			why = "Gs are queued on it, so there is no grace period"
 		case RetakeNoHelper:

@@ -176,98 +176,14 @@ const (
 	numRules
 )
 
-// ruleFns maps each rule to the runtime function it models.
-var ruleFns = [numRules]string{
-	RuleNewproc:           "newproc",
-	RuleRunqputslow:       "runqputslow",
-	RuleGfput:             "gfput",
-	RuleGfget:             "gfget",
-	RuleGoexit:            "goexit0",
-	RuleMainReturn:        "runtime.main",
-	RuleMainGoexit:        "goexit0",
-	RuleMainStart:         "runtime.main",
-	RuleRunnext:           "runqget",
-	RuleRunqHead:          "runqget",
-	RuleGlobalFairness:    "globrunqget",
-	RuleGlobalBatch:       "globrunqgetbatch",
-	RuleGlobalBatchIdle:   "globrunqgetbatch",
-	RuleNetpollRun:        "findRunnable",
-	RuleStolenRun:         "stealWork",
-	RulePreemptAsync:      "asyncPreempt",
-	RulePreemptSync:       "gopreempt_m",
-	RuleGosched:           "goschedImpl",
-	RulePark:              "gopark",
-	RuleReadyChan:         "goready",
-	RuleReadyClose:        "closechan",
-	RuleReadyTimer:        "timers.check",
-	RuleReadyChildren:     "goready",
-	RuleInjectGlobal:      "injectglist",
-	RuleInjectLocal:       "injectglist",
-	RuleEntersyscall:      "reentersyscall",
-	RuleEntersyscallblock: "entersyscallblock",
-	RuleExitsyscallFast:   "exitsyscall",
-	RuleExitsyscallOldP:   "exitsyscallTryGetP",
-	RuleExitsyscallIdleP:  "exitsyscallTryGetP",
-	RuleExitsyscallNoP:    "exitsyscallNoP",
-	RuleRetake:            "retake",
-	RuleTakeBackOldP:      "exitsyscallTryGetP",
-	RuleAcquirep:          "acquirep",
-	RuleReleasepIdle:      "findRunnable",
-	RuleHandoffIdle:       "handoffp",
-	RuleWakep:             "wakep",
-	RuleHandoffWork:       "handoffp",
-	RuleHandoffSpin:       "handoffp",
-	RuleHandoffPoll:       "handoffp",
-	RuleInjectStart:       "injectglist",
-	RuleStopm:             "stopm",
-	RuleRunqsteal:         "runqsteal",
-	RuleRunqstealNext:     "runqgrab",
-	RuleNetpollBlock:      "findRunnable",
-	RuleNetpollReturn:     "findRunnable",
-	RuleNetpollBreak:      "netpollBreak",
-	RuleNetReady:          "netpoll",
-	RuleSysmonPreempt:     "preemptone",
-	RuleSysmonNetpoll:     "sysmon",
-	RuleSysmonSleep:       "sysmon",
-	RuleSysmonWake:        "sysmon",
-	RuleDeadlock:          "checkdead",
-	RulePanic:             "gopanic",
-	RuleUntil:             "",
-	RulePoolDispatchIdle:  "pool.submit",
-	RulePoolDispatchNew:   "pool.submit",
-	RulePoolHandoff:       "pool.finishTask",
-	RulePoolServeWaiter:   "pool.serveWaiters",
-	RulePoolBlock:         "pool.submit",
-	RulePoolReject:        "pool.submit",
-	RulePoolIdle:          "pool.finishTask",
-	RulePoolPurge:         "pool.purgeExpired",
-	RulePoolReadyIdle:     "chansend",
-	RulePoolReadyWaiter:   "chansend",
-	RulePoolReadyStop:     "closechan",
-	RulePoolWorkerLost:    "pool.workerLost",
-	RulePurgeTimer:        "time.goFunc",
-	RuleReadyTasks:        "goready",
-	RuleSemAcquire:        "semaphore.Acquire",
-	RuleSemWait:           "semaphore.Acquire",
-	RuleSemNever:          "semaphore.Acquire",
-	RuleSemRelease:        "semaphore.Release",
-	RuleReadySem:          "closechan",
-	RuleGroupGo:           "errgroup.Go",
-	RuleGroupSlot:         "chanrecv",
-	RuleGroupWaitDone:     "sync.WaitGroup.Done",
-}
-
-// Fn is the runtime function the rule models.
-func (r Rule) Fn() string {
-	if r < numRules {
-		return ruleFns[r]
-	}
-	return ""
-}
-
 // Event is one thing the scheduler did. Its fields are facts; the
-// describer turns them into a sentence. The fields are ordered to pack
-// into 104 bytes: the UI keeps every event of a run.
+// describer turns them into a sentence. T, Kind, Rule, G, P, M, From, To
+// and Op mean the same for every event; what Flag, G2, G3, P2, M2, Obj, N,
+// N2, N3, D, D2 and Reason hold depends on the rule, and the rule table
+// (ruletable.go, Rule.Fields) names it. Outside this package, read them
+// through Detail or the named accessors (Worker, Stolen, RetakeCause…).
+// The fields are ordered to pack into 104 bytes: the UI keeps every event
+// of a run.
 type Event struct {
 	T    sim.Time
 	Kind Kind

@@ -246,7 +246,7 @@ func TestSyscallRetakeWhenBusy(t *testing.T) {
 	if !ok || len(enters) != 2 {
 		t.Fatal("no retake")
 	}
-	if steal.N2 != RetakeQueued {
+	if steal.RetakeCause() != RetakeQueued {
 		t.Errorf("retake cause %d, want queued work", steal.N2)
 	}
 	if d := steal.T.Sub(enters[1].T); d > 200*time.Microsecond {
@@ -270,7 +270,7 @@ func TestSyscallGraceWhenIdle(t *testing.T) {
 	if d := steal.T.Sub(enters[1].T); d < 10*time.Millisecond || d > 21*time.Millisecond {
 		t.Errorf("P retaken %v after the syscall began, want 10ms after the first sighting plus up to a sysmon period", d)
 	}
-	if steal.N2 != RetakeGraceOver {
+	if steal.RetakeCause() != RetakeGraceOver {
 		t.Errorf("retake cause %d, want grace over", steal.N2)
 	}
 	if e, _ := r.first(KindMStart, RuleNone); e.Rule != RuleHandoffPoll {

@@ -123,12 +123,15 @@ func (s *Machine) sysmonPass() {
 	s.sleepSysmon(s.mon.Delay)
 }
 
-// Why retake took a P from a syscall (the proc-steal event's N2).
+// RetakeCause says why retake took a P from a syscall (the proc-steal
+// event's "cause", Event.RetakeCause).
+type RetakeCause int
+
 const (
-	RetakeGraceOver  = iota + 1 // the 10ms grace for an empty ring ran out
-	RetakeQueued                // Gs wait in the P's own queue
-	RetakeNoHelper              // no idle P and no spinning M could take new work
-	RetakeStaleSlice            // first seen in a slice already 10ms old (sysretake): the grace counted from an earlier syscall
+	RetakeGraceOver  RetakeCause = iota + 1 // the 10ms grace for an empty ring ran out
+	RetakeQueued                            // Gs wait in the P's own queue
+	RetakeNoHelper                          // no idle P and no spinning M could take new work
+	RetakeStaleSlice                        // first seen in a slice already 10ms old (sysretake): the grace counted from an earlier syscall
 )
 
 // retake preempts Gs whose time slice sysmon has seen for 10ms and takes
@@ -181,7 +184,7 @@ func (s *Machine) retake() int {
 			// was measured from an earlier one.
 			cause = RetakeStaleSlice
 		}
-		s.takeP(pp, vm, sysmonM, Event{Rule: RuleRetake, D: s.now.Sub(pd.Syscallwhen), N2: cause,
+		s.takeP(pp, vm, sysmonM, Event{Rule: RuleRetake, D: s.now.Sub(pd.Syscallwhen), N2: int(cause),
 			Flag: pp.Syscalltick == 0})
 		s.mon.Did = "retook " + pp.ID.String() + " from a syscall"
 		n++

@@ -211,8 +211,8 @@ func (mp *mirror) apply(e gmp.Event) error {
 		case gmp.RulePoolServeWaiter:
 			// The real pool served the waiter in the same breath as the
 			// worker's exit (pool-exit, just before): its hooks are queued.
-			waiter := mp.waiterOf[e.G3]
-			delete(mp.waiterOf, e.G3)
+			waiter := mp.waiterOf[e.WaiterG()]
+			delete(mp.waiterOf, e.WaiterG())
 			return mp.expectDispatch(e, pool.DispatchNew, waiter, mp.waitSID[waiter])
 		}
 	case gmp.KindPoolBlock:
@@ -237,8 +237,8 @@ func (mp *mirror) apply(e gmp.Event) error {
 		if err != nil {
 			return fmt.Errorf("the model purges at %v; the real pool does not (%w)", before.Sub(Epoch), err)
 		}
-		if len(h.workers) != e.N {
-			return fmt.Errorf("the model purges %d workers, the real pool %d (%v)", e.N, len(h.workers), h.workers)
+		if len(h.workers) != e.Purged() {
+			return fmt.Errorf("the model purges %d workers, the real pool %d (%v)", e.Purged(), len(h.workers), h.workers)
 		}
 		for range h.workers {
 			if _, err := mp.hooks.next(hookExit); err != nil {
@@ -254,7 +254,7 @@ func (mp *mirror) apply(e gmp.Event) error {
 func (mp *mirror) submitNow(e gmp.Event) error {
 	sid, task := mp.task()
 	if err := mp.p.Submit(task); err != nil {
-		return fmt.Errorf("the model gives task %d to a worker; the real Submit returned %v", e.N2, err)
+		return fmt.Errorf("the model gives task %d to a worker; the real Submit returned %v", e.Task(), err)
 	}
 	want := pool.DispatchIdle
 	if e.Rule == gmp.RulePoolDispatchNew {
@@ -275,9 +275,9 @@ func (mp *mirror) expectDispatch(e gmp.Event, kind pool.DispatchKind, waiter uin
 	if err != nil {
 		return err
 	}
-	if h.task != uint64(e.N2) || h.worker != pool.WorkerID(e.N) || h.dispatch != kind || h.waiter != waiter {
+	if h.task != uint64(e.Task()) || h.worker != pool.WorkerID(e.Worker()) || h.dispatch != kind || h.waiter != waiter {
 		return fmt.Errorf("the model gives task %d to worker w%d (%v, waiter %d); the real pool gives task %d to w%d (%v, waiter %d)",
-			e.N2, e.N, kind, waiter, h.task, h.worker, h.dispatch, h.waiter)
+			e.Task(), e.Worker(), kind, waiter, h.task, h.worker, h.dispatch, h.waiter)
 	}
 	mp.onWorker[h.worker] = sid
 	return nil
@@ -295,24 +295,24 @@ func (mp *mirror) submitBlocking(e gmp.Event) error {
 	}()
 	h, err := mp.hooks.next(hookBlock)
 	if err != nil {
-		return fmt.Errorf("the model's submitter waits (#%d); the real one does not: %w", e.N, err)
+		return fmt.Errorf("the model's submitter waits (#%d); the real one does not: %w", e.WaiterNo(), err)
 	}
-	if h.waiter != uint64(e.N) {
-		return fmt.Errorf("the model's submitter waits as #%d, the real one as #%d", e.N, h.waiter)
+	if h.waiter != uint64(e.WaiterNo()) {
+		return fmt.Errorf("the model's submitter waits as #%d, the real one as #%d", e.WaiterNo(), h.waiter)
 	}
 	mp.waitSID[h.waiter] = sid
 	mp.waiterOf[e.G] = h.waiter
 	return nil
 }
 
-// finish ends the task on worker e.N and checks the worker's next move:
+// finish ends the task on worker e.Worker() and checks the worker's next move:
 // idle (pool-idle), a hand-off (pool-dispatch) or its exit (pool-exit,
 // the task called Goexit).
 func (mp *mirror) finish(e gmp.Event, goexit bool) error {
-	w := pool.WorkerID(e.N)
+	w := pool.WorkerID(e.Worker())
 	sid, ok := mp.onWorker[w]
 	if !ok {
-		return fmt.Errorf("the model's worker w%d finishes a task, but the real w%d runs none", e.N, e.N)
+		return fmt.Errorf("the model's worker w%d finishes a task, but the real w%d runs none", e.Worker(), e.Worker())
 	}
 	delete(mp.onWorker, w)
 	gate := mp.gates[sid]
@@ -325,7 +325,7 @@ func (mp *mirror) finish(e gmp.Event, goexit bool) error {
 			return err
 		}
 		if h.worker != w || h.reason != pool.ExitGoexit {
-			return fmt.Errorf("the model's w%d exits with its task; the real pool reports w%d exiting (%v)", e.N, h.worker, h.reason)
+			return fmt.Errorf("the model's w%d exits with its task; the real pool reports w%d exiting (%v)", e.Worker(), h.worker, h.reason)
 		}
 		return nil
 	case e.Kind == gmp.KindPoolIdle:
@@ -334,12 +334,12 @@ func (mp *mirror) finish(e gmp.Event, goexit bool) error {
 			return err
 		}
 		if h.worker != w {
-			return fmt.Errorf("the model's w%d goes idle; the real w%d does", e.N, h.worker)
+			return fmt.Errorf("the model's w%d goes idle; the real w%d does", e.Worker(), h.worker)
 		}
 		return nil
 	}
-	waiter := mp.waiterOf[e.G2]
-	delete(mp.waiterOf, e.G2)
+	waiter := mp.waiterOf[e.WaiterG()]
+	delete(mp.waiterOf, e.WaiterG())
 	return mp.expectDispatch(e, pool.DispatchHandoff, waiter, mp.waitSID[waiter])
 }
 

@@ -79,7 +79,7 @@ var facts = []factInfo{
 		doc:  "where the goroutine goes when it is next created, woken, or put back in a queue",
 		text: func(f Fact) string { return fmt.Sprintf("Where does %v go?", f.G) },
 		settles: func(f Fact, e *gmp.Event) bool {
-			return e.G == f.G && placing(e) || e.G3 == f.G && kicksToRing(e)
+			return e.G == f.G && placing(e) || e.Kicked() == f.G && kicksToRing(e)
 		},
 		answer: func(f Fact, e *gmp.Event, d *gmp.Describer) string {
 			if e.G != f.G {
@@ -121,17 +121,18 @@ var facts = []factInfo{
 		settles: func(f Fact, e *gmp.Event) bool {
 			return e.Kind == gmp.KindSteal && e.P == f.P
 		},
-		answer: func(_ Fact, e *gmp.Event, _ *gmp.Describer) string { return strconv.Itoa(e.N) },
+		answer: func(_ Fact, e *gmp.Event, _ *gmp.Describer) string { return strconv.Itoa(e.Stolen()) },
 		wrong: func(_ Fact, e *gmp.Event, _ *view, _ *gmp.Describer) []string {
-			total := e.N + e.N2
-			return counts(total, total/2, (total+1)/2, 1, e.N+1, e.N-1, 2*e.N)
+			n := e.Stolen()
+			total := n + e.Left()
+			return counts(total, total/2, (total+1)/2, 1, n+1, n-1, 2*n)
 		},
 		decision: func(e *gmp.Event, _ *view, _ *gmp.Program) (Fact, string, bool) {
-			if e.Kind != gmp.KindSteal || e.Rule != gmp.RuleRunqsteal || e.N+e.N2 < 2 {
+			if e.Rule != gmp.RuleRunqsteal || e.Stolen()+e.Left() < 2 {
 				return Fact{}, "", false
 			}
 			return Fact{Kind: FactSteals, P: e.P},
-				fmt.Sprintf("%v has nothing to run; it steals from %v, whose ring holds %d.", e.P, e.P2, e.N+e.N2), true
+				fmt.Sprintf("%v has nothing to run; it steals from %v, whose ring holds %d.", e.P, e.P2, e.Stolen()+e.Left()), true
 		},
 	},
 	{
@@ -187,7 +188,7 @@ var facts = []factInfo{
 		settles: func(f Fact, e *gmp.Event) bool {
 			return int(e.Obj) == f.Pool && (e.Rule == gmp.RulePoolDispatchIdle || e.Rule == gmp.RulePoolDispatchNew)
 		},
-		answer: func(_ Fact, e *gmp.Event, _ *gmp.Describer) string { return workerName(e.N) },
+		answer: func(_ Fact, e *gmp.Event, _ *gmp.Describer) string { return workerName(e.Worker()) },
 		wrong: func(f Fact, e *gmp.Event, v *view, _ *gmp.Describer) []string {
 			var out []string
 			for _, w := range v.idle[f.Pool] {
@@ -213,18 +214,19 @@ var facts = []factInfo{
 		settles: func(f Fact, e *gmp.Event) bool {
 			return e.Rule == gmp.RulePoolPurge && int(e.Obj) == f.Pool
 		},
-		answer: func(_ Fact, e *gmp.Event, _ *gmp.Describer) string { return strconv.Itoa(e.N) },
+		answer: func(_ Fact, e *gmp.Event, _ *gmp.Describer) string { return strconv.Itoa(e.Purged()) },
 		wrong: func(_ Fact, e *gmp.Event, _ *view, _ *gmp.Describer) []string {
-			idle := e.N + e.N2
-			return counts(idle, 0, 1, e.N+1, e.N-1, idle/2)
+			n := e.Purged()
+			idle := n + e.Idle()
+			return counts(idle, 0, 1, n+1, n-1, idle/2)
 		},
 		decision: func(e *gmp.Event, _ *view, prog *gmp.Program) (Fact, string, bool) {
-			if e.Rule != gmp.RulePoolPurge || e.N+e.N2 < 2 {
+			if e.Rule != gmp.RulePoolPurge || e.Purged()+e.Idle() < 2 {
 				return Fact{}, "", false
 			}
 			name := poolName(prog, int(e.Obj))
 			return Fact{Kind: FactPurged, Pool: int(e.Obj), PoolName: name},
-				fmt.Sprintf("The purge timer of pool %s fires with %d workers idle.", name, e.N+e.N2), true
+				fmt.Sprintf("The purge timer of pool %s fires with %d workers idle.", name, e.Purged()+e.Idle()), true
 		},
 	},
 }
@@ -319,9 +321,9 @@ func placing(e *gmp.Event) bool {
 func kicksToRing(e *gmp.Event) bool {
 	switch e.Kind {
 	case gmp.KindGoCreate:
-		return e.G3 != gmp.NoG && !e.Flag
+		return e.Kicked() != gmp.NoG && !e.RingFull()
 	case gmp.KindGoUnblock:
-		return e.G3 != gmp.NoG
+		return e.Kicked() != gmp.NoG
 	}
 	return false
 }

@@ -51,12 +51,12 @@ func (v *view) observe(e *gmp.Event) {
 	pool := int(e.Obj)
 	switch e.Rule {
 	case gmp.RulePoolIdle:
-		v.idle[pool] = append(v.idle[pool], e.N)
+		v.idle[pool] = append(v.idle[pool], e.Worker())
 	case gmp.RulePoolDispatchIdle, gmp.RulePoolReadyStop, gmp.RulePoolWorkerLost:
-		v.idle[pool] = slices.DeleteFunc(v.idle[pool], func(w int) bool { return w == e.N })
+		v.idle[pool] = slices.DeleteFunc(v.idle[pool], func(w int) bool { return w == e.Worker() })
 	}
 	if e.Rule == gmp.RulePoolDispatchNew || e.Rule == gmp.RulePoolIdle {
-		v.maxWorker[pool] = max(v.maxWorker[pool], e.N)
+		v.maxWorker[pool] = max(v.maxWorker[pool], e.Worker())
 	}
 }
 

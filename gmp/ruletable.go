@@ -1,0 +1,334 @@
+package gmp
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// The rule table: for each rule, the runtime function it mirrors, one
+// sentence on what it does, and the meaning of each Event field it sets
+// beyond the ones every event shares (T, Kind, Rule, G, P, M, From, To,
+// Op). The describer writes the sentence a user reads for each event; this
+// table is what a programmer reads, and named accessors (Detail, Worker,
+// Stolen, …) read fields through it, so no package outside gmp decodes
+// N2 or G3 by position.
+
+// ruleInfo is one row of the rule table.
+type ruleInfo struct {
+	fn  string
+	doc string
+	// fields names what the rule puts in the rule-specific fields, as
+	// "Field name; Field name", e.g. "G2 creator; N ringLen".
+	fields string
+}
+
+var ruleTable = [numRules]ruleInfo{
+	RuleNone: {doc: "no rule"},
+
+	RuleNewproc: {"newproc", "a go statement puts the new goroutine in its P's runnext; the one there goes to the ring's tail (R2.1)",
+		"G2 creator; G3 kicked; N ringLen; N2 reusedFrom; Flag ringFull"},
+	RuleRunqputslow: {"runqputslow", "a full ring moves its older half and the new goroutine to the global queue (R2.3)",
+		"N moved; N2 globalLen"},
+	RuleGfput:      {"gfput", "a P's free list of dead descriptors passed 64: half go to the global list (R2.2)", "N moved; N2 left"},
+	RuleGfget:      {"gfget", "a P's empty free list refills from the global list (R2.2)", "N moved; N2 left"},
+	RuleGoexit:     {"goexit0", "a goroutine exits and its descriptor goes on its P's free list", ""},
+	RuleMainReturn: {"runtime.main", "main returns and the program exits", "N alive"},
+	RuleMainGoexit: {"goexit0", "main calls runtime.Goexit: it exits and the program goes on", ""},
+
+	RuleMainStart: {"runtime.main", "the main goroutine starts on P0", "N schedtick"},
+	RuleRunnext: {"runqget", "a P runs the goroutine in its runnext, inheriting the time slice (R3.3)",
+		"N schedtick; D waited"},
+	RuleRunqHead: {"runqget", "a P runs the goroutine at the head of its ring, with a new time slice (R3.3)",
+		"N schedtick; D waited"},
+	RuleGlobalFairness: {"globrunqget", "every 61st schedtick a P takes one goroutine from the global queue first (R3.3)",
+		"N schedtick; N2 period; D waited"},
+	RuleGlobalBatch: {"globrunqgetbatch", "a P with an empty queue takes a batch from the global queue (R3.4)",
+		"N schedtick; N2 batch; D waited"},
+	RuleGlobalBatchIdle: {"globrunqgetbatch", "as RuleGlobalBatch, found on the last look after the M stopped spinning",
+		"N schedtick; N2 batch; D waited"},
+	RuleNetpollRun: {"findRunnable", "a P runs a goroutine the network poller returned",
+		"N schedtick; D waited"},
+	RuleStolenRun: {"stealWork", "a P runs the last goroutine it stole (R3.8)",
+		"N schedtick; N2 stolen; P2 victim; D waited"},
+
+	RulePreemptAsync: {"asyncPreempt", "a preemption signal stops a goroutine in user code; it goes to the global queue (R5.2)",
+		"N globalLen; D ran; D2 sliceAge; Reason reason"},
+	RulePreemptSync: {"gopreempt_m", "a goroutine honours a pending preemption request at a safe point (R5.1)",
+		"N globalLen; D ran; D2 sliceAge; Reason reason"},
+	RuleGosched: {"goschedImpl", "runtime.Gosched puts the goroutine on the global queue's tail",
+		"N globalLen; D ran; D2 sliceAge; Reason reason"},
+	RulePark: {"gopark", "a goroutine parks: on a channel, a timer, the poller, a wait, a pool or a semaphore",
+		"N waitArg; D duration; Flag preemptMoot; Reason reason"},
+
+	RuleReadyChan: {"goready", "a send or receive wakes the goroutine waiting on the other side (R8.2)",
+		"G2 waker; G3 kicked; N chan; Reason reason"},
+	RuleReadyClose:    {"closechan", "closing a channel wakes its waiters", "G2 waker; G3 kicked; N chan"},
+	RuleReadyTimer:    {"timers.check", "a sleep's timer fires in findRunnable and readies the sleeper (R7)", "G3 kicked; P2 timerOwner; D late"},
+	RuleReadyChildren: {"goready", "the last child a goroutine waits for exits and wakes it", "G2 waker; G3 kicked"},
+	RuleInjectGlobal:  {"injectglist", "a network-ready goroutine goes to the global queue (no P to put it on)", ""},
+	RuleInjectLocal:   {"injectglist", "a network-ready goroutine goes to the polling P's ring", ""},
+
+	RuleEntersyscall: {"reentersyscall", "a goroutine enters a system call and its P stays attached (R6.1)", "D duration"},
+	RuleEntersyscallblock: {"entersyscallblock", "a system call known to block hands its P off at once (R6.1)",
+		"D duration; Flag handoffPolicy"},
+	RuleExitsyscallFast:  {"exitsyscall", "a system call returns to the P still attached (R6.3)", "M2 thread; Flag preemptArmed"},
+	RuleExitsyscallOldP:  {"exitsyscallTryGetP", "a system call returns and takes its old P back from another thread (R6.3)", "M2 thread; Flag preemptArmed"},
+	RuleExitsyscallIdleP: {"exitsyscallTryGetP", "a system call returns and takes an idle P (R6.3)", "M2 thread; Flag preemptArmed"},
+	RuleExitsyscallNoP:   {"exitsyscallNoP", "a system call returns to no P: the goroutine goes to the global queue and its M parks (R6.3)", ""},
+	RuleRetake: {"retake", "sysmon takes the P of a goroutine in a long system call (R6.2)",
+		"N2 cause; D grace; Flag firstSyscall; M2 thread"},
+	RuleTakeBackOldP: {"exitsyscallTryGetP", "a thread back from a system call takes its old P from the thread that took it", "M2 thread"},
+
+	RuleAcquirep:      {"acquirep", "an M acquires a P", "Flag spinning"},
+	RuleReleasepIdle:  {"findRunnable", "an M with nothing to run puts its P on the idle list (R3.9)", "Flag wasSpinning"},
+	RuleHandoffIdle:   {"handoffp", "handoffp puts a P with no work on the idle list (R6.2)", ""},
+	RuleWakep:         {"wakep", "an idle P and no spinning M: an M is started to spin (R4.1)", "N spinning; N2 nmspinning; Flag newM"},
+	RuleHandoffWork:   {"handoffp", "a P handed off with queued work gets an M (R6.2)", "N spinning; N2 nmspinning; Flag newM"},
+	RuleHandoffSpin:   {"handoffp", "a P handed off when nobody spins gets a spinning M (R6.2)", "N spinning; N2 nmspinning; Flag newM"},
+	RuleHandoffPoll:   {"handoffp", "the last P with nobody polling the network gets an M (R6.2)", "N spinning; N2 nmspinning; Flag newM"},
+	RuleInjectStart:   {"injectglist", "goroutines put on the global queue start an M on an idle P", "N spinning; N2 nmspinning; Flag newM"},
+	RuleStopm:         {"stopm", "an M parks on the idle list", "N idleMs"},
+	RuleRunqsteal:     {"runqsteal", "an M steals half of another P's ring (R3.8)", "N stolen; N2 left; P2 victim; Flag stealAll"},
+	RuleRunqstealNext: {"runqgrab", "on its last pass a thief takes another P's runnext, after a back-off (R3.8)", "N stolen; P2 victim; D backoff; Flag backedOff"},
+
+	RuleNetpollBlock:  {"findRunnable", "an M with nothing to do blocks in the network poller", "N waiting; D timeout; Flag hasTimeout"},
+	RuleNetpollReturn: {"findRunnable", "an M returns from the network poller", "N ready"},
+	RuleNetpollBreak:  {"netpollBreak", "a timer due sooner wakes the M blocked in the poller", "M2 waker"},
+	RuleNetReady:      {"netpoll", "a goroutine's network read becomes ready", ""},
+
+	RuleSysmonPreempt: {"preemptone", "sysmon asks a goroutine that ran 10ms to stop (R5.1)", "N schedtick; D seen; M2 thread"},
+	RuleSysmonNetpoll: {"sysmon", "sysmon polls the network nobody polled for 10ms", "N ready"},
+	RuleSysmonSleep:   {"sysmon", "with every P idle, sysmon sleeps deeply", "D sleep; Flag untilTimer"},
+	RuleSysmonWake:    {"sysmon", "sysmon wakes from its deep sleep", "Flag bySyscall"},
+
+	RuleDeadlock: {"checkdead", "every goroutine is asleep: the program dies", "N alive"},
+	RulePanic:    {"gopanic", "the program panics", "N alive"},
+	RuleUntil:    {"", "the run stops at its time limit or event limit", "N alive"},
+
+	RulePoolDispatchIdle: {"pool.submit", "a pool gives a task to an idle worker: the top of its stack (P1)",
+		"Obj pool; N worker; N2 task; N3 running; G2 workerG; D idleFor"},
+	RulePoolDispatchNew: {"pool.submit", "a pool with no idle worker and room starts a worker for the task (P1)",
+		"Obj pool; N worker; N2 task; N3 running; G2 workerG"},
+	RulePoolHandoff: {"pool.finishTask", "a worker done with its task takes the first waiting submitter's task (P2)",
+		"Obj pool; N worker; N2 task; N3 running; G2 waiterG; D waited"},
+	RulePoolServeWaiter: {"pool.serveWaiters", "a worker gone and room made: a new worker serves a waiting submitter (P2)",
+		"Obj pool; N worker; N2 task; N3 running; G2 workerG; G3 waiterG; D waited"},
+	RulePoolBlock:  {"pool.submit", "a full pool: the submitter waits in a FIFO line (P1)", "Obj pool; N waiterNo; N2 lineLen; N3 running"},
+	RulePoolReject: {"pool.submit", "a full nonblocking pool, or a line at max_blocking, rejects the task (P1)", "Obj pool; N waiting; N3 running; Flag nonblocking"},
+	RulePoolIdle: {"pool.finishTask", "a worker with nobody waiting goes on top of the idle stack (P3)",
+		"Obj pool; N worker; N2 idle; N3 running; D purgeIn; Flag purgeArmed"},
+	RulePoolPurge: {"pool.purgeExpired", "the purge stops the workers idle for the expiry and re-arms for the oldest left (P4)",
+		"Obj pool; N purged; N2 idle; N3 running; D rearmIn; D2 oldest; Flag rearmed"},
+	RulePoolReadyIdle:   {"chansend", "a submitter's send wakes the idle worker it chose", "Obj pool; N worker; G2 waker; G3 kicked"},
+	RulePoolReadyWaiter: {"chansend", "a worker signals a waiting submitter that its task is taken", "Obj pool; N worker; G2 waker; G3 kicked"},
+	RulePoolReadyStop:   {"closechan", "the purge closes an expired worker's channel, waking it to return", "Obj pool; N worker; G2 waker; G3 kicked; D idleFor"},
+	RulePoolWorkerLost:  {"pool.workerLost", "a task's runtime.Goexit ends its worker too", "Obj pool; N worker; N3 running"},
+	RulePurgeTimer: {"time.goFunc", "a pool's purge timer fires and starts a goroutine to purge",
+		"Obj pool; P2 timerOwner; D late; G3 kicked; N ringLen; N2 reusedFrom; Flag ringFull"},
+	RuleReadyTasks: {"goready", "the last task a goroutine waits for finishes and wakes it", "G2 waker; G3 kicked"},
+
+	RuleSemAcquire: {"semaphore.Acquire", "a semaphore has room: the caller takes it", "Obj sem; N weight; N2 taken"},
+	RuleSemWait:    {"semaphore.Acquire", "a semaphore without room: the caller queues", "Obj sem; N weight; N2 taken; N3 position"},
+	RuleSemNever:   {"semaphore.Acquire", "a request larger than the semaphore waits for ever", "Obj sem; N weight; N3 position"},
+	RuleSemRelease: {"semaphore.Release", "a release lets queued waiters through in order while they fit",
+		"Obj sem; N weight; N2 taken; N3 letThrough; G2 nextWaiter; Flag stuck"},
+	RuleReadySem: {"closechan", "a release wakes a waiter that now fits", "Obj sem; N weight; G2 waker; G3 kicked"},
+
+	RuleGroupGo:       {"errgroup.Go", "errgroup.Go starts a goroutine, as a go statement does", "G2 creator; G3 kicked; N ringLen; N2 reusedFrom; Flag ringFull"},
+	RuleGroupSlot:     {"chanrecv", "a group's goroutine ends and frees a slot for a blocked errgroup.Go", "G2 waker; G3 kicked; N chanCap"},
+	RuleGroupWaitDone: {"sync.WaitGroup.Done", "a group's last goroutine ends and errgroup.Wait returns", "G2 waker; G3 kicked"},
+}
+
+// Field names an Event field whose meaning depends on the rule.
+type Field uint8
+
+const (
+	FieldNone Field = iota
+	FieldFlag
+	FieldG2
+	FieldG3
+	FieldP2
+	FieldM2
+	FieldObj
+	FieldN
+	FieldN2
+	FieldN3
+	FieldD
+	FieldD2
+	FieldReason
+	numFields
+)
+
+var fieldNames = [numFields]string{"", "Flag", "G2", "G3", "P2", "M2", "Obj", "N", "N2", "N3", "D", "D2", "Reason"}
+
+func (f Field) String() string { return fieldNames[f] }
+
+// ruleFields maps each rule's detail names to the fields that hold them,
+// parsed once from the table.
+var ruleFields = func() [numRules]map[string]Field {
+	var out [numRules]map[string]Field
+	for r, info := range ruleTable {
+		m, err := parseFields(info.fields)
+		if err != nil {
+			panic(fmt.Sprintf("gmp: rule table, %s: %v", "rule "+strconv.Itoa(r), err))
+		}
+		out[r] = m
+	}
+	return out
+}()
+
+func parseFields(s string) (map[string]Field, error) {
+	out := map[string]Field{}
+	if s == "" {
+		return out, nil
+	}
+	seen := map[Field]bool{}
+	for _, part := range strings.Split(s, "; ") {
+		field, name, ok := strings.Cut(part, " ")
+		f := Field(0)
+		for i, n := range fieldNames {
+			if n == field && n != "" {
+				f = Field(i)
+			}
+		}
+		if !ok || f == FieldNone || name == "" {
+			return nil, fmt.Errorf("bad field %q", part)
+		}
+		if seen[f] || out[name] != FieldNone {
+			return nil, fmt.Errorf("%q given twice", part)
+		}
+		seen[f] = true
+		out[name] = f
+	}
+	return out, nil
+}
+
+// Fn is the runtime function the rule models.
+func (r Rule) Fn() string {
+	if r < numRules {
+		return ruleTable[r].fn
+	}
+	return ""
+}
+
+// Doc says what the rule does, citing docs/rules.md where it has a section.
+func (r Rule) Doc() string {
+	if r < numRules {
+		return ruleTable[r].doc
+	}
+	return ""
+}
+
+// Fields lists the rule-specific fields the rule sets, by name: "N
+// stolen; N2 left; P2 victim; Flag stealAll".
+func (r Rule) Fields() string {
+	if r < numRules {
+		return ruleTable[r].fields
+	}
+	return ""
+}
+
+// fieldOf returns the field holding the named detail for the rule.
+func (r Rule) fieldOf(name string) (Field, bool) {
+	if r >= numRules {
+		return FieldNone, false
+	}
+	f, ok := ruleFields[r][name]
+	return f, ok
+}
+
+// Detail returns the named detail of the event, as the rule table names
+// it ("worker", "stolen", "cause"…), and whether its rule has one.
+func (e *Event) Detail(name string) (int64, bool) {
+	f, ok := e.Rule.fieldOf(name)
+	if !ok {
+		return 0, false
+	}
+	return e.field(f), true
+}
+
+// field returns the value of a rule-specific field as an integer.
+func (e *Event) field(f Field) int64 {
+	switch f {
+	case FieldFlag:
+		return int64(boolInt(e.Flag))
+	case FieldG2:
+		return int64(e.G2)
+	case FieldG3:
+		return int64(e.G3)
+	case FieldP2:
+		return int64(e.P2)
+	case FieldM2:
+		return int64(e.M2)
+	case FieldObj:
+		return int64(e.Obj)
+	case FieldN:
+		return int64(e.N)
+	case FieldN2:
+		return int64(e.N2)
+	case FieldN3:
+		return int64(e.N3)
+	case FieldD:
+		return int64(e.D)
+	case FieldD2:
+		return int64(e.D2)
+	case FieldReason:
+		return int64(e.Reason)
+	}
+	return 0
+}
+
+// detailInt returns a named detail as an int, 0 when the rule has none.
+func (e *Event) detailInt(name string) int {
+	v, _ := e.Detail(name)
+	return int(v)
+}
+
+// Worker is a pool event's worker number (wN), 0 for other events.
+func (e *Event) Worker() int { return e.detailInt("worker") }
+
+// Task is the number of the task a pool dispatch or hand-off concerns.
+func (e *Event) Task() int { return e.detailInt("task") }
+
+// WaiterNo is a blocked submitter's place in its pool's line.
+func (e *Event) WaiterNo() int { return e.detailInt("waiterNo") }
+
+// Purged is how many workers a pool's purge stops.
+func (e *Event) Purged() int { return e.detailInt("purged") }
+
+// Idle is how many workers a pool has idle after the event.
+func (e *Event) Idle() int { return e.detailInt("idle") }
+
+// Stolen is how many goroutines a steal takes.
+func (e *Event) Stolen() int { return e.detailInt("stolen") }
+
+// Left is how many goroutines a steal leaves in the victim's ring, or
+// descriptors a free-list move leaves.
+func (e *Event) Left() int { return e.detailInt("left") }
+
+// RingLen is the length of the P's ring after a go statement.
+func (e *Event) RingLen() int { return e.detailInt("ringLen") }
+
+// Moved is how many goroutines or descriptors the event moves.
+func (e *Event) Moved() int { return e.detailInt("moved") }
+
+// GlobalLen is the global queue's length after the event.
+func (e *Event) GlobalLen() int { return e.detailInt("globalLen") }
+
+// Schedtick is the P's schedtick after a goroutine starts, or the one
+// sysmon saw when it asked for a preemption.
+func (e *Event) Schedtick() int { return e.detailInt("schedtick") }
+
+// Kicked is the goroutine a new or woken one pushed out of runnext.
+func (e *Event) Kicked() GID { return GID(e.detailInt("kicked")) }
+
+// RingFull reports whether a go statement's kicked goroutine finds the
+// ring full (a runq-overflow follows).
+func (e *Event) RingFull() bool { return e.detailInt("ringFull") != 0 }
+
+// WaiterG is the submitter a pool hand-off or new worker serves.
+func (e *Event) WaiterG() GID { return GID(e.detailInt("waiterG")) }
+
+// RetakeCause says why sysmon took a P from a system call.
+func (e *Event) RetakeCause() RetakeCause { return RetakeCause(e.detailInt("cause")) }
