@@ -75,7 +75,9 @@ type Config struct {
 	// MaxEvents stops a run that has not ended after this many events
 	// (0: DefaultMaxEvents), with ErrEventLimit.
 	MaxEvents int
-	// Costs of the runtime's own operations.
+	// Costs of the runtime's own operations. The zero Costs means
+	// DefaultCosts, as the zero MaxEvents means DefaultMaxEvents: a
+	// machine whose every operation is free is never what a run wants.
 	Costs Costs
 	// SchedTrace, if set, makes sysmon produce a GODEBUG=schedtrace line
 	// every SchedTrace of simulated time. As in the runtime this also

@@ -137,6 +137,9 @@ func New(cfg Config, prog *Program) (*Machine, error) {
 	if cfg.MaxEvents == 0 {
 		cfg.MaxEvents = DefaultMaxEvents
 	}
+	if cfg.Costs == (Costs{}) {
+		cfg.Costs = DefaultCosts()
+	}
 	s := &Machine{
 		cfg:        cfg,
 		prog:       prog,

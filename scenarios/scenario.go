@@ -52,10 +52,10 @@ func (s *Scenario) Program() *gmp.Program {
 	return &gmp.Program{Name: s.Name, Chans: s.Chans, Pools: s.Pools, Sems: s.Sems, Main: s.Main}
 }
 
-// Config returns a simulation configuration for the scenario with default
-// costs. Callers override fields (seed, procs, until) from flags.
+// Config returns a simulation configuration for the scenario, with the
+// default costs. Callers override fields (seed, procs, until) from flags.
 func (s *Scenario) Config() gmp.Config {
-	return gmp.Config{Procs: s.Procs, Seed: s.Seed, Until: s.Until, Costs: gmp.DefaultCosts()}
+	return gmp.Config{Procs: s.Procs, Seed: s.Seed, Until: s.Until}
 }
 
 // AsExpected reports whether a run that ended with end ended the way the
