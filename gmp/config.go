@@ -73,7 +73,7 @@ type Config struct {
 	// the zero Policy is Go 1.26's.
 	Policy Policy
 	// MaxEvents stops a run that has not ended after this many events
-	// (0: DefaultMaxEvents), with ErrEventLimit.
+	// (0: DefaultMaxEvents): the run ends with the reason EventLimit.
 	MaxEvents int
 	// Costs of the runtime's own operations. The zero Costs means
 	// DefaultCosts, as the zero MaxEvents means DefaultMaxEvents: a

@@ -1,4 +1,4 @@
-// Package sim is the discrete-time engine under the scheduler model.
+// Package sim is the discrete-event engine under the scheduler model.
 //
 // It knows nothing about goroutines. It provides what any deterministic
 // simulation needs and nothing that would make one nondeterministic:
