@@ -264,7 +264,7 @@ func (s *Machine) Step() bool {
 		}
 	}
 	if !s.ended && s.emitted >= s.cfg.MaxEvents {
-		s.finish(EventLimit, fmt.Errorf("stopped after %d events at %v without an end; set until: to bound the run", s.emitted, s.now), RuleUntil)
+		s.finish(EventLimit, fmt.Errorf("stopped after %d events at %v without an end: raise the limit with --max-events or max_events: in the file, or stop the run earlier with --until", s.emitted, s.now), RuleUntil)
 	}
 	return !s.ended
 }

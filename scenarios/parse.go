@@ -27,7 +27,7 @@ const (
 	maxErrors    = 20
 )
 
-var topKeys = []string{"name", "title", "summary", "procs", "seed", "until", "expect", "chans", "pools", "sems", "main", "notes", "ask"}
+var topKeys = []string{"name", "title", "summary", "procs", "seed", "until", "max_events", "policy", "expect", "chans", "pools", "sems", "main", "notes", "ask"}
 
 var actionNames = []string{"cpu", "syscall", "sleep", "net", "gosched", "go", "loop", "send", "recv", "close", "wait", "exit",
 	"submit", "acquire", "release", "group"}
@@ -149,6 +149,23 @@ func (p *reader) parse(data []byte) *Scenario {
 		if sc.Until == 0 && len(p.errs) == before {
 			p.errorf(n, "leave until out to run to the end", "until must be greater than zero")
 		}
+	}
+	if n, ok := fields["max_events"]; ok {
+		sc.MaxEvents = int(p.integer(n, "max_events", 1, MaxMaxEvents))
+	}
+	if n, ok := fields["policy"]; ok {
+		v := p.str(n, "policy")
+		pol, err := gmp.ParsePolicy(v)
+		if err != nil {
+			hint := "join several with +, e.g. policy: no-steal+no-preempt"
+			for _, part := range strings.Split(v, "+") {
+				if c := closest(part, gmp.PolicyNames()); c != "" && c != part {
+					hint = "did you mean " + c + "?"
+				}
+			}
+			p.errorf(n, hint, "%v", err)
+		}
+		sc.Policy = pol
 	}
 	if n, ok := fields["expect"]; ok {
 		switch v := p.str(n, "expect"); v {

@@ -32,6 +32,10 @@ type Scenario struct {
 	Notes  []Note
 	// Asks are the questions asked as the run goes (package quiz).
 	Asks []quiz.Ask
+	// MaxEvents, if not zero, replaces gmp.DefaultMaxEvents.
+	MaxEvents int
+	// Policy is the what-if scheduler the file asks for (policy:).
+	Policy gmp.Policy
 	// Source is the file's text.
 	Source []byte
 }
@@ -55,7 +59,7 @@ func (s *Scenario) Program() *gmp.Program {
 // Config returns a simulation configuration for the scenario, with the
 // default costs. Callers override fields (seed, procs, until) from flags.
 func (s *Scenario) Config() gmp.Config {
-	return gmp.Config{Procs: s.Procs, Seed: s.Seed, Until: s.Until}
+	return gmp.Config{Procs: s.Procs, Seed: s.Seed, Until: s.Until, MaxEvents: s.MaxEvents, Policy: s.Policy}
 }
 
 // AsExpected reports whether a run that ended with end ended the way the

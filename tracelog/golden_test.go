@@ -137,7 +137,7 @@ func TestTraceIsByteIdentical(t *testing.T) {
 func TestOptionsOverrideTheScenario(t *testing.T) {
 	sc := &scenarios.Scenario{Name: "x", Procs: 2, Seed: 5, Until: time.Second}
 	seed := uint64(9)
-	cfg := Options{Seed: &seed, Procs: 3, Until: time.Millisecond, Check: true}.Config(sc)
+	cfg := Options{Overrides: scenarios.Overrides{Seed: &seed, Procs: 3, Until: time.Millisecond}, Check: true}.Config(sc)
 	if cfg.Seed != 9 || cfg.Procs != 3 || cfg.Until != time.Millisecond || !cfg.Check {
 		t.Fatalf("config %+v", cfg)
 	}

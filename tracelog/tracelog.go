@@ -179,10 +179,8 @@ func (w *Writer) jsonEvent(e gmp.Event) {
 // Options choose how a scenario is run and traced.
 type Options struct {
 	Format Format
-	// Seed, Procs and Until override the scenario's values when set.
-	Seed       *uint64
-	Procs      int
-	Until      time.Duration
+	// Overrides replace the scenario's values (seed, procs, until…).
+	scenarios.Overrides
 	Check      bool
 	SchedTrace time.Duration
 	Detail     bool
@@ -192,16 +190,7 @@ type Options struct {
 
 // Config builds the simulation configuration for sc under o.
 func (o Options) Config(sc *scenarios.Scenario) gmp.Config {
-	cfg := sc.Config()
-	if o.Seed != nil {
-		cfg.Seed = *o.Seed
-	}
-	if o.Procs != 0 {
-		cfg.Procs = o.Procs
-	}
-	if o.Until != 0 {
-		cfg.Until = o.Until
-	}
+	cfg := sc.ConfigWith(o.Overrides)
 	cfg.Check = o.Check
 	cfg.SchedTrace = o.SchedTrace
 	cfg.SchedDetail = o.Detail

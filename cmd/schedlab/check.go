@@ -4,16 +4,19 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/spf13/cobra"
 
 	"github.com/schedlab/schedlab/gmp"
+	"github.com/schedlab/schedlab/quiz"
 	"github.com/schedlab/schedlab/scenarios"
 	"github.com/schedlab/schedlab/tracelog"
 )
 
 func newCheckCmd(stdout io.Writer) *cobra.Command {
-	return &cobra.Command{
+	var sim simFlags
+	cmd := &cobra.Command{
 		Use:   "check FILE...",
 		Short: "Validate scenario files, and run them to find deadlocks and panics",
 		Long: `check parses each scenario file and reports every mistake as
@@ -21,7 +24,11 @@ file:line:col with a hint. A file that parses is then run with the model's
 invariants checked after every event, so a deadlock or a panic (a close of
 a closed channel, a send on one) is reported at the line that causes it.
 A scenario that declares expect: deadlock (or panic) passes when its run
-ends that way, and fails when it does not.`,
+ends that way, and fails when it does not. The questions a scenario asks
+(ask:) are settled against the run: check fails if the run never reaches
+one, nothing answers it, or its answer is not among its choices.
+
+The simulation flags check the files as run and tui would show them.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageError{errors.New("check needs at least one scenario file or built-in name")}
@@ -29,6 +36,11 @@ ends that way, and fails when it does not.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			over, err := sim.overrides(cmd)
+			if err != nil {
+				return err
+			}
+			o := tracelog.Options{Overrides: over, Check: true, NoEvents: true}
 			var usage, runs []error
 			for _, arg := range args {
 				sc, err := scenarios.Load(arg)
@@ -36,7 +48,7 @@ ends that way, and fails when it does not.`,
 					usage = append(usage, err)
 					continue
 				}
-				end, m, err := tracelog.Run(sc, tracelog.Options{Check: true, NoEvents: true}, io.Discard)
+				end, m, err := tracelog.Run(sc, o, io.Discard)
 				if err != nil {
 					usage = append(usage, err)
 					continue
@@ -48,11 +60,20 @@ ends that way, and fails when it does not.`,
 					runs = append(runs, end.Err)
 					continue
 				}
+				qs, err := quiz.Settle(o.Config(sc), sc.Program(), sc.Asks)
+				if err != nil {
+					runs = append(runs, err)
+					continue
+				}
 				expected := ""
 				if sc.Expect != gmp.Running {
 					expected = ", as the scenario expects"
 				}
-				fmt.Fprintf(stdout, "%s: ok (%s at %v%s, %d events)\n", sc.File, end.Reason, m.Now(), expected, m.Emitted())
+				asked := ""
+				if len(qs) > 0 {
+					asked = ", " + plural(len(qs), "question", "questions") + " answered by the run"
+				}
+				fmt.Fprintf(stdout, "%s: ok (%s at %v%s, %d events%s)\n", sc.File, end.Reason, m.Now(), expected, m.Emitted(), asked)
 			}
 			switch {
 			case len(usage) > 0:
@@ -63,4 +84,14 @@ ends that way, and fails when it does not.`,
 			return nil
 		},
 	}
+	sim.register(cmd, "stop")
+	return cmd
+}
+
+// plural writes "1 question" or "3 questions".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }

@@ -112,6 +112,52 @@ func TestRunFlagsChangeTheRun(t *testing.T) {
 	}
 }
 
+// --policy and --max-events reach the model, and so do the file's policy:
+// and max_events:, which the flags override.
+func TestPolicyAndEventLimit(t *testing.T) {
+	steals := func(out string) int {
+		n := 0
+		for _, e := range textEvents(t, out) {
+			if e.kind == "steal" {
+				n++
+			}
+		}
+		return n
+	}
+	_, out, _ := cli(t, "run", "steal")
+	if steals(out) == 0 {
+		t.Fatal("steal has no steal events under the default policy")
+	}
+	code, out, errOut := cli(t, "run", "steal", "--policy", "no-steal")
+	if code != 0 || steals(out) != 0 {
+		t.Errorf("--policy no-steal: exit %d (%s), %d steals", code, errOut, steals(out))
+	}
+	file := writeScenario(t, "p.yaml", "procs: 2\npolicy: no-steal\nmax_events: 40\nmain:\n  - go: {count: 64, do: [{cpu: 1ms}]}\n  - cpu: 20ms\n  - wait: children\n")
+	code, out, errOut = cli(t, "run", file)
+	if code != 1 || steals(out) != 0 || !strings.Contains(errOut, "stopped after 40 events") {
+		t.Errorf("policy: no-steal and max_events: 40 in the file: exit %d, stderr %q", code, errOut)
+	}
+	code, out, errOut = cli(t, "run", file, "--policy", "default", "--max-events", "150")
+	if code != 1 || steals(out) == 0 || !strings.Contains(errOut+out, "stopped after 150 events") ||
+		!strings.Contains(errOut+out, "--max-events") {
+		t.Errorf("flags over the file: exit %d, %d steals\n%s%s", code, steals(out), out, errOut)
+	}
+}
+
+// check settles a scenario's questions and fails on one the run cannot
+// answer.
+func TestCheckQuestions(t *testing.T) {
+	code, out, _ := cli(t, "check", "tour")
+	if code != 0 || !strings.Contains(out, "3 questions answered by the run") {
+		t.Errorf("check tour: exit %d\n%s", code, out)
+	}
+	file := writeScenario(t, "q.yaml", "procs: 1\nmain:\n  - go: {count: 3, do: [{cpu: 1ms}]}\n  - sleep: 1ms\nask:\n  - on: go-block\n    answer: {next-on: P0}\n    choices: [G2, G3]\n")
+	code, _, errOut := cli(t, "check", file)
+	if code != 1 || !strings.Contains(errOut, file+`:6:5: the run answers "G4", which is not among the choices (G2, G3)`) {
+		t.Errorf("check with a wrong set of choices: exit %d, stderr %q", code, errOut)
+	}
+}
+
 func TestRunJSONL(t *testing.T) {
 	code, out, errOut := cli(t, "run", "steal", "--format", "jsonl")
 	if code != 0 || errOut != "" {
@@ -410,7 +456,13 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"run", "steal", "--procs", "two"}, `invalid argument "two"`},
 		{[]string{"run", "steal", "--seed", "x"}, `--seed "x"`},
 		{[]string{"run", "steal", "--seed", "-1"}, `--seed "-1"`},
-		{[]string{"run", "steal", "--until", "-1ms"}, "must not be negative"},
+		{[]string{"run", "steal", "--until", "-1ms"}, "--until -1ms: want a positive duration"},
+		{[]string{"run", "steal", "--until", "0s"}, "--until 0s: want a positive duration"},
+		{[]string{"run", "steal", "--schedtrace", "-1ms"}, "--schedtrace -1ms: want a positive period"},
+		{[]string{"run", "steal", "--max-events", "0"}, "--max-events 0: want 1 to 1000000000"},
+		{[]string{"run", "steal", "--policy", "no-stael"}, `--policy: unknown policy "no-stael": want one of default, no-runnext, no-steal`},
+		{[]string{"compare", "burst", "--policy", "fast"}, `unknown policy "fast"`},
+		{[]string{"check", "steal", "--procs", "0"}, "--procs 0: want 1 to 1024"},
 		{[]string{"run", "steal", "--quiet"}, "needs --schedtrace"},
 		{[]string{"run", "steal", "--scheddetail"}, "needs --schedtrace"},
 		{[]string{"run"}, "run needs a scenario name or file"},

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -15,9 +13,8 @@ import (
 
 func newCompareCmd(stdout io.Writer) *cobra.Command {
 	var (
-		seed, modes, format string
-		procs               int
-		until               time.Duration
+		sim           simFlags
+		modes, format string
 	)
 	cmd := &cobra.Command{
 		Use:   "compare NAME|FILE",
@@ -55,24 +52,11 @@ pool its worker reuse and purges.`,
 			if err != nil {
 				return usageError{err}
 			}
-			cfg := sc.Config()
-			if cmd.Flags().Changed("seed") {
-				if cfg.Seed, err = parseSeed(seed); err != nil {
-					return err
-				}
+			over, err := sim.overrides(cmd)
+			if err != nil {
+				return err
 			}
-			if cmd.Flags().Changed("procs") {
-				if err := checkProcs(procs); err != nil {
-					return err
-				}
-				cfg.Procs = procs
-			}
-			if until < 0 {
-				return usageError{errors.New("--until must not be negative")}
-			}
-			if until > 0 {
-				cfg.Until = until
-			}
+			cfg := sc.ConfigWith(over)
 			rep, err := compare.Compare(sc.Name, sc.Title, sc.Program(), cfg, ms)
 			if err != nil {
 				return usageError{fmt.Errorf("%s: %w", sc.File, err)}
@@ -83,11 +67,9 @@ pool its worker reuse and purges.`,
 			return rep.WriteText(stdout)
 		},
 	}
+	sim.register(cmd, "stop each run")
 	fl := cmd.Flags()
 	fl.StringVar(&modes, "modes", "raw,pool,semaphore,errgroup", "the ways to run the tasks, comma-separated")
-	fl.StringVar(&seed, "seed", "", "seed for the random choices (default: the scenario's seed, else 1)")
-	fl.IntVar(&procs, "procs", 0, "GOMAXPROCS (default: the scenario's procs)")
-	fl.DurationVar(&until, "until", 0, "stop each run at this simulated time (default: the scenario's until, else the end)")
 	fl.StringVar(&format, "format", "text", "output format: text or json")
 	_ = cmd.RegisterFlagCompletionFunc("format", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return []string{"text", "json"}, cobra.ShellCompDirectiveNoFileComp

@@ -4,12 +4,79 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
 
 	"github.com/schedlab/schedlab/gmp"
+	"github.com/schedlab/schedlab/scenarios"
 )
 
-// The simulation's flags, as run, compare and tui read them. --seed is a
-// string so that its error can quote what was typed.
+// simFlags are the simulation's flags, registered and checked in one place
+// for every command that runs a scenario: run, tui, compare and check.
+// --seed is a string so that its error can quote what was typed.
+type simFlags struct {
+	seed      string
+	procs     int
+	until     time.Duration
+	maxEvents int
+	policy    string
+}
+
+// register adds the flags to cmd. each says what a value applies to, for
+// the help text ("stop" or "stop each run").
+func (f *simFlags) register(cmd *cobra.Command, each string) {
+	fl := cmd.Flags()
+	fl.StringVar(&f.seed, "seed", "", "seed for the random choices (default: the scenario's seed, else 1)")
+	fl.IntVar(&f.procs, "procs", 0, "GOMAXPROCS (default: the scenario's procs)")
+	fl.DurationVar(&f.until, "until", 0, each+" at this simulated time (default: the scenario's until, else the end)")
+	fl.IntVar(&f.maxEvents, "max-events", 0, fmt.Sprintf("end a run that has not ended after this many events (default: the scenario's max_events, else %d)", gmp.DefaultMaxEvents))
+	fl.StringVar(&f.policy, "policy", "", "a what-if scheduler: "+strings.Join(gmp.PolicyNames(), ", ")+"; join several with + (see schedlab list --policies)")
+	_ = cmd.RegisterFlagCompletionFunc("policy", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return gmp.PolicyNames(), cobra.ShellCompDirectiveNoFileComp
+	})
+}
+
+// overrides checks the flags that were given and returns them as changes
+// to a scenario's configuration.
+func (f *simFlags) overrides(cmd *cobra.Command) (scenarios.Overrides, error) {
+	var o scenarios.Overrides
+	fl := cmd.Flags()
+	if fl.Changed("seed") {
+		v, err := parseSeed(f.seed)
+		if err != nil {
+			return o, err
+		}
+		o.Seed = &v
+	}
+	if fl.Changed("procs") {
+		if f.procs < 1 || f.procs > gmp.MaxProcs {
+			return o, usageError{fmt.Errorf("--procs %d: want 1 to %d", f.procs, gmp.MaxProcs)}
+		}
+		o.Procs = f.procs
+	}
+	if fl.Changed("until") {
+		if f.until <= 0 {
+			return o, usageError{fmt.Errorf("--until %v: want a positive duration such as 50ms (leave it out to run to the end)", f.until)}
+		}
+		o.Until = f.until
+	}
+	if fl.Changed("max-events") {
+		if f.maxEvents < 1 || f.maxEvents > scenarios.MaxMaxEvents {
+			return o, usageError{fmt.Errorf("--max-events %d: want 1 to %d", f.maxEvents, scenarios.MaxMaxEvents)}
+		}
+		o.MaxEvents = f.maxEvents
+	}
+	if fl.Changed("policy") {
+		p, err := gmp.ParsePolicy(f.policy)
+		if err != nil {
+			return o, usageError{fmt.Errorf("--policy: %w", err)}
+		}
+		o.Policy = &p
+	}
+	return o, nil
+}
 
 // parseSeed reads a --seed value.
 func parseSeed(s string) (uint64, error) {
@@ -18,12 +85,4 @@ func parseSeed(s string) (uint64, error) {
 		return 0, usageError{fmt.Errorf("--seed %q: want a whole number from 0 to %d", s, int64(math.MaxInt64))}
 	}
 	return v, nil
-}
-
-// checkProcs checks a --procs value that was given.
-func checkProcs(procs int) error {
-	if procs < 1 || procs > gmp.MaxProcs {
-		return usageError{fmt.Errorf("--procs %d: want 1 to %d", procs, gmp.MaxProcs)}
-	}
-	return nil
 }

@@ -14,12 +14,12 @@ import (
 
 func newRunCmd(stdout io.Writer) *cobra.Command {
 	var (
-		seed, format string
-		procs        int
-		until, sched time.Duration
-		check        bool
-		detail       bool
-		quiet        bool
+		sim    simFlags
+		format string
+		sched  time.Duration
+		check  bool
+		detail bool
+		quiet  bool
 	)
 	cmd := &cobra.Command{
 		Use:   "run NAME|FILE",
@@ -44,7 +44,11 @@ like the real flag, this keeps sysmon out of its deep sleep.`,
 			if err != nil {
 				return usageError{err}
 			}
-			o := tracelog.Options{Format: f, Procs: procs, Until: until, Check: check,
+			over, err := sim.overrides(cmd)
+			if err != nil {
+				return err
+			}
+			o := tracelog.Options{Format: f, Overrides: over, Check: check,
 				SchedTrace: sched, Detail: detail, NoEvents: quiet}
 			if quiet && sched == 0 {
 				return usageError{errors.New("--quiet leaves out the events, so it needs --schedtrace")}
@@ -52,20 +56,8 @@ like the real flag, this keeps sysmon out of its deep sleep.`,
 			if detail && sched == 0 {
 				return usageError{errors.New("--scheddetail needs --schedtrace")}
 			}
-			if cmd.Flags().Changed("seed") {
-				v, err := parseSeed(seed)
-				if err != nil {
-					return err
-				}
-				o.Seed = &v
-			}
-			if cmd.Flags().Changed("procs") {
-				if err := checkProcs(procs); err != nil {
-					return err
-				}
-			}
-			if until < 0 || sched < 0 {
-				return usageError{errors.New("--until and --schedtrace must not be negative")}
+			if sched < 0 {
+				return usageError{fmt.Errorf("--schedtrace %v: want a positive period such as 10ms", sched)}
 			}
 			sc, err := scenarios.Load(args[0])
 			if err != nil {
@@ -88,10 +80,8 @@ like the real flag, this keeps sysmon out of its deep sleep.`,
 			return nil
 		},
 	}
+	sim.register(cmd, "stop")
 	fl := cmd.Flags()
-	fl.StringVar(&seed, "seed", "", "seed for the random choices (default: the scenario's seed, else 1)")
-	fl.IntVar(&procs, "procs", 0, "GOMAXPROCS (default: the scenario's procs)")
-	fl.DurationVar(&until, "until", 0, "stop at this simulated time (default: the scenario's until, else the end)")
 	fl.StringVar(&format, "format", "text", "output format: text or jsonl")
 	fl.BoolVar(&check, "check", false, "verify the model's invariants after every event")
 	fl.DurationVar(&sched, "schedtrace", 0, "print a GODEBUG=schedtrace line every period of simulated time")

@@ -1,39 +1,44 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/schedlab/schedlab/scenarios"
 	"github.com/schedlab/schedlab/taskmode"
-	"github.com/schedlab/schedlab/tracelog"
 	"github.com/schedlab/schedlab/tui"
 )
 
 // uiFlags are the flags of the UI, shared by the root command and tui.
 type uiFlags struct {
-	seed  string
-	procs int
-	until time.Duration
+	sim   simFlags
 	mono  bool
 	split string
 }
 
 func (f *uiFlags) register(cmd *cobra.Command) {
+	f.sim.register(cmd, "stop")
 	fl := cmd.Flags()
-	fl.StringVar(&f.seed, "seed", "", "seed for the random choices (default: the scenario's seed, else 1)")
-	fl.IntVar(&f.procs, "procs", 0, "GOMAXPROCS (default: the scenario's procs)")
-	fl.DurationVar(&f.until, "until", 0, "stop at this simulated time (default: the scenario's until, else the end)")
 	fl.BoolVar(&f.mono, "mono", false, "no colours (also when NO_COLOR is set)")
 	fl.StringVar(&f.split, "split", "", "show the scenario's tasks run two ways side by side, in lockstep: two of raw, pool, semaphore, errgroup (e.g. raw,pool)")
 	_ = cmd.RegisterFlagCompletionFunc("split", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"raw,pool", "pool,semaphore", "pool,errgroup", "raw,errgroup"}, cobra.ShellCompDirectiveNoFileComp
+		return splitPairs(), cobra.ShellCompDirectiveNoFileComp
 	})
+}
+
+// splitPairs lists every --split value: each pair of modes, in the order
+// taskmode lists them.
+func splitPairs() []string {
+	var out []string
+	for i, a := range taskmode.All {
+		for _, b := range taskmode.All[i+1:] {
+			out = append(out, a.String()+","+b.String())
+		}
+	}
+	return out
 }
 
 // screenFor lets tests run the UI on a simulation screen; nil means the
@@ -43,25 +48,12 @@ var screenFor func() tcell.Screen
 // runUI loads the scenario and builds the UI first, so that a bad file or
 // flag is reported before the terminal switches to the UI.
 func runUI(cmd *cobra.Command, name string, f *uiFlags, stderr io.Writer) error {
-	o := tracelog.Options{Procs: f.procs, Until: f.until}
-	if cmd.Flags().Changed("seed") {
-		v, err := parseSeed(f.seed)
-		if err != nil {
-			return err
-		}
-		o.Seed = &v
-	}
-	if cmd.Flags().Changed("procs") {
-		if err := checkProcs(f.procs); err != nil {
-			return err
-		}
-	}
-	if f.until < 0 {
-		return usageError{errors.New("--until must not be negative")}
+	over, err := f.sim.overrides(cmd)
+	if err != nil {
+		return err
 	}
 	var modes []taskmode.Mode
 	if f.split != "" {
-		var err error
 		if modes, err = taskmode.Parse(f.split); err != nil || len(modes) != 2 {
 			if err == nil {
 				err = fmt.Errorf("want two modes, e.g. raw,pool")
@@ -75,12 +67,12 @@ func runUI(cmd *cobra.Command, name string, f *uiFlags, stderr io.Writer) error 
 	}
 	var app *tui.App
 	if modes != nil {
-		app, err = tui.NewSplit(sc, o.Config(sc), [2]taskmode.Mode{modes[0], modes[1]}, tui.Options{Mono: f.mono})
+		app, err = tui.NewSplit(sc, sc.ConfigWith(over), [2]taskmode.Mode{modes[0], modes[1]}, tui.Options{Mono: f.mono})
 		if err != nil {
 			err = fmt.Errorf("%s: %w", sc.File, err)
 		}
 	} else {
-		app, err = tui.New(sc, o.Config(sc), tui.Options{Mono: f.mono})
+		app, err = tui.New(sc, sc.ConfigWith(over), tui.Options{Mono: f.mono})
 	}
 	if err != nil {
 		return usageError{err}
