@@ -186,3 +186,45 @@ func TestPercentile(t *testing.T) {
 		t.Errorf("p50 of nothing = %v", p)
 	}
 }
+
+// Under no-steal the idle P never takes work from the busy one: no
+// steals, the makespan grows, and the idle P's time while work waits,
+// zero under the runtime's rules, is most of the run. Policy columns are
+// labelled by the policy and run the scenario as written.
+func TestComparePolicies(t *testing.T) {
+	sc, err := scenarios.Load("steal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	noSteal, _ := gmp.ParsePolicy("no-steal")
+	rep, err := ComparePolicies(sc.Name, sc.Title, sc.Program(), sc.Config(), []gmp.Policy{{}, noSteal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	def, ns := rep.Results[0], rep.Results[1]
+	if def.Label != "default" || ns.Label != "no-steal" {
+		t.Errorf("labels %q, %q", def.Label, ns.Label)
+	}
+	if def.Steals == 0 || ns.Steals != 0 {
+		t.Errorf("steals: default %d, no-steal %d", def.Steals, ns.Steals)
+	}
+	if def.IdleWhileRunnable != 0 || ns.IdleWhileRunnable < ns.Makespan/2 {
+		t.Errorf("idle while runnable: default %v, no-steal %v of %v", def.IdleWhileRunnable, ns.IdleWhileRunnable, ns.Makespan)
+	}
+	if ns.Makespan <= def.Makespan || ns.LongestWait <= def.LongestWait {
+		t.Errorf("no-steal makespan %v, longest wait %v; default %v, %v", ns.Makespan, ns.LongestWait, def.Makespan, def.LongestWait)
+	}
+	var buf bytes.Buffer
+	if err := rep.WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	var out struct {
+		Policies []struct {
+			Policy string `json:"policy"`
+			Steals int    `json:"steals"`
+		} `json:"policies"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &out); err != nil || len(out.Policies) != 2 || out.Policies[1].Policy != "no-steal" {
+		t.Errorf("json %s: %v", buf.String(), err)
+	}
+}

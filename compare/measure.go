@@ -15,9 +15,11 @@ import (
 // ever allocated.
 const StackSize = 2 << 10
 
-// Result is what one mode cost.
+// Result is what one mode, or one policy, cost.
 type Result struct {
 	Mode taskmode.Mode
+	// Label heads the result's column: the mode, or the policy.
+	Label string
 	// End says how the run ended; Err is set if it deadlocked, panicked or
 	// broke an invariant, and the figures are then those of a failed run.
 	End gmp.End
@@ -38,6 +40,12 @@ type Result struct {
 	// goroutine start: its median and 99th percentile.
 	LatencyP50, LatencyP99 time.Duration
 	Starts                 int
+	// LongestWait is the longest any goroutine waited runnable before it
+	// ran: the fairness a policy gives the unluckiest goroutine.
+	LongestWait time.Duration
+	// IdleWhileRunnable is the time Ps spent idle while runnable
+	// goroutines waited in a queue, summed over Ps (work conservation).
+	IdleWhileRunnable time.Duration
 	// The pools' figures, summed over the scenario's pools (pool mode).
 	Pool gmp.PoolStats
 }
@@ -57,19 +65,42 @@ func Run(prog *gmp.Program, cfg gmp.Config, mode taskmode.Mode) (*Result, error)
 	if err != nil {
 		return nil, err
 	}
-	m, err := gmp.New(cfg, p)
+	r, err := measure(p, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", mode, err)
 	}
-	r := &Result{Mode: mode}
+	r.Mode, r.Label = mode, mode.String()
+	return r, nil
+}
+
+// RunPolicy simulates prog as written under policy and measures it.
+func RunPolicy(prog *gmp.Program, cfg gmp.Config, policy gmp.Policy) (*Result, error) {
+	cfg.Policy = policy
+	r, err := measure(prog, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", policy, err)
+	}
+	r.Mode, r.Label = taskmode.Pool, policy.String()
+	return r, nil
+}
+
+// measure runs p under cfg and takes its figures.
+func measure(p *gmp.Program, cfg gmp.Config) (*Result, error) {
+	cfg.MeasureIdle = true
+	m, err := gmp.New(cfg, p)
+	if err != nil {
+		return nil, err
+	}
+	r := &Result{}
 	var latencies []time.Duration
 	m.SetSink(func(e gmp.Event) {
 		switch e.Kind {
 		case gmp.KindGoStart:
 			latencies = append(latencies, e.D)
+			r.LongestWait = max(r.LongestWait, e.D)
 		case gmp.KindSteal:
 			r.Steals++
-			r.Stolen += e.N
+			r.Stolen += e.Stolen()
 		case gmp.KindGoStop:
 			if e.Reason == gmp.ReasonPreempted {
 				r.Preemptions++
@@ -86,6 +117,7 @@ func Run(prog *gmp.Program, cfg gmp.Config, mode taskmode.Mode) (*Result, error)
 	r.PeakGlobal = m.PeakGlobal()
 	r.Starts = len(latencies)
 	r.LatencyP50, r.LatencyP99 = percentile(latencies, 50), percentile(latencies, 99)
+	r.IdleWhileRunnable = m.IdleWhileRunnable()
 	for _, pl := range m.Pools() {
 		s := pl.Stats
 		r.Pool.Submitted += s.Submitted

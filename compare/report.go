@@ -18,7 +18,16 @@ type Report struct {
 	Title    string
 	Procs    int
 	Seed     uint64
+	// Policies is set when the columns are what-if policies over the
+	// scenario as written, not modes of its tasks.
+	Policies bool
 	Results  []*Result
+}
+
+// pooled reports whether r ran pool tasks: the pool mode, or a policy
+// run of a scenario that submits.
+func pooled(r *Result) bool {
+	return r.Mode == taskmode.Pool && r.Pool.Submitted+r.Pool.Rejected > 0
 }
 
 // rows are the figures of the text table.
@@ -33,20 +42,22 @@ var rows = []table.Row[*Result]{
 	{Label: "preemptions", Cell: func(r *Result) string { return strconv.Itoa(r.Preemptions) }},
 	{Label: "sched latency p50", Cell: func(r *Result) string { return table.Duration(r.LatencyP50) }},
 	{Label: "sched latency p99", Cell: func(r *Result) string { return table.Duration(r.LatencyP99) }},
+	{Label: "longest wait to run", Cell: func(r *Result) string { return table.Duration(r.LongestWait) }},
+	{Label: "P idle while Gs wait", Cell: func(r *Result) string { return table.Duration(r.IdleWhileRunnable) }},
 	{Label: "worker reuse", Cell: func(r *Result) string {
-		if r.Mode != taskmode.Pool {
+		if !pooled(r) {
 			return "-"
 		}
 		return fmt.Sprintf("%.1f%%", 100*r.ReuseRatio())
 	}},
 	{Label: "workers purged", Cell: func(r *Result) string {
-		if r.Mode != taskmode.Pool {
+		if !pooled(r) {
 			return "-"
 		}
 		return strconv.Itoa(r.Pool.WorkersPurged)
 	}},
 	{Label: "tasks rejected", Cell: func(r *Result) string {
-		if r.Mode != taskmode.Pool {
+		if !pooled(r) {
 			return "-"
 		}
 		return strconv.Itoa(r.Pool.Rejected)
@@ -60,13 +71,17 @@ func (rep *Report) WriteText(w io.Writer) error {
 	if rep.Title != "" {
 		title += " — " + rep.Title
 	}
-	fmt.Fprintf(w, "%s · procs %d · seed %d\n\n", title, rep.Procs, rep.Seed)
-	if err := table.Write(w, rep.Results, func(r *Result) string { return r.Mode.String() }, rows); err != nil {
+	what := ""
+	if rep.Policies {
+		what = " · what-if policies"
+	}
+	fmt.Fprintf(w, "%s · procs %d · seed %d%s\n\n", title, rep.Procs, rep.Seed, what)
+	if err := table.Write(w, rep.Results, func(r *Result) string { return r.Label }, rows); err != nil {
 		return err
 	}
 	for _, r := range rep.Results {
 		if r.End.Err != nil {
-			fmt.Fprintf(w, "\n%s: %v\n", r.Mode, r.End.Err)
+			fmt.Fprintf(w, "\n%s: %v\n", r.Label, r.End.Err)
 		}
 	}
 	return nil
@@ -75,7 +90,8 @@ func (rep *Report) WriteText(w io.Writer) error {
 // jsonResult is a result as --format json writes it: durations in
 // nanoseconds, names in snake case, so scripts need no parsing.
 type jsonResult struct {
-	Mode          string  `json:"mode"`
+	Mode          string  `json:"mode,omitempty"`
+	Policy        string  `json:"policy,omitempty"`
 	Ended         string  `json:"ended"`
 	Error         string  `json:"error,omitempty"`
 	MakespanNS    int64   `json:"makespan_ns"`
@@ -91,6 +107,8 @@ type jsonResult struct {
 	Starts        int     `json:"starts"`
 	LatencyP50NS  int64   `json:"latency_p50_ns"`
 	LatencyP99NS  int64   `json:"latency_p99_ns"`
+	LongestWaitNS int64   `json:"longest_wait_ns"`
+	IdleWaitingNS int64   `json:"idle_while_runnable_ns"`
 	Submitted     int     `json:"submitted,omitempty"`
 	Rejected      int     `json:"rejected,omitempty"`
 	WorkersStart  int     `json:"workers_started,omitempty"`
@@ -106,25 +124,33 @@ func (rep *Report) WriteJSON(w io.Writer) error {
 		Title    string       `json:"title,omitempty"`
 		Procs    int          `json:"procs"`
 		Seed     uint64       `json:"seed"`
-		Modes    []jsonResult `json:"modes"`
+		Modes    []jsonResult `json:"modes,omitempty"`
+		Policies []jsonResult `json:"policies,omitempty"`
 	}{Scenario: rep.Scenario, Title: rep.Title, Procs: rep.Procs, Seed: rep.Seed}
 	for _, r := range rep.Results {
 		j := jsonResult{
-			Mode: r.Mode.String(), Ended: r.End.Reason.String(), MakespanNS: int64(r.Makespan), Events: r.Events,
+			Ended: r.End.Reason.String(), MakespanNS: int64(r.Makespan), Events: r.Events,
 			Goroutines: r.Goroutines, PeakLive: r.PeakLive, StackBytes: r.StackBytes,
 			PeakLocal: r.PeakLocal, PeakGlobal: r.PeakGlobal, Steals: r.Steals, Stolen: r.Stolen,
 			Preemptions: r.Preemptions, Starts: r.Starts,
 			LatencyP50NS: int64(r.LatencyP50), LatencyP99NS: int64(r.LatencyP99),
+			LongestWaitNS: int64(r.LongestWait), IdleWaitingNS: int64(r.IdleWhileRunnable),
 		}
 		if r.End.Err != nil {
 			j.Error = r.End.Err.Error()
 		}
-		if r.Mode == taskmode.Pool {
+		if pooled(r) {
 			j.Submitted, j.Rejected = r.Pool.Submitted, r.Pool.Rejected
 			j.WorkersStart, j.WorkersReused, j.WorkersPurged = r.Pool.WorkersStarted, r.Pool.WorkersReused, r.Pool.WorkersPurged
 			j.ReuseRatio = r.ReuseRatio()
 		}
-		out.Modes = append(out.Modes, j)
+		if rep.Policies {
+			j.Policy = r.Label
+			out.Policies = append(out.Policies, j)
+		} else {
+			j.Mode = r.Label
+			out.Modes = append(out.Modes, j)
+		}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -137,6 +163,19 @@ func Compare(name, title string, prog *gmp.Program, cfg gmp.Config, modes []task
 	rep := &Report{Scenario: name, Title: title, Procs: cfg.Procs, Seed: cfg.Seed}
 	for _, mode := range modes {
 		r, err := Run(prog, cfg, mode)
+		if err != nil {
+			return nil, err
+		}
+		rep.Results = append(rep.Results, r)
+	}
+	return rep, nil
+}
+
+// ComparePolicies runs prog as written under each policy with cfg.
+func ComparePolicies(name, title string, prog *gmp.Program, cfg gmp.Config, policies []gmp.Policy) (*Report, error) {
+	rep := &Report{Scenario: name, Title: title, Procs: cfg.Procs, Seed: cfg.Seed, Policies: true}
+	for _, p := range policies {
+		r, err := RunPolicy(prog, cfg, p)
 		if err != nil {
 			return nil, err
 		}

@@ -144,6 +144,45 @@ func TestPolicyAndEventLimit(t *testing.T) {
 	}
 }
 
+// compare --policies runs any scenario under what-if schedulers, a column
+// each, and list --policies and --facts say what there is.
+func TestComparePoliciesCommand(t *testing.T) {
+	code, out, errOut := cli(t, "compare", "steal", "--policies", "default,no-steal")
+	if code != 0 || !strings.Contains(out, "what-if policies") {
+		t.Fatalf("exit %d, stderr %q\n%s", code, errOut, out)
+	}
+	var header, steals, idle []string
+	for _, l := range lines(out) {
+		f := strings.Fields(l)
+		switch {
+		case len(f) == 2 && f[0] == "default":
+			header = f
+		case strings.HasPrefix(strings.TrimSpace(l), "steals (Gs stolen)"):
+			steals = f
+		case strings.HasPrefix(strings.TrimSpace(l), "P idle while Gs wait"):
+			idle = f
+		}
+	}
+	if header == nil || len(steals) != 7 || steals[5] != "0" || len(idle) != 7 || idle[5] != "0ns" || idle[6] == "0ns" {
+		t.Errorf("columns %q, steals %q, idle %q\n%s", header, steals, idle, out)
+	}
+	if code, _, errOut := cli(t, "compare", "steal", "--policies", "default"); code != 2 || !strings.Contains(errOut, "name two or more") {
+		t.Errorf("one policy: exit %d, %q", code, errOut)
+	}
+	if code, _, errOut := cli(t, "compare", "burst", "--policies", "default,no-steal", "--modes", "raw,pool"); code != 2 || !strings.Contains(errOut, "leave out --modes") {
+		t.Errorf("--policies with --modes: exit %d, %q", code, errOut)
+	}
+	_, out, _ = cli(t, "list", "--policies")
+	for _, name := range gmp.PolicyNames() {
+		if !strings.Contains(out, "\n"+name+"\n") && !strings.HasPrefix(out, name+"\n") {
+			t.Errorf("list --policies leaves out %s", name)
+		}
+	}
+	if _, out, _ = cli(t, "list", "--facts"); !strings.Contains(out, "next-on: P") {
+		t.Errorf("list --facts:\n%s", out)
+	}
+}
+
 // check settles a scenario's questions and fails on one the run cannot
 // answer.
 func TestCheckQuestions(t *testing.T) {

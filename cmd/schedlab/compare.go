@@ -3,18 +3,20 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/schedlab/schedlab/compare"
+	"github.com/schedlab/schedlab/gmp"
 	"github.com/schedlab/schedlab/scenarios"
 	"github.com/schedlab/schedlab/taskmode"
 )
 
 func newCompareCmd(stdout io.Writer) *cobra.Command {
 	var (
-		sim           simFlags
-		modes, format string
+		sim                     simFlags
+		modes, policies, format string
 	)
 	cmd := &cobra.Command{
 		Use:   "compare NAME|FILE",
@@ -32,10 +34,19 @@ and prints, for each, the makespan, the goroutines created and alive at
 once, the stack memory they hold (2 KiB per goroutine descriptor, the
 free-list cache included), the longest local and global run queues,
 steals, preemptions, scheduling latency (runnable to running), and for the
-pool its worker reuse and purges.`,
+pool its worker reuse and purges.
+
+With --policies, compare runs the scenario as written (any scenario, not
+only one that submits) under what-if schedulers instead, a column each:
+  schedlab compare steal --policies default,no-steal
+The rows add two measures: the longest any goroutine waited to run, and
+the time Ps sat idle while goroutines waited in a queue (work
+conservation: 0 means no P idled while there was work). The policies are
+listed by schedlab list --policies.`,
 		Example: `  schedlab compare burst
   schedlab compare burst --modes raw,pool --procs 8
-  schedlab compare my.yaml --format json | jq '.modes[] | {mode, makespan_ns}'`,
+  schedlab compare my.yaml --format json | jq '.modes[] | {mode, makespan_ns}'
+  schedlab compare steal --policies default,no-steal,steal-all`,
 		Args: exactArgs("a scenario name or file"),
 		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 			return scenarios.BuiltinNames(), cobra.ShellCompDirectiveDefault
@@ -43,6 +54,22 @@ pool its worker reuse and purges.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if format != "text" && format != "json" {
 				return usageError{fmt.Errorf("unknown format %q: use text or json", format)}
+			}
+			var pols []gmp.Policy
+			if cmd.Flags().Changed("policies") {
+				if cmd.Flags().Changed("modes") || cmd.Flags().Changed("policy") {
+					return usageError{fmt.Errorf("--policies compares the scenario as written: leave out --modes and --policy")}
+				}
+				for _, name := range strings.Split(policies, ",") {
+					p, err := gmp.ParsePolicy(strings.TrimSpace(name))
+					if err != nil {
+						return usageError{fmt.Errorf("--policies: %w", err)}
+					}
+					pols = append(pols, p)
+				}
+				if len(pols) < 2 {
+					return usageError{fmt.Errorf("--policies %q: name two or more, e.g. default,no-steal", policies)}
+				}
 			}
 			ms, err := taskmode.Parse(modes)
 			if err != nil {
@@ -57,7 +84,12 @@ pool its worker reuse and purges.`,
 				return err
 			}
 			cfg := sc.ConfigWith(over)
-			rep, err := compare.Compare(sc.Name, sc.Title, sc.Program(), cfg, ms)
+			var rep *compare.Report
+			if pols != nil {
+				rep, err = compare.ComparePolicies(sc.Name, sc.Title, sc.Program(), cfg, pols)
+			} else {
+				rep, err = compare.Compare(sc.Name, sc.Title, sc.Program(), cfg, ms)
+			}
 			if err != nil {
 				return usageError{fmt.Errorf("%s: %w", sc.File, err)}
 			}
@@ -70,9 +102,17 @@ pool its worker reuse and purges.`,
 	sim.register(cmd, "stop each run")
 	fl := cmd.Flags()
 	fl.StringVar(&modes, "modes", "raw,pool,semaphore,errgroup", "the ways to run the tasks, comma-separated")
+	fl.StringVar(&policies, "policies", "", "compare what-if schedulers instead, comma-separated (e.g. default,no-steal)")
 	fl.StringVar(&format, "format", "text", "output format: text or json")
 	_ = cmd.RegisterFlagCompletionFunc("format", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return []string{"text", "json"}, cobra.ShellCompDirectiveNoFileComp
+	})
+	_ = cmd.RegisterFlagCompletionFunc("policies", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		var out []string
+		for _, name := range gmp.PolicyNames()[1:] {
+			out = append(out, "default,"+name)
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp
 	})
 	_ = cmd.RegisterFlagCompletionFunc("modes", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return []string{"raw,pool,semaphore,errgroup", "raw,pool", "pool,semaphore", "pool,errgroup"}, cobra.ShellCompDirectiveNoFileComp
