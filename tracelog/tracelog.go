@@ -107,8 +107,8 @@ func (w *Writer) End(m *gmp.Machine) error {
 	}
 	if w.format == Text && w.Events {
 		end := m.End()
-		w.w.WriteString(fmt.Sprintf("# end: %s at %v after %d events; %d goroutines created, %d threads\n",
-			end.Reason, m.Now(), m.Emitted(), m.NumG()-1, m.NumM()))
+		w.w.WriteString(fmt.Sprintf("# end: %s at %v after %d events; %d goroutines created, %d threads; Ps idle %v while goroutines waited\n",
+			end.Reason, m.Now(), m.Emitted(), m.NumG()-1, m.NumM(), m.IdleWhileRunnable()))
 	}
 	return w.w.Flush()
 }
@@ -192,6 +192,7 @@ type Options struct {
 func (o Options) Config(sc *scenarios.Scenario) gmp.Config {
 	cfg := sc.ConfigWith(o.Overrides)
 	cfg.Check = o.Check
+	cfg.MeasureIdle = true // for the end line's work conservation
 	cfg.SchedTrace = o.SchedTrace
 	cfg.SchedDetail = o.Detail
 	return cfg
