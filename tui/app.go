@@ -46,11 +46,16 @@ type App struct {
 	owed     float64 // events due to the player but not stepped yet
 	message  string  // one-line feedback in the status bar
 	split    *split  // set in the split view: two runs in lockstep
+	opts     Options
+	quiz     *quizView // the question open on screen, if any
 }
 
 // Options configure a UI.
 type Options struct {
 	Mono bool // no colours, whatever the terminal says
+	// Quiz asks questions as the run goes: the scenario's (ask:) and the
+	// model's own at its decisions.
+	Quiz bool
 }
 
 // New returns the UI for a run of sc with cfg. It fails before any screen
@@ -60,8 +65,13 @@ func New(sc *scenarios.Scenario, cfg gmp.Config, o Options) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &App{sess: sess, theme: NewTheme(o.Mono), keys: bindings(), speed: 3}
+	a := &App{sess: sess, theme: NewTheme(o.Mono), keys: bindings(), speed: 3, opts: o}
 	a.root = newRootView(a)
+	if o.Quiz {
+		if err := sess.EnableQuiz(true); err != nil {
+			a.message = "some of the scenario's questions cannot be asked: " + err.Error()
+		}
+	}
 	return a, nil
 }
 
@@ -106,6 +116,9 @@ func (a *App) Stopped() bool { return a.stopped }
 // HandleKey is the input handler: tview calls it for every key, and tests
 // call it directly.
 func (a *App) HandleKey(ev *tcell.EventKey) *tcell.EventKey {
+	if a.quizKey(ev) {
+		return nil
+	}
 	if a.finding {
 		a.findKey(ev)
 		return nil
@@ -131,6 +144,9 @@ func (a *App) Run(screen tcell.Screen) (err error) {
 		a.tv.SetScreen(screen)
 	}
 	a.tv.SetRoot(a.root, true).SetInputCapture(a.HandleKey)
+	// Clicks answer questions; without a quiz the terminal keeps the
+	// mouse for selecting text.
+	a.tv.EnableMouse(a.sess.Quizzing())
 	done := make(chan struct{})
 	crashed := make(chan string, 1)
 	go a.player(done, crashed)
@@ -180,6 +196,9 @@ func (a *App) Advance(dt time.Duration) {
 	a.owed += float64(speeds[a.speed]) * dt.Seconds()
 	n := int(a.owed)
 	a.owed -= float64(n)
+	if n > 0 && a.quizGate(n) {
+		return
+	}
 	if a.split != nil {
 		for range n {
 			if !a.split.forward() {
@@ -192,7 +211,7 @@ func (a *App) Advance(dt time.Duration) {
 	}
 	if n > 0 && a.sess.Forward(n) < n {
 		a.playing = false
-		a.message = "end of the run: " + a.sess.EndSummary()
+		a.message = a.endMessage()
 	}
 	a.logBack = 0
 }
@@ -202,9 +221,27 @@ func (a *App) togglePlay() {
 		a.message = "at the end of the run: press r to restart"
 		return
 	}
+	a.closeRevealed()
+	if a.quiz != nil {
+		a.message = "answer the question first, or esc to skip it"
+		return
+	}
 	a.playing = !a.playing
 	a.owed = 0
 }
+
+// endMessage says how the run ended, with the quiz's score.
+func (a *App) endMessage() string {
+	msg := "end of the run: " + a.sess.EndSummary()
+	if score := a.scoreLine(); score != "" {
+		msg += " · " + score
+	}
+	return msg
+}
+
+// leaveQuestion closes the open question without answering it, for moves
+// that jump: it is asked again when a step reaches it.
+func (a *App) leaveQuestion() { a.quiz = nil }
 
 // atEnd reports whether there is nothing left to step to.
 func (a *App) atEnd() bool {
@@ -225,12 +262,17 @@ func (a *App) stepForward() {
 		}
 		return
 	}
+	a.closeRevealed()
+	if a.quizGate(1) {
+		return
+	}
 	if a.sess.Forward(1) == 0 {
-		a.message = "end of the run: " + a.sess.EndSummary()
+		a.message = a.endMessage()
 	}
 }
 
 func (a *App) stepBack() {
+	a.leaveQuestion()
 	a.playing = false
 	a.logBack = 0
 	if a.split != nil {
@@ -245,6 +287,7 @@ func (a *App) stepBack() {
 }
 
 func (a *App) last() {
+	a.leaveQuestion()
 	a.playing = false
 	a.logBack = 0
 	if a.split != nil {
@@ -255,10 +298,11 @@ func (a *App) last() {
 	}
 	for a.sess.Forward(1<<16) > 0 {
 	}
-	a.message = "end of the run: " + a.sess.EndSummary()
+	a.message = a.endMessage()
 }
 
 func (a *App) nextNote() {
+	a.leaveQuestion()
 	a.playing = false
 	a.logBack = 0
 	if !a.sess.NextNote() {
@@ -267,6 +311,7 @@ func (a *App) nextNote() {
 }
 
 func (a *App) prevNote() {
+	a.leaveQuestion()
 	a.playing = false
 	a.logBack = 0
 	if !a.sess.PrevNote() {
@@ -285,6 +330,7 @@ func (a *App) slower() {
 }
 
 func (a *App) restart() {
+	a.leaveQuestion()
 	a.playing = false
 	a.logBack = 0
 	if a.split != nil {
@@ -305,6 +351,11 @@ func (a *App) reseed() {
 		a.message = err.Error()
 		return
 	}
+	if a.sess.Quizzing() {
+		// The answers stay with the old run: a new seed asks anew.
+		_ = sess.EnableQuiz(true)
+	}
+	a.leaveQuestion()
 	if err := a.sess.Close(); err != nil {
 		a.message = "stopping the real pools of the last run: " + err.Error()
 	}
@@ -376,6 +427,7 @@ func (a *App) nextOfFound() {
 	}
 	a.playing = false
 	a.logBack = 0
+	a.leaveQuestion()
 	if !a.sess.NextEventOf(a.found, 1<<20) {
 		a.message = fmt.Sprintf("no later event of %v", a.found)
 	}
@@ -388,6 +440,7 @@ func (a *App) prevOfFound() {
 	}
 	a.playing = false
 	a.logBack = 0
+	a.leaveQuestion()
 	if !a.sess.PrevEventOf(a.found) {
 		a.message = fmt.Sprintf("no earlier event of %v", a.found)
 	}

@@ -156,3 +156,20 @@ func splitWords(s string) []string {
 	}
 	return out
 }
+
+// frame clears the canvas and draws a box around it with title on its
+// top edge: the overlays (help, a question) are drawn in one.
+func (c canvas) frame(title string, t *Theme) {
+	c.clear(t.Base)
+	c.fill(1, c.w-1, 0, '─', t.Title)
+	c.fill(1, c.w-1, c.h-1, '─', t.Title)
+	for row := 1; row < c.h-1; row++ {
+		c.text(0, row, "│", t.Title)
+		c.text(c.w-1, row, "│", t.Title)
+	}
+	c.text(0, 0, "┌", t.Title)
+	c.text(c.w-1, 0, "┐", t.Title)
+	c.text(0, c.h-1, "└", t.Title)
+	c.text(c.w-1, c.h-1, "┘", t.Title)
+	c.text(2, 0, truncate(title, c.w-4), t.Title)
+}

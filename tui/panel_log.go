@@ -184,18 +184,7 @@ func drawHelp(c canvas, a *App) {
 	w := min(cols*colW+4, c.w)
 	h := min(perCol+4, c.h)
 	box := canvas{scr: c.scr, x: c.x + (c.w-w)/2, y: c.y + (c.h-h)/2, w: w, h: h}
-	box.clear(t.Base)
-	box.fill(1, w-1, 0, '─', t.Title)
-	box.fill(1, w-1, h-1, '─', t.Title)
-	for row := 1; row < h-1; row++ {
-		box.text(0, row, "│", t.Title)
-		box.text(w-1, row, "│", t.Title)
-	}
-	box.text(0, 0, "┌", t.Title)
-	box.text(w-1, 0, "┐", t.Title)
-	box.text(0, h-1, "└", t.Title)
-	box.text(w-1, h-1, "┘", t.Title)
-	box.text(2, 0, " keys · esc or ? closes · scrolling acts on the focused panel ", t.Title)
+	box.frame(" keys · esc or ? closes · scrolling acts on the focused panel ", t)
 	for i, b := range a.keys {
 		x := 2 + (i/perCol)*colW
 		row := 2 + i%perCol

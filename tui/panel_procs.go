@@ -32,6 +32,9 @@ func drawHeader(c canvas, a *App) {
 		play = fmt.Sprintf("▶ %d/s", speeds[a.speed])
 	}
 	right := fmt.Sprintf("seed %d · t=%v · %s · %s ", s.Config().Seed, st.Now(), event, play)
+	if score := a.scoreLine(); score != "" {
+		right = score + " · " + right
+	}
 	rw := width(right)
 	c.fill(0, c.w, 0, ' ', t.Focus)
 	c.text(0, 0, truncate(left, max(c.w-rw-1, 10)), t.Focus)

@@ -56,6 +56,9 @@ type Session struct {
 	pools      *lockstep.Driver
 	poolFrames []poolFrame
 	poolStart  []pool.Snapshot
+
+	// quiz is set when the session asks questions (EnableQuiz).
+	quiz *sessionQuiz
 }
 
 // poolFrame is the real pools' state after event Event.
@@ -109,6 +112,7 @@ func (s *Session) record(e gmp.Event) {
 			s.poolFrames = append(s.poolFrames, poolFrame{Event: i, Snaps: s.poolSnaps()})
 		}
 	}
+	s.quizObserve(e)
 	for n, note := range s.sc.Notes {
 		if s.noteAt[n] >= 0 {
 			continue

@@ -20,7 +20,8 @@ type Theme struct {
 	Found    tcell.Style // the goroutine being looked for
 	Note     tcell.Style // scenario captions
 	Key      tcell.Style // key names in the status bar and help
-	Warn     tcell.Style // the end of a run that failed
+	Warn     tcell.Style // the end of a run that failed, a wrong answer
+	Good     tcell.Style // a right answer
 	Run      tcell.Style // a P running a G, in the timeline
 	Syscall  tcell.Style // a P whose G is in a syscall
 	Idle     tcell.Style // an idle P or M
@@ -45,6 +46,7 @@ func NewTheme(mono bool) *Theme {
 		Note:     base.Foreground(tcell.ColorYellow),
 		Key:      base.Bold(true).Foreground(tcell.ColorAqua),
 		Warn:     base.Bold(true).Foreground(tcell.ColorRed),
+		Good:     base.Bold(true).Foreground(tcell.ColorGreen),
 		Run:      base.Foreground(tcell.ColorGreen),
 		Syscall:  base.Foreground(tcell.ColorFuchsia),
 		Idle:     base.Foreground(tcell.ColorGray),
@@ -68,6 +70,7 @@ func monoTheme() *Theme {
 		Note:     base.Bold(true),
 		Key:      base.Bold(true),
 		Warn:     base.Bold(true),
+		Good:     base.Bold(true).Underline(true),
 		Run:      base,
 		Syscall:  base,
 		Idle:     base,

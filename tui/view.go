@@ -136,8 +136,22 @@ func (v *rootView) Draw(screen tcell.Screen) {
 	drawExplain(c.sub(l.explain, l.explainRows), a, l)
 	drawNote(c.sub(l.note, l.noteRows), a, l)
 	drawStatus(c.sub(l.status, 1), a)
+	if a.quiz != nil {
+		drawQuiz(c, a)
+	}
 	if a.help {
 		drawHelp(c, a)
+	}
+}
+
+// MouseHandler answers the open question with a click on a choice.
+func (v *rootView) MouseHandler() func(action tview.MouseAction, event *tcell.EventMouse, setFocus func(p tview.Primitive)) (bool, tview.Primitive) {
+	return func(action tview.MouseAction, event *tcell.EventMouse, setFocus func(p tview.Primitive)) (bool, tview.Primitive) {
+		if action != tview.MouseLeftClick {
+			return false, nil
+		}
+		_, y := event.Position()
+		return v.a.quizClick(y), nil
 	}
 }
 

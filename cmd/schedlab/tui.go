@@ -16,6 +16,7 @@ import (
 type uiFlags struct {
 	sim   simFlags
 	mono  bool
+	quiz  bool
 	split string
 }
 
@@ -23,6 +24,7 @@ func (f *uiFlags) register(cmd *cobra.Command) {
 	f.sim.register(cmd, "stop")
 	fl := cmd.Flags()
 	fl.BoolVar(&f.mono, "mono", false, "no colours (also when NO_COLOR is set)")
+	fl.BoolVar(&f.quiz, "quiz", false, "ask questions as the run goes: the scenario's own (ask:) and the model's at its decisions; answer with 1–4 or a click")
 	fl.StringVar(&f.split, "split", "", "show the scenario's tasks run two ways side by side, in lockstep: two of raw, pool, semaphore, errgroup (e.g. raw,pool)")
 	_ = cmd.RegisterFlagCompletionFunc("split", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return splitPairs(), cobra.ShellCompDirectiveNoFileComp
@@ -52,6 +54,9 @@ func runUI(cmd *cobra.Command, name string, f *uiFlags, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	if f.quiz && f.split != "" {
+		return usageError{fmt.Errorf("--quiz asks about one run: leave out --split")}
+	}
 	var modes []taskmode.Mode
 	if f.split != "" {
 		if modes, err = taskmode.Parse(f.split); err != nil || len(modes) != 2 {
@@ -72,7 +77,7 @@ func runUI(cmd *cobra.Command, name string, f *uiFlags, stderr io.Writer) error 
 			err = fmt.Errorf("%s: %w", sc.File, err)
 		}
 	} else {
-		app, err = tui.New(sc, sc.ConfigWith(over), tui.Options{Mono: f.mono})
+		app, err = tui.New(sc, sc.ConfigWith(over), tui.Options{Mono: f.mono, Quiz: f.quiz})
 	}
 	if err != nil {
 		return usageError{err}
@@ -95,8 +100,16 @@ of what ran where, and the event log with a sentence for each step. Step
 forward and back with the arrow keys; press ? for every key.
 
 With --split, the tasks the scenario submits to a pool run two ways side by
-side (as schedlab compare runs them), stepped together in simulated time.`,
-		Example: "  schedlab tui steal\n  schedlab tui my.yaml --procs 4 --mono\n  schedlab tui burst --split raw,pool",
+side (as schedlab compare runs them), stepped together in simulated time.
+
+With --quiz, stepping stops before the event that answers a question: the
+scenario's own (ask:), then the model's at its decisions (where a new
+goroutine goes, which runs next, how many a thief takes…). Answer with a
+digit or a click; the answer is revealed with the event's explanation,
+and the score is kept in the header. esc skips a question.
+
+With --policy, the run uses a what-if scheduler (schedlab list --policies).`,
+		Example: "  schedlab tui steal\n  schedlab tui tour --quiz\n  schedlab tui steal --policy no-steal\n  schedlab tui my.yaml --procs 4 --mono\n  schedlab tui burst --split raw,pool",
 		Args:    exactArgs("a scenario name or file"),
 		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 			return scenarios.BuiltinNames(), cobra.ShellCompDirectiveDefault
