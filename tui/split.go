@@ -30,8 +30,8 @@ type split struct {
 // pane is one run of the split view. Its App shares the parent's theme
 // and renders the pane with the same panel code as the full view.
 type pane struct {
-	mode taskmode.Mode
-	view *App
+	label string // the mode or the policy it runs
+	view  *App
 }
 
 // NewSplit returns the split view of sc's workload run as modes[0] and
@@ -41,25 +41,59 @@ func NewSplit(sc *scenarios.Scenario, cfg gmp.Config, modes [2]taskmode.Mode, o 
 	if modes[0] == modes[1] {
 		return nil, fmt.Errorf("the split view needs two different modes, not %v twice", modes[0])
 	}
-	theme := NewTheme(o.Mono)
-	a := &App{theme: theme, keys: splitBindings(), speed: 3, split: &split{}}
+	var runs [2]splitRun
 	for i, mode := range modes {
 		prog, err := compare.Transform(sc.Program(), mode)
 		if err != nil {
-			a.closeSplit()
 			return nil, err
 		}
 		// The pane's scenario is the rewritten one; the notes are about
 		// the original run, so they stay out.
 		psc := *sc
-		psc.Main, psc.Pools, psc.Sems, psc.Notes = prog.Main, prog.Pools, prog.Sems, nil
-		sess, err := NewSession(&psc, cfg)
+		psc.Main, psc.Pools, psc.Sems, psc.Chans, psc.Notes = prog.Main, prog.Pools, prog.Sems, prog.Chans, nil
+		runs[i] = splitRun{label: mode.String(), sc: &psc, cfg: cfg}
+	}
+	return newSplitApp(runs, o)
+}
+
+// NewPolicySplit returns the split view of sc as written, run under two
+// what-if policies in lockstep. A pane keeps the scenario's notes only
+// under the runtime's own rules, the run they were written about.
+func NewPolicySplit(sc *scenarios.Scenario, cfg gmp.Config, policies [2]gmp.Policy, o Options) (*App, error) {
+	if policies[0] == policies[1] {
+		return nil, fmt.Errorf("the split view needs two different policies, not %v twice", policies[0])
+	}
+	var runs [2]splitRun
+	for i, p := range policies {
+		psc := *sc
+		if p != (gmp.Policy{}) {
+			psc.Notes = nil
+		}
+		c := cfg
+		c.Policy = p
+		runs[i] = splitRun{label: p.String(), sc: &psc, cfg: c}
+	}
+	return newSplitApp(runs, o)
+}
+
+// splitRun is what one pane runs.
+type splitRun struct {
+	label string
+	sc    *scenarios.Scenario
+	cfg   gmp.Config
+}
+
+func newSplitApp(runs [2]splitRun, o Options) (*App, error) {
+	theme := NewTheme(o.Mono)
+	a := &App{theme: theme, keys: splitBindings(), speed: 3, split: &split{}}
+	for i, r := range runs {
+		sess, err := NewSession(r.sc, r.cfg)
 		if err != nil {
 			a.closeSplit()
 			return nil, err
 		}
 		v := &App{sess: sess, theme: theme, keys: a.keys}
-		a.split.panes[i] = &pane{mode: mode, view: v}
+		a.split.panes[i] = &pane{label: r.label, view: v}
 	}
 	a.sess = a.split.panes[0].view.sess
 	a.root = newRootView(a)
@@ -157,7 +191,7 @@ func drawSplit(c canvas, a *App) {
 	if a.playing {
 		play = fmt.Sprintf("▶ %d/s", speeds[a.speed])
 	}
-	left := fmt.Sprintf(" %s — %v vs %v", sc.Name, sp.panes[0].mode, sp.panes[1].mode)
+	left := fmt.Sprintf(" %s — %s vs %s", sc.Name, sp.panes[0].label, sp.panes[1].label)
 	right := fmt.Sprintf("seed %d · t=%v · %s ", s0.Config().Seed, now, play)
 	c.fill(0, c.w, 0, ' ', t.Focus)
 	c.text(0, 0, truncate(left, max(c.w-width(right)-1, 10)), t.Focus)
@@ -183,7 +217,7 @@ func drawPane(c canvas, p *pane) {
 	s := a.sess
 	st := s.State()
 	row := 0
-	title := fmt.Sprintf(" %v ", p.mode)
+	title := fmt.Sprintf(" %s ", p.label)
 	col := c.text(0, row, title, t.Title.Reverse(true))
 	sum := fmt.Sprintf(" t=%v · event %d · %d Gs alive, %d made", st.Now(), s.Cursor()+1, st.Live(), st.NumG()-1)
 	if s.AtEnd() {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
+	"github.com/schedlab/schedlab/gmp"
 	"github.com/schedlab/schedlab/scenarios"
 	"github.com/schedlab/schedlab/taskmode"
 )
@@ -122,5 +123,44 @@ func TestSplitRefusesWhatItCannotShow(t *testing.T) {
 	sc, _ = scenarios.Load("burst")
 	if _, err := NewSplit(sc, sc.Config(), [2]taskmode.Mode{taskmode.Pool, taskmode.Pool}, Options{}); err == nil {
 		t.Fatal("the same mode twice was accepted")
+	}
+}
+
+// The split view runs the scenario as written under two policies in
+// lockstep: under no-steal the second run never steals, and only the run
+// under the runtime's rules keeps the scenario's notes.
+func TestPolicySplit(t *testing.T) {
+	sc, err := scenarios.Load("steal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	noSteal, _ := gmp.ParsePolicy("no-steal")
+	a, err := NewPolicySplit(sc, sc.Config(), [2]gmp.Policy{{}, noSteal}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	if _, err := NewPolicySplit(sc, sc.Config(), [2]gmp.Policy{noSteal, noSteal}, Options{}); err == nil {
+		t.Error("a split of one policy twice was accepted")
+	}
+	for range 300 {
+		keys(a, "l")
+	}
+	steals := [2]int{}
+	for i, s := range a.Panes() {
+		for e := range s.Cursor() + 1 {
+			if s.Event(e).Kind == gmp.KindSteal {
+				steals[i]++
+			}
+		}
+	}
+	if steals[0] == 0 || steals[1] != 0 {
+		t.Errorf("steals: default %d, no-steal %d", steals[0], steals[1])
+	}
+	if len(a.Panes()[0].Scenario().Notes) == 0 || len(a.Panes()[1].Scenario().Notes) != 0 {
+		t.Error("the notes are not kept for the default run alone")
+	}
+	if screen := draw(t, a, 120, 30).text; !strings.Contains(screen, "steal — default vs no-steal") {
+		t.Errorf("the header does not name the policies:\n%s", screen)
 	}
 }

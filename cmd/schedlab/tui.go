@@ -3,10 +3,12 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/spf13/cobra"
 
+	"github.com/schedlab/schedlab/gmp"
 	"github.com/schedlab/schedlab/scenarios"
 	"github.com/schedlab/schedlab/taskmode"
 	"github.com/schedlab/schedlab/tui"
@@ -25,14 +27,14 @@ func (f *uiFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.BoolVar(&f.mono, "mono", false, "no colours (also when NO_COLOR is set)")
 	fl.BoolVar(&f.quiz, "quiz", false, "ask questions as the run goes: the scenario's own (ask:) and the model's at its decisions; answer with 1–4 or a click")
-	fl.StringVar(&f.split, "split", "", "show the scenario's tasks run two ways side by side, in lockstep: two of raw, pool, semaphore, errgroup (e.g. raw,pool)")
+	fl.StringVar(&f.split, "split", "", "two runs side by side, in lockstep: the scenario's tasks two ways (two of raw, pool, semaphore, errgroup, e.g. raw,pool), or the scenario under two policies (e.g. default,no-steal)")
 	_ = cmd.RegisterFlagCompletionFunc("split", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return splitPairs(), cobra.ShellCompDirectiveNoFileComp
 	})
 }
 
 // splitPairs lists every --split value: each pair of modes, in the order
-// taskmode lists them.
+// taskmode lists them, then the runtime's rules against each policy.
 func splitPairs() []string {
 	var out []string
 	for i, a := range taskmode.All {
@@ -40,7 +42,39 @@ func splitPairs() []string {
 			out = append(out, a.String()+","+b.String())
 		}
 	}
+	for _, name := range gmp.PolicyNames()[1:] {
+		if !strings.Contains(name, "=") {
+			out = append(out, "default,"+name)
+		}
+	}
 	return out
+}
+
+// parseSplit reads --split: two modes of a pool's tasks, or two what-if
+// policies.
+func parseSplit(v string) ([]taskmode.Mode, []gmp.Policy, error) {
+	modes, merr := taskmode.Parse(v)
+	if merr == nil && len(modes) == 2 {
+		return modes, nil, nil
+	}
+	parts := strings.Split(v, ",")
+	if len(parts) == 2 {
+		var pols []gmp.Policy
+		for _, p := range parts {
+			pol, err := gmp.ParsePolicy(strings.TrimSpace(p))
+			if err != nil {
+				break
+			}
+			pols = append(pols, pol)
+		}
+		if len(pols) == 2 {
+			return nil, pols, nil
+		}
+	}
+	if merr == nil {
+		merr = fmt.Errorf("want two, e.g. raw,pool")
+	}
+	return nil, nil, usageError{fmt.Errorf("--split %q: want two modes (raw, pool, semaphore, errgroup) or two policies (e.g. default,no-steal): %w", v, merr)}
 }
 
 // screenFor lets tests run the UI on a simulation screen; nil means the
@@ -58,12 +92,13 @@ func runUI(cmd *cobra.Command, name string, f *uiFlags, stderr io.Writer) error 
 		return usageError{fmt.Errorf("--quiz asks about one run: leave out --split")}
 	}
 	var modes []taskmode.Mode
+	var policies []gmp.Policy
 	if f.split != "" {
-		if modes, err = taskmode.Parse(f.split); err != nil || len(modes) != 2 {
-			if err == nil {
-				err = fmt.Errorf("want two modes, e.g. raw,pool")
-			}
-			return usageError{fmt.Errorf("--split %q: %w", f.split, err)}
+		if modes, policies, err = parseSplit(f.split); err != nil {
+			return err
+		}
+		if policies != nil && over.Policy != nil {
+			return usageError{fmt.Errorf("--split %s names the policies of its two runs: leave out --policy", f.split)}
 		}
 	}
 	sc, err := scenarios.Load(name)
@@ -71,12 +106,15 @@ func runUI(cmd *cobra.Command, name string, f *uiFlags, stderr io.Writer) error 
 		return usageError{err}
 	}
 	var app *tui.App
-	if modes != nil {
+	switch {
+	case policies != nil:
+		app, err = tui.NewPolicySplit(sc, sc.ConfigWith(over), [2]gmp.Policy{policies[0], policies[1]}, tui.Options{Mono: f.mono})
+	case modes != nil:
 		app, err = tui.NewSplit(sc, sc.ConfigWith(over), [2]taskmode.Mode{modes[0], modes[1]}, tui.Options{Mono: f.mono})
 		if err != nil {
 			err = fmt.Errorf("%s: %w", sc.File, err)
 		}
-	} else {
+	default:
 		app, err = tui.New(sc, sc.ConfigWith(over), tui.Options{Mono: f.mono, Quiz: f.quiz})
 	}
 	if err != nil {
