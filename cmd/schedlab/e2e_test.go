@@ -32,25 +32,28 @@ func TestTUIUnderTmux(t *testing.T) {
 		return string(out), err
 	}
 	t.Cleanup(func() { tmux("kill-server") })
-	// When the UI exits, the shell records its status and signals the
-	// "done" channel.
-	status := filepath.Join(dir, "status")
-	cmd := fmt.Sprintf("TERM=xterm-256color %s tui steal 2>%s.err; echo $? > %s; tmux -S %s wait-for -S done",
-		bin, status, status, sock)
-	if out, err := tmux("new-session", "-d", "-s", "e2e", "-x", "100", "-y", "30", cmd); err != nil {
-		t.Fatalf("tmux new-session: %v\n%s", err, out)
+	// start runs the UI with args in a tmux session of its own, name.
+	// When the UI exits, the shell records its status and signals name.
+	start := func(name, args string) {
+		t.Helper()
+		status := filepath.Join(dir, name)
+		cmd := fmt.Sprintf("TERM=xterm-256color %s %s 2>%s.err; echo $? > %s; tmux -S %s wait-for -S %s",
+			bin, args, status, status, sock, name)
+		if out, err := tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "30", cmd); err != nil {
+			t.Fatalf("tmux new-session: %v\n%s", err, out)
+		}
+		// Keep the pane, and so the server, after the UI exits, so that
+		// the wait at the end still has a server to ask.
+		if out, err := tmux("set-option", "-t", name, "remain-on-exit", "on"); err != nil {
+			t.Fatalf("tmux set-option: %v\n%s", err, out)
+		}
 	}
-	// Keep the pane, and so the server, after the UI exits, so that the
-	// wait below still has a server to ask.
-	if out, err := tmux("set-option", "-t", "e2e", "remain-on-exit", "on"); err != nil {
-		t.Fatalf("tmux set-option: %v\n%s", err, out)
-	}
-	// waitFor polls the pane until it contains want.
-	waitFor := func(want string) string {
+	// waitFor polls session name's pane until it contains want.
+	waitFor := func(name, want string) string {
 		t.Helper()
 		deadline := time.Now().Add(20 * time.Second)
 		for {
-			pane, err := tmux("capture-pane", "-p", "-t", "e2e")
+			pane, err := tmux("capture-pane", "-p", "-t", name)
 			if err == nil && strings.Contains(pane, want) {
 				return pane
 			}
@@ -59,32 +62,61 @@ func TestTUIUnderTmux(t *testing.T) {
 			}
 		}
 	}
+	send := func(name string, keys ...string) {
+		for _, k := range keys {
+			tmux("send-keys", "-t", name, k)
+		}
+	}
+	// finish quits the UI of session name and checks it exited cleanly.
+	finish := func(name string) {
+		t.Helper()
+		send(name, "q")
+		// Blocks until the UI has exited and the shell has signalled.
+		if out, err := tmux("wait-for", name); err != nil {
+			t.Fatalf("waiting for the UI to exit: %v\n%s", err, out)
+		}
+		status := filepath.Join(dir, name)
+		code, _ := os.ReadFile(status)
+		stderr, _ := os.ReadFile(status + ".err")
+		if strings.TrimSpace(string(code)) != "0" || len(stderr) != 0 {
+			t.Fatalf("the UI exited with status %q and stderr %q", code, stderr)
+		}
+	}
+
+	start("steal", "tui steal")
 	// The status bar is the last row drawn: once it is there, so is the
 	// rest of the first frame.
-	waitFor("Work stealing")
-	pane := waitFor("q quit")
+	waitFor("steal", "Work stealing")
+	pane := waitFor("steal", "q quit")
 	for _, want := range []string{"P0", "P1", "timeline", "events", "go-start", "G1 (main) starts on P0", "? help"} {
 		if !strings.Contains(pane, want) {
 			t.Errorf("the first screen lacks %q:\n%s", want, pane)
 		}
 	}
-	for range 5 {
-		tmux("send-keys", "-t", "e2e", "l")
+	send("steal", "l", "l", "l", "l", "l")
+	waitFor("steal", "event 6 ")
+	send("steal", "Left")
+	waitFor("steal", "event 5 ")
+	send("steal", "?")
+	waitFor("steal", "esc or ? closes")
+	send("steal", "Escape")
+	finish("steal")
+
+	// The quiz: a step stops at a question, a digit answers it, the
+	// answer is revealed with the score, and the next step shows the
+	// event.
+	start("quiz", "tui tour --quiz")
+	waitFor("quiz", "q quit")
+	send("quiz", "l")
+	waitFor("quiz", "Where does G2 go?")
+	send("quiz", "l") // not an answer: nothing moves
+	waitFor("quiz", "answer with 1")
+	send("quiz", "2")
+	pane = waitFor("quiz", "→ shows the event")
+	if !strings.Contains(pane, "score ") || !strings.Contains(pane, "✓") {
+		t.Errorf("the revealed answer lacks the score or the mark:\n%s", pane)
 	}
-	waitFor("event 6 ")
-	tmux("send-keys", "-t", "e2e", "Left")
-	waitFor("event 5 ")
-	tmux("send-keys", "-t", "e2e", "?")
-	waitFor("esc or ? closes")
-	tmux("send-keys", "-t", "e2e", "Escape")
-	tmux("send-keys", "-t", "e2e", "q")
-	// Blocks until the UI has exited and the shell has signalled.
-	if out, err := tmux("wait-for", "done"); err != nil {
-		t.Fatalf("waiting for the UI to exit: %v\n%s", err, out)
-	}
-	code, _ := os.ReadFile(status)
-	stderr, _ := os.ReadFile(status + ".err")
-	if strings.TrimSpace(string(code)) != "0" || len(stderr) != 0 {
-		t.Fatalf("the UI exited with status %q and stderr %q", code, stderr)
-	}
+	send("quiz", "l")
+	waitFor("quiz", "event 2 ")
+	finish("quiz")
 }
