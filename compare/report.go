@@ -76,7 +76,7 @@ func (rep *Report) WriteText(w io.Writer) error {
 		what = " · what-if policies"
 	}
 	fmt.Fprintf(w, "%s · procs %d · seed %d%s\n\n", title, rep.Procs, rep.Seed, what)
-	if err := table.Write(w, rep.Results, func(r *Result) string { return r.Label }, rows); err != nil {
+	if err := table.Write(w, rep.Results, func(r *Result) string { return r.Label }, rep.rows()); err != nil {
 		return err
 	}
 	for _, r := range rep.Results {
@@ -85,6 +85,21 @@ func (rep *Report) WriteText(w io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// rows are the table's rows, leaving out those that apply to no column
+// (the pool's, for policies over a scenario without one).
+func (rep *Report) rows() []table.Row[*Result] {
+	var out []table.Row[*Result]
+	for _, row := range rows {
+		for _, r := range rep.Results {
+			if row.Cell(r) != "-" {
+				out = append(out, row)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // jsonResult is a result as --format json writes it: durations in
