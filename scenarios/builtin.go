@@ -4,6 +4,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -86,12 +87,35 @@ func loadBuiltin(name string) (*Scenario, error) {
 
 // Load reads a scenario by file path, or by built-in name when no such
 // file exists and the argument does not look like a path.
-func Load(arg string) (*Scenario, error) {
+func Load(arg string) (*Scenario, error) { return LoadFrom(arg, nil) }
+
+// StdinName names a scenario read from standard input in messages.
+const StdinName = "<stdin>"
+
+// MaxFileSize bounds a scenario file: the largest built-in is 2 KiB, and
+// a file of many megabytes is a mistake that would only make the parser
+// slow.
+const MaxFileSize = 4 << 20
+
+// LoadFrom is Load, reading the scenario from stdin when arg is "-".
+func LoadFrom(arg string, stdin io.Reader) (*Scenario, error) {
 	if arg == "" {
 		return nil, errors.New("no scenario given: name a built-in (see schedlab list) or a .yaml file")
 	}
+	if arg == "-" && stdin != nil {
+		data, err := readBounded(stdin, StdinName)
+		if err != nil {
+			return nil, err
+		}
+		return Parse(StdinName, data)
+	}
 	looksLikeFile := strings.ContainsAny(arg, `/\`) || strings.HasSuffix(arg, ".yaml") || strings.HasSuffix(arg, ".yml")
-	if data, err := os.ReadFile(arg); err == nil {
+	if f, err := os.Open(arg); err == nil {
+		defer f.Close()
+		data, err := readBounded(f, arg)
+		if err != nil {
+			return nil, err
+		}
 		return Parse(arg, data)
 	} else if looksLikeFile {
 		return nil, fmt.Errorf("cannot read scenario file: %w", err)
@@ -107,4 +131,16 @@ func Load(arg string) (*Scenario, error) {
 		hint = "did you mean " + c + "? (" + hint + ")"
 	}
 	return nil, fmt.Errorf("no built-in scenario or file named %q\n\thint: %s", arg, hint)
+}
+
+// readBounded reads a scenario, refusing one larger than MaxFileSize.
+func readBounded(r io.Reader, name string) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, MaxFileSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("cannot read scenario file: %s: %w", name, err)
+	}
+	if len(data) > MaxFileSize {
+		return nil, fmt.Errorf("%s: the file is larger than %d MiB; a scenario is a few lines of YAML", name, MaxFileSize>>20)
+	}
+	return data, nil
 }

@@ -43,7 +43,7 @@ The simulation flags check the files as run and tui would show them.`,
 			o := tracelog.Options{Overrides: over, Check: true, NoEvents: true}
 			var usage, runs []error
 			for _, arg := range args {
-				sc, err := scenarios.Load(arg)
+				sc, err := scenarios.LoadFrom(arg, stdin)
 				if err != nil {
 					usage = append(usage, err)
 					continue

@@ -183,6 +183,45 @@ func TestComparePoliciesCommand(t *testing.T) {
 	}
 }
 
+// A scenario named "-" is read from standard input and named <stdin> in
+// messages; --version says what built the binary; unknown flags point at
+// the right help; completion refuses a shell it has no script for; a file
+// too large to be a scenario is refused before it is parsed.
+func TestCLIEdges(t *testing.T) {
+	old := stdin
+	t.Cleanup(func() { stdin = old })
+	stdin = strings.NewReader("procs: 1\nmain: [{cpu: 1ms}, {slep: 1ms}]\n")
+	if code, _, errOut := cli(t, "check", "-"); code != 2 || !strings.Contains(errOut, `<stdin>:2:21: unknown action "slep"`) {
+		t.Errorf("check -: exit %d, %q", code, errOut)
+	}
+	stdin = strings.NewReader("procs: 1\nmain: [{cpu: 1ms}]\n")
+	if code, out, _ := cli(t, "run", "-"); code != 0 || !strings.Contains(out, "# end: main returned at 1.000000ms") {
+		t.Errorf("run -: exit %d\n%s", code, out)
+	}
+	if code, out, _ := cli(t, "--version"); code != 0 || !strings.HasPrefix(out, "schedlab ") || !strings.Contains(out, "go1.") {
+		t.Errorf("--version: exit %d, %q", code, out)
+	}
+	if _, _, errOut := cli(t, "--bogus"); !strings.Contains(errOut, "see: schedlab --help") {
+		t.Errorf("unknown root flag: %q", errOut)
+	}
+	if _, _, errOut := cli(t, "compare", "burst", "--bogus"); !strings.Contains(errOut, "see: schedlab compare --help") {
+		t.Errorf("unknown compare flag: %q", errOut)
+	}
+	if code, out, errOut := cli(t, "completion", "tcsh"); code != 2 || out != "" || !strings.Contains(errOut, `no completion for "tcsh": want one of bash, fish, powershell, zsh`) {
+		t.Errorf("completion tcsh: exit %d, %q, %q", code, out, errOut)
+	}
+	if code, out, _ := cli(t, "completion", "bash"); code != 0 || !strings.Contains(out, "bash completion") {
+		t.Errorf("completion bash: exit %d", code)
+	}
+	big := writeScenario(t, "big.yaml", "procs: 1\nmain: [{cpu: 1ms}]\n"+strings.Repeat("# padding\n", 500_000))
+	if code, _, errOut := cli(t, "check", big); code != 2 || !strings.Contains(errOut, "larger than 4 MiB") {
+		t.Errorf("a 5 MB file: exit %d, %q", code, errOut)
+	}
+	if code, out, _ := cli(t, "--help"); code != 0 || !strings.Contains(out, "Exit status: 0") {
+		t.Errorf("--help does not document the exit status:\n%s", out)
+	}
+}
+
 // check settles a scenario's questions and fails on one the run cannot
 // answer.
 func TestCheckQuestions(t *testing.T) {

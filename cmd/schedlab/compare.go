@@ -75,7 +75,7 @@ listed by schedlab list --policies.`,
 			if err != nil {
 				return usageError{fmt.Errorf("--modes: %w", err)}
 			}
-			sc, err := scenarios.Load(args[0])
+			sc, err := scenarios.LoadFrom(args[0], stdin)
 			if err != nil {
 				return usageError{err}
 			}

@@ -4,8 +4,12 @@
 package main
 
 import (
+	"io"
 	"os"
 )
+
+// stdin is where a scenario named "-" is read from; tests replace it.
+var stdin io.Reader = os.Stdin
 
 func main() {
 	os.Exit(execute(os.Args[1:], os.Stdout, os.Stderr))

@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
+	"runtime/debug"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -16,6 +19,20 @@ const (
 	exitRun   = 1 // the scenario ran and ended badly (deadlock, panic, invariant)
 	exitUsage = 2 // bad flags, unreadable or invalid files
 )
+
+// version is the module's version and the Go that built the binary:
+// "schedlab (devel), go1.26.0" from a checkout.
+func version() string {
+	v := "(devel)"
+	goVersion := runtime.Version()
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if bi.Main.Version != "" {
+			v = bi.Main.Version
+		}
+		goVersion = bi.GoVersion
+	}
+	return "schedlab " + v + ", " + goVersion
+}
 
 // usageError marks errors in what the user asked for.
 type usageError struct{ error }
@@ -49,7 +66,13 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 		Long: `schedlab simulates the Go 1.26 G/M/P scheduler rule by rule and shows
 it step by step. With no arguments it opens the interactive view of the
 default scenario (` + scenarios.DefaultName + `); the commands below open others
-and print traces and checks.`,
+and print traces and checks.
+
+Exit status: 0 when everything went as the scenario expects; 1 when a run
+ended badly (a deadlock or panic it does not expect, the event limit, a
+question the run cannot answer); 2 for a mistake in the command line or in
+a scenario file.`,
+		Version:       version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -66,8 +89,29 @@ and print traces and checks.`,
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
-		return usageError{fmt.Errorf("%w\n\tsee: schedlab %s --help", err, cmd.Name())}
+		return usageError{fmt.Errorf("%w\n\tsee: %s --help", err, cmd.CommandPath())}
 	})
+	root.SetVersionTemplate("{{.Version}}\n")
 	root.AddCommand(newRunCmd(stdout), newListCmd(stdout), newCheckCmd(stdout), newCompareCmd(stdout), newBenchCmd(stdout, stderr), newTUICmd(stderr), newExerciseCmd(stdout))
+	// cobra's completion command prints its help and exits 0 for a shell
+	// it does not know: make that a usage error naming the shells.
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" {
+			var shells []string
+			for _, sub := range c.Commands() {
+				shells = append(shells, sub.Name())
+			}
+			c.Args = func(cmd *cobra.Command, args []string) error {
+				if len(args) > 0 {
+					return usageError{fmt.Errorf("no completion for %q: want one of %s", args[0], strings.Join(shells, ", "))}
+				}
+				return nil
+			}
+			c.RunE = func(cmd *cobra.Command, args []string) error {
+				return usageError{fmt.Errorf("completion needs a shell: one of %s", strings.Join(shells, ", "))}
+			}
+		}
+	}
 	return root
 }

@@ -59,7 +59,7 @@ like the real flag, this keeps sysmon out of its deep sleep.`,
 			if sched < 0 {
 				return usageError{fmt.Errorf("--schedtrace %v: want a positive period such as 10ms", sched)}
 			}
-			sc, err := scenarios.Load(args[0])
+			sc, err := scenarios.LoadFrom(args[0], stdin)
 			if err != nil {
 				return usageError{err}
 			}

@@ -101,7 +101,7 @@ func runUI(cmd *cobra.Command, name string, f *uiFlags, stderr io.Writer) error 
 			return usageError{fmt.Errorf("--split %s names the policies of its two runs: leave out --policy", f.split)}
 		}
 	}
-	sc, err := scenarios.Load(name)
+	sc, err := scenarios.LoadFrom(name, stdin)
 	if err != nil {
 		return usageError{err}
 	}
