@@ -1,0 +1,46 @@
+package main
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// README shows the output of these commands right after it names them;
+// the output must be what the command prints today. (The UI's screens are
+// held by tui's tests; bench measures this machine, so it is not held.)
+func TestREADMEOutputs(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(data)
+	for _, args := range []string{
+		"compare burst",
+		"exercise runnext --seed 2 --answers",
+		"compare steal --policies default,no-steal,steal-all,global-fifo",
+	} {
+		mention := "`go run ./cmd/schedlab " + args + "`"
+		at := strings.Index(readme, mention)
+		if at < 0 {
+			t.Errorf("README no longer shows %s", mention)
+			continue
+		}
+		rest := readme[at:]
+		open := strings.Index(rest, "\n```\n")
+		if open < 0 {
+			t.Errorf("no block after %s", mention)
+			continue
+		}
+		block := rest[open+5:]
+		block = block[:strings.Index(block, "```\n")]
+		code, out, errOut := cli(t, strings.Fields(args)...)
+		if code != 0 {
+			t.Errorf("%s: exit %d, %s", args, code, errOut)
+			continue
+		}
+		if block != out {
+			t.Errorf("README's output of %q is stale; it prints:\n%s", args, out)
+		}
+	}
+}
