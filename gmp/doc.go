@@ -11,7 +11,7 @@
 // 61st fresh slice), its own queue, the global queue again, the network,
 // and finally the other Ps' queues, which it steals from. sysmon, a thread
 // with no P, preempts long-running Gs and takes Ps away from long system
-// calls. ../shared/GMP-RULES.md states these rules with citations; the
+// calls. docs/rules.md states these rules with citations; the
 // functions here carry the runtime's names (runqput, findRunnable,
 // stealWork, handoffp, retake, …) so the two can be read side by side.
 //

@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// Rules of GMP-RULES.md asserted with numbers, on small programs.
+// Rules of docs/rules.md asserted with numbers, on small programs.
 
 func gids(from, to int) []GID {
 	var out []GID
