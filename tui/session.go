@@ -72,6 +72,7 @@ type poolFrame struct {
 // deadlock) show up as the end of the run.
 func NewSession(sc *scenarios.Scenario, cfg gmp.Config) (*Session, error) {
 	prog := sc.Program()
+	cfg.MeasureIdle = true // for the end summary's work conservation
 	m, err := gmp.New(cfg, prog)
 	if err != nil {
 		return nil, err
@@ -436,7 +437,7 @@ func (s *Session) EndSummary() string {
 	if end.Err != nil {
 		return end.Err.Error()
 	}
-	return fmt.Sprintf("%s at %v after %d events", end.Reason, s.state.Now(), len(s.events))
+	return fmt.Sprintf("%s at %v after %d events; Ps idle %v while goroutines waited", end.Reason, s.state.Now(), len(s.events), s.state.IdleWhileRunnable())
 }
 
 // Checkpoints reports how many snapshots the session holds, for memory
