@@ -19,6 +19,7 @@ func TestREADMEOutputs(t *testing.T) {
 		"compare burst",
 		"exercise runnext --seed 2 --answers",
 		"compare steal --policies default,no-steal,steal-all,global-fifo",
+		"exercise steal --seed 3 --format md --answers",
 	} {
 		mention := "`go run ./cmd/schedlab " + args + "`"
 		at := strings.Index(readme, mention)
@@ -26,14 +27,20 @@ func TestREADMEOutputs(t *testing.T) {
 			t.Errorf("README no longer shows %s", mention)
 			continue
 		}
+		// A block of Markdown is fenced with four backticks, since it
+		// holds fences of its own.
 		rest := readme[at:]
-		open := strings.Index(rest, "\n```\n")
+		fence, opening := "```", "\n```\n"
+		if strings.Contains(args, "--format md") {
+			fence, opening = "````", "\n````markdown\n"
+		}
+		open := strings.Index(rest, opening)
 		if open < 0 {
 			t.Errorf("no block after %s", mention)
 			continue
 		}
-		block := rest[open+5:]
-		block = block[:strings.Index(block, "```\n")]
+		block := rest[open+len(opening):]
+		block = block[:strings.Index(block, "\n"+fence+"\n")+1]
 		code, out, errOut := cli(t, strings.Fields(args)...)
 		if code != 0 {
 			t.Errorf("%s: exit %d, %s", args, code, errOut)
