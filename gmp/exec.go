@@ -172,6 +172,7 @@ func (s *Machine) runG(m *M) {
 	if s.ended {
 		return
 	}
+	s.lastOp = op
 	if op == nil {
 		s.goexit(m, g, true)
 		return

@@ -63,7 +63,12 @@ type Machine struct {
 
 	emitted int
 	steps   uint64
-	sink    func(Event)
+	// sinceCheck counts the steps since the last invariant sweep (Check).
+	sinceCheck int
+	// lastOp is the action the last step ran, named when the step limit
+	// ends a run that emits nothing.
+	lastOp *Op
+	sink   func(Event)
 	// pending holds the events New emits (main starting) until the first
 	// sink is set, so that a sink sees every event Emitted counts.
 	pending  []Event
@@ -258,13 +263,22 @@ func (s *Machine) Step() bool {
 	if !s.ended {
 		s.checkdead()
 	}
-	if !s.ended && s.cfg.Check {
+	if !s.ended && s.cfg.Check && s.checkDue() {
 		if err := s.CheckInvariants(); err != nil {
 			s.fail(Invariant, err)
 		}
 	}
 	if !s.ended && s.emitted >= s.cfg.MaxEvents {
 		s.finish(EventLimit, fmt.Errorf("stopped after %d events at %v without an end: raise the limit with --max-events or max_events: in the file, or stop the run earlier with --until", s.emitted, s.now), RuleUntil)
+	}
+	if !s.ended && s.steps >= uint64(s.cfg.MaxEvents)*stepsPerEvent {
+		s.finish(EventLimit, s.stepLimitError(), RuleUntil)
+	}
+	if s.ended && s.cfg.Check && s.end.Reason != Invariant {
+		// The last state is always swept, whatever the spacing.
+		if err := s.CheckInvariants(); err != nil {
+			s.end = End{Reason: Invariant, Err: err}
+		}
 	}
 	return !s.ended
 }
