@@ -1,9 +1,17 @@
 package gmp
 
-import "fmt"
+import (
+	"fmt"
+	"time"
+)
 
 // Bounds on a run's work, so that any program a scenario can write ends
 // in a result or a message, in bounded time.
+
+// MaxSimTime ends a run that reaches a century of simulated time: the
+// clock counts nanoseconds in an int64, which holds 292 years, and no
+// single wait a scenario can write (a year at most) can carry it past.
+const MaxSimTime = 100 * 365 * 24 * time.Hour
 
 // stepsPerEvent bounds the steps (agenda wake-ups) of a run at this many
 // per event of Config.MaxEvents. Most steps emit an event; those that do
@@ -49,4 +57,13 @@ func (s *Machine) checkDue() bool {
 	}
 	s.sinceCheck = 0
 	return true
+}
+
+// horizonError says the run reached MaxSimTime, and the line it ran last.
+func (s *Machine) horizonError() error {
+	where := ""
+	if op := s.lastOp; op != nil {
+		where = fmt.Sprintf(", last running the %s at %v", op.Kind, op.Pos)
+	}
+	return fmt.Errorf("the run reached a century of simulated time without an end, the most the model's clock runs for%s: stop it earlier with --until", where)
 }

@@ -232,6 +232,10 @@ func (s *Machine) Step() bool {
 		s.fail(Invariant, fmt.Errorf("nothing left on the agenda at %v", s.now))
 		return false
 	}
+	if at > sim.Time(MaxSimTime) {
+		s.finish(EventLimit, s.horizonError(), RuleUntil)
+		return false
+	}
 	if s.cfg.Until > 0 && at > sim.Time(s.cfg.Until) {
 		s.now = sim.Time(s.cfg.Until)
 		s.finish(UntilReached, nil, RuleUntil)

@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/schedlab/schedlab/gmp"
 )
@@ -50,8 +51,14 @@ func (l ErrorList) Unwrap() []error {
 // closest returns the candidate nearest to s by edit distance, if it is
 // close enough to be a plausible typo.
 func closest(s string, candidates []string) string {
+	if len(s) > maxSuggested {
+		return ""
+	}
 	best, bestD := "", 1<<30
 	for _, c := range candidates {
+		if len(c) > maxSuggested {
+			continue
+		}
 		if d := editDistance(strings.ToLower(s), c); d < bestD {
 			best, bestD = c, d
 		}
@@ -60,6 +67,24 @@ func closest(s string, candidates []string) string {
 		return best
 	}
 	return ""
+}
+
+// maxSuggested bounds the names a did-you-mean compares: the distance
+// costs the product of the two lengths, and a name longer than this is not
+// a typo of a short one.
+const maxSuggested = 64
+
+// maxQuoted bounds what of a user's text a message quotes.
+const maxQuoted = 80
+
+// clip shortens a user's text to quote it in a message: at most maxQuoted
+// runes, the rest marked with an ellipsis.
+func clip(s string) string {
+	if utf8.RuneCountInString(s) <= maxQuoted {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:maxQuoted-1]) + "…"
 }
 
 // editDistance is the optimal string alignment distance: insertions,

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/schedlab/schedlab/gmp"
 )
@@ -31,6 +33,9 @@ func FuzzParse(f *testing.F) {
 		f.Add([]byte(tc.src))
 	}
 	f.Add([]byte(aliasBomb(6)))
+	for _, src := range hostileInputs {
+		f.Add([]byte(src))
+	}
 
 	const file = "fuzz/input.yaml"
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -56,6 +61,9 @@ func FuzzParse(f *testing.F) {
 				if e.Pos.File != file || e.Pos.Line < 1 || e.Pos.Col < 1 || e.Pos.Line > lines {
 					t.Errorf("error %d has position %+v (file has %d lines): %v", i, e.Pos, lines, e)
 				}
+				if msg := e.Error(); !utf8.ValidString(msg) || len(msg) > 2000 {
+					t.Errorf("error %d is not short, valid text (%d bytes)", i, len(msg))
+				}
 				if e.Msg == "" {
 					t.Errorf("error %d at %v has no message", i, e.Pos)
 				}
@@ -71,8 +79,30 @@ func FuzzParse(f *testing.F) {
 		if sc.Main == nil {
 			t.Errorf("Main is nil")
 		}
-		if sc.File != file || !bytes.Equal(sc.Source, data) {
+		if sc.File != file || !bytes.Equal(sc.Source, bytes.TrimPrefix(data, utf8BOM)) {
 			t.Errorf("File = %q or Source does not match the input", sc.File)
 		}
 	})
+}
+
+// hostileInputs are inputs that once made the parser slow, hungry or
+// wordy; each is a regression test of TestHostileInputs and a fuzz seed.
+var hostileInputs = map[string]string{
+	"deep flow":        "procs: 1\nmain: " + strings.Repeat("[", 100_000) + strings.Repeat("]", 100_000) + "\n",
+	"deep block":       "procs: 1\nmain:\n" + deepBlock(200),
+	"many lines":       "procs: 1\nchans:\n" + strings.Repeat("  c: 0\n", MaxLines) + "main: [{cpu: 1ms}]\n",
+	"binary":           "procs: 1\nmain: [{cpu: 1ms}]\n\xff\xfe\x00\x01",
+	"nul":              "procs: 1\x00\nmain: [{cpu: 1ms}]\n",
+	"overflow uniform": "procs: 1\nmain:\n  - cpu: {uniform: [0s, 2562047h47m16.854775807s]}\n",
+	"long sleep":       "procs: 1\nmain:\n  - loop: {times: 3, do: [{sleep: 1000000h}]}\n",
+	"long name":        "procs: 1\nchans: {" + strings.Repeat("c", 20_000) + ": 0}\nmain:\n  - send: " + strings.Repeat("c", 19_999) + "x\n",
+}
+
+// deepBlock nests n block sequences, each indented two more columns.
+func deepBlock(n int) string {
+	var b strings.Builder
+	for i := range n {
+		b.WriteString(strings.Repeat("  ", i+1) + "- \n")
+	}
+	return b.String()
 }

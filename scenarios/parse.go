@@ -39,6 +39,10 @@ var validName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
 // Parse reads a scenario from data; file names it in errors. Every
 // mistake found is reported, each as file:line:col with a hint.
 func Parse(file string, data []byte) (*Scenario, error) {
+	data, perr := prescan(file, data)
+	if perr != nil {
+		return nil, ErrorList{perr}
+	}
 	p := &reader{file: file, anchors: map[string]ast.Node{}, chans: map[string]int{}, pools: map[string]int{}, sems: map[string]int{}}
 	sc := p.parse(data)
 	if len(p.errs) > 0 {
@@ -88,6 +92,11 @@ func (p *reader) pos(n ast.Node) gmp.Pos {
 func (p *reader) errorf(n ast.Node, hint, format string, args ...any) {
 	if len(p.errs) >= maxErrors {
 		return
+	}
+	for i, a := range args {
+		if s, ok := a.(string); ok {
+			args[i] = clip(s)
+		}
 	}
 	p.errs = append(p.errs, &Error{Pos: p.pos(n), Msg: fmt.Sprintf(format, args...), Hint: hint})
 }
@@ -370,8 +379,17 @@ func (p *reader) duration(n ast.Node, what string) time.Duration {
 		p.errorf(n, "durations are zero or more", "%s is negative (%v)", what, d)
 		return 0
 	}
+	if d > MaxDuration {
+		p.errorf(n, "a scenario's durations are at most a year; the run as a whole may last up to a century", "%s %v is longer than %v", what, d, MaxDuration)
+		return 0
+	}
 	return d
 }
+
+// MaxDuration bounds every duration a scenario writes, so that no draw
+// and no sum of them along a run can overflow the model's clock (which
+// stops runs at gmp.MaxSimTime).
+const MaxDuration = 365 * 24 * time.Hour
 
 // dur reads a duration that may be drawn from the seed:
 // 1ms, {uniform: [1ms, 3ms]} or {exp: 2ms}.
@@ -835,7 +853,7 @@ func (p *reader) chanRef(v, key ast.Node, action string) int {
 			names = append(names, n)
 		}
 		slices.Sort(names)
-		hint := "declare it under chans:, e.g. chans: {" + name + ": 0}"
+		hint := "declare it under chans:, e.g. chans: {" + clip(name) + ": 0}"
 		if c := closest(name, names); c != "" {
 			hint = "did you mean " + c + "? (" + hint + ")"
 		}
