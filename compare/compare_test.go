@@ -228,3 +228,42 @@ func TestComparePolicies(t *testing.T) {
 		t.Errorf("json %s: %v", buf.String(), err)
 	}
 }
+
+// A task that calls runtime.Goexit still gives back its semaphore slot
+// and its errgroup token (both are deferred in Go), so every mode ends as
+// the pool does; and a submit too deep for a mode's rewrite is refused
+// before anything runs, rather than panicking in the model.
+func TestTasksThatExitAndDeepSubmits(t *testing.T) {
+	exit, err := scenarios.Parse("exit.yaml", []byte("procs: 2\npools: {w: {size: 2}}\nmain:\n  - submit: {pool: w, count: 4, do: [{cpu: 1ms}, exit]}\n  - wait: children\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Compare(exit.Name, "", exit.Program(), exit.Config(), taskmode.All)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rep.Results {
+		if r.End.Reason != gmp.MainReturned {
+			t.Errorf("%s: ended %v (%v)", r.Label, r.End.Reason, r.End.Err)
+		}
+	}
+	deep := "procs: 2\npools: {w: {size: 2}}\nmain:\n" +
+		"  - loop:\n      times: 2\n      do:\n" +
+		"        - loop:\n            times: 2\n            do:\n" +
+		"              - loop:\n                  times: 2\n                  do:\n" +
+		"                    - loop:\n                        times: 2\n                        do:\n" +
+		"                          - submit: {pool: w, count: 2, do: [{cpu: 100us}]}\n  - wait: children\n"
+	sc, err := scenarios.Parse("deep.yaml", []byte(deep))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Transform(sc.Program(), taskmode.Errgroup); err == nil || !strings.Contains(err.Error(), "deep.yaml:16:29: the errgroup mode cannot rewrite this submit: inside 4 loops") {
+		t.Errorf("errgroup rewrite of a submit 4 loops deep: %v", err)
+	}
+	for _, mode := range []taskmode.Mode{taskmode.Raw, taskmode.Pool, taskmode.Semaphore} {
+		r, err := Run(sc.Program(), sc.Config(), mode)
+		if err != nil || r.End.Reason != gmp.MainReturned || r.Goroutines < 2 {
+			t.Errorf("%s: %v, %+v", mode, err, r)
+		}
+	}
+}

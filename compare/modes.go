@@ -28,12 +28,15 @@ import (
 // fails if prog submits nothing, since then every mode is the same.
 func Transform(prog *gmp.Program, mode taskmode.Mode) (*gmp.Program, error) {
 	if !submits(prog.Main) {
-		return nil, fmt.Errorf("%s submits no tasks to a pool: compare runs the tasks of submit: actions each way, and there are none", prog.Name)
+		return nil, fmt.Errorf("%s submits no tasks to a pool: compare runs the tasks of submit: actions each way, and there are none (to compare what-if schedulers on it, use --policies default,no-steal)", prog.Name)
 	}
 	out := *prog
 	out.Sems = slices.Clone(prog.Sems)
 	t := &transformer{prog: &out, pools: prog.Pools, mode: mode, semOf: map[int]int{}}
-	out.Main = t.ops(prog.Main)
+	out.Main = t.ops(prog.Main, 0)
+	if t.err != nil {
+		return nil, t.err
+	}
 	if mode != taskmode.Pool {
 		out.Pools = nil // nothing submits to them any more
 	}
@@ -54,21 +57,42 @@ type transformer struct {
 	pools []gmp.PoolDecl // the original program's
 	mode  taskmode.Mode
 	semOf map[int]int // pool index -> the semaphore that stands for it
+	err   error       // the first submit the mode cannot rewrite
 }
 
-func (t *transformer) ops(in []gmp.Op) []gmp.Op {
+// ops rewrites a list of actions that runs inside loops loops of its
+// goroutine.
+func (t *transformer) ops(in []gmp.Op, loops int) []gmp.Op {
 	if in == nil {
 		return nil
 	}
 	out := make([]gmp.Op, 0, len(in))
 	for _, op := range in {
-		op.Body = t.ops(op.Body)
+		switch op.Kind {
+		case gmp.OpLoop:
+			op.Body = t.ops(op.Body, loops+1)
+		default:
+			op.Body = t.ops(op.Body, 0) // a new goroutine's, or a task's
+		}
 		if op.Kind == gmp.OpSubmit {
+			t.checkDepth(op, loops)
 			op = t.submit(op)
 		}
 		out = append(out, op)
 	}
 	return out
+}
+
+// checkDepth refuses a submit the mode would rewrite into more loop
+// levels than a goroutine has: the semaphore's loop takes one, an
+// errgroup two.
+func (t *transformer) checkDepth(op gmp.Op, loops int) {
+	frames := map[taskmode.Mode]int{taskmode.Semaphore: 1, taskmode.Errgroup: 2}[t.mode]
+	if t.err == nil && frames > 0 && t.pools[op.Pool].Size > 0 && loops+frames > gmp.MaxLoopDepth {
+		t.err = fmt.Errorf("%v: the %s mode cannot rewrite this submit: inside %d loops, its %s would nest %d deep, more than the %d levels a goroutine allows; compare the other modes (--modes)",
+			op.Pos, t.mode, loops, map[taskmode.Mode]string{taskmode.Semaphore: "loop of acquires", taskmode.Errgroup: "errgroup"}[t.mode],
+			loops+frames, gmp.MaxLoopDepth)
+	}
 }
 
 // submit rewrites one submit action for the mode.
@@ -84,7 +108,9 @@ func (t *transformer) submit(op gmp.Op) gmp.Op {
 		return gmp.Op{Kind: gmp.OpGroup, Limit: size, Count: op.Count, Body: op.Body, Pos: op.Pos}
 	}
 	sem := t.sem(op.Pool, size)
-	body := append(slices.Clone(op.Body), gmp.Op{Kind: gmp.OpRelease, Sem: sem, N: 1, Pos: op.Pos})
+	// The release is deferred in the task's wrapper, so a task that
+	// calls runtime.Goexit still gives its slot back.
+	body := append(slices.Clone(op.Body), gmp.Op{Kind: gmp.OpRelease, Sem: sem, N: 1, Pos: op.Pos, Defer: true})
 	return gmp.Op{Kind: gmp.OpLoop, Count: op.Count, Pos: op.Pos, Body: []gmp.Op{
 		{Kind: gmp.OpAcquire, Sem: sem, N: 1, Pos: op.Pos},
 		{Kind: gmp.OpGo, Count: 1, Body: body, Pos: op.Pos},

@@ -33,7 +33,9 @@ func (s *Machine) groupOf(owner GID) *group {
 // and SetLimit) and enters the action's body.
 func (s *Machine) groupStart(m *M, g *G, op *Op) {
 	gr := group{owner: g.ID, ch: -1}
-	if op.Limit > 0 {
+	if op.Limit >= 0 {
+		// SetLimit(0) makes a channel no Go can send on: every Go
+		// blocks, as with x/sync.
 		gr.ch = s.newChan(Chan{Name: "errgroup limit", Cap: op.Limit})
 	}
 	s.groups = append(s.groups, gr)

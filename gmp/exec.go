@@ -36,8 +36,12 @@ func (s *Machine) nextOp(g *G) *Op {
 			}
 			continue
 		case OpGo, OpSubmit:
+			if op.Count <= 0 {
+				f.pc++ // count: 0 starts or submits nothing
+				continue
+			}
 			g.goRep++
-			if int(g.goRep) >= max(op.Count, 1) {
+			if int(g.goRep) >= op.Count {
 				g.goRep = 0
 				f.pc++
 			}
@@ -134,7 +138,7 @@ func groupBody(op *Op) []Op {
 	goOne := []Op{
 		{Kind: opGroupGo, Body: op.Body, Limit: op.Limit, Pos: op.Pos},
 	}
-	if op.Limit > 0 {
+	if op.Limit >= 0 {
 		goOne = append([]Op{{Kind: opGroupSend, Limit: op.Limit, Pos: op.Pos}}, goOne...)
 	}
 	return []Op{
@@ -147,7 +151,8 @@ func groupBody(op *Op) []Op {
 func groupTaskBody(op *Op) []Op {
 	body := make([]Op, 0, len(op.Body)+1)
 	body = append(body, op.Body...)
-	return append(body, Op{Kind: opGroupDone, Pos: op.Pos})
+	// errgroup.Go defers done, so Goexit in the task still runs it.
+	return append(body, Op{Kind: opGroupDone, Pos: op.Pos, Defer: true})
 }
 
 func posOf(ops []Op) Pos {
@@ -242,6 +247,26 @@ func (s *Machine) runCPU(m *M, g *G) {
 	g.inCPU = true
 	g.cpuEnd = s.now.Add(g.CPULeft)
 	s.wakeMAt(m, g.cpuEnd, stepCPUDone)
+}
+
+// runDeferred is runtime.Goexit unwinding g's program: the deferred
+// actions of its goroutine body (Op.Defer) still run, after which the
+// goroutine ends. It reports whether there were any to run.
+func (s *Machine) runDeferred(m *M, g *G) bool {
+	if g.depth == 0 {
+		return false
+	}
+	g.depth = 1 // the loops Goexit leaves
+	f := g.top()
+	ops := s.bodies[f.body]
+	for i := int(f.pc); i < len(ops); i++ {
+		if ops[i].Defer {
+			f.pc, f.left = uint16(i), 0
+			s.continueAfter(m, 0)
+			return true
+		}
+	}
+	return false
 }
 
 // continueAfter lets the running G go on with its next action once the

@@ -164,6 +164,9 @@ func (s *Machine) goexit(m *M, g *G, returned bool) {
 		s.finish(MainReturned, nil, RuleNone)
 		return
 	}
+	if !returned && s.runDeferred(m, g) {
+		return
+	}
 	if pi, ok := s.isPoolWorker(g); ok {
 		if !returned {
 			// runtime.Goexit in a task: the worker's deferred

@@ -103,11 +103,15 @@ type Op struct {
 	// Body: go, the new goroutines' program; loop, the repeated actions;
 	// submit and group, what each task runs.
 	Body  []Op
-	Chan  int  // send, recv, close: index into Program.Chans
-	Pool  int  // submit: index into Program.Pools
-	Sem   int  // acquire, release: index into Program.Sems
-	N     int  // acquire, release: the weight
-	Limit int  // group: SetLimit's argument (0 or less: no limit)
+	Chan  int // send, recv, close: index into Program.Chans
+	Pool  int // submit: index into Program.Pools
+	Sem   int // acquire, release: index into Program.Sems
+	N     int // acquire, release: the weight
+	Limit int // group: SetLimit's argument; negative: no limit (SetLimit not called)
+	// Defer marks an action a deferred call makes: it also runs when the
+	// goroutine calls runtime.Goexit before reaching it (the release that
+	// a task's wrapper defers, in compare's semaphore mode).
+	Defer bool
 	Block bool // syscall: entered with entersyscallblock (hands the P off at once)
 	Pos   Pos
 }

@@ -783,7 +783,7 @@ func (p *reader) group(mv *ast.MappingValueNode, pos gmp.Pos) (gmp.Op, bool) {
 		return gmp.Op{}, false
 	}
 	f := p.mapping(m, []string{"limit", "count", "do"}, "group")
-	op := gmp.Op{Kind: gmp.OpGroup, Pos: pos}
+	op := gmp.Op{Kind: gmp.OpGroup, Pos: pos, Limit: -1}
 	if v, ok := f["limit"]; ok {
 		op.Limit = int(p.integer(v, "group limit", 0, maxChanCap))
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -91,12 +92,27 @@ listed by schedlab list --policies.`,
 				rep, err = compare.Compare(sc.Name, sc.Title, sc.Program(), cfg, ms)
 			}
 			if err != nil {
-				return usageError{fmt.Errorf("%s: %w", sc.File, err)}
+				return usageError{err}
 			}
+			write := rep.WriteText
 			if format == "json" {
-				return rep.WriteJSON(stdout)
+				write = rep.WriteJSON
 			}
-			return rep.WriteText(stdout)
+			if err := write(stdout); err != nil {
+				return err
+			}
+			// A run that ended in a way the scenario does not declare
+			// (expect:) is a failed comparison, after the table.
+			var bad []error
+			for _, r := range rep.Results {
+				if r.End.Err != nil && r.End.Reason != sc.Expect {
+					bad = append(bad, fmt.Errorf("%s: %w", r.Label, r.End.Err))
+				}
+			}
+			if len(bad) > 0 {
+				return runError{errors.Join(bad...)}
+			}
+			return nil
 		},
 	}
 	sim.register(cmd, "stop each run")
