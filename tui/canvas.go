@@ -105,8 +105,12 @@ func wrap(s string, w int) []string {
 				line = word
 			}
 			for width(line) > w {
-				cut := truncate(line, w)
-				cut = cut[:len(cut)-len("…")]
+				cut := strings.TrimSuffix(truncate(line, w), "…")
+				if cut == "" {
+					// Too narrow for a character and the ellipsis: a
+					// character a line, so the loop always moves on.
+					cut, _, _, _ = uniseg.FirstGraphemeClusterInString(line, -1)
+				}
 				lines = append(lines, cut)
 				line = line[len(cut):]
 			}

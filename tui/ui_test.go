@@ -318,3 +318,23 @@ func TestReadmeScreensAreCurrent(t *testing.T) {
 		}
 	}
 }
+
+// A terminal too small for the layout gets a message that fits it, and
+// says the size it checks; one a column wide or a row high, or empty,
+// must not hang wrapping it.
+func TestTinyTerminals(t *testing.T) {
+	a := newApp(t, "tour", false)
+	t.Cleanup(func() { a.Close() })
+	for _, sz := range []struct{ w, h int }{{1, 24}, {80, 1}, {1, 1}, {0, 0}, {59, 30}, {100, 15}} {
+		got := draw(t, a, sz.w, sz.h)
+		if sz.w >= 20 && sz.h >= 3 && !strings.Contains(strings.ReplaceAll(got.text, "\n", " "), "at least 60×16") {
+			t.Errorf("%dx%d: no size message:\n%s", sz.w, sz.h, got.text)
+		}
+	}
+	if got := draw(t, a, 60, 16); strings.Contains(got.text, "needs a terminal") {
+		t.Error("60x16 is refused, though the message says it is enough")
+	}
+	if lines := wrap("abc def", 1); len(lines) != 6 {
+		t.Errorf("wrap at width 1: %q", lines)
+	}
+}

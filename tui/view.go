@@ -7,10 +7,13 @@ import (
 	"github.com/rivo/tview"
 )
 
-// Smallest screen the layout is designed for.
+// Smallest screen the layout is designed for, and the smallest it draws
+// on at all.
 const (
-	minWidth  = 80
-	minHeight = 24
+	minWidth    = 80
+	minHeight   = 24
+	leastWidth  = 60
+	leastHeight = 16
 	// wideWidth and tallHeight unlock the detailed layout.
 	wideWidth  = 120
 	tallHeight = 40
@@ -110,8 +113,9 @@ func (v *rootView) Draw(screen tcell.Screen) {
 	c := canvas{scr: screen, x: x, y: y, w: w, h: h}
 	t := v.a.theme
 	c.clear(t.Base)
-	if w < minWidth-20 || h < minHeight-8 {
-		msg := fmt.Sprintf("schedlab needs a terminal of at least %d×%d; this one is %d×%d. Make it larger, or press q to quit.", minWidth, minHeight, w, h)
+	if w < leastWidth || h < leastHeight {
+		msg := fmt.Sprintf("schedlab needs a terminal of at least %d×%d (%d×%d to see everything); this one is %d×%d. Make it larger, or press q to quit.",
+			leastWidth, leastHeight, minWidth, minHeight, w, h)
 		for i, line := range wrap(msg, w) {
 			c.text(0, i, line, t.Warn)
 		}
