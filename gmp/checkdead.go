@@ -33,6 +33,14 @@ func (s *Machine) checkdead() {
 	if len(blocked) == 0 {
 		return
 	}
+	s.blocked = nil
+	for _, g := range blocked {
+		b := Blocked{G: g.ID, Why: s.blockedOn(g)}
+		if op := s.OpOf(g); op != nil {
+			b.Pos = op.Pos
+		}
+		s.blocked = append(s.blocked, b)
+	}
 	first := blocked[0] // main if it is blocked: it has the lowest id
 	err := &RunError{Msg: "fatal error: all goroutines are asleep - deadlock! " + s.blockedOn(first)}
 	if op := s.OpOf(first); op != nil {
@@ -56,6 +64,23 @@ func (s *Machine) checkdead() {
 		err.Hint = "nothing else can run, so nothing can ever wake it"
 	}
 	s.fail(Deadlock, err)
+}
+
+// Blocked is a goroutine a deadlock left waiting: what it waits for, in
+// words, and the scenario line it waits at.
+type Blocked struct {
+	G   GID
+	Why string
+	Pos Pos
+}
+
+// BlockedAtEnd lists the goroutines a deadlock left waiting, in goroutine
+// order; nil unless the run ended in a deadlock.
+func (s *Machine) BlockedAtEnd() []Blocked {
+	if !s.ended || s.end.Reason != Deadlock {
+		return nil
+	}
+	return s.blocked
 }
 
 // blockedOn says in words what a waiting goroutine waits for.

@@ -68,7 +68,9 @@ type Machine struct {
 	// lastOp is the action the last step ran, named when the step limit
 	// ends a run that emits nothing.
 	lastOp *Op
-	sink   func(Event)
+	// blocked are the goroutines a deadlock left waiting (checkdead).
+	blocked []Blocked
+	sink    func(Event)
 	// pending holds the events New emits (main starting) until the first
 	// sink is set, so that a sink sees every event Emitted counts.
 	pending  []Event

@@ -5,6 +5,7 @@ package tracelog
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -35,9 +36,14 @@ func ParseFormat(s string) (Format, error) {
 	return Text, fmt.Errorf("unknown format %q: use text or jsonl", s)
 }
 
+// bufferSize is the output buffer: a trace runs to hundreds of thousands of
+// lines, and a small buffer makes a write call every few dozen.
+const bufferSize = 256 << 10
+
 // Writer writes events, scenario notes and schedtrace lines in time order.
 type Writer struct {
 	w      *bufio.Writer
+	buf    []byte // the line being written, reused
 	format Format
 	d      *gmp.Describer
 	// Events controls whether events and notes are written (schedtrace
@@ -50,7 +56,7 @@ type Writer struct {
 
 // New returns a writer to w for a run described by d with the given notes.
 func New(w io.Writer, format Format, d *gmp.Describer, notes []scenarios.Note) *Writer {
-	return &Writer{w: bufio.NewWriter(w), format: format, d: d, Events: true, notes: notes,
+	return &Writer{w: bufio.NewWriterSize(w, bufferSize), format: format, d: d, Events: true, notes: notes,
 		used: make([]bool, len(notes)), seen: map[gmp.Kind]bool{}}
 }
 
@@ -80,15 +86,29 @@ func (w *Writer) Event(e gmp.Event) {
 func (w *Writer) SchedTrace(t sim.Time, line string) {
 	w.timeNotes(t)
 	if w.format == JSONL {
-		w.w.WriteString(`{"t":` + strconv.FormatInt(int64(t), 10) + `,"kind":"schedtrace","why":` + strconv.Quote(line) + "}\n")
+		w.record(t, "schedtrace", line)
 		return
 	}
 	w.w.WriteString(line + "\n")
 }
 
+// record writes a JSONL record of a kind with only a time and a sentence.
+func (w *Writer) record(t sim.Time, kind, why string) {
+	b := append(w.buf[:0], `{"t":`...)
+	b = strconv.AppendInt(b, int64(t), 10)
+	b = append(b, `,"kind":"`...)
+	b = append(b, kind...)
+	b = append(b, `","why":`...)
+	b = appendString(b, why)
+	b = append(b, "}\n"...)
+	w.buf = b
+	w.w.Write(b)
+}
+
 // End writes the notes the run never reached, and how it ended, then
-// flushes. It returns the first write error.
-func (w *Writer) End(m *gmp.Machine) error {
+// flushes. asExpected says whether the run ended as the scenario means
+// it to (expect:). It returns the first write error.
+func (w *Writer) End(m *gmp.Machine, asExpected bool) error {
 	for i, n := range w.notes {
 		if w.used[i] || !w.Events {
 			continue
@@ -100,17 +120,69 @@ func (w *Writer) End(m *gmp.Machine) error {
 		}
 		msg := fmt.Sprintf("note %s (%s) was not reached: the run ended at %v", when, n.Pos, m.Now())
 		if w.format == JSONL {
-			w.w.WriteString(`{"t":` + strconv.FormatInt(int64(m.Now()), 10) + `,"kind":"note-unreached","why":` + strconv.Quote(msg) + "}\n")
+			w.record(m.Now(), "note-unreached", msg)
 		} else {
 			w.w.WriteString("# " + msg + "\n")
 		}
 	}
-	if w.format == Text && w.Events {
+	switch {
+	case w.format == JSONL:
+		w.endRecord(m, asExpected)
+	case w.Events:
 		end := m.End()
 		w.w.WriteString(fmt.Sprintf("# end: %s at %v after %d events; %d goroutines created, %d threads; Ps idle %v while goroutines waited\n",
 			end.Reason, m.Now(), m.Emitted(), m.NumG()-1, m.NumM(), m.IdleWhileRunnable()))
 	}
 	return w.w.Flush()
+}
+
+// endRecord is the JSONL record of how the run ended (docs/jsonl.md).
+func (w *Writer) endRecord(m *gmp.Machine, asExpected bool) {
+	end := m.End()
+	b := append(w.buf[:0], `{"t":`...)
+	b = strconv.AppendInt(b, int64(m.Now()), 10)
+	b = append(b, `,"kind":"end","reason":`...)
+	b = appendString(b, end.Reason.String())
+	b = append(b, `,"as_expected":`...)
+	b = strconv.AppendBool(b, asExpected)
+	b = append(b, `,"events":`...)
+	b = strconv.AppendInt(b, int64(m.Emitted()), 10)
+	b = append(b, `,"goroutines":`...)
+	b = strconv.AppendInt(b, int64(m.NumG()-1), 10)
+	b = append(b, `,"threads":`...)
+	b = strconv.AppendInt(b, int64(m.NumM()), 10)
+	b = append(b, `,"idle_while_runnable_ns":`...)
+	b = strconv.AppendInt(b, int64(m.IdleWhileRunnable()), 10)
+	if end.Err != nil {
+		b = append(b, `,"error":`...)
+		b = appendString(b, end.Err.Error())
+		var re *gmp.RunError
+		if errors.As(end.Err, &re) && re.Pos.Line > 0 {
+			b = append(b, `,"src":`...)
+			b = appendString(b, re.Pos.String())
+		}
+	}
+	if blocked := m.BlockedAtEnd(); len(blocked) > 0 {
+		b = append(b, `,"blocked":[`...)
+		for i, bl := range blocked {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"g":`...)
+			b = strconv.AppendInt(b, int64(bl.G), 10)
+			b = append(b, `,"why":`...)
+			b = appendString(b, bl.Why)
+			if bl.Pos.Line > 0 {
+				b = append(b, `,"src":`...)
+				b = appendString(b, bl.Pos.String())
+			}
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	b = append(b, "}\n"...)
+	w.buf = b
+	w.w.Write(b)
 }
 
 func (w *Writer) timeNotes(t sim.Time) {
@@ -127,7 +199,7 @@ func (w *Writer) note(t sim.Time, n scenarios.Note) {
 		return
 	}
 	if w.format == JSONL {
-		w.w.WriteString(`{"t":` + strconv.FormatInt(int64(t), 10) + `,"kind":"note","why":` + strconv.Quote(n.Text) + "}\n")
+		w.record(t, "note", n.Text)
 		return
 	}
 	for _, line := range strings.Split(n.Text, "\n") {
@@ -144,36 +216,48 @@ func (w *Writer) textEvent(e gmp.Event) {
 }
 
 func (w *Writer) jsonEvent(e gmp.Event) {
-	b := w.w
-	b.WriteString(`{"t":`)
-	b.WriteString(strconv.FormatInt(int64(e.T), 10))
-	b.WriteString(`,"kind":"` + e.Kind.String() + `"`)
+	b := append(w.buf[:0], `{"t":`...)
+	b = strconv.AppendInt(b, int64(e.T), 10)
+	b = append(b, `,"kind":"`...)
+	b = append(b, e.Kind.String()...)
+	b = append(b, '"')
 	if e.G != gmp.NoG {
-		b.WriteString(`,"g":` + strconv.Itoa(int(e.G)))
+		b = append(b, `,"g":`...)
+		b = strconv.AppendInt(b, int64(e.G), 10)
 	}
 	if e.P != gmp.NoP {
-		b.WriteString(`,"p":` + strconv.Itoa(int(e.P)))
+		b = append(b, `,"p":`...)
+		b = strconv.AppendInt(b, int64(e.P), 10)
 	}
 	if e.M != gmp.NoM {
-		b.WriteString(`,"m":` + strconv.Itoa(int(e.M)))
+		b = append(b, `,"m":`...)
+		b = strconv.AppendInt(b, int64(e.M), 10)
 	}
 	if !e.From.IsZero() {
-		b.WriteString(`,"from":` + strconv.Quote(w.d.Loc(e.From)))
+		b = append(b, `,"from":`...)
+		b = appendString(b, w.d.Loc(e.From))
 	}
 	if !e.To.IsZero() {
-		b.WriteString(`,"to":` + strconv.Quote(w.d.Loc(e.To)))
+		b = append(b, `,"to":`...)
+		b = appendString(b, w.d.Loc(e.To))
 	}
 	if e.Reason != gmp.NoReason {
-		b.WriteString(`,"reason":` + strconv.Quote(e.Reason.String()))
+		b = append(b, `,"reason":`...)
+		b = appendString(b, e.Reason.String())
 	}
 	if fn := e.Fn(); fn != "" {
-		b.WriteString(`,"fn":` + strconv.Quote(fn))
+		b = append(b, `,"fn":`...)
+		b = appendString(b, fn)
 	}
-	b.WriteString(`,"why":` + strconv.Quote(w.d.Describe(e)))
+	b = append(b, `,"why":`...)
+	b = appendString(b, w.d.Describe(e))
 	if e.Op != nil && e.Op.Pos.Line > 0 {
-		b.WriteString(`,"src":` + strconv.Quote(e.Op.Pos.String()))
+		b = append(b, `,"src":`...)
+		b = appendString(b, e.Op.Pos.String())
 	}
-	b.WriteString("}\n")
+	b = append(b, "}\n"...)
+	w.buf = b
+	w.w.Write(b)
 }
 
 // Options choose how a scenario is run and traced.
@@ -211,7 +295,7 @@ func Run(sc *scenarios.Scenario, o Options, out io.Writer) (gmp.End, *gmp.Machin
 	m.SetSink(w.Event)
 	m.SetSchedTraceSink(func(line string) { w.SchedTrace(m.Now(), line) })
 	end := m.Run()
-	if err := w.End(m); err != nil {
+	if err := w.End(m, sc.AsExpected(end)); err != nil {
 		return end, m, err
 	}
 	return end, m, nil

@@ -260,6 +260,14 @@ func TestRunJSONL(t *testing.T) {
 		}
 		lastT = tm
 		kind, _ := obj["kind"].(string)
+		if kind == "end" {
+			// The last record: how the run ended.
+			if i != len(lines(out))-1 || obj["reason"] != "main returned" || obj["as_expected"] != true || obj["events"] != float64(203) {
+				t.Errorf("line %d: end record %q", i+1, l)
+			}
+			seen[kind] = true
+			continue
+		}
 		why, _ := obj["why"].(string)
 		if kind == "" || why == "" {
 			t.Errorf("line %d lacks kind or why: %q", i+1, l)
@@ -292,7 +300,7 @@ func TestRunJSONL(t *testing.T) {
 		}
 		evs = append(evs, event{kind, g, p, m, obj})
 	}
-	for _, k := range []string{"go-start", "m-park", "steal", "go-create", "note"} {
+	for _, k := range []string{"go-start", "m-park", "steal", "go-create", "note", "end"} {
 		if !seen[k] {
 			t.Errorf("no %s line", k)
 		}

@@ -74,8 +74,14 @@ like the real flag, this keeps sysmon out of its deep sleep.`,
 				return runError{end.Err}
 			}
 			if end.Err != nil {
-				// The failure the scenario is about: say it, but it is no error.
-				fmt.Fprintf(stdout, "# %v\n# (the scenario expects this %s)\n", end.Err, end.Reason)
+				// The failure the scenario is about: say it, but it is no
+				// error. JSON lines keep stdout to JSON: the end record
+				// says it there, and people read it on stderr.
+				out := stdout
+				if f == tracelog.JSONL {
+					out = cmd.ErrOrStderr()
+				}
+				fmt.Fprintf(out, "# %v\n# (the scenario expects this %s)\n", end.Err, end.Reason)
 			}
 			return nil
 		},
