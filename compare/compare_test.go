@@ -267,3 +267,36 @@ func TestTasksThatExitAndDeepSubmits(t *testing.T) {
 		}
 	}
 }
+
+// A nonblocking pool that rejects most tasks did less work than the other
+// modes: the table says how much each ran, and warns.
+func TestUnequalWorkIsFlagged(t *testing.T) {
+	sc, err := scenarios.Parse("nb.yaml", []byte("procs: 2\npools: {w: {size: 4, nonblocking: true}}\nmain:\n  - submit: {pool: w, count: 100, do: [{cpu: 100us}]}\n  - wait: children\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Compare(sc.Name, "", sc.Program(), sc.Config(), taskmode.All)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rep.Results {
+		want := 100
+		if r.Mode == taskmode.Pool {
+			want = 100 - r.Pool.Rejected
+		}
+		if r.TasksStarted != want || (r.Mode == taskmode.Pool && r.Pool.Rejected == 0) {
+			t.Errorf("%s started %d tasks, want %d (rejected %d)", r.Label, r.TasksStarted, want, r.Pool.Rejected)
+		}
+	}
+	var text, js bytes.Buffer
+	rep.WriteText(&text)
+	rep.WriteJSON(&js)
+	if !strings.Contains(text.String(), "not like for like") || !strings.Contains(js.String(), `"warning": "not like for like`) ||
+		!strings.Contains(js.String(), `"tasks_started": 100`) {
+		t.Errorf("no warning or count:\n%s\n%s", text.String(), js.String())
+	}
+	rep, _ = Compare("burst", "", sc.Program(), sc.Config(), []taskmode.Mode{taskmode.Raw, taskmode.Semaphore})
+	if rep.unequalWork() != "" {
+		t.Error("a warning for modes that ran the same tasks")
+	}
+}

@@ -48,6 +48,10 @@ type Result struct {
 	IdleWhileRunnable time.Duration
 	// The pools' figures, summed over the scenario's pools (pool mode).
 	Pool gmp.PoolStats
+	// TasksStarted is how many of the submitted tasks started: those a
+	// pool gave a worker, or the goroutines the other modes start for
+	// them.
+	TasksStarted int
 }
 
 // ReuseRatio is the share of accepted tasks that went to a worker that had
@@ -65,7 +69,7 @@ func Run(prog *gmp.Program, cfg gmp.Config, mode taskmode.Mode) (*Result, error)
 	if err != nil {
 		return nil, err
 	}
-	r, err := measure(p, cfg)
+	r, err := measure(p, cfg, submitSites(prog.Main, nil))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", mode, err)
 	}
@@ -73,10 +77,25 @@ func Run(prog *gmp.Program, cfg gmp.Config, mode taskmode.Mode) (*Result, error)
 	return r, nil
 }
 
+// submitSites collects the positions of prog's submit actions: the
+// rewritten actions keep them, so a goroutine started at one runs a task.
+func submitSites(ops []gmp.Op, into map[gmp.Pos]bool) map[gmp.Pos]bool {
+	if into == nil {
+		into = map[gmp.Pos]bool{}
+	}
+	for i := range ops {
+		if ops[i].Kind == gmp.OpSubmit {
+			into[ops[i].Pos] = true
+		}
+		submitSites(ops[i].Body, into)
+	}
+	return into
+}
+
 // RunPolicy simulates prog as written under policy and measures it.
 func RunPolicy(prog *gmp.Program, cfg gmp.Config, policy gmp.Policy) (*Result, error) {
 	cfg.Policy = policy
-	r, err := measure(prog, cfg)
+	r, err := measure(prog, cfg, nil)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", policy, err)
 	}
@@ -84,8 +103,9 @@ func RunPolicy(prog *gmp.Program, cfg gmp.Config, policy gmp.Policy) (*Result, e
 	return r, nil
 }
 
-// measure runs p under cfg and takes its figures.
-func measure(p *gmp.Program, cfg gmp.Config) (*Result, error) {
+// measure runs p under cfg and takes its figures. tasks are the positions
+// of the original submits, whose goroutines are tasks.
+func measure(p *gmp.Program, cfg gmp.Config, tasks map[gmp.Pos]bool) (*Result, error) {
 	cfg.MeasureIdle = true
 	m, err := gmp.New(cfg, p)
 	if err != nil {
@@ -95,6 +115,10 @@ func measure(p *gmp.Program, cfg gmp.Config) (*Result, error) {
 	var latencies []time.Duration
 	m.SetSink(func(e gmp.Event) {
 		switch e.Kind {
+		case gmp.KindGoCreate:
+			if e.Op != nil && tasks[e.Op.Pos] {
+				r.TasksStarted++
+			}
 		case gmp.KindGoStart:
 			latencies = append(latencies, e.D)
 			r.LongestWait = max(r.LongestWait, e.D)
@@ -129,6 +153,9 @@ func measure(p *gmp.Program, cfg gmp.Config) (*Result, error) {
 		r.Pool.WorkersPurged += s.WorkersPurged
 		r.Pool.PeakRunning += s.PeakRunning
 		r.Pool.Purges += s.Purges
+	}
+	if len(m.Pools()) > 0 {
+		r.TasksStarted = r.Pool.Submitted
 	}
 	return r, nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/schedlab/schedlab/gmp"
 	"github.com/schedlab/schedlab/internal/table"
@@ -32,6 +33,7 @@ func pooled(r *Result) bool {
 
 // rows are the figures of the text table.
 var rows = []table.Row[*Result]{
+	{Label: "tasks started", Cell: func(r *Result) string { return strconv.Itoa(r.TasksStarted) }},
 	{Label: "makespan", Cell: func(r *Result) string { return table.Duration(r.Makespan) }},
 	{Label: "goroutines created", Cell: func(r *Result) string { return strconv.Itoa(r.Goroutines) }},
 	{Label: "peak live goroutines", Cell: func(r *Result) string { return strconv.Itoa(r.PeakLive) }},
@@ -79,12 +81,35 @@ func (rep *Report) WriteText(w io.Writer) error {
 	if err := table.Write(w, rep.Results, func(r *Result) string { return r.Label }, rep.rows()); err != nil {
 		return err
 	}
+	if note := rep.unequalWork(); note != "" {
+		fmt.Fprintf(w, "\n%s\n", note)
+	}
 	for _, r := range rep.Results {
 		if r.End.Err != nil {
 			fmt.Fprintf(w, "\n%s: %v\n", r.Label, r.End.Err)
 		}
 	}
 	return nil
+}
+
+// unequalWork warns when the columns did different amounts of work (a
+// nonblocking pool that rejects tasks, a run that stopped early), so
+// their times are not like for like.
+func (rep *Report) unequalWork() string {
+	if len(rep.Results) == 0 {
+		return ""
+	}
+	var parts []string
+	same := true
+	for _, r := range rep.Results {
+		parts = append(parts, fmt.Sprintf("%s %d", r.Label, r.TasksStarted))
+		same = same && r.TasksStarted == rep.Results[0].TasksStarted
+	}
+	if same {
+		return ""
+	}
+	return "not like for like: the columns started different numbers of tasks (" + strings.Join(parts, ", ") +
+		"), so compare their times with care"
 }
 
 // rows are the table's rows, leaving out those that apply to no column
@@ -108,6 +133,7 @@ type jsonResult struct {
 	Mode          string  `json:"mode,omitempty"`
 	Policy        string  `json:"policy,omitempty"`
 	Ended         string  `json:"ended"`
+	TasksStarted  int     `json:"tasks_started"`
 	Error         string  `json:"error,omitempty"`
 	MakespanNS    int64   `json:"makespan_ns"`
 	Events        int     `json:"events"`
@@ -141,10 +167,12 @@ func (rep *Report) WriteJSON(w io.Writer) error {
 		Seed     uint64       `json:"seed"`
 		Modes    []jsonResult `json:"modes,omitempty"`
 		Policies []jsonResult `json:"policies,omitempty"`
-	}{Scenario: rep.Scenario, Title: rep.Title, Procs: rep.Procs, Seed: rep.Seed}
+		Warning  string       `json:"warning,omitempty"`
+	}{Scenario: rep.Scenario, Title: rep.Title, Procs: rep.Procs, Seed: rep.Seed, Warning: rep.unequalWork()}
 	for _, r := range rep.Results {
 		j := jsonResult{
-			Ended: r.End.Reason.String(), MakespanNS: int64(r.Makespan), Events: r.Events,
+			TasksStarted: r.TasksStarted,
+			Ended:        r.End.Reason.String(), MakespanNS: int64(r.Makespan), Events: r.Events,
 			Goroutines: r.Goroutines, PeakLive: r.PeakLive, StackBytes: r.StackBytes,
 			PeakLocal: r.PeakLocal, PeakGlobal: r.PeakGlobal, Steals: r.Steals, Stolen: r.Stolen,
 			Preemptions: r.Preemptions, Starts: r.Starts,
