@@ -45,6 +45,8 @@ type jsonResult struct {
 	Mode string `json:"mode"`
 	jsonMeasurement
 	TasksPerSecond float64           `json:"tasks_per_sec"`
+	WallMinNS      int64             `json:"wall_min_ns"`
+	WallMaxNS      int64             `json:"wall_max_ns"`
 	Runs           []jsonMeasurement `json:"runs"`
 }
 
@@ -66,18 +68,21 @@ func (rep *Report) WriteJSON(w io.Writer) error {
 		SpinPerMicro float64      `json:"spin_per_us"`
 		SampleNS     int64        `json:"sample_period_ns"`
 		Modes        []jsonResult `json:"modes"`
+		Warning      string       `json:"warning,omitempty"`
 	}{
 		Tasks: rep.Tasks, Concurrency: rep.Concurrency, Shape: rep.Shape.String(), TaskTimeNS: int64(rep.TaskTime),
 		Runs: rep.Runs, GOMAXPROCS: rep.GOMAXPROCS, NumCPU: rep.NumCPU,
 		GoVersion: rep.GoVersion, GOOS: rep.GOOS, GOARCH: rep.GOARCH,
 		SpinPerMicro: rep.SpinPerMicro, SampleNS: int64(sampleEvery),
-		Modes: []jsonResult{},
+		Modes: []jsonResult{}, Warning: rep.spreadWarning(),
 	}
 	if rep.Traced {
 		out.TraceMode = rep.TraceMode.String()
 	}
 	for _, r := range rep.Results {
-		j := jsonResult{Mode: r.Mode.String(), jsonMeasurement: toJSON(r.Mode, r.Measurement), TasksPerSecond: r.TasksPerSecond()}
+		lo, hi := r.WallRange()
+		j := jsonResult{Mode: r.Mode.String(), jsonMeasurement: toJSON(r.Mode, r.Measurement), TasksPerSecond: r.TasksPerSecond(),
+			WallMinNS: int64(lo), WallMaxNS: int64(hi)}
 		for _, m := range r.Runs {
 			j.Runs = append(j.Runs, toJSON(r.Mode, m))
 		}

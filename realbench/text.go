@@ -13,6 +13,7 @@ import (
 // rows are the figures of the text table.
 var rows = []table.Row[*Result]{
 	{Label: "wall time", Cell: func(r *Result) string { return table.Duration(r.Wall) }},
+	{Label: "  fastest–slowest", Cell: func(r *Result) string { return r.rangeText() }},
 	{Label: "tasks/s", Cell: func(r *Result) string { return table.Count(uint64(math.Round(r.TasksPerSecond()))) }},
 	{Label: "peak goroutines", Cell: func(r *Result) string { return table.Count(uint64(r.PeakGoroutines)) }},
 	{Label: "peak heap", Cell: func(r *Result) string { return table.Bytes(r.PeakHeapBytes) }},
@@ -41,6 +42,9 @@ func (rep *Report) WriteText(w io.Writer) error {
 	}
 	fmt.Fprintf(w, "\npeak goroutines: sampled every %v, less the %s alive before each run (the harness's)\n",
 		sampleEvery, rep.harnessText())
+	if line := rep.spreadWarning(); line != "" {
+		fmt.Fprintln(w, line)
+	}
 	if line := rep.interpretation(); line != "" {
 		fmt.Fprintln(w, line)
 	}

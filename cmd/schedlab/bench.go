@@ -20,6 +20,7 @@ import (
 func newBenchCmd(stdout, stderr io.Writer) *cobra.Command {
 	var (
 		modes, shape, format, traceFile, traceMode, progress string
+		force                                                bool
 		cfg                                                  = realbench.DefaultConfig()
 	)
 	cmd := &cobra.Command{
@@ -83,6 +84,15 @@ While it runs, bench shows its progress on stderr if stderr is a terminal
 			if err := cfg.Validate(); err != nil {
 				return usageError{flagError(err)}
 			}
+			// The tasks' own time, spread over what can run at once, is
+			// a floor under how long bench takes: say so before starting.
+			switch est := realbench.Estimate(cfg); {
+			case est > benchRefuse && !force:
+				return usageError{fmt.Errorf("this bench would take at least %v (%d tasks of %v at concurrency %d, %d runs of %d modes); lower --tasks, --task-time or --runs, or pass --force",
+					est.Round(time.Second), cfg.Tasks, cfg.TaskTime, cfg.Concurrency, cfg.Runs, len(cfg.Modes))}
+			case est > benchWarn:
+				fmt.Fprintf(stderr, "schedlab bench: this will take at least %v; ctrl-c stops it\n", est.Round(time.Second))
+			}
 			if traceFile != "" {
 				f, err := os.Create(traceFile)
 				if err != nil {
@@ -132,6 +142,7 @@ While it runs, bench shows its progress on stderr if stderr is a terminal
 	fl.StringVar(&traceFile, "trace", "", "write a runtime/trace of one more run to this file, for go tool trace")
 	fl.StringVar(&traceMode, "trace-mode", "", "the mode of the traced run (default: the first of --modes)")
 	fl.StringVar(&progress, "progress", "auto", "show progress on stderr: auto (if it is a terminal), always or never")
+	fl.BoolVar(&force, "force", false, fmt.Sprintf("run even if the bench would take more than %v", benchRefuse))
 	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletions("text", "json"))
 	_ = cmd.RegisterFlagCompletionFunc("shape", fixedCompletions("cpu", "sleep", "mixed"))
 	_ = cmd.RegisterFlagCompletionFunc("progress", fixedCompletions("auto", "always", "never"))
@@ -139,6 +150,13 @@ While it runs, bench shows its progress on stderr if stderr is a terminal
 	_ = cmd.RegisterFlagCompletionFunc("modes", fixedCompletions("raw,pool,semaphore,errgroup", "raw,pool", "pool,semaphore", "pool,errgroup"))
 	return cmd
 }
+
+// A bench whose tasks alone take longer than benchWarn gets a warning
+// before it starts, and one past benchRefuse is refused without --force.
+const (
+	benchWarn   = time.Minute
+	benchRefuse = 10 * time.Minute
+)
 
 // flagError words a realbench.ConfigError as the flag that caused it:
 // "--tasks 0: want at least 1".

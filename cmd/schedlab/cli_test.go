@@ -549,6 +549,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"run", "steal", "--policy", "no-stael"}, `--policy: unknown policy "no-stael": want one of default, no-runnext, no-steal`},
 		{[]string{"compare", "burst", "--policy", "fast"}, `unknown policy "fast"`},
 		{[]string{"check", "steal", "--procs", "0"}, "--procs 0: want 1 to 1024"},
+		{[]string{"bench", "--tasks", "1000000", "--shape", "sleep", "--task-time", "2s", "--concurrency", "1000"}, "this bench would take at least 5h0m6s"},
 		{[]string{"tui", "steal", "--split", "default,nope"}, "want two modes (raw, pool, semaphore, errgroup) or two policies"},
 		{[]string{"tui", "steal", "--quiz", "--split", "default,no-steal"}, "--quiz asks about one run"},
 		{[]string{"tui", "steal", "--split", "default,no-steal", "--policy", "no-preempt"}, "leave out --policy"},
