@@ -27,7 +27,7 @@ import (
 // Transform returns prog with its submit: actions rewritten for mode. It
 // fails if prog submits nothing, since then every mode is the same.
 func Transform(prog *gmp.Program, mode taskmode.Mode) (*gmp.Program, error) {
-	if !submits(prog.Main) {
+	if !Submits(prog) {
 		return nil, fmt.Errorf("%s submits no tasks to a pool: compare runs the tasks of submit: actions each way, and there are none (to compare what-if schedulers on it, use --policies default,no-steal)", prog.Name)
 	}
 	out := *prog
@@ -42,6 +42,10 @@ func Transform(prog *gmp.Program, mode taskmode.Mode) (*gmp.Program, error) {
 	}
 	return &out, nil
 }
+
+// Submits reports whether prog submits tasks to a pool, the tasks the
+// modes rewrite.
+func Submits(prog *gmp.Program) bool { return submits(prog.Main) }
 
 func submits(ops []gmp.Op) bool {
 	for i := range ops {

@@ -578,3 +578,37 @@ func TestUsageErrors(t *testing.T) {
 		})
 	}
 }
+
+// Completion offers what the command then accepts: compare's scenarios
+// are those that submit tasks (any, with --policies), and --split offers
+// every pair of modes and the policies against the runtime's rules.
+func TestCompletion(t *testing.T) {
+	complete := func(args ...string) []string {
+		_, out, _ := cli(t, append([]string{"__complete"}, args...)...)
+		var got []string
+		for _, l := range lines(out) {
+			if !strings.HasPrefix(l, ":") && l != "" {
+				got = append(got, l)
+			}
+		}
+		return got
+	}
+	got := complete("compare", "")
+	if strings.Join(got, " ") != "burst purge nested-submit nested-nonblocking" {
+		t.Errorf("compare completes %q", got)
+	}
+	for _, name := range got {
+		if code, _, errOut := cli(t, "compare", name, "--modes", "raw,pool"); code == 2 {
+			t.Errorf("compare completes %s but refuses it: %s", name, errOut)
+		}
+	}
+	if got := complete("compare", "--policies", "default,no-steal", ""); len(got) != len(scenarios.BuiltinNames()) {
+		t.Errorf("compare --policies completes %d scenarios", len(got))
+	}
+	split := strings.Join(complete("tui", "steal", "--split", ""), " ")
+	for _, want := range []string{"raw,pool", "raw,semaphore", "semaphore,errgroup", "pool,errgroup", "default,no-steal", "default,global-fifo"} {
+		if !strings.Contains(split, want) {
+			t.Errorf("--split completion lacks %s: %s", want, split)
+		}
+	}
+}

@@ -50,7 +50,19 @@ listed by schedlab list --policies.`,
   schedlab compare steal --policies default,no-steal,steal-all`,
 		Args: exactArgs("a scenario name or file"),
 		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-			return scenarios.BuiltinNames(), cobra.ShellCompDirectiveDefault
+			// Every built-in compares under --policies; the modes need
+			// one that submits tasks.
+			if cmd.Flags().Changed("policies") {
+				return scenarios.BuiltinNames(), cobra.ShellCompDirectiveDefault
+			}
+			all, _ := scenarios.Builtins()
+			var names []string
+			for _, sc := range all {
+				if compare.Submits(sc.Program()) {
+					names = append(names, sc.Name)
+				}
+			}
+			return names, cobra.ShellCompDirectiveDefault
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if format != "text" && format != "json" {
