@@ -93,9 +93,9 @@ func Load(arg string) (*Scenario, error) { return LoadFrom(arg, nil) }
 const StdinName = "<stdin>"
 
 // MaxFileSize bounds a scenario file: the largest built-in is 2 KiB, and
-// a file of many megabytes is a mistake that would only make the parser
-// slow.
-const MaxFileSize = 4 << 20
+// a file of megabytes is a mistake that would only make the parser slow
+// and hungry.
+const MaxFileSize = 1 << 20
 
 // LoadFrom is Load, reading the scenario from stdin when arg is "-".
 func LoadFrom(arg string, stdin io.Reader) (*Scenario, error) {

@@ -20,6 +20,8 @@ const (
 	MaxFlowDepth = 64
 	// MaxIndent bounds a line's indentation, in columns.
 	MaxIndent = 256
+	// MaxFlowItems bounds the items of one [ ] or { } list.
+	MaxFlowItems = 10_000
 )
 
 // utf8BOM starts some files written on Windows; it is not part of the
@@ -34,6 +36,7 @@ func prescan(file string, data []byte) ([]byte, *Error) {
 		return &Error{Pos: gmp.Pos{File: file, Line: line, Col: col}, Msg: msg, Hint: hint}
 	}
 	line, col, depth := 1, 1, 0
+	var items []int // the items of each open [ ] or { } so far
 	indent, atIndent := 0, true
 	var quote byte // the quote a scalar is open in, or 0
 	comment := false
@@ -84,8 +87,20 @@ func prescan(file string, data []byte) ([]byte, *Error) {
 					return nil, at(line, col, fmt.Sprintf("[ and { nested more than %d deep", MaxFlowDepth),
 						"write the nested lists out as blocks, or nest less deeply")
 				}
+				items = append(items, 1)
 			case ']', '}':
 				depth = max(depth-1, 0)
+				if len(items) > 0 {
+					items = items[:len(items)-1]
+				}
+			case ',':
+				if n := len(items); n > 0 {
+					items[n-1]++
+					if items[n-1] > MaxFlowItems {
+						return nil, at(line, col, fmt.Sprintf("a [ ] or { } list of more than %d items", MaxFlowItems),
+							"repeat actions with loop: or count: instead of writing them out")
+					}
+				}
 			}
 		}
 		i += size

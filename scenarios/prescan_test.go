@@ -18,6 +18,7 @@ func TestHostileInputs(t *testing.T) {
 		"overflow uniform": "input.yaml:3:25: uniform high 2562047h47m16.854775807s is longer than 8760h0m0s",
 		"long sleep":       "input.yaml:3:35: sleep 1000000h0m0s is longer than 8760h0m0s",
 		"long name":        `is not declared`,
+		"many flow items":  "a [ ] or { } list of more than 10000 items",
 	}
 	for name, src := range hostileInputs {
 		t.Run(name, func(t *testing.T) {

@@ -213,8 +213,8 @@ func TestCLIEdges(t *testing.T) {
 	if code, out, _ := cli(t, "completion", "bash"); code != 0 || !strings.Contains(out, "bash completion") {
 		t.Errorf("completion bash: exit %d", code)
 	}
-	big := writeScenario(t, "big.yaml", "procs: 1\nmain: [{cpu: 1ms}]\n"+strings.Repeat("# padding\n", 500_000))
-	if code, _, errOut := cli(t, "check", big); code != 2 || !strings.Contains(errOut, "larger than 4 MiB") {
+	big := writeScenario(t, "big.yaml", "procs: 1\nmain: [{cpu: 1ms}]\n"+strings.Repeat("# padding\n", 120_000))
+	if code, _, errOut := cli(t, "check", big); code != 2 || !strings.Contains(errOut, "larger than 1 MiB") {
 		t.Errorf("a 5 MB file: exit %d, %q", code, errOut)
 	}
 	if code, out, _ := cli(t, "--help"); code != 0 || !strings.Contains(out, "Exit status: 0") {
