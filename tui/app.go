@@ -3,6 +3,8 @@ package tui
 import (
 	"errors"
 	"fmt"
+	"math"
+	"os"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -138,7 +140,17 @@ func (a *App) HandleKey(ev *tcell.EventKey) *tcell.EventKey {
 
 // Run shows the UI on screen (the terminal when screen is nil) until the
 // user quits. The terminal is restored however it ends.
-func (a *App) Run(screen tcell.Screen) (err error) {
+func (a *App) Run(screen tcell.Screen) error {
+	tick := time.NewTicker(frame)
+	defer tick.Stop()
+	return a.run(screen, tick.C)
+}
+
+// frame is how often playback moves on.
+const frame = time.Second / 30
+
+// run is Run with the player's clock given: tests tick it themselves.
+func (a *App) run(screen tcell.Screen, tick <-chan time.Time) (err error) {
 	a.tv = tview.NewApplication()
 	if screen != nil {
 		a.tv.SetScreen(screen)
@@ -149,7 +161,19 @@ func (a *App) Run(screen tcell.Screen) (err error) {
 	a.tv.EnableMouse(a.sess.Quizzing())
 	done := make(chan struct{})
 	crashed := make(chan string, 1)
-	go a.player(done, crashed)
+	go a.player(done, crashed, tick)
+	sigs := make(chan os.Signal, 1)
+	stopSignals := notifyEnding(sigs)
+	defer stopSignals()
+	ended := make(chan os.Signal, 1)
+	go func() {
+		select {
+		case sig := <-sigs:
+			ended <- sig
+			a.tv.Stop() // Run restores the terminal on its way out
+		case <-done:
+		}
+	}()
 	err = a.tv.Run()
 	close(done)
 	if cerr := a.Close(); err == nil && cerr != nil {
@@ -160,12 +184,29 @@ func (a *App) Run(screen tcell.Screen) (err error) {
 		return fmt.Errorf("internal error in the player: %s", msg)
 	default:
 	}
+	select {
+	case sig := <-ended:
+		if err == nil {
+			err = fmt.Errorf("stopped by %v", sig)
+		}
+	default:
+	}
 	return err
 }
 
-// player asks the event goroutine to advance playback thirty times a
-// second while the UI runs.
-func (a *App) player(done <-chan struct{}, crashed chan<- string) {
+// suspend gives the terminal back and stops the process (ctrl-z); the UI
+// comes back as it was when the shell continues it.
+func (a *App) suspend() {
+	if a.tv == nil {
+		return
+	}
+	a.playing = false
+	a.tv.Suspend(suspendSelf)
+}
+
+// player advances playback on every tick while the UI runs. A tick while
+// paused draws nothing: an idle screen writes nothing to the terminal.
+func (a *App) player(done <-chan struct{}, crashed chan<- string, tick <-chan time.Time) {
 	defer func() {
 		// A panic here would kill the process with the terminal still in
 		// raw mode: stop the application so that Run restores it, and let
@@ -175,15 +216,17 @@ func (a *App) player(done <-chan struct{}, crashed chan<- string) {
 			a.tv.Stop()
 		}
 	}()
-	const frame = time.Second / 30
-	tick := time.NewTicker(frame)
-	defer tick.Stop()
 	for {
 		select {
 		case <-done:
 			return
-		case <-tick.C:
-			a.tv.QueueUpdateDraw(func() { a.Advance(frame) })
+		case <-tick:
+			a.tv.QueueUpdate(func() {
+				if a.playing {
+					a.Advance(frame)
+					a.tv.ForceDraw()
+				}
+			})
 		}
 	}
 }
@@ -266,7 +309,7 @@ func (a *App) stepForward() {
 	if a.quizGate(1) {
 		return
 	}
-	if a.sess.Forward(1) == 0 {
+	if a.sess.Forward(1) == 0 || a.sess.AtEnd() {
 		a.message = a.endMessage()
 	}
 }
@@ -411,6 +454,10 @@ func (a *App) find(text string) {
 	n, err := strconv.Atoi(text)
 	if err != nil || n <= 0 {
 		a.message = fmt.Sprintf("%q is not a goroutine: type a number such as 5 or G5", text)
+		return
+	}
+	if n > math.MaxInt32 {
+		a.message = fmt.Sprintf("no such goroutine: G%d is beyond any run's goroutines", n)
 		return
 	}
 	a.found = gmp.GID(n)

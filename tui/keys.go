@@ -51,6 +51,7 @@ func bindings() []Binding {
 		{Keys: []Key{r('N')}, Label: "N", Help: "its previous event", Do: (*App).prevOfFound},
 		{Keys: []Key{k(tcell.KeyEscape)}, Label: "esc", Help: "close help, clear the find", Do: (*App).escape},
 		{Keys: []Key{r('?')}, Label: "?", Help: "show or hide this help", Bar: "help", Do: (*App).toggleHelp},
+		{Keys: []Key{k(tcell.KeyCtrlZ)}, Label: "ctrl-z", Help: "suspend; fg brings it back", Do: (*App).suspend},
 		{Keys: []Key{r('q'), k(tcell.KeyCtrlC)}, Label: "q ctrl-c", Help: "quit", Bar: "quit", Do: (*App).quit},
 	}
 }
@@ -67,6 +68,15 @@ func (b *Binding) match(ev *tcell.EventKey) bool {
 		}
 	}
 	return false
+}
+
+// barText is what the status bar says a binding does now: the play key
+// pauses while playing.
+func (b *Binding) barText(a *App) string {
+	if b.Bar == "play" && a.playing {
+		return "pause"
+	}
+	return b.Bar
 }
 
 // barLabel is the first key of a binding as the status bar shows it.

@@ -57,7 +57,7 @@ func infoItems(a *App) infoSet {
 	t := a.theme
 	st := a.sess.State()
 	var it infoSet
-	if a.found != gmp.NoG && int(a.found) < st.NumG() {
+	if a.found > 0 && int(a.found) < st.NumG() {
 		it.found = &infoItem{label: "found", draw: func(c canvas, col, row, limit int) int {
 			return c.text(col, row, truncate(describeG(a, a.found)+" · n/N: its events · esc: clear", limit-col), t.Found)
 		}}

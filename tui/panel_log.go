@@ -151,10 +151,10 @@ func drawStatus(c canvas, a *App) {
 	}
 	tailW := 0
 	for _, b := range tail {
-		tailW += width(b.barLabel()) + width(b.Bar) + 3
+		tailW += width(b.barLabel()) + width(b.barText(a)) + 3
 	}
 	for _, b := range hints {
-		need := width(b.barLabel()) + width(b.Bar) + 3
+		need := width(b.barLabel()) + width(b.barText(a)) + 3
 		if col+need > c.w-tailW {
 			break
 		}
@@ -167,7 +167,7 @@ func drawStatus(c canvas, a *App) {
 
 func hint(c canvas, a *App, col int, b Binding) int {
 	col = c.text(col+1, 0, b.barLabel(), a.theme.Key)
-	return c.text(col+1, 0, b.Bar, a.theme.Dim) + 1
+	return c.text(col+1, 0, b.barText(a), a.theme.Dim) + 1
 }
 
 // drawHelp draws the key table in a framed box over the screen, in two

@@ -338,3 +338,41 @@ func TestTinyTerminals(t *testing.T) {
 		t.Errorf("wrap at width 1: %q", lines)
 	}
 }
+
+// A goroutine number beyond any run's is "no such goroutine", not a panic.
+func TestFindHugeNumbers(t *testing.T) {
+	a := newApp(t, "tour", false)
+	t.Cleanup(func() { a.Close() })
+	for _, n := range []string{"2147483648", "4294967295", "99999999999999999999", "-3", "G0"} {
+		keys(a, "/"+n)
+		key(a, tcell.KeyEnter, 0)
+		draw(t, a, 80, 24)
+		keys(a, "n")
+		if a.found > 0 && int64(a.found) > 1<<31-1 {
+			t.Errorf("/%s found %v", n, a.found)
+		}
+	}
+	keys(a, "/2147483648")
+	key(a, tcell.KeyEnter, 0)
+	if !strings.Contains(a.message, "no such goroutine") {
+		t.Errorf("message %q", a.message)
+	}
+}
+
+// The status bar offers to pause while playing, and stepping onto the
+// last event says the run has ended.
+func TestStatusSaysWhatKeysDoNow(t *testing.T) {
+	a := newApp(t, "runnext", false)
+	t.Cleanup(func() { a.Close() })
+	keys(a, " ")
+	if bar := draw(t, a, 80, 24).text; !strings.Contains(bar, "spc pause") {
+		t.Errorf("playing, the bar does not offer to pause:\n%s", bar)
+	}
+	keys(a, " ")
+	for !a.sess.AtEnd() {
+		keys(a, "l")
+	}
+	if !strings.HasPrefix(a.message, "end of the run: main returned") {
+		t.Errorf("stepping onto the last event says %q", a.message)
+	}
+}

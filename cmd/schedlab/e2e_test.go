@@ -1,11 +1,15 @@
+//go:build unix
+
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -37,8 +41,8 @@ func TestTUIUnderTmux(t *testing.T) {
 	start := func(name, args string) {
 		t.Helper()
 		status := filepath.Join(dir, name)
-		cmd := fmt.Sprintf("TERM=xterm-256color %s %s 2>%s.err; echo $? > %s; tmux -S %s wait-for -S %s",
-			bin, args, status, status, sock, name)
+		cmd := fmt.Sprintf("TERM=xterm-256color %s %s 2>%s.err; echo $? > %s; stty -a > %s.stty; tmux -S %s wait-for -S %s",
+			bin, args, status, status, status, sock, name)
 		if out, err := tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "30", cmd); err != nil {
 			t.Fatalf("tmux new-session: %v\n%s", err, out)
 		}
@@ -67,10 +71,11 @@ func TestTUIUnderTmux(t *testing.T) {
 			tmux("send-keys", "-t", name, k)
 		}
 	}
-	// finish quits the UI of session name and checks it exited cleanly.
-	finish := func(name string) {
+	// ended waits for the UI of session name to exit and checks its
+	// status, its stderr, and that it gave the terminal back as it found
+	// it: canonical input and echo on.
+	ended := func(name, wantCode, wantErr string) {
 		t.Helper()
-		send(name, "q")
 		// Blocks until the UI has exited and the shell has signalled.
 		if out, err := tmux("wait-for", name); err != nil {
 			t.Fatalf("waiting for the UI to exit: %v\n%s", err, out)
@@ -78,9 +83,20 @@ func TestTUIUnderTmux(t *testing.T) {
 		status := filepath.Join(dir, name)
 		code, _ := os.ReadFile(status)
 		stderr, _ := os.ReadFile(status + ".err")
-		if strings.TrimSpace(string(code)) != "0" || len(stderr) != 0 {
+		if strings.TrimSpace(string(code)) != wantCode || !strings.Contains(string(stderr), wantErr) || wantErr == "" && len(stderr) != 0 {
 			t.Fatalf("the UI exited with status %q and stderr %q", code, stderr)
 		}
+		stty, _ := os.ReadFile(status + ".stty")
+		for _, mode := range []string{" icanon", " echo "} {
+			if !strings.Contains(string(stty), mode) {
+				t.Errorf("after the UI, the terminal lacks%s:\n%s", mode, stty)
+			}
+		}
+	}
+	finish := func(name string) {
+		t.Helper()
+		send(name, "q")
+		ended(name, "0", "")
 	}
 
 	start("steal", "tui steal")
@@ -119,4 +135,38 @@ func TestTUIUnderTmux(t *testing.T) {
 	send("quiz", "l")
 	waitFor("quiz", "event 2 ")
 	finish("quiz")
+
+	// SIGTERM ends the UI with the terminal restored.
+	start("term", "tui steal")
+	waitFor("term", "q quit")
+	shell, _ := tmux("display", "-p", "-t", "term", "#{pane_pid}")
+	shell = strings.TrimSpace(shell)
+	children, err := os.ReadFile("/proc/" + shell + "/task/" + shell + "/children")
+	if err != nil || len(strings.Fields(string(children))) != 1 {
+		t.Fatalf("the UI's process under shell %s: %q, %v", shell, children, err)
+	}
+	if out, err := exec.Command("kill", "-TERM", strings.Fields(string(children))[0]).CombinedOutput(); err != nil {
+		t.Fatalf("kill: %v\n%s", err, out)
+	}
+	ended("term", "1", "stopped by terminated")
+}
+
+// Without a terminal the UI says it needs one and what to run instead,
+// rather than tcell's "open /dev/tty" error.
+func TestUIWithoutTerminal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary; skipped with -short")
+	}
+	bin := filepath.Join(t.TempDir(), "schedlab")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	cmd := exec.Command(bin, "tui", "steal")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // a new session: no controlling terminal
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 2 ||
+		!strings.Contains(string(out), "the UI needs a terminal") || !strings.Contains(string(out), "schedlab run steal") {
+		t.Errorf("without a terminal: %v\n%s", err, out)
+	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/gdamore/tcell/v2"
@@ -77,6 +78,16 @@ func parseSplit(v string) ([]taskmode.Mode, []gmp.Policy, error) {
 	return nil, nil, usageError{fmt.Errorf("--split %q: want two modes (raw, pool, semaphore, errgroup) or two policies (e.g. default,no-steal): %w", v, merr)}
 }
 
+// haveTerminal reports why the UI cannot open a terminal, or nil: tcell
+// draws on the controlling terminal, /dev/tty.
+func haveTerminal() error {
+	f, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+	if err != nil {
+		return err
+	}
+	return f.Close()
+}
+
 // screenFor lets tests run the UI on a simulation screen; nil means the
 // terminal.
 var screenFor func() tcell.Screen
@@ -123,8 +134,14 @@ func runUI(cmd *cobra.Command, name string, f *uiFlags, stderr io.Writer) error 
 	var screen tcell.Screen
 	if screenFor != nil {
 		screen = screenFor()
+	} else if err := haveTerminal(); err != nil {
+		app.Close()
+		return usageError{fmt.Errorf("the UI needs a terminal (%v); for a trace instead, run: schedlab run %s", err, name)}
 	}
-	return app.Run(screen)
+	if err := app.Run(screen); err != nil {
+		return runError{err}
+	}
+	return nil
 }
 
 func newTUICmd(stderr io.Writer) *cobra.Command {
