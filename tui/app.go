@@ -414,7 +414,10 @@ func (a *App) prevFocus() { a.focus = (a.focus + numFocus - 1) % numFocus }
 func (a *App) scroll(n int) {
 	switch a.focus {
 	case focusProcs:
-		a.procsTop = max(min(a.procsTop+n, a.sess.Config().Procs-1), 0)
+		// The last page shows the last P on the last row, not blank
+		// rows under it.
+		last := a.sess.Config().Procs - max(a.root.layout.visibleProcs, 1)
+		a.procsTop = max(min(a.procsTop+n, last), 0)
 	case focusLog:
 		a.logBack = max(min(a.logBack-n, a.sess.Cursor()), 0)
 	}

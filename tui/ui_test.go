@@ -376,3 +376,17 @@ func TestStatusSaysWhatKeysDoNow(t *testing.T) {
 		t.Errorf("stepping onto the last event says %q", a.message)
 	}
 }
+
+// Scrolling the Ps stops with the last P on the last row.
+func TestProcsScrollStopsAtTheLastP(t *testing.T) {
+	a := newApp(t, "sem-heavy", false) // 8 Ps
+	t.Cleanup(func() { a.Close() })
+	draw(t, a, 80, 24)
+	visible := a.root.layout.visibleProcs
+	for range 10 {
+		a.scrollDown()
+	}
+	if want := 8 - visible; visible >= 8 || a.procsTop != want {
+		t.Errorf("after scrolling down, the first P shown is P%d of 8 with %d rows, want P%d", a.procsTop, visible, want)
+	}
+}
