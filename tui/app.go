@@ -50,6 +50,7 @@ type App struct {
 	split    *split  // set in the split view: two runs in lockstep
 	opts     Options
 	quiz     *quizView // the question open on screen, if any
+	job      *job      // long work in progress, a slice a frame
 }
 
 // Options configure a UI.
@@ -118,6 +119,9 @@ func (a *App) Stopped() bool { return a.stopped }
 // HandleKey is the input handler: tview calls it for every key, and tests
 // call it directly.
 func (a *App) HandleKey(ev *tcell.EventKey) *tcell.EventKey {
+	if a.jobKey(ev) {
+		return nil
+	}
 	if a.quizKey(ev) {
 		return nil
 	}
@@ -222,7 +226,11 @@ func (a *App) player(done <-chan struct{}, crashed chan<- string, tick <-chan ti
 			return
 		case <-tick:
 			a.tv.QueueUpdate(func() {
-				if a.playing {
+				switch {
+				case a.job != nil:
+					a.stepJob()
+					a.tv.ForceDraw()
+				case a.playing:
 					a.Advance(frame)
 					a.tv.ForceDraw()
 				}
@@ -333,15 +341,7 @@ func (a *App) last() {
 	a.leaveQuestion()
 	a.playing = false
 	a.logBack = 0
-	if a.split != nil {
-		for a.split.forward() {
-		}
-		a.message = "both runs have ended"
-		return
-	}
-	for a.sess.Forward(1<<16) > 0 {
-	}
-	a.message = a.endMessage()
+	a.startJob(a.toEnd())
 }
 
 func (a *App) nextNote() {
@@ -478,9 +478,7 @@ func (a *App) nextOfFound() {
 	a.playing = false
 	a.logBack = 0
 	a.leaveQuestion()
-	if !a.sess.NextEventOf(a.found, 1<<20) {
-		a.message = fmt.Sprintf("no later event of %v", a.found)
-	}
+	a.startJob(a.toNextOf(a.found))
 }
 
 func (a *App) prevOfFound() {

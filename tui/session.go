@@ -413,6 +413,21 @@ func (s *Session) NextEventOf(g gmp.GID, limit int) bool {
 	return false
 }
 
+// findEventOf looks at most n events ahead from event from for one that
+// concerns g, running the simulation on as needed. It returns the event's
+// index, or -1 and where to look next; next is -1 when the run ended first.
+func (s *Session) findEventOf(g gmp.GID, from, n int) (i, next int) {
+	for i = from; i < from+n; i++ {
+		if i >= len(s.events) && !s.hist.Extend(i+1) {
+			return -1, -1
+		}
+		if concerns(s.events[i], g) {
+			return i, 0
+		}
+	}
+	return -1, i
+}
+
 // PrevEventOf moves to the latest event before the cursor that concerns g.
 func (s *Session) PrevEventOf(g gmp.GID) bool {
 	for i := s.cursor - 1; i >= 0; i-- {
