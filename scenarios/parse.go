@@ -29,9 +29,6 @@ const (
 
 var topKeys = []string{"name", "title", "summary", "procs", "seed", "until", "max_events", "policy", "expect", "chans", "pools", "sems", "main", "notes", "ask"}
 
-var actionNames = []string{"cpu", "syscall", "sleep", "net", "gosched", "go", "loop", "send", "recv", "close", "wait", "exit",
-	"submit", "acquire", "release", "group"}
-
 var poolKeys = []string{"size", "expiry", "nonblocking", "max_blocking", "prealloc"}
 
 var validName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
@@ -544,16 +541,14 @@ func (p *reader) action(n ast.Node) (gmp.Op, bool) {
 	pos := p.pos(n)
 	switch x := p.resolve(n).(type) {
 	case *ast.StringNode:
-		switch x.Value {
-		case "gosched":
-			return gmp.Op{Kind: gmp.OpGosched, Pos: pos}, true
-		case "exit":
-			return gmp.Op{Kind: gmp.OpExit, Pos: pos}, true
-		}
-		if slices.Contains(actionNames, x.Value) {
-			p.errorf(n, "write it as "+x.Value+": "+example(x.Value), "action %s needs a value", x.Value)
-		} else {
+		a := lookupAction(x.Value)
+		switch {
+		case a == nil:
 			p.unknownAction(n, x.Value)
+		case a.bare:
+			return gmp.Op{Kind: a.kind, Pos: pos}, true
+		default:
+			p.errorf(n, "write it as "+a.name+": "+a.example, "action %s needs %s", a.name, a.needs)
 		}
 		return gmp.Op{}, false
 	case *ast.MappingNode:
@@ -579,136 +574,31 @@ func (p *reader) action(n ast.Node) (gmp.Op, bool) {
 }
 
 func (p *reader) unknownAction(n ast.Node, name string) {
-	hint := "actions: " + strings.Join(actionNames, ", ")
-	if c := closest(name, actionNames); c != "" {
+	hint := "actions: " + strings.Join(actionNames(), ", ")
+	if c := closest(name, actionNames()); c != "" {
 		hint = "did you mean " + c + "?"
 	}
 	p.errorf(n, hint, "unknown action %q", name)
 }
 
-func example(action string) string {
-	switch action {
-	case "go":
-		return "{count: 4, do: [{cpu: 1ms}]}"
-	case "loop":
-		return "{times: 3, do: [{cpu: 1ms}]}"
-	case "send", "recv", "close":
-		return "done"
-	case "wait":
-		return "children"
-	case "submit":
-		return "{pool: workers, count: 100, do: [{cpu: 1ms}]}"
-	case "acquire", "release":
-		return "{sem: io, n: 1}"
-	case "group":
-		return "{limit: 8, count: 100, do: [{cpu: 1ms}]}"
-	}
-	return "1ms"
-}
-
 func (p *reader) keyedAction(mv *ast.MappingValueNode, pos gmp.Pos) (gmp.Op, bool) {
-	name := keyName(mv)
-	v := mv.Value
-	_, null := p.resolve(v).(*ast.NullNode)
-	switch name {
-	case "cpu", "sleep", "net":
-		if null {
-			p.errorf(mv.Key, "write it as "+name+": 1ms", "action %s needs a duration", name)
-			return gmp.Op{}, false
-		}
-		kind := map[string]gmp.OpKind{"cpu": gmp.OpCPU, "sleep": gmp.OpSleep, "net": gmp.OpNet}[name]
-		return gmp.Op{Kind: kind, Dur: p.dur(v, name), Pos: pos}, true
-	case "syscall":
-		if null {
-			p.errorf(mv.Key, "write it as syscall: 1ms", "action syscall needs a duration")
-			return gmp.Op{}, false
-		}
-		if m, ok := p.resolve(v).(*ast.MappingNode); ok && hasKey(m, "for") {
-			f := p.mapping(m, []string{"for", "block"}, "syscall")
-			op := gmp.Op{Kind: gmp.OpSyscall, Dur: p.dur(f["for"], "syscall"), Pos: pos}
-			if b, ok := f["block"]; ok {
-				op.Block = p.boolean(b, "block")
-			}
-			return op, true
-		}
-		return gmp.Op{Kind: gmp.OpSyscall, Dur: p.dur(v, "syscall"), Pos: pos}, true
-	case "gosched", "exit":
-		if !null {
-			p.errorf(v, "write it as the bare word "+name, "%s takes no value", name)
-		}
-		kind := gmp.OpGosched
-		if name == "exit" {
-			kind = gmp.OpExit
-		}
-		return gmp.Op{Kind: kind, Pos: pos}, true
-	case "go":
-		// A new goroutine starts with no enclosing loops.
-		outer := p.loops
-		p.loops = 0
-		defer func() { p.loops = outer }()
-		if seq, ok := p.resolve(v).(*ast.SequenceNode); ok {
-			return gmp.Op{Kind: gmp.OpGo, Count: 1, Body: p.actionList(seq, "go"), Pos: pos}, true
-		}
-		m, ok := p.resolve(v).(*ast.MappingNode)
-		if !ok {
-			p.errorf(mv.Key, "write go: {count: 4, do: [{cpu: 1ms}]}", "go needs a mapping with count and do")
-			return gmp.Op{}, false
-		}
-		f := p.mapping(m, []string{"count", "do"}, "go")
-		op := gmp.Op{Kind: gmp.OpGo, Count: 1, Pos: pos}
-		if c, ok := f["count"]; ok {
-			op.Count = int(p.integer(c, "go count", 1, maxGoCount))
-		}
-		if d, ok := f["do"]; ok {
-			op.Body = p.actionList(d, "go's do")
-		} else {
-			p.errorf(m, "do lists what each new goroutine runs", "go has no do:")
-		}
-		return op, true
-	case "loop":
-		m, ok := p.resolve(v).(*ast.MappingNode)
-		if !ok {
-			p.errorf(mv.Key, "write loop: {times: 3, do: [{cpu: 1ms}]}", "loop needs a mapping with times and do")
-			return gmp.Op{}, false
-		}
-		f := p.mapping(m, []string{"times", "do"}, "loop")
-		op := gmp.Op{Kind: gmp.OpLoop, Pos: pos}
-		if t, ok := f["times"]; ok {
-			op.Count = int(p.integer(t, "loop times", 0, maxLoopTimes))
-		} else {
-			p.errorf(m, "times says how often to repeat do", "loop has no times:")
-		}
-		if p.loops == gmp.MaxLoopDepth {
-			p.errorf(mv.Key, "flatten the loops, or start a goroutine (go:) for the inner ones",
-				"loops nested more than %d deep in one goroutine", gmp.MaxLoopDepth)
-			return gmp.Op{}, false
-		}
-		if d, ok := f["do"]; ok {
-			p.loops++
-			op.Body = p.actionList(d, "loop's do")
-			p.loops--
-		} else {
-			p.errorf(m, "do lists the actions to repeat", "loop has no do:")
-		}
-		return op, true
-	case "send", "recv", "close":
-		kind := map[string]gmp.OpKind{"send": gmp.OpSend, "recv": gmp.OpRecv, "close": gmp.OpClose}[name]
-		return gmp.Op{Kind: kind, Chan: p.chanRef(v, mv.Key, name), Pos: pos}, true
-	case "wait":
-		if s, ok := p.scalar(v); !ok || s != "children" {
-			p.errorf(v, "the only form is wait: children", "wait takes the word children")
-			return gmp.Op{}, false
-		}
-		return gmp.Op{Kind: gmp.OpWait, Pos: pos}, true
-	case "submit":
-		return p.submit(mv, pos)
-	case "acquire", "release":
-		return p.semOp(mv, name, pos)
-	case "group":
-		return p.group(mv, pos)
+	a := lookupAction(keyName(mv))
+	if a == nil {
+		p.unknownAction(mv.Key, keyName(mv))
+		return gmp.Op{}, false
 	}
-	p.unknownAction(mv.Key, name)
-	return gmp.Op{}, false
+	_, null := p.resolve(mv.Value).(*ast.NullNode)
+	if a.bare {
+		if !null {
+			p.errorf(mv.Value, "write it as the bare word "+a.name, "%s takes no value", a.name)
+		}
+		return gmp.Op{Kind: a.kind, Pos: pos}, true
+	}
+	if null {
+		p.errorf(mv.Key, "write it as "+a.name+": "+a.example, "action %s needs %s", a.name, a.needs)
+		return gmp.Op{}, false
+	}
+	return a.read(p, a, mv, pos)
 }
 
 // tasks reads the count: and do: of a submit or group action. The tasks

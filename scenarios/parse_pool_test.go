@@ -97,7 +97,7 @@ var poolErrorCases = []struct {
 		want: []wantErr{{"2:8", "chans must map channel names to their capacities", "chans: {done: 0, jobs: 8}"}}},
 	{name: "group as a word",
 		src:  "procs: 1\nmain:\n  - group\n",
-		want: []wantErr{{"3:5", "action group needs a value", "limit: 8"}}},
+		want: []wantErr{{"3:5", "action group needs a mapping with limit, count and do", "limit: 8"}}},
 	{name: "group too deep in loops",
 		src: "procs: 1\nmain:\n  - loop: {times: 2, do: [{loop: {times: 2, do: [{loop: {times: 2, do: [{loop: {times: 2, do: [" +
 			"{group: {count: 1, do: [{cpu: 1ms}]}}]}}]}}]}}]}\n",

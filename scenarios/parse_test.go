@@ -3,6 +3,7 @@ package scenarios
 import (
 	"errors"
 	"fmt"
+	"os"
 	"reflect"
 	"runtime"
 	"strings"
@@ -396,10 +397,10 @@ var errorCases = []struct {
 		want: []wantErr{{"4:6", "one action per list item, but this one has 2 keys (cpu, sleep)", "- cpu: …"}}},
 	{name: "bare word that needs a value",
 		src:  actions + "  - cpu\n",
-		want: []wantErr{{"4:5", "action cpu needs a value", "cpu: 1ms"}}},
+		want: []wantErr{{"4:5", "action cpu needs a duration", "cpu: 1ms"}}},
 	{name: "bare go",
 		src:  actions + "  - go\n",
-		want: []wantErr{{"4:5", "action go needs a value", "go: {count: 4, do: [{cpu: 1ms}]}"}}},
+		want: []wantErr{{"4:5", "action go needs a mapping with count and do", "go: {count: 4, do: [{cpu: 1ms}]}"}}},
 	{name: "duration action with an empty value",
 		src:  actions + "  - cpu: 1ms\n  - sleep:\n",
 		want: []wantErr{{"5:5", "action sleep needs a duration", "sleep: 1ms"}}},
@@ -666,5 +667,25 @@ func TestLoopNestingLimit(t *testing.T) {
 	want := fmt.Sprintf("six.yaml:%d:%d: loops nested more than 5 deep in one goroutine", 3+3*5, 5+6*5)
 	if err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Fatalf("six nested loops: %v, want %q", err, want)
+	}
+}
+
+// The action table, the model's names and README agree: each action's
+// name is its op's name, and README lists the actions as the table does.
+func TestActionTable(t *testing.T) {
+	for _, a := range actionTable {
+		if a.kind.String() != a.name {
+			t.Errorf("action %s reads into %v", a.name, a.kind)
+		}
+		if !a.bare && (a.read == nil || a.needs == "" || a.example == "") {
+			t.Errorf("action %s lacks a reader, what it needs or an example", a.name)
+		}
+	}
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(strings.Fields(string(readme)), " "), "Actions: "+ActionList()+".") {
+		t.Errorf("README's list of actions is stale; it should read:\nActions: %s.", ActionList())
 	}
 }
