@@ -1,7 +1,7 @@
 package gmp
 
-// Goroutine creation and exit: newproc, runqput, runqputslow (§2) and
-// goexit with the free lists gfput/gfget (§10).
+// Goroutine creation and exit: newproc (§2) and goexit with the free
+// lists gfput/gfget (§10). The run queues they put Gs on are in runq.go.
 
 const (
 	// gfreeHigh: when a P's free list reaches this many, descriptors move
@@ -68,88 +68,6 @@ func (s *Machine) newproc1(pp *P, parent *G, body uint16) (*G, GID) {
 	g.pushFrame(frame{body: body}) // a fresh stack: cannot fail
 	s.live++
 	return g, reusedFrom
-}
-
-// runqput puts g on pp's local queue (R2.3, R2.4): into runnext if next,
-// kicking the old runnext to the tail; to the tail otherwise; and through
-// runqputslow when the ring is full.
-func (s *Machine) runqput(pp *P, gid GID, next bool) {
-	if next {
-		old := pp.Runnext
-		pp.Runnext = gid
-		s.g(gid).Where = at(LocRunnext, pp.ID)
-		if old == NoG {
-			return
-		}
-		gid = old
-	}
-	if !pp.runq.full() {
-		pp.runq.push(gid)
-		s.g(gid).Where = at(LocRunq, pp.ID)
-		return
-	}
-	s.kicked = gid // out of runnext, not yet in the global queue
-	s.runqputslow(pp, gid)
-	s.kicked = NoG
-}
-
-// runqputslow moves the older half of a full ring (128 Gs) plus gid to the
-// tail of the global queue, oldest first and gid last (R2.5).
-func (s *Machine) runqputslow(pp *P, gid GID) {
-	n := pp.runq.len() / 2
-	s.emit(Event{Kind: KindRunqOverflow, Rule: RuleRunqputslow, G: gid, P: pp.ID, M: pp.M,
-		From: at(LocRunq, pp.ID), To: Loc{Kind: LocGlobal}, N: n + 1, N2: s.sched.runq.len() + n + 1})
-	for range n {
-		g := pp.runq.pop()
-		s.globrunqput(g)
-	}
-	s.globrunqput(gid)
-}
-
-// runqputbatch appends gs to pp's ring as far as it has room and returns
-// the Gs that did not fit.
-func (s *Machine) runqputbatch(pp *P, gs []GID) []GID {
-	i := 0
-	for ; i < len(gs) && !pp.runq.full(); i++ {
-		pp.runq.push(gs[i])
-		s.g(gs[i]).Where = at(LocRunq, pp.ID)
-	}
-	return gs[i:]
-}
-
-func (s *Machine) globrunqput(gid GID) {
-	s.sched.runq.pushBack(gid)
-	s.g(gid).Where = Loc{Kind: LocGlobal}
-}
-
-// runqget takes runnext, which inherits the current time slice, or else
-// the head of the ring (R3.3 step 7).
-func (s *Machine) runqget(pp *P) (pick, bool) {
-	if g := pp.Runnext; g != NoG {
-		pp.Runnext = NoG
-		return pick{g: g, inherit: true, rule: RuleRunnext, from: at(LocRunnext, pp.ID)}, true
-	}
-	if pp.runq.len() > 0 {
-		return pick{g: pp.runq.pop(), rule: RuleRunqHead, from: at(LocRunq, pp.ID)}, true
-	}
-	return pick{}, false
-}
-
-// globrunqgetbatch takes min(128, len, len/GOMAXPROCS+1) Gs from the
-// global queue: the first is returned to run, the rest go to pp's ring
-// (R3.3 step 8). The caller has checked the queue is not empty.
-func (s *Machine) globrunqgetbatch(pp *P, rule Rule) pick {
-	q := &s.sched.runq
-	n := min(runqSize/2, q.len(), q.len()/len(s.ps)+1)
-	first := q.pop()
-	rest := make([]GID, 0, n-1)
-	for range n - 1 {
-		rest = append(rest, q.pop())
-	}
-	for _, g := range s.runqputbatch(pp, rest) {
-		s.globrunqput(g) // cannot happen: the ring is empty here
-	}
-	return pick{g: first, rule: rule, from: Loc{Kind: LocGlobal}, n: n}
 }
 
 // goexit ends g. returned says the program ran to its end; for main that
