@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/schedlab/schedlab/gmp"
 	"github.com/schedlab/schedlab/sim"
@@ -14,13 +13,9 @@ import (
 // Ask is a question a scenario file carries: asked at a moment of the run,
 // answered by a fact of it.
 type Ask struct {
-	// At is a time (HasAt): the question is asked before the first event
-	// at or after it. Or else On names the kind of the first event the
-	// question is asked before.
-	At    time.Duration
-	HasAt bool
-	On    gmp.Kind
-	Fact  Fact
+	// Moment is the event the question is asked before.
+	Moment gmp.Moment
+	Fact   Fact
 	// Text is the question; empty means the fact's own.
 	Text string
 	// Choices, if given, must hold the run's answer exactly once; else
@@ -37,13 +32,14 @@ type Resolver struct {
 	rand sim.Rand
 	asks []Ask
 	// at is the event index each ask is asked before, -1 until reached.
-	at   []int
-	done []bool
-	qs   []Question
-	errs []error
-	view *view
-	n    int
-	left int
+	at    []int
+	match []*gmp.MomentMatcher
+	done  []bool
+	qs    []Question
+	errs  []error
+	view  *view
+	n     int
+	left  int
 }
 
 // NewResolver prepares to settle asks over a run of prog on procs Ps.
@@ -51,9 +47,10 @@ type Resolver struct {
 func NewResolver(prog *gmp.Program, procs int, seed uint64, asks []Ask) *Resolver {
 	r := &Resolver{d: gmp.NewDescriber(prog), rand: sim.NewRand(seed), asks: asks,
 		at: make([]int, len(asks)), done: make([]bool, len(asks)), qs: make([]Question, len(asks)),
-		view: newView(procs), left: len(asks)}
+		view: newView(procs), left: len(asks), match: make([]*gmp.MomentMatcher, len(asks))}
 	for i := range r.at {
 		r.at[i] = -1
+		r.match[i] = gmp.NewMomentMatcher(asks[i].Moment)
 	}
 	return r
 }
@@ -67,7 +64,7 @@ func (r *Resolver) Observe(e gmp.Event) {
 			continue
 		}
 		a := &r.asks[k]
-		if r.at[k] < 0 && (a.HasAt && e.T >= sim.Time(a.At) || !a.HasAt && e.Kind == a.On) {
+		if r.at[k] < 0 && r.match[k].Match(&e) {
 			r.at[k] = i
 		}
 		if r.at[k] >= 0 && a.Fact.Kind.info().settles(a.Fact, &e) {
@@ -118,22 +115,15 @@ func (r *Resolver) Questions() ([]Question, error) {
 	for k, a := range r.asks {
 		switch {
 		case r.at[k] < 0:
-			errs = append(errs, fmt.Errorf("%v: the run never reaches this question's moment (%s)", a.Pos, a.moment()))
+			errs = append(errs, fmt.Errorf("%v: the run never reaches this question's moment (%v)", a.Pos, a.Moment))
 		case !r.done[k]:
-			errs = append(errs, fmt.Errorf("%v: nothing after %s answers it (%s)", a.Pos, a.moment(), a.Fact.Text()))
+			errs = append(errs, fmt.Errorf("%v: nothing after %v answers it (%s)", a.Pos, a.Moment, a.Fact.Text()))
 		case r.qs[k].Choices != nil:
 			out = append(out, r.qs[k])
 		}
 	}
 	slices.SortStableFunc(out, func(a, b Question) int { return a.At - b.At })
 	return out, errors.Join(errs...)
-}
-
-func (a *Ask) moment() string {
-	if a.HasAt {
-		return "at: " + a.At.String()
-	}
-	return "on: " + a.On.String()
 }
 
 // Settle runs prog under cfg and settles asks against the run, stopping

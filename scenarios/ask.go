@@ -1,7 +1,7 @@
 package scenarios
 
 import (
-	"time"
+	"strconv"
 
 	"strings"
 
@@ -32,7 +32,7 @@ func (p *reader) asks(n ast.Node) []quiz.Ask {
 		}
 		f := p.mapping(m, askKeys, "a question")
 		a := quiz.Ask{Pos: p.pos(item)}
-		a.At, a.HasAt, a.On = p.moment(m, f, "a question")
+		a.Moment = p.moment(m, f, "a question")
 		if t, ok := f["question"]; ok {
 			a.Text = strings.TrimSpace(p.str(t, "question"))
 		}
@@ -49,32 +49,81 @@ func (p *reader) asks(n ast.Node) []quiz.Ask {
 	return out
 }
 
-// moment reads when something is shown: at: a time, or on: the kind of
-// the first event it belongs to.
-func (p *reader) moment(m ast.Node, f map[string]ast.Node, what string) (at0 time.Duration, hasAt bool, on gmp.Kind) {
+// moment reads when a note or a question belongs: at: a time, or on: an
+// event kind, or on: {kind, n, g, p} for the nth event of that kind, of a
+// goroutine, on a P.
+func (p *reader) moment(m ast.Node, f map[string]ast.Node, what string) gmp.Moment {
 	at, okAt := f["at"]
-	onNode, okOn := f["on"]
+	on, okOn := f["on"]
 	switch {
 	case okAt && okOn:
 		p.errorf(m, "keep one of them", "%s has either at: or on:, not both", what)
 	case okAt:
-		return p.duration(at, "at"), true, 0
+		return gmp.Moment{At: p.duration(at, "at"), HasAt: true}
 	case okOn:
-		kind := p.str(onNode, "on")
-		k, ok := gmp.ParseKind(kind)
-		if !ok {
-			names := kindNames()
-			hint := "event kinds: " + strings.Join(names, ", ")
-			if c := closest(kind, names); c != "" {
-				hint = "did you mean " + c + "?"
-			}
-			p.errorf(onNode, hint, "unknown event kind %q", kind)
+		if om, ok := p.resolve(on).(*ast.MappingNode); ok {
+			return p.eventMoment(om)
 		}
-		return 0, false, k
+		return gmp.Moment{On: p.kind(on)}
 	default:
 		p.errorf(m, "add at: 1ms or on: steal", "%s needs at: (a time) or on: (an event kind)", what)
 	}
-	return 0, false, 0
+	return gmp.Moment{}
+}
+
+// eventMoment reads on: {kind: steal, n: 2, g: G5, p: P1}.
+func (p *reader) eventMoment(m *ast.MappingNode) gmp.Moment {
+	f := p.mapping(m, []string{"kind", "n", "g", "p"}, "on")
+	var mo gmp.Moment
+	if k, ok := f["kind"]; ok {
+		mo.On = p.kind(k)
+	} else {
+		p.errorf(m, "write on: {kind: steal, n: 2}", "on: needs the event's kind:")
+	}
+	if n, ok := f["n"]; ok {
+		mo.Nth = int(p.integer(n, "n", 1, 1_000_000_000))
+	}
+	if g, ok := f["g"]; ok {
+		if v, ok := numberedRef(p, g, "G"); ok && v > 0 {
+			mo.G = gmp.GID(v)
+		} else {
+			p.errorf(g, "write a goroutine such as G5", "g: names a goroutine")
+		}
+	}
+	if pn, ok := f["p"]; ok {
+		if v, ok := numberedRef(p, pn, "P"); ok && v < gmp.MaxProcs {
+			mo.P, mo.HasP = gmp.PID(v), true
+		} else {
+			p.errorf(pn, "write a P such as P0", "p: names a P")
+		}
+	}
+	return mo
+}
+
+// numberedRef reads "G5" or "P1" (or a bare number).
+func numberedRef(p *reader, n ast.Node, prefix string) (int, bool) {
+	s, ok := p.scalar(n)
+	if !ok {
+		return 0, false
+	}
+	s = strings.TrimPrefix(s, prefix)
+	v, err := strconv.Atoi(s)
+	return v, err == nil && v >= 0 && len(s) <= 9
+}
+
+// kind reads an event kind's name.
+func (p *reader) kind(n ast.Node) gmp.Kind {
+	kind := p.str(n, "on")
+	k, ok := gmp.ParseKind(kind)
+	if !ok {
+		names := kindNames()
+		hint := "event kinds: " + strings.Join(names, ", ")
+		if c := closest(kind, names); c != "" {
+			hint = "did you mean " + c + "?"
+		}
+		p.errorf(n, hint, "unknown event kind %q", kind)
+	}
+	return k
 }
 
 // fact reads an answer: {next-on: P1}, {where: G258}, {worker: POOL}…

@@ -767,29 +767,7 @@ func (p *reader) notes(n ast.Node) []Note {
 			continue
 		}
 		f := p.mapping(m, []string{"at", "on", "text"}, "note")
-		note := Note{Pos: p.pos(item)}
-		_, hasAt := f["at"]
-		_, hasOn := f["on"]
-		switch {
-		case hasAt && hasOn:
-			p.errorf(m, "keep one of them", "a note has either at: or on:, not both")
-		case hasAt:
-			note.At, note.HasAt = p.duration(f["at"], "at"), true
-		case hasOn:
-			kind := p.str(f["on"], "on")
-			k, ok := gmp.ParseKind(kind)
-			if !ok {
-				names := kindNames()
-				hint := "event kinds: " + strings.Join(names, ", ")
-				if c := closest(kind, names); c != "" {
-					hint = "did you mean " + c + "?"
-				}
-				p.errorf(f["on"], hint, "unknown event kind %q", kind)
-			}
-			note.On = k
-		default:
-			p.errorf(m, "add at: 1ms or on: steal", "a note needs at: (a time) or on: (an event kind)")
-		}
+		note := Note{Pos: p.pos(item), Moment: p.moment(m, f, "a note")}
 		if t, ok := f["text"]; ok {
 			note.Text = strings.TrimSpace(p.str(t, "text"))
 			if note.Text == "" {

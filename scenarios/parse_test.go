@@ -107,8 +107,8 @@ func TestParseFullFile(t *testing.T) {
 			{Kind: gmp.OpExit, Pos: p(24, 5)},
 		},
 		Notes: []Note{
-			{At: 1500 * time.Microsecond, HasAt: true, Text: "Each go statement puts the new G in runnext.", Pos: p(26, 5)},
-			{On: gmp.KindSteal, Text: "P1 stole half of P0's ring.", Pos: p(28, 5)},
+			{Moment: gmp.Moment{At: 1500 * time.Microsecond, HasAt: true}, Text: "Each go statement puts the new G in runnext.", Pos: p(26, 5)},
+			{Moment: gmp.Moment{On: gmp.KindSteal}, Text: "P1 stole half of P0's ring.", Pos: p(28, 5)},
 		},
 		Source: []byte(fullSrc),
 	}

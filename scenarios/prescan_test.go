@@ -3,6 +3,8 @@ package scenarios
 import (
 	"strings"
 	"testing"
+
+	"github.com/schedlab/schedlab/gmp"
 )
 
 // Each hostile input is refused with its line and column, quickly and in
@@ -56,5 +58,58 @@ func TestClip(t *testing.T) {
 	}
 	if clip("short") != "short" {
 		t.Error("clip changed a short text")
+	}
+}
+
+// A note or a question can name the nth event of a kind, of a goroutine,
+// on a P; the tracker places it there, and mistakes name their line.
+func TestEventMoments(t *testing.T) {
+	sc, err := Parse("m.yaml", []byte(`procs: 2
+main:
+  - go: {count: 64, do: [{cpu: 1ms}]}
+  - cpu: 20ms
+  - wait: children
+notes:
+  - on: {kind: go-start, n: 3, p: P1}
+    text: the third start on P1
+  - on: {kind: go-create, g: G7}
+    text: G7 is made
+  - on: steal
+    text: first steal
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := gmp.New(sc.Config(), sc.Program())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := NewNoteTracker(sc.Notes)
+	var evs []gmp.Event
+	m.SetSink(func(e gmp.Event) { tr.Observe(len(evs), &e); evs = append(evs, e) })
+	m.Run()
+	starts := 0
+	for i, e := range evs {
+		if e.Kind == gmp.KindGoStart && e.P == 1 {
+			if starts++; starts == 3 && tr.At(0) != i {
+				t.Errorf("the third start on P1 is event %d; the note is on %d", i, tr.At(0))
+			}
+		}
+		if e.Kind == gmp.KindGoCreate && e.G == 7 && tr.At(1) != i {
+			t.Errorf("G7's creation is event %d; the note is on %d", i, tr.At(1))
+		}
+	}
+	if tr.At(2) < 0 || tr.Number(2) != 2 || tr.Number(0) != 3 {
+		t.Errorf("notes numbered %d, %d, %d as met", tr.Number(0), tr.Number(1), tr.Number(2))
+	}
+	for _, c := range []struct{ src, want string }{
+		{"procs: 1\nmain: [{cpu: 1ms}]\nnotes:\n  - on: {kind: steel}\n    text: x\n", `m.yaml:4:16: unknown event kind "steel"`},
+		{"procs: 1\nmain: [{cpu: 1ms}]\nnotes:\n  - on: {kind: steal, n: 0}\n    text: x\n", "m.yaml:4:26: n is 0, out of range"},
+		{"procs: 1\nmain: [{cpu: 1ms}]\nnotes:\n  - on: {n: 2}\n    text: x\n", "m.yaml:4:10: on: needs the event's kind:"},
+		{"procs: 1\nmain: [{cpu: 1ms}]\nnotes:\n  - on: {kind: steal, g: x}\n    text: x\n", "m.yaml:4:26: g: names a goroutine"},
+	} {
+		if _, err := Parse("m.yaml", []byte(c.src)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v\nwant %s", c.src, err, c.want)
+		}
 	}
 }

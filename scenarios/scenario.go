@@ -42,13 +42,11 @@ type Scenario struct {
 
 // Note is a caption a teacher attaches to a moment of the run.
 type Note struct {
-	// At is a time (HasAt), or else On names the kind of the first event
-	// the note belongs to.
-	At    time.Duration
-	HasAt bool
-	On    gmp.Kind
-	Text  string
-	Pos   gmp.Pos
+	// Moment is the event the note belongs to: the first at or after a
+	// time, or the Nth of a kind (of a goroutine, on a P).
+	Moment gmp.Moment
+	Text   string
+	Pos    gmp.Pos
 }
 
 // Program returns the program the simulation runs.

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/schedlab/schedlab/gmp"
 	"github.com/schedlab/schedlab/scenarios"
 )
 
@@ -30,7 +31,7 @@ func TestJSONLIsDocumented(t *testing.T) {
 			t.Fatal(err)
 		}
 		sc2 := *sc
-		sc2.Notes = append(sc2.Notes, scenarios.Note{At: time.Hour, HasAt: true, Text: "never"})
+		sc2.Notes = append(sc2.Notes, scenarios.Note{Moment: gmp.Moment{At: time.Hour, HasAt: true}, Text: "never"})
 		if _, _, err := Run(&sc2, Options{Format: JSONL}, &out); err != nil {
 			t.Fatal(err)
 		}

@@ -50,20 +50,27 @@ type Writer struct {
 	// output alone can be asked for).
 	Events bool
 	notes  []scenarios.Note
-	used   []bool
-	seen   map[gmp.Kind]bool
+	places *scenarios.NoteTracker
+	n      int // events written so far
 }
 
 // New returns a writer to w for a run described by d with the given notes.
 func New(w io.Writer, format Format, d *gmp.Describer, notes []scenarios.Note) *Writer {
 	return &Writer{w: bufio.NewWriterSize(w, bufferSize), format: format, d: d, Events: true, notes: notes,
-		used: make([]bool, len(notes)), seen: map[gmp.Kind]bool{}}
+		places: scenarios.NewNoteTracker(notes)}
 }
 
-// Event writes e, preceded by notes whose time has come and followed by
-// notes attached to the first event of its kind.
+// Event writes e with the notes placed on it (scenarios.NoteTracker): a
+// note at a time comes before the event, at its time; a note on an event
+// comes after it.
 func (w *Writer) Event(e gmp.Event) {
-	w.timeNotes(e.T)
+	placed := w.places.Observe(w.n, &e)
+	w.n++
+	for _, i := range placed {
+		if n := w.notes[i]; n.Moment.HasAt {
+			w.note(sim.Time(n.Moment.At), n)
+		}
+	}
 	if w.Events {
 		if w.format == JSONL {
 			w.jsonEvent(e)
@@ -71,20 +78,15 @@ func (w *Writer) Event(e gmp.Event) {
 			w.textEvent(e)
 		}
 	}
-	if !w.seen[e.Kind] {
-		w.seen[e.Kind] = true
-		for i, n := range w.notes {
-			if !w.used[i] && !n.HasAt && n.On == e.Kind {
-				w.used[i] = true
-				w.note(e.T, n)
-			}
+	for _, i := range placed {
+		if n := w.notes[i]; !n.Moment.HasAt {
+			w.note(e.T, n)
 		}
 	}
 }
 
 // SchedTrace writes a GODEBUG=schedtrace line produced at t.
 func (w *Writer) SchedTrace(t sim.Time, line string) {
-	w.timeNotes(t)
 	if w.format == JSONL {
 		w.record(t, "schedtrace", line)
 		return
@@ -109,16 +111,12 @@ func (w *Writer) record(t sim.Time, kind, why string) {
 // flushes. asExpected says whether the run ended as the scenario means
 // it to (expect:). It returns the first write error.
 func (w *Writer) End(m *gmp.Machine, asExpected bool) error {
-	for i, n := range w.notes {
-		if w.used[i] || !w.Events {
-			continue
+	for _, i := range w.places.Unreached() {
+		if !w.Events {
+			break
 		}
-		w.used[i] = true
-		when := "at " + n.At.String()
-		if !n.HasAt {
-			when = "on " + n.On.String()
-		}
-		msg := fmt.Sprintf("note %s (%s) was not reached: the run ended at %v", when, n.Pos, m.Now())
+		n := w.notes[i]
+		msg := fmt.Sprintf("note %s (%s) was not reached: the run ended at %v", strings.Replace(n.Moment.String(), ": ", " ", 1), n.Pos, m.Now())
 		if w.format == JSONL {
 			w.record(m.Now(), "note-unreached", msg)
 		} else {
@@ -183,15 +181,6 @@ func (w *Writer) endRecord(m *gmp.Machine, asExpected bool) {
 	b = append(b, "}\n"...)
 	w.buf = b
 	w.w.Write(b)
-}
-
-func (w *Writer) timeNotes(t sim.Time) {
-	for i, n := range w.notes {
-		if !w.used[i] && n.HasAt && sim.Time(n.At) <= t {
-			w.used[i] = true
-			w.note(sim.Time(n.At), n)
-		}
-	}
 }
 
 func (w *Writer) note(t sim.Time, n scenarios.Note) {

@@ -95,29 +95,44 @@ const noteAge = 40
 
 // noteLines is the caption to show, if the cursor is at or shortly after
 // a note.
-func noteLines(a *App, w int) (string, []string) {
-	n, ok := a.sess.CurrentNote()
-	if !ok || a.sess.Cursor()-n.Event > noteAge {
-		return "", nil
+func noteLines(a *App, w int) ([]string, []string) {
+	notes := a.sess.CurrentNotes()
+	if len(notes) == 0 || a.sess.Cursor()-notes[0].Event > noteAge {
+		return nil, nil
 	}
-	heading := fmt.Sprintf("note %d/%d ▸ ", n.Index+1, len(a.sess.Scenario().Notes))
-	lines := wrap(reflow(n.Text), w-width(heading)-1)
-	if len(lines) > 5 {
-		lines = append(lines[:4], truncate(strings.Join(lines[4:], " "), w-width(heading)-1))
+	// Several notes on one event are all shown, each under its own
+	// heading; together they get the rows one note would.
+	var headings, lines []string
+	for _, n := range notes {
+		heading := fmt.Sprintf("note %d/%d ▸ ", n.Number, len(a.sess.Scenario().Notes))
+		text := wrap(reflow(n.Text), w-width(heading)-1)
+		room := 5
+		if len(notes) > 1 {
+			room = max(7/len(notes), 2)
+		}
+		if len(text) > room {
+			text = append(text[:room-1], truncate(strings.Join(text[room-1:], " "), w-width(heading)-1))
+		}
+		for j, line := range text {
+			h := ""
+			if j == 0 {
+				h = heading
+			}
+			headings = append(headings, h)
+			lines = append(lines, line)
+		}
 	}
-	return heading, lines
+	return headings, lines
 }
 
 func drawNote(c canvas, a *App, l layout) {
 	t := a.theme
+	indent := 0
 	for i, line := range l.noteText {
-		col := 0
-		if i == 0 {
-			col = c.text(0, 0, l.noteHeading, t.Note.Bold(true))
-		} else {
-			col = width(l.noteHeading)
+		if h := l.noteHeadings[i]; h != "" {
+			indent = c.text(0, i, h, t.Note.Bold(true))
 		}
-		c.text(col, i, line, t.Note)
+		c.text(indent, i, line, t.Note)
 	}
 }
 

@@ -35,9 +35,9 @@ type Session struct {
 	// rebuilt by replaying that step (see view).
 	stepOf []uint64
 	tl     *Timeline
-	// noteAt is the index of the event each note belongs to, -1 while
-	// the run has not reached it.
-	noteAt []int
+	// notes places the scenario's notes on events as the run reaches
+	// them, as the trace does.
+	notes *scenarios.NoteTracker
 
 	cursor int // the current event; -1 is before the first
 	// after is the state after the step that emitted events[cursor]; it
@@ -86,10 +86,7 @@ func NewSession(sc *scenarios.Scenario, cfg gmp.Config) (*Session, error) {
 		s.pools = d
 		s.poolStart = s.poolSnaps()
 	}
-	s.noteAt = make([]int, len(sc.Notes))
-	for i := range s.noteAt {
-		s.noteAt[i] = -1
-	}
+	s.notes = scenarios.NewNoteTracker(sc.Notes)
 	start := m.Clone()
 	s.frontier = m
 	m.SetSink(s.record)
@@ -114,14 +111,7 @@ func (s *Session) record(e gmp.Event) {
 		}
 	}
 	s.quizObserve(e)
-	for n, note := range s.sc.Notes {
-		if s.noteAt[n] >= 0 {
-			continue
-		}
-		if (note.HasAt && sim.Time(note.At) <= e.T) || (!note.HasAt && note.On == e.Kind) {
-			s.noteAt[n] = i
-		}
-	}
+	s.notes.Observe(i, &e)
 }
 
 // poolSnaps copies the real pools' current snapshots.
@@ -341,20 +331,28 @@ func (s *Session) Seek(i int) int {
 
 // Note is a scenario note placed at an event.
 type Note struct {
-	Index int // into the scenario's notes
-	Event int
-	Text  string
+	Index  int // into the scenario's notes
+	Number int // its place in the order a viewer meets the notes, from 1
+	Event  int
+	Text   string
 }
 
-// CurrentNote is the latest note at or before the cursor.
-func (s *Session) CurrentNote() (Note, bool) {
-	best := Note{Event: -1}
-	for n, at := range s.noteAt {
-		if at >= 0 && at <= s.cursor && (at > best.Event || (at == best.Event && n > best.Index)) {
-			best = Note{Index: n, Event: at, Text: s.sc.Notes[n].Text}
+// CurrentNotes are the notes of the latest event at or before the cursor
+// that has notes: all of them, in file order, when several land on it.
+func (s *Session) CurrentNotes() []Note {
+	best := -1
+	for n := range s.sc.Notes {
+		if at := s.notes.At(n); at >= 0 && at <= s.cursor && at > best {
+			best = at
 		}
 	}
-	return best, best.Event >= 0
+	var out []Note
+	for n := range s.sc.Notes {
+		if s.notes.At(n) == best && best >= 0 {
+			out = append(out, Note{Index: n, Number: s.notes.Number(n), Event: best, Text: s.sc.Notes[n].Text})
+		}
+	}
+	return out
 }
 
 // NextNote moves to the event of the next note after the cursor, running
@@ -363,8 +361,8 @@ func (s *Session) NextNote() bool {
 	for {
 		next := -1
 		pending := false
-		for _, at := range s.noteAt {
-			switch {
+		for n := range s.sc.Notes {
+			switch at := s.notes.At(n); {
 			case at < 0:
 				pending = true
 			case at > s.cursor && (next < 0 || at < next):
@@ -386,8 +384,8 @@ func (s *Session) NextNote() bool {
 // PrevNote moves to the event of the latest note before the cursor.
 func (s *Session) PrevNote() bool {
 	prev := -1
-	for _, at := range s.noteAt {
-		if at >= 0 && at < s.cursor && at > prev {
+	for n := range s.sc.Notes {
+		if at := s.notes.At(n); at >= 0 && at < s.cursor && at > prev {
 			prev = at
 		}
 	}
@@ -461,4 +459,10 @@ func (s *Session) Checkpoints() int { return s.hist.Checkpoints() }
 
 // NotesReached returns the event index of every note, -1 for those not
 // reached yet, in scenario order.
-func (s *Session) NotesReached() []int { return slices.Clone(s.noteAt) }
+func (s *Session) NotesReached() []int {
+	out := make([]int, len(s.sc.Notes))
+	for n := range out {
+		out[n] = s.notes.At(n)
+	}
+	return out
+}

@@ -116,9 +116,9 @@ func TestNotesAreReachedInOrder(t *testing.T) {
 	want := map[int]bool{}
 	var at []int
 	for s.NextNote() {
-		n, ok := s.CurrentNote()
-		if !ok || n.Event != s.Cursor() {
-			t.Fatalf("after NextNote the cursor is at %d but the current note is %+v", s.Cursor(), n)
+		ns := s.CurrentNotes()
+		if len(ns) == 0 || ns[0].Event != s.Cursor() {
+			t.Fatalf("after NextNote the cursor is at %d but the current notes are %+v", s.Cursor(), ns)
 		}
 		at = append(at, s.Cursor())
 	}
@@ -197,5 +197,35 @@ func TestTimelineClipsAtTheCursor(t *testing.T) {
 	last := early[len(early)-1]
 	if len(early) >= len(runs) || last.How != EndOpen || last.End != at {
 		t.Fatalf("at event 12 the timeline shows %+v", early)
+	}
+}
+
+// Notes are numbered in the order a viewer meets them, and two notes on
+// one event are both shown (sem-heavy's third and fourth once shadowed
+// each other; tour's were numbered in file order).
+func TestNotesNumberedAsMetAndNoneShadowed(t *testing.T) {
+	for _, name := range []string{"tour", "sem-heavy", "purge", "steal"} {
+		s := newSession(t, name)
+		shown := map[int]bool{}
+		last := 0
+		for _, n := range s.CurrentNotes() {
+			shown[n.Index] = true
+			last = max(last, n.Number)
+		}
+		for s.NextNote() {
+			for _, n := range s.CurrentNotes() {
+				if shown[n.Index] {
+					continue
+				}
+				shown[n.Index] = true
+				if n.Number != last+1 {
+					t.Errorf("%s: note %d is numbered %d after note number %d", name, n.Index+1, n.Number, last)
+				}
+				last = n.Number
+			}
+		}
+		if len(shown) != len(s.Scenario().Notes) {
+			t.Errorf("%s: %d of %d notes are ever shown", name, len(shown), len(s.Scenario().Notes))
+		}
 	}
 }

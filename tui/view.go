@@ -34,20 +34,21 @@ func newRootView(a *App) *rootView {
 
 // layout is where each panel goes, in rows of the screen.
 type layout struct {
-	w, h                     int
-	wide                     bool
-	header                   int
-	procs, procsRows         int // title row, then one row per visible P
-	info, infoRows           int
-	pools, poolsRows         int
-	timeline, timelineRows   int
-	log, logRows             int
-	explain, explainRows     int
-	note, noteRows           int
-	status                   int
-	visibleProcs             int
-	explainText, noteText    []string
-	explainTail, noteHeading string
+	w, h                   int
+	wide                   bool
+	header                 int
+	procs, procsRows       int // title row, then one row per visible P
+	info, infoRows         int
+	pools, poolsRows       int
+	timeline, timelineRows int
+	log, logRows           int
+	explain, explainRows   int
+	note, noteRows         int
+	status                 int
+	visibleProcs           int
+	explainText, noteText  []string
+	noteHeadings           []string // a note's heading on its first row, "" on the others
+	explainTail            string
 }
 
 // page is how far pgup/pgdn scroll the focused panel.
@@ -64,7 +65,7 @@ func (v *rootView) computeLayout(w, h int) layout {
 	procs := a.sess.Config().Procs
 	l.explainText, l.explainTail = explainLines(a, w)
 	l.explainRows = len(l.explainText) + 1
-	l.noteHeading, l.noteText = noteLines(a, w)
+	l.noteHeadings, l.noteText = noteLines(a, w)
 	if len(l.noteText) > 0 {
 		l.noteRows = len(l.noteText)
 	}
