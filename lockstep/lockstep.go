@@ -27,7 +27,7 @@ import (
 
 	"github.com/schedlab/schedlab/gmp"
 	"github.com/schedlab/schedlab/pool"
-	"github.com/schedlab/schedlab/pool/pooltest"
+	"github.com/schedlab/schedlab/pool/manualclock"
 	"github.com/schedlab/schedlab/sim"
 )
 
@@ -138,7 +138,7 @@ func (d *Driver) Close() error {
 type mirror struct {
 	decl  gmp.PoolDecl
 	p     *pool.Pool
-	clock *pooltest.FakeClock
+	clock *manualclock.Clock
 	hooks hookQueue
 	snap  pool.Snapshot
 
@@ -154,7 +154,7 @@ type mirror struct {
 
 func newMirror(i int, decl gmp.PoolDecl) (*mirror, error) {
 	mp := &mirror{
-		decl: decl, clock: pooltest.NewFakeClock(Epoch),
+		decl: decl, clock: manualclock.New(Epoch),
 		gates: map[int]chan bool{}, waitSID: map[uint64]int{},
 		onWorker: map[pool.WorkerID]int{}, waiterOf: map[gmp.GID]uint64{},
 	}

@@ -6,7 +6,7 @@ import "time"
 // (a worker's last use, a waiter's arrival, a purge's due time) is read from
 // it, and every timer the pool arms (the purge timer, ReleaseTimeout's
 // deadline) is armed on it. ants mixes a cached clock with direct calls to
-// time.Now; keeping to one clock is what lets pooltest.FakeClock step a real
+// time.Now; keeping to one clock is what lets manualclock.Clock step a real
 // pool deterministically.
 type Clock interface {
 	// Now returns the current time. It must never go backwards.

@@ -127,7 +127,7 @@ func (c *core[T]) elapsed() int64 {
 // the lock to keep the critical section short; the time is then raised to
 // the latest one a decision has used, so that decisions are stamped in the
 // order they are made (the idle stack's order depends on it). With a
-// FakeClock advanced only while the pool is quiet, it never changes anything.
+// manual clock advanced only while the pool is quiet, it never changes anything.
 func (c *core[T]) lock() int64 {
 	now := c.elapsed()
 	c.mu.Lock()

@@ -12,7 +12,7 @@
 //
 // FuncPool[T] runs one fixed function on typed arguments (Invoke allocates
 // nothing); MultiPool spreads tasks over several pools to cut lock
-// contention; pooltest.FakeClock steps a pool through time.
+// contention; manualclock.Clock steps a pool through time.
 //
 // # Decision rules
 //
@@ -22,7 +22,7 @@
 // runs no goroutine at all, and a pool with idle workers has one timer armed
 // on its clock. Given the order in which the lock is taken (by Submit calls,
 // by workers finishing tasks, by the purge timer, by Tune, Release and
-// Reboot), what follows is a deterministic function of it. With a FakeClock
+// Reboot), what follows is a deterministic function of it. With a manual clock
 // and one submitting goroutine that waits for each finished task's hooks, the
 // whole run is.
 //

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/schedlab/schedlab/pool"
-	"github.com/schedlab/schedlab/pool/pooltest"
+	"github.com/schedlab/schedlab/pool/manualclock"
 )
 
 // Submit tasks, then release the pool and wait for them all.
@@ -68,10 +68,10 @@ func ExampleWithNonblocking() {
 	// Output: pool: too many submitters waiting, or nonblocking pool is full true
 }
 
-// A FakeClock steps a pool through time: the purge runs inside Advance.
+// A manual clock steps a pool through time: the purge runs inside Advance.
 func ExampleWithClock() {
 	start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
-	clock := pooltest.NewFakeClock(start)
+	clock := manualclock.New(start)
 	idle := make(chan pool.WorkerID, 2)
 	p, _ := pool.New(2,
 		pool.WithClock(clock),

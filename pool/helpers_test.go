@@ -9,10 +9,10 @@ import (
 	"time"
 
 	"github.com/schedlab/schedlab/pool"
-	"github.com/schedlab/schedlab/pool/pooltest"
+	"github.com/schedlab/schedlab/pool/manualclock"
 )
 
-// t0 is where every FakeClock in these tests starts.
+// t0 is where every manual clock in these tests starts.
 var t0 = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // recorder turns hook calls into lines of text, in the order the pool made the
@@ -82,18 +82,18 @@ func (r *recorder) hooks() pool.Hooks {
 	}
 }
 
-// bench is a test fixture inside a synctest bubble: a pool on a FakeClock
+// bench is a test fixture inside a synctest bubble: a pool on a manual clock
 // whose hooks are recorded.
 type bench struct {
 	t     *testing.T
-	clock *pooltest.FakeClock
+	clock *manualclock.Clock
 	rec   *recorder
 	pool  *pool.Pool
 }
 
 func newBench(t *testing.T, size int, opts ...pool.Option) *bench {
 	t.Helper()
-	b := &bench{t: t, clock: pooltest.NewFakeClock(t0), rec: newRecorder(t0)}
+	b := &bench{t: t, clock: manualclock.New(t0), rec: newRecorder(t0)}
 	opts = append([]pool.Option{pool.WithClock(b.clock), pool.WithHooks(b.rec.hooks())}, opts...)
 	p, err := pool.New(size, opts...)
 	if err != nil {

@@ -165,7 +165,7 @@ type RejectEvent struct {
 //     capacity lets waiters start workers; a worker exiting, when its exit
 //     makes room for a waiter.
 //   - OnWorkerIdle: the worker, after its task.
-//   - OnWorkerExit: the purge timer's goroutine (ExitPurged; with a FakeClock,
+//   - OnWorkerExit: the purge timer's goroutine (ExitPurged; with a manual clock,
 //     the goroutine calling Advance); the worker after its task (ExitShrunk,
 //     ExitReleased for a busy worker, ExitGoexit); the caller of Release
 //     (ExitReleased for idle workers).

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/schedlab/schedlab/pool"
-	"github.com/schedlab/schedlab/pool/pooltest"
+	"github.com/schedlab/schedlab/pool/manualclock"
 )
 
 func runningByIndex(t *testing.T, m *pool.MultiPool) []int {
@@ -136,7 +136,7 @@ func TestMultiPoolErrors(t *testing.T) {
 
 func TestMultiPoolReleaseTimeoutWrapsErrTimeout(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		clock := pooltest.NewFakeClock(t0)
+		clock := manualclock.New(t0)
 		m, _ := pool.NewMulti(3, 1, pool.RoundRobin, pool.WithClock(clock))
 		unblockOnFailure(t, m)
 		stuck := newGate()

@@ -65,7 +65,7 @@ type Options struct {
 	DisablePurge bool
 
 	// Clock is the source of all the pool's time and timers. Nil means
-	// SystemClock(); tests and simulations pass a pooltest.FakeClock.
+	// SystemClock(); tests and simulations pass a manualclock.Clock.
 	Clock Clock
 
 	// Hooks are called at each decision the pool makes; see Hooks. The

@@ -9,7 +9,7 @@ import (
 	"testing/synctest"
 
 	"github.com/schedlab/schedlab/pool"
-	"github.com/schedlab/schedlab/pool/pooltest"
+	"github.com/schedlab/schedlab/pool/manualclock"
 )
 
 func TestFuncPoolInvokesItsFunctionWithEachArgument(t *testing.T) {
@@ -48,7 +48,7 @@ func TestFuncPoolInvokesItsFunctionWithEachArgument(t *testing.T) {
 func TestFuncPoolFollowsThePoolRules(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		rec := newRecorder(t0)
-		clock := pooltest.NewFakeClock(t0)
+		clock := manualclock.New(t0)
 		p, _ := pool.NewFunc(1, func(g gate) { <-g }, pool.WithClock(clock), pool.WithHooks(rec.hooks()))
 		unblockOnFailure(t, p)
 		busy := newGate()

@@ -39,7 +39,7 @@ func (c *core[T]) Release() {
 
 // ReleaseTimeout releases the pool if it is open, then waits until every
 // worker goroutine has returned, or until timeout has passed on the pool's
-// clock, when it returns ErrTimeout. With a pooltest.FakeClock the timeout
+// clock, when it returns ErrTimeout. With a manualclock.Clock the timeout
 // only passes when the caller advances the clock. Unlike ants, it may be
 // called on a pool that is already released, to wait for it.
 func (c *core[T]) ReleaseTimeout(timeout time.Duration) error {

@@ -17,7 +17,7 @@ import (
 )
 
 // The tests in this file check the decision rules of the package doc one by
-// one, through the hooks, inside a synctest bubble with a FakeClock: a stall
+// one, through the hooks, inside a synctest bubble with a manual clock: a stall
 // shows up as a deadlock panic, not a hung test.
 
 func TestIdleWorkersAreReusedMostRecentFirst(t *testing.T) {

@@ -1,5 +1,8 @@
-// Package pooltest helps test and drive a pool deterministically.
-package pooltest
+// Package manualclock is a pool.Clock that moves only when told to. Tests
+// step a pool through time with it, and schedlab's UI drives real pools with
+// it in lockstep with a simulated run (package lockstep), which is why it is
+// a package of its own rather than a test helper.
+package manualclock
 
 import (
 	"container/heap"
@@ -9,12 +12,12 @@ import (
 	"github.com/schedlab/schedlab/pool"
 )
 
-// FakeClock is a pool.Clock whose time moves only when told to. Pass it to
+// Clock is a pool.Clock whose time moves only when told to. Pass it to
 // pool.WithClock and step the pool with Advance: every purge due in the
 // interval runs inside Advance, so when Advance returns each one has made its
 // decision and called its hooks. It is safe for concurrent use, but callbacks
 // run by Advance must not call Advance.
-type FakeClock struct {
+type Clock struct {
 	mu      sync.Mutex
 	now     time.Time
 	lastSeq uint64
@@ -24,14 +27,14 @@ type FakeClock struct {
 	stepping sync.Mutex
 }
 
-// NewFakeClock returns a FakeClock whose time is start, stripped of any
+// New returns a Clock whose time is start, stripped of any
 // monotonic reading.
-func NewFakeClock(start time.Time) *FakeClock {
-	return &FakeClock{now: start.Round(0)}
+func New(start time.Time) *Clock {
+	return &Clock{now: start.Round(0)}
 }
 
 // Now returns the clock's current time.
-func (c *FakeClock) Now() time.Time {
+func (c *Clock) Now() time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.now
@@ -40,7 +43,7 @@ func (c *FakeClock) Now() time.Time {
 // AfterFunc schedules f to run in the goroutine that advances the clock to
 // Now()+d or beyond. A timer with d <= 0 is due at once and runs at the next
 // Advance, even Advance(0); AfterFunc never calls f itself.
-func (c *FakeClock) AfterFunc(d time.Duration, f func()) pool.Timer {
+func (c *Clock) AfterFunc(d time.Duration, f func()) pool.Timer {
 	t := &fakeTimer{clock: c, f: f, index: -1}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -48,7 +51,7 @@ func (c *FakeClock) AfterFunc(d time.Duration, f func()) pool.Timer {
 	return t
 }
 
-func (c *FakeClock) scheduleLocked(t *fakeTimer, d time.Duration) {
+func (c *Clock) scheduleLocked(t *fakeTimer, d time.Duration) {
 	c.lastSeq++
 	t.when, t.seq = c.now.Add(d), c.lastSeq
 	heap.Push(&c.pending, t)
@@ -60,13 +63,13 @@ func (c *FakeClock) scheduleLocked(t *fakeTimer, d time.Duration) {
 // It returns when every callback has returned. Timers scheduled by a callback
 // run in the same Advance if they fall due within it. A negative d counts as
 // zero.
-func (c *FakeClock) Advance(d time.Duration) {
+func (c *Clock) Advance(d time.Duration) {
 	c.AdvanceTo(c.Now().Add(max(d, 0)))
 }
 
 // AdvanceTo is Advance to the time t; if t is not after Now, only the timers
 // already due run, and the time stays where it is.
-func (c *FakeClock) AdvanceTo(t time.Time) {
+func (c *Clock) AdvanceTo(t time.Time) {
 	c.stepping.Lock()
 	defer c.stepping.Unlock()
 	for {
@@ -91,7 +94,7 @@ func (c *FakeClock) AdvanceTo(t time.Time) {
 // run, late, at the next Advance or AdvanceTo (AdvanceTo(Now()) runs just
 // those), as a runtime timer runs late when its goroutine gets a processor
 // late. Time never goes backwards: if t is before Now, Set does nothing.
-func (c *FakeClock) Set(t time.Time) {
+func (c *Clock) Set(t time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if t.After(c.now) {
@@ -101,7 +104,7 @@ func (c *FakeClock) Set(t time.Time) {
 
 // NextDue returns when the earliest pending timer is due, and false if no
 // timer is pending.
-func (c *FakeClock) NextDue() (time.Time, bool) {
+func (c *Clock) NextDue() (time.Time, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if len(c.pending) == 0 {
@@ -111,15 +114,15 @@ func (c *FakeClock) NextDue() (time.Time, bool) {
 }
 
 // Pending returns the number of timers waiting to fire.
-func (c *FakeClock) Pending() int {
+func (c *Clock) Pending() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return len(c.pending)
 }
 
-// fakeTimer is a FakeClock's pool.Timer.
+// fakeTimer is a Clock's pool.Timer.
 type fakeTimer struct {
-	clock *FakeClock
+	clock *Clock
 	f     func()
 	when  time.Time
 	seq   uint64

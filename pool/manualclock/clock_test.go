@@ -1,4 +1,4 @@
-package pooltest_test
+package manualclock_test
 
 import (
 	"slices"
@@ -7,14 +7,14 @@ import (
 	"time"
 
 	"github.com/schedlab/schedlab/pool"
-	"github.com/schedlab/schedlab/pool/pooltest"
+	"github.com/schedlab/schedlab/pool/manualclock"
 )
 
 var start = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // log collects what the timers' callbacks saw.
 type log struct {
-	clock *pooltest.FakeClock
+	clock *manualclock.Clock
 	lines []string
 }
 
@@ -23,7 +23,7 @@ func (l *log) at(name string) func() {
 }
 
 func TestAdvanceRunsDueTimersInOrderAtTheirTimes(t *testing.T) {
-	c := pooltest.NewFakeClock(start)
+	c := manualclock.New(start)
 	l := &log{clock: c}
 	c.AfterFunc(3*time.Second, l.at("c"))
 	c.AfterFunc(time.Second, l.at("a"))
@@ -50,7 +50,7 @@ func TestAdvanceRunsDueTimersInOrderAtTheirTimes(t *testing.T) {
 }
 
 func TestTimersScheduledByACallbackRunInTheSameAdvance(t *testing.T) {
-	c := pooltest.NewFakeClock(start)
+	c := manualclock.New(start)
 	l := &log{clock: c}
 	c.AfterFunc(time.Second, func() {
 		l.at("first")()
@@ -64,7 +64,7 @@ func TestTimersScheduledByACallbackRunInTheSameAdvance(t *testing.T) {
 }
 
 func TestStopAndReset(t *testing.T) {
-	c := pooltest.NewFakeClock(start)
+	c := manualclock.New(start)
 	l := &log{clock: c}
 	stopped := c.AfterFunc(time.Second, l.at("stopped"))
 	moved := c.AfterFunc(time.Second, l.at("moved"))
@@ -89,7 +89,7 @@ func TestStopAndReset(t *testing.T) {
 }
 
 func TestTimersDueNowRunAtTheNextAdvance(t *testing.T) {
-	c := pooltest.NewFakeClock(start)
+	c := manualclock.New(start)
 	l := &log{clock: c}
 	c.AfterFunc(0, l.at("zero"))
 	c.AfterFunc(-time.Second, l.at("negative"))
@@ -107,7 +107,7 @@ func TestTimersDueNowRunAtTheNextAdvance(t *testing.T) {
 }
 
 func TestSetMovesTimeWithoutRunningTimers(t *testing.T) {
-	c := pooltest.NewFakeClock(start)
+	c := manualclock.New(start)
 	l := &log{clock: c}
 	c.AfterFunc(time.Second, l.at("a"))
 	c.AfterFunc(2*time.Second, l.at("b"))
@@ -126,8 +126,8 @@ func TestSetMovesTimeWithoutRunningTimers(t *testing.T) {
 	}
 }
 
-func TestFakeClockIsSafeForConcurrentUse(t *testing.T) {
-	c := pooltest.NewFakeClock(start)
+func TestClockIsSafeForConcurrentUse(t *testing.T) {
+	c := manualclock.New(start)
 	var fired sync.WaitGroup
 	var wg sync.WaitGroup
 	for range 8 {
@@ -149,5 +149,5 @@ func TestFakeClockIsSafeForConcurrentUse(t *testing.T) {
 	fired.Wait() // every timer either fired or was stopped
 }
 
-// FakeClock must satisfy pool.Clock.
-var _ pool.Clock = (*pooltest.FakeClock)(nil)
+// A manual clock must satisfy pool.Clock.
+var _ pool.Clock = (*manualclock.Clock)(nil)
