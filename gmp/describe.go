@@ -157,7 +157,7 @@ func (d *Describer) place(l Loc) string {
 
 // Describe returns the one-line explanation of e.
 func (d *Describer) Describe(e Event) string {
-	f := fmt.Sprintf
+	f := sprintf
 	g, p, m := e.G, e.P, e.M
 	switch e.Rule {
 	case RuleMainStart:
@@ -385,7 +385,7 @@ func (d *Describer) started(e Event, s string) string {
 }
 
 func (d *Describer) park(e Event) string {
-	f := fmt.Sprintf
+	f := sprintf
 	if e.Reason == ReasonChanSend && e.To.Kind == LocChanSend && e.Op != nil && e.Op.Kind == opGroupSend {
 		return f("%v blocks in errgroup.Go: all %d slots of its group are taken (the limit channel is full)", e.G, e.Op.Limit)
 	}
@@ -422,7 +422,7 @@ func (d *Describer) park(e Event) string {
 
 // pool describes a pool's decisions and the wake-ups they cause.
 func (d *Describer) pool(e Event) string {
-	f := fmt.Sprintf
+	f := sprintf
 	name := d.poolName(int(e.Obj))
 	switch e.Rule {
 	case RulePoolDispatchIdle:
@@ -490,7 +490,7 @@ func (d *Describer) expiryOf(pool int) time.Duration {
 
 // sem describes a semaphore's decisions.
 func (d *Describer) sem(e Event) string {
-	f := fmt.Sprintf
+	f := sprintf
 	name := d.semName(int(e.Obj))
 	switch e.Rule {
 	case RuleSemAcquire:

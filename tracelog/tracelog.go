@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/schedlab/schedlab/gmp"
 	"github.com/schedlab/schedlab/scenarios"
@@ -197,11 +198,41 @@ func (w *Writer) note(t sim.Time, n scenarios.Note) {
 }
 
 func (w *Writer) textEvent(e gmp.Event) {
-	fmt.Fprintf(w.w, "%12s  %-3s %-3s  %-13s  %s", e.T, e.P, e.M, e.Kind, w.d.Describe(e))
+	// As fmt's "%12s  %-3s %-3s  %-13s  %s", without its cost per event.
+	b := padLeft(w.buf[:0], e.T.String(), 12)
+	b = append(b, "  "...)
+	b = padRight(b, e.P.String(), 3)
+	b = append(b, ' ')
+	b = padRight(b, e.M.String(), 3)
+	b = append(b, "  "...)
+	b = padRight(b, e.Kind.String(), 13)
+	b = append(b, "  "...)
+	b = append(b, w.d.Describe(e)...)
 	if fn := e.Fn(); fn != "" {
-		w.w.WriteString("  [" + fn + "]")
+		b = append(b, "  ["...)
+		b = append(b, fn...)
+		b = append(b, ']')
 	}
-	w.w.WriteByte('\n')
+	b = append(b, '\n')
+	w.buf = b
+	w.w.Write(b)
+}
+
+// padLeft and padRight append s padded with spaces to width runes, as
+// fmt's %*s and %-*s do.
+func padLeft(b []byte, s string, width int) []byte {
+	for n := utf8.RuneCountInString(s); n < width; n++ {
+		b = append(b, ' ')
+	}
+	return append(b, s...)
+}
+
+func padRight(b []byte, s string, width int) []byte {
+	b = append(b, s...)
+	for n := utf8.RuneCountInString(s); n < width; n++ {
+		b = append(b, ' ')
+	}
+	return b
 }
 
 func (w *Writer) jsonEvent(e gmp.Event) {
