@@ -24,6 +24,7 @@ type Format int
 const (
 	Text  Format = iota // one aligned line per event
 	JSONL               // one JSON object per line
+	None                // no events: only how the run ended
 )
 
 // ParseFormat reads a --format value.
@@ -33,8 +34,10 @@ func ParseFormat(s string) (Format, error) {
 		return Text, nil
 	case "jsonl":
 		return JSONL, nil
+	case "none":
+		return None, nil
 	}
-	return Text, fmt.Errorf("unknown format %q: use text or jsonl", s)
+	return Text, fmt.Errorf("unknown format %q: use text, jsonl or none", s)
 }
 
 // bufferSize is the output buffer: a trace runs to hundreds of thousands of
@@ -127,7 +130,7 @@ func (w *Writer) End(m *gmp.Machine, asExpected bool) error {
 	switch {
 	case w.format == JSONL:
 		w.endRecord(m, asExpected)
-	case w.Events:
+	case w.Events || w.format == None:
 		end := m.End()
 		w.w.WriteString(fmt.Sprintf("# end: %s at %v after %d events; %d goroutines created, %d threads; Ps idle %v while goroutines waited\n",
 			end.Reason, m.Now(), m.Emitted(), m.NumG()-1, m.NumM(), m.IdleWhileRunnable()))
@@ -311,7 +314,7 @@ func Run(sc *scenarios.Scenario, o Options, out io.Writer) (gmp.End, *gmp.Machin
 		return gmp.End{}, nil, err
 	}
 	w := New(out, o.Format, gmp.NewDescriber(sc.Program()), sc.Notes)
-	w.Events = !o.NoEvents
+	w.Events = !o.NoEvents && o.Format != None
 	m.SetSink(w.Event)
 	m.SetSchedTraceSink(func(line string) { w.SchedTrace(m.Now(), line) })
 	end := m.Run()

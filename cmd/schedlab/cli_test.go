@@ -222,6 +222,14 @@ func TestCLIEdges(t *testing.T) {
 	}
 }
 
+// --format none prints only how the run ended.
+func TestFormatNone(t *testing.T) {
+	code, out, _ := cli(t, "run", "steal", "--format", "none")
+	if code != 0 || out != "# end: main returned at 42.919500ms after 203 events; 65 goroutines created, 3 threads; Ps idle 0s while goroutines waited\n" {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+}
+
 // check settles a scenario's questions and fails on one the run cannot
 // answer.
 func TestCheckQuestions(t *testing.T) {
@@ -536,7 +544,7 @@ func TestUsageErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"run", "steal", "--bogus"}, "unknown flag: --bogus"},
-		{[]string{"run", "steal", "--format", "xml"}, `unknown format "xml"`},
+		{[]string{"run", "steal", "--format", "xml"}, `unknown format "xml": use text, jsonl or none`},
 		{[]string{"run", "steal", "--procs", "-1"}, "--procs -1: want 1 to 1024"},
 		{[]string{"run", "steal", "--procs", "2000"}, "--procs 2000: want 1 to 1024"},
 		{[]string{"run", "steal", "--procs", "two"}, `invalid argument "two"`},

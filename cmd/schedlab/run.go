@@ -88,13 +88,13 @@ like the real flag, this keeps sysmon out of its deep sleep.`,
 	}
 	sim.register(cmd, "stop")
 	fl := cmd.Flags()
-	fl.StringVar(&format, "format", "text", "output format: text or jsonl")
+	fl.StringVar(&format, "format", "text", "output format: text, jsonl, or none (only how the run ended)")
 	fl.BoolVar(&check, "check", false, "verify the model's invariants after every event")
 	fl.DurationVar(&sched, "schedtrace", 0, "print a GODEBUG=schedtrace line every period of simulated time")
 	fl.BoolVar(&detail, "scheddetail", false, "with --schedtrace, add the scheddetail=1 lines for each P, M and G")
 	fl.BoolVarP(&quiet, "quiet", "q", false, "with --schedtrace, print only the schedtrace lines (no events, no notes)")
 	_ = cmd.RegisterFlagCompletionFunc("format", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"text", "jsonl"}, cobra.ShellCompDirectiveNoFileComp
+		return []string{"text", "jsonl", "none"}, cobra.ShellCompDirectiveNoFileComp
 	})
 	return cmd
 }
