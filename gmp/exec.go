@@ -178,6 +178,14 @@ func (s *Machine) runG(m *M) {
 		return
 	}
 	s.lastOp = op
+	if op != nil && g.Preempt && op.Kind.entersRuntime() {
+		// A pending request is honoured at the prologue of the runtime
+		// call the action makes (R7.2): the action runs when the G is
+		// scheduled again.
+		s.unreadOp(g, op)
+		s.goschedImpl(m, g, RulePreemptSync)
+		return
+	}
 	if op == nil {
 		s.goexit(m, g, true)
 		return
@@ -247,6 +255,38 @@ func (s *Machine) runCPU(m *M, g *G) {
 	g.inCPU = true
 	g.cpuEnd = s.now.Add(g.CPULeft)
 	s.wakeMAt(m, g.cpuEnd, stepCPUDone)
+}
+
+// entersRuntime reports whether an action is a call into the runtime (or
+// a library over it) whose function prologue checks for a pending
+// preemption: newstack preempts there when the M holds no locks, which
+// is before chansend or chanrecv lock the channel (stack.go newstack,
+// proc.go gopreempt_m). Compute is user code, preempted asynchronously;
+// gosched and exit leave the P anyway.
+func (k OpKind) entersRuntime() bool {
+	switch k {
+	case OpSend, OpRecv, OpClose, OpGo, OpSleep, OpNet, OpSyscall, OpWait, OpSubmit, OpAcquire, OpRelease, OpGroup:
+		return true
+	}
+	return false
+}
+
+// unreadOp puts back the action nextOp just returned, so that the next
+// nextOp returns it again.
+func (s *Machine) unreadOp(g *G, op *Op) {
+	f := g.top()
+	switch op.Kind {
+	case OpGo, OpSubmit:
+		if g.goRep == 0 {
+			// nextOp finished the statement's repetitions and moved on.
+			f.pc--
+			g.goRep = int32(op.Count - 1)
+		} else {
+			g.goRep--
+		}
+	default:
+		f.pc--
+	}
 }
 
 // runDeferred is runtime.Goexit unwinding g's program: the deferred

@@ -399,9 +399,11 @@ func TestFreeListsRecycleDescriptors(t *testing.T) {
 	}
 }
 
-// R7.6: a request that finds the G in runtime code waits for the next
-// compute; if the G parks first the request is lost.
-func TestPreemptionRequestLostWhenGParks(t *testing.T) {
+// R7.2, R7.6: a request that finds the G in runtime code is honoured at
+// the prologue of its next runtime call: a ping-pong that never computes
+// is preempted at the entry of a channel operation, and no request is lost
+// to a park.
+func TestPreemptionAtRuntimeCallEntry(t *testing.T) {
 	chans := []ChanDecl{{Name: "ping"}, {Name: "pong"}}
 	body := []Op{recv(0), send(1)}
 	r := simulate(t, 1, 80*time.Millisecond, chans,
@@ -414,11 +416,15 @@ func TestPreemptionRequestLostWhenGParks(t *testing.T) {
 		}
 	}
 	requests := len(r.all(KindSysmon))
-	if requests == 0 || lost == 0 {
-		t.Fatalf("%d requests, %d lost: a ping-pong with no compute should park with requests pending", requests, lost)
+	stops := r.all(KindGoStop)
+	if requests == 0 || lost != 0 || len(stops) == 0 {
+		t.Fatalf("%d requests, %d lost, %d preemptions: a ping-pong should be preempted at its channel operations",
+			requests, lost, len(stops))
 	}
-	if stops := len(r.all(KindGoStop)); stops != 0 {
-		t.Fatalf("%d preemptions of Gs that never compute", stops)
+	for _, e := range stops {
+		if e.Rule != RulePreemptSync || e.Op == nil || (e.Op.Kind != OpSend && e.Op.Kind != OpRecv) {
+			t.Errorf("preempted by %v at %v, want the sync path at a channel operation", e.Rule.Fn(), e.Op)
+		}
 	}
 }
 
