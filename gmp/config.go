@@ -69,6 +69,9 @@ type Config struct {
 	// MeasureIdle measures work conservation: the time Ps idle while
 	// runnable Gs wait (Machine.IdleWhileRunnable; workcons.go).
 	MeasureIdle bool
+	// Noise makes thread wake-ups and timed waits late by seeded random
+	// amounts, as on a real machine (noise.go); off, the model is exact.
+	Noise bool
 	// Policy is a what-if change to the scheduler's rules (policy.go);
 	// the zero Policy is Go 1.26's.
 	Policy Policy

@@ -197,7 +197,9 @@ func (s *Machine) runG(m *M) {
 			s.wakeMAt(m, s.now, stepRunG)
 			return
 		}
-		g.CPULeft = d
+		// On a real machine a computation's wall time stretches a little
+		// (interrupts, the OS running other threads on the CPU).
+		g.CPULeft = s.late(d, d/cpuStretch)
 		s.runCPU(m, g)
 	case OpSyscall:
 		s.entersyscall(m, g, s.draw(op.Dur), op.Block)

@@ -332,7 +332,9 @@ func (s *Machine) after(d time.Duration) sim.Time { return s.now.Add(d) }
 
 // usleep is how long a usleep(d) really lasts: the kernel's timer slack
 // lengthens every sleep.
-func (s *Machine) usleep(d time.Duration) time.Duration { return d + s.cfg.Costs.UsleepSlack }
+func (s *Machine) usleep(d time.Duration) time.Duration {
+	return s.late(d+s.cfg.Costs.UsleepSlack, 2*s.cfg.Costs.UsleepSlack)
+}
 
 func (s *Machine) emit(e Event) {
 	e.T = s.now

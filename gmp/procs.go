@@ -154,11 +154,11 @@ func (s *Machine) startm(pp *P, spinning bool, rule Rule) {
 	var nmp *M
 	if created {
 		nmp = s.newM(MStarting)
-		s.wakeMAt(nmp, s.after(s.cfg.Costs.NewM), stepStart)
+		s.wakeMAt(nmp, s.after(s.late(s.cfg.Costs.NewM, s.cfg.Costs.NewM)), stepStart)
 	} else {
 		nmp = s.mget()
 		nmp.State = MStarting
-		s.wakeMAt(nmp, s.after(s.cfg.Costs.WakeM), stepStart)
+		s.wakeMAt(nmp, s.after(s.late(s.cfg.Costs.WakeM, 4*s.cfg.Costs.WakeM)), stepStart)
 	}
 	nmp.Spinning = spinning
 	nmp.NextP = pp.ID

@@ -57,7 +57,9 @@ func (s *Machine) sysmon() {
 			s.mon.Deep = true
 			s.sched.SysmonWait = true
 			s.mon.gen++
-			s.mon.NextPass = s.after(sleep)
+			// notetsleep is a futex wait with a timeout: late, with
+			// Noise, as a thread's wake-up is.
+			s.mon.NextPass = s.after(s.late(sleep, 4*s.cfg.Costs.UsleepSlack))
 			s.mon.Did = "deep sleep: every P is idle"
 			s.agenda.Push(s.mon.NextPass, wake{kind: wakeSysmon, m: s.mon.M, gen: s.mon.gen})
 			return
@@ -212,7 +214,7 @@ func (s *Machine) preemptone(pp *P) bool {
 		D: s.now.Sub(pp.Sysmontick.Schedwhen), N: int(pp.Schedtick)})
 	g.Preempt = true
 	s.mon.Did = "asked " + g.ID.String() + " on " + pp.ID.String() + " to stop"
-	s.agenda.Push(s.after(s.cfg.Costs.PreemptSignal), wake{kind: wakeSignal, m: m.ID, g: g.ID, gen: g.runGen})
+	s.agenda.Push(s.after(s.late(s.cfg.Costs.PreemptSignal, 2*s.cfg.Costs.PreemptSignal)), wake{kind: wakeSignal, m: m.ID, g: g.ID, gen: g.runGen})
 	return true
 }
 

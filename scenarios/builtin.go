@@ -20,7 +20,7 @@ var builtinFS embed.FS
 var Order = []string{
 	"tour",
 	"runnext", "overflow", "steal", "spinning", "fairness61",
-	"preempt", "gosched", "pingpong",
+	"preempt", "gosched", "pingpong", "hog-pingpong",
 	"syscall-busy", "syscall-idle",
 	"timer-1p", "timer-2p", "netpoll",
 	"freelist",

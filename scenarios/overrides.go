@@ -19,6 +19,7 @@ type Overrides struct {
 	Until     time.Duration // 0: the file's
 	MaxEvents int           // 0: the file's, else gmp.DefaultMaxEvents
 	Policy    *gmp.Policy
+	Noise     *bool
 }
 
 // ConfigWith returns the scenario's configuration with o applied.
@@ -38,6 +39,9 @@ func (s *Scenario) ConfigWith(o Overrides) gmp.Config {
 	}
 	if o.Policy != nil {
 		cfg.Policy = *o.Policy
+	}
+	if o.Noise != nil {
+		cfg.Noise = *o.Noise
 	}
 	return cfg
 }

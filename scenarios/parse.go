@@ -27,7 +27,7 @@ const (
 	maxErrors    = 20
 )
 
-var topKeys = []string{"name", "title", "summary", "procs", "seed", "until", "max_events", "policy", "expect", "chans", "pools", "sems", "main", "notes", "ask"}
+var topKeys = []string{"name", "title", "summary", "procs", "seed", "until", "max_events", "policy", "noise", "expect", "chans", "pools", "sems", "main", "notes", "ask"}
 
 var poolKeys = []string{"size", "expiry", "nonblocking", "max_blocking", "prealloc"}
 
@@ -172,6 +172,9 @@ func (p *reader) parse(data []byte) *Scenario {
 			p.errorf(n, hint, "%v", err)
 		}
 		sc.Policy = pol
+	}
+	if n, ok := fields["noise"]; ok {
+		sc.Noise = p.boolean(n, "noise")
 	}
 	if n, ok := fields["expect"]; ok {
 		switch v := p.str(n, "expect"); v {

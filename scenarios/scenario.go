@@ -36,6 +36,8 @@ type Scenario struct {
 	MaxEvents int
 	// Policy is the what-if scheduler the file asks for (policy:).
 	Policy gmp.Policy
+	// Noise makes thread wake-ups late by seeded amounts (noise: true).
+	Noise bool
 	// Source is the file's text.
 	Source []byte
 }
@@ -57,7 +59,7 @@ func (s *Scenario) Program() *gmp.Program {
 // Config returns a simulation configuration for the scenario, with the
 // default costs. Callers override fields (seed, procs, until) from flags.
 func (s *Scenario) Config() gmp.Config {
-	return gmp.Config{Procs: s.Procs, Seed: s.Seed, Until: s.Until, MaxEvents: s.MaxEvents, Policy: s.Policy}
+	return gmp.Config{Procs: s.Procs, Seed: s.Seed, Until: s.Until, MaxEvents: s.MaxEvents, Policy: s.Policy, Noise: s.Noise}
 }
 
 // AsExpected reports whether a run that ended with end ended the way the

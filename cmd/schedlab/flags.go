@@ -22,6 +22,7 @@ type simFlags struct {
 	until     time.Duration
 	maxEvents int
 	policy    string
+	noise     bool
 }
 
 // register adds the flags to cmd. each says what a value applies to, for
@@ -33,6 +34,7 @@ func (f *simFlags) register(cmd *cobra.Command, each string) {
 	fl.DurationVar(&f.until, "until", 0, each+" at this simulated time (default: the scenario's until, else the end)")
 	fl.IntVar(&f.maxEvents, "max-events", 0, fmt.Sprintf("end a run that has not ended after this many events (default: the scenario's max_events, else %d)", gmp.DefaultMaxEvents))
 	fl.StringVar(&f.policy, "policy", "", "a what-if scheduler: "+strings.Join(gmp.PolicyNames(), ", ")+"; join several with + (see schedlab list --policies)")
+	fl.BoolVar(&f.noise, "noise", false, "make thread wake-ups and timed waits late by seeded amounts, as on a real machine (--noise=false for exact)")
 	_ = cmd.RegisterFlagCompletionFunc("policy", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return gmp.PolicyNames(), cobra.ShellCompDirectiveNoFileComp
 	})
@@ -74,6 +76,9 @@ func (f *simFlags) overrides(cmd *cobra.Command) (scenarios.Overrides, error) {
 			return o, usageError{fmt.Errorf("--policy: %w", err)}
 		}
 		o.Policy = &p
+	}
+	if fl.Changed("noise") {
+		o.Noise = &f.noise
 	}
 	return o, nil
 }
