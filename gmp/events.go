@@ -182,7 +182,7 @@ const (
 // N2, N3, D, D2 and Reason hold depends on the rule, and the rule table
 // (ruletable.go, Rule.Fields) names it. Outside this package, read them
 // through Detail or the named accessors (Worker, Stolen, RetakeCause…).
-// The fields are ordered to pack into 104 bytes: the UI keeps every event
+// The fields are ordered to pack into 112 bytes: the UI keeps every event
 // of a run.
 type Event struct {
 	T    sim.Time
@@ -208,6 +208,9 @@ type Event struct {
 	N, N2 int   // counts: Gs moved, queue lengths, ticks
 	D, D2 time.Duration
 	Op    *Op // the scenario action involved, for its position
+	// Cause is the index, in the run's events, of the event that caused
+	// this one, or -1 (cause.go).
+	Cause int32
 }
 
 // Reason is why a goroutine stopped or parked, as runtime/trace names it.

@@ -70,7 +70,9 @@ type Machine struct {
 	lastOp *Op
 	// blocked are the goroutines a deadlock left waiting (checkdead).
 	blocked []Blocked
-	sink    func(Event)
+	// causes says which event caused each event (cause.go).
+	causes causes
+	sink   func(Event)
 	// pending holds the events New emits (main starting) until the first
 	// sink is set, so that a sink sees every event Emitted counts.
 	pending  []Event
@@ -338,6 +340,7 @@ func (s *Machine) usleep(d time.Duration) time.Duration {
 
 func (s *Machine) emit(e Event) {
 	e.T = s.now
+	e.Cause = s.causes.causeOf(&e, int32(s.emitted))
 	s.emitted++
 	switch {
 	case s.sink != nil:
@@ -409,6 +412,7 @@ func (s *Machine) Clone() *Machine {
 	c.trace = nil
 	c.pending = nil
 	c.agenda = s.agenda.Clone()
+	c.causes = s.causes.clone()
 	c.gs = s.gs.clone()
 	c.ps = make([]P, len(s.ps))
 	copy(c.ps, s.ps)

@@ -278,6 +278,10 @@ func (w *Writer) jsonEvent(e gmp.Event) {
 		b = append(b, `,"src":`...)
 		b = appendString(b, e.Op.Pos.String())
 	}
+	if e.Cause >= 0 {
+		b = append(b, `,"cause":`...)
+		b = strconv.AppendInt(b, int64(e.Cause), 10)
+	}
 	b = append(b, "}\n"...)
 	w.buf = b
 	w.w.Write(b)

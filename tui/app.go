@@ -51,6 +51,8 @@ type App struct {
 	opts     Options
 	quiz     *quizView // the question open on screen, if any
 	job      *job      // long work in progress, a slice a frame
+	// causeTrail are the events c left, for C to go back to.
+	causeTrail []int
 }
 
 // Options configure a UI.
@@ -427,6 +429,40 @@ func (a *App) scrollDown() { a.scroll(1) }
 func (a *App) scrollUp()   { a.scroll(-1) }
 func (a *App) pageDown()   { a.scroll(a.root.page(a.focus)) }
 func (a *App) pageUp()     { a.scroll(-a.root.page(a.focus)) }
+
+// toCause goes to the event that caused the current one (what made a G
+// runnable, who woke it, which request preempted it), remembering where
+// it was so that C comes back.
+func (a *App) toCause() {
+	if a.split != nil || a.sess.Cursor() < 0 {
+		return
+	}
+	e := a.sess.Event(a.sess.Cursor())
+	if e.Cause < 0 {
+		a.message = "this event has no cause the model records"
+		return
+	}
+	a.leaveQuestion()
+	a.playing = false
+	a.logBack = 0
+	a.causeTrail = append(a.causeTrail, a.sess.Cursor())
+	a.sess.Seek(int(e.Cause))
+	a.message = fmt.Sprintf("the cause of event %d; C goes back", a.causeTrail[len(a.causeTrail)-1]+1)
+}
+
+// fromCause goes back to where c came from.
+func (a *App) fromCause() {
+	n := len(a.causeTrail)
+	if n == 0 {
+		a.message = "no cause followed: c goes to the event's cause"
+		return
+	}
+	a.leaveQuestion()
+	a.playing = false
+	a.logBack = 0
+	a.sess.Seek(a.causeTrail[n-1])
+	a.causeTrail = a.causeTrail[:n-1]
+}
 
 func (a *App) startFind() {
 	a.finding = true

@@ -69,6 +69,10 @@ func explainLines(a *App, w int) ([]string, string) {
 	if fn := e.Fn(); fn != "" {
 		tail = append(tail, "runtime: "+fn)
 	}
+	if e.Cause >= 0 {
+		c := s.Event(int(e.Cause))
+		tail = append(tail, fmt.Sprintf("cause: event %d, %v of %v (c)", e.Cause+1, c.Kind, c.G))
+	}
 	if e.Op != nil && e.Op.Pos.Line > 0 {
 		tail = append(tail, "scenario: "+e.Op.Pos.String())
 	}

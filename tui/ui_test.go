@@ -390,3 +390,40 @@ func TestProcsScrollStopsAtTheLastP(t *testing.T) {
 		t.Errorf("after scrolling down, the first P shown is P%d of 8 with %d rows, want P%d", a.procsTop, visible, want)
 	}
 }
+
+// c goes to the current event's cause, as many times as the chain goes,
+// and C comes back the same way.
+func TestFollowCauses(t *testing.T) {
+	a := newApp(t, "tour", false)
+	t.Cleanup(func() { a.Close() })
+	for range 25 {
+		keys(a, "l")
+	}
+	for a.sess.Event(a.sess.Cursor()).Cause < 0 {
+		keys(a, "l")
+	}
+	start := a.sess.Cursor()
+	cause := int(a.sess.Event(start).Cause)
+	if screen := draw(t, a, 160, 48).text; !strings.Contains(screen, fmt.Sprintf("cause: event %d,", cause+1)) {
+		t.Fatalf("the explanation does not name the cause, event %d:\n%s", cause+1, screen)
+	}
+	keys(a, "c")
+	if a.sess.Cursor() != cause {
+		t.Fatalf("c went to %d, want the cause %d", a.sess.Cursor(), cause)
+	}
+	hops := 1
+	for a.sess.Event(a.sess.Cursor()).Cause >= 0 && hops < 10 {
+		keys(a, "c")
+		hops++
+	}
+	for range hops {
+		keys(a, "C")
+	}
+	if a.sess.Cursor() != start {
+		t.Errorf("C back %d times landed on %d, want %d", hops, a.sess.Cursor(), start)
+	}
+	keys(a, "C")
+	if !strings.Contains(a.message, "no cause followed") {
+		t.Errorf("C with nothing to go back to says %q", a.message)
+	}
+}
