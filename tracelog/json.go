@@ -6,6 +6,10 @@ import (
 
 const hexDigits = "0123456789abcdef"
 
+// AppendJSONString appends s to dst as a JSON string, as the JSON lines
+// do; the exports write their JSON with it.
+func AppendJSONString(dst []byte, s string) []byte { return appendString(dst, s) }
+
 // appendString appends s to dst as a JSON string (RFC 8259): quotes and
 // backslashes escaped, control characters as \n, \r, \t or \u00XX, and
 // bytes that are not UTF-8 as U+FFFD, so that any text a scenario holds

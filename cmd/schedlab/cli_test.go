@@ -222,6 +222,22 @@ func TestCLIEdges(t *testing.T) {
 	}
 }
 
+// export writes a trace that is JSON and a handout that is Markdown.
+func TestExport(t *testing.T) {
+	code, out, errOut := cli(t, "export", "steal", "--format", "perfetto", "--seed", "3")
+	var recs []map[string]any
+	if code != 0 || json.Unmarshal([]byte(out), &recs) != nil || len(recs) < 100 {
+		t.Fatalf("export perfetto: exit %d, %s, %d records", code, errOut, len(recs))
+	}
+	code, out, _ = cli(t, "export", "tour", "--format", "md")
+	if code != 0 || !strings.HasPrefix(out, "# A tour of the scheduler\n") || !strings.Contains(out, "## The end") {
+		t.Errorf("export md: exit %d\n%s", code, out)
+	}
+	if code, _, errOut := cli(t, "export", "tour", "--format", "svg"); code != 2 || !strings.Contains(errOut, `--format "svg": use perfetto or md`) {
+		t.Errorf("export svg: exit %d, %q", code, errOut)
+	}
+}
+
 // --format none prints only how the run ended.
 func TestFormatNone(t *testing.T) {
 	code, out, _ := cli(t, "run", "steal", "--format", "none")

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/schedlab/schedlab/export"
+	"github.com/schedlab/schedlab/gmp"
+	"github.com/schedlab/schedlab/scenarios"
+)
+
+// exporter is what export writes: a sink for the run's events and the end.
+type exporter interface {
+	Event(gmp.Event)
+	End(*gmp.Machine) error
+}
+
+func newExportCmd(stdout io.Writer) *cobra.Command {
+	var (
+		sim            simFlags
+		format, output string
+	)
+	cmd := &cobra.Command{
+		Use:   "export NAME|FILE",
+		Short: "Write a run as a Perfetto trace or a Markdown handout",
+		Long: `export writes a run of a scenario for tools outside the terminal:
+
+  --format perfetto  Chrome trace-event JSON, for the Perfetto UI
+                     (ui.perfetto.dev, Open trace file) or chrome://tracing:
+                     a track per P with a slice per goroutine run, the Ms,
+                     instants for steals, overflows, preemptions and
+                     retakes, counters for the global queue and each ring,
+                     and an arrow from each event's cause to it.
+  --format md        a handout: the scenario, its notes in the order the
+                     run meets them with the events around each, and how
+                     the run ended.
+
+A real program's trace (schedlab bench --trace FILE) opens in go tool trace;
+the Perfetto UI can show a model's trace in one tab and a real one, converted
+by go tool trace, in another, to hold them side by side.`,
+		Example: `  schedlab export steal --format perfetto -o steal.json
+  schedlab export tour --format md > tour.md
+  schedlab export steal --format perfetto --policy no-steal -o no-steal.json`,
+		Args: exactArgs("a scenario name or file"),
+		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			return scenarios.BuiltinNames(), cobra.ShellCompDirectiveDefault
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if format != "perfetto" && format != "md" {
+				return usageError{fmt.Errorf("--format %q: use perfetto or md", format)}
+			}
+			over, err := sim.overrides(cmd)
+			if err != nil {
+				return err
+			}
+			sc, err := scenarios.LoadFrom(args[0], stdin)
+			if err != nil {
+				return usageError{err}
+			}
+			cfg := sc.ConfigWith(over)
+			m, err := gmp.New(cfg, sc.Program())
+			if err != nil {
+				return usageError{fmt.Errorf("%s: %w", sc.File, err)}
+			}
+			out := stdout
+			if output != "" {
+				f, err := os.Create(output)
+				if err != nil {
+					return usageError{fmt.Errorf("-o: %w", err)}
+				}
+				defer f.Close()
+				out = f
+			}
+			var x exporter
+			if format == "perfetto" {
+				x = export.NewPerfetto(out, sc.Name, sc.Program(), cfg.Procs)
+			} else {
+				x = export.NewHandout(out, sc)
+			}
+			m.SetSink(x.Event)
+			end := m.Run()
+			if err := x.End(m); err != nil {
+				return runError{err}
+			}
+			if f, ok := out.(*os.File); ok && output != "" {
+				if err := f.Close(); err != nil {
+					return runError{err}
+				}
+			}
+			if !sc.AsExpected(end) {
+				return runError{fmt.Errorf("the run ended with %s: %v", end.Reason, end.Err)}
+			}
+			return nil
+		},
+	}
+	sim.register(cmd, "stop")
+	fl := cmd.Flags()
+	fl.StringVar(&format, "format", "perfetto", "perfetto (trace-event JSON) or md (a handout)")
+	fl.StringVarP(&output, "output", "o", "", "write to this file instead of stdout")
+	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletions("perfetto", "md"))
+	return cmd
+}
