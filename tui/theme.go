@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/schedlab/schedlab/internal/palette"
+
 	"os"
 
 	"github.com/gdamore/tcell/v2"
@@ -51,9 +53,8 @@ func NewTheme(mono bool) *Theme {
 		Syscall:  base.Foreground(tcell.ColorFuchsia),
 		Idle:     base.Foreground(tcell.ColorGray),
 		Spinning: base.Foreground(tcell.ColorYellow),
-		// Bright, distinct colours that read on dark and light backgrounds.
-		palette: []tcell.Color{tcell.ColorGreen, tcell.ColorAqua, tcell.ColorFuchsia, tcell.ColorYellow,
-			tcell.ColorOrange, tcell.ColorLime, tcell.ColorDeepSkyBlue, tcell.ColorHotPink},
+		// The exports draw goroutines in the same colours (palette).
+		palette: gColors(),
 	}
 }
 
@@ -76,6 +77,15 @@ func monoTheme() *Theme {
 		Idle:     base,
 		Spinning: base,
 	}
+}
+
+// gColors are the goroutines' colours as the terminal names them.
+func gColors() []tcell.Color {
+	out := make([]tcell.Color, len(palette.Gs))
+	for i, c := range palette.Gs {
+		out[i] = tcell.GetColor(c.Name)
+	}
+	return out
 }
 
 // G is the style of goroutine g: a colour of its own, so it can be

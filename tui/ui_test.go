@@ -427,3 +427,19 @@ func TestFollowCauses(t *testing.T) {
 		t.Errorf("C with nothing to go back to says %q", a.message)
 	}
 }
+
+// The goroutine colours come from the shared palette by name, and are the
+// terminal's named colours.
+func TestPaletteNamesAreTerminalColours(t *testing.T) {
+	want := []tcell.Color{tcell.ColorGreen, tcell.ColorAqua, tcell.ColorFuchsia, tcell.ColorYellow,
+		tcell.ColorOrange, tcell.ColorLime, tcell.ColorDeepSkyBlue, tcell.ColorHotPink}
+	got := gColors()
+	if len(got) != len(want) {
+		t.Fatalf("%d colours, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("colour %d is %v, want %v", i, got[i], want[i])
+		}
+	}
+}

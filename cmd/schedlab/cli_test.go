@@ -233,8 +233,14 @@ func TestExport(t *testing.T) {
 	if code != 0 || !strings.HasPrefix(out, "# A tour of the scheduler\n") || !strings.Contains(out, "## The end") {
 		t.Errorf("export md: exit %d\n%s", code, out)
 	}
-	if code, _, errOut := cli(t, "export", "tour", "--format", "svg"); code != 2 || !strings.Contains(errOut, `--format "svg": use perfetto or md`) {
-		t.Errorf("export svg: exit %d, %q", code, errOut)
+	if code, _, errOut := cli(t, "export", "tour", "--format", "png"); code != 2 || !strings.Contains(errOut, `--format "png": use perfetto, md or svg`) {
+		t.Errorf("export png: exit %d, %q", code, errOut)
+	}
+	if code, _, errOut := cli(t, "export", "tour", "--format", "svg", "--from", "5ms", "--to", "2ms"); code != 2 || !strings.Contains(errOut, "want 0 <= from < to") {
+		t.Errorf("export svg from after to: exit %d, %q", code, errOut)
+	}
+	if code, out, _ := cli(t, "export", "steal", "--format", "svg", "--to", "1ms", "--width", "800"); code != 0 || !strings.Contains(out, `width="800"`) {
+		t.Errorf("export svg --width 800: exit %d", code)
 	}
 }
 

@@ -51,3 +51,15 @@ func TestREADMEOutputs(t *testing.T) {
 		}
 	}
 }
+
+// README shows docs/tour.svg, which must be what its command writes.
+func TestREADMETimeline(t *testing.T) {
+	want, err := os.ReadFile("../../docs/tour.svg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := cli(t, "export", "tour", "--format", "svg")
+	if code != 0 || out != string(want) {
+		t.Errorf("docs/tour.svg is stale (exit %d, %s): go run ./cmd/schedlab export tour --format svg -o docs/tour.svg", code, errOut)
+	}
+}
