@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	rtrace "runtime/trace"
 	"strconv"
 	"strings"
 	"testing"
@@ -241,6 +242,37 @@ func TestExport(t *testing.T) {
 	}
 	if code, out, _ := cli(t, "export", "steal", "--format", "svg", "--to", "1ms", "--width", "800"); code != 0 || !strings.Contains(out, `width="800"`) {
 		t.Errorf("export svg --width 800: exit %d", code)
+	}
+}
+
+// trace reads a real runtime trace, in text and as JSON lines, and says
+// so when a file is not one.
+func TestTraceCommand(t *testing.T) {
+	var buf bytes.Buffer
+	if err := rtrace.Start(&buf); err != nil {
+		t.Skipf("cannot trace here: %v", err)
+	}
+	done := make(chan bool)
+	go func() { done <- true }()
+	<-done
+	rtrace.Stop()
+	file := filepath.Join(t.TempDir(), "x.trace")
+	if err := os.WriteFile(file, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := cli(t, "trace", file)
+	if code != 0 || !strings.Contains(out, "go-create") || !strings.Contains(out, "scheduler events over") {
+		t.Fatalf("trace: exit %d, %s\n%s", code, errOut, out)
+	}
+	_, out, _ = cli(t, "trace", file, "--format", "jsonl")
+	for _, l := range lines(out) {
+		if !json.Valid([]byte(l)) {
+			t.Fatalf("not JSON: %q", l)
+		}
+	}
+	notATrace := writeScenario(t, "s.yaml", "procs: 1\nmain: [{cpu: 1ms}]\n")
+	if code, _, errOut := cli(t, "trace", notATrace); code != 2 || !strings.Contains(errOut, "not a Go runtime trace") {
+		t.Errorf("a scenario read as a trace: exit %d, %q", code, errOut)
 	}
 }
 

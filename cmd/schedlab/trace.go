@@ -1,0 +1,111 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strconv"
+
+	"github.com/spf13/cobra"
+
+	"github.com/schedlab/schedlab/rtrace"
+	"github.com/schedlab/schedlab/sim"
+	"github.com/schedlab/schedlab/tracelog"
+)
+
+func newTraceCmd(stdout io.Writer) *cobra.Command {
+	var format string
+	cmd := &cobra.Command{
+		Use:   "trace FILE",
+		Short: "Read a real program's runtime trace in the model's words",
+		Long: `trace reads a runtime trace of a real Go program (Go 1.22 or later: one
+written by runtime/trace, go test -trace, or schedlab bench --trace) and prints
+its scheduler events with the model's kinds and a sentence each (go-create,
+go-start, go-stop, go-block, go-unblock, go-exit, syscall-enter,
+syscall-exit, proc-start, proc-stop, proc-steal), then a summary: the Ps and
+threads seen, the goroutines created, and how long each P ran goroutines.
+
+A runtime trace records what goroutines and Ps did, not the scheduler's
+queues: it cannot show runnext, a P's ring, the global queue, or which
+goroutines a steal took. Those are what schedlab run shows of the model.`,
+		Example: `  schedlab bench --modes pool --runs 1 --trace pool.trace && schedlab trace pool.trace
+  schedlab trace prog.trace --format jsonl | jq .kind`,
+		Args: exactArgs("a trace file"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if format != "text" && format != "jsonl" && format != "none" {
+				return usageError{fmt.Errorf("--format %q: use text, jsonl or none", format)}
+			}
+			f, err := os.Open(args[0])
+			if err != nil {
+				return usageError{fmt.Errorf("cannot read the trace: %w", err)}
+			}
+			defer f.Close()
+			w := bufio.NewWriterSize(stdout, 256<<10)
+			var buf []byte
+			sum, err := rtrace.Read(bufio.NewReader(f), func(e rtrace.Event) {
+				switch format {
+				case "text":
+					fmt.Fprintf(w, "%12s  %-5s %-8s  %-13s  %s\n", sim.FormatMillis(e.T), id("P", e.P), id("M", e.M), e.Kind, e.Describe())
+				case "jsonl":
+					buf = append(buf[:0], `{"t":`...)
+					buf = strconv.AppendInt(buf, int64(e.T), 10)
+					buf = append(buf, `,"kind":"`...)
+					buf = append(buf, e.Kind...)
+					buf = append(buf, '"')
+					for _, f := range []struct {
+						k string
+						v int64
+					}{{"g", e.G}, {"g2", e.G2}, {"p", e.P}, {"m", e.M}} {
+						if f.v >= 0 {
+							buf = append(buf, `,"`+f.k+`":`...)
+							buf = strconv.AppendInt(buf, f.v, 10)
+						}
+					}
+					if e.Reason != "" {
+						buf = append(buf, `,"reason":`...)
+						buf = tracelog.AppendJSONString(buf, e.Reason)
+					}
+					buf = append(buf, `,"why":`...)
+					buf = tracelog.AppendJSONString(buf, e.Describe())
+					buf = append(buf, "}\n"...)
+					w.Write(buf)
+				}
+			})
+			if err != nil {
+				w.Flush()
+				return usageError{fmt.Errorf("%s: %w", args[0], err)}
+			}
+			if format != "jsonl" {
+				fmt.Fprintf(w, "# %d scheduler events over %s; %d goroutines created; %d Ps, %d threads\n",
+					sum.Events, sim.FormatMillis(sum.Span), sum.Goroutines, sum.Ps, sum.Ms)
+				ps := make([]int64, 0, len(sum.Running))
+				for p := range sum.Running {
+					ps = append(ps, p)
+				}
+				sort.Slice(ps, func(i, j int) bool { return ps[i] < ps[j] })
+				for _, p := range ps {
+					share := 0.0
+					if sum.Span > 0 {
+						share = 100 * float64(sum.Running[p]) / float64(sum.Span)
+					}
+					fmt.Fprintf(w, "# P%d ran goroutines for %s (%.1f%%)\n", p, sim.FormatMillis(sum.Running[p]), share)
+				}
+				fmt.Fprintln(w, "# (a runtime trace does not record run queues: runnext, the rings and the global queue are the model's to show)")
+			}
+			return w.Flush()
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "text", "output format: text, jsonl, or none (the summary alone)")
+	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletions("text", "jsonl", "none"))
+	return cmd
+}
+
+// id writes P3 or M12, or - for none.
+func id(prefix string, v int64) string {
+	if v < 0 {
+		return "-"
+	}
+	return prefix + strconv.FormatInt(v, 10)
+}

@@ -1,0 +1,205 @@
+// Package rtrace reads a runtime trace of a real Go program (Go 1.22 and
+// later, through golang.org/x/exp/trace) into schedlab's vocabulary: the
+// same event kinds as the model's (go-create, go-start, go-block,
+// go-unblock, syscall-enter, proc-steal…) with a sentence each, and a
+// summary of the Ps, threads and goroutines. It streams: a trace of any
+// length is read event by event.
+//
+// A runtime trace records what each goroutine and P did, not the
+// scheduler's queues: it cannot show runnext, a P's ring, the global
+// queue, or which goroutines a steal took (only on which P each one next
+// runs). Those are what the model shows beside it.
+package rtrace
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"golang.org/x/exp/trace"
+)
+
+// Event is one thing a real program's scheduler did, in the model's words.
+type Event struct {
+	T      time.Duration // since the first event of the trace
+	Kind   string        // as the model's kinds: go-start, proc-stop…
+	G      int64         // the goroutine concerned, or -1
+	G2     int64         // the goroutine acting on it (creator, waker), or -1
+	P      int64         // the P it happened on, or -1
+	M      int64         // the thread, or -1
+	Reason string        // why a goroutine stopped or blocked, as the trace says
+}
+
+// Describe says what e means, as the model's describer would.
+func (e Event) Describe() string {
+	g, g2 := "G"+fmt.Sprint(e.G), "G"+fmt.Sprint(e.G2)
+	p, m := "P"+fmt.Sprint(e.P), "M"+fmt.Sprint(e.M)
+	switch e.Kind {
+	case "go-create":
+		if e.G2 >= 0 {
+			return g2 + " creates " + g
+		}
+		return g + " is created"
+	case "go-start":
+		return p + " runs " + g + " on " + m
+	case "go-stop":
+		return g + " stops running on " + p + " (" + e.Reason + "): it goes back to a run queue"
+	case "go-block":
+		return g + " blocks (" + e.Reason + ")"
+	case "go-unblock":
+		if e.G2 >= 0 {
+			return g2 + " makes " + g + " runnable"
+		}
+		return g + " is made runnable by the runtime (a timer, the network poller, the GC)"
+	case "go-exit":
+		return g + " exits"
+	case "syscall-enter":
+		return g + " enters a system call on " + p + " (" + m + ")"
+	case "syscall-exit":
+		return g + " returns from a system call" + map[bool]string{true: " and goes on", false: " without its P: it has to be scheduled again"}[e.Reason == ""]
+	case "proc-start":
+		return m + " starts running " + p
+	case "proc-stop":
+		return m + " stops running " + p
+	case "proc-steal":
+		return p + " is taken from its thread, whose goroutine is in a system call"
+	}
+	return e.Kind
+}
+
+// Summary is what a whole trace shows.
+type Summary struct {
+	Events     int
+	Span       time.Duration
+	Goroutines int // goroutines created during the trace
+	Ps, Ms     int
+	// Kinds counts the events of each kind.
+	Kinds map[string]int
+	// Running is how long each P ran goroutines.
+	Running map[int64]time.Duration
+}
+
+// Read reads the trace in r, calling visit for each scheduler event, and
+// returns the summary.
+func Read(r io.Reader, visit func(Event)) (*Summary, error) {
+	tr, err := trace.NewReader(r)
+	if err != nil {
+		return nil, fmt.Errorf("not a Go runtime trace (Go 1.22 or later): %w", err)
+	}
+	s := &Summary{Kinds: map[string]int{}, Running: map[int64]time.Duration{}}
+	ps, ms := map[int64]bool{}, map[int64]bool{}
+	runningSince := map[int64]trace.Time{}
+	var first trace.Time
+	started := false
+	for {
+		ev, err := tr.ReadEvent()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return s, fmt.Errorf("reading the trace: %w", err)
+		}
+		if !started {
+			first, started = ev.Time(), true
+		}
+		if ev.Kind() != trace.EventStateTransition {
+			continue
+		}
+		out, ok := convert(ev)
+		if !ok {
+			continue
+		}
+		out.T = time.Duration(ev.Time() - first)
+		s.Span = out.T
+		if out.P >= 0 {
+			ps[out.P] = true
+		}
+		if out.M >= 0 {
+			ms[out.M] = true
+		}
+		switch out.Kind {
+		case "go-create":
+			s.Goroutines++
+		case "go-start", "syscall-exit":
+			if out.P >= 0 {
+				runningSince[out.P] = ev.Time()
+			}
+		case "go-stop", "go-block", "go-exit", "syscall-enter":
+			if since, ok := runningSince[out.P]; ok && out.P >= 0 {
+				s.Running[out.P] += time.Duration(ev.Time() - since)
+				delete(runningSince, out.P)
+			}
+		}
+		s.Events++
+		s.Kinds[out.Kind]++
+		if visit != nil {
+			visit(out)
+		}
+	}
+	s.Ps, s.Ms = len(ps), len(ms)
+	return s, nil
+}
+
+// convert turns a state transition into a scheduler event, if it is one.
+func convert(ev trace.Event) (Event, bool) {
+	st := ev.StateTransition()
+	out := Event{G: -1, G2: -1, P: int64(ev.Proc()), M: int64(ev.Thread()), Reason: st.Reason}
+	if ev.Proc() == trace.NoProc {
+		out.P = -1
+	}
+	if ev.Thread() == trace.NoThread {
+		out.M = -1
+	}
+	switch st.Resource.Kind {
+	case trace.ResourceGoroutine:
+		out.G = int64(st.Resource.Goroutine())
+		actor := ev.Goroutine()
+		from, to := st.Goroutine()
+		switch {
+		case from == trace.GoUndetermined:
+			return out, false // a status snapshot, not an event
+		case from == trace.GoNotExist && to != trace.GoNotExist:
+			out.Kind = "go-create"
+		case from == trace.GoRunnable && to == trace.GoRunning:
+			out.Kind = "go-start"
+		case from == trace.GoRunning && to == trace.GoRunnable:
+			out.Kind = "go-stop"
+		case from == trace.GoRunning && to == trace.GoWaiting:
+			out.Kind = "go-block"
+		case from == trace.GoWaiting && to == trace.GoRunnable:
+			out.Kind = "go-unblock"
+		case to == trace.GoNotExist:
+			out.Kind = "go-exit"
+		case from == trace.GoRunning && to == trace.GoSyscall:
+			out.Kind = "syscall-enter"
+		case from == trace.GoSyscall && to == trace.GoRunning:
+			out.Kind = "syscall-exit"
+		case from == trace.GoSyscall && to == trace.GoRunnable:
+			out.Kind, out.Reason = "syscall-exit", "lost its P"
+		default:
+			return out, false
+		}
+		if actor != trace.NoGoroutine && int64(actor) != out.G {
+			out.G2 = int64(actor)
+		}
+	case trace.ResourceProc:
+		id := int64(st.Resource.Proc())
+		from, to := st.Proc()
+		switch {
+		case from == trace.ProcUndetermined:
+			return out, false
+		case to == trace.ProcRunning:
+			out.Kind, out.P = "proc-start", id
+		case from == trace.ProcRunning && to == trace.ProcIdle && id != out.P:
+			out.Kind, out.P = "proc-steal", id
+		case to == trace.ProcIdle:
+			out.Kind, out.P = "proc-stop", id
+		default:
+			return out, false
+		}
+	default:
+		return out, false
+	}
+	return out, true
+}

@@ -1,0 +1,84 @@
+package rtrace
+
+import (
+	"bytes"
+	"runtime"
+	"runtime/trace"
+	"sync"
+	"testing"
+)
+
+// traceOf runs work under runtime/trace and returns the trace.
+func traceOf(t *testing.T, work func()) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := trace.Start(&buf); err != nil {
+		t.Skipf("cannot trace here: %v", err)
+	}
+	work()
+	trace.Stop()
+	return buf.Bytes()
+}
+
+// A traced ping-pong and a fan-out read back as the model's kinds, with
+// only orders a trace guarantees asserted, never times.
+func TestReadATrace(t *testing.T) {
+	const workers = 20
+	data := traceOf(t, func() {
+		ping, pong := make(chan int), make(chan int)
+		go func() {
+			for v := range ping {
+				pong <- v
+			}
+			close(pong)
+		}()
+		for i := range 100 {
+			ping <- i
+			<-pong
+		}
+		close(ping)
+		<-pong
+		var wg sync.WaitGroup
+		for range workers {
+			wg.Go(func() { runtime.Gosched() })
+		}
+		wg.Wait()
+	})
+	var evs []Event
+	sum, err := Read(bytes.NewReader(data), func(e Event) { evs = append(evs, e) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"go-create", "go-start", "go-block", "go-unblock", "go-exit", "proc-start"} {
+		if sum.Kinds[k] == 0 {
+			t.Errorf("no %s in the trace: %v", k, sum.Kinds)
+		}
+	}
+	if sum.Goroutines < workers+1 || sum.Ps < 1 || sum.Events != len(evs) {
+		t.Errorf("summary %+v for %d events", sum, len(evs))
+	}
+	// A goroutine created in the trace starts only after its creation,
+	// and every event reads as a sentence.
+	created := map[int64]bool{}
+	for i, e := range evs {
+		if i > 0 && e.T < evs[i-1].T {
+			t.Fatalf("event %d goes back in time", i)
+		}
+		switch e.Kind {
+		case "go-create":
+			created[e.G] = true
+		case "go-exit":
+			delete(created, e.G)
+		}
+		if e.Describe() == "" || e.Describe() == e.Kind {
+			t.Errorf("event %d (%s) has no sentence", i, e.Kind)
+		}
+	}
+}
+
+// Something that is not a trace is an error, not a panic.
+func TestNotATrace(t *testing.T) {
+	if _, err := Read(bytes.NewReader([]byte("procs: 1\nmain: [{cpu: 1ms}]\n")), nil); err == nil {
+		t.Error("a YAML file read as a trace")
+	}
+}
