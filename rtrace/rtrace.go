@@ -78,11 +78,33 @@ type Summary struct {
 	Kinds map[string]int
 	// Running is how long each P ran goroutines.
 	Running map[int64]time.Duration
+	// In a scenario's trace (Options.Scenario), RuntimeGoroutines is how
+	// many other goroutines the trace shows and RuntimeEvents how many of
+	// their events were left out.
+	RuntimeGoroutines, RuntimeEvents int
+}
+
+// Options say how to read a trace.
+type Options struct {
+	// Scenario reads the trace of a program schedlab real generated from
+	// a scenario. Its goroutines take the scenario's numbering: G1 is
+	// main, and each goroutine a scenario goroutine creates, or a timer
+	// starts (time.AfterFunc, as a pool's purge is), is numbered in the
+	// order of creation, as the model numbers them. The runtime's own
+	// goroutines (the GC's workers, the trace reader…) are shown apart:
+	// their events are counted, not visited, and an event that names one
+	// as its actor names no actor.
+	Scenario bool
 }
 
 // Read reads the trace in r, calling visit for each scheduler event, and
 // returns the summary.
 func Read(r io.Reader, visit func(Event)) (*Summary, error) {
+	return ReadWith(r, Options{}, visit)
+}
+
+// ReadWith is Read as o says.
+func ReadWith(r io.Reader, o Options, visit func(Event)) (*Summary, error) {
 	tr, err := trace.NewReader(r)
 	if err != nil {
 		return nil, fmt.Errorf("not a Go runtime trace (Go 1.22 or later): %w", err)
@@ -92,6 +114,7 @@ func Read(r io.Reader, visit func(Event)) (*Summary, error) {
 	runningSince := map[int64]trace.Time{}
 	var first trace.Time
 	started := false
+	nums := newNumbering()
 	for {
 		ev, err := tr.ReadEvent()
 		if errors.Is(err, io.EOF) {
@@ -108,6 +131,9 @@ func Read(r io.Reader, visit func(Event)) (*Summary, error) {
 		}
 		out, ok := convert(ev)
 		if !ok {
+			continue
+		}
+		if o.Scenario && !nums.renumber(ev, &out, s) {
 			continue
 		}
 		out.T = time.Duration(ev.Time() - first)
@@ -138,6 +164,7 @@ func Read(r io.Reader, visit func(Event)) (*Summary, error) {
 		}
 	}
 	s.Ps, s.Ms = len(ps), len(ms)
+	s.RuntimeGoroutines = len(nums.runtime)
 	return s, nil
 }
 
