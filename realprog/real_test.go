@@ -1,0 +1,142 @@
+package realprog_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/schedlab/schedlab/realprog"
+	"github.com/schedlab/schedlab/rtrace"
+	"github.com/schedlab/schedlab/scenarios"
+	"github.com/schedlab/schedlab/verify"
+)
+
+// everyAction uses each action a scenario can name, so that the real
+// program exercises every translation; its goroutine count is fixed by
+// the file (3 + 2 + 2 pool workers + 1; no purge within the run).
+const everyAction = `procs: 2
+chans: {done: 1}
+sems: {s: 2}
+pools: {p: {size: 2, expiry: 1s}}
+main:
+  - go:
+      count: 3
+      do:
+        - acquire: {sem: s, n: 1}
+        - cpu: {uniform: [100us, 300us]}
+        - release: {sem: s, n: 1}
+        - gosched
+  - group: {count: 2, limit: 1, do: [{sleep: 200us}, {net: 300us}]}
+  - submit: {pool: p, count: 4, do: [{syscall: 100us}]}
+  - go: {do: [{send: done}, exit]}
+  - recv: done
+  - wait: children
+`
+
+// TestRealProgramsRun builds and runs real programs and reads their traces
+// with the scenario's numbering: a real run creates as many goroutines as
+// the model's run of the same scenario (each of these scenarios fixes
+// that number).
+func TestRealProgramsRun(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	if _, err := realprog.FindGo(ctx); err != nil {
+		t.Skip(err)
+	}
+	for _, c := range []struct{ name, src string }{
+		{"every-action", everyAction},
+		{"steal", ""},
+		{"netpoll", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var sc *scenarios.Scenario
+			var err error
+			if c.src != "" {
+				sc, err = scenarios.Parse(c.name+".yaml", []byte(c.src))
+			} else {
+				sc, err = scenarios.Load(c.name)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			prog, err := realprog.Translate(sc, sc.Config())
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := realprog.Prepare(ctx, prog, t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			path, err := s.Run(ctx, 1, 2*time.Minute)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := os.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			var numbers []int64
+			seen := map[int64]bool{}
+			sum, err := rtrace.ReadWith(f, rtrace.Options{Scenario: true}, func(e rtrace.Event) {
+				if e.Kind == "go-create" {
+					numbers = append(numbers, e.G)
+				}
+				if e.G >= 0 {
+					seen[e.G] = true
+				}
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			model, _, err := verify.Model(sc.Program(), sc.Config())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sum.Goroutines != model.Goroutines {
+				t.Errorf("the real run created %d scenario goroutines, the model %d", sum.Goroutines, model.Goroutines)
+			}
+			// Numbering: creations are G2, G3, … in order, and every
+			// goroutine an event names is one of them or main.
+			for i, g := range numbers {
+				if g != int64(i+2) {
+					t.Fatalf("creation %d is numbered G%d, want G%d", i, g, i+2)
+				}
+			}
+			for g := range seen {
+				if g < 1 || g > int64(len(numbers)+1) {
+					t.Errorf("an event names G%d, outside the scenario's G1–G%d", g, len(numbers)+1)
+				}
+			}
+			if sum.RuntimeGoroutines == 0 {
+				t.Error("no runtime goroutine was set apart: the trace reader at least is one")
+			}
+		})
+	}
+}
+
+// TestWriteMakesAModule checks the files a program needs are written.
+func TestWriteMakesAModule(t *testing.T) {
+	sc, err := scenarios.Load("burst")
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := realprog.Translate(sc, sc.Config())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := realprog.Write(dir, prog); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"go.mod", "main.go", "pool/pool.go", "pool/core.go"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("Write left out %s: %v", f, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "pool", "source.go")); err == nil {
+		t.Error("Write copied pool/source.go, which embeds files for schedlab, not for the program")
+	}
+}
