@@ -1,0 +1,129 @@
+// Package verify holds the model's run of a scenario against real runs of
+// the same scenario (schedlab real builds them) and says, observable by
+// observable, whether the model falls within what the real runs did.
+//
+// Both sides are measured by the same code: a Recorder fed the scheduler
+// events of a run, the model's (package gmp) or a real trace's (package
+// rtrace, which uses the model's event names and the scenario's goroutine
+// numbers). A real trace records no run queues, so every observable here
+// is one a trace can show.
+package verify
+
+import (
+	"strings"
+	"time"
+)
+
+// Observables are what verify compares. Each is measured over the
+// scenario's goroutines only: the runtime's own are left out of a real
+// trace (rtrace.Options.Scenario).
+type Observables struct {
+	// Makespan runs from the first scheduler event of the run to the last.
+	Makespan time.Duration
+	// Goroutines is how many goroutines were created; PeakLive the most
+	// alive at once, main included.
+	Goroutines, PeakLive int
+	// Preempted counts running slices the scheduler ended by preemption.
+	Preempted int
+	// Migrations counts starts of a goroutine on another P than the one it
+	// last ran on.
+	Migrations int
+	// Utilisation is the share of the Ps' time spent running goroutines
+	// over the makespan.
+	Utilisation float64
+	// FirstStarted is the first goroutine other than main to run (0 if
+	// none ran): which of the new goroutines the scheduler picked first.
+	FirstStarted int64
+}
+
+// Recorder measures Observables from a run's events, in time order.
+type Recorder struct {
+	procs       int
+	first, last time.Duration
+	seen        bool
+	obs         Observables
+	live        int
+	lastP       map[int64]int64
+	runningFrom map[int64]time.Duration
+	busy        time.Duration
+}
+
+// NewRecorder returns a Recorder for a run with procs Ps.
+func NewRecorder(procs int) *Recorder {
+	return &Recorder{procs: procs, live: 1, lastP: map[int64]int64{}, runningFrom: map[int64]time.Duration{}}
+}
+
+// Event records one event: its time, its kind by the model's name
+// (go-start, go-stop…), its goroutine and P (or -1), and for go-stop
+// whether the goroutine was preempted.
+func (r *Recorder) Event(t time.Duration, kind string, g, p int64, preempted bool) {
+	if !r.seen {
+		r.first, r.seen = t, true
+	}
+	r.last = max(r.last, t)
+	switch kind {
+	case "go-create":
+		r.obs.Goroutines++
+		r.live++
+		r.obs.PeakLive = max(r.obs.PeakLive, r.live)
+	case "go-exit":
+		r.live--
+		r.stopped(t, g)
+	case "go-start", "syscall-exit":
+		if kind == "go-start" {
+			if last, ok := r.lastP[g]; ok && last != p {
+				r.obs.Migrations++
+			}
+			if g != 1 && r.obs.FirstStarted == 0 {
+				r.obs.FirstStarted = g
+			}
+		}
+		if p >= 0 {
+			r.lastP[g] = p
+			r.runningFrom[g] = t
+		}
+	case "go-stop":
+		if preempted {
+			r.obs.Preempted++
+		}
+		r.stopped(t, g)
+	case "go-block", "syscall-enter":
+		r.stopped(t, g)
+	}
+}
+
+func (r *Recorder) stopped(t time.Duration, g int64) {
+	if from, ok := r.runningFrom[g]; ok {
+		r.busy += t - from
+		delete(r.runningFrom, g)
+	}
+}
+
+// Observables returns what the run showed.
+func (r *Recorder) Observables() Observables {
+	o := r.obs
+	o.PeakLive = max(o.PeakLive, 1)
+	o.Makespan = r.last - r.first
+	busy := r.busy
+	for _, from := range r.runningFrom {
+		busy += r.last - from
+	}
+	if o.Makespan > 0 && r.procs > 0 {
+		o.Utilisation = float64(busy) / float64(time.Duration(r.procs)*o.Makespan)
+	}
+	return o
+}
+
+// String writes the observables on one line.
+func (o Observables) String() string {
+	var b strings.Builder
+	for i, ob := range observables {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(ob.name)
+		b.WriteByte(' ')
+		b.WriteString(ob.unit.format(ob.get(o)))
+	}
+	return b.String()
+}

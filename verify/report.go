@@ -1,0 +1,281 @@
+package verify
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+// unit says how an observable is written.
+type unit uint8
+
+const (
+	unitDuration unit = iota
+	unitCount
+	unitShare
+	unitGoroutine // a goroutine's number: compared as a category
+)
+
+// observables is the one table of what verify compares, in report order.
+var observables = []struct {
+	name string
+	unit unit
+	get  func(Observables) float64
+}{
+	{"first goroutine started", unitGoroutine, func(o Observables) float64 { return float64(o.FirstStarted) }},
+	{"makespan", unitDuration, func(o Observables) float64 { return float64(o.Makespan) }},
+	{"goroutines created", unitCount, func(o Observables) float64 { return float64(o.Goroutines) }},
+	{"peak live goroutines", unitCount, func(o Observables) float64 { return float64(o.PeakLive) }},
+	{"preempted slices", unitCount, func(o Observables) float64 { return float64(o.Preempted) }},
+	{"P migrations", unitCount, func(o Observables) float64 { return float64(o.Migrations) }},
+	{"P utilisation", unitShare, func(o Observables) float64 { return o.Utilisation }},
+}
+
+// The verdicts of a row that cannot be judged.
+const (
+	noData = "no data"
+	noReal = "no real run"
+)
+
+// Row is one observable: the model's value (the median over its seeds),
+// the real runs' median and range, and the verdict.
+type Row struct {
+	Observable string  `json:"observable"`
+	Model      float64 `json:"model"`
+	RealMedian float64 `json:"real_median"`
+	RealMin    float64 `json:"real_min"`
+	RealMax    float64 `json:"real_max"`
+	// Within says whether the model falls inside the real runs' range
+	// (for the first goroutine started: whether any real run agreed).
+	Within  bool   `json:"within"`
+	Verdict string `json:"verdict"`
+	unit    unit
+	tally   string // for a goroutine: the real runs' values and how often
+}
+
+// Report holds one scenario's model against its real runs.
+type Report struct {
+	Scenario string `json:"scenario"`
+	Procs    int    `json:"procs"`
+	// Seeds are the model's seeds; Noise whether its noise was on.
+	Seeds []uint64 `json:"seeds"`
+	Noise bool     `json:"noise"`
+	// Runs is how many real runs there were, Go the toolchain, Load what
+	// the machine was doing meanwhile.
+	Runs int    `json:"runs"`
+	Go   string `json:"go"`
+	Load string `json:"load"`
+	Rows []Row  `json:"rows"`
+	// Notes say what the figures need to be read with (a model run that
+	// did not end normally…).
+	Notes []string `json:"notes,omitempty"`
+}
+
+// Judge fills r.Rows from the model's runs and the real ones.
+func (r *Report) Judge(model, real []Observables) {
+	r.Rows = r.Rows[:0]
+	for _, ob := range observables {
+		mv := values(model, ob.get)
+		rv := values(real, ob.get)
+		row := Row{Observable: ob.name, unit: ob.unit}
+		if len(mv) == 0 {
+			row.Verdict = noData
+			r.Rows = append(r.Rows, row)
+			continue
+		}
+		if len(rv) == 0 {
+			row.Model = median(mv)
+			if ob.unit == unitGoroutine {
+				row.Model = mode(mv)
+			}
+			row.Verdict = noReal
+			r.Rows = append(r.Rows, row)
+			continue
+		}
+		row.RealMin, row.RealMax, row.RealMedian = rv[0], rv[len(rv)-1], median(rv)
+		if ob.unit == unitGoroutine {
+			row.RealMedian = mode(rv)
+			row.tally = tally(rv)
+			row.Model = mode(values(model, ob.get))
+			row.Within = slices.Contains(rv, row.Model)
+			agree := 0
+			for _, o := range real {
+				if ob.get(o) == row.Model {
+					agree++
+				}
+			}
+			row.Verdict = fmt.Sprintf("%d of %d real runs agree", agree, len(real))
+		} else {
+			row.Model = median(mv)
+			row.Within = row.Model >= row.RealMin && row.Model <= row.RealMax
+			switch {
+			case row.Within:
+				row.Verdict = "within"
+			case row.Model < row.RealMin:
+				row.Verdict = "below the real range"
+			default:
+				row.Verdict = "above the real range"
+			}
+		}
+		r.Rows = append(r.Rows, row)
+	}
+}
+
+// Outside lists the observables where the model fell outside the real runs.
+func (r *Report) Outside() []string {
+	var out []string
+	for _, row := range r.Rows {
+		if !row.Within && row.Verdict != noData && row.Verdict != noReal {
+			out = append(out, row.Observable)
+		}
+	}
+	return out
+}
+
+// values returns the sorted values of get over obs.
+func values(obs []Observables, get func(Observables) float64) []float64 {
+	out := make([]float64, 0, len(obs))
+	for _, o := range obs {
+		out = append(out, get(o))
+	}
+	slices.Sort(out)
+	return out
+}
+
+// median of sorted values: the middle one, or the mean of the two middle.
+func median(sorted []float64) float64 {
+	n := len(sorted)
+	if n%2 == 1 {
+		return sorted[n/2]
+	}
+	return (sorted[n/2-1] + sorted[n/2]) / 2
+}
+
+// tally writes sorted goroutine numbers with how often each came:
+// "G3 ×4, G7".
+func tally(sorted []float64) string {
+	var b strings.Builder
+	for i := 0; i < len(sorted); {
+		j := i
+		for j < len(sorted) && sorted[j] == sorted[i] {
+			j++
+		}
+		if b.Len() > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(unitGoroutine.format(sorted[i]))
+		if j-i > 1 {
+			fmt.Fprintf(&b, " x%d", j-i)
+		}
+		i = j
+	}
+	return b.String()
+}
+
+// shortDuration writes d to three significant figures, in ASCII for any
+// terminal: 43.3ms, 512us.
+func shortDuration(d time.Duration) string {
+	if d <= 0 {
+		return "0"
+	}
+	unit := time.Duration(1)
+	for unit*1000 <= d {
+		unit *= 10
+	}
+	return strings.Replace(d.Round(unit).String(), "µ", "u", 1)
+}
+
+// mode is the most frequent of sorted values, the smallest on a tie.
+func mode(sorted []float64) float64 {
+	best, bestN := sorted[0], 0
+	for i := 0; i < len(sorted); {
+		j := i
+		for j < len(sorted) && sorted[j] == sorted[i] {
+			j++
+		}
+		if j-i > bestN {
+			best, bestN = sorted[i], j-i
+		}
+		i = j
+	}
+	return best
+}
+
+func (u unit) format(v float64) string {
+	switch u {
+	case unitDuration:
+		return shortDuration(time.Duration(v))
+	case unitShare:
+		return fmt.Sprintf("%.1f%%", 100*v)
+	case unitGoroutine:
+		if v == 0 {
+			return "-"
+		}
+		return fmt.Sprintf("G%d", int64(v))
+	}
+	if v == float64(int64(v)) {
+		return fmt.Sprint(int64(v))
+	}
+	return fmt.Sprintf("%.1f", v)
+}
+
+// WriteText writes the report as a table.
+func (r *Report) WriteText(w io.Writer) error {
+	var b strings.Builder
+	seeds := fmt.Sprint(r.Seeds[0])
+	if len(r.Seeds) > 1 {
+		seeds = fmt.Sprintf("%d–%d", r.Seeds[0], r.Seeds[len(r.Seeds)-1])
+	}
+	noise := "exact"
+	if r.Noise {
+		noise = "noise on"
+	}
+	fmt.Fprintf(&b, "%s: the model (seeds %s, %s) against %d real run%s", r.Scenario, seeds, noise, r.Runs, plural(r.Runs))
+	if r.Runs > 0 {
+		fmt.Fprintf(&b, " (%s, GOMAXPROCS=%d; %s)", r.Go, r.Procs, r.Load)
+	}
+	b.WriteString("\n")
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "observable\tmodel\treal median\treal range\tverdict")
+	for _, row := range r.Rows {
+		switch row.Verdict {
+		case noData:
+			fmt.Fprintf(tw, "%s\t-\t-\t-\t%s\n", row.Observable, row.Verdict)
+			continue
+		case noReal:
+			fmt.Fprintf(tw, "%s\t%s\t-\t-\t%s\n", row.Observable, row.unit.format(row.Model), row.Verdict)
+			continue
+		}
+		rng := row.unit.format(row.RealMin)
+		if row.RealMax != row.RealMin {
+			rng += "–" + row.unit.format(row.RealMax)
+		}
+		if row.tally != "" {
+			rng = row.tally
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", row.Observable, row.unit.format(row.Model), row.unit.format(row.RealMedian), rng, row.Verdict)
+	}
+	tw.Flush()
+	for _, n := range r.Notes {
+		fmt.Fprintf(&b, "note: %s\n", n)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteJSON writes the report as one JSON object.
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	return enc.Encode(r)
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

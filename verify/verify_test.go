@@ -1,0 +1,117 @@
+package verify
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestRecorderMeasuresARun feeds a fixed run: G1 creates G2 and G3 on P0;
+// G3 starts on P1, is preempted, then runs on P0 (a migration); G2 runs
+// on P1; everything exits at 10ms.
+func TestRecorderMeasuresARun(t *testing.T) {
+	ms := time.Millisecond
+	r := NewRecorder(2)
+	for _, e := range []struct {
+		t         time.Duration
+		kind      string
+		g, p      int64
+		preempted bool
+	}{
+		{0, "go-start", 1, 0, false},
+		{1 * ms, "go-create", 2, 0, false},
+		{1 * ms, "go-create", 3, 0, false},
+		{2 * ms, "go-start", 3, 1, false},
+		{4 * ms, "go-stop", 3, 1, true},
+		{4 * ms, "go-start", 2, 1, false},
+		{5 * ms, "go-block", 1, 0, false},
+		{5 * ms, "go-start", 3, 0, false},
+		{8 * ms, "go-exit", 3, 0, false},
+		{9 * ms, "go-exit", 2, 1, false},
+		{10 * ms, "go-start", 1, 0, false},
+	} {
+		r.Event(e.t, e.kind, e.g, e.p, e.preempted)
+	}
+	got := r.Observables()
+	// Busy: G1 0–5 and 10–10, G3 2–4 and 5–8, G2 4–9: 5+2+3+5 = 15ms of 2×10ms.
+	want := Observables{Makespan: 10 * ms, Goroutines: 2, PeakLive: 3, Preempted: 1, Migrations: 1, Utilisation: 0.75, FirstStarted: 3}
+	if got != want {
+		t.Errorf("got  %+v\nwant %+v", got, want)
+	}
+}
+
+func TestJudgeUsesTheRealSpread(t *testing.T) {
+	ms := time.Millisecond
+	obs := func(makespan time.Duration, first int64, migrations int) Observables {
+		return Observables{Makespan: makespan, FirstStarted: first, Migrations: migrations, Goroutines: 4, PeakLive: 5}
+	}
+	model := []Observables{obs(10*ms, 3, 9), obs(12*ms, 3, 9), obs(30*ms, 2, 9)}
+	real := []Observables{obs(11*ms, 2, 1), obs(14*ms, 3, 2), obs(9*ms, 3, 3), obs(20*ms, 3, 2)}
+	rep := &Report{Scenario: "x", Procs: 2, Seeds: []uint64{1, 2, 3}, Runs: 4, Go: "go1.26.0", Load: "load"}
+	rep.Judge(model, real)
+	rows := map[string]Row{}
+	for _, r := range rep.Rows {
+		rows[r.Observable] = r
+	}
+	if r := rows["makespan"]; r.Model != float64(12*ms) || r.RealMin != float64(9*ms) || r.RealMax != float64(20*ms) || r.RealMedian != float64(12500*time.Microsecond) || !r.Within {
+		t.Errorf("makespan row %+v", r)
+	}
+	if r := rows["P migrations"]; r.Within || r.Verdict != "above the real range" {
+		t.Errorf("migrations row %+v", r)
+	}
+	if r := rows["first goroutine started"]; r.Model != 3 || !r.Within || r.Verdict != "3 of 4 real runs agree" || r.tally != "G2, G3 x3" {
+		t.Errorf("first-started row %+v", r)
+	}
+	if got := rep.Outside(); strings.Join(got, ",") != "P migrations" {
+		t.Errorf("Outside() = %v", got)
+	}
+	var text bytes.Buffer
+	if err := rep.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"x: the model (seeds 1–3, exact) against 4 real runs (go1.26.0, GOMAXPROCS=2; load)", "makespan", "9ms–20ms", "12.5ms", "above the real range"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("the text report lacks %q:\n%s", want, text.String())
+		}
+	}
+	var js bytes.Buffer
+	if err := rep.WriteJSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	var back Report
+	if err := json.Unmarshal(js.Bytes(), &back); err != nil || len(back.Rows) != len(rep.Rows) {
+		t.Errorf("the JSON report does not read back: %v\n%s", err, js.String())
+	}
+}
+
+func TestNoRealRunsIsNotJudged(t *testing.T) {
+	rep := &Report{Scenario: "deadlock", Seeds: []uint64{1}}
+	rep.Judge([]Observables{{Goroutines: 7}}, nil)
+	for _, r := range rep.Rows {
+		if r.Verdict != noReal || r.Within {
+			t.Errorf("%s: %+v, want %q", r.Observable, r, noReal)
+		}
+		if r.Observable == "goroutines created" && r.Model != 7 {
+			t.Errorf("the model's 7 goroutines became %v", r.Model)
+		}
+	}
+	if len(rep.Outside()) != 0 {
+		t.Error("observables without real runs counted as outside")
+	}
+}
+
+func TestShortDuration(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		43263131 * time.Nanosecond: "43.3ms",
+		512 * time.Microsecond:     "512us",
+		1500 * time.Millisecond:    "1.5s",
+		999:                        "999ns",
+		0:                          "0",
+	} {
+		if got := shortDuration(d); got != want {
+			t.Errorf("shortDuration(%d) = %q, want %q", d, got, want)
+		}
+	}
+}
