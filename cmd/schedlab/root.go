@@ -70,7 +70,8 @@ and print traces and checks.
 
 Exit status: 0 when everything went as the scenario expects; 1 when a run
 ended badly (a deadlock or panic it does not expect, the event limit, a
-question the run cannot answer); 2 for a mistake in the command line or in
+question the run cannot answer, a real program that could not be built or
+run); 2 for a mistake in the command line or in
 a scenario file.`,
 		Version:       version(),
 		SilenceUsage:  true,
@@ -92,7 +93,7 @@ a scenario file.`,
 		return usageError{fmt.Errorf("%w\n\tsee: %s --help", err, cmd.CommandPath())}
 	})
 	root.SetVersionTemplate("{{.Version}}\n")
-	root.AddCommand(newRunCmd(stdout), newListCmd(stdout), newCheckCmd(stdout), newCompareCmd(stdout), newBenchCmd(stdout, stderr), newTUICmd(stderr), newExerciseCmd(stdout), newExportCmd(stdout), newTraceCmd(stdout))
+	root.AddCommand(newRunCmd(stdout), newListCmd(stdout), newCheckCmd(stdout), newCompareCmd(stdout), newBenchCmd(stdout, stderr), newTUICmd(stderr), newExerciseCmd(stdout), newExportCmd(stdout), newTraceCmd(stdout), newRealCmd(stdout), newVerifyCmd(stdout))
 	// cobra's completion command prints its help and exits 0 for a shell
 	// it does not know: make that a usage error naming the shells.
 	root.InitDefaultCompletionCmd()

@@ -16,7 +16,10 @@ import (
 )
 
 func newTraceCmd(stdout io.Writer) *cobra.Command {
-	var format string
+	var (
+		format   string
+		scenario bool
+	)
 	cmd := &cobra.Command{
 		Use:   "trace FILE",
 		Short: "Read a real program's runtime trace in the model's words",
@@ -29,7 +32,12 @@ threads seen, the goroutines created, and how long each P ran goroutines.
 
 A runtime trace records what goroutines and Ps did, not the scheduler's
 queues: it cannot show runnext, a P's ring, the global queue, or which
-goroutines a steal took. Those are what schedlab run shows of the model.`,
+goroutines a steal took. Those are what schedlab run shows of the model.
+
+With --scenario, a trace written by a program schedlab real generated is
+read in the scenario's numbering (G1 main, then G2, G3… in order of
+creation, as the model numbers them), and the runtime's own goroutines
+(the GC's workers, the trace reader) are counted apart.`,
 		Example: `  schedlab bench --modes pool --runs 1 --trace pool.trace && schedlab trace pool.trace
   schedlab trace prog.trace --format jsonl | jq .kind`,
 		Args: exactArgs("a trace file"),
@@ -44,7 +52,7 @@ goroutines a steal took. Those are what schedlab run shows of the model.`,
 			defer f.Close()
 			w := bufio.NewWriterSize(stdout, 256<<10)
 			var buf []byte
-			sum, err := rtrace.Read(bufio.NewReader(f), func(e rtrace.Event) {
+			sum, err := rtrace.ReadWith(bufio.NewReader(f), rtrace.Options{Scenario: scenario}, func(e rtrace.Event) {
 				switch format {
 				case "text":
 					fmt.Fprintf(w, "%12s  %-5s %-8s  %-13s  %s\n", sim.FormatMillis(e.T), id("P", e.P), id("M", e.M), e.Kind, e.Describe())
@@ -92,12 +100,16 @@ goroutines a steal took. Those are what schedlab run shows of the model.`,
 					}
 					fmt.Fprintf(w, "# P%d ran goroutines for %s (%.1f%%)\n", p, sim.FormatMillis(sum.Running[p]), share)
 				}
+				if scenario {
+					fmt.Fprintf(w, "# %d runtime goroutines set apart, with %d events\n", sum.RuntimeGoroutines, sum.RuntimeEvents)
+				}
 				fmt.Fprintln(w, "# (a runtime trace does not record run queues: runnext, the rings and the global queue are the model's to show)")
 			}
 			return w.Flush()
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text, jsonl, or none (the summary alone)")
+	cmd.Flags().BoolVar(&scenario, "scenario", false, "number goroutines as the scenario does and set the runtime's apart (a trace from schedlab real)")
 	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletions("text", "jsonl", "none"))
 	return cmd
 }

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+func TestRealAndVerifyRefuseWhatTheyCannotDo(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"real", "tour", "--noise"}, "--noise applies to the model only"},
+		{[]string{"real", "tour", "--policy", "no-steal"}, "--policy applies to the model only"},
+		{[]string{"real", "tour", "--runs", "-1"}, "--runs -1: want 0 to 1000"},
+		{[]string{"real", "tour", "--runs", "0", "--trace", "x.trace"}, "--trace keeps the last run's trace"},
+		{[]string{"real", "tour", "--timeout", "0s"}, "--timeout 0s"},
+		{[]string{"real", "nosuch"}, `no built-in scenario or file named "nosuch"`},
+		{[]string{"verify"}, "a scenario name or file (or --all)"},
+		{[]string{"verify", "tour", "--all"}, "--all verifies every built-in"},
+		{[]string{"verify", "tour", "--runs", "0"}, "verify needs at least one real run"},
+		{[]string{"verify", "tour", "--seeds", "0"}, "--seeds 0"},
+		{[]string{"verify", "tour", "--format", "yaml"}, `--format "yaml"`},
+		{[]string{"verify", "--all", "--emit", "d"}, "--emit writes one program"},
+	} {
+		code, _, errOut := cli(t, c.args...)
+		if code != exitUsage || !strings.Contains(errOut, c.want) {
+			t.Errorf("%q: exit %d, stderr %q; want exit %d and %q", c.args, code, errOut, exitUsage, c.want)
+		}
+	}
+}
+
+func TestRealWithoutGoSaysSo(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	code, _, errOut := cli(t, "real", "tour")
+	if code != exitRun || !strings.Contains(errOut, "the go command is not on PATH") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+}
+
+// TestRealRunsAScenario builds and runs a small scenario for real, keeps
+// its program and trace, and reads the trace back in the scenario's
+// numbering.
+func TestRealRunsAScenario(t *testing.T) {
+	file := writeScenario(t, "two.yaml", "procs: 2\nmain:\n  - go: {count: 2, do: [{cpu: 200us}]}\n  - wait: children\n")
+	dir := filepath.Join(t.TempDir(), "prog")
+	tr := filepath.Join(t.TempDir(), "two.trace")
+	code, out, errOut := cli(t, "real", file, "--runs", "2", "--emit", dir, "--trace", tr)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"GOMAXPROCS=2", "run 1: ", "run 2: ", "goroutines created 2, peak live goroutines 3", "schedlab trace " + tr + " --scenario"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the output lacks %q:\n%s", want, out)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "main.go")); err != nil {
+		t.Errorf("--emit did not keep the program: %v", err)
+	}
+	code, out, errOut = cli(t, "trace", tr, "--scenario")
+	if code != exitOK {
+		t.Fatalf("trace: exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "G1 creates G2") || !strings.Contains(out, "G1 creates G3") || strings.Contains(out, "creates G4") {
+		t.Errorf("trace --scenario does not number the scenario's goroutines G2 and G3:\n%s", out)
+	}
+}
+
+func TestVerifyPrintsAVerdictPerObservable(t *testing.T) {
+	file := writeScenario(t, "two.yaml", "procs: 2\nmain:\n  - go: {count: 2, do: [{cpu: 200us}]}\n  - wait: children\n")
+	code, out, errOut := cli(t, "verify", file, "--runs", "2", "--seeds", "2")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"the model (seeds 1–2, noise on) against 2 real runs", "load average"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the report lacks %q:\n%s", want, out)
+		}
+	}
+	// The file fixes the goroutines: the model and every real run agree.
+	if !regexp.MustCompile(`(?m)^goroutines created +2 +2 +2 +within$`).MatchString(out) {
+		t.Errorf("the report does not find 2 goroutines on both sides, within:\n%s", out)
+	}
+	if n := strings.Count(out, "\n"); n != 9 {
+		t.Errorf("the report has %d lines, want a title, a header and 7 observables:\n%s", n, out)
+	}
+}
