@@ -47,6 +47,7 @@ func TestRealProgramsRun(t *testing.T) {
 	}
 	for _, c := range []struct{ name, src string }{
 		{"every-action", everyAction},
+		{"purge-once", "procs: 2\npools: {p: {size: 4, expiry: 10ms}}\nmain:\n  - submit: {pool: p, do: [{cpu: 100us}]}\n  - sleep: 100ms\n"},
 		{"steal", ""},
 		{"netpoll", ""},
 	} {

@@ -27,10 +27,13 @@ func (n *numbering) renumber(ev trace.Event, out *Event, s *Summary) bool {
 	}
 	real := trace.GoID(out.G)
 	if out.Kind == "go-create" {
+		// A timer's callback (time.AfterFunc, as a pool's purge) is
+		// started by the scheduler, between goroutines: no goroutine
+		// creates it.
 		creator := ev.Goroutine()
 		_, byScenario := n.num[creator]
 		start := startFunc(ev.StateTransition().Stack)
-		if (byScenario || start == "time.goFunc") && !isRuntime(start) {
+		if (byScenario || creator == trace.NoGoroutine) && !isRuntime(start) {
 			n.num[real] = n.next
 			n.next++
 		}
