@@ -20,6 +20,10 @@ import (
 	"golang.org/x/exp/trace"
 )
 
+// AlreadyRunning is the Reason of the go-start and proc-start a trace
+// opens with, for the goroutines and Ps already running when it began.
+const AlreadyRunning = "running when the trace began"
+
 // Event is one thing a real program's scheduler did, in the model's words.
 type Event struct {
 	T      time.Duration // since the first event of the trace
@@ -42,6 +46,9 @@ func (e Event) Describe() string {
 		}
 		return g + " is created"
 	case "go-start":
+		if e.Reason == AlreadyRunning {
+			return p + " is running " + g + " on " + m + " when the trace begins"
+		}
 		return p + " runs " + g + " on " + m
 	case "go-stop":
 		return g + " stops running on " + p + " (" + e.Reason + "): it goes back to a run queue"
@@ -59,6 +66,9 @@ func (e Event) Describe() string {
 	case "syscall-exit":
 		return g + " returns from a system call" + map[bool]string{true: " and goes on", false: " without its P: it has to be scheduled again"}[e.Reason == ""]
 	case "proc-start":
+		if e.Reason == AlreadyRunning {
+			return m + " is running " + p + " when the trace begins"
+		}
 		return m + " starts running " + p
 	case "proc-stop":
 		return m + " stops running " + p
@@ -184,6 +194,10 @@ func convert(ev trace.Event) (Event, bool) {
 		actor := ev.Goroutine()
 		from, to := st.Goroutine()
 		switch {
+		case from == trace.GoUndetermined && to == trace.GoRunning:
+			// A status snapshot: the goroutine was running when the
+			// trace began. Kept, so that a replay shows it running.
+			out.Kind, out.Reason = "go-start", AlreadyRunning
 		case from == trace.GoUndetermined:
 			return out, false // a status snapshot, not an event
 		case from == trace.GoNotExist && to != trace.GoNotExist:
@@ -214,6 +228,8 @@ func convert(ev trace.Event) (Event, bool) {
 		id := int64(st.Resource.Proc())
 		from, to := st.Proc()
 		switch {
+		case from == trace.ProcUndetermined && to == trace.ProcRunning:
+			out.Kind, out.P, out.Reason = "proc-start", id, AlreadyRunning
 		case from == trace.ProcUndetermined:
 			return out, false
 		case to == trace.ProcRunning:
