@@ -20,6 +20,10 @@ import (
 // speeds are the playback speeds, in events per second.
 var speeds = []int{1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 5000}
 
+// defaultSpeed is the index in speeds playback starts at: 10 events a
+// second, slow enough to read along.
+const defaultSpeed = 3
+
 // Panels that can take focus.
 const (
 	focusProcs = iota
@@ -70,7 +74,7 @@ func New(sc *scenarios.Scenario, cfg gmp.Config, o Options) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &App{sess: sess, theme: NewTheme(o.Mono), keys: bindings(), speed: 3, opts: o}
+	a := &App{sess: sess, theme: NewTheme(o.Mono), keys: bindings(), speed: defaultSpeed, opts: o}
 	a.root = newRootView(a)
 	if o.Quiz {
 		if err := sess.EnableQuiz(true); err != nil {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
 
 	"github.com/schedlab/schedlab/scenarios"
 )
@@ -26,8 +27,11 @@ type screen struct {
 	styles string
 }
 
+// rooted is a view with a root to draw: an App or a ReplayApp.
+type rooted interface{ Root() tview.Primitive }
+
 // draw renders a's whole screen at w×h on a fresh simulation screen.
-func draw(t testing.TB, a *App, w, h int) screen {
+func draw(t testing.TB, a rooted, w, h int) screen {
 	t.Helper()
 	scr := tcell.NewSimulationScreen("UTF-8")
 	if err := scr.Init(); err != nil {
