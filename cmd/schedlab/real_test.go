@@ -88,3 +88,40 @@ func TestVerifyPrintsAVerdictPerObservable(t *testing.T) {
 		t.Errorf("the report has %d lines, want a title, a header and 7 observables:\n%s", n, out)
 	}
 }
+
+// TestTraceOpensInTheReplayView writes a real trace, then opens it with
+// --format tui and --vs real on a scripted screen.
+func TestTraceOpensInTheReplayView(t *testing.T) {
+	file := writeScenario(t, "two.yaml", "procs: 2\nmain:\n  - go: {count: 2, do: [{cpu: 200us}]}\n  - wait: children\n")
+	tr := filepath.Join(t.TempDir(), "two.trace")
+	if code, _, errOut := cli(t, "real", file, "--trace", tr); code != exitOK {
+		t.Fatalf("real: exit %d: %s", code, errOut)
+	}
+	scr := withScreen(t, "lllq")
+	code, out, errOut := cli(t, "trace", tr, "--scenario", "--format", "tui")
+	if code != exitOK || out != "" || errOut != "" {
+		t.Fatalf("trace --format tui: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if !strings.HasPrefix(scr.top, "schedlab trace /") || !strings.Contains(scr.top, "event 3 of") {
+		t.Errorf("after three steps the header reads %q", scr.top)
+	}
+
+	scr = withScreen(t, "llq")
+	code, _, errOut = cli(t, "tui", file, "--vs", "real")
+	if code != exitOK || !strings.Contains(errOut, "building and running two for real") {
+		t.Fatalf("tui --vs real: exit %d, stderr %q", code, errOut)
+	}
+	if !strings.Contains(scr.top, "two: the model (seed 1) beside a real run") || !strings.Contains(scr.top, "event 2 of") {
+		t.Errorf("after two steps the header reads %q", scr.top)
+	}
+	for _, args := range [][]string{
+		{"tui", file, "--vs", "rael"},
+		{"tui", file, "--vs", "real", "--quiz"},
+		{"tui", "nested-submit", "--vs", "real"},
+		{"trace", tr, "--format", "html"},
+	} {
+		if code, _, errOut := cli(t, args...); code != exitUsage || errOut == "" {
+			t.Errorf("%q: exit %d, stderr %q; want a usage error", args, code, errOut)
+		}
+	}
+}

@@ -8,23 +8,30 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/gdamore/tcell/v2"
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"github.com/schedlab/schedlab/rtrace"
 	"github.com/schedlab/schedlab/sim"
 	"github.com/schedlab/schedlab/tracelog"
+	"github.com/schedlab/schedlab/tui"
 )
 
 func newTraceCmd(stdout io.Writer) *cobra.Command {
 	var (
 		format   string
 		scenario bool
+		mono     bool
 	)
 	cmd := &cobra.Command{
 		Use:   "trace FILE",
 		Short: "Read a real program's runtime trace in the model's words",
 		Long: `trace reads a runtime trace of a real Go program (Go 1.22 or later: one
-written by runtime/trace, go test -trace, or schedlab bench --trace) and prints
+written by runtime/trace, go test -trace, or schedlab bench --trace). In a
+terminal it opens the trace in the interactive view (--format tui): the Ps
+and their threads, goroutine states, a timeline and the events, stepped
+forward and back like a model's run. Otherwise (--format text) it prints
 its scheduler events with the model's kinds and a sentence each (go-create,
 go-start, go-stop, go-block, go-unblock, go-exit, syscall-enter,
 syscall-exit, proc-start, proc-stop, proc-steal), then a summary: the Ps and
@@ -39,11 +46,21 @@ read in the scenario's numbering (G1 main, then G2, G3… in order of
 creation, as the model numbers them), and the runtime's own goroutines
 (the GC's workers, the trace reader) are counted apart.`,
 		Example: `  schedlab bench --modes pool --runs 1 --trace pool.trace && schedlab trace pool.trace
-  schedlab trace prog.trace --format jsonl | jq .kind`,
+  schedlab trace prog.trace --format jsonl | jq .kind
+  schedlab real steal --trace steal.trace && schedlab trace steal.trace --scenario`,
 		Args: exactArgs("a trace file"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if format != "text" && format != "jsonl" && format != "none" {
-				return usageError{fmt.Errorf("--format %q: use text, jsonl or none", format)}
+			if format == "" {
+				format = "text"
+				if out, ok := stdout.(*os.File); ok && term.IsTerminal(int(out.Fd())) {
+					format = "tui"
+				}
+			}
+			if format != "text" && format != "jsonl" && format != "none" && format != "tui" {
+				return usageError{fmt.Errorf("--format %q: use tui, text, jsonl or none", format)}
+			}
+			if format == "tui" {
+				return traceUI(args[0], scenario, mono)
 			}
 			f, err := os.Open(args[0])
 			if err != nil {
@@ -108,10 +125,30 @@ creation, as the model numbers them), and the runtime's own goroutines
 			return w.Flush()
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "text", "output format: text, jsonl, or none (the summary alone)")
+	cmd.Flags().StringVar(&format, "format", "", "tui (the interactive view; the default in a terminal), text (the default otherwise), jsonl, or none (the summary alone)")
+	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletions("tui", "text", "jsonl", "none"))
 	cmd.Flags().BoolVar(&scenario, "scenario", false, "number goroutines as the scenario does and set the runtime's apart (a trace from schedlab real)")
-	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletions("text", "jsonl", "none"))
+	cmd.Flags().BoolVar(&mono, "mono", false, "no colours in the interactive view (also when NO_COLOR is set)")
 	return cmd
+}
+
+// traceUI opens a trace in the replay view.
+func traceUI(path string, scenario, mono bool) error {
+	var screen tcell.Screen
+	if screenFor != nil {
+		screen = screenFor()
+	} else if err := haveTerminal(); err != nil {
+		return usageError{fmt.Errorf("the interactive view needs a terminal (%v); for text instead: schedlab trace %s --format text", err, path)}
+	}
+	run, err := openTraceRun(path, scenario)
+	if err != nil {
+		return usageError{fmt.Errorf("cannot read the trace: %w", err)}
+	}
+	run.Label = "real: " + path
+	if err := tui.NewReplay("schedlab trace "+path, mono, run).Run(screen); err != nil {
+		return runError{err}
+	}
+	return nil
 }
 
 // id writes P3 or M12, or - for none.

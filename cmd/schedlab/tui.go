@@ -1,15 +1,18 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/schedlab/schedlab/gmp"
+	"github.com/schedlab/schedlab/replay"
 	"github.com/schedlab/schedlab/scenarios"
 	"github.com/schedlab/schedlab/taskmode"
 	"github.com/schedlab/schedlab/tui"
@@ -21,6 +24,7 @@ type uiFlags struct {
 	mono  bool
 	quiz  bool
 	split string
+	vs    string
 }
 
 func (f *uiFlags) register(cmd *cobra.Command) {
@@ -32,6 +36,8 @@ func (f *uiFlags) register(cmd *cobra.Command) {
 	_ = cmd.RegisterFlagCompletionFunc("split", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return splitPairs(), cobra.ShellCompDirectiveNoFileComp
 	})
+	fl.StringVar(&f.vs, "vs", "", "real: the model beside one real run of the same scenario (built and run as schedlab real does), aligned on time")
+	_ = cmd.RegisterFlagCompletionFunc("vs", fixedCompletions("real"))
 }
 
 // splitPairs lists every --split value: each pair of modes, in the order
@@ -102,6 +108,15 @@ func runUI(cmd *cobra.Command, name string, f *uiFlags, stderr io.Writer) error 
 	if f.quiz && f.split != "" {
 		return usageError{fmt.Errorf("--quiz asks about one run: leave out --split")}
 	}
+	if f.vs != "" {
+		if f.vs != "real" {
+			return usageError{fmt.Errorf("--vs %q: the one thing to set the model beside is real", f.vs)}
+		}
+		if f.quiz || f.split != "" {
+			return usageError{fmt.Errorf("--vs real shows two runs of its own: leave out --quiz and --split")}
+		}
+		return runVsReal(name, over, f.mono, stderr)
+	}
 	var modes []taskmode.Mode
 	var policies []gmp.Policy
 	if f.split != "" {
@@ -144,6 +159,64 @@ func runUI(cmd *cobra.Command, name string, f *uiFlags, stderr io.Writer) error 
 	return nil
 }
 
+// runVsReal builds and runs the scenario's real program once, runs the
+// model, and shows the two side by side.
+func runVsReal(name string, over scenarios.Overrides, mono bool, stderr io.Writer) error {
+	sc, err := scenarios.LoadFrom(name, stdin)
+	if err != nil {
+		return usageError{err}
+	}
+	if sc.Expect != gmp.Running {
+		return usageError{fmt.Errorf("%s ends with %s by design, so it is not run for real: %s", sc.Name, sc.Expect, notRunForReal(sc.Expect))}
+	}
+	var screen tcell.Screen
+	if screenFor != nil {
+		screen = screenFor()
+	} else if err := haveTerminal(); err != nil {
+		return usageError{fmt.Errorf("the UI needs a terminal (%v); to measure instead, run: schedlab verify %s", err, name)}
+	}
+	cfg := sc.ConfigWith(over)
+	model, _, err := replay.FromModel(sc, cfg)
+	if err != nil {
+		return usageError{err}
+	}
+	fmt.Fprintf(stderr, "building and running %s for real…\n", sc.Name)
+	ctx, stop := interruptible()
+	defer stop()
+	s, done, err := realSession(ctx, sc, cfg, realFlags{runs: 1, timeout: time.Minute})
+	if err != nil {
+		return err
+	}
+	defer done()
+	path, err := s.Run(ctx, 1, time.Minute)
+	if err != nil {
+		return runError{err}
+	}
+	real, err := openTraceRun(path, true)
+	if err != nil {
+		return runError{err}
+	}
+	title := fmt.Sprintf("%s: the model (seed %d) beside a real run (%s, GOMAXPROCS=%d)", sc.Name, cfg.Seed, s.Toolchain.Version, cfg.Procs)
+	if err := tui.NewReplay(title, mono, model, real).Run(screen); err != nil {
+		return runError{err}
+	}
+	return nil
+}
+
+// openTraceRun reads a runtime trace file for the replay view.
+func openTraceRun(path string, scenario bool) (*replay.Run, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	run, _, err := replay.FromTrace(bufio.NewReader(f), scenario)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return run, nil
+}
+
 func newTUICmd(stderr io.Writer) *cobra.Command {
 	var f uiFlags
 	cmd := &cobra.Command{
@@ -163,8 +236,14 @@ goroutine goes, which runs next, how many a thief takes…). Answer with a
 digit or a click; the answer is revealed with the event's explanation,
 and the score is kept in the header. esc skips a question.
 
-With --policy, the run uses a what-if scheduler (schedlab list --policies).`,
-		Example: "  schedlab tui steal\n  schedlab tui tour --quiz\n  schedlab tui steal --policy no-steal\n  schedlab tui my.yaml --procs 4 --mono\n  schedlab tui burst --split raw,pool",
+With --policy, the run uses a what-if scheduler (schedlab list --policies).
+
+With --vs real, the scenario is also translated into a Go program, built
+and run once for real (as schedlab real does; this needs the go command),
+and the model's run and the real one are shown side by side, stepped
+together on time since each run's start. Both panes show what a runtime
+trace can show: Ps, threads, goroutine states, a timeline and the events.`,
+		Example: "  schedlab tui steal\n  schedlab tui tour --quiz\n  schedlab tui steal --vs real\n  schedlab tui steal --policy no-steal\n  schedlab tui my.yaml --procs 4 --mono\n  schedlab tui burst --split raw,pool",
 		Args:    exactArgs("a scenario name or file"),
 		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 			return scenarios.BuiltinNames(), cobra.ShellCompDirectiveDefault
