@@ -83,12 +83,24 @@ func Translate(sc *scenarios.Scenario, cfg gmp.Config) (*Program, error) {
 	for _, p := range sc.Pools {
 		t.line("\tpool_%s = newPool(%d%s)", ident(p.Name), p.Size, t.poolOptions(p))
 	}
-	t.line("\tstop := startTrace()")
-	t.line("\tdefer stop()")
 	if cfg.Until > 0 {
-		t.line("\t// until: the scenario's run stops at %v.", cfg.Until)
-		t.line("\ttime.AfterFunc(%s, func() { stop(); os.Exit(0) })", t.goDur(cfg.Until))
+		// A goroutine started before the trace, so that it is not
+		// numbered as one of the scenario's.
+		t.line("\t// until: the scenario's run stops at %v. The goroutine that stops it", cfg.Until)
+		t.line("\t// starts before the trace, which then counts it among the runtime's.")
+		t.line("\tuntil := make(chan func())")
+		t.line("\tgo func() {")
+		t.line("\t\tstop := <-until")
+		t.line("\t\ttime.Sleep(%s)", t.goDur(cfg.Until))
+		t.line("\t\tstop()")
+		t.line("\t\tos.Exit(0)")
+		t.line("\t}()")
+		t.line("\tstop := startTrace()")
+		t.line("\tuntil <- stop")
+	} else {
+		t.line("\tstop := startTrace()")
 	}
+	t.line("\tdefer stop()")
 	t.line("\tscenario()")
 	t.line("}")
 	t.line("")
