@@ -279,3 +279,55 @@ func plural(n int) string {
 	}
 	return "s"
 }
+
+// WriteSummary writes one row per report: for each observable, "ok" when
+// the model is within the real range ("agrees" for the first goroutine
+// started, when a real run agreed), "low" or "high" when it is outside,
+// "differs" when no real run agreed, "-" without real runs.
+func WriteSummary(w io.Writer, reps []*Report) error {
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	header := []string{"scenario"}
+	for _, ob := range observables {
+		header = append(header, summaryHeads[ob.name])
+	}
+	fmt.Fprintln(tw, strings.Join(header, "\t"))
+	outside := 0
+	for _, r := range reps {
+		cells := []string{r.Scenario}
+		for _, row := range r.Rows {
+			cell := "ok"
+			switch {
+			case row.Verdict == noData || row.Verdict == noReal:
+				cell = "-"
+			case row.Within:
+			case row.unit == unitGoroutine:
+				cell = "differs"
+			case row.Model < row.RealMin:
+				cell = "low"
+			default:
+				cell = "high"
+			}
+			if cell != "ok" && cell != "-" {
+				outside++
+			}
+			cells = append(cells, cell)
+		}
+		fmt.Fprintln(tw, strings.Join(cells, "\t"))
+	}
+	tw.Flush()
+	fmt.Fprintf(&b, "%d scenarios; the model is outside the real runs' range on %d of %d observables\n", len(reps), outside, len(reps)*len(observables))
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// summaryHeads are the observables' short names, for the summary's header.
+var summaryHeads = map[string]string{
+	"first goroutine started": "first G",
+	"makespan":                "makespan",
+	"goroutines created":      "created",
+	"peak live goroutines":    "peak live",
+	"preempted slices":        "preempted",
+	"P migrations":            "migrations",
+	"P utilisation":           "P use",
+}

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -54,62 +53,17 @@ func modelOnly(cmd *cobra.Command, names ...string) error {
 	return nil
 }
 
-// realSession translates sc, writes it into the --emit directory or a
-// temporary one, and builds it. done removes a temporary directory.
-func realSession(ctx context.Context, sc *scenarios.Scenario, cfg gmp.Config, f realFlags) (s *realprog.Session, done func(), err error) {
-	prog, err := realprog.Translate(sc, cfg)
-	if err != nil {
-		return nil, nil, err
-	}
-	dir, done := f.emit, func() {}
-	if dir == "" {
-		dir, err = os.MkdirTemp("", "schedlab-real-")
-		if err != nil {
-			return nil, nil, err
-		}
-		done = func() { os.RemoveAll(dir) }
-	}
-	s, err = realprog.Prepare(ctx, prog, dir)
-	if err != nil {
-		done()
+// realSession is verify.Session with the command's errors: a scenario
+// that fails by design is a usage error, a failed build a failed run.
+func realSession(ctx context.Context, sc *scenarios.Scenario, cfg gmp.Config, f realFlags) (*realprog.Session, func(), error) {
+	s, done, err := verify.Session(ctx, sc, cfg, f.emit)
+	switch {
+	case errors.Is(err, verify.ErrNotRunForReal):
+		return nil, nil, usageError{err}
+	case err != nil:
 		return nil, nil, runError{err}
 	}
 	return s, done, nil
-}
-
-// realRuns runs the session's program n times and measures each run.
-func realRuns(ctx context.Context, s *realprog.Session, f realFlags, each func(i int, path string, o verify.Observables) error) ([]verify.Observables, error) {
-	var out []verify.Observables
-	for i := 1; i <= f.runs; i++ {
-		path, err := s.Run(ctx, i, f.timeout)
-		if err != nil {
-			return out, runError{err}
-		}
-		tf, err := os.Open(path)
-		if err != nil {
-			return out, err
-		}
-		o, _, err := verify.Real(tf, s.Prog.Procs)
-		tf.Close()
-		if err != nil {
-			return out, runError{fmt.Errorf("run %d: %w", i, err)}
-		}
-		out = append(out, o)
-		if each != nil {
-			if err := each(i, path, o); err != nil {
-				return out, err
-			}
-		}
-	}
-	return out, nil
-}
-
-// notRunForReal says why a scenario that fails by design is not run.
-func notRunForReal(end gmp.EndReason) string {
-	if end == gmp.Deadlock {
-		return "its real program would wait forever (the runtime does not detect a deadlock while it traces)"
-	}
-	return "its real program would crash before its trace is written"
 }
 
 // interruptible is a context that ends on ctrl-c, so that a build or run
@@ -173,9 +127,6 @@ schedlab trace FILE --scenario reads with the scenario's goroutine numbers.`,
 			if err != nil {
 				return err
 			}
-			if sc.Expect != gmp.Running {
-				return usageError{fmt.Errorf("%s ends with %s by design, so it is not run for real: %s", sc.Name, sc.Expect, notRunForReal(sc.Expect))}
-			}
 			cfg := sc.ConfigWith(over)
 			ctx, stop := interruptible()
 			defer stop()
@@ -190,13 +141,13 @@ schedlab trace FILE --scenario reads with the scenario's goroutine numbers.`,
 			}
 			fmt.Fprintf(stdout, "; GOMAXPROCS=%d\n", cfg.Procs)
 			var last string
-			_, err = realRuns(ctx, s, rf, func(i int, path string, o verify.Observables) error {
+			_, err = verify.RealRuns(ctx, s, rf.runs, rf.timeout, func(i int, path string, o verify.Observables) error {
 				last = path
 				_, err := fmt.Fprintf(stdout, "run %d: %s\n", i, o)
 				return err
 			})
 			if err != nil {
-				return err
+				return runError{err}
 			}
 			if trace != "" {
 				b, err := os.ReadFile(last)
@@ -300,12 +251,13 @@ for real. --all verifies every built-in.`,
 			}
 			ctx, stop := interruptible()
 			defer stop()
-			var outside []string
+			var reps []*verify.Report
 			for i, sc := range list {
-				rep, err := verifyOne(ctx, sc, over, seeds, rf)
+				rep, err := verify.Scenario(ctx, sc, verify.Options{Overrides: over, Seeds: seeds, Runs: rf.runs, Timeout: rf.timeout, Dir: rf.emit})
 				if err != nil {
-					return fmt.Errorf("%s: %w", sc.Name, err)
+					return runError{fmt.Errorf("%s: %w", sc.Name, err)}
 				}
+				reps = append(reps, rep)
 				if format == "json" {
 					err = rep.WriteJSON(stdout)
 				} else {
@@ -317,15 +269,10 @@ for real. --all verifies every built-in.`,
 				if err != nil {
 					return err
 				}
-				for _, o := range rep.Outside() {
-					outside = append(outside, sc.Name+": "+o)
-				}
 			}
 			if format == "text" && len(list) > 1 {
-				fmt.Fprintf(stdout, "\n%d scenarios; the model fell outside the real range on %d observables\n", len(list), len(outside))
-				for _, o := range outside {
-					fmt.Fprintf(stdout, "  %s\n", o)
-				}
+				fmt.Fprintln(stdout)
+				return verify.WriteSummary(stdout, reps)
 			}
 			return nil
 		},
@@ -337,52 +284,4 @@ for real. --all verifies every built-in.`,
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text, or json (one object per scenario)")
 	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletions("text", "json"))
 	return cmd
-}
-
-// verifyOne runs sc in the model over seeds and for real, and judges.
-func verifyOne(ctx context.Context, sc *scenarios.Scenario, over scenarios.Overrides, seeds int, rf realFlags) (*verify.Report, error) {
-	cfg := sc.ConfigWith(over)
-	rep := &verify.Report{Scenario: sc.Name, Procs: cfg.Procs, Noise: cfg.Noise, Runs: rf.runs}
-	first := uint64(1)
-	if over.Seed != nil {
-		first = *over.Seed
-	}
-	prog := sc.Program()
-	var model []verify.Observables
-	for i := range uint64(seeds) {
-		c := cfg
-		c.Seed = first + i
-		rep.Seeds = append(rep.Seeds, c.Seed)
-		o, end, err := verify.Model(prog, c)
-		if err != nil {
-			return nil, err
-		}
-		if !sc.AsExpected(end) {
-			rep.Notes = append(rep.Notes, fmt.Sprintf("the model's run with seed %d ended badly: %v", c.Seed, end.Err))
-		}
-		model = append(model, o)
-	}
-	if sc.Expect != gmp.Running {
-		rep.Runs = 0
-		rep.Notes = append(rep.Notes, fmt.Sprintf("%s ends with %s by design, so it is not run for real: %s", sc.Name, sc.Expect, notRunForReal(sc.Expect)))
-		rep.Judge(model, nil)
-		return rep, nil
-	}
-	s, done, err := realSession(ctx, sc, cfg, rf)
-	if err != nil {
-		return nil, err
-	}
-	defer done()
-	rep.Go = s.Toolchain.Version
-	if cpus := runtime.NumCPU(); cfg.Procs > cpus {
-		rep.Notes = append(rep.Notes, fmt.Sprintf("GOMAXPROCS=%d on %d CPUs: the real Ps take turns on the CPUs, the model's each have one", cfg.Procs, cpus))
-	}
-	before := verify.LoadAverage()
-	real, err := realRuns(ctx, s, rf, nil)
-	if err != nil {
-		return nil, err
-	}
-	rep.Load = verify.DescribeLoad(before, verify.LoadAverage())
-	rep.Judge(model, real)
-	return rep, nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/schedlab/schedlab/scenarios"
 	"github.com/schedlab/schedlab/taskmode"
 	"github.com/schedlab/schedlab/tui"
+	"github.com/schedlab/schedlab/verify"
 )
 
 // uiFlags are the flags of the UI, shared by the root command and tui.
@@ -167,7 +168,7 @@ func runVsReal(name string, over scenarios.Overrides, mono bool, stderr io.Write
 		return usageError{err}
 	}
 	if sc.Expect != gmp.Running {
-		return usageError{fmt.Errorf("%s ends with %s by design, so it is not run for real: %s", sc.Name, sc.Expect, notRunForReal(sc.Expect))}
+		return usageError{fmt.Errorf("%s ends with %s by design, so it is not run for real: %s", sc.Name, sc.Expect, verify.NotRunForReal(sc.Expect))}
 	}
 	var screen tcell.Screen
 	if screenFor != nil {
