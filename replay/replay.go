@@ -9,19 +9,21 @@ package replay
 import (
 	"slices"
 	"time"
+
+	"github.com/schedlab/schedlab/gmp"
 )
 
-// Event is one scheduler event with its sentence.
+// Event is one scheduler event, kept small: a run holds millions.
 type Event struct {
 	T    time.Duration // since the run's first event
-	Kind string        // go-start, go-block, proc-steal… (rtrace's and the model's names)
 	G    int64         // the goroutine concerned, or -1
 	G2   int64         // the goroutine acting on it, or -1
-	P    int64         // the P, or -1
-	M    int64         // the thread, or -1
-	// Reason is why a goroutine stopped or blocked, in a real trace's
-	// words; a model's event is described from the model's own event.
-	Reason string
+	P    int32         // the P, or -1
+	M    int32         // the thread, or -1
+	Kind gmp.Kind      // the model's kinds, which a real trace's share
+	// Reason indexes the run's reasons: why a goroutine stopped or
+	// blocked, in a real trace's words (0: none).
+	Reason uint16
 }
 
 // GState is what a goroutine is doing, as far as a trace can tell.
@@ -89,8 +91,8 @@ func (s *State) clone() *State {
 // apply moves s past e.
 func (s *State) apply(e Event) {
 	s.T = e.T
-	if e.P >= int64(len(s.Procs)) {
-		for int64(len(s.Procs)) <= e.P {
+	if int(e.P) >= len(s.Procs) {
+		for len(s.Procs) <= int(e.P) {
 			s.Procs = append(s.Procs, Proc{M: -1, G: -1})
 		}
 	}
@@ -104,40 +106,40 @@ func (s *State) apply(e Event) {
 		}
 	}
 	switch e.Kind {
-	case "go-create", "go-unblock", "go-stop":
+	case gmp.KindGoCreate, gmp.KindGoUnblock, gmp.KindGoStop:
 		s.Gs[e.G] = GRunnable
-		if e.Kind == "go-stop" {
+		if e.Kind == gmp.KindGoStop {
 			leave()
 		}
-	case "go-start":
+	case gmp.KindGoStart:
 		s.Gs[e.G] = GRunning
 		if p != nil {
-			p.G, p.Since, p.M = e.G, e.T, e.M
+			p.G, p.Since, p.M = e.G, e.T, int64(e.M)
 		}
-	case "go-block":
+	case gmp.KindGoBlock:
 		s.Gs[e.G] = GWaiting
 		leave()
-	case "go-exit":
+	case gmp.KindGoExit:
 		s.Gs[e.G] = GDead
 		leave()
-	case "syscall-enter":
+	case gmp.KindSyscallEnter:
 		s.Gs[e.G] = GSyscall
-	case "syscall-exit":
+	case gmp.KindSyscallExit:
 		if e.P >= 0 {
 			s.Gs[e.G] = GRunning
 			if p != nil {
-				p.G, p.M = e.G, e.M
+				p.G, p.M = e.G, int64(e.M)
 			}
 		} else {
 			s.Gs[e.G] = GRunnable
 		}
-	case "proc-start":
+	case gmp.KindProcStart:
 		if p != nil {
-			p.M = e.M
+			p.M = int64(e.M)
 		}
-	case "proc-stop", "proc-steal":
+	case gmp.KindProcStop, gmp.KindProcSteal:
 		if p != nil {
-			if p.G >= 0 && e.Kind == "proc-steal" {
+			if p.G >= 0 && e.Kind == gmp.KindProcSteal {
 				// The goroutine stays in its syscall, without a P.
 				p.G = -1
 			}
@@ -244,7 +246,7 @@ func (r *Run) Segments(p int64, from, to time.Duration, f func(Segment)) {
 		if e.T > to {
 			break
 		}
-		if e.P != p {
+		if int64(e.P) != p {
 			continue
 		}
 		before := open.G

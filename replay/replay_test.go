@@ -6,15 +6,20 @@ import (
 	"testing"
 	"time"
 
+	"github.com/schedlab/schedlab/gmp"
 	"github.com/schedlab/schedlab/scenarios"
 )
 
-func ev(t int, kind string, g, p, m int64) Event {
-	return Event{T: time.Duration(t) * time.Millisecond, Kind: kind, G: g, G2: -1, P: p, M: m}
+func ev(t int, kind string, g int64, p, m int32) Event {
+	k, ok := gmp.ParseKind(kind)
+	if !ok {
+		panic("no kind " + kind)
+	}
+	return Event{T: time.Duration(t) * time.Millisecond, Kind: k, G: g, G2: -1, P: p, M: m}
 }
 
 func describeKind(events []Event) func(int) string {
-	return func(i int) string { return events[i].Kind }
+	return func(i int) string { return events[i].Kind.String() }
 }
 
 func TestStateFollowsTheEvents(t *testing.T) {
@@ -135,7 +140,7 @@ func TestModelRunsDescribeTheirEvents(t *testing.T) {
 	if err != nil || end.Err != nil {
 		t.Fatal(err, end.Err)
 	}
-	if len(r.Events) == 0 || r.Text(0) == "" || r.Text(0) == r.Events[0].Kind {
+	if len(r.Events) == 0 || r.Text(0) == "" || r.Text(0) == r.Events[0].Kind.String() {
 		t.Errorf("the model's first event reads %q", r.Text(0))
 	}
 }

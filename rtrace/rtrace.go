@@ -92,6 +92,8 @@ type Summary struct {
 	// many other goroutines the trace shows and RuntimeEvents how many of
 	// their events were left out.
 	RuntimeGoroutines, RuntimeEvents int
+	// Truncated says that reading stopped at Options.Limit.
+	Truncated bool
 }
 
 // Options say how to read a trace.
@@ -105,6 +107,9 @@ type Options struct {
 	// their events are counted, not visited, and an event that names one
 	// as its actor names no actor.
 	Scenario bool
+	// Limit, if not zero, stops reading after this many events have been
+	// visited; the summary then covers them and says Truncated.
+	Limit int
 }
 
 // Read reads the trace in r, calling visit for each scheduler event, and
@@ -142,6 +147,10 @@ func ReadWith(r io.Reader, o Options, visit func(Event)) (*Summary, error) {
 		out, ok := convert(ev)
 		if !ok {
 			continue
+		}
+		if o.Limit > 0 && s.Events >= o.Limit {
+			s.Truncated = true
+			break
 		}
 		if o.Scenario && !nums.renumber(ev, &out, s) {
 			continue

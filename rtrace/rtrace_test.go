@@ -82,3 +82,33 @@ func TestNotATrace(t *testing.T) {
 		t.Error("a YAML file read as a trace")
 	}
 }
+
+func TestLimitStopsReading(t *testing.T) {
+	data := traceOf(t, func() {
+		var wg sync.WaitGroup
+		for range 50 {
+			wg.Add(1)
+			go func() { defer wg.Done(); runtime.Gosched() }()
+		}
+		wg.Wait()
+	})
+	whole, err := Read(bytes.NewReader(data), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if whole.Truncated || whole.Events <= 20 {
+		t.Fatalf("the whole trace: %d events, truncated %v", whole.Events, whole.Truncated)
+	}
+	seen := 0
+	cut, err := ReadWith(bytes.NewReader(data), Options{Limit: 20}, func(Event) { seen++ })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seen != 20 || cut.Events != 20 || !cut.Truncated {
+		t.Errorf("Limit 20 visited %d events, summarised %d, truncated %v", seen, cut.Events, cut.Truncated)
+	}
+	exact, err := ReadWith(bytes.NewReader(data), Options{Limit: whole.Events}, nil)
+	if err != nil || exact.Truncated || exact.Events != whole.Events {
+		t.Errorf("a limit of exactly the trace's events truncated it: %+v, %v", exact, err)
+	}
+}

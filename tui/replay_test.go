@@ -7,6 +7,7 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
+	"github.com/schedlab/schedlab/gmp"
 	"github.com/schedlab/schedlab/replay"
 	"github.com/schedlab/schedlab/scenarios"
 )
@@ -16,14 +17,14 @@ import (
 func realLike() *replay.Run {
 	ms := time.Millisecond
 	events := []replay.Event{
-		{T: 0, Kind: "proc-start", G: -1, G2: -1, P: 0, M: 7},
-		{T: 0, Kind: "go-start", G: 1, G2: -1, P: 0, M: 7},
-		{T: 1 * ms, Kind: "go-create", G: 2, G2: 1, P: 0, M: 7},
-		{T: 2 * ms, Kind: "proc-start", G: -1, G2: -1, P: 1, M: 8},
-		{T: 3 * ms, Kind: "go-start", G: 2, G2: -1, P: 1, M: 8},
-		{T: 4 * ms, Kind: "go-exit", G: 2, G2: -1, P: 1, M: 8},
+		{T: 0, Kind: gmp.KindProcStart, G: -1, G2: -1, P: 0, M: 7},
+		{T: 0, Kind: gmp.KindGoStart, G: 1, G2: -1, P: 0, M: 7},
+		{T: 1 * ms, Kind: gmp.KindGoCreate, G: 2, G2: 1, P: 0, M: 7},
+		{T: 2 * ms, Kind: gmp.KindProcStart, G: -1, G2: -1, P: 1, M: 8},
+		{T: 3 * ms, Kind: gmp.KindGoStart, G: 2, G2: -1, P: 1, M: 8},
+		{T: 4 * ms, Kind: gmp.KindGoExit, G: 2, G2: -1, P: 1, M: 8},
 	}
-	run := replay.New("real", 2, events, func(i int) string { return "real event " + events[i].Kind })
+	run := replay.New("real", 2, events, func(i int) string { return "real event " + events[i].Kind.String() })
 	run.Note = "a runtime trace does not record run queues"
 	return run
 }

@@ -211,7 +211,11 @@ func openTraceRun(path string, scenario bool) (*replay.Run, error) {
 		return nil, err
 	}
 	defer f.Close()
-	run, _, err := replay.FromTrace(bufio.NewReader(f), scenario)
+	var size int64
+	if fi, err := f.Stat(); err == nil {
+		size = fi.Size()
+	}
+	run, _, err := replay.FromTrace(bufio.NewReader(f), scenario, size)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
