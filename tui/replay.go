@@ -287,7 +287,12 @@ func (a *ReplayApp) drawPane(c canvas, i int) {
 		from := max(cur-logRows+1, 0)
 		for j := from; j <= cur; j++ {
 			e := run.Events[j]
-			line := fmt.Sprintf("%10s %-4s %-13s %s", sim.FormatMillis(e.T), pid(int64(e.P)), e.Kind, run.Text(j))
+			// A narrow pane keeps the time and the sentence, which
+			// names the P and says what happened.
+			line := fmt.Sprintf("%8s %s", short(e.T), run.Text(j))
+			if c.w >= 72 {
+				line = fmt.Sprintf("%10s %-4s %-13s %s", sim.FormatMillis(e.T), pid(int64(e.P)), e.Kind, run.Text(j))
+			}
 			s := t.Base
 			if j == cur {
 				s = t.Current
