@@ -82,7 +82,12 @@ func drawRealPool(c canvas, a *App, row int, name string, s *pool.Snapshot) {
 	col = c.text(col, row, fmt.Sprintf(" · %d busy", len(s.Busy)), t.Dim)
 	var tail string
 	if !s.NextPurge.IsZero() {
-		tail = " · purge in " + short(s.NextPurge.Sub(s.At))
+		if due := s.NextPurge.Sub(s.At); due > 0 {
+			tail = " · purge in " + short(due)
+		} else {
+			// The timer has fired; its goroutine has yet to run.
+			tail = " · purge due " + short(-due) + " ago"
+		}
 	}
 	counters := fmt.Sprintf(" · started %d reused %d purged %d", s.Stats.WorkersStarted, s.Stats.WorkersReused, s.Stats.WorkersPurged)
 	if c.w >= wideWidth {

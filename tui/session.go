@@ -126,16 +126,31 @@ func (s *Session) poolSnaps() []pool.Snapshot {
 }
 
 // RealPools returns the snapshots of the real pools that follow the run,
-// as they were after the cursor's event, and whether there are any.
+// as they are at the cursor's event, and whether there are any. A pool
+// changes only at its own events, but its clock runs on: each snapshot's
+// At is moved to the cursor's time, so that idle ages and the time to the
+// next purge are those of the moment shown.
 func (s *Session) RealPools() ([]pool.Snapshot, bool) {
 	if s.pools == nil {
 		return nil, false
 	}
 	i := sort.Search(len(s.poolFrames), func(i int) bool { return s.poolFrames[i].Event > s.cursor })
-	if i == 0 {
-		return s.poolStart, true
+	snaps, taken := s.poolStart, sim.Time(0)
+	if i > 0 {
+		snaps, taken = s.poolFrames[i-1].Snaps, s.events[s.poolFrames[i-1].Event].T
 	}
-	return s.poolFrames[i-1].Snaps, true
+	if s.cursor < 0 {
+		return snaps, true
+	}
+	elapsed := s.events[s.cursor].T.D() - taken.D()
+	if elapsed <= 0 {
+		return snaps, true
+	}
+	out := slices.Clone(snaps)
+	for k := range out {
+		out[k].At = out[k].At.Add(elapsed)
+	}
+	return out, true
 }
 
 // PoolDisagreement is the first decision the real pools took differently

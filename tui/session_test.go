@@ -3,6 +3,8 @@ package tui
 import (
 	"testing"
 
+	"github.com/schedlab/schedlab/gmp"
+	"github.com/schedlab/schedlab/lockstep"
 	"github.com/schedlab/schedlab/scenarios"
 )
 
@@ -226,6 +228,47 @@ func TestNotesNumberedAsMetAndNoneShadowed(t *testing.T) {
 		}
 		if len(shown) != len(s.Scenario().Notes) {
 			t.Errorf("%s: %d of %d notes are ever shown", name, len(shown), len(s.Scenario().Notes))
+		}
+	}
+}
+
+// Between pool events the pools' clocks run on: an idle worker's age and
+// the time to the purge are those of the cursor's moment, not of the
+// pool's last event.
+func TestPoolTimesFollowTheCursor(t *testing.T) {
+	s := newSession(t, "purge")
+	// The first moment a worker is idle, and a later event before the
+	// pool's next.
+	var idleAt, later int
+	for i := 0; s.Forward(1) == 1; i++ {
+		e := s.Event(s.Cursor())
+		if idleAt == 0 && e.Kind == gmp.KindPoolIdle {
+			idleAt = s.Cursor()
+			continue
+		}
+		if idleAt > 0 && e.T > s.Event(idleAt).T {
+			if lockstep.IsPoolEvent(e) {
+				t.Fatal("no event between two pool events to check against")
+			}
+			later = s.Cursor()
+			break
+		}
+	}
+	s.Seek(idleAt)
+	before, _ := s.RealPools()
+	s.Seek(later)
+	after, _ := s.RealPools()
+	if len(before[0].Idle) == 0 || len(after[0].Idle) != len(before[0].Idle) {
+		t.Fatalf("idle workers: %d then %d", len(before[0].Idle), len(after[0].Idle))
+	}
+	gone := s.Event(later).T.D() - s.Event(idleAt).T.D()
+	w0, w1 := before[0].Idle[0], after[0].Idle[0]
+	if got := after[0].At.Sub(w1.LastUsed) - before[0].At.Sub(w0.LastUsed); got != gone {
+		t.Errorf("the idle worker aged %v while the run went on %v", got, gone)
+	}
+	if !before[0].NextPurge.IsZero() {
+		if got := before[0].NextPurge.Sub(before[0].At) - after[0].NextPurge.Sub(after[0].At); got != gone {
+			t.Errorf("the purge came %v nearer while the run went on %v", got, gone)
 		}
 	}
 }
