@@ -62,6 +62,11 @@ type App struct {
 // Options configure a UI.
 type Options struct {
 	Mono bool // no colours, whatever the terminal says
+	// Theme names the theme (Themes): "default", "projector" or "mono".
+	Theme string
+	// ASCII draws only ASCII characters (UTF8Locale says when a terminal
+	// needs it).
+	ASCII bool
 	// Quiz asks questions as the run goes: the scenario's (ask:) and the
 	// model's own at its decisions.
 	Quiz bool
@@ -74,7 +79,7 @@ func New(sc *scenarios.Scenario, cfg gmp.Config, o Options) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &App{sess: sess, theme: NewTheme(o.Mono), keys: bindings(), speed: defaultSpeed, opts: o}
+	a := &App{sess: sess, theme: NewTheme(o), keys: bindings(), speed: defaultSpeed, opts: o}
 	a.root = newRootView(a)
 	if o.Quiz {
 		if err := sess.EnableQuiz(true); err != nil {

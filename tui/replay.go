@@ -71,12 +71,13 @@ func replayBindings() []replayBinding {
 	}
 }
 
-// NewReplay returns the view of runs, side by side, under title.
-func NewReplay(title string, mono bool, runs ...*replay.Run) *ReplayApp {
-	a := &ReplayApp{title: title, steps: replay.NewLockstep(runs...), theme: NewTheme(mono), speed: defaultSpeed, keys: replayBindings()}
+// NewReplay returns the view of runs, side by side, under title, drawn as
+// o says (its theme; Quiz does not apply).
+func NewReplay(title string, o Options, runs ...*replay.Run) *ReplayApp {
+	a := &ReplayApp{title: title, steps: replay.NewLockstep(runs...), theme: NewTheme(o), speed: defaultSpeed, keys: replayBindings()}
 	a.root = tview.NewBox()
 	a.root.SetDrawFunc(func(scr tcell.Screen, x, y, w, h int) (int, int, int, int) {
-		a.draw(canvas{scr: scr, x: x, y: y, w: w, h: h})
+		a.draw(canvas{scr: a.theme.screen(scr), x: x, y: y, w: w, h: h})
 		return x, y, w, h
 	})
 	return a

@@ -39,7 +39,7 @@ func newReplay(t *testing.T) *ReplayApp {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return NewReplay("runnext beside a real run", false, model, realLike())
+	return NewReplay("runnext beside a real run", Options{}, model, realLike())
 }
 
 func press(a *ReplayApp, k tcell.Key, r rune, times int) {
@@ -75,7 +75,7 @@ func TestReplayShowsBothRunsAtTheSameMoment(t *testing.T) {
 }
 
 func TestReplayTimelineShowsNoFuture(t *testing.T) {
-	a := NewReplay("real", false, realLike())
+	a := NewReplay("real", Options{}, realLike())
 	press(a, tcell.KeyRune, 'l', 3) // up to the go-create at 1ms; G2 runs at 3ms
 	got := draw(t, a, 80, 24).text
 	for _, line := range strings.Split(got, "\n") {
@@ -124,7 +124,7 @@ func TestReplayKeys(t *testing.T) {
 			t.Errorf("the help lacks %q:\n%s", b.Help, help)
 		}
 	}
-	bar := draw(t, NewReplay("x", false, realLike()), 80, 24).text
+	bar := draw(t, NewReplay("x", Options{}, realLike()), 80, 24).text
 	for _, b := range replayBindings() {
 		if b.Bar != "" && !strings.Contains(bar, b.Bar) {
 			t.Errorf("the status bar lacks %q", b.Bar)
@@ -133,7 +133,7 @@ func TestReplayKeys(t *testing.T) {
 }
 
 func TestReplayPlays(t *testing.T) {
-	a := NewReplay("real", false, realLike())
+	a := NewReplay("real", Options{}, realLike())
 	press(a, tcell.KeyRune, ' ', 1)
 	a.Advance(time.Second) // 10 events a second at the default speed
 	if k, n := a.steps.Pos(); k != n || a.playing {

@@ -84,7 +84,7 @@ type splitRun struct {
 }
 
 func newSplitApp(runs [2]splitRun, o Options) (*App, error) {
-	theme := NewTheme(o.Mono)
+	theme := NewTheme(o)
 	a := &App{theme: theme, keys: splitBindings(), speed: 3, split: &split{}}
 	for i, r := range runs {
 		sess, err := NewSession(r.sc, r.cfg)

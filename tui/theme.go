@@ -13,7 +13,10 @@ import (
 // the monochrome theme (NO_COLOR, --mono, a washed-out projector) loses
 // nothing.
 type Theme struct {
-	Mono     bool
+	Mono bool
+	// ASCII draws every character as ASCII (asciiScreen), for a terminal
+	// whose locale is not UTF-8.
+	ASCII    bool
 	Base     tcell.Style // ordinary text
 	Dim      tcell.Style // secondary text: times, counts, labels
 	Title    tcell.Style // panel titles and the header
@@ -31,12 +34,41 @@ type Theme struct {
 	palette  []tcell.Color
 }
 
-// NewTheme returns the colour theme, or the monochrome one when mono is
-// set or the NO_COLOR environment variable is not empty.
-func NewTheme(mono bool) *Theme {
-	if mono || os.Getenv("NO_COLOR") != "" {
-		return monoTheme()
+// Themes lists the themes by name, for --theme.
+var Themes = []string{"default", "projector", "mono"}
+
+// NewTheme returns the theme o asks for: the monochrome one when o.Mono is
+// set, o.Theme is "mono" or the NO_COLOR environment variable is not
+// empty; the projector one, where nothing is drawn in the terminal's dim
+// grey (bright black, which a projector washes out); the colour theme
+// otherwise. o.ASCII draws it in ASCII.
+func NewTheme(o Options) *Theme {
+	var t *Theme
+	switch {
+	case o.Mono || o.Theme == "mono" || os.Getenv("NO_COLOR") != "":
+		t = monoTheme()
+	case o.Theme == "projector":
+		t = projectorTheme()
+	default:
+		t = colourTheme()
 	}
+	t.ASCII = o.ASCII
+	return t
+}
+
+// projectorTheme is the colour theme with its greys made white and its
+// secondary text plain: a class at the back of a room reads everything.
+func projectorTheme() *Theme {
+	t := colourTheme()
+	base := tcell.StyleDefault
+	t.Dim = base
+	t.Idle = base.Foreground(tcell.ColorSilver)
+	t.Title = base.Bold(true).Foreground(tcell.ColorYellow)
+	t.Key = t.Title
+	return t
+}
+
+func colourTheme() *Theme {
 	base := tcell.StyleDefault
 	return &Theme{
 		Base:     base,

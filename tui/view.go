@@ -111,7 +111,7 @@ func (v *rootView) computeLayout(w, h int) layout {
 func (v *rootView) Draw(screen tcell.Screen) {
 	v.Box.DrawForSubclass(screen, v)
 	x, y, w, h := v.GetInnerRect()
-	c := canvas{scr: screen, x: x, y: y, w: w, h: h}
+	c := canvas{scr: v.a.theme.screen(screen), x: x, y: y, w: w, h: h}
 	t := v.a.theme
 	c.clear(t.Base)
 	if w < leastWidth || h < leastHeight {

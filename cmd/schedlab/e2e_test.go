@@ -31,18 +31,23 @@ func TestTUIUnderTmux(t *testing.T) {
 	}
 	// A server of our own, so the test never touches anyone's sessions.
 	sock := filepath.Join(dir, "tmux.sock")
+	// tmux itself runs in a UTF-8 locale, whatever the machine's; each
+	// UI gets the locale start gives it.
 	tmux := func(args ...string) (string, error) {
-		out, err := exec.Command("tmux", append([]string{"-S", sock}, args...)...).CombinedOutput()
+		cmd := exec.Command("tmux", append([]string{"-S", sock}, args...)...)
+		cmd.Env = append(os.Environ(), "LANG=C.UTF-8", "LC_ALL=", "LC_CTYPE=")
+		out, err := cmd.CombinedOutput()
 		return string(out), err
 	}
 	t.Cleanup(func() { tmux("kill-server") })
-	// start runs the UI with args in a tmux session of its own, name.
-	// When the UI exits, the shell records its status and signals name.
-	start := func(name, args string) {
+	// startIn runs the UI with args in a tmux session of its own, name,
+	// in locale lang. When the UI exits, the shell records its status and
+	// signals name.
+	startIn := func(name, lang, args string) {
 		t.Helper()
 		status := filepath.Join(dir, name)
-		cmd := fmt.Sprintf("TERM=xterm-256color %s %s 2>%s.err; echo $? > %s; stty -a > %s.stty; tmux -S %s wait-for -S %s",
-			bin, args, status, status, status, sock, name)
+		cmd := fmt.Sprintf("TERM=xterm-256color LANG=%s %s %s 2>%s.err; echo $? > %s; stty -a > %s.stty; tmux -S %s wait-for -S %s",
+			lang, bin, args, status, status, status, sock, name)
 		if out, err := tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "30", cmd); err != nil {
 			t.Fatalf("tmux new-session: %v\n%s", err, out)
 		}
@@ -52,6 +57,7 @@ func TestTUIUnderTmux(t *testing.T) {
 			t.Fatalf("tmux set-option: %v\n%s", err, out)
 		}
 	}
+	start := func(name, args string) { t.Helper(); startIn(name, "C.UTF-8", args) }
 	// waitFor polls session name's pane until it contains want.
 	waitFor := func(name, want string) string {
 		t.Helper()
@@ -135,6 +141,23 @@ func TestTUIUnderTmux(t *testing.T) {
 	send("quiz", "l")
 	waitFor("quiz", "event 2 ")
 	finish("quiz")
+
+	// Over SSH with LANG=C the UI draws in ASCII: nothing on the screen
+	// is a character the terminal would show as a question mark.
+	startIn("ascii", "C", "tui steal")
+	waitFor("ascii", "q quit")
+	send("ascii", "l", "l")
+	pane = waitFor("ascii", "event 3 ")
+	for _, r := range pane {
+		if r >= 0x80 {
+			t.Errorf("with LANG=C the UI drew %q:\n%s", r, pane)
+			break
+		}
+	}
+	if !strings.Contains(pane, "P0") || !strings.Contains(pane, "-> ") && !strings.Contains(pane, "> ") {
+		t.Errorf("the ASCII screen lacks the Ps or the arrows:\n%s", pane)
+	}
+	finish("ascii")
 
 	// SIGTERM ends the UI with the terminal restored.
 	start("term", "tui steal")

@@ -22,7 +22,7 @@ func newTraceCmd(stdout io.Writer) *cobra.Command {
 	var (
 		format   string
 		scenario bool
-		mono     bool
+		view     viewFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "trace FILE",
@@ -60,7 +60,11 @@ creation, as the model numbers them), and the runtime's own goroutines
 				return usageError{fmt.Errorf("--format %q: use tui, text, jsonl or none", format)}
 			}
 			if format == "tui" {
-				return traceUI(args[0], scenario, mono)
+				opts, err := view.options()
+				if err != nil {
+					return err
+				}
+				return traceUI(args[0], scenario, opts)
 			}
 			f, err := os.Open(args[0])
 			if err != nil {
@@ -128,12 +132,12 @@ creation, as the model numbers them), and the runtime's own goroutines
 	cmd.Flags().StringVar(&format, "format", "", "tui (the interactive view; the default in a terminal), text (the default otherwise), jsonl, or none (the summary alone)")
 	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletions("tui", "text", "jsonl", "none"))
 	cmd.Flags().BoolVar(&scenario, "scenario", false, "number goroutines as the scenario does and set the runtime's apart (a trace from schedlab real)")
-	cmd.Flags().BoolVar(&mono, "mono", false, "no colours in the interactive view (also when NO_COLOR is set)")
+	view.register(cmd)
 	return cmd
 }
 
 // traceUI opens a trace in the replay view.
-func traceUI(path string, scenario, mono bool) error {
+func traceUI(path string, scenario bool, opts tui.Options) error {
 	var screen tcell.Screen
 	if screenFor != nil {
 		screen = screenFor()
@@ -145,7 +149,7 @@ func traceUI(path string, scenario, mono bool) error {
 		return usageError{fmt.Errorf("cannot read the trace: %w", err)}
 	}
 	run.Label = "real: " + path
-	if err := tui.NewReplay("schedlab trace "+path, mono, run).Run(screen); err != nil {
+	if err := tui.NewReplay("schedlab trace "+path, opts, run).Run(screen); err != nil {
 		return runError{err}
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -19,10 +20,34 @@ import (
 	"github.com/schedlab/schedlab/verify"
 )
 
+// viewFlags say how the interactive views draw: the root command, tui
+// and trace share them.
+type viewFlags struct {
+	mono  bool
+	theme string
+	ascii bool
+}
+
+func (f *viewFlags) register(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.BoolVar(&f.mono, "mono", false, "no colours (also when NO_COLOR is set); the same as --theme mono")
+	fl.StringVar(&f.theme, "theme", "default", "colours: "+strings.Join(tui.Themes, ", ")+" (projector: no dim grey anywhere, for a room at the back)")
+	fl.BoolVar(&f.ascii, "ascii", false, "draw only ASCII characters (the default when the locale is not UTF-8, e.g. LANG=C over SSH)")
+	_ = cmd.RegisterFlagCompletionFunc("theme", fixedCompletions(tui.Themes...))
+}
+
+// options checks the flags and returns the view's options.
+func (f *viewFlags) options() (tui.Options, error) {
+	if !slices.Contains(tui.Themes, f.theme) {
+		return tui.Options{}, usageError{fmt.Errorf("--theme %q: use %s", f.theme, strings.Join(tui.Themes, ", "))}
+	}
+	return tui.Options{Mono: f.mono, Theme: f.theme, ASCII: f.ascii || !tui.UTF8Locale()}, nil
+}
+
 // uiFlags are the flags of the UI, shared by the root command and tui.
 type uiFlags struct {
 	sim   simFlags
-	mono  bool
+	view  viewFlags
 	quiz  bool
 	split string
 	vs    string
@@ -30,8 +55,8 @@ type uiFlags struct {
 
 func (f *uiFlags) register(cmd *cobra.Command) {
 	f.sim.register(cmd, "stop")
+	f.view.register(cmd)
 	fl := cmd.Flags()
-	fl.BoolVar(&f.mono, "mono", false, "no colours (also when NO_COLOR is set)")
 	fl.BoolVar(&f.quiz, "quiz", false, "ask questions as the run goes: the scenario's own (ask:) and the model's at its decisions; answer with 1–4 or a click")
 	fl.StringVar(&f.split, "split", "", "two runs side by side, in lockstep: the scenario's tasks two ways (two of raw, pool, semaphore, errgroup, e.g. raw,pool), or the scenario under two policies (e.g. default,no-steal)")
 	_ = cmd.RegisterFlagCompletionFunc("split", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
@@ -106,6 +131,10 @@ func runUI(cmd *cobra.Command, name string, f *uiFlags, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	opts, err := f.view.options()
+	if err != nil {
+		return err
+	}
 	if f.quiz && f.split != "" {
 		return usageError{fmt.Errorf("--quiz asks about one run: leave out --split")}
 	}
@@ -116,7 +145,7 @@ func runUI(cmd *cobra.Command, name string, f *uiFlags, stderr io.Writer) error 
 		if f.quiz || f.split != "" {
 			return usageError{fmt.Errorf("--vs real shows two runs of its own: leave out --quiz and --split")}
 		}
-		return runVsReal(name, over, f.mono, stderr)
+		return runVsReal(name, over, opts, stderr)
 	}
 	var modes []taskmode.Mode
 	var policies []gmp.Policy
@@ -135,14 +164,15 @@ func runUI(cmd *cobra.Command, name string, f *uiFlags, stderr io.Writer) error 
 	var app *tui.App
 	switch {
 	case policies != nil:
-		app, err = tui.NewPolicySplit(sc, sc.ConfigWith(over), [2]gmp.Policy{policies[0], policies[1]}, tui.Options{Mono: f.mono})
+		app, err = tui.NewPolicySplit(sc, sc.ConfigWith(over), [2]gmp.Policy{policies[0], policies[1]}, opts)
 	case modes != nil:
-		app, err = tui.NewSplit(sc, sc.ConfigWith(over), [2]taskmode.Mode{modes[0], modes[1]}, tui.Options{Mono: f.mono})
+		app, err = tui.NewSplit(sc, sc.ConfigWith(over), [2]taskmode.Mode{modes[0], modes[1]}, opts)
 		if err != nil {
 			err = fmt.Errorf("%s: %w", sc.File, err)
 		}
 	default:
-		app, err = tui.New(sc, sc.ConfigWith(over), tui.Options{Mono: f.mono, Quiz: f.quiz})
+		opts.Quiz = f.quiz
+		app, err = tui.New(sc, sc.ConfigWith(over), opts)
 	}
 	if err != nil {
 		return usageError{err}
@@ -162,7 +192,7 @@ func runUI(cmd *cobra.Command, name string, f *uiFlags, stderr io.Writer) error 
 
 // runVsReal builds and runs the scenario's real program once, runs the
 // model, and shows the two side by side.
-func runVsReal(name string, over scenarios.Overrides, mono bool, stderr io.Writer) error {
+func runVsReal(name string, over scenarios.Overrides, opts tui.Options, stderr io.Writer) error {
 	sc, err := scenarios.LoadFrom(name, stdin)
 	if err != nil {
 		return usageError{err}
@@ -198,7 +228,7 @@ func runVsReal(name string, over scenarios.Overrides, mono bool, stderr io.Write
 		return runError{err}
 	}
 	title := fmt.Sprintf("%s: the model (seed %d) beside a real run (%s, GOMAXPROCS=%d)", sc.Name, cfg.Seed, s.Toolchain.Version, cfg.Procs)
-	if err := tui.NewReplay(title, mono, model, real).Run(screen); err != nil {
+	if err := tui.NewReplay(title, opts, model, real).Run(screen); err != nil {
 		return runError{err}
 	}
 	return nil
