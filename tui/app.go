@@ -42,19 +42,22 @@ type App struct {
 	stopped  bool
 	focus    int
 	procsTop int // first P shown when they do not all fit
-	logBack  int // how far the log is scrolled back from the cursor
-	found    gmp.GID
-	finding  bool
-	findText string
-	help     bool
-	playing  bool
-	speed    int     // index into speeds
-	owed     float64 // events due to the player but not stepped yet
-	message  string  // one-line feedback in the status bar
-	split    *split  // set in the split view: two runs in lockstep
-	opts     Options
-	quiz     *quizView // the question open on screen, if any
-	job      *job      // long work in progress, a slice a frame
+	// keepTimeline keeps the timeline on a small screen where every P
+	// would fit only without it (t).
+	keepTimeline bool
+	logBack      int // how far the log is scrolled back from the cursor
+	found        gmp.GID
+	finding      bool
+	findText     string
+	help         bool
+	playing      bool
+	speed        int     // index into speeds
+	owed         float64 // events due to the player but not stepped yet
+	message      string  // one-line feedback in the status bar
+	split        *split  // set in the split view: two runs in lockstep
+	opts         Options
+	quiz         *quizView // the question open on screen, if any
+	job          *job      // long work in progress, a slice a frame
 	// causeTrail are the events c left, for C to go back to.
 	causeTrail []int
 }
@@ -442,6 +445,13 @@ func (a *App) pageUp()     { a.scroll(-a.root.page(a.focus)) }
 // toCause goes to the event that caused the current one (what made a G
 // runnable, who woke it, which request preempted it), remembering where
 // it was so that C comes back.
+// toggleTimeline switches a small screen between every P and the
+// timeline (with the Ps scrolling).
+func (a *App) toggleTimeline() {
+	a.keepTimeline = !a.keepTimeline
+	a.procsTop = 0
+}
+
 func (a *App) toCause() {
 	if a.split != nil || a.sess.Cursor() < 0 {
 		return

@@ -46,6 +46,7 @@ func bindings() []Binding {
 		{Keys: []Key{k(tcell.KeyUp), r('k')}, Label: "↑ k", Help: "scroll it back", Do: (*App).scrollUp},
 		{Keys: []Key{k(tcell.KeyPgDn)}, Label: "pgdn", Help: "scroll a page", Do: (*App).pageDown},
 		{Keys: []Key{k(tcell.KeyPgUp)}, Label: "pgup", Help: "scroll a page back", Do: (*App).pageUp},
+		{Keys: []Key{r('t')}, Label: "t", Help: "every P, or the timeline", Do: (*App).toggleTimeline},
 		{Keys: []Key{r('c')}, Label: "c", Help: "go to the event's cause", Do: (*App).toCause},
 		{Keys: []Key{r('C')}, Label: "C", Help: "back from the cause", Do: (*App).fromCause},
 		{Keys: []Key{r('/')}, Label: "/", Help: "find a goroutine by number", Bar: "find G", Do: (*App).startFind},

@@ -50,6 +50,9 @@ func drawProcs(c canvas, a *App, l layout) {
 	if l.visibleProcs < procs {
 		detail = fmt.Sprintf("P%d–P%d of %d (tab here, then ↓ ↑) · ", a.procsTop, min(a.procsTop+l.visibleProcs, procs)-1, procs) + detail
 	}
+	if l.timelineHidden {
+		detail = "every P; t or a taller screen shows the timeline · " + detail
+	}
 	panelTitle(c, a, "Ps", detail, focusProcs)
 	for i := range l.visibleProcs {
 		p := gmp.PID(a.procsTop + i)

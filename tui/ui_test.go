@@ -254,6 +254,30 @@ func TestReseedRunsAgain(t *testing.T) {
 }
 
 // Scrolling the P table shows the other Ps when they do not all fit.
+// At 80×24 eight Ps are all shown, one row each, the timeline giving up
+// its rows; a taller screen has both.
+func TestEveryPOfEightAt80x24(t *testing.T) {
+	a := newApp(t, "sem-heavy", false) // 8 Ps
+	t.Cleanup(func() { a.Close() })
+	got := draw(t, a, 80, 24).text
+	for p := range 8 {
+		if !strings.Contains(got, fmt.Sprintf("\nP%d ", p)) {
+			t.Errorf("P%d is not shown at 80×24:\n%s", p, got)
+		}
+	}
+	if !strings.Contains(got, "t or a taller screen shows the timeline") || strings.Contains(got, "\n timeline ") {
+		t.Errorf("the hidden timeline is not said, or still drawn:\n%s", got)
+	}
+	keys(a, "t")
+	if kept := draw(t, a, 80, 24).text; !strings.Contains(kept, "\n timeline ") || !strings.Contains(kept, " of 8 (tab here") {
+		t.Errorf("t does not bring the timeline back with the Ps scrolling:\n%s", kept)
+	}
+	keys(a, "t")
+	if tall := draw(t, a, 120, 40).text; !strings.Contains(tall, "\n timeline ") || strings.Count(tall, "\nP7 ") != 2 {
+		t.Errorf("at 120×40 the timeline or P7 is missing:\n%s", tall)
+	}
+}
+
 func TestScrollingManyPs(t *testing.T) {
 	a := newApp(t, "spinning", false)
 	a.sess.cfg.Procs = 4 // as loaded
@@ -381,7 +405,7 @@ func TestStatusSaysWhatKeysDoNow(t *testing.T) {
 func TestProcsScrollStopsAtTheLastP(t *testing.T) {
 	a := newApp(t, "sem-heavy", false) // 8 Ps
 	t.Cleanup(func() { a.Close() })
-	draw(t, a, 80, 24)
+	draw(t, a, 80, 18) // too short for 8 Ps even without the timeline
 	visible := a.root.layout.visibleProcs
 	for range 10 {
 		a.scrollDown()

@@ -41,6 +41,7 @@ type layout struct {
 	info, infoRows         int
 	pools, poolsRows       int
 	timeline, timelineRows int
+	timelineHidden         bool // for every P to fit: a taller screen shows it
 	log, logRows           int
 	explain, explainRows   int
 	note, noteRows         int
@@ -85,12 +86,19 @@ func (v *rootView) computeLayout(w, h int) layout {
 	fixed := 1 + 1 + l.infoRows + l.poolsRows + l.explainRows + l.noteRows + 1 + 1 + logMin
 	// Each visible P takes a row in the P table and one in the timeline.
 	l.visibleProcs = max(min(procs, (h-fixed)/2), 1)
-	if l.wide && h >= tallHeight {
-		// Leave the log at least a third of a tall screen.
+	if l.wide && h >= tallHeight && procs > (h-fixed-4)/2 {
+		// Many Ps: leave the log at least a third of a tall screen.
 		l.visibleProcs = max(min(l.visibleProcs, (h-fixed-h/3)/2), 1)
 	}
 	l.procsRows = 1 + l.visibleProcs
 	l.timelineRows = 1 + l.visibleProcs
+	// When every P fits only without the timeline (8 Ps at 80×24), the
+	// Ps come first: the timeline gives its rows up, and the Ps title
+	// says where it went.
+	if compact := h - fixed + 1; !a.keepTimeline && h < tallHeight && l.visibleProcs < procs && compact >= procs {
+		l.visibleProcs, l.procsRows, l.timelineRows = procs, 1+procs, 0
+		l.timelineHidden = true
+	}
 	rest := h - (1 + l.procsRows + l.infoRows + l.poolsRows + l.timelineRows + l.explainRows + l.noteRows + 1)
 	l.logRows = max(rest, 2)
 
@@ -136,7 +144,9 @@ func (v *rootView) Draw(screen tcell.Screen) {
 	drawProcs(c.sub(l.procs, l.procsRows), a, l)
 	drawInfo(c.sub(l.info, l.infoRows), a, l)
 	drawPools(c.sub(l.pools, l.poolsRows), a)
-	drawTimeline(c.sub(l.timeline, l.timelineRows), a, l)
+	if l.timelineRows > 0 {
+		drawTimeline(c.sub(l.timeline, l.timelineRows), a, l)
+	}
 	drawLog(c.sub(l.log, l.logRows), a)
 	drawExplain(c.sub(l.explain, l.explainRows), a, l)
 	drawNote(c.sub(l.note, l.noteRows), a, l)
