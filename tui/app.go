@@ -50,14 +50,18 @@ type App struct {
 	finding      bool
 	findText     string
 	help         bool
-	playing      bool
-	speed        int     // index into speeds
-	owed         float64 // events due to the player but not stepped yet
-	message      string  // one-line feedback in the status bar
-	split        *split  // set in the split view: two runs in lockstep
-	opts         Options
-	quiz         *quizView // the question open on screen, if any
-	job          *job      // long work in progress, a slice a frame
+	glist        bool // the goroutine list is open (g)
+	glistTop     int  // its first line shown
+	// deadlockShown is set once the run's deadlock has opened the list.
+	deadlockShown bool
+	playing       bool
+	speed         int     // index into speeds
+	owed          float64 // events due to the player but not stepped yet
+	message       string  // one-line feedback in the status bar
+	split         *split  // set in the split view: two runs in lockstep
+	opts          Options
+	quiz          *quizView // the question open on screen, if any
+	job           *job      // long work in progress, a slice a frame
 	// causeTrail are the events c left, for C to go back to.
 	causeTrail []int
 }
@@ -426,6 +430,10 @@ func (a *App) nextFocus() { a.focus = (a.focus + 1) % numFocus }
 func (a *App) prevFocus() { a.focus = (a.focus + numFocus - 1) % numFocus }
 
 func (a *App) scroll(n int) {
+	if a.glist {
+		a.glistTop = max(a.glistTop+n, 0)
+		return
+	}
 	switch a.focus {
 	case focusProcs:
 		// The last page shows the last P on the last row, not blank
@@ -442,9 +450,6 @@ func (a *App) scrollUp()   { a.scroll(-1) }
 func (a *App) pageDown()   { a.scroll(a.root.page(a.focus)) }
 func (a *App) pageUp()     { a.scroll(-a.root.page(a.focus)) }
 
-// toCause goes to the event that caused the current one (what made a G
-// runnable, who woke it, which request preempted it), remembering where
-// it was so that C comes back.
 // toggleTimeline switches a small screen between every P and the
 // timeline (with the Ps scrolling).
 func (a *App) toggleTimeline() {
@@ -452,6 +457,9 @@ func (a *App) toggleTimeline() {
 	a.procsTop = 0
 }
 
+// toCause goes to the event that caused the current one (what made a G
+// runnable, who woke it, which request preempted it), remembering where
+// it was so that C comes back.
 func (a *App) toCause() {
 	if a.split != nil || a.sess.Cursor() < 0 {
 		return
@@ -553,6 +561,8 @@ func (a *App) escape() {
 	switch {
 	case a.help:
 		a.help = false
+	case a.glist:
+		a.glist = false
 	case a.found != gmp.NoG:
 		a.found = gmp.NoG
 	}

@@ -47,6 +47,7 @@ func bindings() []Binding {
 		{Keys: []Key{k(tcell.KeyPgDn)}, Label: "pgdn", Help: "scroll a page", Do: (*App).pageDown},
 		{Keys: []Key{k(tcell.KeyPgUp)}, Label: "pgup", Help: "scroll a page back", Do: (*App).pageUp},
 		{Keys: []Key{r('t')}, Label: "t", Help: "every P, or the timeline", Do: (*App).toggleTimeline},
+		{Keys: []Key{r('g')}, Label: "g", Help: "every goroutine: state, why", Do: (*App).toggleGoroutines},
 		{Keys: []Key{r('c')}, Label: "c", Help: "go to the event's cause", Do: (*App).toCause},
 		{Keys: []Key{r('C')}, Label: "C", Help: "back from the cause", Do: (*App).fromCause},
 		{Keys: []Key{r('/')}, Label: "/", Help: "find a goroutine by number", Bar: "find G", Do: (*App).startFind},

@@ -467,3 +467,48 @@ func TestPaletteNamesAreTerminalColours(t *testing.T) {
 		}
 	}
 }
+
+// g lists every goroutine, the blocked first; esc closes the list.
+func TestGoroutineList(t *testing.T) {
+	a := newApp(t, "steal", false)
+	t.Cleanup(func() { a.Close() })
+	keys(a, "llllllllll")
+	keys(a, "g")
+	got := draw(t, a, 100, 30).text
+	for _, want := range []string{" goroutines ", "at event 11: ", "running", "runnable", "G1 running on P0", "created by G1 at"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the goroutine list lacks %q:\n%s", want, got)
+		}
+	}
+	keys(a, "j")
+	if a.glistTop != 1 {
+		t.Errorf("j scrolled the list to %d", a.glistTop)
+	}
+	key(a, tcell.KeyEscape, 0)
+	if got := draw(t, a, 100, 30).text; strings.Contains(got, " goroutines ") {
+		t.Errorf("esc left the list open:\n%s", got)
+	}
+}
+
+// A deadlock opens the list at the end of the run, the waiting
+// goroutines first, with their reasons.
+func TestDeadlockOpensTheGoroutineList(t *testing.T) {
+	a := newApp(t, "nested-submit", false) // deadlocks by design
+	t.Cleanup(func() { a.Close() })
+	for a.sess.Forward(1<<16) > 0 {
+	}
+	got := draw(t, a, 120, 40).text
+	start := strings.Index(got, "at event ")
+	if start < 0 {
+		t.Fatalf("the run's deadlock did not open the goroutine list:\n%s", got)
+	}
+	list := got[start:]
+	first := strings.Index(list, "\n")
+	if !strings.Contains(list[first:first+200], "waiting (") {
+		t.Errorf("the list does not open with a waiting goroutine and its reason:\n%s", got)
+	}
+	key(a, tcell.KeyEscape, 0)
+	if got := draw(t, a, 120, 40).text; strings.Contains(got, "at event ") {
+		t.Errorf("the list came back after esc:\n%s", got)
+	}
+}

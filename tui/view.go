@@ -5,6 +5,8 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
+
+	"github.com/schedlab/schedlab/gmp"
 )
 
 // Smallest screen the layout is designed for, and the smallest it draws
@@ -153,6 +155,13 @@ func (v *rootView) Draw(screen tcell.Screen) {
 	drawStatus(c.sub(l.status, 1), a)
 	if a.quiz != nil {
 		drawQuiz(c, a)
+	}
+	if a.split == nil && a.sess.AtEnd() && !a.deadlockShown && a.sess.State().End().Reason == gmp.Deadlock {
+		// A deadlock opens the list, its blocked goroutines first.
+		a.deadlockShown, a.glist, a.glistTop = true, true, 0
+	}
+	if a.glist {
+		drawGoroutines(c, a)
 	}
 	if a.help {
 		drawHelp(c, a)
