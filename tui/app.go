@@ -48,6 +48,8 @@ type App struct {
 	logBack      int // how far the log is scrolled back from the cursor
 	found        gmp.GID
 	finding      bool
+	going        bool   // the goto prompt is open (:)
+	gotoText     string // what it holds
 	findText     string
 	help         bool
 	glist        bool // the goroutine list is open (g)
@@ -145,6 +147,10 @@ func (a *App) HandleKey(ev *tcell.EventKey) *tcell.EventKey {
 	}
 	if a.finding {
 		a.findKey(ev)
+		return nil
+	}
+	if a.going {
+		a.gotoKey(ev)
 		return nil
 	}
 	for i := range a.keys {

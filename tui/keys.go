@@ -50,6 +50,7 @@ func bindings() []Binding {
 		{Keys: []Key{r('g')}, Label: "g", Help: "every goroutine: state, why", Do: (*App).toggleGoroutines},
 		{Keys: []Key{r('c')}, Label: "c", Help: "go to the event's cause", Do: (*App).toCause},
 		{Keys: []Key{r('C')}, Label: "C", Help: "back from the cause", Do: (*App).fromCause},
+		{Keys: []Key{r(':')}, Label: ":", Help: "go to an event or a time", Do: (*App).startGoto},
 		{Keys: []Key{r('/')}, Label: "/", Help: "find a goroutine by number", Bar: "find G", Do: (*App).startFind},
 		{Keys: []Key{r('n')}, Label: "n", Help: "next event of the found G", Do: (*App).nextOfFound},
 		{Keys: []Key{r('N')}, Label: "N", Help: "its previous event", Do: (*App).prevOfFound},

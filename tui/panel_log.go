@@ -152,6 +152,13 @@ func drawStatus(c canvas, a *App) {
 		c.text(col+2, 0, "enter: find · esc: cancel", t.Dim)
 		return
 	}
+	if a.going {
+		col := c.text(0, 0, " go to event or time: ", t.Key)
+		col = c.text(col, 0, a.gotoText, t.Base)
+		col = c.text(col, 0, "▁", t.Key)
+		c.text(col+2, 0, "e.g. 120 or 1.5ms · enter: go · esc: cancel", t.Dim)
+		return
+	}
 	col := 0
 	if a.message != "" {
 		col = c.text(0, 0, " "+truncate(a.message, c.w*2/3)+" ", t.Note.Bold(true))

@@ -512,3 +512,46 @@ func TestDeadlockOpensTheGoroutineList(t *testing.T) {
 		t.Errorf("the list came back after esc:\n%s", got)
 	}
 }
+
+// : goes to an event by number or to the first event at or after a time,
+// ahead (as a job) or back.
+func TestGoTo(t *testing.T) {
+	a := newApp(t, "tour", false)
+	t.Cleanup(func() { a.Close() })
+	goTo := func(text string) {
+		keys(a, ":"+text)
+		key(a, tcell.KeyEnter, 0)
+		for a.job != nil {
+			a.stepJob()
+		}
+	}
+	goTo("40")
+	if a.sess.Cursor() != 39 {
+		t.Errorf(":40 went to event %d", a.sess.Cursor()+1)
+	}
+	goTo("12")
+	if a.sess.Cursor() != 11 {
+		t.Errorf(":12 went back to event %d", a.sess.Cursor()+1)
+	}
+	goTo("14.1ms")
+	i := a.sess.Cursor()
+	if a.sess.Event(i).T.D() < 14100*time.Microsecond || i > 0 && a.sess.Event(i-1).T.D() >= 14100*time.Microsecond {
+		t.Errorf(":14.1ms went to event %d at %v", i+1, a.sess.Event(i).T)
+	}
+	goTo("5")
+	goTo("300us")
+	if got := a.sess.Event(a.sess.Cursor()).T.D(); got < 300*time.Microsecond {
+		t.Errorf(":300us went to an event at %v", got)
+	}
+	for text, want := range map[string]string{
+		"0":        "events are counted from 1",
+		"soon":     "type an event number such as 120",
+		"99999999": "the run ends at event",
+		"10s":      "the run ends at",
+	} {
+		goTo(text)
+		if got := draw(t, a, 120, 40).text; !strings.Contains(got, want) {
+			t.Errorf(":%s says nothing of %q:\n%s", text, want, got)
+		}
+	}
+}
