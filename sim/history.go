@@ -34,6 +34,12 @@ type checkpoint[S any] struct {
 // DefaultEvery is the checkpoint spacing used when NewHistory gets 0.
 const DefaultEvery = 2048
 
+// MaxCheckpoints bounds how many checkpoints a history keeps, whatever the
+// length of the run: past it, every other one goes and the spacing
+// doubles, so memory stays bounded and a step back replays at most a
+// spacing's worth of events.
+const MaxCheckpoints = 1024
+
 // Weigher is implemented by models whose snapshots cost more as they
 // grow. Weight should be proportional to the cost of a Clone in units of
 // the cost of one event's replay; History then spaces checkpoints at least
@@ -75,6 +81,9 @@ func (h *History[S]) Extend(n int) bool {
 		last := h.checkpoints[len(h.checkpoints)-1].emitted
 		if e := h.frontier.Emitted(); e-last >= h.next {
 			h.checkpoints = append(h.checkpoints, checkpoint[S]{emitted: e, state: h.frontier.Clone()})
+			if len(h.checkpoints) > MaxCheckpoints {
+				h.thin()
+			}
 			h.next = h.every
 			if w, ok := any(h.frontier).(Weigher); ok {
 				h.next = max(h.every, w.Weight())
@@ -82,6 +91,18 @@ func (h *History[S]) Extend(n int) bool {
 		}
 	}
 	return h.frontier.Emitted() >= n
+}
+
+// thin keeps every other checkpoint (the first always) and doubles the
+// spacing of those to come.
+func (h *History[S]) thin() {
+	kept := h.checkpoints[:1]
+	for i := 2; i < len(h.checkpoints); i += 2 {
+		kept = append(kept, h.checkpoints[i])
+	}
+	clear(h.checkpoints[len(kept):])
+	h.checkpoints = kept
+	h.every *= 2
 }
 
 // At returns an independent state positioned just after the step that

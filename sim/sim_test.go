@@ -287,3 +287,22 @@ func TestHistorySpacesCheckpointsByWeight(t *testing.T) {
 		}
 	}
 }
+
+// A long run keeps at most MaxCheckpoints checkpoints, thinned as it
+// grows, and every event is still reached.
+func TestHistoryThinsItsCheckpoints(t *testing.T) {
+	var log []int
+	h := NewHistory(&counter{limit: 200_000, sink: &log}, 16)
+	h.Extend(1 << 30)
+	// 200,000 steps emit about 200,000 events: every 16 would be 12,500
+	// checkpoints.
+	if n := h.Checkpoints(); n > MaxCheckpoints || n < MaxCheckpoints/4 {
+		t.Fatalf("%d checkpoints for %d events, want at most %d and not far fewer", n, len(log), MaxCheckpoints)
+	}
+	for _, i := range []int{len(log) - 1, 0, 1, 99_999, len(log) / 3, 12_345} {
+		s, ok := h.At(i)
+		if !ok || s.step-1 != log[i] {
+			t.Fatalf("At(%d) wrong after thinning", i)
+		}
+	}
+}
