@@ -5,12 +5,13 @@ import (
 	"strings"
 
 	"github.com/schedlab/schedlab/gmp"
-	"github.com/schedlab/schedlab/pool"
+	"github.com/schedlab/schedlab/sim"
 )
 
-// The pools panel shows, for a scenario that uses them, each pool as the
-// real pool (package pool, driven in lockstep on a fake clock) sees it
-// after the current event, and each semaphore as the model has it.
+// The pools panel shows, for a scenario that uses them, each pool and
+// each semaphore as the model has them at the cursor. A real pool
+// (package pool, on a clock driven by the run) follows the model decision
+// by decision; the panel says so if it ever decides otherwise.
 
 // poolRows is how many rows the pools panel wants: a title and a row per
 // pool and semaphore, or none without them.
@@ -31,13 +32,12 @@ func drawPools(c canvas, a *App) {
 	}
 	t := a.theme
 	st := a.sess.State()
-	snaps, _ := a.sess.RealPools()
-	name, detail := "pools", "the real pool (package pool) on a clock driven by the run · idle workers: idle for / expiry, next first"
+	name, detail := "pools", "a real pool follows the run and agrees · idle workers: idle for / expiry, next first"
 	switch {
 	case len(st.Pools()) == 0:
 		name, detail = "semaphores", "golang.org/x/sync/semaphore: who holds what, and who waits in line"
 	case len(st.Sems()) > 0:
-		detail = "pools: the real pool (package pool) on a clock driven by the run · then the semaphores"
+		detail = "pools (a real pool follows the run and agrees), then the semaphores"
 	}
 	if err := a.sess.PoolDisagreement(); err != nil {
 		col := c.text(0, 0, " "+name+" ", t.Title)
@@ -50,9 +50,7 @@ func drawPools(c canvas, a *App) {
 		if row >= c.h {
 			return
 		}
-		if i < len(snaps) {
-			drawRealPool(c, a, row, st.Pools()[i].Decl.Name, &snaps[i])
-		}
+		drawPool(c, a, row, &st.Pools()[i], st.Now())
 		row++
 	}
 	for i := range st.Sems() {
@@ -64,48 +62,54 @@ func drawPools(c canvas, a *App) {
 	}
 }
 
-// drawRealPool writes one pool's row: capacity and running, the waiting
-// submitters, the idle stack in reuse order with each worker's idle time
-// against the expiry, the next purge, and the counters. The idle workers
-// come first when room is short; the counters go when it is shorter.
-func drawRealPool(c canvas, a *App, row int, name string, s *pool.Snapshot) {
+// drawPool writes one pool's row at time now: capacity and running, the
+// waiting submitters, the idle stack in reuse order with each worker's
+// idle time against the expiry, the next purge, and the counters. The
+// idle workers come first when room is short; the counters go when it is
+// shorter.
+func drawPool(c canvas, a *App, row int, pl *gmp.Pool, now sim.Time) {
 	t := a.theme
-	col := c.text(0, row, name+" ", t.Title)
+	col := c.text(0, row, pl.Decl.Name+" ", t.Title)
 	capacity := "∞"
-	if s.Capacity >= 0 {
-		capacity = fmt.Sprintf("%d", s.Capacity)
+	if pl.Cap >= 0 {
+		capacity = fmt.Sprintf("%d", pl.Cap)
 	}
-	col = c.text(col, row, fmt.Sprintf("%d/%s run", s.Running, capacity), t.Base)
-	if len(s.Waiters) > 0 {
-		col = c.text(col, row, fmt.Sprintf(" · %d wait", len(s.Waiters)), t.Warn)
+	col = c.text(col, row, fmt.Sprintf("%d/%s run", pl.Running, capacity), t.Base)
+	if len(pl.Waiters) > 0 {
+		col = c.text(col, row, fmt.Sprintf(" · %d wait", len(pl.Waiters)), t.Warn)
 	}
-	col = c.text(col, row, fmt.Sprintf(" · %d busy", len(s.Busy)), t.Dim)
+	idle := pl.Idle()
+	col = c.text(col, row, fmt.Sprintf(" · %d busy", pl.Running-len(idle)), t.Dim)
 	var tail string
-	if !s.NextPurge.IsZero() {
-		if due := s.NextPurge.Sub(s.At); due > 0 {
+	if pl.PurgeArmed {
+		if due := pl.PurgeAt.Sub(now); due > 0 {
 			tail = " · purge in " + short(due)
 		} else {
 			// The timer has fired; its goroutine has yet to run.
 			tail = " · purge due " + short(-due) + " ago"
 		}
 	}
-	counters := fmt.Sprintf(" · started %d reused %d purged %d", s.Stats.WorkersStarted, s.Stats.WorkersReused, s.Stats.WorkersPurged)
+	counters := fmt.Sprintf(" · started %d reused %d purged %d", pl.Stats.WorkersStarted, pl.Stats.WorkersReused, pl.Stats.WorkersPurged)
 	if c.w >= wideWidth {
 		tail += counters
 	}
+	expiry := pl.Decl.Expiry
+	if expiry == 0 {
+		expiry = gmp.DefaultPoolExpiry
+	}
 	limit := max(c.w-width(tail), col)
-	col = c.text(col, row, fmt.Sprintf(" · idle %d", len(s.Idle)), t.Dim)
-	if len(s.Idle) > 0 {
+	col = c.text(col, row, fmt.Sprintf(" · idle %d", len(idle)), t.Dim)
+	if len(idle) > 0 {
 		col = c.text(col, row, ":", t.Dim)
-		for i, w := range s.Idle {
-			age := s.At.Sub(w.LastUsed)
-			label := fmt.Sprintf(" w%d %s/%s", w.ID, short(age), short(s.Expiry))
-			if col+width(label) > limit-4 && i < len(s.Idle)-1 {
-				col = c.text(col, row, fmt.Sprintf(" +%d", len(s.Idle)-i), t.Dim)
+		for i, w := range idle {
+			age := now.Sub(w.LastUsed)
+			label := fmt.Sprintf(" w%d %s/%s", w.ID, short(age), short(expiry))
+			if col+width(label) > limit-4 && i < len(idle)-1 {
+				col = c.text(col, row, fmt.Sprintf(" +%d", len(idle)-i), t.Dim)
 				break
 			}
 			style := t.Base
-			if age >= s.Expiry*3/4 {
+			if age >= expiry*3/4 {
 				style = t.Note // close to its purge
 			}
 			col = c.text(col, row, truncate(label, limit-col), style)

@@ -53,6 +53,7 @@ func drawTimeline(c canvas, a *App, l layout) {
 	panelTitle(c, a, "timeline", fmt.Sprintf("last %s, %s a column · ━ run ≈ syscall ! preempted S steal R retake O overflow",
 		short(to.Sub(from)), short(time.Duration(step))), -1)
 	cursor := s.Cursor()
+	tl := s.Timeline(from)
 	for i := range l.visibleProcs {
 		p := gmp.PID(a.procsTop + i)
 		if int(p) >= st.Procs() {
@@ -70,7 +71,7 @@ func drawTimeline(c canvas, a *App, l layout) {
 		}
 		var labels []label
 		preempted := map[int]bool{}
-		s.Timeline().Window(p, from, to, cursor, func(seg Segment) {
+		tl.Window(p, from, to, cursor, func(seg Segment) {
 			c0, c1 := colOf(max(seg.Start, from)), colOf(seg.End)
 			fillRune, st := '━', t.G(int(seg.G))
 			if seg.Kind == SegSyscall {
@@ -102,7 +103,7 @@ func drawTimeline(c canvas, a *App, l layout) {
 				free = lane.text(l.col, row, l.text, l.st)
 			}
 		}
-		s.Timeline().Marks(p, from, to, cursor, func(m Mark) {
+		tl.Marks(p, from, to, cursor, func(m Mark) {
 			col := colOf(m.T)
 			if m.Kind == MarkSteal {
 				// The stolen G starts running at once: mark the column

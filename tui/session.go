@@ -8,12 +8,9 @@ package tui
 
 import (
 	"fmt"
-	"slices"
-	"sort"
 
 	"github.com/schedlab/schedlab/gmp"
 	"github.com/schedlab/schedlab/lockstep"
-	"github.com/schedlab/schedlab/pool"
 	"github.com/schedlab/schedlab/scenarios"
 	"github.com/schedlab/schedlab/sim"
 )
@@ -29,12 +26,17 @@ type Session struct {
 
 	hist     *sim.History[*gmp.Machine]
 	frontier *gmp.Machine
-	events   []gmp.Event
-	// stepOf is the step that emitted each event: events of one step
-	// happen at one instant of one actor, and the state between them is
-	// rebuilt by replaying that step (see view).
-	stepOf []uint64
+	// log holds the events with the step that emitted each (events of
+	// one step happen at one instant of one actor, and the state between
+	// them is rebuilt by replaying that step: see view), only the recent
+	// part in memory.
+	log *eventLog
+	// live follows the run's timeline for the segments open at each
+	// chunk's start; tl is the timeline drawn, rebuilt around the cursor
+	// (Timeline), and tlFrom the chunk it starts at.
+	live   *Timeline
 	tl     *Timeline
+	tlFrom int
 	// notes places the scenario's notes on events as the run reaches
 	// them, as the trace does.
 	notes *scenarios.NoteTracker
@@ -51,20 +53,12 @@ type Session struct {
 	state *gmp.Machine
 
 	// pools drives real pools (package pool) in lockstep with the run's
-	// simulated ones; poolFrames holds their snapshots after each pool
-	// event, so any event's can be shown, going forward or back.
-	pools      *lockstep.Driver
-	poolFrames []poolFrame
-	poolStart  []pool.Snapshot
+	// simulated ones and checks they decide alike; the UI shows the
+	// model's, which it can rebuild at any event.
+	pools *lockstep.Driver
 
 	// quiz is set when the session asks questions (EnableQuiz).
 	quiz *sessionQuiz
-}
-
-// poolFrame is the real pools' state after event Event.
-type poolFrame struct {
-	Event int
-	Snaps []pool.Snapshot
 }
 
 // NewSession prepares a run of sc with cfg. The error is for a
@@ -77,14 +71,14 @@ func NewSession(sc *scenarios.Scenario, cfg gmp.Config) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{sc: sc, cfg: cfg, desc: gmp.NewDescriber(prog), tl: NewTimeline(cfg.Procs)}
+	s := &Session{sc: sc, cfg: cfg, desc: gmp.NewDescriber(prog), live: newLiveTimeline(cfg.Procs)}
+	s.log = newEventLog(s.regenerate)
 	if len(prog.Pools) > 0 {
 		d, err := lockstep.New(prog)
 		if err != nil {
 			return nil, err
 		}
 		s.pools = d
-		s.poolStart = s.poolSnaps()
 	}
 	s.notes = scenarios.NewNoteTracker(sc.Notes)
 	start := m.Clone()
@@ -101,60 +95,18 @@ func NewSession(sc *scenarios.Scenario, cfg gmp.Config) (*Session, error) {
 // record is the frontier's sink: the log, the timeline and the notes grow
 // with the run.
 func (s *Session) record(e gmp.Event) {
-	i := len(s.events)
-	s.events = append(s.events, e)
-	s.stepOf = append(s.stepOf, s.frontier.Steps())
-	s.tl.Record(e)
+	i := s.log.n
+	s.log.add(e, s.frontier.Steps(), s.live.openSegments)
+	s.live.Record(e)
 	if s.pools != nil && s.pools.Err() == nil {
-		if err := s.pools.Event(s.frontier, e); err == nil && lockstep.IsPoolEvent(e) {
-			s.poolFrames = append(s.poolFrames, poolFrame{Event: i, Snaps: s.poolSnaps()})
-		}
+		_ = s.pools.Event(s.frontier, e) // a disagreement stays in Err
 	}
 	s.quizObserve(e)
 	s.notes.Observe(i, &e)
 }
 
-// poolSnaps copies the real pools' current snapshots.
-func (s *Session) poolSnaps() []pool.Snapshot {
-	out := make([]pool.Snapshot, s.pools.Pools())
-	for i := range out {
-		sn := s.pools.Snapshot(i)
-		sn.Idle, sn.Busy, sn.Waiters = slices.Clone(sn.Idle), slices.Clone(sn.Busy), slices.Clone(sn.Waiters)
-		out[i] = sn
-	}
-	return out
-}
-
-// RealPools returns the snapshots of the real pools that follow the run,
-// as they are at the cursor's event, and whether there are any. A pool
-// changes only at its own events, but its clock runs on: each snapshot's
-// At is moved to the cursor's time, so that idle ages and the time to the
-// next purge are those of the moment shown.
-func (s *Session) RealPools() ([]pool.Snapshot, bool) {
-	if s.pools == nil {
-		return nil, false
-	}
-	i := sort.Search(len(s.poolFrames), func(i int) bool { return s.poolFrames[i].Event > s.cursor })
-	snaps, taken := s.poolStart, sim.Time(0)
-	if i > 0 {
-		snaps, taken = s.poolFrames[i-1].Snaps, s.events[s.poolFrames[i-1].Event].T
-	}
-	if s.cursor < 0 {
-		return snaps, true
-	}
-	elapsed := s.events[s.cursor].T.D() - taken.D()
-	if elapsed <= 0 {
-		return snaps, true
-	}
-	out := slices.Clone(snaps)
-	for k := range out {
-		out[k].At = out[k].At.Add(elapsed)
-	}
-	return out, true
-}
-
 // PoolDisagreement is the first decision the real pools took differently
-// from the model, or nil. From then on their snapshots stop.
+// from the model, or nil. From then on they are not driven.
 func (s *Session) PoolDisagreement() error {
 	if s.pools == nil {
 		return nil
@@ -187,16 +139,53 @@ func (s *Session) State() *gmp.Machine { return s.state }
 func (s *Session) Cursor() int { return s.cursor }
 
 // Known is the number of events the run has produced so far.
-func (s *Session) Known() int { return len(s.events) }
+func (s *Session) Known() int { return s.log.n }
 
 // Finished reports whether the run has ended (so Known is the total).
 func (s *Session) Finished() bool { return s.hist.Done() }
 
 // Event returns event i.
-func (s *Session) Event(i int) gmp.Event { return s.events[i] }
+func (s *Session) Event(i int) gmp.Event { return s.log.at(i) }
 
-// Timeline returns what ran where, for the timeline panel.
-func (s *Session) Timeline() *Timeline { return s.tl }
+// Timeline returns what ran where up to the cursor, from the time from
+// on at least, for the timeline panel. It is rebuilt from the events of
+// the chunk that holds from, grown as the cursor steps on.
+func (s *Session) Timeline(from sim.Time) *Timeline {
+	k := s.log.startAt(from)
+	// Window and Marks clip at the cursor, so a timeline that has run
+	// on past it still draws the cursor's moment.
+	if s.tl != nil && s.tlFrom == k {
+		for s.tl.n <= s.cursor {
+			s.tl.Record(s.log.at(s.tl.n))
+		}
+		return s.tl
+	}
+	c := s.log.chunks[k]
+	s.tl, s.tlFrom = seedTimeline(c.carry, c.start), k
+	for i := c.start; i <= s.cursor; i++ {
+		s.tl.Record(s.log.at(i))
+	}
+	return s.tl
+}
+
+// regenerate replays the run's events [start, end): the event log asks
+// for a chunk it let go. start always begins a step.
+func (s *Session) regenerate(start, end int) ([]gmp.Event, []uint64) {
+	m, ok := s.hist.At(start - 1)
+	if !ok || m.Emitted() != start {
+		panic(fmt.Sprintf("tui: events from %d cannot be replayed (the checkpoint has emitted %d)", start, m.Emitted()))
+	}
+	events := make([]gmp.Event, 0, end-start)
+	steps := make([]uint64, 0, end-start)
+	m.SetSink(func(e gmp.Event) {
+		events = append(events, e)
+		steps = append(steps, m.Steps())
+	})
+	for m.Emitted() < end && m.Step() {
+	}
+	m.SetSink(nil)
+	return events, steps
+}
 
 // Peek returns event i, running the simulation on as far as needed, and
 // false if the run ends before it.
@@ -205,25 +194,25 @@ func (s *Session) Peek(i int) (gmp.Event, bool) {
 		return gmp.Event{}, false
 	}
 	s.hist.Extend(i + 1)
-	if i >= len(s.events) {
+	if i >= s.log.n {
 		return gmp.Event{}, false
 	}
-	return s.events[i], true
+	return s.log.at(i), true
 }
 
 // AtEnd reports whether the cursor is on the last event of a finished run.
 func (s *Session) AtEnd() bool {
-	return s.hist.Done() && s.cursor >= len(s.events)-1
+	return s.hist.Done() && s.cursor >= s.log.n-1
 }
 
 // lastOfStep reports whether event i is the last its step emitted.
 func (s *Session) lastOfStep(i int) bool {
-	return i+1 >= len(s.events) && s.hist.Done() || i+1 < len(s.events) && s.stepOf[i+1] != s.stepOf[i]
+	return i+1 >= s.log.n && s.hist.Done() || i+1 < s.log.n && s.log.step(i+1) != s.log.step(i)
 }
 
 // firstOfStep is the first event of the step that emitted event i.
 func (s *Session) firstOfStep(i int) int {
-	for i > 0 && s.stepOf[i-1] == s.stepOf[i] {
+	for i > 0 && s.log.step(i-1) == s.log.step(i) {
 		i--
 	}
 	return i
@@ -265,7 +254,7 @@ func (s *Session) replay(c *gmp.Machine, i int) (at, after *gmp.Machine) {
 func (s *Session) Forward(n int) int {
 	target := s.cursor + n
 	s.hist.Extend(target + 2) // one more, to know whether target ends its step
-	target = min(target, len(s.events)-1)
+	target = min(target, s.log.n-1)
 	moved := target - s.cursor
 	if moved <= 0 {
 		return 0
@@ -321,7 +310,7 @@ func (s *Session) Seek(i int) int {
 		return i
 	}
 	s.hist.Extend(i + 2)
-	i = min(i, len(s.events)-1)
+	i = min(i, s.log.n-1)
 	if s.lastOfStep(i) {
 		after, ok := s.hist.At(i)
 		if !ok {
@@ -392,7 +381,7 @@ func (s *Session) NextNote() bool {
 			return false
 		}
 		// Run on until another note is reached or the run ends.
-		s.hist.Extend(len(s.events) + 4096)
+		s.hist.Extend(s.log.n + 4096)
 	}
 }
 
@@ -415,10 +404,10 @@ func (s *Session) PrevNote() bool {
 // looking at most limit events ahead. It reports whether it found one.
 func (s *Session) NextEventOf(g gmp.GID, limit int) bool {
 	for i := s.cursor + 1; i <= s.cursor+limit; i++ {
-		if i >= len(s.events) && !s.hist.Extend(i+1) {
+		if i >= s.log.n && !s.hist.Extend(i+1) {
 			return false
 		}
-		if concerns(s.events[i], g) {
+		if concerns(s.log.at(i), g) {
 			s.Seek(i)
 			return true
 		}
@@ -431,10 +420,10 @@ func (s *Session) NextEventOf(g gmp.GID, limit int) bool {
 // index, or -1 and where to look next; next is -1 when the run ended first.
 func (s *Session) findEventOf(g gmp.GID, from, n int) (i, next int) {
 	for i = from; i < from+n; i++ {
-		if i >= len(s.events) && !s.hist.Extend(i+1) {
+		if i >= s.log.n && !s.hist.Extend(i+1) {
 			return -1, -1
 		}
-		if concerns(s.events[i], g) {
+		if concerns(s.log.at(i), g) {
 			return i, 0
 		}
 	}
@@ -444,7 +433,7 @@ func (s *Session) findEventOf(g gmp.GID, from, n int) (i, next int) {
 // PrevEventOf moves to the latest event before the cursor that concerns g.
 func (s *Session) PrevEventOf(g gmp.GID) bool {
 	for i := s.cursor - 1; i >= 0; i-- {
-		if concerns(s.events[i], g) {
+		if concerns(s.log.at(i), g) {
 			s.Seek(i)
 			return true
 		}
@@ -465,7 +454,7 @@ func (s *Session) EndSummary() string {
 	if end.Err != nil {
 		return end.Err.Error()
 	}
-	return fmt.Sprintf("%s at %v after %d events; Ps idle %v while goroutines waited", end.Reason, s.state.Now(), len(s.events), s.state.IdleWhileRunnable())
+	return fmt.Sprintf("%s at %v after %d events; Ps idle %v while goroutines waited", end.Reason, s.state.Now(), s.log.n, s.state.IdleWhileRunnable())
 }
 
 // Checkpoints reports how many snapshots the session holds, for memory

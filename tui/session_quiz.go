@@ -40,8 +40,8 @@ func (s *Session) EnableQuiz(generate bool) error {
 	}
 	if generate {
 		q.gen = quiz.NewGenerator(s.sc.Program(), s.cfg.Procs, s.cfg.Seed)
-		for _, e := range s.events {
-			s.quizObserve(e)
+		for i := range s.Known() {
+			s.quizObserve(s.Event(i))
 		}
 	}
 	return err

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/schedlab/schedlab/gmp"
@@ -175,7 +177,7 @@ func TestTimelineClipsAtTheCursor(t *testing.T) {
 	}
 	end := s.Cursor()
 	var runs []Segment
-	s.Timeline().Window(0, 0, s.State().Now(), end, func(seg Segment) { runs = append(runs, seg) })
+	s.Timeline(0).Window(0, 0, s.State().Now(), end, func(seg Segment) { runs = append(runs, seg) })
 	// main until it waits, G4 from runnext, then the three hogs in turn,
 	// each preempted.
 	want := []int{1, 4, 2, 3, 4, 2, 3, 4, 2}
@@ -195,7 +197,7 @@ func TestTimelineClipsAtTheCursor(t *testing.T) {
 	s.Seek(12)
 	at := s.State().Now()
 	var early []Segment
-	s.Timeline().Window(0, 0, at, s.Cursor(), func(seg Segment) { early = append(early, seg) })
+	s.Timeline(0).Window(0, 0, at, s.Cursor(), func(seg Segment) { early = append(early, seg) })
 	last := early[len(early)-1]
 	if len(early) >= len(runs) || last.How != EndOpen || last.End != at {
 		t.Fatalf("at event 12 the timeline shows %+v", early)
@@ -232,15 +234,17 @@ func TestNotesNumberedAsMetAndNoneShadowed(t *testing.T) {
 	}
 }
 
-// Between pool events the pools' clocks run on: an idle worker's age and
-// the time to the purge are those of the cursor's moment, not of the
-// pool's last event.
+// Between pool events time runs on: the pools panel gives an idle
+// worker's age and the time to the purge at the cursor's moment, not at
+// the pool's last event.
 func TestPoolTimesFollowTheCursor(t *testing.T) {
-	s := newSession(t, "purge")
+	a := newApp(t, "purge", false)
+	t.Cleanup(func() { a.Close() })
+	s := a.sess
 	// The first moment a worker is idle, and a later event before the
 	// pool's next.
 	var idleAt, later int
-	for i := 0; s.Forward(1) == 1; i++ {
+	for s.Forward(1) == 1 {
 		e := s.Event(s.Cursor())
 		if idleAt == 0 && e.Kind == gmp.KindPoolIdle {
 			idleAt = s.Cursor()
@@ -254,21 +258,17 @@ func TestPoolTimesFollowTheCursor(t *testing.T) {
 			break
 		}
 	}
-	s.Seek(idleAt)
-	before, _ := s.RealPools()
-	s.Seek(later)
-	after, _ := s.RealPools()
-	if len(before[0].Idle) == 0 || len(after[0].Idle) != len(before[0].Idle) {
-		t.Fatalf("idle workers: %d then %d", len(before[0].Idle), len(after[0].Idle))
-	}
-	gone := s.Event(later).T.D() - s.Event(idleAt).T.D()
-	w0, w1 := before[0].Idle[0], after[0].Idle[0]
-	if got := after[0].At.Sub(w1.LastUsed) - before[0].At.Sub(w0.LastUsed); got != gone {
-		t.Errorf("the idle worker aged %v while the run went on %v", got, gone)
-	}
-	if !before[0].NextPurge.IsZero() {
-		if got := before[0].NextPurge.Sub(before[0].At) - after[0].NextPurge.Sub(after[0].At); got != gone {
-			t.Errorf("the purge came %v nearer while the run went on %v", got, gone)
+	for _, at := range []int{idleAt, later} {
+		s.Seek(at)
+		st := s.State()
+		pl := &st.Pools()[0]
+		w := pl.Idle()[0]
+		want := fmt.Sprintf("w%d %s/%s", w.ID, short(st.Now().Sub(w.LastUsed)), short(pl.Decl.Expiry))
+		if got := draw(t, a, 160, 48).text; !strings.Contains(got, want) {
+			t.Errorf("at event %d the pools panel lacks %q:\n%s", at+1, want, got)
 		}
+	}
+	if s.Event(later).T == s.Event(idleAt).T {
+		t.Fatal("the two moments are at one time: the test tests nothing")
 	}
 }

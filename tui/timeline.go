@@ -62,6 +62,10 @@ type Timeline struct {
 	lanes [][]Segment
 	marks [][]Mark
 	n     int // events recorded
+	// live keeps only each P's latest segment and no marks: the session
+	// follows the run with one, for the segments open when each chunk of
+	// events starts (eventChunk.carry).
+	live bool
 }
 
 // NewTimeline returns an empty timeline for procs Ps.
@@ -69,10 +73,50 @@ func NewTimeline(procs int) *Timeline {
 	return &Timeline{lanes: make([][]Segment, procs), marks: make([][]Mark, procs)}
 }
 
+// newLiveTimeline returns a timeline that keeps only what is open.
+func newLiveTimeline(procs int) *Timeline {
+	t := NewTimeline(procs)
+	t.live = true
+	return t
+}
+
+// openSegments returns each P's open segment (G NoG for none).
+func (t *Timeline) openSegments() []Segment {
+	out := make([]Segment, len(t.lanes))
+	for p, lane := range t.lanes {
+		if n := len(lane); n > 0 && lane[n-1].EndIdx < 0 {
+			out[p] = lane[n-1]
+		}
+	}
+	return out
+}
+
+// seedTimeline returns a timeline that starts at event n with the open
+// segments carry, to which the events from n on are recorded.
+func seedTimeline(carry []Segment, n int) *Timeline {
+	t := NewTimeline(len(carry))
+	t.n = n
+	for p, seg := range carry {
+		if seg.G != gmp.NoG {
+			t.lanes[p] = append(t.lanes[p], seg)
+		}
+	}
+	return t
+}
+
 func (t *Timeline) open(p gmp.PID, seg Segment) {
 	t.close(p, seg.Start, seg.StartIdx, EndBlocked)
 	seg.EndIdx = -1
+	if t.live {
+		t.lanes[p] = t.lanes[p][:0]
+	}
 	t.lanes[p] = append(t.lanes[p], seg)
+}
+
+func (t *Timeline) mark(p gmp.PID, m Mark) {
+	if !t.live {
+		t.marks[p] = append(t.marks[p], m)
+	}
 }
 
 func (t *Timeline) close(p gmp.PID, at sim.Time, idx int, how EndHow) {
@@ -122,7 +166,7 @@ func (t *Timeline) Record(e gmp.Event) {
 		if valid {
 			t.close(e.P, e.T, idx, EndTaken)
 			if e.Rule == gmp.RuleRetake {
-				t.marks[e.P] = append(t.marks[e.P], Mark{Kind: MarkRetake, T: e.T, Idx: idx})
+				t.mark(e.P, Mark{Kind: MarkRetake, T: e.T, Idx: idx})
 			}
 		}
 	case gmp.KindSyscallExit:
@@ -132,11 +176,11 @@ func (t *Timeline) Record(e gmp.Event) {
 		}
 	case gmp.KindSteal:
 		if valid {
-			t.marks[e.P] = append(t.marks[e.P], Mark{Kind: MarkSteal, T: e.T, Idx: idx})
+			t.mark(e.P, Mark{Kind: MarkSteal, T: e.T, Idx: idx})
 		}
 	case gmp.KindRunqOverflow:
 		if valid {
-			t.marks[e.P] = append(t.marks[e.P], Mark{Kind: MarkOverflow, T: e.T, Idx: idx})
+			t.mark(e.P, Mark{Kind: MarkOverflow, T: e.T, Idx: idx})
 		}
 	case gmp.KindProgram:
 		t.closeAll(e.T, idx)
