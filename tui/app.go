@@ -15,14 +15,8 @@ import (
 
 	"github.com/schedlab/schedlab/gmp"
 	"github.com/schedlab/schedlab/scenarios"
+	"github.com/schedlab/schedlab/sim"
 )
-
-// speeds are the playback speeds, in events per second.
-var speeds = []int{1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 5000}
-
-// defaultSpeed is the index in speeds playback starts at: 10 events a
-// second, slow enough to read along.
-const defaultSpeed = 3
 
 // Panels that can take focus.
 const (
@@ -57,10 +51,10 @@ type App struct {
 	// deadlockShown is set once the run's deadlock has opened the list.
 	deadlockShown bool
 	playing       bool
-	speed         int     // index into speeds
-	owed          float64 // events due to the player but not stepped yet
-	message       string  // one-line feedback in the status bar
-	split         *split  // set in the split view: two runs in lockstep
+	pace          pace   // how fast playback goes
+	play          player // what playback owes
+	message       string // one-line feedback in the status bar
+	split         *split // set in the split view: two runs in lockstep
 	opts          Options
 	quiz          *quizView // the question open on screen, if any
 	job           *job      // long work in progress, a slice a frame
@@ -88,7 +82,7 @@ func New(sc *scenarios.Scenario, cfg gmp.Config, o Options) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &App{sess: sess, theme: NewTheme(o), keys: bindings(), speed: defaultSpeed, opts: o}
+	a := &App{sess: sess, theme: NewTheme(o), keys: bindings(), pace: newPace(), opts: o}
 	a.root = newRootView(a)
 	if o.Quiz {
 		if err := sess.EnableQuiz(true); err != nil {
@@ -263,32 +257,90 @@ func (a *App) player(done <-chan struct{}, crashed chan<- string, tick <-chan ti
 	}
 }
 
-// Advance moves playback on by the events due in dt at the current speed.
+// Advance moves playback on by what dt of wall time makes due at the
+// pace: so many events, or the events up to a simulated moment.
 func (a *App) Advance(dt time.Duration) {
 	if !a.playing {
 		return
 	}
-	a.owed += float64(speeds[a.speed]) * dt.Seconds()
-	n := int(a.owed)
-	a.owed -= float64(n)
+	n := 0
+	if a.pace.byTime {
+		// Each frame steps at most a job's slice: a dense moment plays
+		// over several frames rather than freezing one.
+		until := a.play.until(a.pace, dt)
+		for n < jobSlice {
+			next, ok := a.nextAt()
+			if ok && next > until {
+				break
+			}
+			if !ok {
+				a.stopAtEnd()
+				return
+			}
+			n++
+			if !a.stepOne() {
+				return // the end, or a question to answer
+			}
+		}
+		a.logBack = 0
+		return
+	}
+	n = a.play.events(a.pace, dt)
 	if n > 0 && a.quizGate(n) {
 		return
 	}
-	if a.split != nil {
-		for range n {
-			if !a.split.forward() {
-				a.playing = false
-				a.message = "both runs have ended"
-				break
-			}
+	for range n {
+		if !a.stepOne() {
+			return
 		}
-		return
-	}
-	if n > 0 && a.sess.Forward(n) < n {
-		a.playing = false
-		a.message = a.endMessage()
 	}
 	a.logBack = 0
+}
+
+// nextAt is the simulated time of the next event playback would take,
+// and false after the last.
+func (a *App) nextAt() (sim.Time, bool) {
+	if a.split != nil {
+		t0, ok0 := nextAt(a.split.panes[0].view.sess)
+		t1, ok1 := nextAt(a.split.panes[1].view.sess)
+		switch {
+		case ok0 && ok1:
+			return min(t0, t1), true
+		case ok0:
+			return t0, true
+		}
+		return t1, ok1
+	}
+	return nextAt(a.sess)
+}
+
+// stepOne takes one step of playback; at the end it stops and says so.
+func (a *App) stepOne() bool {
+	if a.split != nil {
+		if !a.split.forward() {
+			a.stopAtEnd()
+			return false
+		}
+		return true
+	}
+	if a.pace.byTime && a.quizGate(1) {
+		return false
+	}
+	if a.sess.Forward(1) < 1 {
+		a.stopAtEnd()
+		return false
+	}
+	return true
+}
+
+// stopAtEnd stops playback at the end of the run, saying how it ended.
+func (a *App) stopAtEnd() {
+	a.playing = false
+	if a.split != nil {
+		a.message = "both runs have ended"
+		return
+	}
+	a.message = a.endMessage()
 }
 
 func (a *App) togglePlay() {
@@ -302,7 +354,24 @@ func (a *App) togglePlay() {
 		return
 	}
 	a.playing = !a.playing
-	a.owed = 0
+	a.play.start(a.now())
+}
+
+// now is the simulated moment shown: the cursor's, or the later of the
+// split view's two.
+func (a *App) now() sim.Time {
+	if a.split != nil {
+		return max(a.split.panes[0].view.sess.State().Now(), a.split.panes[1].view.sess.State().Now())
+	}
+	return a.sess.State().Now()
+}
+
+// togglePace switches playback between events and simulated time a
+// second.
+func (a *App) togglePace() {
+	a.pace.byTime = !a.pace.byTime
+	a.play.start(a.now())
+	a.message = "playback pace " + a.pace.String()
 }
 
 // endMessage says how the run ended, with the quiz's score.
@@ -387,13 +456,13 @@ func (a *App) prevNote() {
 }
 
 func (a *App) faster() {
-	a.speed = min(a.speed+1, len(speeds)-1)
-	a.message = fmt.Sprintf("speed %d events/s", speeds[a.speed])
+	a.pace.faster()
+	a.message = "playback pace " + a.pace.String()
 }
 
 func (a *App) slower() {
-	a.speed = max(a.speed-1, 0)
-	a.message = fmt.Sprintf("speed %d events/s", speeds[a.speed])
+	a.pace.slower()
+	a.message = "playback pace " + a.pace.String()
 }
 
 func (a *App) restart() {

@@ -37,6 +37,7 @@ func bindings() []Binding {
 		{Keys: []Key{r('[')}, Label: "[", Help: "previous note", Do: (*App).prevNote},
 		{Keys: []Key{r('+'), r('=')}, Label: "+", Help: "play faster", Bar: "speed", Do: (*App).faster},
 		{Keys: []Key{r('-')}, Label: "-", Help: "play slower", Do: (*App).slower},
+		{Keys: []Key{r('p')}, Label: "p", Help: "pace: events or sim time", Do: (*App).togglePace},
 		{Keys: []Key{r('r'), k(tcell.KeyHome)}, Label: "r home", Help: "restart: the first event", Bar: "restart", Do: (*App).restart},
 		{Keys: []Key{k(tcell.KeyEnd)}, Label: "end", Help: "last event (runs it all)", Do: (*App).last},
 		{Keys: []Key{r('s')}, Label: "s", Help: "run again with a new seed", Bar: "seed", Do: (*App).reseed},

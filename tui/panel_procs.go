@@ -27,9 +27,10 @@ func drawHeader(c canvas, a *App) {
 	if s.AtEnd() {
 		event += " (the last)"
 	}
-	play := "paused"
+	// The pace shows paused too: it is what space will play at.
+	play := "paused " + a.pace.String()
 	if a.playing {
-		play = fmt.Sprintf("▶ %d/s", speeds[a.speed])
+		play = "▶ " + a.pace.String()
 	}
 	right := fmt.Sprintf("seed %d · t=%v · %s · %s ", s.Config().Seed, st.Now(), event, play)
 	if score := a.scoreLine(); score != "" {

@@ -28,8 +28,8 @@ type ReplayApp struct {
 	root    *tview.Box
 	help    bool
 	playing bool
-	speed   int
-	owed    float64
+	pace    pace
+	play    player
 	message string
 	keys    []replayBinding
 }
@@ -51,8 +51,8 @@ func replayBindings() []replayBinding {
 		{Keys: []Key{k(tcell.KeyLeft), r('h')}, Label: "← h", Help: "one event back", Bar: "back", Do: func(a *ReplayApp) { a.move(-1) }},
 		{Keys: []Key{k(tcell.KeyPgDn)}, Label: "pgdn", Help: "100 events forward", Do: func(a *ReplayApp) { a.move(100) }},
 		{Keys: []Key{k(tcell.KeyPgUp)}, Label: "pgup", Help: "100 events back", Do: func(a *ReplayApp) { a.move(-100) }},
-		{Keys: []Key{r('+'), r('=')}, Label: "+", Help: "play faster", Bar: "speed", Do: func(a *ReplayApp) { a.speed = min(a.speed+1, len(speeds)-1) }},
-		{Keys: []Key{r('-')}, Label: "-", Help: "play slower", Do: func(a *ReplayApp) { a.speed = max(a.speed-1, 0) }},
+		{Keys: []Key{r('+'), r('=')}, Label: "+", Help: "play faster", Bar: "speed", Do: func(a *ReplayApp) { a.pace.faster() }},
+		{Keys: []Key{r('-')}, Label: "-", Help: "play slower", Do: func(a *ReplayApp) { a.pace.slower() }},
 		{Keys: []Key{r('r'), k(tcell.KeyHome)}, Label: "r home", Help: "restart: before the first event", Bar: "restart", Do: func(a *ReplayApp) { a.playing = false; a.steps.Home() }},
 		{Keys: []Key{k(tcell.KeyEnd)}, Label: "end", Help: "the last event", Do: func(a *ReplayApp) { a.playing = false; a.steps.End() }},
 		{Keys: []Key{r('?')}, Label: "?", Help: "show or hide this help", Bar: "help", Do: func(a *ReplayApp) { a.help = !a.help }},
@@ -74,7 +74,7 @@ func replayBindings() []replayBinding {
 // NewReplay returns the view of runs, side by side, under title, drawn as
 // o says (its theme; Quiz does not apply).
 func NewReplay(title string, o Options, runs ...*replay.Run) *ReplayApp {
-	a := &ReplayApp{title: title, steps: replay.NewLockstep(runs...), theme: NewTheme(o), speed: defaultSpeed, keys: replayBindings()}
+	a := &ReplayApp{title: title, steps: replay.NewLockstep(runs...), theme: NewTheme(o), pace: newPace(), keys: replayBindings()}
 	a.root = tview.NewBox()
 	a.root.SetDrawFunc(func(scr tcell.Screen, x, y, w, h int) (int, int, int, int) {
 		a.draw(canvas{scr: a.theme.screen(scr), x: x, y: y, w: w, h: h})
@@ -99,7 +99,7 @@ func (a *ReplayApp) move(n int) {
 
 func (a *ReplayApp) togglePlay() {
 	a.playing = !a.playing
-	a.owed = 0
+	a.play.start(0)
 }
 
 // HandleKey dispatches a key through the key table.
@@ -124,9 +124,7 @@ func (a *ReplayApp) Advance(dt time.Duration) {
 	if !a.playing {
 		return
 	}
-	a.owed += float64(speeds[a.speed]) * dt.Seconds()
-	n := int(a.owed)
-	a.owed -= float64(n)
+	n := a.play.events(a.pace, dt)
 	if n > 0 && a.steps.Seek(n) < n {
 		a.playing = false
 		a.message = "the last event"

@@ -85,7 +85,7 @@ type splitRun struct {
 
 func newSplitApp(runs [2]splitRun, o Options) (*App, error) {
 	theme := NewTheme(o)
-	a := &App{theme: theme, keys: splitBindings(), speed: 3, split: &split{}}
+	a := &App{theme: theme, keys: splitBindings(), pace: newPace(), split: &split{}}
 	for i, r := range runs {
 		sess, err := NewSession(r.sc, r.cfg)
 		if err != nil {
@@ -117,6 +117,7 @@ func splitBindings() []Binding {
 		{Keys: []Key{k(tcell.KeyLeft), r('h')}, Label: "← h", Help: "undo the last step", Bar: "back", Do: (*App).stepBack},
 		{Keys: []Key{r('+'), r('=')}, Label: "+", Help: "play faster", Bar: "speed", Do: (*App).faster},
 		{Keys: []Key{r('-')}, Label: "-", Help: "play slower", Do: (*App).slower},
+		{Keys: []Key{r('p')}, Label: "p", Help: "pace: events or sim time", Do: (*App).togglePace},
 		{Keys: []Key{r('r'), k(tcell.KeyHome)}, Label: "r home", Help: "restart both runs", Bar: "restart", Do: (*App).restart},
 		{Keys: []Key{k(tcell.KeyEnd)}, Label: "end", Help: "run both to their ends", Do: (*App).last},
 		{Keys: []Key{k(tcell.KeyEscape)}, Label: "esc", Help: "close help", Do: (*App).escape},
@@ -187,9 +188,9 @@ func drawSplit(c canvas, a *App) {
 	s0, s1 := sp.panes[0].view.sess, sp.panes[1].view.sess
 	sc := s0.Scenario()
 	now := max(s0.State().Now(), s1.State().Now())
-	play := "paused"
+	play := "paused " + a.pace.String()
 	if a.playing {
-		play = fmt.Sprintf("▶ %d/s", speeds[a.speed])
+		play = "▶ " + a.pace.String()
 	}
 	left := fmt.Sprintf(" %s — %s vs %s", sc.Name, sp.panes[0].label, sp.panes[1].label)
 	right := fmt.Sprintf("seed %d · t=%v · %s ", s0.Config().Seed, now, play)

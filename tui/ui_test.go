@@ -10,6 +10,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/schedlab/schedlab/gmp"
+	"github.com/schedlab/schedlab/sim"
 )
 
 var sizes = []struct{ w, h int }{{80, 24}, {160, 48}}
@@ -553,5 +554,36 @@ func TestGoTo(t *testing.T) {
 		if got := draw(t, a, 120, 40).text; !strings.Contains(got, want) {
 			t.Errorf(":%s says nothing of %q:\n%s", text, want, got)
 		}
+	}
+}
+
+// p plays in simulated time: a second of playback at 1ms/s takes the
+// events of the next simulated millisecond, however many they are.
+func TestPlaybackInSimulatedTime(t *testing.T) {
+	a := newApp(t, "tour", false)
+	t.Cleanup(func() { a.Close() })
+	keys(a, "p")
+	if got := draw(t, a, 120, 40).text; !strings.Contains(got, "paused 1ms/s") {
+		t.Fatalf("the header does not give the pace while paused:\n%s", got)
+	}
+	keys(a, " ")
+	start := a.sess.State().Now()
+	a.Advance(time.Second)
+	now := a.sess.State().Now()
+	if now > start+sim.Time(time.Millisecond) {
+		t.Errorf("a second at 1ms/s went from %v to %v", start, now)
+	}
+	if next, ok := a.sess.Peek(a.sess.Cursor() + 1); ok && next.T <= start+sim.Time(time.Millisecond) {
+		t.Errorf("a second at 1ms/s stopped before the event at %v", next.T)
+	}
+	keys(a, "+")
+	if got := draw(t, a, 120, 40).text; !strings.Contains(got, "▶ 2ms/s") {
+		t.Errorf("+ did not make it 2ms/s:\n%s", got)
+	}
+	for range 100 {
+		a.Advance(time.Second)
+	}
+	if a.playing || !a.sess.AtEnd() {
+		t.Error("playback in time did not stop at the end")
 	}
 }
