@@ -47,6 +47,8 @@ type App struct {
 	findText     string
 	help         bool
 	glist        bool // the goroutine list is open (g)
+	glossOpen    bool // the glossary is open (L)
+	glossTop     int  // its first line shown
 	glistTop     int  // its first line shown
 	// deadlockShown is set once the run's deadlock has opened the list.
 	deadlockShown bool
@@ -505,6 +507,10 @@ func (a *App) nextFocus() { a.focus = (a.focus + 1) % numFocus }
 func (a *App) prevFocus() { a.focus = (a.focus + numFocus - 1) % numFocus }
 
 func (a *App) scroll(n int) {
+	if a.glossOpen {
+		a.glossTop = max(a.glossTop+n, 0)
+		return
+	}
 	if a.glist {
 		a.glistTop = max(a.glistTop+n, 0)
 		return
@@ -522,8 +528,17 @@ func (a *App) scroll(n int) {
 
 func (a *App) scrollDown() { a.scroll(1) }
 func (a *App) scrollUp()   { a.scroll(-1) }
-func (a *App) pageDown()   { a.scroll(a.root.page(a.focus)) }
-func (a *App) pageUp()     { a.scroll(-a.root.page(a.focus)) }
+func (a *App) pageDown()   { a.scroll(a.page()) }
+func (a *App) pageUp()     { a.scroll(-a.page()) }
+
+// page is how far pgdn and pgup scroll: an open list by most of a
+// screen, else the focused panel by its own.
+func (a *App) page() int {
+	if a.glist || a.glossOpen {
+		return max(a.root.layout.h-6, 1)
+	}
+	return a.root.page(a.focus)
+}
 
 // toggleTimeline switches a small screen between every P and the
 // timeline (with the Ps scrolling).
@@ -636,6 +651,8 @@ func (a *App) escape() {
 	switch {
 	case a.help:
 		a.help = false
+	case a.glossOpen:
+		a.glossOpen = false
 	case a.glist:
 		a.glist = false
 	case a.found != gmp.NoG:

@@ -56,6 +56,7 @@ func bindings() []Binding {
 		{Keys: []Key{r('n')}, Label: "n", Help: "next event of the found G", Do: (*App).nextOfFound},
 		{Keys: []Key{r('N')}, Label: "N", Help: "its previous event", Do: (*App).prevOfFound},
 		{Keys: []Key{k(tcell.KeyEscape)}, Label: "esc", Help: "close help, clear the find", Do: (*App).escape},
+		{Keys: []Key{r('L')}, Label: "L", Help: "what every word means", Do: (*App).toggleGlossary},
 		{Keys: []Key{r('?')}, Label: "?", Help: "show or hide this help", Bar: "help", Do: (*App).toggleHelp},
 		{Keys: []Key{k(tcell.KeyCtrlZ)}, Label: "ctrl-z", Help: "suspend; fg brings it back", Do: (*App).suspend},
 		{Keys: []Key{r('q'), k(tcell.KeyCtrlC)}, Label: "q ctrl-c", Help: "quit", Bar: "quit", Do: (*App).quit},

@@ -50,8 +50,8 @@ func drawTimeline(c canvas, a *App, l layout) {
 	colOf := func(at sim.Time) int {
 		return min(int(float64(at-from)/step), cols-1)
 	}
-	panelTitle(c, a, "timeline", fmt.Sprintf("last %s, %s a column · ━ run ≈ syscall ! preempted S steal R retake O overflow",
-		short(to.Sub(from)), short(time.Duration(step))), -1)
+	panelTitle(c, a, "timeline", fmt.Sprintf("last %s, %s a column · %s",
+		short(to.Sub(from)), short(time.Duration(step)), timelineLegend()), -1)
 	cursor := s.Cursor()
 	tl := s.Timeline(from)
 	for i := range l.visibleProcs {

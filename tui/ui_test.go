@@ -587,3 +587,29 @@ func TestPlaybackInSimulatedTime(t *testing.T) {
 		t.Error("playback in time did not stop at the end")
 	}
 }
+
+// L explains every term of the glossary, scrolling on a small screen;
+// the timeline's legend is the glossary's symbols.
+func TestGlossary(t *testing.T) {
+	a := newApp(t, "steal", false)
+	t.Cleanup(func() { a.Close() })
+	keys(a, "lllll")
+	if got := draw(t, a, 160, 48).text; !strings.Contains(got, timelineLegend()) {
+		t.Errorf("the timeline's title lacks the glossary's legend %q:\n%s", timelineLegend(), got)
+	}
+	keys(a, "L")
+	seen := ""
+	for range 40 {
+		seen += draw(t, a, 80, 24).text
+		keys(a, "j")
+	}
+	for _, e := range glossary {
+		if !strings.Contains(seen, e.Term) {
+			t.Errorf("the glossary never shows %q", e.Term)
+		}
+	}
+	key(a, tcell.KeyEscape, 0)
+	if got := draw(t, a, 80, 24).text; strings.Contains(got, "what the screen shows") {
+		t.Errorf("esc left the glossary open:\n%s", got)
+	}
+}

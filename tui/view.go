@@ -163,6 +163,9 @@ func (v *rootView) Draw(screen tcell.Screen) {
 	if a.glist {
 		drawGoroutines(c, a)
 	}
+	if a.glossOpen {
+		drawGlossary(c, a)
+	}
 	if a.help {
 		drawHelp(c, a)
 	}
