@@ -20,9 +20,9 @@ var builtinFS embed.FS
 var Order = []string{
 	"tour",
 	"runnext", "overflow", "steal", "spinning", "fairness61",
-	"preempt", "gosched", "pingpong", "hog-pingpong",
+	"preempt", "gosched", "pingpong", "pingpong-2p", "hog-pingpong",
 	"syscall-busy", "syscall-idle",
-	"timer-1p", "timer-2p", "netpoll",
+	"timer-1p", "timer-2p", "timer-bursts", "netpoll",
 	"freelist",
 	"burst", "purge", "nested-submit", "nested-nonblocking", "sem-heavy",
 }
