@@ -109,6 +109,9 @@ func (r *Report) Judge(model, real []Observables) {
 				}
 			}
 			row.Verdict = fmt.Sprintf("%d of %d real runs agree", agree, len(real))
+			if row.Model == 0 && rv[len(rv)-1] == 0 {
+				row.tally, row.Verdict = "-", "only main runs"
+			}
 		} else {
 			row.Model = median(mv)
 			row.Within = row.Model >= row.RealMin && row.Model <= row.RealMax

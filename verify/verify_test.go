@@ -86,6 +86,14 @@ func TestJudgeUsesTheRealSpread(t *testing.T) {
 	}
 }
 
+func TestOnlyMainIsNotAnAgreementAboutNothing(t *testing.T) {
+	rep := &Report{Scenario: "alone", Seeds: []uint64{1}, Runs: 2}
+	rep.Judge([]Observables{{}}, []Observables{{}, {}})
+	if r := rep.Rows[0]; r.Verdict != "only main runs" || !r.Within || r.tally != "-" {
+		t.Errorf("first-started row without goroutines: %+v", r)
+	}
+}
+
 func TestNoRealRunsIsNotJudged(t *testing.T) {
 	rep := &Report{Scenario: "deadlock", Seeds: []uint64{1}}
 	rep.Judge([]Observables{{Goroutines: 7}}, nil)
