@@ -107,6 +107,9 @@ func TestUIMemoryIsBounded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("5M-event runs; skipped with -short")
 	}
+	if raceEnabled {
+		t.Skip("the race detector's own memory would be measured; test.sh runs this without it")
+	}
 	for _, src := range []string{
 		"procs: 1\nmain:\n  - loop: {times: 100000000, do: [gosched]}\n",
 		"procs: 4\npools: {w: {size: 16}}\nmain:\n  - submit: {pool: w, count: 1000000, do: [{cpu: 10us}]}\n  - wait: children\n",
