@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -79,8 +80,11 @@ type Report struct {
 func (r *Report) Judge(model, real []Observables) {
 	r.Rows = r.Rows[:0]
 	for _, ob := range observables {
-		mv := values(model, ob.get)
-		rv := values(real, ob.get)
+		// Values are judged at the precision the report shows them: a
+		// model at 100.0% is not outside real runs at 99.98–99.99%.
+		get := func(o Observables) float64 { return ob.unit.round(ob.get(o)) }
+		mv := values(model, get)
+		rv := values(real, get)
 		row := Row{Observable: ob.name, unit: ob.unit}
 		if len(mv) == 0 {
 			row.Verdict = noData
@@ -100,11 +104,11 @@ func (r *Report) Judge(model, real []Observables) {
 		if ob.unit == unitGoroutine {
 			row.RealMedian = mode(rv)
 			row.tally = tally(rv)
-			row.Model = mode(values(model, ob.get))
+			row.Model = mode(mv)
 			row.Within = slices.Contains(rv, row.Model)
 			agree := 0
 			for _, o := range real {
-				if ob.get(o) == row.Model {
+				if get(o) == row.Model {
 					agree++
 				}
 			}
@@ -206,6 +210,22 @@ func mode(sorted []float64) float64 {
 		i = j
 	}
 	return best
+}
+
+// round gives v at the precision format writes it: a share to 0.1%, a
+// duration to three significant figures.
+func (u unit) round(v float64) float64 {
+	switch u {
+	case unitShare:
+		return math.Round(v*1000) / 1000
+	case unitDuration:
+		if v <= 0 {
+			return v
+		}
+		scale := math.Pow(10, math.Floor(math.Log10(v))-2)
+		return math.Round(v/scale) * scale
+	}
+	return v
 }
 
 func (u unit) format(v float64) string {

@@ -123,3 +123,13 @@ func TestShortDuration(t *testing.T) {
 		}
 	}
 }
+
+func TestJudgedAtTheShownPrecision(t *testing.T) {
+	rep := &Report{Scenario: "busy", Seeds: []uint64{1}, Runs: 2}
+	rep.Judge([]Observables{{Utilisation: 1, Makespan: 10_000_400}}, []Observables{{Utilisation: 0.9998, Makespan: 10_001_000}, {Utilisation: 0.9999, Makespan: 10_003_000}})
+	for _, r := range rep.Rows {
+		if (r.Observable == "P utilisation" || r.Observable == "makespan") && !r.Within {
+			t.Errorf("%s: %+v is outside only beyond the precision shown", r.Observable, r)
+		}
+	}
+}
