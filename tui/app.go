@@ -39,17 +39,20 @@ type App struct {
 	// keepTimeline keeps the timeline on a small screen where every P
 	// would fit only without it (t).
 	keepTimeline bool
-	logBack      int // how far the log is scrolled back from the cursor
-	found        gmp.GID
-	finding      bool
-	going        bool   // the goto prompt is open (:)
-	gotoText     string // what it holds
-	findText     string
-	help         bool
-	glist        bool // the goroutine list is open (g)
-	glossOpen    bool // the glossary is open (L)
-	glossTop     int  // its first line shown
-	glistTop     int  // its first line shown
+	// screen is the screen last drawn on, read back to see what a click
+	// landed on.
+	screen    tcell.Screen
+	logBack   int // how far the log is scrolled back from the cursor
+	found     gmp.GID
+	finding   bool
+	going     bool   // the goto prompt is open (:)
+	gotoText  string // what it holds
+	findText  string
+	help      bool
+	glist     bool // the goroutine list is open (g)
+	glossOpen bool // the glossary is open (L)
+	glossTop  int  // its first line shown
+	glistTop  int  // its first line shown
 	// deadlockShown is set once the run's deadlock has opened the list.
 	deadlockShown bool
 	playing       bool
@@ -72,6 +75,8 @@ type Options struct {
 	// ASCII draws only ASCII characters (UTF8Locale says when a terminal
 	// needs it).
 	ASCII bool
+	// NoMouse leaves the mouse to the terminal (for selecting text).
+	NoMouse bool
 	// Quiz asks questions as the run goes: the scenario's (ask:) and the
 	// model's own at its decisions.
 	Quiz bool
@@ -180,9 +185,9 @@ func (a *App) run(screen tcell.Screen, tick <-chan time.Time) (err error) {
 		a.tv.SetScreen(screen)
 	}
 	a.tv.SetRoot(a.root, true).SetInputCapture(a.HandleKey)
-	// Clicks answer questions; without a quiz the terminal keeps the
-	// mouse for selecting text.
-	a.tv.EnableMouse(a.sess.Quizzing())
+	// The mouse finds goroutines, scrolls and answers questions, unless
+	// the terminal should keep it for selecting text (--no-mouse).
+	a.tv.EnableMouse(!a.opts.NoMouse)
 	done := make(chan struct{})
 	crashed := make(chan string, 1)
 	go a.player(done, crashed, tick)

@@ -85,7 +85,7 @@ type splitRun struct {
 
 func newSplitApp(runs [2]splitRun, o Options) (*App, error) {
 	theme := NewTheme(o)
-	a := &App{theme: theme, keys: splitBindings(), pace: newPace(), split: &split{}}
+	a := &App{theme: theme, keys: splitBindings(), pace: newPace(), split: &split{}, opts: o}
 	for i, r := range runs {
 		sess, err := NewSession(r.sc, r.cfg)
 		if err != nil {

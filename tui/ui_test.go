@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
 
 	"github.com/schedlab/schedlab/gmp"
 	"github.com/schedlab/schedlab/sim"
@@ -611,5 +612,55 @@ func TestGlossary(t *testing.T) {
 	key(a, tcell.KeyEscape, 0)
 	if got := draw(t, a, 80, 24).text; strings.Contains(got, "what the screen shows") {
 		t.Errorf("esc left the glossary open:\n%s", got)
+	}
+}
+
+func TestNameAt(t *testing.T) {
+	row := "P0  run    M0  G12   8µs / –    next G9    ring 7 G2 G3"
+	for col, want := range map[int]string{0: "P0", 1: "P0", 15: "G12", 17: "G12", 18: "", 4: "", 37: "G9", 38: "G9", 51: "G2", 52: ""} {
+		if got := nameAt(row, col); got != want {
+			t.Errorf("nameAt(col %d) = %q, want %q", col, got, want)
+		}
+	}
+	if nameAt(row, 500) != "" || nameAt(row, -1) != "" {
+		t.Error("a click off the row found a name")
+	}
+}
+
+// A click on a goroutine's name finds it; the wheel scrolls the Ps.
+func TestMouse(t *testing.T) {
+	a := newApp(t, "sem-heavy", false) // 8 Ps
+	t.Cleanup(func() { a.Close() })
+	keys(a, "llllllllllllllllllll")
+	scr := tcell.NewSimulationScreen("UTF-8")
+	if err := scr.Init(); err != nil {
+		t.Fatal(err)
+	}
+	defer scr.Fini()
+	scr.SetSize(80, 18)
+	a.Root().SetRect(0, 0, 80, 18)
+	a.Root().Draw(scr)
+	// The first G name on the screen, and where it is.
+	x, y := -1, -1
+	for row := 0; row < 18 && x < 0; row++ {
+		text := rowText(scr, row)
+		if loc := namePattern.FindStringIndex(text); loc != nil && text[loc[0]] == 'G' && strings.IndexFunc(text[:loc[0]], func(r rune) bool { return r > 127 }) < 0 {
+			x, y = loc[0]+1, row
+		}
+	}
+	if x < 0 {
+		t.Fatal("no goroutine name on the screen to click")
+	}
+	name := nameAt(rowText(scr, y), x)
+	if !a.mouse(tview.MouseLeftClick, tcell.NewEventMouse(x, y, tcell.Button1, tcell.ModNone)) {
+		t.Fatalf("a click on %s did nothing", name)
+	}
+	if a.found.String() != name {
+		t.Errorf("a click on %s found %v", name, a.found)
+	}
+	a.focus = focusProcs
+	a.mouse(tview.MouseScrollDown, tcell.NewEventMouse(0, 0, tcell.WheelDown, tcell.ModNone))
+	if a.procsTop == 0 {
+		t.Error("the wheel did not scroll the Ps")
 	}
 }

@@ -121,6 +121,7 @@ func (v *rootView) computeLayout(w, h int) layout {
 func (v *rootView) Draw(screen tcell.Screen) {
 	v.Box.DrawForSubclass(screen, v)
 	x, y, w, h := v.GetInnerRect()
+	v.a.screen = screen // for reading what a click landed on
 	c := canvas{scr: v.a.theme.screen(screen), x: x, y: y, w: w, h: h}
 	t := v.a.theme
 	c.clear(t.Base)
@@ -171,14 +172,10 @@ func (v *rootView) Draw(screen tcell.Screen) {
 	}
 }
 
-// MouseHandler answers the open question with a click on a choice.
+// MouseHandler passes clicks and the wheel to the App (mouse.go).
 func (v *rootView) MouseHandler() func(action tview.MouseAction, event *tcell.EventMouse, setFocus func(p tview.Primitive)) (bool, tview.Primitive) {
 	return func(action tview.MouseAction, event *tcell.EventMouse, setFocus func(p tview.Primitive)) (bool, tview.Primitive) {
-		if action != tview.MouseLeftClick {
-			return false, nil
-		}
-		_, y := event.Position()
-		return v.a.quizClick(y), nil
+		return v.a.mouse(action, event), nil
 	}
 }
 

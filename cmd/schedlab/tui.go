@@ -23,9 +23,10 @@ import (
 // viewFlags say how the interactive views draw: the root command, tui
 // and trace share them.
 type viewFlags struct {
-	mono  bool
-	theme string
-	ascii bool
+	mono    bool
+	theme   string
+	ascii   bool
+	noMouse bool
 }
 
 func (f *viewFlags) register(cmd *cobra.Command) {
@@ -33,6 +34,7 @@ func (f *viewFlags) register(cmd *cobra.Command) {
 	fl.BoolVar(&f.mono, "mono", false, "no colours (also when NO_COLOR is set); the same as --theme mono")
 	fl.StringVar(&f.theme, "theme", "default", "colours: "+strings.Join(tui.Themes, ", ")+" (projector: no dim grey anywhere, for a room at the back)")
 	fl.BoolVar(&f.ascii, "ascii", false, "draw only ASCII characters (the default when the locale is not UTF-8, e.g. LANG=C over SSH)")
+	fl.BoolVar(&f.noMouse, "no-mouse", false, "leave the mouse to the terminal, for selecting text (clicks otherwise find goroutines and the wheel scrolls)")
 	_ = cmd.RegisterFlagCompletionFunc("theme", fixedCompletions(tui.Themes...))
 }
 
@@ -41,7 +43,7 @@ func (f *viewFlags) options() (tui.Options, error) {
 	if !slices.Contains(tui.Themes, f.theme) {
 		return tui.Options{}, usageError{fmt.Errorf("--theme %q: use %s", f.theme, strings.Join(tui.Themes, ", "))}
 	}
-	return tui.Options{Mono: f.mono, Theme: f.theme, ASCII: f.ascii || !tui.UTF8Locale()}, nil
+	return tui.Options{Mono: f.mono, Theme: f.theme, ASCII: f.ascii || !tui.UTF8Locale(), NoMouse: f.noMouse}, nil
 }
 
 // uiFlags are the flags of the UI, shared by the root command and tui.
