@@ -44,10 +44,8 @@ type App struct {
 	screen    tcell.Screen
 	logBack   int // how far the log is scrolled back from the cursor
 	found     gmp.GID
-	finding   bool
-	going     bool   // the goto prompt is open (:)
-	gotoText  string // what it holds
-	findText  string
+	prompt    *prompt // the status bar's line of input, when one is open
+	next      *Switch // what the UI is to become, when it stops for that
 	help      bool
 	glist     bool // the goroutine list is open (g)
 	glossOpen bool // the glossary is open (L)
@@ -77,6 +75,9 @@ type Options struct {
 	ASCII bool
 	// NoMouse leaves the mouse to the terminal (for selecting text).
 	NoMouse bool
+	// Source is the name the scenario was opened by (a built-in or a
+	// file), for v to open it again in the other view.
+	Source string
 	// Quiz asks questions as the run goes: the scenario's (ask:) and the
 	// model's own at its decisions.
 	Quiz bool
@@ -146,12 +147,8 @@ func (a *App) HandleKey(ev *tcell.EventKey) *tcell.EventKey {
 	if a.quizKey(ev) {
 		return nil
 	}
-	if a.finding {
-		a.findKey(ev)
-		return nil
-	}
-	if a.going {
-		a.gotoKey(ev)
+	if a.prompt != nil {
+		a.promptKey(ev)
 		return nil
 	}
 	for i := range a.keys {
@@ -587,27 +584,7 @@ func (a *App) fromCause() {
 }
 
 func (a *App) startFind() {
-	a.finding = true
-	a.findText = ""
-}
-
-// findKey edits the find prompt.
-func (a *App) findKey(ev *tcell.EventKey) {
-	switch ev.Key() {
-	case tcell.KeyEscape:
-		a.finding = false
-	case tcell.KeyEnter:
-		a.finding = false
-		a.find(a.findText)
-	case tcell.KeyBackspace, tcell.KeyBackspace2:
-		if a.findText != "" {
-			a.findText = a.findText[:len(a.findText)-1]
-		}
-	case tcell.KeyRune:
-		if len(a.findText) < 12 {
-			a.findText += string(ev.Rune())
-		}
-	}
+	a.ask(&prompt{label: " find goroutine: ", hint: "enter: find · esc: cancel", max: 12, enter: (*App).find})
 }
 
 func (a *App) find(text string) {

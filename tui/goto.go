@@ -7,8 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gdamore/tcell/v2"
-
 	"github.com/schedlab/schedlab/sim"
 )
 
@@ -21,27 +19,7 @@ func (a *App) startGoto() {
 		a.message = "going to an event is in the full view: schedlab tui NAME"
 		return
 	}
-	a.going = true
-	a.gotoText = ""
-}
-
-// gotoKey edits the goto prompt.
-func (a *App) gotoKey(ev *tcell.EventKey) {
-	switch ev.Key() {
-	case tcell.KeyEscape:
-		a.going = false
-	case tcell.KeyEnter:
-		a.going = false
-		a.goTo(a.gotoText)
-	case tcell.KeyBackspace, tcell.KeyBackspace2:
-		if a.gotoText != "" {
-			a.gotoText = a.gotoText[:len(a.gotoText)-1]
-		}
-	case tcell.KeyRune:
-		if len(a.gotoText) < 20 {
-			a.gotoText += string(ev.Rune())
-		}
-	}
+	a.ask(&prompt{label: " go to event or time: ", hint: "e.g. 120 or 1.5ms · enter: go · esc: cancel", max: 20, enter: (*App).goTo})
 }
 
 // goTo moves to what text names: an event number or a time.

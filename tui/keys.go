@@ -41,6 +41,8 @@ func bindings() []Binding {
 		{Keys: []Key{r('r'), k(tcell.KeyHome)}, Label: "r home", Help: "restart: the first event", Bar: "restart", Do: (*App).restart},
 		{Keys: []Key{k(tcell.KeyEnd)}, Label: "end", Help: "last event (runs it all)", Do: (*App).last},
 		{Keys: []Key{r('s')}, Label: "s", Help: "run again with a new seed", Bar: "seed", Do: (*App).reseed},
+		{Keys: []Key{r('o')}, Label: "o", Help: "open another scenario", Do: (*App).startOpen},
+		{Keys: []Key{r('v')}, Label: "v", Help: "split view: raw vs pool", Do: (*App).toggleView},
 		{Keys: []Key{k(tcell.KeyTab)}, Label: "tab", Help: "focus the next panel", Bar: "focus", Do: (*App).nextFocus},
 		{Keys: []Key{k(tcell.KeyBacktab)}, Label: "shift-tab", Help: "focus the previous panel", Do: (*App).prevFocus},
 		{Keys: []Key{k(tcell.KeyDown), r('j')}, Label: "↓ j", Help: "scroll the focused panel", Do: (*App).scrollDown},

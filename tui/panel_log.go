@@ -145,18 +145,8 @@ func drawNote(c canvas, a *App, l layout) {
 func drawStatus(c canvas, a *App) {
 	t := a.theme
 	c.fill(0, c.w, 0, ' ', t.Base)
-	if a.finding {
-		col := c.text(0, 0, " find goroutine: ", t.Key)
-		col = c.text(col, 0, a.findText, t.Base)
-		col = c.text(col, 0, "▁", t.Key)
-		c.text(col+2, 0, "enter: find · esc: cancel", t.Dim)
-		return
-	}
-	if a.going {
-		col := c.text(0, 0, " go to event or time: ", t.Key)
-		col = c.text(col, 0, a.gotoText, t.Base)
-		col = c.text(col, 0, "▁", t.Key)
-		c.text(col+2, 0, "e.g. 120 or 1.5ms · enter: go · esc: cancel", t.Dim)
+	if a.prompt != nil {
+		drawPrompt(c, a)
 		return
 	}
 	col := 0

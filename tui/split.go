@@ -120,6 +120,7 @@ func splitBindings() []Binding {
 		{Keys: []Key{r('p')}, Label: "p", Help: "pace: events or sim time", Do: (*App).togglePace},
 		{Keys: []Key{r('r'), k(tcell.KeyHome)}, Label: "r home", Help: "restart both runs", Bar: "restart", Do: (*App).restart},
 		{Keys: []Key{k(tcell.KeyEnd)}, Label: "end", Help: "run both to their ends", Do: (*App).last},
+		{Keys: []Key{r('v')}, Label: "v", Help: "back to the full view", Do: (*App).toggleView},
 		{Keys: []Key{k(tcell.KeyEscape)}, Label: "esc", Help: "close help", Do: (*App).escape},
 		{Keys: []Key{r('?')}, Label: "?", Help: "show or hide this help", Bar: "help", Do: (*App).toggleHelp},
 		{Keys: []Key{r('q'), k(tcell.KeyCtrlC)}, Label: "q ctrl-c", Help: "quit", Bar: "quit", Do: (*App).quit},

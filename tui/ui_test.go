@@ -664,3 +664,30 @@ func TestMouse(t *testing.T) {
 		t.Error("the wheel did not scroll the Ps")
 	}
 }
+
+// o and v stop the UI with what it is to become; a name that does not
+// load, or v on a scenario without a pool, says why and stays.
+func TestSwitchRequests(t *testing.T) {
+	a := newApp(t, "tour", false)
+	t.Cleanup(func() { a.Close() })
+	keys(a, "v")
+	if a.Next() != nil || a.Stopped() || !strings.Contains(draw(t, a, 120, 40).text, "submits none") {
+		t.Errorf("v on tour, which has no pool: next %+v, stopped %v", a.Next(), a.Stopped())
+	}
+	keys(a, "onosuch")
+	key(a, tcell.KeyEnter, 0)
+	if a.Next() != nil || !strings.Contains(draw(t, a, 120, 40).text, `no built-in scenario or file named "nosuch"`) {
+		t.Errorf("o nosuch: next %+v", a.Next())
+	}
+	keys(a, "osteal")
+	key(a, tcell.KeyEnter, 0)
+	if n := a.Next(); n == nil || n.Scenario != "steal" || n.Split || !a.Stopped() {
+		t.Errorf("o steal: next %+v, stopped %v", n, a.Stopped())
+	}
+	b := newApp(t, "burst", false)
+	t.Cleanup(func() { b.Close() })
+	keys(b, "v")
+	if n := b.Next(); n == nil || n.Scenario != "burst" || !n.Split {
+		t.Errorf("v on burst: next %+v", n)
+	}
+}

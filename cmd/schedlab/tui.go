@@ -149,20 +149,61 @@ func runUI(cmd *cobra.Command, name string, f *uiFlags, stderr io.Writer) error 
 		}
 		return runVsReal(name, over, opts, stderr)
 	}
-	var modes []taskmode.Mode
-	var policies []gmp.Policy
 	if f.split != "" {
-		if modes, policies, err = parseSplit(f.split); err != nil {
+		_, policies, err := parseSplit(f.split)
+		if err != nil {
 			return err
 		}
 		if policies != nil && over.Policy != nil {
 			return usageError{fmt.Errorf("--split %s names the policies of its two runs: leave out --policy", f.split)}
 		}
 	}
+	split := f.split
+	for {
+		app, err := buildUI(name, split, f.quiz, over, opts)
+		if err != nil {
+			return err
+		}
+		var screen tcell.Screen
+		if screenFor != nil {
+			screen = screenFor()
+		} else if err := haveTerminal(); err != nil {
+			app.Close()
+			return usageError{fmt.Errorf("the UI needs a terminal (%v); for a trace instead, run: schedlab run %s", err, name)}
+		}
+		if err := app.Run(screen); err != nil {
+			return runError{err}
+		}
+		// o and v stop the UI to become another: a scenario, or the
+		// other view of this one. A scenario opened from inside the UI
+		// was loaded there already, so an error now is a run's.
+		next := app.Next()
+		if next == nil {
+			return nil
+		}
+		name, split = next.Scenario, ""
+		if next.Split {
+			split = "raw,pool"
+		}
+	}
+}
+
+// buildUI loads the scenario and builds its UI, the split view when split
+// names two modes or policies.
+func buildUI(name, split string, quiz bool, over scenarios.Overrides, opts tui.Options) (*tui.App, error) {
+	var modes []taskmode.Mode
+	var policies []gmp.Policy
+	if split != "" {
+		var err error
+		if modes, policies, err = parseSplit(split); err != nil {
+			return nil, err
+		}
+	}
 	sc, err := scenarios.LoadFrom(name, stdin)
 	if err != nil {
-		return usageError{err}
+		return nil, usageError{err}
 	}
+	opts.Source = name
 	var app *tui.App
 	switch {
 	case policies != nil:
@@ -173,23 +214,13 @@ func runUI(cmd *cobra.Command, name string, f *uiFlags, stderr io.Writer) error 
 			err = fmt.Errorf("%s: %w", sc.File, err)
 		}
 	default:
-		opts.Quiz = f.quiz
+		opts.Quiz = quiz
 		app, err = tui.New(sc, sc.ConfigWith(over), opts)
 	}
 	if err != nil {
-		return usageError{err}
+		return nil, usageError{err}
 	}
-	var screen tcell.Screen
-	if screenFor != nil {
-		screen = screenFor()
-	} else if err := haveTerminal(); err != nil {
-		app.Close()
-		return usageError{fmt.Errorf("the UI needs a terminal (%v); for a trace instead, run: schedlab run %s", err, name)}
-	}
-	if err := app.Run(screen); err != nil {
-		return runError{err}
-	}
-	return nil
+	return app, nil
 }
 
 // runVsReal builds and runs the scenario's real program once, runs the

@@ -9,12 +9,21 @@ import (
 
 // scriptedScreen is a simulation screen that, once initialised, finds
 // keys already typed: tview reads them as the user's. (Its Init makes a
-// new event queue, so the keys can only go in after it.)
+// new event queue, so the keys can only go in after it.) keys separates
+// with | those of each run of the UI on it, when one UI stops to become
+// another (v, o).
 type scriptedScreen struct {
 	tcell.SimulationScreen
 	keys   string
 	inited bool
+	runs   int
 	top    string // the first row of the last frame shown
+}
+
+// Fini ends a run: the next Init starts the next on a fresh screen.
+func (s *scriptedScreen) Fini() {
+	s.SimulationScreen.Fini()
+	s.inited = false
 }
 
 // Show remembers the frame: tview finalises the screen, which empties it,
@@ -33,22 +42,34 @@ func (s *scriptedScreen) Init() error {
 	if s.inited {
 		return nil
 	}
+	if s.runs > 0 {
+		s.SimulationScreen = tcell.NewSimulationScreen("UTF-8")
+	}
 	if err := s.SimulationScreen.Init(); err != nil {
 		return err
 	}
 	s.inited = true
 	s.SetSize(80, 24)
-	for _, r := range s.keys {
-		s.InjectKey(tcell.KeyRune, r, tcell.ModNone)
+	if runs := strings.Split(s.keys, "|"); s.runs < len(runs) {
+		for _, r := range runs[s.runs] {
+			if r == '\n' {
+				s.InjectKey(tcell.KeyEnter, 0, tcell.ModNone)
+				continue
+			}
+			s.InjectKey(tcell.KeyRune, r, tcell.ModNone)
+		}
 	}
+	s.runs++
 	return nil
 }
 
 // withScreen runs the UI commands on a scripted simulation screen.
 func withScreen(t *testing.T, keys string) *scriptedScreen {
 	t.Helper()
-	if len(keys) > 10 {
-		t.Fatal("the simulation screen queues at most 10 events")
+	for _, run := range strings.Split(keys, "|") {
+		if len(run) > 10 {
+			t.Fatal("the simulation screen queues at most 10 events a run")
+		}
 	}
 	scr := &scriptedScreen{SimulationScreen: tcell.NewSimulationScreen("UTF-8"), keys: keys}
 	screenFor = func() tcell.Screen { return scr }
@@ -116,5 +137,27 @@ func TestTUIErrorsComeBeforeTheScreen(t *testing.T) {
 	}
 	if _, _, errOut := cli(t, "tui", bad); !strings.Contains(errOut, "bad.yaml:3:5: unknown action \"slep\"") {
 		t.Errorf("the file error lacks its position: %q", errOut)
+	}
+}
+
+// v switches the full view to the split one and back, o opens another
+// scenario: the UI stops and the command runs the next one on the same
+// terminal.
+func TestTUISwitches(t *testing.T) {
+	scr := withScreen(t, "v|v|q")
+	code, out, errOut := cli(t, "tui", "burst")
+	if code != 0 || errOut != "" || out != "" {
+		t.Fatalf("tui burst, v, v, q: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if scr.runs != 3 || !strings.Contains(scr.top, "A burst of 10,000") {
+		t.Errorf("after %d runs the header reads %q, want burst's full view after three", scr.runs, scr.top)
+	}
+	scr = withScreen(t, "v|q")
+	if code, _, _ := cli(t, "tui", "burst"); code != 0 || !strings.Contains(scr.top, "burst — raw vs pool") {
+		t.Errorf("v did not open the split view: exit %d, header %q", code, scr.top)
+	}
+	scr = withScreen(t, "osteal\n|q")
+	if code, _, _ := cli(t, "tui", "burst"); code != 0 || scr.runs != 2 || !strings.Contains(scr.top, "Work stealing") {
+		t.Errorf("o steal did not open steal: exit %d after %d runs, header %q", code, scr.runs, scr.top)
 	}
 }
