@@ -633,6 +633,8 @@ func (a *App) escape() {
 	switch {
 	case a.help:
 		a.help = false
+	case a.split != nil && a.split.ended() && !a.split.tableClosed:
+		a.split.tableClosed = true
 	case a.glossOpen:
 		a.glossOpen = false
 	case a.glist:

@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/gdamore/tcell/v2"
 
@@ -25,6 +26,11 @@ type split struct {
 	// moves records which panes each step forward moved (bit 0, bit 1),
 	// so that a step back undoes exactly that step.
 	moves []uint8
+	// compare measures the two runs as schedlab compare does; its table
+	// is shown when both runs have ended (table), until esc.
+	compare     func() (*compare.Report, error)
+	table       []string
+	tableClosed bool
 }
 
 // pane is one run of the split view. Its App shares the parent's theme
@@ -53,7 +59,13 @@ func NewSplit(sc *scenarios.Scenario, cfg gmp.Config, modes [2]taskmode.Mode, o 
 		psc.Main, psc.Pools, psc.Sems, psc.Chans, psc.Notes = prog.Main, prog.Pools, prog.Sems, prog.Chans, nil
 		runs[i] = splitRun{label: mode.String(), sc: &psc, cfg: cfg}
 	}
-	return newSplitApp(runs, o)
+	a, err := newSplitApp(runs, o)
+	if err == nil {
+		a.split.compare = func() (*compare.Report, error) {
+			return compare.Compare(sc.Name, sc.Title, sc.Program(), cfg, modes[:])
+		}
+	}
+	return a, err
 }
 
 // NewPolicySplit returns the split view of sc as written, run under two
@@ -73,7 +85,13 @@ func NewPolicySplit(sc *scenarios.Scenario, cfg gmp.Config, policies [2]gmp.Poli
 		c.Policy = p
 		runs[i] = splitRun{label: p.String(), sc: &psc, cfg: c}
 	}
-	return newSplitApp(runs, o)
+	a, err := newSplitApp(runs, o)
+	if err == nil {
+		a.split.compare = func() (*compare.Report, error) {
+			return compare.ComparePolicies(sc.Name, sc.Title, sc.Program(), cfg, policies[:])
+		}
+	}
+	return a, err
 }
 
 // splitRun is what one pane runs.
@@ -180,6 +198,7 @@ func (sp *split) restart() {
 		p.view.sess.Seek(0)
 	}
 	sp.moves = sp.moves[:0]
+	sp.tableClosed = false
 }
 
 // drawSplit draws the split view: a header, the two panes, the status.
@@ -206,8 +225,45 @@ func drawSplit(c canvas, a *App) {
 	}
 	drawPane(canvas{scr: c.scr, x: c.x + w + 1, y: c.y + 1, w: c.w - w - 1, h: c.h - 2}, sp.panes[1])
 	drawStatus(c.sub(c.h-1, 1), a)
+	if sp.ended() && !sp.tableClosed {
+		drawCompareTable(c, a)
+	}
 	if a.help {
 		drawHelp(c, a)
+	}
+}
+
+// ended reports whether both runs are at their last event.
+func (sp *split) ended() bool {
+	return sp.panes[0].view.sess.AtEnd() && sp.panes[1].view.sess.AtEnd()
+}
+
+// drawCompareTable shows, once both runs have ended, compare's table of
+// the two: what schedlab compare prints for them.
+func drawCompareTable(c canvas, a *App) {
+	sp := a.split
+	if sp.table == nil && sp.compare != nil {
+		var b strings.Builder
+		rep, err := sp.compare()
+		if err == nil {
+			err = rep.WriteText(&b)
+		}
+		if err != nil {
+			b.WriteString("the comparison failed: " + err.Error())
+		}
+		sp.table = strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+	}
+	if len(sp.table) == 0 {
+		return
+	}
+	w, h := min(c.w-2, 100), min(len(sp.table)+3, c.h-2)
+	box := canvas{scr: c.scr, x: c.x + (c.w-w)/2, y: c.y + (c.h-h)/2, w: w, h: h}
+	box.frame(" both runs have ended: schedlab compare's figures · esc closes ", a.theme)
+	for i, line := range sp.table {
+		if i+1 >= h-1 {
+			break
+		}
+		box.text(2, i+1, truncate(line, w-4), a.theme.Base)
 	}
 }
 

@@ -164,3 +164,21 @@ func TestPolicySplit(t *testing.T) {
 		t.Errorf("the header does not name the policies:\n%s", screen)
 	}
 }
+
+// At the end of both runs the split view shows compare's table of the
+// two; esc closes it.
+func TestSplitEndShowsTheComparison(t *testing.T) {
+	a := newSplit(t, "nested-nonblocking", taskmode.Raw, taskmode.Pool)
+	for a.split.forward() {
+	}
+	got := draw(t, a, 120, 40).text
+	for _, want := range []string{"both runs have ended", "makespan", "raw", "pool"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the end of the split view lacks %q:\n%s", want, got)
+		}
+	}
+	key(a, tcell.KeyEscape, 0)
+	if got := draw(t, a, 120, 40).text; strings.Contains(got, "both runs have ended") {
+		t.Errorf("esc left the table:\n%s", got)
+	}
+}
