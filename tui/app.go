@@ -41,16 +41,19 @@ type App struct {
 	keepTimeline bool
 	// screen is the screen last drawn on, read back to see what a click
 	// landed on.
-	screen    tcell.Screen
-	logBack   int // how far the log is scrolled back from the cursor
-	found     gmp.GID
-	prompt    *prompt // the status bar's line of input, when one is open
-	next      *Switch // what the UI is to become, when it stops for that
-	help      bool
-	glist     bool // the goroutine list is open (g)
-	glossOpen bool // the glossary is open (L)
-	glossTop  int  // its first line shown
-	glistTop  int  // its first line shown
+	screen  tcell.Screen
+	logBack int // how far the log is scrolled back from the cursor
+	found   gmp.GID
+	prompt  *prompt // the status bar's line of input, when one is open
+	next    *Switch // what the UI is to become, when it stops for that
+	// searchText is what / looks for in the events, lower case ("" when
+	// it looks for a goroutine, a.found).
+	searchText string
+	help       bool
+	glist      bool // the goroutine list is open (g)
+	glossOpen  bool // the glossary is open (L)
+	glossTop   int  // its first line shown
+	glistTop   int  // its first line shown
 	// deadlockShown is set once the run's deadlock has opened the list.
 	deadlockShown bool
 	playing       bool
@@ -584,16 +587,31 @@ func (a *App) fromCause() {
 }
 
 func (a *App) startFind() {
-	a.ask(&prompt{label: " find goroutine: ", hint: "enter: find · esc: cancel", max: 12, enter: (*App).find})
+	a.ask(&prompt{label: " find: ", hint: "a goroutine (5, G5) or words of the events · enter: find · esc: cancel", max: 64, enter: (*App).find})
 }
 
 func (a *App) find(text string) {
-	text = strings.TrimPrefix(strings.TrimSpace(strings.ToUpper(text)), "G")
+	raw := strings.TrimSpace(text)
+	text = strings.TrimPrefix(strings.ToUpper(raw), "G")
 	n, err := strconv.Atoi(text)
-	if err != nil || n <= 0 {
-		a.message = fmt.Sprintf("%q is not a goroutine: type a number such as 5 or G5", text)
+	if errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(text, "-") {
+		a.message = fmt.Sprintf("no such goroutine: G%s is beyond any run's goroutines", text)
 		return
 	}
+	if err != nil {
+		if raw == "" {
+			a.message = "type a goroutine, such as 5 or G5, or words of the events"
+			return
+		}
+		a.found = gmp.NoG
+		a.search(raw)
+		return
+	}
+	if n <= 0 {
+		a.message = fmt.Sprintf("%q is not a goroutine: they are numbered from G1", raw)
+		return
+	}
+	a.searchText = ""
 	if n > math.MaxInt32 {
 		a.message = fmt.Sprintf("no such goroutine: G%d is beyond any run's goroutines", n)
 		return
@@ -606,8 +624,15 @@ func (a *App) find(text string) {
 }
 
 func (a *App) nextOfFound() {
+	if a.searchText != "" {
+		a.playing = false
+		a.logBack = 0
+		a.leaveQuestion()
+		a.startJob(a.toNextMatch())
+		return
+	}
 	if a.found == gmp.NoG {
-		a.message = "find a goroutine first with /"
+		a.message = "find a goroutine or words first with /"
 		return
 	}
 	a.playing = false
@@ -617,8 +642,15 @@ func (a *App) nextOfFound() {
 }
 
 func (a *App) prevOfFound() {
+	if a.searchText != "" {
+		a.playing = false
+		a.logBack = 0
+		a.leaveQuestion()
+		a.prevMatch()
+		return
+	}
 	if a.found == gmp.NoG {
-		a.message = "find a goroutine first with /"
+		a.message = "find a goroutine or words first with /"
 		return
 	}
 	a.playing = false
@@ -639,8 +671,8 @@ func (a *App) escape() {
 		a.glossOpen = false
 	case a.glist:
 		a.glist = false
-	case a.found != gmp.NoG:
-		a.found = gmp.NoG
+	case a.found != gmp.NoG || a.searchText != "":
+		a.found, a.searchText = gmp.NoG, ""
 	}
 }
 

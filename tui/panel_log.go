@@ -18,6 +18,9 @@ func drawLog(c canvas, a *App) {
 	detail := "up to the current event, newest last"
 	if a.logBack > 0 {
 		detail = fmt.Sprintf("scrolled back %d (↓ returns)", a.logBack)
+		if sel := a.selected(); sel >= 0 {
+			detail = fmt.Sprintf("event %d selected: enter goes there, ↓ returns", sel+1)
+		}
 	}
 	panelTitle(c, a, "events", detail, focusLog)
 	d := s.Describer()
@@ -37,7 +40,12 @@ func drawLog(c canvas, a *App) {
 		col := c.text(0, 1+r, fmt.Sprintf("%12s ", e.T), dimUnless(t, st, i == cur))
 		col = c.text(col, 1+r, fmt.Sprintf("%-13s ", e.Kind), dimUnless(t, st, i == cur))
 		lineStyle := st
-		if a.found != gmp.NoG && i != cur && concerns(e, a.found) {
+		switch {
+		case i == cur:
+		case i == a.selected():
+			lineStyle = t.Current.Underline(true)
+			c.fill(col, c.w, 1+r, ' ', lineStyle)
+		case a.found != gmp.NoG && concerns(e, a.found), a.searchText != "" && a.matches(i, a.searchText):
 			lineStyle = t.Found
 		}
 		c.text(col, 1+r, truncate(d.Describe(e), c.w-col), lineStyle)
@@ -61,7 +69,13 @@ func explainLines(a *App, w int) ([]string, string) {
 		return []string{"before the first event"}, ""
 	}
 	e := s.Event(s.Cursor())
-	lines := wrap(s.Describer().Describe(e), w-2)
+	text := s.Describer().Describe(e)
+	if sel := a.selected(); sel >= 0 {
+		// The event selected in the log, read whole before going there.
+		e = s.Event(sel)
+		text = fmt.Sprintf("event %d, selected: %s", sel+1, s.Describer().Describe(e))
+	}
+	lines := wrap(text, w-2)
 	if len(lines) > 4 {
 		lines = append(lines[:3], truncate(strings.Join(lines[3:], " "), w-2))
 	}

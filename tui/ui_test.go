@@ -139,7 +139,7 @@ func TestUnknownKeySaysWhatToDo(t *testing.T) {
 func TestFindAGoroutine(t *testing.T) {
 	a := newApp(t, "steal", false)
 	keys(a, "/")
-	if got := draw(t, a, 80, 24).text; !strings.Contains(got, "find goroutine:") {
+	if got := draw(t, a, 80, 24).text; !strings.Contains(got, " find: ") {
 		t.Fatalf("no find prompt:\n%s", got)
 	}
 	keys(a, "G5")
@@ -162,10 +162,10 @@ func TestFindAGoroutine(t *testing.T) {
 	if strings.Contains(draw(t, a, 80, 24).text, "found G5") {
 		t.Fatal("esc did not clear the found goroutine")
 	}
-	keys(a, "/x")
+	keys(a, "/")
 	key(a, tcell.KeyEnter, 0)
-	if got := draw(t, a, 80, 24).text; !strings.Contains(got, `"X" is not a goroutine`) {
-		t.Fatalf("a bad find gives no message:\n%s", got)
+	if got := draw(t, a, 80, 24).text; !strings.Contains(got, "type a goroutine, such as 5 or G5") {
+		t.Fatalf("an empty find gives no message:\n%s", got)
 	}
 	keys(a, "/999")
 	key(a, tcell.KeyEnter, 0)
@@ -689,5 +689,63 @@ func TestSwitchRequests(t *testing.T) {
 	keys(b, "v")
 	if n := b.Next(); n == nil || n.Scenario != "burst" || !n.Split {
 		t.Errorf("v on burst: next %+v", n)
+	}
+}
+
+// / with words finds the next event that says them; n and N go on and
+// back; the log marks the matches.
+func TestFindWords(t *testing.T) {
+	a := newApp(t, "steal", false)
+	t.Cleanup(func() { a.Close() })
+	keys(a, "/steals")
+	key(a, tcell.KeyEnter, 0)
+	for a.job != nil {
+		a.stepJob()
+	}
+	first := a.sess.Cursor()
+	if first <= 0 || !strings.Contains(a.sess.Describer().Describe(a.sess.Event(first)), "steals") {
+		t.Fatalf("/steals went to event %d: %s", first+1, a.sess.Describer().Describe(a.sess.Event(first)))
+	}
+	keys(a, "n")
+	for a.job != nil {
+		a.stepJob()
+	}
+	second := a.sess.Cursor()
+	if second <= first || !a.matches(second, "steals") {
+		t.Fatalf("n went from %d to %d", first+1, second+1)
+	}
+	keys(a, "N")
+	if a.sess.Cursor() != first {
+		t.Errorf("N went back to %d, want %d", a.sess.Cursor()+1, first+1)
+	}
+	keys(a, "/nothing says this")
+	key(a, tcell.KeyEnter, 0)
+	for a.job != nil {
+		a.stepJob()
+	}
+	if got := draw(t, a, 120, 40).text; !strings.Contains(got, `no later event says "nothing says this"`) {
+		t.Errorf("a search that finds nothing says nothing:\n%s", got)
+	}
+}
+
+// With the log focused and scrolled back, the bottom row is selected:
+// its whole sentence shows, and enter goes there.
+func TestSelectAnEventInTheLog(t *testing.T) {
+	a := newApp(t, "tour", false)
+	t.Cleanup(func() { a.Close() })
+	keys(a, "llllllllllllllllllll")
+	cur := a.sess.Cursor()
+	for a.focus != focusLog {
+		key(a, tcell.KeyTab, 0)
+	}
+	keys(a, "kkkk")
+	got := draw(t, a, 120, 40).text
+	want := fmt.Sprintf("event %d selected: enter goes there", cur-4+1)
+	if !strings.Contains(got, want) || !strings.Contains(got, fmt.Sprintf("event %d, selected: ", cur-4+1)) {
+		t.Fatalf("the log does not show its selection (%q):\n%s", want, got)
+	}
+	key(a, tcell.KeyEnter, 0)
+	if a.sess.Cursor() != cur-4 || a.logBack != 0 {
+		t.Errorf("enter went to event %d, want %d", a.sess.Cursor()+1, cur-4+1)
 	}
 }
