@@ -110,3 +110,23 @@ func goldenScreen(t *testing.T, name string, got screen) {
 		t.Fatalf("screen %s differs from its golden file (if intended, run go test ./tui -update and review the diff)\n--- got ---\n%s--- want ---\n%s", name, got.text, want)
 	}
 }
+
+// goldenStyles compares a frame's styles with testdata/name.styles: what
+// a theme does to every cell.
+func goldenStyles(t *testing.T, name string, got screen) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".styles")
+	if *update {
+		if err := os.WriteFile(path, []byte(got.styles), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./tui -update to create it)", err)
+	}
+	if !bytes.Equal([]byte(got.styles), want) {
+		t.Fatalf("the styles of %s differ from %s (if intended, run go test ./tui -update and review the diff)", name, path)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/rivo/tview"
 
 	"github.com/schedlab/schedlab/gmp"
+	"github.com/schedlab/schedlab/scenarios"
 	"github.com/schedlab/schedlab/sim"
 )
 
@@ -747,5 +748,39 @@ func TestSelectAnEventInTheLog(t *testing.T) {
 	key(a, tcell.KeyEnter, 0)
 	if a.sess.Cursor() != cur-4 || a.logBack != 0 {
 		t.Errorf("enter went to event %d, want %d", a.sess.Cursor()+1, cur-4+1)
+	}
+}
+
+// Golden screens in each theme: the ASCII mode's text, and the
+// projector and monochrome themes' styles, of one state at two sizes.
+func TestGoldenThemes(t *testing.T) {
+	t.Setenv("NO_COLOR", "") // the projector's styles, whatever the machine says
+	sc, err := scenarios.Load("tour")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sz := range [][2]int{{80, 24}, {200, 60}} {
+		for _, th := range []struct {
+			name string
+			o    Options
+		}{{"ascii", Options{ASCII: true}}, {"projector", Options{Theme: "projector"}}, {"mono", Options{Mono: true}}} {
+			name := fmt.Sprintf("tour-step25-%s-%dx%d", th.name, sz[0], sz[1])
+			t.Run(name, func(t *testing.T) {
+				a, err := New(sc, sc.Config(), th.o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { a.Close() })
+				for range 25 {
+					key(a, tcell.KeyRight, 0)
+				}
+				got := draw(t, a, sz[0], sz[1])
+				if th.o.ASCII {
+					goldenScreen(t, name, got)
+				} else {
+					goldenStyles(t, name, got)
+				}
+			})
+		}
 	}
 }
