@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"github.com/gdamore/tcell/v2"
 	"strconv"
 
 	"github.com/schedlab/schedlab/gmp"
@@ -64,36 +65,44 @@ func drawProcs(c canvas, a *App, l layout) {
 	}
 }
 
+// procState says what P id is doing, for the full view's P rows and the
+// split view's alike: idle, handed to a waking thread (→M3), running a G
+// (run), in a system call with one (sys), or in the scheduler (sched);
+// its style; and the M holding it, if any.
+func procState(a *App, id gmp.PID) (string, tcell.Style, *gmp.M) {
+	t := a.theme
+	st := a.sess.State()
+	p := st.P(id)
+	if p.M != gmp.NoM {
+		m := st.M(p.M)
+		switch m.State {
+		case gmp.MRunning:
+			return "run", t.Run, m
+		case gmp.MSyscall:
+			return "sys", t.Syscall, m
+		}
+		return "sched", t.Spinning, m
+	}
+	if !p.Idle {
+		// Off the idle list without an M: handed to a thread that is
+		// waking up, or in the hands of one handing it off.
+		for i := range st.NumM() {
+			if w := st.M(gmp.MID(i)); w.NextP == id {
+				return "→" + w.ID.String(), t.Spinning, nil
+			}
+		}
+		return "handed", t.Spinning, nil
+	}
+	return "idle", t.Idle, nil
+}
+
 func drawProc(c canvas, a *App, row int, id gmp.PID, wide bool) {
 	t := a.theme
 	st := a.sess.State()
 	p := st.P(id)
 	col := c.text(0, row, fmt.Sprintf("%-4s", id.String()), t.Title)
 
-	// State: idle, running a G, in a syscall with one, or in the scheduler.
-	state, stStyle := "idle", t.Idle
-	var m *gmp.M
-	if !p.Idle && p.M == gmp.NoM {
-		// Off the idle list without an M: handed to a thread that is
-		// waking up, or in the hands of one handing it off.
-		state, stStyle = "handed", t.Spinning
-		for i := range st.NumM() {
-			if w := st.M(gmp.MID(i)); w.NextP == id {
-				state = "→" + w.ID.String()
-			}
-		}
-	}
-	if p.M != gmp.NoM {
-		m = st.M(p.M)
-		switch m.State {
-		case gmp.MRunning:
-			state, stStyle = "run", t.Run
-		case gmp.MSyscall:
-			state, stStyle = "sys", t.Syscall
-		default:
-			state, stStyle = "sched", t.Spinning
-		}
-	}
+	state, stStyle, m := procState(a, id)
 	col = c.text(col, row, fmt.Sprintf("%-7s", state), stStyle)
 	mName := "-"
 	if m != nil {

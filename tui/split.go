@@ -324,17 +324,12 @@ func drawPaneProc(c canvas, a *App, row int, id gmp.PID) {
 	st := a.sess.State()
 	pp := st.P(id)
 	col := c.text(0, row, fmt.Sprintf("%-4s", id.String()), t.Title)
-	running := "idle"
-	style := t.Idle
-	if pp.M != gmp.NoM {
-		m := st.M(pp.M)
-		switch {
-		case m.CurG != gmp.NoG && m.State == gmp.MSyscall:
+	// The full view's state, with the running G in its colour.
+	running, style, m := procState(a, id)
+	if m != nil && m.CurG != gmp.NoG {
+		running, style = m.CurG.String(), t.G(int(m.CurG))
+		if m.State == gmp.MSyscall {
 			running, style = "sys "+m.CurG.String(), t.Syscall
-		case m.CurG != gmp.NoG:
-			running, style = m.CurG.String(), t.G(int(m.CurG))
-		default:
-			running, style = "sched", t.Spinning
 		}
 	}
 	col = c.text(col, row, fmt.Sprintf("%-8s", running), style)
