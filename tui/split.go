@@ -308,10 +308,15 @@ func drawPane(c canvas, p *pane) {
 		drawPools(sub, a)
 		row += sub.h
 	}
-	l := layout{visibleProcs: procs, timelineRows: procs + 1}
+	l := layout{visibleProcs: shown, timelineRows: shown + 1}
 	if row+l.timelineRows+3 <= c.h {
 		drawTimeline(c.sub(row, l.timelineRows), a, l)
 		row += l.timelineRows
+		if shown < st.Procs() {
+			// As under the Ps: the lanes left out are said, not dropped.
+			c.text(0, row, truncate(fmt.Sprintf("… and %d more lanes", st.Procs()-shown), c.w), t.Dim)
+			row++
+		}
 	}
 	if rows := c.h - row; rows >= 2 {
 		drawLog(c.sub(row, rows), a)
