@@ -141,6 +141,29 @@ func TestTUIUnderTmux(t *testing.T) {
 	waitFor("quiz", "event 2 ")
 	finish("quiz")
 
+	// end on a run of millions of events works off the UI's goroutine,
+	// says how far it got, and esc stops it there; the terminal can be
+	// resized meanwhile, down to the size message and back.
+	long := filepath.Join(dir, "long.yaml")
+	if err := os.WriteFile(long, []byte("procs: 1\nmain:\n  - loop: {times: 100000000, do: [gosched]}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	start("long", "tui "+long)
+	waitFor("long", "q quit")
+	send("long", "End")
+	waitFor("long", "running to the end: event", "esc stops")
+	send("long", "Escape")
+	waitFor("long", "stopped running to the end at event")
+	if out, err := tmux("resize-window", "-t", "long", "-x", "50", "-y", "14"); err != nil {
+		t.Fatalf("tmux resize-window: %v\n%s", err, out)
+	}
+	waitFor("long", "at least 60×16")
+	if out, err := tmux("resize-window", "-t", "long", "-x", "200", "-y", "60"); err != nil {
+		t.Fatalf("tmux resize-window: %v\n%s", err, out)
+	}
+	waitFor("long", "q quit", "P0", "timeline")
+	finish("long")
+
 	// Over SSH with LANG=C the UI draws in ASCII: nothing on the screen
 	// is a character the terminal would show as a question mark.
 	startIn("ascii", "C", "tui steal")
