@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/gdamore/tcell/v2"
 
@@ -9,9 +10,10 @@ import (
 )
 
 // Long work — running to the end of a long run, looking far ahead for a
-// goroutine's next event — is done a slice at a time, one slice a frame,
-// so that the screen shows how far it got and esc, q or ctrl-c stop it.
-// A short job ends within its first slice, before anything is drawn.
+// goroutine's next event — is done a slice at a time, as many slices a
+// frame as fit in most of it, so that the screen shows how far it got and
+// esc, q or ctrl-c stop it. A short job ends within its first slice,
+// before anything is drawn.
 
 // jobSlice is how many events a job moves through per frame: tens of
 // milliseconds of model time on this project's machine.
@@ -34,14 +36,24 @@ func (a *App) startJob(j *job) {
 	a.message = a.jobLine()
 }
 
-// stepJob does one slice of the job in progress.
+// jobBudget is how long a frame gives the job in progress: most of a
+// frame, leaving the rest to drawing and keys.
+const jobBudget = frame * 3 / 4
+
+// stepJob does a frame's worth of the job in progress: at least one
+// slice, and more while the frame's budget lasts.
 func (a *App) stepJob() {
 	if a.job == nil {
 		return
 	}
-	if a.job.step() {
-		a.job = nil
-		return
+	for start := time.Now(); ; {
+		if a.job.step() {
+			a.job = nil
+			return
+		}
+		if time.Since(start) >= jobBudget {
+			break
+		}
 	}
 	a.message = a.jobLine()
 }

@@ -148,7 +148,7 @@ func TestTUIUnderTmux(t *testing.T) {
 	if err := os.WriteFile(long, []byte("procs: 1\nmain:\n  - loop: {times: 100000000, do: [gosched]}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	start("long", "tui "+long)
+	start("long", "tui --max-events 100000000 "+long) // far longer than the test waits
 	waitFor("long", "q quit")
 	send("long", "End")
 	waitFor("long", "running to the end: event", "esc stops")
