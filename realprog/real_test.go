@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/schedlab/schedlab/gmp"
 	"github.com/schedlab/schedlab/realprog"
 	"github.com/schedlab/schedlab/rtrace"
 	"github.com/schedlab/schedlab/scenarios"
@@ -15,9 +16,9 @@ import (
 
 // everyAction uses each action a scenario can name, so that the real
 // program exercises every translation; its goroutine count is fixed by
-// the file (3 + 2 + 2 pool workers + 1; no purge within the run).
+// the file (3 + 2 + 2 pool workers + 1 + 1; no purge within the run).
 const everyAction = `procs: 2
-chans: {done: 1}
+chans: {done: 1, fin: 0}
 sems: {s: 2}
 pools: {p: {size: 2, expiry: 1s}}
 main:
@@ -32,6 +33,9 @@ main:
   - submit: {pool: p, count: 4, do: [{syscall: 100us}]}
   - go: {do: [{send: done}, exit]}
   - recv: done
+  - go: {do: [{recv: fin}]}
+  - loop: {times: 2, do: [gosched]}
+  - close: fin
   - wait: children
 `
 
@@ -139,5 +143,33 @@ func TestWriteMakesAModule(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "pool", "source.go")); err == nil {
 		t.Error("Write copied pool/source.go, which embeds files for schedlab, not for the program")
+	}
+}
+
+// TestEveryActionIsTranslated keeps everyAction using every action a
+// scenario can write, so that the test above runs each for real, and
+// checks the translator knows them all: a new action fails here until it
+// has a real counterpart.
+func TestEveryActionIsTranslated(t *testing.T) {
+	sc, err := scenarios.Parse("every-action.yaml", []byte(everyAction))
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := map[gmp.OpKind]bool{}
+	var walk func([]gmp.Op)
+	walk = func(ops []gmp.Op) {
+		for _, op := range ops {
+			used[op.Kind] = true
+			walk(op.Body)
+		}
+	}
+	walk(sc.Main)
+	for _, k := range scenarios.ActionKinds() {
+		if !used[k] {
+			t.Errorf("everyAction does not use %s: add it, so that it is built and run for real", k)
+		}
+	}
+	if _, err := realprog.Translate(sc, sc.Config()); err != nil {
+		t.Error(err)
 	}
 }

@@ -59,6 +59,17 @@ func init() {
 	}
 }
 
+// ActionKinds lists the kind of every action a scenario can write, in
+// the table's order: what another reader of programs (schedlab real's
+// translator) must handle.
+func ActionKinds() []gmp.OpKind {
+	out := make([]gmp.OpKind, len(actionTable))
+	for i, a := range actionTable {
+		out[i] = a.kind
+	}
+	return out
+}
+
 // lookupAction returns the action named name, or nil.
 func lookupAction(name string) *actionInfo {
 	for i := range actionTable {
