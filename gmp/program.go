@@ -19,52 +19,6 @@ func (p Pos) String() string {
 	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
 }
 
-// OpKind is the kind of a goroutine action.
-type OpKind uint8
-
-const (
-	OpCPU     OpKind = iota + 1 // compute for a duration
-	OpSyscall                   // a blocking system call
-	OpSleep                     // time.Sleep
-	OpNet                       // a network read that becomes ready after a duration
-	OpGosched                   // runtime.Gosched
-	OpGo                        // go statement(s)
-	OpLoop                      // repeat a body
-	OpSend                      // channel send
-	OpRecv                      // channel receive
-	OpClose                     // close a channel
-	OpWait                      // wait until every goroutine this one started, and every task it submitted, has finished
-	OpExit                      // runtime.Goexit
-	OpSubmit                    // submit tasks to a pool (pool.Submit)
-	OpAcquire                   // acquire a weighted semaphore (semaphore.Weighted.Acquire)
-	OpRelease                   // release a weighted semaphore
-	OpGroup                     // errgroup: SetLimit, Go count times, Wait
-
-	// Actions New makes up: the code of the libraries a scenario uses,
-	// run by the goroutines that call into them.
-	opPoolWorker // a pool worker's loop around the tasks it runs
-	opPoolPurge  // the pool's purge, run by the goroutine its timer starts
-	opGroupSend  // errgroup.Go's first half: send a token on the group's limit channel
-	opGroupGo    // errgroup.Go's second half: wg.Add(1) and the go statement
-	opGroupDone  // the end of an errgroup goroutine: free its slot, wg.Done
-	opGroupWait  // errgroup.Wait
-)
-
-var opNames = [...]string{
-	OpCPU: "cpu", OpSyscall: "syscall", OpSleep: "sleep", OpNet: "net", OpGosched: "gosched",
-	OpGo: "go", OpLoop: "loop", OpSend: "send", OpRecv: "recv", OpClose: "close",
-	OpWait: "wait", OpExit: "exit", OpSubmit: "submit", OpAcquire: "acquire", OpRelease: "release",
-	OpGroup: "group", opPoolWorker: "pool worker", opPoolPurge: "pool purge", opGroupSend: "errgroup.Go", opGroupGo: "errgroup.Go",
-	opGroupDone: "errgroup done", opGroupWait: "errgroup.Wait",
-}
-
-func (k OpKind) String() string {
-	if int(k) < len(opNames) && opNames[k] != "" {
-		return opNames[k]
-	}
-	return fmt.Sprintf("op(%d)", k)
-}
-
 // DurKind says how a duration is obtained.
 type DurKind uint8
 

@@ -59,13 +59,28 @@ func init() {
 	}
 }
 
-// ActionKinds lists the kind of every action a scenario can write, in
-// the table's order: what another reader of programs (schedlab real's
-// translator) must handle.
-func ActionKinds() []gmp.OpKind {
-	out := make([]gmp.OpKind, len(actionTable))
+// ExampleDecls declares what the actions' examples name: the channel
+// done, the semaphore io and the pool workers.
+const ExampleDecls = "chans: {done: 1}\nsems: {io: 2}\npools: {workers: {size: 2}}\n"
+
+// ActionExample is an action a scenario can write, with a line that
+// writes it (`recv: done`), valid in a file with ExampleDecls.
+type ActionExample struct {
+	Kind gmp.OpKind
+	Line string
+}
+
+// ActionExamples lists every action a scenario can write, in the table's
+// order: what another reader of programs (schedlab real's translator)
+// must handle.
+func ActionExamples() []ActionExample {
+	out := make([]ActionExample, len(actionTable))
 	for i, a := range actionTable {
-		out[i] = a.kind
+		line := a.name
+		if !a.bare {
+			line += ": " + a.example
+		}
+		out[i] = ActionExample{Kind: a.kind, Line: line}
 	}
 	return out
 }
