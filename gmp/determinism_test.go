@@ -131,10 +131,10 @@ func TestInvariantsAcrossSeedsAndProcs(t *testing.T) {
 	}
 }
 
-// sim and gmp are pure: no wall clock, no environment, no global random
-// source, no goroutines or locks.
+// sim and gmp, and the pool decisions gmp calls, are pure: no wall clock,
+// no environment, no global random source, no goroutines or locks.
 func TestCoreIsPure(t *testing.T) {
-	for _, dir := range []string{".", "../sim", "../quiz"} {
+	for _, dir := range []string{".", "../sim", "../quiz", "../pool/decide"} {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
 		for _, file := range files {
 			if strings.HasSuffix(file, "_test.go") {

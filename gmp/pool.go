@@ -3,13 +3,15 @@ package gmp
 import (
 	"time"
 
+	"github.com/schedlab/schedlab/pool/decide"
 	"github.com/schedlab/schedlab/sim"
 )
 
 // Goroutine pools, as package pool builds them, made of simulated
-// goroutines. The decisions are package pool's (see its doc, "Decision
-// rules"), taken in the same order, so a differential test can hold the
-// two side by side: a submitter takes the most recently idle worker (the
+// goroutines. The decisions are package pool's own code, package decide,
+// called with the simulated pool's counts (a differential test still
+// holds the two pools side by side, for the bookkeeping around them): a
+// submitter takes the most recently idle worker (the
 // oldest under PreAlloc), else starts one while Running < Cap, else is
 // rejected (Nonblocking, MaxBlocking) or waits in a FIFO line; a worker
 // that finishes a task serves the first waiter directly, else goes idle,
@@ -120,7 +122,14 @@ func (pl *Pool) expiry() time.Duration {
 	return DefaultPoolExpiry
 }
 
-func (pl *Pool) hasRoom() bool { return pl.Cap < 0 || pl.Running < pl.Cap }
+// counts is what package decide's decisions read.
+func (pl *Pool) counts() decide.Counts {
+	return decide.Counts{Idle: pl.IdleLen(), Running: pl.Running, Capacity: pl.Cap, Waiting: len(pl.Waiters)}
+}
+
+func (pl *Pool) limits() decide.Limits {
+	return decide.Limits{Nonblocking: pl.Decl.Nonblocking, MaxBlocking: pl.Decl.MaxBlocking}
+}
 
 // nextIdle is the worker the next task goes to: the top of the stack, or
 // under PreAlloc the oldest.
@@ -146,20 +155,10 @@ func (pl *Pool) popIdle() {
 }
 
 // countExpired counts the idle workers that went idle at or before
-// cutoff. The list is ordered by LastUsed, so they are a prefix, found by
-// binary search as package pool does.
+// cutoff: package decide's Expired over the list, oldest first.
 func (pl *Pool) countExpired(cutoff sim.Time) int {
 	ids := pl.idle[pl.idleHead:]
-	lo, hi := 0, len(ids)
-	for lo < hi {
-		mid := (lo + hi) / 2
-		if pl.Workers[ids[mid]].LastUsed <= cutoff {
-			lo = mid + 1
-		} else {
-			hi = mid
-		}
-	}
-	return lo
+	return decide.Expired(len(ids), func(i int) int64 { return int64(pl.Workers[ids[i]].LastUsed) }, int64(cutoff))
 }
 
 // removeExpired takes the n oldest idle workers off the list.
@@ -231,7 +230,9 @@ func (s *Machine) poolSubmit(m *M, g *G, op *Op) {
 	pl := &s.pools[pi]
 	pp := s.p(m.P)
 	body := s.childBody[g.op-1]
-	if wi, ok := pl.nextIdle(); ok {
+	switch decide.OnSubmit(pl.counts(), pl.limits()) {
+	case decide.ToIdle:
+		wi, _ := pl.nextIdle()
 		w := &pl.Workers[wi]
 		s.emit(Event{Kind: KindPoolDispatch, Rule: RulePoolDispatchIdle, G: g.ID, G2: w.G, P: pp.ID, M: m.ID,
 			N: w.ID, N2: pl.Stats.Submitted + 1, N3: int32(pl.Running), Obj: int32(pi), D: s.now.Sub(w.LastUsed), Op: op})
@@ -243,13 +244,11 @@ func (s *Machine) poolSubmit(m *M, g *G, op *Op) {
 		s.ready(m, pp, s.g(w.G), Event{Rule: RulePoolReadyIdle, G2: g.ID, N: w.ID, Obj: int32(pi)})
 		s.continueAfter(m, s.cfg.Costs.ChanOp)
 		return
-	}
-	if pl.hasRoom() {
+	case decide.NewWorker:
 		s.poolStartWorker(m, pp, pi, g, g.ID, body, Event{Rule: RulePoolDispatchNew, Op: op}, false)
 		s.continueAfter(m, s.cfg.Costs.Newproc)
 		return
-	}
-	if pl.Decl.Nonblocking || (pl.Decl.MaxBlocking > 0 && len(pl.Waiters) >= pl.Decl.MaxBlocking) {
+	case decide.Reject:
 		s.emit(Event{Kind: KindPoolReject, Rule: RulePoolReject, G: g.ID, P: pp.ID, M: m.ID,
 			N: len(pl.Waiters), N3: int32(pl.Running), Obj: int32(pi), Flag: pl.Decl.Nonblocking, Op: op})
 		pl.Stats.Rejected++
@@ -326,8 +325,10 @@ func (s *Machine) poolWorkerStep(m *M, g *G, op *Op) {
 	// The task's last act (a WaitGroup's Done) comes before the pool's
 	// bookkeeping.
 	s.taskDone(m, pp, w.Owner, g.ID)
-	if len(pl.Waiters) > 0 {
-		// Hand-off: take the first waiter's task and run it at once.
+	// The model has no Release or Tune, so a worker is never stopped
+	// after its task: it serves the first waiter or goes idle.
+	if decide.AfterTask(pl.counts(), false) == decide.Handoff {
+		// Take the first waiter's task and run it at once.
 		wt := pl.Waiters[0]
 		s.emit(Event{Kind: KindPoolDispatch, Rule: RulePoolHandoff, G: g.ID, G2: wt.G, P: pp.ID, M: m.ID,
 			N: w.ID, N2: pl.Stats.Submitted + 1, N3: int32(pl.Running), Obj: int32(pi), D: s.now.Sub(wt.Since), Op: op})
@@ -339,7 +340,7 @@ func (s *Machine) poolWorkerStep(m *M, g *G, op *Op) {
 		s.continueAfter(m, s.cfg.Costs.ChanOp)
 		return
 	}
-	arm := !pl.PurgeArmed
+	arm := decide.ArmPurge(true, pl.PurgeArmed)
 	s.emit(Event{Kind: KindPoolIdle, Rule: RulePoolIdle, G: g.ID, P: pp.ID, M: m.ID,
 		N: w.ID, N2: pl.IdleLen() + 1, N3: int32(pl.Running), Obj: int32(pi), D: pl.expiry(), Flag: arm, Op: op})
 	pl.Stats.Completed++
@@ -431,7 +432,7 @@ func (s *Machine) poolWorkerLost(m *M, g *G, pi int) {
 	pl.Stats.Completed++
 	w.State = WorkerStopped
 	pl.Running--
-	for len(pl.Waiters) > 0 && pl.hasRoom() {
+	for decide.ServeWaiter(pl.counts()) {
 		wt := pl.Waiters[0]
 		s.poolStartWorker(m, pp, pi, g, wt.G, wt.body, Event{Rule: RulePoolServeWaiter, G3: wt.G, D: s.now.Sub(wt.Since)}, true)
 		s.ready(m, pp, s.g(wt.G), Event{Rule: RulePoolReadyWaiter, G2: g.ID, N: len(pl.Workers), Obj: int32(pi)})

@@ -5,6 +5,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/schedlab/schedlab/pool/decide"
 )
 
 // core is the machinery shared by Pool and FuncPool[T]: T is what a
@@ -33,10 +35,9 @@ type core[T any] struct {
 	logger       Logger
 	panicHandler func(any)
 	expiry       int64 // nanoseconds
-	maxBlocking  int
+	limits       decide.Limits
 	purge        bool
 	preAlloc     bool
-	nonblocking  bool
 	capacity     atomic.Int64 // -1 for an unlimited pool
 	spare        sync.Pool    // recycled *waiter[T]
 
@@ -97,8 +98,7 @@ func (c *core[T]) init(size int, exec func(T), opts []Option) error {
 	c.expiry = int64(o.Expiry)
 	c.purge = !o.DisablePurge
 	c.preAlloc = o.PreAlloc
-	c.nonblocking = o.Nonblocking
-	c.maxBlocking = o.MaxBlocking
+	c.limits = decide.Limits{Nonblocking: o.Nonblocking, MaxBlocking: o.MaxBlocking}
 	if size <= 0 {
 		size = -1
 	}
@@ -200,17 +200,9 @@ func (c *core[T]) Tune(size int) {
 	}
 }
 
-// hasRoomLocked reports whether a worker may be started.
-func (c *core[T]) hasRoomLocked() bool {
-	capacity := c.capacity.Load()
-	return capacity < 0 || c.running.Load() < capacity
-}
-
-// shrinkingLocked reports whether Tune has left more workers than the
-// capacity allows.
-func (c *core[T]) shrinkingLocked() bool {
-	capacity := c.capacity.Load()
-	return capacity >= 0 && c.running.Load() > capacity
+// countsLocked is what the decisions of package decide read.
+func (c *core[T]) countsLocked() decide.Counts {
+	return decide.Counts{Idle: c.idle.len(), Running: int(c.running.Load()), Capacity: int(c.capacity.Load()), Waiting: c.waiters.len}
 }
 
 // submitContext is SubmitContext and InvokeContext: a done context rejects
@@ -245,22 +237,22 @@ func (c *core[T]) submit(ctx context.Context, task T) error {
 		c.mu.Unlock()
 		return ErrPoolClosed
 	}
-	if w := c.idle.pop(); w != nil {
+	switch decide.OnSubmit(c.countsLocked(), c.limits) {
+	case decide.ToIdle:
+		w := c.idle.pop()
 		c.acceptLocked(w, DispatchIdle, nil, now)
 		c.mu.Unlock()
 		w.busySince.Store(now)
 		w.tasks <- task
 		return nil
-	}
-	if c.hasRoomLocked() {
+	case decide.NewWorker:
 		w := c.startWorkerLocked()
 		c.acceptLocked(w, DispatchNew, nil, now)
 		c.mu.Unlock()
 		w.tasks <- task
 		go w.run()
 		return nil
-	}
-	if c.nonblocking || (c.maxBlocking > 0 && c.waiters.len >= c.maxBlocking) {
+	case decide.Reject:
 		c.rejectLocked(ErrPoolOverload, 0, now)
 		c.mu.Unlock()
 		return ErrPoolOverload
@@ -333,7 +325,7 @@ func (c *core[T]) takeFirstWaiterLocked() (*waiter[T], T) {
 // served, while there is room. It runs when room may have appeared without a
 // worker finishing a task: Tune growing the capacity, or a worker stopping.
 func (c *core[T]) serveWaitersLocked(now int64) {
-	for c.waiters.len > 0 && !c.closed.Load() && c.hasRoomLocked() {
+	for !c.closed.Load() && decide.ServeWaiter(c.countsLocked()) {
 		wt, task := c.takeFirstWaiterLocked()
 		w := c.startWorkerLocked()
 		c.acceptLocked(w, DispatchNew, wt, now)

@@ -18,13 +18,15 @@
 //
 // Every decision is made under the pool's one lock by the goroutine that
 // reaches it, and its hooks fire there and then, so the hooks' order is the
-// decisions' order. There is no background goroutine: a pool with no workers
-// runs no goroutine at all, and a pool with idle workers has one timer armed
-// on its clock. Given the order in which the lock is taken (by Submit calls,
-// by workers finishing tasks, by the purge timer, by Tune, Release and
-// Reboot), what follows is a deterministic function of it. With a manual clock
-// and one submitting goroutine that waits for each finished task's hooks, the
-// whole run is.
+// decisions' order. The choices below (Submit's 3–6, F2–F5, W, and P's
+// count) are package decide's functions, which schedlab's model of a pool
+// calls too, so the model decides with this code. There is no background
+// goroutine: a pool with no workers runs no goroutine at all, and a pool
+// with idle workers has one timer armed on its clock. Given the order in
+// which the lock is taken (by Submit calls, by workers finishing tasks, by
+// the purge timer, by Tune, Release and Reboot), what follows is a
+// deterministic function of it. With a manual clock and one submitting
+// goroutine that waits for each finished task's hooks, the whole run is.
 //
 // Submit (and Invoke), in this order:
 //

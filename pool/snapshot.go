@@ -115,8 +115,8 @@ func (c *core[T]) SnapshotInto(s *Snapshot) {
 		Expiry:        time.Duration(c.expiry),
 		PurgeDisabled: !c.purge,
 		PreAlloc:      c.preAlloc,
-		Nonblocking:   c.nonblocking,
-		MaxBlocking:   c.maxBlocking,
+		Nonblocking:   c.limits.Nonblocking,
+		MaxBlocking:   c.limits.MaxBlocking,
 		Closed:        c.closed.Load(),
 		Stats:         c.statsLocked(),
 	}

@@ -11,19 +11,22 @@ import (
 // TestSourceListsEveryFile keeps Source whole: a file added to the package
 // and not to the embed list would be missing from every generated program.
 func TestSourceListsEveryFile(t *testing.T) {
-	var want []string
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range files {
-		if !strings.HasSuffix(f, "_test.go") && f != "source.go" {
-			want = append(want, f)
+	var want, got []string
+	for _, pattern := range []string{"*.go", "decide/*.go"} {
+		files, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	got, err := fs.Glob(Source, "*.go")
-	if err != nil {
-		t.Fatal(err)
+		for _, f := range files {
+			if !strings.HasSuffix(f, "_test.go") && f != "source.go" {
+				want = append(want, f)
+			}
+		}
+		embedded, err := fs.Glob(Source, pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, embedded...)
 	}
 	slices.Sort(want)
 	slices.Sort(got)

@@ -3,6 +3,8 @@ package pool
 import (
 	"runtime/debug"
 	"sync/atomic"
+
+	"github.com/schedlab/schedlab/pool/decide"
 )
 
 // worker is one goroutine of the pool and the record the pool keeps of it.
@@ -112,24 +114,24 @@ func (c *core[T]) finishTask(w *worker[T], panicked bool, value any) (T, afterTa
 		}
 	}
 	var reason ExitReason
-	switch {
-	case w.gen != c.gen:
+	switch decide.AfterTask(c.countsLocked(), w.gen != c.gen) {
+	case decide.StopReleased:
 		reason = ExitReleased
-	case c.shrinkingLocked():
+	case decide.StopShrunk:
 		reason = ExitShrunk
-	case c.waiters.len > 0:
+	case decide.Handoff:
 		wt, task := c.takeFirstWaiterLocked()
 		c.acceptLocked(w, DispatchHandoff, wt, now)
 		c.mu.Unlock()
 		wt.ready <- struct{}{}
 		return task, runNext
-	default:
+	case decide.GoIdle:
 		w.lastUsed = now
 		if c.idle.push(w) {
 			if h := c.hooks.OnWorkerIdle; h != nil {
 				h(WorkerEvent{Worker: w.id, At: c.timeAt(now)})
 			}
-			if c.purge && !c.purgeArmed {
+			if decide.ArmPurge(c.purge, c.purgeArmed) {
 				c.armPurgeLocked(now+c.expiry, now)
 			}
 			c.mu.Unlock()

@@ -1,6 +1,6 @@
 package pool
 
-import "sort"
+import "github.com/schedlab/schedlab/pool/decide"
 
 // workerLoopQueue is the idle list of a PreAlloc pool: a ring allocated once
 // at the pool's capacity, so going idle never grows a slice. Like ants' loop
@@ -51,7 +51,7 @@ func (q *workerLoopQueue[T]) oldest() *worker[T] {
 }
 
 func (q *workerLoopQueue[T]) removeExpired(cutoff int64, dst []*worker[T]) []*worker[T] {
-	n := sort.Search(q.n, func(i int) bool { return q.at(i).lastUsed > cutoff })
+	n := decide.Expired(q.n, func(i int) int64 { return q.at(i).lastUsed }, cutoff)
 	for range n {
 		dst = append(dst, q.pop())
 	}

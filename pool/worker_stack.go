@@ -1,6 +1,6 @@
 package pool
 
-import "sort"
+import "github.com/schedlab/schedlab/pool/decide"
 
 // workerStack is the default idle list: a LIFO stack, so the most recently
 // used worker is reused first. That keeps the working set of goroutines (and
@@ -36,7 +36,7 @@ func (s *workerStack[T]) oldest() *worker[T] {
 }
 
 func (s *workerStack[T]) removeExpired(cutoff int64, dst []*worker[T]) []*worker[T] {
-	n := sort.Search(len(s.items), func(i int) bool { return s.items[i].lastUsed > cutoff })
+	n := decide.Expired(len(s.items), func(i int) int64 { return s.items[i].lastUsed }, cutoff)
 	if n == 0 {
 		return dst
 	}

@@ -68,6 +68,10 @@ func goMinor(v string) (int, bool) {
 	return n, err == nil
 }
 
+// schedlabPoolPath is package pool's import path in schedlab; the copy
+// Write makes of it imports its own subpackages at ModulePath instead.
+const schedlabPoolPath = "github.com/schedlab/schedlab/pool"
+
 // Write writes prog into dir as a module that go build builds: main.go,
 // go.mod and, when the program submits to a pool, a copy of package pool.
 func Write(dir string, prog *Program) error {
@@ -85,18 +89,25 @@ func Write(dir string, prog *Program) error {
 	}
 	files := map[string][]byte{"go.mod": mod.Bytes(), "main.go": prog.Main}
 	if prog.UsesPool {
-		names, err := fs.Glob(pool.Source, "*.go")
-		if err != nil {
-			return err
-		}
-		for _, name := range names {
+		// Package pool and the decisions it imports, at this module's
+		// path instead of schedlab's.
+		err := fs.WalkDir(pool.Source, ".", func(name string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
 			b, err := pool.Source.ReadFile(name)
 			if err != nil {
 				return err
 			}
-			files[filepath.Join("pool", name)] = b
-		}
-		if err := os.MkdirAll(filepath.Join(dir, "pool"), 0o755); err != nil {
+			b = bytes.ReplaceAll(b, []byte(`"`+schedlabPoolPath), []byte(`"`+ModulePath+"/pool"))
+			path := filepath.Join(dir, "pool", filepath.FromSlash(name))
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				return err
+			}
+			files[filepath.Join("pool", filepath.FromSlash(name))] = b
+			return nil
+		})
+		if err != nil {
 			return err
 		}
 	}

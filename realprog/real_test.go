@@ -1,6 +1,7 @@
 package realprog_test
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -137,9 +138,16 @@ func TestWriteMakesAModule(t *testing.T) {
 	if err := realprog.Write(dir, prog); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"go.mod", "main.go", "pool/pool.go", "pool/core.go"} {
-		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+	for _, f := range []string{"go.mod", "main.go", "pool/pool.go", "pool/core.go", "pool/decide/decide.go"} {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
 			t.Errorf("Write left out %s: %v", f, err)
+			continue
+		}
+		// The program is its own module: an import of schedlab's would
+		// fetch schedlab (or fail) instead of using the copy.
+		if bytes.Contains(b, []byte(`"github.com/schedlab/schedlab`)) {
+			t.Errorf("%s still imports a package of schedlab's module", f)
 		}
 	}
 	if _, err := os.Stat(filepath.Join(dir, "pool", "source.go")); err == nil {

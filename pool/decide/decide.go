@@ -1,0 +1,131 @@
+// Package decide is the decision chain of package pool as pure functions
+// of a pool's counts: what a submit does, what a worker does after a task,
+// how many idle workers the purge stops, when the next purge is due.
+//
+// Package pool calls these functions under its lock, and the model of a
+// pool in package gmp calls them on its simulated pool, so the model's
+// decisions are the real pool's code rather than a copy kept equal by a
+// test. What each caller does once a decision is made (channels and
+// goroutines, or simulated ones) stays with it. The package imports
+// nothing, so the model stays pure, and schedlab real copies it beside
+// package pool into the programs it generates.
+package decide
+
+// Counts is what a decision reads of a pool's state.
+type Counts struct {
+	Idle    int // workers parked, waiting for a task
+	Running int // workers started and not told to stop
+	// Capacity is the most workers that may run at once; negative for an
+	// unlimited pool.
+	Capacity int
+	Waiting  int // submitters waiting for a worker
+}
+
+// Limits are the options that turn a wait into a rejection.
+type Limits struct {
+	Nonblocking bool // never wait: reject when there is no worker
+	MaxBlocking int  // reject when this many already wait; 0 for no limit
+}
+
+// HasRoom reports whether a worker may be started.
+func (c Counts) HasRoom() bool { return c.Capacity < 0 || c.Running < c.Capacity }
+
+// Shrinking reports whether a Tune has left more workers than the capacity
+// allows: a worker that finishes a task then stops instead of going idle.
+func (c Counts) Shrinking() bool { return c.Capacity >= 0 && c.Running > c.Capacity }
+
+// Submit is what a submit does.
+type Submit uint8
+
+const (
+	// ToIdle hands the task to the idle worker the idle list gives next
+	// (the most recently idle one; the oldest under PreAlloc).
+	ToIdle Submit = iota
+	// NewWorker starts a worker for the task.
+	NewWorker
+	// Reject refuses the task: the pool is nonblocking, or MaxBlocking
+	// submitters already wait.
+	Reject
+	// Wait queues the submitter, first come first served, until a worker
+	// finishing a task (or a stop making room) serves it.
+	Wait
+)
+
+var submitNames = [...]string{ToIdle: "to an idle worker", NewWorker: "to a new worker", Reject: "rejected", Wait: "wait"}
+
+func (s Submit) String() string { return submitNames[s] }
+
+// OnSubmit decides a submit to an open pool: an idle worker first, then a
+// new one while there is room, then a rejection or a place in the line.
+func OnSubmit(c Counts, l Limits) Submit {
+	switch {
+	case c.Idle > 0:
+		return ToIdle
+	case c.HasRoom():
+		return NewWorker
+	case l.Nonblocking || (l.MaxBlocking > 0 && c.Waiting >= l.MaxBlocking):
+		return Reject
+	}
+	return Wait
+}
+
+// After is what a worker does when its task is done.
+type After uint8
+
+const (
+	// StopReleased: the pool was released since the worker started.
+	StopReleased After = iota
+	// StopShrunk: the pool has more workers than its capacity.
+	StopShrunk
+	// Handoff: the worker takes the first waiter's task and runs it.
+	Handoff
+	// GoIdle: the worker goes on the idle list, stamped with the time.
+	GoIdle
+)
+
+var afterNames = [...]string{StopReleased: "stop (released)", StopShrunk: "stop (shrunk)", Handoff: "serve the first waiter", GoIdle: "go idle"}
+
+func (a After) String() string { return afterNames[a] }
+
+// AfterTask decides what a worker does after a task. released says the
+// pool was released (and perhaps rebooted) since the worker started.
+// Stopping comes before serving a waiter, so a shrinking pool shrinks even
+// under load; a worker stopping makes room, and the caller then serves
+// waiters with new workers (ServeWaiter).
+func AfterTask(c Counts, released bool) After {
+	switch {
+	case released:
+		return StopReleased
+	case c.Shrinking():
+		return StopShrunk
+	case c.Waiting > 0:
+		return Handoff
+	}
+	return GoIdle
+}
+
+// ServeWaiter reports whether the first waiter gets a new worker now:
+// room appeared without a worker finishing a task (a worker stopped, or
+// Tune grew the capacity). The caller asks again after each one it serves.
+func ServeWaiter(c Counts) bool { return c.Waiting > 0 && c.HasRoom() }
+
+// ArmPurge reports whether a worker going idle arms the purge: the purge
+// is enabled and its one timer is not already pending.
+func ArmPurge(enabled, armed bool) bool { return enabled && !armed }
+
+// Expired counts the idle workers the purge stops at cutoff (now minus the
+// expiry): those that went idle at or before it. The idle list is ordered
+// by the time each went idle, oldest first, and lastUsed(i) reads the i-th,
+// so they are a prefix, found by binary search.
+func Expired(n int, lastUsed func(i int) int64, cutoff int64) int {
+	lo, hi := 0, n
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if lastUsed(mid) <= cutoff {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo
+}

@@ -1,0 +1,80 @@
+package decide
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// The decision chain, case by case, in package pool's documented order.
+func TestOnSubmit(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		c    Counts
+		l    Limits
+		want Submit
+	}{
+		{"an idle worker comes first, even with room", Counts{Idle: 1, Running: 1, Capacity: 4}, Limits{}, ToIdle},
+		{"an idle worker comes first, even when nonblocking and full", Counts{Idle: 1, Running: 2, Capacity: 2}, Limits{Nonblocking: true}, ToIdle},
+		{"room starts a worker", Counts{Running: 3, Capacity: 4}, Limits{}, NewWorker},
+		{"an unlimited pool always has room", Counts{Running: 1 << 20, Capacity: -1, Waiting: 5}, Limits{Nonblocking: true}, NewWorker},
+		{"full and nonblocking rejects", Counts{Running: 4, Capacity: 4}, Limits{Nonblocking: true}, Reject},
+		{"full with MaxBlocking reached rejects", Counts{Running: 4, Capacity: 4, Waiting: 2}, Limits{MaxBlocking: 2}, Reject},
+		{"full with MaxBlocking not reached waits", Counts{Running: 4, Capacity: 4, Waiting: 1}, Limits{MaxBlocking: 2}, Wait},
+		{"full and blocking waits", Counts{Running: 4, Capacity: 4, Waiting: 1000}, Limits{}, Wait},
+		{"shrunk below running waits", Counts{Running: 6, Capacity: 4}, Limits{}, Wait},
+	} {
+		if got := OnSubmit(c.c, c.l); got != c.want {
+			t.Errorf("%s: OnSubmit(%+v, %+v) = %v, want %v", c.name, c.c, c.l, got, c.want)
+		}
+	}
+}
+
+func TestAfterTask(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		c        Counts
+		released bool
+		want     After
+	}{
+		{"released stops, waiters or not", Counts{Running: 1, Capacity: 4, Waiting: 3}, true, StopReleased},
+		{"shrinking stops before serving a waiter", Counts{Running: 5, Capacity: 4, Waiting: 3}, false, StopShrunk},
+		{"a waiter is served", Counts{Running: 4, Capacity: 4, Waiting: 1}, false, Handoff},
+		{"nobody waits: idle", Counts{Running: 4, Capacity: 4}, false, GoIdle},
+		{"unlimited never shrinks", Counts{Running: 9, Capacity: -1}, false, GoIdle},
+	} {
+		if got := AfterTask(c.c, c.released); got != c.want {
+			t.Errorf("%s: AfterTask(%+v, %v) = %v, want %v", c.name, c.c, c.released, got, c.want)
+		}
+	}
+	if !ServeWaiter(Counts{Running: 3, Capacity: 4, Waiting: 1}) || ServeWaiter(Counts{Running: 4, Capacity: 4, Waiting: 1}) || ServeWaiter(Counts{Running: 0, Capacity: 4}) {
+		t.Error("ServeWaiter: a waiter is served exactly when there is one and room for a worker")
+	}
+	if !ArmPurge(true, false) || ArmPurge(true, true) || ArmPurge(false, false) {
+		t.Error("ArmPurge: the purge is armed exactly when enabled and not pending")
+	}
+}
+
+// Expired agrees with a linear count over random sorted lists, ties and
+// all.
+func TestExpiredIsTheSortedPrefix(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 2000 {
+		n := r.IntN(20)
+		at := make([]int64, n)
+		var t0 int64
+		for i := range at {
+			t0 += r.Int64N(3)
+			at[i] = t0
+		}
+		cutoff := r.Int64N(t0+3) - 1
+		want := 0
+		for _, a := range at {
+			if a <= cutoff {
+				want++
+			}
+		}
+		if got := Expired(n, func(i int) int64 { return at[i] }, cutoff); got != want {
+			t.Fatalf("Expired(%v, cutoff %d) = %d, want %d", at, cutoff, got, want)
+		}
+	}
+}
