@@ -5,9 +5,10 @@
 // agree — which worker takes which task, when a worker is started, who
 // waits, what a purge removes, and the whole state after each step.
 //
-// It is what makes the simulation's pool the real pool: the differential
-// test feeds every built-in pool scenario through it, and the terminal UI
-// shows the real pool's snapshots, taken as the run goes.
+// The model decides with the pool's own functions (package pool/decide);
+// this is the check of everything around them — the bookkeeping, the
+// order of hooks, the purge's timing. The differential test feeds every
+// built-in pool scenario through it.
 //
 // Each simulated task is a real task that waits on a gate; the driver
 // opens the gate when the simulated task ends, then waits, through the
@@ -38,6 +39,9 @@ var Epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 // hookTimeout bounds a wait for a real pool's decision. The decisions
 // take microseconds; a pool that has not decided in this time disagrees
 // with the simulation (it is waiting for something the model did not).
+// The tests run the driver in a synctest bubble, where this time passes
+// only once every goroutine in the bubble is blocked, so a slow machine
+// cannot make it fire.
 const hookTimeout = 5 * time.Second
 
 // Driver mirrors the pools of one simulated run. Feed it every event of

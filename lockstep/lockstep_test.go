@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"go.uber.org/goleak"
@@ -12,38 +13,42 @@ import (
 	"github.com/schedlab/schedlab/scenarios"
 )
 
-// run simulates prog with the driver following it, and returns the events
-// and the driver's verdict.
-func run(t *testing.T, prog *gmp.Program, cfg gmp.Config) (*gmp.Machine, int) {
+// run simulates prog with the driver following it, and returns the
+// machine and the number of pool events compared. The real pools run in
+// a synctest bubble, so the driver's wait for a decision ends on the
+// bubble's clock: only when every goroutine in it is blocked, never
+// because the machine was slow.
+func run(t *testing.T, prog *gmp.Program, cfg gmp.Config) (m *gmp.Machine, poolEvents int) {
 	t.Helper()
-	d, err := New(prog)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		if err := d.Close(); err != nil {
-			t.Errorf("Close: %v", err)
+	synctest.Test(t, func(t *testing.T) {
+		d, err := New(prog)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}()
-	m, err := gmp.New(cfg, prog)
-	if err != nil {
-		t.Fatal(err)
-	}
-	poolEvents := 0
-	m.SetSink(func(e gmp.Event) {
-		if IsPoolEvent(e) {
-			poolEvents++
+		defer func() {
+			if err := d.Close(); err != nil {
+				t.Errorf("Close: %v", err)
+			}
+		}()
+		m, err = gmp.New(cfg, prog)
+		if err != nil {
+			t.Fatal(err)
 		}
-		d.Event(m, e)
+		m.SetSink(func(e gmp.Event) {
+			if IsPoolEvent(e) {
+				poolEvents++
+			}
+			d.Event(m, e)
+		})
+		end := m.Run()
+		if end.Reason == gmp.Invariant {
+			t.Fatalf("invariant: %v", end.Err)
+		}
+		// The state after the last event, held against the real pools.
+		if err := d.Event(m, gmp.Event{T: m.Now(), Kind: gmp.KindProgram}); err != nil {
+			t.Fatalf("the real pool disagrees: %v", err)
+		}
 	})
-	end := m.Run()
-	if end.Reason == gmp.Invariant {
-		t.Fatalf("invariant: %v", end.Err)
-	}
-	// The state after the last event, held against the real pools.
-	if err := d.Event(m, gmp.Event{T: m.Now(), Kind: gmp.KindProgram}); err != nil {
-		t.Fatalf("the real pool disagrees: %v", err)
-	}
 	return m, poolEvents
 }
 
@@ -156,18 +161,20 @@ func TestDriverReportsADisagreement(t *testing.T) {
 			{Kind: gmp.OpSleep, Dur: gmp.Fixed(30 * time.Millisecond)},
 		},
 	}
-	d, err := New(&gmp.Program{Pools: []gmp.PoolDecl{{Name: "p", Size: 2, Expiry: 5 * time.Millisecond}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	m, err := gmp.New(gmp.Config{Procs: 2, Seed: 1, Costs: gmp.DefaultCosts()}, prog)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m.SetSink(func(e gmp.Event) { d.Event(m, e) })
-	m.Run()
-	if err := d.Err(); err == nil || !strings.Contains(err.Error(), "next purge") {
-		t.Fatalf("Err = %v, want a disagreement about the next purge", err)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		d, err := New(&gmp.Program{Pools: []gmp.PoolDecl{{Name: "p", Size: 2, Expiry: 5 * time.Millisecond}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer d.Close()
+		m, err := gmp.New(gmp.Config{Procs: 2, Seed: 1, Costs: gmp.DefaultCosts()}, prog)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.SetSink(func(e gmp.Event) { d.Event(m, e) })
+		m.Run()
+		if err := d.Err(); err == nil || !strings.Contains(err.Error(), "next purge") {
+			t.Fatalf("Err = %v, want a disagreement about the next purge", err)
+		}
+	})
 }

@@ -111,16 +111,6 @@ func (a *App) sessions() []*Session {
 	return []*Session{a.split.panes[0].view.sess, a.split.panes[1].view.sess}
 }
 
-// Close stops the real pools that follow the runs shown and waits for
-// their goroutines. Run calls it; a test that never runs the UI calls it.
-func (a *App) Close() error {
-	var errs []error
-	for _, s := range a.sessions() {
-		errs = append(errs, s.Close())
-	}
-	return errors.Join(errs...)
-}
-
 // Panes returns the sessions of the split view, or nil in the full view.
 func (a *App) Panes() []*Session {
 	if a.split == nil {
@@ -205,9 +195,6 @@ func (a *App) run(screen tcell.Screen, tick <-chan time.Time) (err error) {
 	}()
 	err = a.tv.Run()
 	close(done)
-	if cerr := a.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("stopping the real pools: %w", cerr)
-	}
 	select {
 	case msg := <-crashed:
 		return fmt.Errorf("internal error in the player: %s", msg)
@@ -499,9 +486,6 @@ func (a *App) reseed() {
 		_ = sess.EnableQuiz(true)
 	}
 	a.leaveQuestion()
-	if err := a.sess.Close(); err != nil {
-		a.message = "stopping the real pools of the last run: " + err.Error()
-	}
 	a.sess = sess
 	a.playing = false
 	a.logBack = 0

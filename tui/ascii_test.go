@@ -53,7 +53,6 @@ func TestASCIIModeDrawsOnlyASCII(t *testing.T) {
 				asciiOnly(t, name, draw(t, a, sz[0], sz[1]).text)
 			}
 		}
-		a.Close()
 	}
 	r := newReplay(t)
 	r.theme.ASCII = true

@@ -134,8 +134,5 @@ func TestUIMemoryIsBounded(t *testing.T) {
 			t.Errorf("after a 5M-event run the heap holds %d MB", ms.HeapAlloc>>20)
 		}
 		t.Logf("heap after %d events: %d MB; %d checkpoints", s.Known(), ms.HeapAlloc>>20, s.Checkpoints())
-		if err := s.Close(); err != nil {
-			t.Fatal(err)
-		}
 	}
 }

@@ -19,7 +19,6 @@ func appFor(t *testing.T, src string) *App {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { a.Close() })
 	return a
 }
 

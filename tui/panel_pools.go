@@ -9,9 +9,9 @@ import (
 )
 
 // The pools panel shows, for a scenario that uses them, each pool and
-// each semaphore as the model has them at the cursor. A real pool
-// (package pool, on a clock driven by the run) follows the model decision
-// by decision; the panel says so if it ever decides otherwise.
+// each semaphore as the model has them at the cursor. The model's pools
+// decide with package pool's code (pool/decide); lockstep's tests hold
+// real pools to them.
 
 // poolRows is how many rows the pools panel wants: a title and a row per
 // pool and semaphore, or none without them.
@@ -30,21 +30,15 @@ func drawPools(c canvas, a *App) {
 	if c.h == 0 {
 		return
 	}
-	t := a.theme
 	st := a.sess.State()
-	name, detail := "pools", "a real pool follows the run and agrees · idle workers: idle for / expiry, next first"
+	name, detail := "pools", "package pool's decisions · idle workers: idle for / expiry, next first"
 	switch {
 	case len(st.Pools()) == 0:
 		name, detail = "semaphores", "golang.org/x/sync/semaphore: who holds what, and who waits in line"
 	case len(st.Sems()) > 0:
-		detail = "pools (a real pool follows the run and agrees), then the semaphores"
+		detail = "pools (package pool's decisions), then the semaphores"
 	}
-	if err := a.sess.PoolDisagreement(); err != nil {
-		col := c.text(0, 0, " "+name+" ", t.Title)
-		c.text(col+1, 0, truncate("the real pool disagrees with the model: "+err.Error(), c.w-col-1), t.Warn)
-	} else {
-		panelTitle(c, a, name, detail, -1)
-	}
+	panelTitle(c, a, name, detail, -1)
 	row := 1
 	for i := range st.Pools() {
 		if row >= c.h {

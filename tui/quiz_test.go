@@ -20,7 +20,6 @@ func newQuizApp(t *testing.T, name string) *App {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { a.Close() })
 	return a
 }
 
@@ -117,7 +116,6 @@ func TestQuizClick(t *testing.T) {
 // Without --quiz nothing is asked, even in a scenario with questions.
 func TestNoQuizAsksNothing(t *testing.T) {
 	a := newApp(t, "tour", false)
-	t.Cleanup(func() { a.Close() })
 	for range 40 {
 		keys(a, "l")
 		if a.quiz != nil {

@@ -10,7 +10,6 @@ import (
 	"fmt"
 
 	"github.com/schedlab/schedlab/gmp"
-	"github.com/schedlab/schedlab/lockstep"
 	"github.com/schedlab/schedlab/scenarios"
 	"github.com/schedlab/schedlab/sim"
 )
@@ -52,11 +51,6 @@ type Session struct {
 	// cursor's event when later events of its step follow.
 	state *gmp.Machine
 
-	// pools drives real pools (package pool) in lockstep with the run's
-	// simulated ones and checks they decide alike; the UI shows the
-	// model's, which it can rebuild at any event.
-	pools *lockstep.Driver
-
 	// quiz is set when the session asks questions (EnableQuiz).
 	quiz *sessionQuiz
 }
@@ -73,13 +67,6 @@ func NewSession(sc *scenarios.Scenario, cfg gmp.Config) (*Session, error) {
 	}
 	s := &Session{sc: sc, cfg: cfg, desc: gmp.NewDescriber(prog), live: newLiveTimeline(cfg.Procs)}
 	s.log = newEventLog(s.regenerate)
-	if len(prog.Pools) > 0 {
-		d, err := lockstep.New(prog)
-		if err != nil {
-			return nil, err
-		}
-		s.pools = d
-	}
 	s.notes = scenarios.NewNoteTracker(sc.Notes)
 	start := m.Clone()
 	s.frontier = m
@@ -98,29 +85,8 @@ func (s *Session) record(e gmp.Event) {
 	i := s.log.n
 	s.log.add(e, s.frontier.Steps(), s.live.openSegments)
 	s.live.Record(e)
-	if s.pools != nil && s.pools.Err() == nil {
-		_ = s.pools.Event(s.frontier, e) // a disagreement stays in Err
-	}
 	s.quizObserve(e)
 	s.notes.Observe(i, &e)
-}
-
-// PoolDisagreement is the first decision the real pools took differently
-// from the model, or nil. From then on they are not driven.
-func (s *Session) PoolDisagreement() error {
-	if s.pools == nil {
-		return nil
-	}
-	return s.pools.Err()
-}
-
-// Close stops the real pools that follow the run and waits for their
-// goroutines.
-func (s *Session) Close() error {
-	if s.pools == nil {
-		return nil
-	}
-	return s.pools.Close()
 }
 
 // Scenario returns the scenario being run.

@@ -20,11 +20,6 @@ func newSession(t *testing.T, name string) *Session {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		if err := s.Close(); err != nil {
-			t.Errorf("Close: %v", err)
-		}
-	})
 	return s
 }
 
@@ -239,7 +234,6 @@ func TestNotesNumberedAsMetAndNoneShadowed(t *testing.T) {
 // the pool's last event.
 func TestPoolTimesFollowTheCursor(t *testing.T) {
 	a := newApp(t, "purge", false)
-	t.Cleanup(func() { a.Close() })
 	s := a.sess
 	// The first moment a worker is idle, and a later event before the
 	// pool's next.

@@ -121,7 +121,6 @@ func newSplitApp(runs [2]splitRun, o Options) (*App, error) {
 func (a *App) closeSplit() {
 	for _, p := range a.split.panes {
 		if p != nil {
-			p.view.sess.Close()
 		}
 	}
 }

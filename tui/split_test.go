@@ -22,11 +22,6 @@ func newSplit(t *testing.T, name string, a, b taskmode.Mode) *App {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		if err := app.Close(); err != nil {
-			t.Errorf("Close: %v", err)
-		}
-	})
 	return app
 }
 
@@ -139,7 +134,6 @@ func TestPolicySplit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { a.Close() })
 	if _, err := NewPolicySplit(sc, sc.Config(), [2]gmp.Policy{noSteal, noSteal}, Options{}); err == nil {
 		t.Error("a split of one policy twice was accepted")
 	}

@@ -52,7 +52,6 @@ func TestGoldenScreens(t *testing.T) {
 			name := fmt.Sprintf("%s-%s-%dx%d", st.scenario, st.name, sz.w, sz.h)
 			t.Run(name, func(t *testing.T) {
 				a := newApp(t, st.scenario, false)
-				t.Cleanup(func() { a.Session().Close() })
 				st.act(a)
 				goldenScreen(t, name, draw(t, a, sz.w, sz.h))
 			})
@@ -261,7 +260,6 @@ func TestReseedRunsAgain(t *testing.T) {
 // its rows; a taller screen has both.
 func TestEveryPOfEightAt80x24(t *testing.T) {
 	a := newApp(t, "sem-heavy", false) // 8 Ps
-	t.Cleanup(func() { a.Close() })
 	got := draw(t, a, 80, 24).text
 	for p := range 8 {
 		if !strings.Contains(got, fmt.Sprintf("\nP%d ", p)) {
@@ -351,7 +349,6 @@ func TestReadmeScreensAreCurrent(t *testing.T) {
 // must not hang wrapping it.
 func TestTinyTerminals(t *testing.T) {
 	a := newApp(t, "tour", false)
-	t.Cleanup(func() { a.Close() })
 	for _, sz := range []struct{ w, h int }{{1, 24}, {80, 1}, {1, 1}, {0, 0}, {59, 30}, {100, 15}} {
 		got := draw(t, a, sz.w, sz.h)
 		if sz.w >= 20 && sz.h >= 3 && !strings.Contains(strings.ReplaceAll(got.text, "\n", " "), "at least 60×16") {
@@ -369,7 +366,6 @@ func TestTinyTerminals(t *testing.T) {
 // A goroutine number beyond any run's is "no such goroutine", not a panic.
 func TestFindHugeNumbers(t *testing.T) {
 	a := newApp(t, "tour", false)
-	t.Cleanup(func() { a.Close() })
 	for _, n := range []string{"2147483648", "4294967295", "99999999999999999999", "-3", "G0"} {
 		keys(a, "/"+n)
 		key(a, tcell.KeyEnter, 0)
@@ -390,7 +386,6 @@ func TestFindHugeNumbers(t *testing.T) {
 // last event says the run has ended.
 func TestStatusSaysWhatKeysDoNow(t *testing.T) {
 	a := newApp(t, "runnext", false)
-	t.Cleanup(func() { a.Close() })
 	keys(a, " ")
 	if bar := draw(t, a, 80, 24).text; !strings.Contains(bar, "spc pause") {
 		t.Errorf("playing, the bar does not offer to pause:\n%s", bar)
@@ -407,8 +402,8 @@ func TestStatusSaysWhatKeysDoNow(t *testing.T) {
 // Scrolling the Ps stops with the last P on the last row.
 func TestProcsScrollStopsAtTheLastP(t *testing.T) {
 	a := newApp(t, "sem-heavy", false) // 8 Ps
-	t.Cleanup(func() { a.Close() })
-	draw(t, a, 80, 18) // too short for 8 Ps even without the timeline
+	// 18 rows are too few for 8 Ps even without the timeline.
+	draw(t, a, 80, 18)
 	visible := a.root.layout.visibleProcs
 	for range 10 {
 		a.scrollDown()
@@ -422,7 +417,6 @@ func TestProcsScrollStopsAtTheLastP(t *testing.T) {
 // and C comes back the same way.
 func TestFollowCauses(t *testing.T) {
 	a := newApp(t, "tour", false)
-	t.Cleanup(func() { a.Close() })
 	for range 25 {
 		keys(a, "l")
 	}
@@ -474,7 +468,6 @@ func TestPaletteNamesAreTerminalColours(t *testing.T) {
 // g lists every goroutine, the blocked first; esc closes the list.
 func TestGoroutineList(t *testing.T) {
 	a := newApp(t, "steal", false)
-	t.Cleanup(func() { a.Close() })
 	keys(a, "llllllllll")
 	keys(a, "g")
 	got := draw(t, a, 100, 30).text
@@ -497,7 +490,6 @@ func TestGoroutineList(t *testing.T) {
 // goroutines first, with their reasons.
 func TestDeadlockOpensTheGoroutineList(t *testing.T) {
 	a := newApp(t, "nested-submit", false) // deadlocks by design
-	t.Cleanup(func() { a.Close() })
 	for a.sess.Forward(1<<16) > 0 {
 	}
 	got := draw(t, a, 120, 40).text
@@ -520,7 +512,6 @@ func TestDeadlockOpensTheGoroutineList(t *testing.T) {
 // ahead (as a job) or back.
 func TestGoTo(t *testing.T) {
 	a := newApp(t, "tour", false)
-	t.Cleanup(func() { a.Close() })
 	goTo := func(text string) {
 		keys(a, ":"+text)
 		key(a, tcell.KeyEnter, 0)
@@ -563,7 +554,6 @@ func TestGoTo(t *testing.T) {
 // events of the next simulated millisecond, however many they are.
 func TestPlaybackInSimulatedTime(t *testing.T) {
 	a := newApp(t, "tour", false)
-	t.Cleanup(func() { a.Close() })
 	keys(a, "p")
 	if got := draw(t, a, 120, 40).text; !strings.Contains(got, "paused 1ms/s") {
 		t.Fatalf("the header does not give the pace while paused:\n%s", got)
@@ -594,7 +584,6 @@ func TestPlaybackInSimulatedTime(t *testing.T) {
 // the timeline's legend is the glossary's symbols.
 func TestGlossary(t *testing.T) {
 	a := newApp(t, "steal", false)
-	t.Cleanup(func() { a.Close() })
 	keys(a, "lllll")
 	if got := draw(t, a, 160, 48).text; !strings.Contains(got, timelineLegend()) {
 		t.Errorf("the timeline's title lacks the glossary's legend %q:\n%s", timelineLegend(), got)
@@ -631,7 +620,6 @@ func TestNameAt(t *testing.T) {
 // A click on a goroutine's name finds it; the wheel scrolls the Ps.
 func TestMouse(t *testing.T) {
 	a := newApp(t, "sem-heavy", false) // 8 Ps
-	t.Cleanup(func() { a.Close() })
 	keys(a, "llllllllllllllllllll")
 	scr := tcell.NewSimulationScreen("UTF-8")
 	if err := scr.Init(); err != nil {
@@ -670,7 +658,6 @@ func TestMouse(t *testing.T) {
 // load, or v on a scenario without a pool, says why and stays.
 func TestSwitchRequests(t *testing.T) {
 	a := newApp(t, "tour", false)
-	t.Cleanup(func() { a.Close() })
 	keys(a, "v")
 	if a.Next() != nil || a.Stopped() || !strings.Contains(draw(t, a, 120, 40).text, "submits none") {
 		t.Errorf("v on tour, which has no pool: next %+v, stopped %v", a.Next(), a.Stopped())
@@ -686,7 +673,6 @@ func TestSwitchRequests(t *testing.T) {
 		t.Errorf("o steal: next %+v, stopped %v", n, a.Stopped())
 	}
 	b := newApp(t, "burst", false)
-	t.Cleanup(func() { b.Close() })
 	keys(b, "v")
 	if n := b.Next(); n == nil || n.Scenario != "burst" || !n.Split {
 		t.Errorf("v on burst: next %+v", n)
@@ -697,7 +683,6 @@ func TestSwitchRequests(t *testing.T) {
 // back; the log marks the matches.
 func TestFindWords(t *testing.T) {
 	a := newApp(t, "steal", false)
-	t.Cleanup(func() { a.Close() })
 	keys(a, "/steals")
 	key(a, tcell.KeyEnter, 0)
 	for a.job != nil {
@@ -733,7 +718,6 @@ func TestFindWords(t *testing.T) {
 // its whole sentence shows, and enter goes there.
 func TestSelectAnEventInTheLog(t *testing.T) {
 	a := newApp(t, "tour", false)
-	t.Cleanup(func() { a.Close() })
 	keys(a, "llllllllllllllllllll")
 	cur := a.sess.Cursor()
 	for a.focus != focusLog {
@@ -770,7 +754,6 @@ func TestGoldenThemes(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				t.Cleanup(func() { a.Close() })
 				for range 25 {
 					key(a, tcell.KeyRight, 0)
 				}

@@ -168,7 +168,6 @@ func runUI(cmd *cobra.Command, name string, f *uiFlags, stderr io.Writer) error 
 		if screenFor != nil {
 			screen = screenFor()
 		} else if err := haveTerminal(); err != nil {
-			app.Close()
 			return usageError{fmt.Errorf("the UI needs a terminal (%v); for a trace instead, run: schedlab run %s", err, name)}
 		}
 		if err := app.Run(screen); err != nil {
