@@ -515,6 +515,21 @@ func (d *Describer) sem(e Event) string {
 	return e.Kind.String()
 }
 
+// SysmonDid words sysmon's last decision, in a few words, for a panel.
+func (d *Describer) SysmonDid(x SysmonDecision) string {
+	switch x.Kind {
+	case SysmonSlept:
+		return "deep sleep: every P is idle"
+	case SysmonPolled:
+		return "polled the network"
+	case SysmonRetook:
+		return "retook " + x.P.String() + " from a syscall"
+	case SysmonPreempted:
+		return "asked " + x.G.String() + " on " + x.P.String() + " to stop"
+	}
+	return "nothing to do"
+}
+
 // kickedNew is kicked for a go-create event, whose N is the ring length.
 func kickedNew(e Event) string {
 	if e.G3 == NoG {

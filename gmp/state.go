@@ -254,8 +254,9 @@ type Sysmon struct {
 	NextPass sim.Time
 	// Deep: in the deep sleep (all Ps idle), until NextPass at the latest.
 	Deep bool
-	// Did says what the last pass decided, in a few words, for the UI.
-	Did string
+	// Did is what the last pass (or the deep sleep) decided; the
+	// Describer words it (SysmonDid).
+	Did SysmonDecision
 	// lastTrace is when schedtrace last printed; traceStart anchors the
 	// "SCHED 0ms" of the first line.
 	lastTrace, traceStart sim.Time

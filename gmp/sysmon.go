@@ -10,6 +10,26 @@ import (
 // from long system calls, asks long-running Gs to stop, and polls the
 // network when nobody has.
 
+// SysmonDecisionKind is what sysmon last decided.
+type SysmonDecisionKind uint8
+
+const (
+	SysmonIdle      SysmonDecisionKind = iota // a pass that did nothing (or no pass yet)
+	SysmonSlept                               // the deep sleep: every P idle
+	SysmonPolled                              // the pass polled the network and found N ready
+	SysmonRetook                              // the pass retook P from a syscall
+	SysmonPreempted                           // the pass asked G, running on P, to stop
+)
+
+// SysmonDecision is sysmon's last decision: of a pass that did several
+// things, the last. Describer.SysmonDid words it.
+type SysmonDecision struct {
+	Kind SysmonDecisionKind
+	P    PID
+	G    GID
+	N    int
+}
+
 const (
 	sysmonMinDelay = 20 * time.Microsecond // first sleeps (proc.go sysmon)
 	sysmonMaxDelay = 10 * time.Millisecond // back-off cap
@@ -60,7 +80,7 @@ func (s *Machine) sysmon() {
 			// notetsleep is a futex wait with a timeout: late, with
 			// Noise, as a thread's wake-up is.
 			s.mon.NextPass = s.after(s.late(sleep, 4*s.cfg.Costs.UsleepSlack))
-			s.mon.Did = "deep sleep: every P is idle"
+			s.mon.Did = SysmonDecision{Kind: SysmonSlept}
 			s.agenda.Push(s.mon.NextPass, wake{kind: wakeSysmon, m: s.mon.M, gen: s.mon.gen})
 			return
 		}
@@ -86,11 +106,11 @@ func (s *Machine) wakeSysmonFromSyscall() {
 
 // sysmonPass is the body of sysmon's loop after its sleep.
 func (s *Machine) sysmonPass() {
-	s.mon.Did = ""
+	s.mon.Did = SysmonDecision{}
 	if s.sched.NetpollInited && s.sched.NetpollBlocked == NoM && s.sched.Lastpoll.Add(sysmonPollAge) < s.now {
 		s.sched.Lastpoll = s.now
 		if list := s.netpoll(); len(list) > 0 {
-			s.mon.Did = "polled the network"
+			s.mon.Did = SysmonDecision{Kind: SysmonPolled, N: len(list)}
 			s.emit(Event{Kind: KindSysmon, Rule: RuleSysmonNetpoll, P: NoP, M: s.mon.M, N: len(list)})
 			s.injectglist(s.m(s.mon.M), nil, list)
 		}
@@ -119,9 +139,6 @@ func (s *Machine) sysmonPass() {
 		s.mon.Delay *= 2
 	}
 	s.mon.Delay = min(s.mon.Delay, sysmonMaxDelay)
-	if s.mon.Did == "" {
-		s.mon.Did = "nothing to do"
-	}
 	s.sleepSysmon(s.mon.Delay)
 }
 
@@ -188,7 +205,7 @@ func (s *Machine) retake() int {
 		}
 		s.takeP(pp, vm, sysmonM, Event{Rule: RuleRetake, D: s.now.Sub(pd.Syscallwhen), N2: int(cause),
 			Flag: pp.Syscalltick == 0})
-		s.mon.Did = "retook " + pp.ID.String() + " from a syscall"
+		s.mon.Did = SysmonDecision{Kind: SysmonRetook, P: pp.ID}
 		n++
 		s.handoffp(pp)
 	}
@@ -213,7 +230,7 @@ func (s *Machine) preemptone(pp *P) bool {
 	s.emit(Event{Kind: KindSysmon, Rule: RuleSysmonPreempt, G: g.ID, P: pp.ID, M: s.mon.M, M2: m.ID,
 		D: s.now.Sub(pp.Sysmontick.Schedwhen), N: int(pp.Schedtick)})
 	g.Preempt = true
-	s.mon.Did = "asked " + g.ID.String() + " on " + pp.ID.String() + " to stop"
+	s.mon.Did = SysmonDecision{Kind: SysmonPreempted, G: g.ID, P: pp.ID}
 	s.agenda.Push(s.after(s.late(s.cfg.Costs.PreemptSignal, 2*s.cfg.Costs.PreemptSignal)), wake{kind: wakeSignal, m: m.ID, g: g.ID, gen: g.runGen})
 	return true
 }

@@ -79,7 +79,7 @@ func infoItems(a *App) infoSet {
 	it.ms = infoItem{label: "Ms", draw: func(c canvas, col, row, limit int) int {
 		return drawMs(c, a, col, row, limit)
 	}}
-	it.sysmon = text("sysmon", func() string { return sysmonText(st) })
+	it.sysmon = text("sysmon", func() string { return sysmonText(st, a.sess.Describer()) })
 	it.netpoll = text("netpoll", func() string { return netpollText(st) })
 	it.timers = text("timers", func() string { return timersText(st) })
 	it.chans = text("chans", func() string { return chansText(st) })
@@ -134,14 +134,14 @@ func drawMs(c canvas, a *App, col, row, limit int) int {
 	return c.text(col, row, truncate(fmt.Sprintf("%d: %s", st.NumM(), strings.Join(sum, ", ")), limit-col), t.Base)
 }
 
-func sysmonText(st *gmp.Machine) string {
+func sysmonText(st *gmp.Machine, d *gmp.Describer) string {
 	mon := st.SysmonState()
 	if mon.Deep {
 		return fmt.Sprintf("deep sleep (every P idle) until %v", mon.NextPass)
 	}
 	last := "no pass yet"
 	if mon.Passes > 0 {
-		last = fmt.Sprintf("last pass %v: %s", mon.LastPass, mon.Did)
+		last = fmt.Sprintf("last pass %v: %s", mon.LastPass, d.SysmonDid(mon.Did))
 	}
 	return fmt.Sprintf("sleeps %s (%d idle passes) · %s · next %v", short(mon.Delay), mon.Idle, last, mon.NextPass)
 }
