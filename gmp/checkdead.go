@@ -42,7 +42,7 @@ func (s *Machine) checkdead() {
 		s.blocked = append(s.blocked, b)
 	}
 	first := blocked[0] // main if it is blocked: it has the lowest id
-	err := &RunError{Msg: "fatal error: all goroutines are asleep - deadlock! " + s.blockedOn(first)}
+	err := &Error{Msg: "fatal error: all goroutines are asleep - deadlock! " + s.blockedOn(first)}
 	if op := s.OpOf(first); op != nil {
 		err.Pos = op.Pos
 	}

@@ -78,7 +78,7 @@ func (s *Machine) nextOp(g *G) *Op {
 		case OpLoop:
 			f.pc++
 			if op.Count > 0 && len(op.Body) > 0 && !g.pushFrame(frame{body: s.childBody[g.op-1], left: int32(op.Count - 1)}) {
-				s.fail(Panicked, &RunError{Pos: op.Pos, Msg: fmt.Sprintf("loops nested more than %d deep in %v", MaxLoopDepth, g.ID),
+				s.fail(Panicked, &Error{Pos: op.Pos, Msg: fmt.Sprintf("loops nested more than %d deep in %v", MaxLoopDepth, g.ID),
 					Hint: "flatten the loops, or start a goroutine for the inner ones"})
 				return nil
 			}
@@ -112,11 +112,11 @@ func (s *Machine) nextOp(g *G) *Op {
 // when the program is too big for a frame's 16-bit fields.
 func (s *Machine) indexBodies(ops []Op) (uint16, error) {
 	if len(s.bodies) >= maxBodies {
-		return 0, &RunError{Pos: posOf(ops), Msg: fmt.Sprintf("the program has more than %d go and loop bodies", maxBodies),
+		return 0, &Error{Pos: posOf(ops), Msg: fmt.Sprintf("the program has more than %d go and loop bodies", maxBodies),
 			Hint: "a scenario this big cannot be simulated; use count: and times: rather than repeating actions"}
 	}
 	if len(ops) > maxBodyOps {
-		return 0, &RunError{Pos: posOf(ops), Msg: fmt.Sprintf("a list of %d actions is longer than the %d the model allows", len(ops), maxBodyOps),
+		return 0, &Error{Pos: posOf(ops), Msg: fmt.Sprintf("a list of %d actions is longer than the %d the model allows", len(ops), maxBodyOps),
 			Hint: "wrap repeated actions in a loop"}
 	}
 	id := uint16(len(s.bodies))
@@ -157,7 +157,7 @@ func (s *Machine) indexBodies(ops []Op) (uint16, error) {
 // program built in code might.
 func (s *Machine) checkRefs(op *Op) error {
 	bad := func(what string, i, n int) error {
-		return &RunError{Pos: op.Pos, Msg: fmt.Sprintf("%s names %s %d, but the program declares %d", op.Kind, what, i, n)}
+		return &Error{Pos: op.Pos, Msg: fmt.Sprintf("%s names %s %d, but the program declares %d", op.Kind, what, i, n)}
 	}
 	switch op.Kind {
 	case OpSend, OpRecv, OpClose:
@@ -173,7 +173,7 @@ func (s *Machine) checkRefs(op *Op) error {
 			return bad("semaphore", op.Sem, len(s.prog.Sems))
 		}
 		if op.N < 1 {
-			return &RunError{Pos: op.Pos, Msg: fmt.Sprintf("%s of %d: the weight must be at least 1", op.Kind, op.N)}
+			return &Error{Pos: op.Pos, Msg: fmt.Sprintf("%s of %d: the weight must be at least 1", op.Kind, op.N)}
 		}
 	}
 	return nil
@@ -455,7 +455,7 @@ func (s *Machine) gopanic(g *G, msg string) {
 	if op := s.OpOf(g); op != nil {
 		pos = op.Pos
 	}
-	s.fail(Panicked, &RunError{Pos: pos, Msg: "panic: " + msg + " [" + g.ID.String() + "]"})
+	s.fail(Panicked, &Error{Pos: pos, Msg: "panic: " + msg + " [" + g.ID.String() + "]"})
 }
 
 // waitChildren parks g until every goroutine it started has exited (a

@@ -109,7 +109,7 @@ func (s *Machine) goexit(m *M, g *G, returned bool) {
 	s.dropg(m)
 	s.gfput(pp, g.Desc)
 	if s.live == 0 {
-		s.fail(Deadlock, &RunError{Msg: "no goroutines (main called runtime.Goexit) - deadlock!",
+		s.fail(Deadlock, &Error{Msg: "no goroutines (main called runtime.Goexit) - deadlock!",
 			Hint: "main ran an exit action; a program whose main goroutine calls runtime.Goexit crashes once every other goroutine has exited"})
 		return
 	}

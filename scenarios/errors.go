@@ -7,26 +7,10 @@ import (
 	"github.com/schedlab/schedlab/gmp"
 )
 
-// Error is a mistake in a scenario file, at a position.
-type Error struct {
-	Pos  gmp.Pos
-	Msg  string
-	Hint string
-}
-
-func (e *Error) Error() string {
-	var b strings.Builder
-	if p := e.Pos.String(); p != "" {
-		b.WriteString(p)
-		b.WriteString(": ")
-	}
-	b.WriteString(e.Msg)
-	if e.Hint != "" {
-		b.WriteString("\n\thint: ")
-		b.WriteString(e.Hint)
-	}
-	return b.String()
-}
+// Error is a mistake in a scenario file, at a position: the model's
+// positioned error, which also reports what a program does wrong as it
+// runs, so both read alike.
+type Error = gmp.Error
 
 // ErrorList is every mistake found in one file, in file order.
 type ErrorList []*Error

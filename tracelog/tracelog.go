@@ -158,7 +158,7 @@ func (w *Writer) endRecord(m *gmp.Machine, asExpected bool) {
 	if end.Err != nil {
 		b = append(b, `,"error":`...)
 		b = appendString(b, end.Err.Error())
-		var re *gmp.RunError
+		var re *gmp.Error
 		if errors.As(end.Err, &re) && re.Pos.Line > 0 {
 			b = append(b, `,"src":`...)
 			b = appendString(b, re.Pos.String())
