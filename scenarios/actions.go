@@ -207,3 +207,183 @@ func readWait(p *reader, _ *actionInfo, mv *ast.MappingValueNode, pos gmp.Pos) (
 func readSemOp(p *reader, a *actionInfo, mv *ast.MappingValueNode, pos gmp.Pos) (gmp.Op, bool) {
 	return p.semOp(mv, a.name, pos)
 }
+
+func (p *reader) actionList(n ast.Node, what string) []gmp.Op {
+	p.depth++
+	defer func() { p.depth-- }()
+	if p.depth > 32 {
+		p.errorf(n, "flatten the program", "actions nested more than 32 deep")
+		return nil
+	}
+	r := p.resolve(n)
+	seq, ok := r.(*ast.SequenceNode)
+	if !ok {
+		p.errorf(n, "write a list, one action per line starting with -", "%s must be a list of actions, not %s", what, describeNode(r))
+		return nil
+	}
+	ops := make([]gmp.Op, 0, len(seq.Values))
+	for _, item := range seq.Values {
+		if op, ok := p.action(item); ok {
+			ops = append(ops, op)
+		}
+	}
+	return ops
+}
+
+func (p *reader) action(n ast.Node) (gmp.Op, bool) {
+	p.actions++
+	if p.actions == maxActions+1 {
+		p.errorf(n, "use loop: and go: counts instead of repeating actions", "more than %d actions", maxActions)
+	}
+	if p.actions > maxActions {
+		return gmp.Op{}, false
+	}
+	pos := p.pos(n)
+	switch x := p.resolve(n).(type) {
+	case *ast.StringNode:
+		a := lookupAction(x.Value)
+		switch {
+		case a == nil:
+			p.unknownAction(n, x.Value)
+		case a.bare:
+			return gmp.Op{Kind: a.kind, Pos: pos}, true
+		default:
+			p.errorf(n, "write it as "+a.name+": "+a.example, "action %s needs %s", a.name, a.needs)
+		}
+		return gmp.Op{}, false
+	case *ast.MappingNode:
+		if len(x.Values) == 0 {
+			p.errorf(n, "an action looks like cpu: 1ms, or the bare word gosched", "empty action {}")
+			return gmp.Op{}, false
+		}
+		if len(x.Values) != 1 {
+			keys := make([]string, len(x.Values))
+			for i, mv := range x.Values {
+				keys[i] = keyName(mv)
+			}
+			p.errorf(n, "put each action in its own list item: - "+keys[0]+": …", "one action per list item, but this one has %d keys (%s)", len(keys), strings.Join(keys, ", "))
+			return gmp.Op{}, false
+		}
+		return p.keyedAction(x.Values[0], pos)
+	case nil:
+		return gmp.Op{}, false
+	default:
+		p.errorf(n, "an action looks like cpu: 1ms, or the bare word gosched", "expected an action, found %s", describeNode(x))
+		return gmp.Op{}, false
+	}
+}
+
+func (p *reader) unknownAction(n ast.Node, name string) {
+	hint := "actions: " + strings.Join(actionNames(), ", ")
+	if c := closest(name, actionNames()); c != "" {
+		hint = "did you mean " + c + "?"
+	}
+	p.errorf(n, hint, "unknown action %q", name)
+}
+
+func (p *reader) keyedAction(mv *ast.MappingValueNode, pos gmp.Pos) (gmp.Op, bool) {
+	a := lookupAction(keyName(mv))
+	if a == nil {
+		p.unknownAction(mv.Key, keyName(mv))
+		return gmp.Op{}, false
+	}
+	_, null := p.resolve(mv.Value).(*ast.NullNode)
+	if a.bare {
+		if !null {
+			p.errorf(mv.Value, "write it as the bare word "+a.name, "%s takes no value", a.name)
+		}
+		return gmp.Op{Kind: a.kind, Pos: pos}, true
+	}
+	if null {
+		p.errorf(mv.Key, "write it as "+a.name+": "+a.example, "action %s needs %s", a.name, a.needs)
+		return gmp.Op{}, false
+	}
+	return a.read(p, a, mv, pos)
+}
+
+// tasks reads the count: and do: of a submit or group action. The tasks
+// run in other goroutines; loops is how many frames those goroutines
+// spend before the task (a pool worker's loop takes one).
+func (p *reader) tasks(m *ast.MappingNode, f map[string]ast.Node, what string, loops int) (int, []gmp.Op) {
+	count := 1
+	if c, ok := f["count"]; ok {
+		count = int(p.integer(c, what+" count", 0, maxGoCount))
+	}
+	outer := p.loops
+	p.loops = loops
+	defer func() { p.loops = outer }()
+	d, ok := f["do"]
+	if !ok {
+		p.errorf(m, "do lists what each task runs", "%s has no do:", what)
+		return count, nil
+	}
+	return count, p.actionList(d, what+"'s do")
+}
+
+// submit reads submit: {pool: NAME, count: N, do: [...]}.
+func (p *reader) submit(mv *ast.MappingValueNode, pos gmp.Pos) (gmp.Op, bool) {
+	m, ok := p.resolve(mv.Value).(*ast.MappingNode)
+	if !ok {
+		p.errorf(mv.Key, "write submit: "+example("submit"), "submit needs a mapping with pool, count and do")
+		return gmp.Op{}, false
+	}
+	f := p.mapping(m, []string{"pool", "count", "do"}, "submit")
+	op := gmp.Op{Kind: gmp.OpSubmit, Pos: pos}
+	if v, ok := f["pool"]; ok {
+		op.Pool = p.ref(v, mv.Key, "submit", "pool", p.pools, "pools: {NAME: {size: 8}}")
+	} else {
+		p.errorf(m, "name the pool: pool: workers", "submit has no pool:")
+	}
+	// A task runs in a worker whose loop takes one frame.
+	op.Count, op.Body = p.tasks(m, f, "submit", 1)
+	return op, true
+}
+
+// semOp reads acquire/release: {sem: NAME, n: 1} (n defaults to 1).
+func (p *reader) semOp(mv *ast.MappingValueNode, action string, pos gmp.Pos) (gmp.Op, bool) {
+	kind := gmp.OpAcquire
+	if action == "release" {
+		kind = gmp.OpRelease
+	}
+	op := gmp.Op{Kind: kind, N: 1, Pos: pos}
+	m, ok := p.resolve(mv.Value).(*ast.MappingNode)
+	if !ok {
+		// acquire: io is short for {sem: io, n: 1}.
+		op.Sem = p.ref(mv.Value, mv.Key, action, "semaphore", p.sems, "sems: {NAME: 4}")
+		return op, true
+	}
+	f := p.mapping(m, []string{"sem", "n"}, action)
+	if v, ok := f["sem"]; ok {
+		op.Sem = p.ref(v, mv.Key, action, "semaphore", p.sems, "sems: {NAME: 4}")
+	} else {
+		p.errorf(m, "name the semaphore: sem: io", "%s has no sem:", action)
+	}
+	if v, ok := f["n"]; ok {
+		op.N = int(p.integer(v, action+" n", 1, maxSemSize))
+	}
+	return op, true
+}
+
+// group reads group: {limit: L, count: N, do: [...]}: an errgroup with
+// SetLimit(L) running N tasks, then Wait.
+func (p *reader) group(mv *ast.MappingValueNode, pos gmp.Pos) (gmp.Op, bool) {
+	m, ok := p.resolve(mv.Value).(*ast.MappingNode)
+	if !ok {
+		p.errorf(mv.Key, "write group: "+example("group"), "group needs a mapping with limit, count and do")
+		return gmp.Op{}, false
+	}
+	f := p.mapping(m, []string{"limit", "count", "do"}, "group")
+	op := gmp.Op{Kind: gmp.OpGroup, Pos: pos, Limit: -1}
+	if v, ok := f["limit"]; ok {
+		op.Limit = int(p.integer(v, "group limit", 0, maxChanCap))
+	}
+	// The group runs in the calling goroutine as two frames (its body and
+	// the loop of Go calls).
+	if p.loops+2 > gmp.MaxLoopDepth {
+		p.errorf(mv.Key, "flatten the loops around it, or start a goroutine for it",
+			"a group inside %d loops nests deeper than the %d levels a goroutine allows (a group takes two)", p.loops, gmp.MaxLoopDepth)
+		return gmp.Op{}, false
+	}
+	op.Count, op.Body = p.tasks(m, f, "group", 0)
+	return op, true
+}

@@ -1,6 +1,12 @@
 package scenarios
 
-import "github.com/schedlab/schedlab/gmp"
+import (
+	"strings"
+
+	"github.com/goccy/go-yaml/ast"
+
+	"github.com/schedlab/schedlab/gmp"
+)
 
 // NoteTracker places a scenario's notes on the events of its run as the
 // run goes, each on the event its moment names. The trace and the UI both
@@ -69,6 +75,42 @@ func (t *NoteTracker) Unreached() []int {
 		if t.at[n] < 0 {
 			out = append(out, n)
 		}
+	}
+	return out
+}
+
+func (p *reader) notes(n ast.Node) []Note {
+	seq, ok := p.resolve(n).(*ast.SequenceNode)
+	if !ok {
+		p.errorf(n, "write a list of {at: 1ms, text: …} or {on: steal, text: …}", "notes must be a list")
+		return nil
+	}
+	var out []Note
+	for _, item := range seq.Values {
+		m, ok := p.resolve(item).(*ast.MappingNode)
+		if !ok {
+			p.errorf(item, "write {at: 1ms, text: …} or {on: steal, text: …}", "a note must be a mapping")
+			continue
+		}
+		f := p.mapping(m, []string{"at", "on", "text"}, "note")
+		note := Note{Pos: p.pos(item), Moment: p.moment(m, f, "a note")}
+		if t, ok := f["text"]; ok {
+			note.Text = strings.TrimSpace(p.str(t, "text"))
+			if note.Text == "" {
+				p.errorf(t, "write the caption to show", "a note's text is empty")
+			}
+		} else {
+			p.errorf(m, "write the caption to show", "a note has no text:")
+		}
+		out = append(out, note)
+	}
+	return out
+}
+
+func kindNames() []string {
+	var out []string
+	for _, k := range gmp.Kinds() {
+		out = append(out, k.String())
 	}
 	return out
 }
