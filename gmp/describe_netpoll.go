@@ -1,0 +1,30 @@
+package gmp
+
+// netpollWords tells of the network poller: netpoll blocking and returning,
+// netpollBreak, and injectglist.
+var netpollWords = words{
+	RuleInjectGlobal: func(d *Describer, e Event) string {
+		return sprintf("%v's read is ready: injectglist puts it on the global queue", e.G)
+	},
+	RuleInjectLocal: func(d *Describer, e Event) string {
+		return sprintf("%v's read is ready: injectglist puts it on %v's ring", e.G, e.P)
+	},
+	RuleNetpollBlock: func(d *Describer, e Event) string {
+		if e.Flag {
+			return sprintf("%v blocks in netpoll for %v, until the next timer (%s on the network)", e.M, e.D, plural(e.N, "G waits", "Gs wait"))
+		}
+		return sprintf("%v blocks in netpoll with no timeout (%s on the network)", e.M, plural(e.N, "G waits", "Gs wait"))
+	},
+	RuleNetpollReturn: func(d *Describer, e Event) string {
+		return sprintf("%v returns from netpoll with %s", e.M, plural(e.N, "ready G", "ready Gs"))
+	},
+	RuleNetpollBreak: func(d *Describer, e Event) string {
+		return sprintf("netpollBreak wakes %v out of netpoll: a timer is due before it would wake", e.M)
+	},
+	RuleNetReady: func(d *Describer, e Event) string {
+		if e.M != NoM {
+			return sprintf("%v's network read is ready: %v, blocked in netpoll, returns", e.G, e.M)
+		}
+		return sprintf("%v's network read is ready; it stays parked until some M polls the network", e.G)
+	},
+}
