@@ -11,7 +11,9 @@ import (
 )
 
 // big is the shape of the UI's performance targets: 64 Ps and 100k
-// goroutines computing, talking over a channel and sleeping.
+// goroutines computing, talking over a channel and sleeping. Each sleeps
+// first, so that all 100k are alive before the first wakes up (main
+// creates them in about 60ms of simulated time).
 const big = `
 procs: 64
 chans: {c: 64}
@@ -19,6 +21,7 @@ main:
   - go:
       count: 100000
       do:
+        - sleep: 150ms
         - loop:
             times: 4
             do:
@@ -65,8 +68,10 @@ func sessionOf(tb testing.TB, src string) *Session {
 // 100k goroutines.
 func BenchmarkDrawFrame(b *testing.B) {
 	s := bigSession(b)
-	for s.State().NumG() <= 100_000 {
-		s.Forward(10_000)
+	for s.State().Live() <= 100_000 {
+		if s.Forward(10_000) == 0 {
+			b.Fatalf("the run ended with %d goroutines alive at most", s.State().Live())
+		}
 	}
 	s.Forward(50_000) // into the thick of it
 	a := &App{sess: s, theme: NewTheme(Options{}), keys: bindings(), pace: newPace()}
