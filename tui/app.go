@@ -28,32 +28,31 @@ const (
 // App is the UI: a session, what the user is looking at, and the key
 // table. Its methods run on tview's event goroutine only.
 type App struct {
-	sess     *Session
-	theme    *Theme
-	keys     []Binding
-	root     *rootView
-	tv       *tview.Application // nil in tests
-	stopped  bool
-	focus    int
-	procsTop int // first P shown when they do not all fit
+	sess    *Session
+	theme   *Theme
+	keys    []Binding
+	root    *rootView
+	tv      *tview.Application // nil in tests
+	stopped bool
+	focus   int
+	// The panels that keep state: what they show, how far they scroll.
+	procs procsPanel
+	log   logPanel
+	glist goroutineList   // the goroutine list (g)
+	gloss glossaryOverlay // the glossary (L)
 	// keepTimeline keeps the timeline on a small screen where every P
 	// would fit only without it (t).
 	keepTimeline bool
 	// screen is the screen last drawn on, read back to see what a click
 	// landed on.
-	screen  tcell.Screen
-	logBack int // how far the log is scrolled back from the cursor
-	found   gmp.GID
-	prompt  *prompt // the status bar's line of input, when one is open
-	next    *Switch // what the UI is to become, when it stops for that
+	screen tcell.Screen
+	found  gmp.GID
+	prompt *prompt // the status bar's line of input, when one is open
+	next   *Switch // what the UI is to become, when it stops for that
 	// searchText is what / looks for in the events, lower case ("" when
 	// it looks for a goroutine, a.found).
 	searchText string
 	help       bool
-	glist      bool // the goroutine list is open (g)
-	glossOpen  bool // the glossary is open (L)
-	glossTop   int  // its first line shown
-	glistTop   int  // its first line shown
 	// deadlockShown is set once the run's deadlock has opened the list.
 	deadlockShown bool
 	playing       bool
@@ -276,7 +275,7 @@ func (a *App) Advance(dt time.Duration) {
 				return // the end, or a question to answer
 			}
 		}
-		a.logBack = 0
+		a.log.back = 0
 		return
 	}
 	n = a.play.events(a.pace, dt)
@@ -288,7 +287,7 @@ func (a *App) Advance(dt time.Duration) {
 			return
 		}
 	}
-	a.logBack = 0
+	a.log.back = 0
 }
 
 // nextAt is the simulated time of the next event playback would take,
@@ -393,7 +392,7 @@ func (a *App) atEnd() bool {
 
 func (a *App) stepForward() {
 	a.playing = false
-	a.logBack = 0
+	a.log.back = 0
 	if a.split != nil {
 		if !a.split.forward() {
 			a.message = "both runs have ended"
@@ -412,7 +411,7 @@ func (a *App) stepForward() {
 func (a *App) stepBack() {
 	a.leaveQuestion()
 	a.playing = false
-	a.logBack = 0
+	a.log.back = 0
 	if a.split != nil {
 		if !a.split.back() {
 			a.message = "both runs are at their first event"
@@ -427,14 +426,14 @@ func (a *App) stepBack() {
 func (a *App) last() {
 	a.leaveQuestion()
 	a.playing = false
-	a.logBack = 0
+	a.log.back = 0
 	a.startJob(a.toEnd())
 }
 
 func (a *App) nextNote() {
 	a.leaveQuestion()
 	a.playing = false
-	a.logBack = 0
+	a.log.back = 0
 	if !a.sess.NextNote() {
 		a.message = "no later note"
 	}
@@ -443,7 +442,7 @@ func (a *App) nextNote() {
 func (a *App) prevNote() {
 	a.leaveQuestion()
 	a.playing = false
-	a.logBack = 0
+	a.log.back = 0
 	if !a.sess.PrevNote() {
 		a.message = "no earlier note"
 	}
@@ -462,7 +461,7 @@ func (a *App) slower() {
 func (a *App) restart() {
 	a.leaveQuestion()
 	a.playing = false
-	a.logBack = 0
+	a.log.back = 0
 	if a.split != nil {
 		a.split.restart()
 	} else {
@@ -488,52 +487,40 @@ func (a *App) reseed() {
 	a.leaveQuestion()
 	a.sess = sess
 	a.playing = false
-	a.logBack = 0
+	a.log.back = 0
 	a.message = "running again with seed " + strconv.FormatUint(cfg.Seed, 10)
 }
 
 func (a *App) nextFocus() { a.focus = (a.focus + 1) % numFocus }
 func (a *App) prevFocus() { a.focus = (a.focus + numFocus - 1) % numFocus }
 
-func (a *App) scroll(n int) {
-	if a.glossOpen {
-		a.glossTop = max(a.glossTop+n, 0)
-		return
+// scrolled is what the scroll keys and the wheel move: an open list, else
+// the focused panel.
+func (a *App) scrolled() scroller {
+	switch {
+	case a.gloss.open:
+		return &a.gloss
+	case a.glist.open:
+		return &a.glist
 	}
-	if a.glist {
-		a.glistTop = max(a.glistTop+n, 0)
-		return
-	}
-	switch a.focus {
-	case focusProcs:
-		// The last page shows the last P on the last row, not blank
-		// rows under it.
-		last := a.sess.Config().Procs - max(a.root.layout.visibleProcs, 1)
-		a.procsTop = max(min(a.procsTop+n, last), 0)
-	case focusLog:
-		a.logBack = max(min(a.logBack-n, a.sess.Cursor()), 0)
-	}
+	return a.focusable()[a.focus]
 }
+
+func (a *App) scroll(n int) { a.scrolled().scroll(a, a.root.layout, n) }
 
 func (a *App) scrollDown() { a.scroll(1) }
 func (a *App) scrollUp()   { a.scroll(-1) }
 func (a *App) pageDown()   { a.scroll(a.page()) }
 func (a *App) pageUp()     { a.scroll(-a.page()) }
 
-// page is how far pgdn and pgup scroll: an open list by most of a
-// screen, else the focused panel by its own.
-func (a *App) page() int {
-	if a.glist || a.glossOpen {
-		return max(a.root.layout.h-6, 1)
-	}
-	return a.root.page(a.focus)
-}
+// page is how far pgdn and pgup scroll what they scroll.
+func (a *App) page() int { return a.scrolled().page(a.root.layout) }
 
 // toggleTimeline switches a small screen between every P and the
 // timeline (with the Ps scrolling).
 func (a *App) toggleTimeline() {
 	a.keepTimeline = !a.keepTimeline
-	a.procsTop = 0
+	a.procs.top = 0
 }
 
 // toCause goes to the event that caused the current one (what made a G
@@ -550,7 +537,7 @@ func (a *App) toCause() {
 	}
 	a.leaveQuestion()
 	a.playing = false
-	a.logBack = 0
+	a.log.back = 0
 	a.causeTrail = append(a.causeTrail, a.sess.Cursor())
 	a.sess.Seek(int(e.Cause))
 	a.message = fmt.Sprintf("the cause of event %d; C goes back", a.causeTrail[len(a.causeTrail)-1]+1)
@@ -565,7 +552,7 @@ func (a *App) fromCause() {
 	}
 	a.leaveQuestion()
 	a.playing = false
-	a.logBack = 0
+	a.log.back = 0
 	a.sess.Seek(a.causeTrail[n-1])
 	a.causeTrail = a.causeTrail[:n-1]
 }
@@ -610,7 +597,7 @@ func (a *App) find(text string) {
 func (a *App) nextOfFound() {
 	if a.searchText != "" {
 		a.playing = false
-		a.logBack = 0
+		a.log.back = 0
 		a.leaveQuestion()
 		a.startJob(a.toNextMatch())
 		return
@@ -620,7 +607,7 @@ func (a *App) nextOfFound() {
 		return
 	}
 	a.playing = false
-	a.logBack = 0
+	a.log.back = 0
 	a.leaveQuestion()
 	a.startJob(a.toNextOf(a.found))
 }
@@ -628,7 +615,7 @@ func (a *App) nextOfFound() {
 func (a *App) prevOfFound() {
 	if a.searchText != "" {
 		a.playing = false
-		a.logBack = 0
+		a.log.back = 0
 		a.leaveQuestion()
 		a.prevMatch()
 		return
@@ -638,7 +625,7 @@ func (a *App) prevOfFound() {
 		return
 	}
 	a.playing = false
-	a.logBack = 0
+	a.log.back = 0
 	a.leaveQuestion()
 	if !a.sess.PrevEventOf(a.found) {
 		a.message = fmt.Sprintf("no earlier event of %v", a.found)
@@ -651,10 +638,10 @@ func (a *App) escape() {
 		a.help = false
 	case a.split != nil && a.split.ended() && !a.split.tableClosed:
 		a.split.tableClosed = true
-	case a.glossOpen:
-		a.glossOpen = false
-	case a.glist:
-		a.glist = false
+	case a.gloss.open:
+		a.gloss.open = false
+	case a.glist.open:
+		a.glist.open = false
 	case a.found != gmp.NoG || a.searchText != "":
 		a.found, a.searchText = gmp.NoG, ""
 	}

@@ -83,17 +83,23 @@ func glossaryLines(w int) []string {
 	return out
 }
 
-// drawGlossary draws the glossary over the screen, from a.glossTop.
-func drawGlossary(c canvas, a *App) {
+// glossaryOverlay draws the glossary over the screen, scrolled to its
+// top line.
+type glossaryOverlay struct {
+	open bool
+	top  int // its first line shown
+}
+
+func (g *glossaryOverlay) draw(c canvas, a *App, _ layout) {
 	t := a.theme
 	w, h := min(c.w-2, 110), c.h-2
 	box := canvas{scr: c.scr, x: c.x + (c.w-w)/2, y: c.y + 1, w: w, h: h}
 	box.frame(" what the screen shows · ↓ ↑ pgdn pgup scroll · esc or L closes ", t)
 	lines := glossaryLines(w - 4)
 	rows := h - 2
-	a.glossTop = max(min(a.glossTop, len(lines)-rows), 0)
-	for i := 0; i < rows && a.glossTop+i < len(lines); i++ {
-		line := lines[a.glossTop+i]
+	g.top = max(min(g.top, len(lines)-rows), 0)
+	for i := 0; i < rows && g.top+i < len(lines); i++ {
+		line := lines[g.top+i]
 		style := t.Base
 		if line != "" && line[0] != ' ' {
 			style = t.Title
@@ -102,7 +108,12 @@ func drawGlossary(c canvas, a *App) {
 	}
 }
 
+func (g *glossaryOverlay) scroll(_ *App, _ layout, n int) { g.top = max(g.top+n, 0) }
+
+// page is most of a screen.
+func (g *glossaryOverlay) page(l layout) int { return max(l.h-6, 1) }
+
 func (a *App) toggleGlossary() {
-	a.glossOpen = !a.glossOpen
-	a.glossTop = 0
+	a.gloss.open = !a.gloss.open
+	a.gloss.top = 0
 }

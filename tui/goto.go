@@ -27,7 +27,7 @@ func (a *App) goTo(text string) {
 	text = strings.TrimSpace(text)
 	a.leaveQuestion()
 	a.playing = false
-	a.logBack = 0
+	a.log.back = 0
 	if n, err := strconv.Atoi(text); err == nil {
 		if n < 1 {
 			a.message = fmt.Sprintf("event %d: events are counted from 1", n)

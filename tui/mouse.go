@@ -72,7 +72,7 @@ func (a *App) click(row string, x int) bool {
 		}
 		a.focus = focusProcs
 		last := a.sess.Config().Procs - max(a.root.layout.visibleProcs, 1)
-		a.procsTop = max(min(n, last), 0)
+		a.procs.top = max(min(n, last), 0)
 		a.message = "P" + strconv.Itoa(n) + ": the Ps panel shows it from here"
 	}
 	return true

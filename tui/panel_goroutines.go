@@ -49,8 +49,13 @@ func goroutineLines(a *App) (summary string, lines []string) {
 	return strings.Join(counts, ", "), lines
 }
 
-// drawGoroutines draws the list over the screen, from row a.glistTop.
-func drawGoroutines(c canvas, a *App) {
+// goroutineList draws the list over the screen, scrolled to its top line.
+type goroutineList struct {
+	open bool
+	top  int // its first line shown
+}
+
+func (g *goroutineList) draw(c canvas, a *App, _ layout) {
 	t := a.theme
 	w, h := min(c.w-2, 120), c.h-2
 	box := canvas{scr: c.scr, x: c.x + (c.w-w)/2, y: c.y + 1, w: w, h: h}
@@ -74,25 +79,30 @@ func drawGoroutines(c canvas, a *App) {
 		}
 	}
 	rows := h - 3
-	a.glistTop = max(min(a.glistTop, len(shown)-rows), 0)
-	for i := 0; i < rows && a.glistTop+i < len(shown); i++ {
-		r := shown[a.glistTop+i]
+	g.top = max(min(g.top, len(shown)-rows), 0)
+	for i := 0; i < rows && g.top+i < len(shown); i++ {
+		r := shown[g.top+i]
 		style := t.Base
 		if r.dim {
 			style = t.Dim
 		}
 		box.text(2, 2+i, r.text, style)
 	}
-	if more := len(shown) - a.glistTop - rows; more > 0 {
+	if more := len(shown) - g.top - rows; more > 0 {
 		box.text(w-14, h-1, fmt.Sprintf(" %d more ↓ ", more), t.Title)
 	}
 }
+
+func (g *goroutineList) scroll(_ *App, _ layout, n int) { g.top = max(g.top+n, 0) }
+
+// page is most of a screen.
+func (g *goroutineList) page(l layout) int { return max(l.h-6, 1) }
 
 func (a *App) toggleGoroutines() {
 	if a.split != nil {
 		a.message = "the goroutine list is in the full view: schedlab tui NAME"
 		return
 	}
-	a.glist = !a.glist
-	a.glistTop = 0
+	a.glist.open = !a.glist.open
+	a.glist.top = 0
 }

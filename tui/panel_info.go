@@ -13,10 +13,12 @@ type infoItem struct {
 	draw  func(c canvas, col, row, limit int) int
 }
 
-// drawInfo writes the global queue, the Ms, the netpoller, timers, sysmon,
+// infoPanel writes the global queue, the Ms, the netpoller, timers, sysmon,
 // channels and, when one is found, the goroutine looked for. Narrow
 // screens pair the short items on a row; wide ones give each its own.
-func drawInfo(c canvas, a *App, l layout) {
+type infoPanel struct{}
+
+func (infoPanel) draw(c canvas, a *App, l layout) {
 	it := infoItems(a)
 	var rows [][]infoItem
 	if it.found != nil {

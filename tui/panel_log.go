@@ -9,15 +9,19 @@ import (
 	"github.com/schedlab/schedlab/gmp"
 )
 
-// drawLog writes the events up to the cursor, newest at the bottom, each
+// logPanel writes the events up to the cursor, newest at the bottom, each
 // with its time, kind and sentence. The current event is reversed.
-func drawLog(c canvas, a *App) {
+type logPanel struct {
+	back int // how far the log is scrolled back from the cursor
+}
+
+func (p *logPanel) draw(c canvas, a *App, _ layout) {
 	t := a.theme
 	s := a.sess
 	cur := s.Cursor()
 	detail := "up to the current event, newest last"
-	if a.logBack > 0 {
-		detail = fmt.Sprintf("scrolled back %d (↓ returns)", a.logBack)
+	if p.back > 0 {
+		detail = fmt.Sprintf("scrolled back %d (↓ returns)", p.back)
 		if sel := a.selected(); sel >= 0 {
 			detail = fmt.Sprintf("event %d selected: enter goes there, ↓ returns", sel+1)
 		}
@@ -25,7 +29,7 @@ func drawLog(c canvas, a *App) {
 	panelTitle(c, a, "events", detail, focusLog)
 	d := s.Describer()
 	rows := c.h - 1
-	last := cur - a.logBack
+	last := cur - p.back
 	for r := range rows {
 		i := last - (rows - 1 - r)
 		if i < 0 {
@@ -96,7 +100,20 @@ func explainLines(a *App, w int) ([]string, string) {
 	return lines, strings.Join(tail, " · ")
 }
 
-func drawExplain(c canvas, a *App, l layout) {
+// scroll moves the log back towards the start (n < 0) or on towards the
+// cursor (n > 0); it never shows events past the cursor.
+func (p *logPanel) scroll(a *App, _ layout, n int) {
+	p.back = max(min(p.back-n, a.sess.Cursor()), 0)
+}
+
+// page is the log's rows but two, so a line stays in view.
+func (p *logPanel) page(l layout) int { return max(l.logRows-2, 1) }
+
+// explainPanel writes the current event's sentence whole, then where it
+// came from in the scenario and, at the end, how the run ended.
+type explainPanel struct{}
+
+func (explainPanel) draw(c canvas, a *App, l layout) {
 	t := a.theme
 	for i, line := range l.explainText {
 		c.text(1, i, line, t.Base.Bold(true))
@@ -143,7 +160,11 @@ func noteLines(a *App, w int) ([]string, []string) {
 	return headings, lines
 }
 
-func drawNote(c canvas, a *App, l layout) {
+// notePanel writes the scenario's notes that land on the current event,
+// each under its heading.
+type notePanel struct{}
+
+func (notePanel) draw(c canvas, a *App, l layout) {
 	t := a.theme
 	indent := 0
 	for i, line := range l.noteText {
@@ -154,9 +175,11 @@ func drawNote(c canvas, a *App, l layout) {
 	}
 }
 
-// drawStatus writes the find prompt, a message, or the key hints from the
+// statusPanel writes the find prompt, a message, or the key hints from the
 // binding table.
-func drawStatus(c canvas, a *App) {
+type statusPanel struct{}
+
+func (statusPanel) draw(c canvas, a *App, _ layout) {
 	t := a.theme
 	c.fill(0, c.w, 0, ' ', t.Base)
 	if a.prompt != nil {

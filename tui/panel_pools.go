@@ -24,9 +24,11 @@ func poolRows(a *App) int {
 	return 1 + n
 }
 
-// drawPools writes the pools panel: a title, then a row per pool and per
+// poolsPanel writes the pools panel: a title, then a row per pool and per
 // semaphore, as many as fit.
-func drawPools(c canvas, a *App) {
+type poolsPanel struct{}
+
+func (poolsPanel) draw(c canvas, a *App, _ layout) {
 	if c.h == 0 {
 		return
 	}

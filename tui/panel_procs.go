@@ -8,9 +8,11 @@ import (
 	"github.com/schedlab/schedlab/gmp"
 )
 
-// drawHeader writes the scenario on the left and where the run is on the
+// headerPanel writes the scenario on the left and where the run is on the
 // right.
-func drawHeader(c canvas, a *App) {
+type headerPanel struct{}
+
+func (headerPanel) draw(c canvas, a *App, _ layout) {
 	t := a.theme
 	s := a.sess
 	sc := s.Scenario()
@@ -43,26 +45,70 @@ func drawHeader(c canvas, a *App) {
 	c.text(c.w-rw, 0, right, t.Focus)
 }
 
-// drawProcs writes one lane per P: its state, its M, the G it runs with
+// procsPanel writes one lane per P: its state, its M, the G it runs with
 // how long sysmon has seen the slice, runnext, the ring and schedtick.
-func drawProcs(c canvas, a *App, l layout) {
+type procsPanel struct {
+	top int // first P shown when they do not all fit
+}
+
+func (p *procsPanel) draw(c canvas, a *App, l layout) {
 	st := a.sess.State()
 	procs := st.Procs()
 	detail := "state · M · running G: ran / sysmon has seen its slice · runnext · ring (of 256)"
 	if l.visibleProcs < procs {
-		detail = fmt.Sprintf("P%d–P%d of %d (tab here, then ↓ ↑) · ", a.procsTop, min(a.procsTop+l.visibleProcs, procs)-1, procs) + detail
+		detail = fmt.Sprintf("P%d–P%d of %d (tab here, then ↓ ↑) · ", p.top, min(p.top+l.visibleProcs, procs)-1, procs) + detail
 	}
 	if l.timelineHidden {
 		detail = "every P; t or a taller screen shows the timeline · " + detail
 	}
 	panelTitle(c, a, "Ps", detail, focusProcs)
 	for i := range l.visibleProcs {
-		p := gmp.PID(a.procsTop + i)
+		p := gmp.PID(p.top + i)
 		if int(p) >= procs {
 			break
 		}
 		drawProc(c, a, 1+i, p, l.wide)
 	}
+}
+
+// scroll moves the first P shown. The last page shows the last P on the
+// last row, not blank rows under it.
+func (p *procsPanel) scroll(a *App, l layout, n int) {
+	last := a.sess.Config().Procs - max(l.visibleProcs, 1)
+	p.top = max(min(p.top+n, last), 0)
+}
+
+// page is the Ps shown.
+func (p *procsPanel) page(l layout) int { return max(l.visibleProcs, 1) }
+
+// compactRow is a P in the few columns of a split pane: state, running
+// G, runnext, ring.
+func (p *procsPanel) compactRow(c canvas, a *App, row int, id gmp.PID) {
+	t := a.theme
+	st := a.sess.State()
+	pp := st.P(id)
+	col := c.text(0, row, fmt.Sprintf("%-4s", id.String()), t.Title)
+	// The full view's state, with the running G in its colour.
+	running, style, m := procState(a, id)
+	if m != nil && m.CurG != gmp.NoG {
+		running, style = m.CurG.String(), t.G(int(m.CurG))
+		if m.State == gmp.MSyscall {
+			running, style = "sys "+m.CurG.String(), t.Syscall
+		}
+	}
+	col = c.text(col, row, fmt.Sprintf("%-8s", running), style)
+	next := "-"
+	if pp.Runnext != gmp.NoG {
+		next = pp.Runnext.String()
+	}
+	col = c.text(col, row, fmt.Sprintf("next %-7s", next), t.Dim)
+	n := pp.RunqLen()
+	col = c.text(col, row, fmt.Sprintf("ring %d ", n), t.Dim)
+	show := make([]gmp.GID, 0, 8)
+	for i := 0; i < n && len(show) < 8; i++ {
+		show = append(show, pp.RunqAt(i))
+	}
+	gList(c, a, col, row, c.w, show, n)
 }
 
 // procState says what P id is doing, for the full view's P rows and the

@@ -31,10 +31,12 @@ func timelineSpan(s *Session, cols int) time.Duration {
 	}
 }
 
-// drawTimeline draws one lane per visible P over the recent span: which G
+// timelinePanel draws one lane per visible P over the recent span: which G
 // ran (its label, then ━ in its colour), syscalls (≈), preemptions (!),
 // and marks for steals (S), retakes (R) and ring overflows (O).
-func drawTimeline(c canvas, a *App, l layout) {
+type timelinePanel struct{}
+
+func (timelinePanel) draw(c canvas, a *App, l layout) {
 	t := a.theme
 	s := a.sess
 	st := s.State()
@@ -55,7 +57,7 @@ func drawTimeline(c canvas, a *App, l layout) {
 	cursor := s.Cursor()
 	tl := s.Timeline(from)
 	for i := range l.visibleProcs {
-		p := gmp.PID(a.procsTop + i)
+		p := gmp.PID(a.procs.top + i)
 		if int(p) >= st.Procs() {
 			break
 		}

@@ -39,7 +39,7 @@ func (a *App) quizGate(n int) bool {
 	}
 	a.sess.Forward(q.At - 1 - cur)
 	a.playing = false
-	a.logBack = 0
+	a.log.back = 0
 	a.quiz = &quizView{at: q.At}
 	a.message = "a question: answer with 1–" + strconv.Itoa(len(q.Choices)) + ", or esc to skip it"
 	return true

@@ -59,10 +59,10 @@ func (a *App) prevMatch() {
 // selected is the event the log is scrolled back to, when the log has
 // focus: its bottom row. -1 when none is.
 func (a *App) selected() int {
-	if a.split != nil || a.focus != focusLog || a.logBack == 0 {
+	if a.split != nil || a.focus != focusLog || a.log.back == 0 {
 		return -1
 	}
-	return a.sess.Cursor() - a.logBack
+	return a.sess.Cursor() - a.log.back
 }
 
 // jumpToSelected moves the cursor to the event selected in the log.
@@ -74,6 +74,6 @@ func (a *App) jumpToSelected() {
 	}
 	a.leaveQuestion()
 	a.playing = false
-	a.logBack = 0
+	a.log.back = 0
 	a.sess.Seek(i)
 }

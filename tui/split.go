@@ -223,7 +223,7 @@ func drawSplit(c canvas, a *App) {
 		c.text(w, row, "│", t.Dim)
 	}
 	drawPane(canvas{scr: c.scr, x: c.x + w + 1, y: c.y + 1, w: c.w - w - 1, h: c.h - 2}, sp.panes[1])
-	drawStatus(c.sub(c.h-1, 1), a)
+	statusPanel{}.draw(c.sub(c.h-1, 1), a, layout{})
 	if sp.ended() && !sp.tableClosed {
 		drawCompareTable(c, a)
 	}
@@ -290,7 +290,7 @@ func drawPane(c canvas, p *pane) {
 		shown = max(procs-1, 1) // the last row says how many are left out
 	}
 	for i := range shown {
-		drawPaneProc(c, a, row, gmp.PID(i))
+		a.procs.compactRow(c, a, row, gmp.PID(i))
 		row++
 	}
 	if shown < st.Procs() {
@@ -304,12 +304,12 @@ func drawPane(c canvas, p *pane) {
 	row++
 	if pools := poolRows(a); pools > 0 {
 		sub := canvas{scr: c.scr, x: c.x, y: c.y + row, w: c.w, h: min(pools, 3)}
-		drawPools(sub, a)
+		poolsPanel{}.draw(sub, a, layout{})
 		row += sub.h
 	}
 	l := layout{visibleProcs: shown, timelineRows: shown + 1}
 	if row+l.timelineRows+3 <= c.h {
-		drawTimeline(c.sub(row, l.timelineRows), a, l)
+		timelinePanel{}.draw(c.sub(row, l.timelineRows), a, l)
 		row += l.timelineRows
 		if shown < st.Procs() {
 			// As under the Ps: the lanes left out are said, not dropped.
@@ -318,35 +318,6 @@ func drawPane(c canvas, p *pane) {
 		}
 	}
 	if rows := c.h - row; rows >= 2 {
-		drawLog(c.sub(row, rows), a)
+		a.log.draw(c.sub(row, rows), a, layout{})
 	}
-}
-
-// drawPaneProc is a P in a few columns: state, running G, runnext, ring.
-func drawPaneProc(c canvas, a *App, row int, id gmp.PID) {
-	t := a.theme
-	st := a.sess.State()
-	pp := st.P(id)
-	col := c.text(0, row, fmt.Sprintf("%-4s", id.String()), t.Title)
-	// The full view's state, with the running G in its colour.
-	running, style, m := procState(a, id)
-	if m != nil && m.CurG != gmp.NoG {
-		running, style = m.CurG.String(), t.G(int(m.CurG))
-		if m.State == gmp.MSyscall {
-			running, style = "sys "+m.CurG.String(), t.Syscall
-		}
-	}
-	col = c.text(col, row, fmt.Sprintf("%-8s", running), style)
-	next := "-"
-	if pp.Runnext != gmp.NoG {
-		next = pp.Runnext.String()
-	}
-	col = c.text(col, row, fmt.Sprintf("next %-7s", next), t.Dim)
-	n := pp.RunqLen()
-	col = c.text(col, row, fmt.Sprintf("ring %d ", n), t.Dim)
-	show := make([]gmp.GID, 0, 8)
-	for i := 0; i < n && len(show) < 8; i++ {
-		show = append(show, pp.RunqAt(i))
-	}
-	gList(c, a, col, row, c.w, show, n)
 }

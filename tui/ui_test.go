@@ -408,8 +408,8 @@ func TestProcsScrollStopsAtTheLastP(t *testing.T) {
 	for range 10 {
 		a.scrollDown()
 	}
-	if want := 8 - visible; visible >= 8 || a.procsTop != want {
-		t.Errorf("after scrolling down, the first P shown is P%d of 8 with %d rows, want P%d", a.procsTop, visible, want)
+	if want := 8 - visible; visible >= 8 || a.procs.top != want {
+		t.Errorf("after scrolling down, the first P shown is P%d of 8 with %d rows, want P%d", a.procs.top, visible, want)
 	}
 }
 
@@ -477,8 +477,8 @@ func TestGoroutineList(t *testing.T) {
 		}
 	}
 	keys(a, "j")
-	if a.glistTop != 1 {
-		t.Errorf("j scrolled the list to %d", a.glistTop)
+	if a.glist.top != 1 {
+		t.Errorf("j scrolled the list to %d", a.glist.top)
 	}
 	key(a, tcell.KeyEscape, 0)
 	if got := draw(t, a, 100, 30).text; strings.Contains(got, " goroutines ") {
@@ -649,7 +649,7 @@ func TestMouse(t *testing.T) {
 	}
 	a.focus = focusProcs
 	a.mouse(tview.MouseScrollDown, tcell.NewEventMouse(0, 0, tcell.WheelDown, tcell.ModNone))
-	if a.procsTop == 0 {
+	if a.procs.top == 0 {
 		t.Error("the wheel did not scroll the Ps")
 	}
 }
@@ -730,7 +730,7 @@ func TestSelectAnEventInTheLog(t *testing.T) {
 		t.Fatalf("the log does not show its selection (%q):\n%s", want, got)
 	}
 	key(a, tcell.KeyEnter, 0)
-	if a.sess.Cursor() != cur-4 || a.logBack != 0 {
+	if a.sess.Cursor() != cur-4 || a.log.back != 0 {
 		t.Errorf("enter went to event %d, want %d", a.sess.Cursor()+1, cur-4+1)
 	}
 }

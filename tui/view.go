@@ -52,14 +52,7 @@ type layout struct {
 	explainText, noteText  []string
 	noteHeadings           []string // a note's heading on its first row, "" on the others
 	explainTail            string
-}
-
-// page is how far pgup/pgdn scroll the focused panel.
-func (v *rootView) page(focus int) int {
-	if focus == focusProcs {
-		return max(v.layout.visibleProcs, 1)
-	}
-	return max(v.layout.logRows-2, 1)
+	placed                 []placement // the panels, where they go
 }
 
 func (v *rootView) computeLayout(w, h int) layout {
@@ -114,6 +107,18 @@ func (v *rootView) computeLayout(w, h int) layout {
 	l.explain, row = row, row+l.explainRows
 	l.note, row = row, row+l.noteRows
 	l.status = row
+	// The full view, top to bottom: a new panel is a file and a line here.
+	l.placed = []placement{
+		{headerPanel{}, l.header, 1},
+		{&a.procs, l.procs, l.procsRows},
+		{infoPanel{}, l.info, l.infoRows},
+		{poolsPanel{}, l.pools, l.poolsRows},
+		{timelinePanel{}, l.timeline, l.timelineRows},
+		{&a.log, l.log, l.logRows},
+		{explainPanel{}, l.explain, l.explainRows},
+		{notePanel{}, l.note, l.noteRows},
+		{statusPanel{}, l.status, 1},
+	}
 	return l
 }
 
@@ -138,34 +143,28 @@ func (v *rootView) Draw(screen tcell.Screen) {
 		drawSplit(c, a)
 		return
 	}
-	if a.procsTop > a.sess.Config().Procs-1 {
-		a.procsTop = 0
+	if a.procs.top > a.sess.Config().Procs-1 {
+		a.procs.top = 0
 	}
 	l := v.computeLayout(w, h)
 	v.layout = l
-	drawHeader(c.sub(l.header, 1), a)
-	drawProcs(c.sub(l.procs, l.procsRows), a, l)
-	drawInfo(c.sub(l.info, l.infoRows), a, l)
-	drawPools(c.sub(l.pools, l.poolsRows), a)
-	if l.timelineRows > 0 {
-		drawTimeline(c.sub(l.timeline, l.timelineRows), a, l)
+	for _, p := range l.placed {
+		if p.rows > 0 {
+			p.panel.draw(c.sub(p.row, p.rows), a, l)
+		}
 	}
-	drawLog(c.sub(l.log, l.logRows), a)
-	drawExplain(c.sub(l.explain, l.explainRows), a, l)
-	drawNote(c.sub(l.note, l.noteRows), a, l)
-	drawStatus(c.sub(l.status, 1), a)
 	if a.quiz != nil {
 		drawQuiz(c, a)
 	}
 	if a.split == nil && a.sess.AtEnd() && !a.deadlockShown && a.sess.State().End().Reason == gmp.Deadlock {
 		// A deadlock opens the list, its blocked goroutines first.
-		a.deadlockShown, a.glist, a.glistTop = true, true, 0
+		a.deadlockShown, a.glist.open, a.glist.top = true, true, 0
 	}
-	if a.glist {
-		drawGoroutines(c, a)
+	if a.glist.open {
+		a.glist.draw(c, a, l)
 	}
-	if a.glossOpen {
-		drawGlossary(c, a)
+	if a.gloss.open {
+		a.gloss.draw(c, a, l)
 	}
 	if a.help {
 		drawHelp(c, a)
