@@ -15,7 +15,7 @@ import (
 	"github.com/schedlab/schedlab/sim"
 )
 
-var sizes = []struct{ w, h int }{{80, 24}, {160, 48}}
+var sizes = []struct{ w, h int }{{80, 24}, {120, 40}, {160, 48}, {200, 60}}
 
 // Golden screens of several states of three scenarios, at the smallest
 // supported size and a large one.
