@@ -71,8 +71,8 @@ func (a *App) click(row string, x int) bool {
 			return false
 		}
 		a.focus = focusProcs
-		last := a.sess.Config().Procs - max(a.root.layout.visibleProcs, 1)
-		a.procs.top = max(min(n, last), 0)
+		a.procs.top = 0
+		a.procs.scroll(a, a.root.layout, n)
 		a.message = "P" + strconv.Itoa(n) + ": the Ps panel shows it from here"
 	}
 	return true
