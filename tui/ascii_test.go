@@ -49,7 +49,7 @@ func TestASCIIModeDrawsOnlyASCII(t *testing.T) {
 		}
 		for _, step := range []string{"", "lllll", "]]", "?"} {
 			keys(a, step)
-			for _, sz := range [][2]int{{80, 24}, {200, 60}} {
+			for _, sz := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
 				asciiOnly(t, name, draw(t, a, sz[0], sz[1]).text)
 			}
 		}

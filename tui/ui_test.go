@@ -736,14 +736,14 @@ func TestSelectAnEventInTheLog(t *testing.T) {
 }
 
 // Golden screens in each theme: the ASCII mode's text, and the
-// projector and monochrome themes' styles, of one state at two sizes.
+// projector and monochrome themes' styles, of one state at three sizes.
 func TestGoldenThemes(t *testing.T) {
 	t.Setenv("NO_COLOR", "") // the projector's styles, whatever the machine says
 	sc, err := scenarios.Load("tour")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, sz := range [][2]int{{80, 24}, {200, 60}} {
+	for _, sz := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
 		for _, th := range []struct {
 			name string
 			o    Options
