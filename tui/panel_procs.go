@@ -63,11 +63,11 @@ func (p *procsPanel) draw(c canvas, a *App, l layout) {
 	}
 	panelTitle(c, a, "Ps", detail, focusProcs)
 	for i := range l.visibleProcs {
-		p := gmp.PID(p.top + i)
-		if int(p) >= procs {
+		id := gmp.PID(p.top + i)
+		if int(id) >= procs {
 			break
 		}
-		drawProc(c, a, 1+i, p, l.wide)
+		drawProc(c, a, 1+i, id, l.wide)
 	}
 }
 
