@@ -19,8 +19,9 @@ import (
 // It returns every violation found, joined.
 func (s *Machine) CheckInvariants() error {
 	c := &checker{s: s, seen: make([]uint8, s.gs.len())}
+	pendingP := c.threads()
 	for i := range s.ps {
-		c.proc(&s.ps[i])
+		c.proc(&s.ps[i], pendingP[i])
 	}
 	c.globalRunq()
 	for ci := range s.chans {
@@ -34,13 +35,6 @@ func (s *Machine) CheckInvariants() error {
 		c.sem(si)
 	}
 	c.errgroups()
-	pendingP := c.threads()
-	for i := range s.ps {
-		pp := &s.ps[i]
-		if !pp.Idle && pp.M == NoM && !pendingP[i] && s.held != pp.ID {
-			c.bad("%v is neither idle, attached, handed to a starting M nor being handed off", pp.ID)
-		}
-	}
 	c.idleLists()
 	c.goroutines()
 	return errors.Join(c.errs...)
@@ -99,8 +93,9 @@ func (c *checker) queued(g GID, want Loc, where string) {
 	c.place(g, want, where)
 }
 
-// proc checks a P: its runnext, ring and timers, and its M.
-func (c *checker) proc(pp *P) {
+// proc checks a P: its runnext, ring and timers, and its M. pending says
+// a starting M was handed it (threads found which).
+func (c *checker) proc(pp *P, pending bool) {
 	s := c.s
 	if n := pp.runq.len(); n < 0 || n > runqSize {
 		c.bad("%v ring holds %d Gs", pp.ID, n)
@@ -134,6 +129,9 @@ func (c *checker) proc(pp *P) {
 		}
 	} else if pp.Status == Prunning {
 		c.bad("%v is running without an M", pp.ID)
+	}
+	if pp.M == NoM && !pp.Idle && !pending && s.held != pp.ID {
+		c.bad("%v is neither idle, attached, handed to a starting M nor being handed off", pp.ID)
 	}
 	if pp.Idle {
 		if pp.M != NoM || pp.Status != Pidle {
