@@ -179,9 +179,9 @@ func kickedNew(e Event) string {
 		return ""
 	}
 	if e.Flag {
-		return fmt.Sprintf("; %v, kicked out of runnext, finds the ring full", e.G3)
+		return sprintf("; %v, kicked out of runnext, finds the ring full", e.G3)
 	}
-	return fmt.Sprintf("; %v, kicked out of runnext, goes to the ring's tail (%d/256)", e.G3, e.N)
+	return sprintf("; %v, kicked out of runnext, goes to the ring's tail (%d/256)", e.G3, e.N)
 }
 
 // plural writes "1 G goes" or "3 Gs go".
@@ -196,7 +196,7 @@ func kicked(e Event) string {
 	if e.G3 == NoG {
 		return ""
 	}
-	return fmt.Sprintf(", kicking %v to the ring's tail", e.G3)
+	return sprintf(", kicking %v to the ring's tail", e.G3)
 }
 
 // TimeString formats an event time for the text trace.

@@ -7,14 +7,7 @@ var goroutineWords = words{
 		return sprintf("%v (main) starts on %v with %v: a new time slice, schedtick %d", e.G, e.P, e.M, e.N)
 	},
 	RuleNewproc: func(d *Describer, e Event) string {
-		s := sprintf("%v creates %v %s", e.G2, e.G, d.into(e))
-		if e.G3 != NoG {
-			if e.Flag {
-				s += sprintf("; %v, kicked out of runnext, finds the ring full", e.G3)
-			} else {
-				s += sprintf("; %v, kicked out of runnext, goes to the ring's tail (%d/256)", e.G3, e.N)
-			}
-		}
+		s := sprintf("%v creates %v %s", e.G2, e.G, d.into(e)) + kickedNew(e)
 		if e.N2 != 0 {
 			s += sprintf("; it reuses the descriptor %v left on %v's free list", GID(e.N2), e.P)
 		}

@@ -1,7 +1,6 @@
 package gmp
 
 import (
-	"fmt"
 	"strconv"
 	"time"
 )
@@ -97,9 +96,9 @@ func (d *Describer) poolName(i int) string {
 // capOf writes a pool's running count against its capacity: "3/8".
 func (d *Describer) capOf(pool int, running int32) string {
 	if pool >= 0 && pool < len(d.pools) && d.pools[pool].Size > 0 {
-		return fmt.Sprintf("%d/%d", running, d.pools[pool].Size)
+		return sprintf("%d/%d", running, d.pools[pool].Size)
 	}
-	return fmt.Sprintf("%d, no limit", running)
+	return sprintf("%d, no limit", running)
 }
 
 func (d *Describer) preAlloc(pool int) bool {

@@ -1,7 +1,5 @@
 package gmp
 
-import "fmt"
-
 // scheduleWords tells how a P picks what to run next (runqget, globrunqget,
 // stealWork, findRunnable) and how a running goroutine gives its P up
 // (preemption, Gosched).
@@ -76,7 +74,7 @@ func (d *Describer) started(e Event, s string) string {
 // sliceAge mentions the slice's age when the G inherited an older slice.
 func sliceAge(e Event) string {
 	if e.D2 > e.D {
-		return fmt.Sprintf(" in a time slice %v old, shared through runnext", e.D2)
+		return sprintf(" in a time slice %v old, shared through runnext", e.D2)
 	}
 	return ""
 }
