@@ -83,12 +83,8 @@ func glossaryLines(w int) []string {
 	return out
 }
 
-// glossaryOverlay draws the glossary over the screen, scrolled to its
-// top line.
-type glossaryOverlay struct {
-	open bool
-	top  int // its first line shown
-}
+// glossaryOverlay draws the glossary over the screen.
+type glossaryOverlay struct{ overlay }
 
 func (g *glossaryOverlay) draw(c canvas, a *App, _ layout) {
 	t := a.theme
@@ -97,9 +93,9 @@ func (g *glossaryOverlay) draw(c canvas, a *App, _ layout) {
 	box.frame(" what the screen shows · ↓ ↑ pgdn pgup scroll · esc or L closes ", t)
 	lines := glossaryLines(w - 4)
 	rows := h - 2
-	g.top = max(min(g.top, len(lines)-rows), 0)
-	for i := 0; i < rows && g.top+i < len(lines); i++ {
-		line := lines[g.top+i]
+	top := g.shown(len(lines), rows)
+	for i := 0; i < rows && top+i < len(lines); i++ {
+		line := lines[top+i]
 		style := t.Base
 		if line != "" && line[0] != ' ' {
 			style = t.Title
@@ -108,12 +104,6 @@ func (g *glossaryOverlay) draw(c canvas, a *App, _ layout) {
 	}
 }
 
-func (g *glossaryOverlay) scroll(_ *App, _ layout, n int) { g.top = max(g.top+n, 0) }
-
-// page is most of a screen.
-func (g *glossaryOverlay) page(l layout) int { return max(l.h-6, 1) }
-
 func (a *App) toggleGlossary() {
-	a.gloss.open = !a.gloss.open
-	a.gloss.top = 0
+	a.gloss.toggle()
 }

@@ -22,6 +22,27 @@ type scroller interface {
 	page(l layout) int
 }
 
+// overlay is the state of a list drawn over the screen (the goroutine
+// list, the glossary): whether it is open, and its first line shown.
+type overlay struct {
+	open bool
+	top  int
+}
+
+// toggle opens a closed list at its start, or closes an open one.
+func (o *overlay) toggle() { o.open, o.top = !o.open, 0 }
+
+func (o *overlay) scroll(_ *App, _ layout, n int) { o.top = max(o.top+n, 0) }
+
+// page is most of a screen.
+func (o *overlay) page(l layout) int { return max(l.h-6, 1) }
+
+// shown keeps top within n lines of which rows fit, and returns it.
+func (o *overlay) shown(n, rows int) int {
+	o.top = max(min(o.top, n-rows), 0)
+	return o.top
+}
+
 // placement is a panel and the rows of the screen it is drawn in.
 type placement struct {
 	panel     panel

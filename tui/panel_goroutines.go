@@ -49,11 +49,8 @@ func goroutineLines(a *App) (summary string, lines []string) {
 	return strings.Join(counts, ", "), lines
 }
 
-// goroutineList draws the list over the screen, scrolled to its top line.
-type goroutineList struct {
-	open bool
-	top  int // its first line shown
-}
+// goroutineList draws the list over the screen.
+type goroutineList struct{ overlay }
 
 func (g *goroutineList) draw(c canvas, a *App, _ layout) {
 	t := a.theme
@@ -79,30 +76,24 @@ func (g *goroutineList) draw(c canvas, a *App, _ layout) {
 		}
 	}
 	rows := h - 3
-	g.top = max(min(g.top, len(shown)-rows), 0)
-	for i := 0; i < rows && g.top+i < len(shown); i++ {
-		r := shown[g.top+i]
+	top := g.shown(len(shown), rows)
+	for i := 0; i < rows && top+i < len(shown); i++ {
+		r := shown[top+i]
 		style := t.Base
 		if r.dim {
 			style = t.Dim
 		}
 		box.text(2, 2+i, r.text, style)
 	}
-	if more := len(shown) - g.top - rows; more > 0 {
+	if more := len(shown) - top - rows; more > 0 {
 		box.text(w-14, h-1, fmt.Sprintf(" %d more ↓ ", more), t.Title)
 	}
 }
-
-func (g *goroutineList) scroll(_ *App, _ layout, n int) { g.top = max(g.top+n, 0) }
-
-// page is most of a screen.
-func (g *goroutineList) page(l layout) int { return max(l.h-6, 1) }
 
 func (a *App) toggleGoroutines() {
 	if a.split != nil {
 		a.message = "the goroutine list is in the full view: schedlab tui NAME"
 		return
 	}
-	a.glist.open = !a.glist.open
-	a.glist.top = 0
+	a.glist.toggle()
 }
