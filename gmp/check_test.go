@@ -17,13 +17,7 @@ func midRun(t *testing.T) *Machine {
 		t.Fatal(err)
 	}
 	for m.Step() {
-		busy := false
-		for i := range m.ps {
-			if m.ps[i].runq.len() > 2 && m.ps[i].M != NoM {
-				busy = true
-			}
-		}
-		if busy && len(m.ms) > 2 {
+		if busyP(m) != nil && len(m.ms) > 2 {
 			if err := m.CheckInvariants(); err != nil {
 				t.Fatalf("a clean machine fails its checks: %v", err)
 			}
@@ -34,17 +28,25 @@ func midRun(t *testing.T) *Machine {
 	return nil
 }
 
+// busyP is a P with an M and more than two Gs in its ring, or nil.
+func busyP(m *Machine) *P {
+	for i := range m.ps {
+		if m.ps[i].runq.len() > 2 && m.ps[i].M != NoM {
+			return &m.ps[i]
+		}
+	}
+	return nil
+}
+
 // Each structure's check notices a corruption of that structure.
 func TestCheckInvariantsNoticesEachCorruption(t *testing.T) {
 	base := midRun(t)
-	busyP := func(m *Machine) *P {
-		for i := range m.ps {
-			if m.ps[i].runq.len() > 2 && m.ps[i].M != NoM {
-				return &m.ps[i]
-			}
+	busy := func(m *Machine) *P {
+		pp := busyP(m)
+		if pp == nil {
+			t.Fatal("no busy P")
 		}
-		t.Fatal("no busy P")
-		return nil
+		return pp
 	}
 	cases := []struct {
 		name    string
@@ -52,18 +54,18 @@ func TestCheckInvariantsNoticesEachCorruption(t *testing.T) {
 		want    string
 	}{
 		{"a G in two rings", func(m *Machine) {
-			pp := busyP(m)
+			pp := busy(m)
 			m.sched.runq.pushBack(pp.runq.at(0))
 		}, "found a second time, in the global queue"},
 		{"a P that forgets its M", func(m *Machine) {
-			pp := busyP(m)
+			pp := busy(m)
 			pp.M = NoM
 		}, "is running without an M"},
 		{"npidle off by one", func(m *Machine) { m.sched.Npidle++ }, "npidle is"},
 		{"nmspinning off by one", func(m *Machine) { m.sched.Nmspinning++ }, "nmspinning is"},
 		{"a netpoll waiter nobody holds", func(m *Machine) { m.sched.NetpollWaiters++ }, "netpollWaiters is"},
 		{"a runnable G lost", func(m *Machine) {
-			busyP(m).runq.pop()
+			busy(m).runq.pop()
 		}, "is in 0 places"},
 		{"the live count drifts", func(m *Machine) { m.live++ }, "goroutines are live but the count says"},
 	}
