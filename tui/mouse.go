@@ -81,6 +81,11 @@ func (a *App) click(row string, x int) bool {
 // mouse is the root view's mouse handler.
 func (a *App) mouse(action tview.MouseAction, event *tcell.EventMouse) bool {
 	x, y := event.Position()
+	// With --no-mouse the UI never asks for mouse reports, but a terminal
+	// left in mouse mode by another program may still send them.
+	if a.opts.NoMouse {
+		return false
+	}
 	if a.split != nil {
 		return false // the split view has no panels to scroll or names to find
 	}

@@ -652,6 +652,16 @@ func TestMouse(t *testing.T) {
 	if a.procs.top == 0 {
 		t.Error("the wheel did not scroll the Ps")
 	}
+
+	// With --no-mouse, reports a terminal sends anyway change nothing.
+	a.found, a.procs.top = 0, 0
+	a.opts.NoMouse = true
+	if a.mouse(tview.MouseLeftClick, tcell.NewEventMouse(x, y, tcell.Button1, tcell.ModNone)) || a.found != 0 {
+		t.Errorf("with --no-mouse a click on %s found %v", name, a.found)
+	}
+	if a.mouse(tview.MouseScrollDown, tcell.NewEventMouse(0, 0, tcell.WheelDown, tcell.ModNone)) || a.procs.top != 0 {
+		t.Error("with --no-mouse the wheel scrolled the Ps")
+	}
 }
 
 // o and v stop the UI with what it is to become; a name that does not

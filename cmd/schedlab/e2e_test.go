@@ -105,6 +105,34 @@ func TestTUIUnderTmux(t *testing.T) {
 			}
 		}
 	}
+	// click presses and releases the left button at the screen cell
+	// (col, row), counted from 0, as an xterm in SGR mouse mode reports
+	// it: tmux's send-keys -H writes the bytes to the pane as they are.
+	click := func(name string, col, row int) {
+		t.Helper()
+		report := fmt.Sprintf("\x1b[<0;%d;%dM\x1b[<0;%d;%dm", col+1, row+1, col+1, row+1)
+		args := []string{"send-keys", "-t", name, "-H"}
+		for _, b := range []byte(report) {
+			args = append(args, fmt.Sprintf("%02x", b))
+		}
+		if out, err := tmux(args...); err != nil {
+			t.Fatalf("tmux send-keys -H: %v\n%s", err, out)
+		}
+	}
+	// cellOf finds where a pane shows text after prefix on a line that
+	// starts with line.
+	cellOf := func(pane, line, text string) (col, row int) {
+		t.Helper()
+		for row, l := range strings.Split(pane, "\n") {
+			if strings.HasPrefix(l, line) {
+				if i := strings.Index(l, text); i >= 0 {
+					return len([]rune(l[:i])), row
+				}
+			}
+		}
+		t.Fatalf("no line starting %q shows %q:\n%s", line, text, pane)
+		return 0, 0
+	}
 	finish := func(name string) {
 		t.Helper()
 		send(name, "q")
@@ -141,6 +169,25 @@ func TestTUIUnderTmux(t *testing.T) {
 	waitFor("quiz", "event 2 ")
 	finish("quiz")
 
+	// The mouse: a click on a goroutine's name finds it; with
+	// --no-mouse the same click leaves the screen as it was.
+	start("mouse", "tui tour")
+	pane := waitFor("mouse", "q quit", "P0  run")
+	col, row := cellOf(pane, "P0  run", "G1")
+	click("mouse", col, row)
+	waitFor("mouse", "found G1 running on P0")
+	finish("mouse")
+	start("nomouse", "tui tour --no-mouse")
+	pane = waitFor("nomouse", "q quit", "P0  run")
+	col, row = cellOf(pane, "P0  run", "G1")
+	click("nomouse", col, row)
+	send("nomouse", "l") // once the step shows, the click has been read
+	pane = waitFor("nomouse", "event 2 ")
+	if strings.Contains(pane, "found G1") {
+		t.Errorf("with --no-mouse a click found a goroutine:\n%s", pane)
+	}
+	finish("nomouse")
+
 	// end on a run of millions of events works off the UI's goroutine,
 	// says how far it got, and esc stops it there; the terminal can be
 	// resized meanwhile, down to the size message and back.
@@ -169,7 +216,7 @@ func TestTUIUnderTmux(t *testing.T) {
 	startIn("ascii", "C", "tui steal")
 	waitFor("ascii", "q quit")
 	send("ascii", "l", "l")
-	pane := waitFor("ascii", "event 3 ", "P0", "> step", "q quit")
+	pane = waitFor("ascii", "event 3 ", "P0", "> step", "q quit")
 	for _, r := range pane {
 		if r >= 0x80 {
 			t.Errorf("with LANG=C the UI drew %q:\n%s", r, pane)
