@@ -745,8 +745,9 @@ func TestSelectAnEventInTheLog(t *testing.T) {
 	}
 }
 
-// Golden screens in each theme: the ASCII mode's text, and the
-// projector and monochrome themes' styles, of one state at three sizes.
+// Golden screens in each theme: the ASCII mode's text, and the default,
+// projector and monochrome themes' styles, of one state at three sizes
+// (the default theme's text is tour-step25's golden).
 func TestGoldenThemes(t *testing.T) {
 	t.Setenv("NO_COLOR", "") // the projector's styles, whatever the machine says
 	sc, err := scenarios.Load("tour")
@@ -757,7 +758,7 @@ func TestGoldenThemes(t *testing.T) {
 		for _, th := range []struct {
 			name string
 			o    Options
-		}{{"ascii", Options{ASCII: true}}, {"projector", Options{Theme: "projector"}}, {"mono", Options{Mono: true}}} {
+		}{{"ascii", Options{ASCII: true}}, {"default", Options{}}, {"projector", Options{Theme: "projector"}}, {"mono", Options{Mono: true}}} {
 			name := fmt.Sprintf("tour-step25-%s-%dx%d", th.name, sz[0], sz[1])
 			t.Run(name, func(t *testing.T) {
 				a, err := New(sc, sc.Config(), th.o)
