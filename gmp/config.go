@@ -14,10 +14,17 @@ import (
 type Costs struct {
 	// Newproc is the cost of a go statement (newproc + newproc1).
 	Newproc time.Duration
-	// Schedule is the time from an M entering schedule() to the decision
-	// findRunnable takes (the context switch). It is also why a P usually
-	// runs its own runnext before a thief's 3µs back-off ends.
+	// Schedule is the time from a G leaving its M (gopark's mcall, goexit,
+	// gosched) to the decision findRunnable takes. A runnext waits only
+	// this long for its own P, which is why a P usually runs it before a
+	// thief's 3µs back-off ends.
 	Schedule time.Duration
+	// Execute is the time from execute() choosing a G to that G's next
+	// action: gogo's switch, then the return from gopark through the
+	// operation the G blocked in. The runtime's trace shows the G starting
+	// at the choice (execute emits GoStart), and a P's runnext is already
+	// empty while this time passes.
+	Execute time.Duration
 	// ChanOp is the cost of a channel operation that does not block, of
 	// close, and of a wait that finds nothing to wait for.
 	ChanOp time.Duration
@@ -46,7 +53,8 @@ type Costs struct {
 func DefaultCosts() Costs {
 	return Costs{
 		Newproc:       time.Microsecond,
-		Schedule:      200 * time.Nanosecond,
+		Schedule:      50 * time.Nanosecond,
+		Execute:       150 * time.Nanosecond,
 		ChanOp:        100 * time.Nanosecond,
 		Syscall:       100 * time.Nanosecond,
 		WakeM:         5 * time.Microsecond,
@@ -119,7 +127,7 @@ func (c *Config) Validate() error {
 		name string
 		d    time.Duration
 	}{
-		{"newproc", k.Newproc}, {"schedule", k.Schedule}, {"chanop", k.ChanOp}, {"syscall", k.Syscall},
+		{"newproc", k.Newproc}, {"schedule", k.Schedule}, {"execute", k.Execute}, {"chanop", k.ChanOp}, {"syscall", k.Syscall},
 		{"wakem", k.WakeM}, {"newm", k.NewM}, {"preemptsignal", k.PreemptSignal},
 		{"netpollwake", k.NetpollWake}, {"usleepslack", k.UsleepSlack},
 	} {

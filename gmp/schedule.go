@@ -103,7 +103,7 @@ func (s *Machine) execute(m *M, pk pick) {
 		pp.Schedtick++
 		pp.SliceStart = s.now
 	}
-	s.wakeMAt(m, s.now, stepRunG)
+	s.wakeMAt(m, s.after(s.cfg.Costs.Execute), stepRunG)
 }
 
 // findRunnable follows R3.3. GC workers, the trace reader, the finalizer

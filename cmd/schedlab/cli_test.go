@@ -67,8 +67,8 @@ func TestRunText(t *testing.T) {
 	}
 	evs := textEvents(t, out)
 	if len(evs) < 2 || evs[0] != (textEvent{"0.000000ms", "P0", "M0", "go-start"}) ||
-		evs[1] != (textEvent{"0.000000ms", "P0", "M0", "go-create"}) {
-		t.Fatalf("first events %+v, want main starting on P0/M0 at 0ms, then its first go-create", evs[:min(2, len(evs))])
+		evs[1] != (textEvent{"0.000150ms", "P0", "M0", "go-create"}) {
+		t.Fatalf("first events %+v, want main starting on P0/M0 at 0ms, then its first go-create once execute's 150ns have passed", evs[:min(2, len(evs))])
 	}
 	count := map[string]int{}
 	for _, e := range evs {
@@ -196,7 +196,7 @@ func TestCLIEdges(t *testing.T) {
 		t.Errorf("check -: exit %d, %q", code, errOut)
 	}
 	stdin = strings.NewReader("procs: 1\nmain: [{cpu: 1ms}]\n")
-	if code, out, _ := cli(t, "run", "-"); code != 0 || !strings.Contains(out, "# end: main returned at 1.000000ms") {
+	if code, out, _ := cli(t, "run", "-"); code != 0 || !strings.Contains(out, "# end: main returned at 1.000150ms") {
 		t.Errorf("run -: exit %d\n%s", code, out)
 	}
 	if code, out, _ := cli(t, "--version"); code != 0 || !strings.HasPrefix(out, "schedlab ") || !strings.Contains(out, "go1.") {
@@ -279,7 +279,7 @@ func TestTraceCommand(t *testing.T) {
 // --format none prints only how the run ended.
 func TestFormatNone(t *testing.T) {
 	code, out, _ := cli(t, "run", "steal", "--format", "none")
-	if code != 0 || out != "# end: main returned at 42.919500ms after 203 events; 65 goroutines created, 3 threads; Ps idle 0s while goroutines waited\n" {
+	if code != 0 || out != "# end: main returned at 42.919950ms after 203 events; 65 goroutines created, 3 threads; Ps idle 0s while goroutines waited\n" {
 		t.Errorf("exit %d:\n%s", code, out)
 	}
 }
@@ -517,7 +517,7 @@ func TestCheck(t *testing.T) {
 		if code != 0 || errOut != "" {
 			t.Fatalf("exit %d, stderr %q", code, errOut)
 		}
-		if want := okPath + ": ok (main returned at 1.000000ms"; !strings.HasPrefix(out, want) {
+		if want := okPath + ": ok (main returned at 1.000150ms"; !strings.HasPrefix(out, want) {
 			t.Errorf("stdout %q, want it to start with %q", out, want)
 		}
 	})
