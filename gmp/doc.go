@@ -137,7 +137,7 @@
 //     CPU hog on one P, a ping-pong pair that never computes is never
 //     preempted, because sysmon always looks while the M is between the
 //     pair's goroutines (the runtime gives the hog 17–62%). With Config.Noise
-//     the hog gets 25–45% (noise.go).
+//     the hog gets 42–49% on seeds 1–10 (noise.go).
 //   - A goroutine woken by a timer on an otherwise idle P, 60 bursts of
 //     sleep 20ms and compute 9ms: the runtime preempts 4–22 of them, soon
 //     after the wake-up, through the schedtick the G inherits; the model
