@@ -239,17 +239,16 @@ func (c *core[T]) submit(ctx context.Context, task T) error {
 	}
 	switch decide.OnSubmit(c.countsLocked(), c.limits) {
 	case decide.ToIdle:
-		w := c.idle.pop()
+		w, tasks := c.idle.take()
 		c.acceptLocked(w, DispatchIdle, nil, now)
 		c.mu.Unlock()
-		w.busySince.Store(now)
-		w.tasks <- task
+		tasks <- assignment[T]{task, now}
 		return nil
 	case decide.NewWorker:
 		w := c.startWorkerLocked()
 		c.acceptLocked(w, DispatchNew, nil, now)
 		c.mu.Unlock()
-		w.tasks <- task
+		w.tasks <- assignment[T]{task, now}
 		go w.run()
 		return nil
 	case decide.Reject:
@@ -329,7 +328,7 @@ func (c *core[T]) serveWaitersLocked(now int64) {
 		wt, task := c.takeFirstWaiterLocked()
 		w := c.startWorkerLocked()
 		c.acceptLocked(w, DispatchNew, wt, now)
-		w.tasks <- task
+		w.tasks <- assignment[T]{task, now}
 		go w.run()
 		wt.ready <- struct{}{}
 	}
@@ -339,7 +338,7 @@ func (c *core[T]) serveWaitersLocked(now int64) {
 // that Running never exceeds Cap, not even for a moment (ants #374).
 func (c *core[T]) startWorkerLocked() *worker[T] {
 	c.lastWorker++
-	w := &worker[T]{core: c, id: c.lastWorker, gen: c.gen, tasks: make(chan T, 1)}
+	w := &worker[T]{core: c, id: c.lastWorker, gen: c.gen, tasks: make(chan assignment[T], 1)}
 	w.slot = uint32(len(c.workers))
 	c.workers = append(c.workers, w)
 	running := c.running.Add(1)
@@ -351,8 +350,8 @@ func (c *core[T]) startWorkerLocked() *worker[T] {
 
 // acceptLocked records that w takes a task, firing the hooks of that decision
 // in their documented order. wt is the waiter the task came from, or nil. A
-// worker taken from the idle list is stamped busy by the caller, after
-// unlocking (see worker.busySince).
+// worker taken from the idle list stamps itself busy as it receives the task
+// (see worker).
 func (c *core[T]) acceptLocked(w *worker[T], kind DispatchKind, wt *waiter[T], now int64) {
 	c.submitted++
 	if kind == DispatchIdle {
