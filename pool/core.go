@@ -239,16 +239,17 @@ func (c *core[T]) submit(ctx context.Context, task T) error {
 	}
 	switch decide.OnSubmit(c.countsLocked(), c.limits) {
 	case decide.ToIdle:
-		w, tasks := c.idle.take()
+		w := c.idle.pop()
 		c.acceptLocked(w, DispatchIdle, nil, now)
 		c.mu.Unlock()
-		tasks <- assignment[T]{task, now}
+		w.busySince.Store(now)
+		w.tasks <- task
 		return nil
 	case decide.NewWorker:
 		w := c.startWorkerLocked()
 		c.acceptLocked(w, DispatchNew, nil, now)
 		c.mu.Unlock()
-		w.tasks <- assignment[T]{task, now}
+		w.tasks <- task
 		go w.run()
 		return nil
 	case decide.Reject:
@@ -328,7 +329,7 @@ func (c *core[T]) serveWaitersLocked(now int64) {
 		wt, task := c.takeFirstWaiterLocked()
 		w := c.startWorkerLocked()
 		c.acceptLocked(w, DispatchNew, wt, now)
-		w.tasks <- assignment[T]{task, now}
+		w.tasks <- task
 		go w.run()
 		wt.ready <- struct{}{}
 	}
@@ -338,7 +339,7 @@ func (c *core[T]) serveWaitersLocked(now int64) {
 // that Running never exceeds Cap, not even for a moment (ants #374).
 func (c *core[T]) startWorkerLocked() *worker[T] {
 	c.lastWorker++
-	w := &worker[T]{core: c, id: c.lastWorker, gen: c.gen, tasks: make(chan assignment[T], 1)}
+	w := &worker[T]{core: c, id: c.lastWorker, gen: c.gen, tasks: make(chan T, 1)}
 	w.slot = uint32(len(c.workers))
 	c.workers = append(c.workers, w)
 	running := c.running.Add(1)
@@ -350,8 +351,8 @@ func (c *core[T]) startWorkerLocked() *worker[T] {
 
 // acceptLocked records that w takes a task, firing the hooks of that decision
 // in their documented order. wt is the waiter the task came from, or nil. A
-// worker taken from the idle list stamps itself busy as it receives the task
-// (see worker).
+// worker taken from the idle list is stamped busy by the caller, after
+// unlocking (see worker.busySince).
 func (c *core[T]) acceptLocked(w *worker[T], kind DispatchKind, wt *waiter[T], now int64) {
 	c.submitted++
 	if kind == DispatchIdle {

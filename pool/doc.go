@@ -112,10 +112,7 @@
 // A task costs two clock readings, two short critical sections (under a
 // mutex that yields the processor a few times before it parks), and the
 // channel send that wakes an idle worker; a task handed off to a waiter
-// saves the worker's park and wake-up. The submitter does not touch the
-// record of the idle worker it takes (the idle stack keeps the worker's
-// channel beside it, and the decision's time stamp travels with the task),
-// so the record's cache line stays with the worker's processor. With no hooks set each hook costs a
+// saves the worker's park and wake-up. With no hooks set each hook costs a
 // nil check. The pool allocates nothing per task: waiter records are
 // recycled through a sync.Pool, and a worker is a 48-byte record, a one-slot
 // channel and a goroutine, as in ants.

@@ -38,15 +38,6 @@ func (l *idleList[T]) pop() *worker[T] {
 	return l.stack.pop()
 }
 
-// take is pop that also returns the worker's task channel, read without
-// touching the worker's record where the list allows (see workerStack).
-func (l *idleList[T]) take() (*worker[T], chan assignment[T]) {
-	if l.ring != nil {
-		return l.ring.take()
-	}
-	return l.stack.take()
-}
-
 // oldest returns the worker that has been idle longest, or nil.
 func (l *idleList[T]) oldest() *worker[T] {
 	if l.ring != nil {

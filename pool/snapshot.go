@@ -54,9 +54,9 @@ type IdleWorker struct {
 type BusyWorker struct {
 	ID WorkerID
 	// Since is when it was given its current task. A worker taken from the
-	// idle stack shows the time of its previous task until its goroutine
-	// has woken up and received the new one: it stamps itself, so that the
-	// submitter leaves its record alone (see the package doc on cost).
+	// idle stack by a Submit that has not yet returned may still show the
+	// time of its previous task, for the few instructions between the
+	// decision and the time stamp.
 	Since time.Time
 }
 

@@ -10,12 +10,6 @@ import (
 // worker is one goroutine of the pool and the record the pool keeps of it.
 // Its fields are guarded by core.mu, but for tasks and busySince.
 //
-// A submitter handing a task to an idle worker neither reads nor writes the
-// record (the idle stack keeps the worker's channel beside it): the worker's
-// processor wrote the record last, as the worker went idle, and touching it
-// from the submitter's processor would move its cache line across, making
-// the submitter wait for it on the way in and the worker on the way out.
-//
 // The record is 48 bytes, and a worker costs that, a 16-byte closure for its
 // goroutine and a 112-byte channel: as much as an ants worker.
 type worker[T any] struct {
@@ -24,14 +18,16 @@ type worker[T any] struct {
 	// it is taken from the idle stack. Capacity 1, so a send never blocks:
 	// the worker is new or idle, so the buffer is empty. Closing it tells
 	// an idle worker to stop.
-	tasks chan assignment[T]
+	tasks chan T
 	id    WorkerID
 	// lastUsed is when it last went idle, in nanoseconds since the pool's
 	// epoch (see core.epoch).
 	lastUsed int64
-	// busySince is when it was given its current task. A worker taken
-	// from the idle stack stores it itself, from the assignment it
-	// receives, so that the submitter writes nothing into the record.
+	// busySince is when it was given its current task. A submitter that
+	// takes an idle worker stores it after unlocking, just before handing
+	// over the task: writing the worker's cache line, which the worker's
+	// own processor holds, inside the critical section made every
+	// submitter wait for that transfer (about 100ns a task).
 	busySince atomic.Int64
 	// gen is the pool's generation when the worker started (see
 	// core.gen); a worker whose gen is behind the pool's belongs to a
@@ -40,13 +36,6 @@ type worker[T any] struct {
 	gen uint32
 	// slot is the worker's index in core.workers.
 	slot uint32
-}
-
-// assignment is what a worker receives on its channel: a task, and the time
-// stamp of the decision that gave it the task, its busySince.
-type assignment[T any] struct {
-	task T
-	at   int64
 }
 
 // afterTask is what a worker does once its task has returned.
@@ -62,8 +51,7 @@ const (
 // channel.
 func (w *worker[T]) run() {
 	c := w.core
-	a := <-w.tasks
-	task := a.task
+	task := <-w.tasks
 	ended := false
 	defer func() {
 		if !ended {
@@ -81,9 +69,7 @@ func (w *worker[T]) run() {
 			continue
 		case waitIdle:
 			var ok bool
-			if a, ok = <-w.tasks; ok {
-				w.busySince.Store(a.at)
-				task = a.task
+			if task, ok = <-w.tasks; ok {
 				continue
 			}
 			// Closed by the purge or Release, which have already

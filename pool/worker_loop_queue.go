@@ -43,18 +43,6 @@ func (q *workerLoopQueue[T]) pop() *worker[T] {
 	return w
 }
 
-// take is pop that also returns the worker's task channel, or nil, nil. The
-// ring keeps no channels beside its workers: it hands out the worker idle
-// longest, the one whose record another processor is least likely to have
-// written lately.
-func (q *workerLoopQueue[T]) take() (*worker[T], chan assignment[T]) {
-	w := q.pop()
-	if w == nil {
-		return nil, nil
-	}
-	return w, w.tasks
-}
-
 func (q *workerLoopQueue[T]) oldest() *worker[T] {
 	if q.n == 0 {
 		return nil
