@@ -23,6 +23,8 @@ import (
 //
 // puts them side by side. A task is one func value made once per benchmark,
 // so B/op and allocs/op are what the implementation itself allocates.
+// scripts/bench-pool.sh runs this pool and ants alternately on the four
+// shapes of ants' benchmarks, for the README's table.
 
 // measureCPUTime starts measuring the CPU time the whole process spends, on
 // every processor; the function it returns reports it to b as cpu-ns/op. The
