@@ -23,6 +23,22 @@ import (
 //
 // puts them side by side. A task is one func value made once per benchmark,
 // so B/op and allocs/op are what the implementation itself allocates.
+// scripts/bench-pool.sh runs this pool and ants alternately on the four
+// shapes of ants' benchmarks, for the README's table.
+
+// measureCPUTime starts measuring the CPU time the whole process spends, on
+// every processor; the function it returns reports it to b as cpu-ns/op. The
+// machines this is measured on are shared, and wall time per operation moves
+// with their load; CPU time moves much less, so it tells which of two
+// implementations does less work even when sec/op cannot.
+func measureCPUTime(b *testing.B) (report func()) {
+	start, ok := processCPUTime()
+	return func() {
+		if end, _ := processCPUTime(); ok {
+			b.ReportMetric(float64(end-start)/float64(b.N), "cpu-ns/op")
+		}
+	}
+}
 
 // executor is one implementation under test.
 type executor interface {
@@ -107,6 +123,7 @@ func benchBatches(b *testing.B, capacity, tasks int, work func()) {
 			var wg sync.WaitGroup
 			submit := ex.bind(func() { work(); wg.Done() })
 			b.ReportAllocs()
+			reportCPUTime := measureCPUTime(b)
 			for b.Loop() {
 				wg.Add(tasks)
 				for range tasks {
@@ -114,6 +131,7 @@ func benchBatches(b *testing.B, capacity, tasks int, work func()) {
 				}
 				wg.Wait()
 			}
+			reportCPUTime()
 		})
 	}
 }
@@ -174,6 +192,7 @@ func BenchmarkParallelSubmit(b *testing.B) {
 			submit := ex.bind(wg.Done)
 			b.ReportAllocs()
 			b.ResetTimer()
+			reportCPUTime := measureCPUTime(b)
 			b.RunParallel(func(pb *testing.PB) {
 				for pb.Next() {
 					wg.Add(1)
@@ -181,6 +200,7 @@ func BenchmarkParallelSubmit(b *testing.B) {
 				}
 			})
 			wg.Wait()
+			reportCPUTime()
 		})
 	}
 }

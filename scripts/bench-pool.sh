@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Compares package pool with ants v2.12.1 on ants' benchmark shapes
+# (pool/bench_test.go) and prints benchstat's table, pool beside ants.
+#
+# The machine this project is measured on has two cores shared with other
+# work, so a figure taken alone says little. The two implementations are run
+# in the same session, alternately, one process per benchmark run, and the
+# order of the two flips every round, so that a slow spell of the machine
+# lands on both; benchstat then gives each ratio with its p-value. ants is
+# benchstat's base, so "vs base" reads as the pool's difference from ants.
+# Besides sec/op the benchmarks report cpu-sec/op, the CPU time of the whole
+# process per operation, which the load of other work moves much less.
+#
+#   scripts/bench-pool.sh                 # 10 rounds of the four shapes
+#   ROUNDS=6 SHAPES='ParallelSubmit' scripts/bench-pool.sh
+#   OUT=/tmp/pool-bench.txt scripts/bench-pool.sh   # keep the raw results
+#   ROUNDS=0 OUT=/tmp/pool-bench.txt scripts/bench-pool.sh   # table again
+#
+# Only Go is needed: benchstat is run through go run at a pinned version.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+rounds=${ROUNDS:-10}
+shapes=${SHAPES:-ParallelSubmit CPU100k Sleep100k Sleep1M}
+benchstat_version=v0.0.0-20260908200009-22c9c6c9d4da
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+out=${OUT:-$work/bench.txt}
+if ((rounds > 0)); then
+  : >"$out"
+  # One test binary for every run: building it per run would cost more
+  # than some of the runs, and could differ between them.
+  go test -c -o "$work/pool.test" ./pool/
+fi
+
+# benchtime for a shape: Sleep1M is one batch of a million tasks, seconds
+# long, so a single iteration per run is enough and keeps the session short.
+benchtime() {
+  case $1 in
+  Sleep1M) echo 1x ;;
+  *) echo 1s ;;
+  esac
+}
+
+for round in $(seq "$rounds"); do
+  if ((round % 2)); then impls='pool ants'; else impls='ants pool'; fi
+  for shape in $shapes; do
+    for impl in $impls; do
+      echo "round $round/$rounds: $shape impl=$impl" >&2
+      "$work/pool.test" -test.run '^$' -test.bench "^Benchmark$shape\$/^impl=$impl\$" \
+        -test.benchtime "$(benchtime "$shape")" -test.benchmem -test.count 1 >>"$out"
+    done
+  done
+done
+
+go run "golang.org/x/perf/cmd/benchstat@$benchstat_version" -col '/impl@(ants pool)' "$out"
