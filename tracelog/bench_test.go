@@ -1,0 +1,75 @@
+package tracelog
+
+import (
+	"io"
+	"runtime"
+	"sync"
+	"testing"
+
+	"github.com/schedlab/schedlab/gmp"
+	"github.com/schedlab/schedlab/scenarios"
+)
+
+// benchScenario is the run issue 15 measures output speed on: 200,000
+// goroutines of 10µs on 4 Ps, some 611,000 events, almost all of them
+// go-create, go-start and go-exit.
+const benchScenario = `name: big
+procs: 4
+main:
+  - go: {count: 200000, do: [{cpu: 10us}]}
+`
+
+// recorded runs benchScenario once and keeps its events, so that the
+// benchmark times the writer alone and not the model.
+var recorded = sync.OnceValues(func() (*scenarios.Scenario, []gmp.Event) {
+	sc, err := scenarios.Parse("big.yaml", []byte(benchScenario))
+	if err != nil {
+		panic(err)
+	}
+	m, err := gmp.New(Options{}.Config(sc), sc.Program())
+	if err != nil {
+		panic(err)
+	}
+	var evs []gmp.Event
+	m.SetSink(func(e gmp.Event) { evs = append(evs, e) })
+	m.Run()
+	return sc, evs
+})
+
+// BenchmarkWrite writes the recorded events to io.Discard in each format.
+// events/s is the writer's output rate; allocs/event should be 0 (the
+// buffer and the line are reused). "none" is the writer's cost when it
+// writes no events: placing notes, which every format pays.
+func BenchmarkWrite(b *testing.B) {
+	sc, evs := recorded()
+	for _, name := range []string{"text", "jsonl", "none"} {
+		format, err := ParseFormat(name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run("format="+name, func(b *testing.B) {
+			d := gmp.NewDescriber(sc.Program())
+			b.ReportAllocs()
+			var allocs uint64
+			for b.Loop() {
+				w := New(io.Discard, format, d, sc.Notes)
+				w.Events = format != None
+				allocs -= mallocs()
+				for _, e := range evs {
+					w.Event(e)
+				}
+				allocs += mallocs()
+			}
+			n := float64(b.N) * float64(len(evs))
+			b.ReportMetric(n/b.Elapsed().Seconds(), "events/s")
+			b.ReportMetric(float64(allocs)/n, "allocs/event")
+		})
+	}
+}
+
+// mallocs is how many heap allocations the program has made so far.
+func mallocs() uint64 {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.Mallocs
+}
