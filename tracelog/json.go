@@ -1,7 +1,10 @@
 package tracelog
 
 import (
+	"strconv"
 	"unicode/utf8"
+
+	"github.com/schedlab/schedlab/gmp"
 )
 
 const hexDigits = "0123456789abcdef"
@@ -14,8 +17,10 @@ func AppendJSONString(dst []byte, s string) []byte { return appendString(dst, s)
 // backslashes escaped, control characters as \n, \r, \t or \u00XX, and
 // bytes that are not UTF-8 as U+FFFD, so that any text a scenario holds
 // gives valid JSON. (strconv.Quote writes Go escapes such as \a and \x00,
-// which JSON does not have.)
-func appendString(dst []byte, s string) []byte {
+// which JSON does not have.) It takes bytes as well as a string, so that a
+// sentence appended into a reused buffer is quoted without becoming a
+// string first.
+func appendString[S string | []byte](dst []byte, s S) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
@@ -42,7 +47,7 @@ func appendString(dst []byte, s string) []byte {
 			start = i
 			continue
 		}
-		r, size := utf8.DecodeRuneInString(s[i:])
+		r, size := decodeRune(s[i:])
 		if r == utf8.RuneError && size == 1 {
 			dst = append(dst, s[start:i]...)
 			dst = append(dst, `\ufffd`...)
@@ -53,5 +58,23 @@ func appendString(dst []byte, s string) []byte {
 		i += size
 	}
 	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// decodeRune is utf8.DecodeRune of a string or bytes. A rune is at most
+// utf8.UTFMax bytes, and a string of so few converts without allocating.
+func decodeRune[S string | []byte](s S) (rune, int) {
+	return utf8.DecodeRuneInString(string(s[:min(len(s), utf8.UTFMax)]))
+}
+
+// appendPos appends p as the JSON string of p.String(), "file:line:col",
+// without making that string: the file quoted, then the numbers, which
+// need no escaping, before the closing quote.
+func appendPos(dst []byte, p gmp.Pos) []byte {
+	dst = appendString(dst, p.File)
+	dst = append(dst[:len(dst)-1], ':')
+	dst = strconv.AppendInt(dst, int64(p.Line), 10)
+	dst = append(dst, ':')
+	dst = strconv.AppendInt(dst, int64(p.Col), 10)
 	return append(dst, '"')
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/schedlab/schedlab/gmp"
 )
 
 // Every byte, and text that is not UTF-8, gives valid JSON that reads
@@ -25,9 +27,22 @@ func FuzzAppendString(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) { checkJSONString(t, s) })
 }
 
+// appendPos quotes a position as appendString quotes its String.
+func TestAppendPosIsItsString(t *testing.T) {
+	for _, p := range []gmp.Pos{{File: "a.yaml", Line: 3, Col: 7}, {File: `q"uo\te\x00\xff.yaml`, Line: 12, Col: 1},
+		{Line: 1, Col: 0}, {File: "日本.yaml", Line: 100000, Col: 99}} {
+		if got, want := string(appendPos([]byte("x"), p)), "x"+string(appendString(nil, p.String())); got != want {
+			t.Errorf("appendPos(%#v) = %s, want %s", p, got, want)
+		}
+	}
+}
+
 func checkJSONString(t *testing.T, s string) {
 	t.Helper()
 	out := appendString(nil, s)
+	if bytes := appendString(nil, []byte(s)); string(bytes) != string(out) {
+		t.Fatalf("%q as bytes gives %s, as a string %s", s, bytes, out)
+	}
 	if !json.Valid(out) {
 		t.Fatalf("%q gives invalid JSON %s", s, out)
 	}
