@@ -109,3 +109,14 @@ func TestWritingAnEventAllocatesNothing(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkAppendString quotes a typical sentence, as the JSON lines'
+// "why" does for every event.
+func BenchmarkAppendString(b *testing.B) {
+	s := []byte("G1 creates G634 into P0's runnext; G633, kicked out of runnext, goes to the ring's tail (141/256)")
+	buf := make([]byte, 0, 256)
+	b.SetBytes(int64(len(s)))
+	for b.Loop() {
+		buf = appendString(buf[:0], s)
+	}
+}
