@@ -2,8 +2,8 @@ package gmp
 
 import (
 	"fmt"
-	"strconv"
 
+	"github.com/schedlab/schedlab/internal/decimal"
 	"github.com/schedlab/schedlab/sim"
 )
 
@@ -85,7 +85,7 @@ func (n namePhrase) appendTo(b []byte) []byte {
 	if n.name != "" {
 		return append(b, n.name...)
 	}
-	return strconv.AppendInt(append(b, n.prefix...), int64(n.i), 10)
+	return decimal.AppendInt(append(b, n.prefix...), int64(n.i))
 }
 
 // chanName names channel i. Channels past the declared ones are the
@@ -248,7 +248,7 @@ func (p pluralPhrase) appendTo(b []byte) []byte {
 	if p.n == 1 {
 		return append(append(b, "1 "...), p.one...)
 	}
-	return append(append(strconv.AppendInt(b, int64(p.n), 10), ' '), p.many...)
+	return append(append(decimal.AppendInt(b, int64(p.n)), ' '), p.many...)
 }
 
 func kicked(e Event) kickedPhrase { return kickedPhrase{e.G3} }

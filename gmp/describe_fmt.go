@@ -1,10 +1,10 @@
 package gmp
 
 import (
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/schedlab/schedlab/internal/decimal"
 	"github.com/schedlab/schedlab/sim"
 )
 
@@ -57,46 +57,46 @@ func appendArg(b []byte, a any, verb byte) []byte {
 	case string:
 		return append(b, x...)
 	case int:
-		return strconv.AppendInt(b, int64(x), 10)
+		return decimal.AppendInt(b, int64(x))
 	case int32:
-		return strconv.AppendInt(b, int64(x), 10)
+		return decimal.AppendInt(b, int64(x))
 	case int64:
-		return strconv.AppendInt(b, x, 10)
+		return decimal.AppendInt(b, x)
 	case uint64:
-		return strconv.AppendUint(b, x, 10)
+		return decimal.AppendUint(b, x)
 	case GID:
 		if verb == 'd' {
-			return strconv.AppendInt(b, int64(x), 10)
+			return decimal.AppendInt(b, int64(x))
 		}
 		return AppendG(b, x)
 	case PID:
 		if verb == 'd' {
-			return strconv.AppendInt(b, int64(x), 10)
+			return decimal.AppendInt(b, int64(x))
 		}
 		return AppendP(b, x)
 	case MID:
 		if verb == 'd' {
-			return strconv.AppendInt(b, int64(x), 10)
+			return decimal.AppendInt(b, int64(x))
 		}
 		return AppendM(b, x)
 	case time.Duration:
 		if verb == 'd' {
-			return strconv.AppendInt(b, int64(x), 10)
+			return decimal.AppendInt(b, int64(x))
 		}
 		return appendDuration(b, x)
 	case sim.Time:
 		if verb == 'd' {
-			return strconv.AppendInt(b, int64(x), 10)
+			return decimal.AppendInt(b, int64(x))
 		}
 		return sim.AppendMillis(b, x.D())
 	case Reason:
 		if verb == 'd' {
-			return strconv.AppendInt(b, int64(x), 10)
+			return decimal.AppendInt(b, int64(x))
 		}
 		return append(b, x.String()...)
 	case Kind:
 		if verb == 'd' {
-			return strconv.AppendInt(b, int64(x), 10)
+			return decimal.AppendInt(b, int64(x))
 		}
 		return append(b, x.String()...)
 	case intoPhrase:
@@ -127,7 +127,7 @@ func AppendG(b []byte, g GID) []byte {
 	if g == NoG {
 		return append(b, '-')
 	}
-	return strconv.AppendInt(append(b, 'G'), int64(g), 10)
+	return decimal.AppendInt(append(b, 'G'), int64(g))
 }
 
 // AppendP appends p as PID.String writes it.
@@ -135,7 +135,7 @@ func AppendP(b []byte, p PID) []byte {
 	if p == NoP {
 		return append(b, '-')
 	}
-	return strconv.AppendInt(append(b, 'P'), int64(p), 10)
+	return decimal.AppendInt(append(b, 'P'), int64(p))
 }
 
 // AppendM appends m as MID.String writes it.
@@ -143,7 +143,7 @@ func AppendM(b []byte, m MID) []byte {
 	if m == NoM {
 		return append(b, '-')
 	}
-	return strconv.AppendInt(append(b, 'M'), int64(m), 10)
+	return decimal.AppendInt(append(b, 'M'), int64(m))
 }
 
 // appendDuration appends d as d.String() writes it ("0s", "472µs",
@@ -160,7 +160,7 @@ func appendDuration(b []byte, d time.Duration) []byte {
 	case u == 0:
 		return append(b, "0s"...)
 	case u < uint64(time.Microsecond):
-		return append(strconv.AppendUint(b, u, 10), "ns"...)
+		return append(decimal.AppendUint(b, u), "ns"...)
 	case u < uint64(time.Millisecond):
 		return append(appendDecimal(b, u, 3), "µs"...)
 	case u < uint64(time.Second):
@@ -168,10 +168,10 @@ func appendDuration(b []byte, d time.Duration) []byte {
 	}
 	secs := u / uint64(time.Second)
 	if h := secs / 3600; h > 0 {
-		b = append(strconv.AppendUint(b, h, 10), 'h')
+		b = append(decimal.AppendUint(b, h), 'h')
 	}
 	if secs >= 60 {
-		b = append(strconv.AppendUint(b, secs/60%60, 10), 'm')
+		b = append(decimal.AppendUint(b, secs/60%60), 'm')
 	}
 	return append(appendDecimal(b, u%uint64(time.Minute), 9), 's')
 }
@@ -183,7 +183,7 @@ func appendDecimal(b []byte, u uint64, places int) []byte {
 	for range places {
 		div *= 10
 	}
-	b = strconv.AppendUint(b, u/div, 10)
+	b = decimal.AppendUint(b, u/div)
 	frac := u % div
 	if frac == 0 {
 		return b

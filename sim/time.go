@@ -1,8 +1,9 @@
 package sim
 
 import (
-	"strconv"
 	"time"
+
+	"github.com/schedlab/schedlab/internal/decimal"
 )
 
 // Time is a point in simulated time: nanoseconds since the run started.
@@ -36,7 +37,7 @@ func AppendMillis(b []byte, d time.Duration) []byte {
 		b = append(b, '-')
 		u = -u
 	}
-	b = strconv.AppendUint(b, u/1e6, 10)
+	b = decimal.AppendUint(b, u/1e6)
 	b = append(b, '.')
 	frac := u % 1e6
 	for div := uint64(1e5); div > 0; div /= 10 {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/schedlab/schedlab/gmp"
+	"github.com/schedlab/schedlab/internal/decimal"
 	"github.com/schedlab/schedlab/scenarios"
 	"github.com/schedlab/schedlab/sim"
 )
@@ -263,21 +264,21 @@ func padTo(b []byte, end int) []byte {
 
 func (w *Writer) jsonEvent(e gmp.Event) {
 	b := append(w.buf, `{"t":`...)
-	b = strconv.AppendInt(b, int64(e.T), 10)
+	b = decimal.AppendInt(b, int64(e.T))
 	b = append(b, `,"kind":"`...)
 	b = append(b, e.Kind.String()...)
 	b = append(b, '"')
 	if e.G != gmp.NoG {
 		b = append(b, `,"g":`...)
-		b = strconv.AppendInt(b, int64(e.G), 10)
+		b = decimal.AppendInt(b, int64(e.G))
 	}
 	if e.P != gmp.NoP {
 		b = append(b, `,"p":`...)
-		b = strconv.AppendInt(b, int64(e.P), 10)
+		b = decimal.AppendInt(b, int64(e.P))
 	}
 	if e.M != gmp.NoM {
 		b = append(b, `,"m":`...)
-		b = strconv.AppendInt(b, int64(e.M), 10)
+		b = decimal.AppendInt(b, int64(e.M))
 	}
 	if !e.From.IsZero() {
 		b = append(b, `,"from":`...)
@@ -306,7 +307,7 @@ func (w *Writer) jsonEvent(e gmp.Event) {
 	}
 	if e.Cause >= 0 {
 		b = append(b, `,"cause":`...)
-		b = strconv.AppendInt(b, int64(e.Cause), 10)
+		b = decimal.AppendInt(b, int64(e.Cause))
 	}
 	w.buf = append(b, "}\n"...)
 }
