@@ -93,6 +93,34 @@ func plain8(x uint64) bool {
 	return x&highs|below(x, 0x20)|below(x^'"'*ones, 1)|below(x^'\\'*ones, 1) == 0
 }
 
+// plainJSON reports whether s is its own JSON string body: appendString
+// would only put quotes around it.
+func plainJSON(s []byte) bool {
+	ascii := true
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := s[i : i+8]
+		if plain8(uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56) {
+			continue
+		}
+		for _, c := range w {
+			if c < 0x20 || c == '"' || c == '\\' {
+				return false
+			}
+		}
+		ascii = false // a word of plain8's no with none of those
+	}
+	for _, c := range s[i:] {
+		if c < 0x20 || c == '"' || c == '\\' {
+			return false
+		}
+		ascii = ascii && c < utf8.RuneSelf
+	}
+	// Bytes that are not UTF-8 become U+FFFD.
+	return ascii || utf8.Valid(s)
+}
+
 // decodeRune is utf8.DecodeRune of a string or bytes. A rune is at most
 // utf8.UTFMax bytes, and a string of so few converts without allocating.
 func decodeRune[S string | []byte](s S) (rune, int) {

@@ -74,6 +74,9 @@ func TestAppendPosIsItsString(t *testing.T) {
 func checkJSONString(t *testing.T, s string) {
 	t.Helper()
 	out := appendString(nil, s)
+	if plainJSON([]byte(s)) && string(out) != `"`+s+`"` {
+		t.Fatalf("plainJSON says %q needs no escaping, but it is quoted as %s", s, out)
+	}
 	if bytes := appendString(nil, []byte(s)); string(bytes) != string(out) {
 		t.Fatalf("%q as bytes gives %s, as a string %s", s, bytes, out)
 	}

@@ -281,14 +281,12 @@ func (w *Writer) jsonEvent(e gmp.Event) {
 		b = decimal.AppendInt(b, int64(e.M))
 	}
 	if !e.From.IsZero() {
-		b = append(b, `,"from":`...)
-		w.text = w.d.AppendLoc(w.text[:0], e.From)
-		b = appendString(b, w.text)
+		b = append(b, `,"from":"`...)
+		b = w.quoteFrom(w.d.AppendLoc(b, e.From), len(b))
 	}
 	if !e.To.IsZero() {
-		b = append(b, `,"to":`...)
-		w.text = w.d.AppendLoc(w.text[:0], e.To)
-		b = appendString(b, w.text)
+		b = append(b, `,"to":"`...)
+		b = w.quoteFrom(w.d.AppendLoc(b, e.To), len(b))
 	}
 	if e.Reason != gmp.NoReason {
 		b = append(b, `,"reason":`...)
@@ -298,9 +296,8 @@ func (w *Writer) jsonEvent(e gmp.Event) {
 		b = append(b, `,"fn":`...)
 		b = appendString(b, fn)
 	}
-	b = append(b, `,"why":`...)
-	w.text = w.d.AppendDescribe(w.text[:0], e)
-	b = appendString(b, w.text)
+	b = append(b, `,"why":"`...)
+	b = w.quoteFrom(w.d.AppendDescribe(b, e), len(b))
 	if e.Op != nil && e.Op.Pos.Line > 0 {
 		b = append(b, `,"src":`...)
 		b = appendPos(b, e.Op.Pos)
@@ -310,6 +307,18 @@ func (w *Writer) jsonEvent(e gmp.Event) {
 		b = decimal.AppendInt(b, int64(e.Cause))
 	}
 	w.buf = append(b, "}\n"...)
+}
+
+// quoteFrom makes b[start:], text appended after an opening quote, a JSON
+// string. Sentences and places nearly always need no escaping, and are
+// then only checked and closed, not copied; the rare one that does is
+// copied out and appended again, escaped.
+func (w *Writer) quoteFrom(b []byte, start int) []byte {
+	if plainJSON(b[start:]) {
+		return append(b, '"')
+	}
+	w.text = append(w.text[:0], b[start:]...)
+	return appendString(b[:start-1], w.text)
 }
 
 // Options choose how a scenario is run and traced.
