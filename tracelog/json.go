@@ -1,6 +1,7 @@
 package tracelog
 
 import (
+	"encoding/binary"
 	"strconv"
 	"unicode/utf8"
 
@@ -99,12 +100,10 @@ func plainJSON(s []byte) bool {
 	ascii := true
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
-		w := s[i : i+8]
-		if plain8(uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
-			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56) {
+		if plain8(binary.LittleEndian.Uint64(s[i:])) {
 			continue
 		}
-		for _, c := range w {
+		for _, c := range s[i : i+8] {
 			if c < 0x20 || c == '"' || c == '\\' {
 				return false
 			}

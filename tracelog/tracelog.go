@@ -52,7 +52,7 @@ type Writer struct {
 	out    io.Writer
 	buf    []byte // output not yet written; lines are appended to it
 	err    error  // the first write error; nothing is written after it
-	text   []byte // a sentence or place before it is quoted for JSON, reused
+	text   []byte // a sentence or place that needs escaping, copied out of the line
 	format Format
 	d      *gmp.Describer
 	// Events controls whether events and notes are written (schedtrace
@@ -65,7 +65,7 @@ type Writer struct {
 
 // New returns a writer to w for a run described by d with the given notes.
 func New(w io.Writer, format Format, d *gmp.Describer, notes []scenarios.Note) *Writer {
-	return &Writer{out: w, buf: make([]byte, 0, bufferSize+4<<10), text: make([]byte, 0, 512), format: format, d: d, Events: true, notes: notes,
+	return &Writer{out: w, buf: make([]byte, 0, bufferSize+4<<10), format: format, d: d, Events: true, notes: notes,
 		places: scenarios.NewNoteTracker(notes)}
 }
 
@@ -282,11 +282,13 @@ func (w *Writer) jsonEvent(e gmp.Event) {
 	}
 	if !e.From.IsZero() {
 		b = append(b, `,"from":"`...)
-		b = w.quoteFrom(w.d.AppendLoc(b, e.From), len(b))
+		start := len(b)
+		b = w.quoteFrom(w.d.AppendLoc(b, e.From), start)
 	}
 	if !e.To.IsZero() {
 		b = append(b, `,"to":"`...)
-		b = w.quoteFrom(w.d.AppendLoc(b, e.To), len(b))
+		start := len(b)
+		b = w.quoteFrom(w.d.AppendLoc(b, e.To), start)
 	}
 	if e.Reason != gmp.NoReason {
 		b = append(b, `,"reason":`...)
@@ -297,7 +299,8 @@ func (w *Writer) jsonEvent(e gmp.Event) {
 		b = appendString(b, fn)
 	}
 	b = append(b, `,"why":"`...)
-	b = w.quoteFrom(w.d.AppendDescribe(b, e), len(b))
+	start := len(b)
+	b = w.quoteFrom(w.d.AppendDescribe(b, e), start)
 	if e.Op != nil && e.Op.Pos.Line > 0 {
 		b = append(b, `,"src":`...)
 		b = appendPos(b, e.Op.Pos)
