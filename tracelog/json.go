@@ -95,29 +95,30 @@ func plain8(x uint64) bool {
 }
 
 // plainJSON reports whether s is its own JSON string body: appendString
-// would only put quotes around it.
+// would only put quotes around it. It walks s as appendString does, a word
+// at a time where it can, and a multi-byte rune (the µ of "472µs") where
+// it is.
 func plainJSON(s []byte) bool {
-	ascii := true
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		if plain8(binary.LittleEndian.Uint64(s[i:])) {
+	for i := 0; i < len(s); {
+		if i+8 <= len(s) && plain8(binary.LittleEndian.Uint64(s[i:])) {
+			i += 8
 			continue
 		}
-		for _, c := range s[i : i+8] {
-			if c < 0x20 || c == '"' || c == '\\' {
-				return false
-			}
-		}
-		ascii = false // a word of plain8's no with none of those
-	}
-	for _, c := range s[i:] {
-		if c < 0x20 || c == '"' || c == '\\' {
+		c := s[i]
+		switch {
+		case c < 0x20 || c == '"' || c == '\\':
 			return false
+		case c < utf8.RuneSelf:
+			i++
+		default:
+			r, size := utf8.DecodeRune(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				return false // appendString writes it as U+FFFD
+			}
+			i += size
 		}
-		ascii = ascii && c < utf8.RuneSelf
 	}
-	// Bytes that are not UTF-8 become U+FFFD.
-	return ascii || utf8.Valid(s)
+	return true
 }
 
 // decodeRune is utf8.DecodeRune of a string or bytes. A rune is at most
