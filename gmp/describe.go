@@ -2,8 +2,8 @@ package gmp
 
 import (
 	"fmt"
-	"strconv"
 
+	"github.com/schedlab/schedlab/internal/decimal"
 	"github.com/schedlab/schedlab/sim"
 )
 
@@ -35,119 +35,163 @@ func NewDescriber(prog *Program) *Describer {
 // Loc names a place compactly, as the trace's from/to fields do:
 // "P0.runnext", "P0.runq", "global", "P0" (running), "syscall",
 // "chan:done", "timer:P0", "netpoll", "wait", "free:P0".
-func (d *Describer) Loc(l Loc) string {
-	p := PID(l.ID).String()
+func (d *Describer) Loc(l Loc) string { return string(d.AppendLoc(nil, l)) }
+
+// AppendLoc appends what Loc returns, for a writer that makes no string
+// per event.
+func (d *Describer) AppendLoc(b []byte, l Loc) []byte {
+	p := PID(l.ID)
 	switch l.Kind {
 	case LocRunnext:
-		return p + ".runnext"
+		return append(AppendP(b, p), ".runnext"...)
 	case LocRunq:
-		return p + ".runq"
+		return append(AppendP(b, p), ".runq"...)
 	case LocGlobal:
-		return "global"
+		return append(b, "global"...)
 	case LocRunning:
-		return p
+		return AppendP(b, p)
 	case LocSyscall:
-		return "syscall"
+		return append(b, "syscall"...)
 	case LocChanRecv, LocChanSend:
-		return "chan:" + d.chanName(int(l.ID))
+		return d.chanName(int(l.ID)).appendTo(append(b, "chan:"...))
 	case LocTimer:
-		return "timer:" + p
+		return AppendP(append(b, "timer:"...), p)
 	case LocNetpoll:
-		return "netpoll"
+		return append(b, "netpoll"...)
 	case LocWait:
-		return "wait"
+		return append(b, "wait"...)
 	case LocFree:
-		return "free:" + p
+		return AppendP(append(b, "free:"...), p)
 	case LocSem:
-		return "sem:" + d.semName(int(l.ID))
+		return d.semName(int(l.ID)).appendTo(append(b, "sem:"...))
 	case LocPoolIdle:
-		return "pool:" + d.poolName(int(l.ID)) + ".idle"
+		return append(d.poolName(int(l.ID)).appendTo(append(b, "pool:"...)), ".idle"...)
 	case LocPoolWait:
-		return "pool:" + d.poolName(int(l.ID)) + ".wait"
+		return append(d.poolName(int(l.ID)).appendTo(append(b, "pool:"...)), ".wait"...)
 	case LocGroupWait:
-		return "errgroup.wait"
+		return append(b, "errgroup.wait"...)
 	}
-	return ""
+	return b
+}
+
+// namePhrase is a declared name, or a prefix and number for what has none.
+type namePhrase struct {
+	name   string
+	prefix string
+	i      int
+}
+
+func (n namePhrase) appendTo(b []byte) []byte {
+	if n.name != "" {
+		return append(b, n.name...)
+	}
+	return decimal.AppendInt(append(b, n.prefix...), int64(n.i))
 }
 
 // chanName names channel i. Channels past the declared ones are the
 // limit channels errgroups make.
-func (d *Describer) chanName(i int) string {
+func (d *Describer) chanName(i int) namePhrase {
 	if i >= 0 && i < len(d.chans) {
-		return d.chans[i]
+		return namePhrase{name: d.chans[i]}
 	}
-	return "errgroup-limit#" + strconv.Itoa(i)
+	return namePhrase{prefix: "errgroup-limit#", i: i}
 }
 
 // into says where a new or readied G goes: into runnext under the
 // runtime's rules, elsewhere under a what-if policy (readyPlace), which the
 // sentence names.
-func (d *Describer) into(e Event) string {
-	switch e.To.Kind {
+func (d *Describer) into(e Event) intoPhrase { return intoPhrase{e.To.Kind, e.P} }
+
+type intoPhrase struct {
+	to LocKind
+	p  PID
+}
+
+func (x intoPhrase) appendTo(b []byte) []byte {
+	switch x.to {
 	case LocRunq:
-		return "to the tail of " + e.P.String() + "'s ring (what-if no-runnext)"
+		return appendf(b, "to the tail of %v's ring (what-if no-runnext)", x.p)
 	case LocGlobal:
-		return "to the tail of the global queue (what-if global-fifo)"
+		return append(b, "to the tail of the global queue (what-if global-fifo)"...)
 	}
-	return "into " + e.P.String() + "'s runnext"
+	return appendf(b, "into %v's runnext", x.p)
 }
 
 // Place says where a G is in words, as the sentences do: "P0's runnext",
 // "the global queue".
-func (d *Describer) Place(l Loc) string { return d.place(l) }
+func (d *Describer) Place(l Loc) string { return string(d.appendPlace(nil, l)) }
 
-// place says where a G is in words: "P0's runnext", "the global queue".
-func (d *Describer) place(l Loc) string {
-	p := PID(l.ID).String()
+// place says where a G is in words, within a sentence.
+func (d *Describer) place(l Loc) placePhrase { return placePhrase{d, l} }
+
+type placePhrase struct {
+	d *Describer
+	l Loc
+}
+
+// appendPlace appends where l is in words: "P0's runnext", "the global
+// queue".
+func (d *Describer) appendPlace(b []byte, l Loc) []byte {
+	p := PID(l.ID)
 	switch l.Kind {
 	case LocRunnext:
-		return p + "'s runnext"
+		return appendf(b, "%v's runnext", p)
 	case LocRunq:
-		return p + "'s ring"
+		return appendf(b, "%v's ring", p)
 	case LocGlobal:
-		return "the global queue"
+		return append(b, "the global queue"...)
 	case LocRunning:
-		return p
+		return AppendP(b, p)
 	case LocChanRecv, LocChanSend:
-		return "channel " + d.chanName(int(l.ID))
+		return appendf(b, "channel %s", d.chanName(int(l.ID)))
 	case LocTimer:
-		return p + "'s timers"
+		return appendf(b, "%v's timers", p)
 	case LocNetpoll:
-		return "the netpoller"
+		return append(b, "the netpoller"...)
 	case LocWait:
-		return "its wait for children"
+		return append(b, "its wait for children"...)
 	case LocSem:
-		return "semaphore " + d.semName(int(l.ID))
+		return appendf(b, "semaphore %s", d.semName(int(l.ID)))
 	case LocPoolIdle:
-		return "pool " + d.poolName(int(l.ID)) + "'s idle workers"
+		return appendf(b, "pool %s's idle workers", d.poolName(int(l.ID)))
 	case LocPoolWait:
-		return "pool " + d.poolName(int(l.ID)) + "'s line of waiting submitters"
+		return appendf(b, "pool %s's line of waiting submitters", d.poolName(int(l.ID)))
 	case LocGroupWait:
-		return "errgroup.Wait"
+		return append(b, "errgroup.Wait"...)
 	}
-	return d.Loc(l)
+	return d.AppendLoc(b, l)
 }
 
 // Describe returns the one-line explanation of e.
 func (d *Describer) Describe(e Event) string {
+	return string(d.AppendDescribe(make([]byte, 0, 128), e))
+}
+
+// AppendDescribe appends the one-line explanation of e to b. The trace
+// writers append it into their line: a run writes hundreds of thousands
+// of sentences, and a string for each was most of a trace's cost.
+func (d *Describer) AppendDescribe(b []byte, e Event) []byte {
 	if e.Rule < numRules {
 		if w := wordings[e.Rule]; w != nil {
-			return w(d, e)
+			return w(d, b, e)
 		}
 	}
-	return e.Kind.String()
+	return append(b, e.Kind.String()...)
 }
+
+// A wording appends the sentence of one rule's events to b.
+type wording func(d *Describer, b []byte, e Event) []byte
 
 // words tells the events of some rules, one function per rule. Each
 // runtime structure's rules are told in its own describe_*.go file.
-type words map[Rule]func(d *Describer, e Event) string
+type words map[Rule]wording
 
 // wordings is every rule's wording, gathered once. A rule told twice is a
 // programmer's mistake, caught when the package loads.
 var wordings = gatherWords(goroutineWords, scheduleWords, parkWords, syscallWords, procWords,
 	netpollWords, sysmonWords, poolWords, syncWords, endWords)
 
-func gatherWords(sets ...words) (all [numRules]func(d *Describer, e Event) string) {
+func gatherWords(sets ...words) (all [numRules]wording) {
 	var told [numRules]bool
 	for _, set := range sets {
 		for r, w := range set {
@@ -162,41 +206,60 @@ func gatherWords(sets ...words) (all [numRules]func(d *Describer, e Event) strin
 
 // endWords tells how a run stops without main returning.
 var endWords = words{
-	RuleDeadlock: func(d *Describer, e Event) string {
-		return "all goroutines are asleep: deadlock"
+	RuleDeadlock: func(d *Describer, b []byte, e Event) []byte {
+		return append(b, "all goroutines are asleep: deadlock"...)
 	},
-	RulePanic: func(d *Describer, e Event) string {
-		return "the program panics"
+	RulePanic: func(d *Describer, b []byte, e Event) []byte {
+		return append(b, "the program panics"...)
 	},
-	RuleUntil: func(d *Describer, e Event) string {
-		return sprintf("the run stops here with %d goroutines alive", e.N)
+	RuleUntil: func(d *Describer, b []byte, e Event) []byte {
+		return appendf(b, "the run stops here with %d goroutines alive", e.N)
 	},
 }
 
 // kickedNew is kicked for a go-create event, whose N is the ring length.
-func kickedNew(e Event) string {
-	if e.G3 == NoG {
-		return ""
+func kickedNew(e Event) kickedNewPhrase { return kickedNewPhrase{e.G3, e.Flag, e.N} }
+
+type kickedNewPhrase struct {
+	g    GID
+	full bool
+	n    int
+}
+
+func (k kickedNewPhrase) appendTo(b []byte) []byte {
+	if k.g == NoG {
+		return b
 	}
-	if e.Flag {
-		return sprintf("; %v, kicked out of runnext, finds the ring full", e.G3)
+	if k.full {
+		return appendf(b, "; %v, kicked out of runnext, finds the ring full", k.g)
 	}
-	return sprintf("; %v, kicked out of runnext, goes to the ring's tail (%d/256)", e.G3, e.N)
+	return appendf(b, "; %v, kicked out of runnext, goes to the ring's tail (%d/256)", k.g, k.n)
 }
 
 // plural writes "1 G goes" or "3 Gs go".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
+func plural(n int, one, many string) pluralPhrase { return pluralPhrase{n, one, many} }
+
+type pluralPhrase struct {
+	n         int
+	one, many string
 }
 
-func kicked(e Event) string {
-	if e.G3 == NoG {
-		return ""
+func (p pluralPhrase) appendTo(b []byte) []byte {
+	if p.n == 1 {
+		return append(append(b, "1 "...), p.one...)
 	}
-	return sprintf(", kicking %v to the ring's tail", e.G3)
+	return append(append(decimal.AppendInt(b, int64(p.n)), ' '), p.many...)
+}
+
+func kicked(e Event) kickedPhrase { return kickedPhrase{e.G3} }
+
+type kickedPhrase struct{ g GID }
+
+func (k kickedPhrase) appendTo(b []byte) []byte {
+	if k.g == NoG {
+		return b
+	}
+	return appendf(b, ", kicking %v to the ring's tail", k.g)
 }
 
 // TimeString formats an event time for the text trace.

@@ -3,28 +3,28 @@ package gmp
 // netpollWords tells of the network poller: netpoll blocking and returning,
 // netpollBreak, and injectglist.
 var netpollWords = words{
-	RuleInjectGlobal: func(d *Describer, e Event) string {
-		return sprintf("%v's read is ready: injectglist puts it on the global queue", e.G)
+	RuleInjectGlobal: func(d *Describer, b []byte, e Event) []byte {
+		return appendf(b, "%v's read is ready: injectglist puts it on the global queue", e.G)
 	},
-	RuleInjectLocal: func(d *Describer, e Event) string {
-		return sprintf("%v's read is ready: injectglist puts it on %v's ring", e.G, e.P)
+	RuleInjectLocal: func(d *Describer, b []byte, e Event) []byte {
+		return appendf(b, "%v's read is ready: injectglist puts it on %v's ring", e.G, e.P)
 	},
-	RuleNetpollBlock: func(d *Describer, e Event) string {
+	RuleNetpollBlock: func(d *Describer, b []byte, e Event) []byte {
 		if e.Flag {
-			return sprintf("%v blocks in netpoll for %v, until the next timer (%s on the network)", e.M, e.D, plural(e.N, "G waits", "Gs wait"))
+			return appendf(b, "%v blocks in netpoll for %v, until the next timer (%s on the network)", e.M, e.D, plural(e.N, "G waits", "Gs wait"))
 		}
-		return sprintf("%v blocks in netpoll with no timeout (%s on the network)", e.M, plural(e.N, "G waits", "Gs wait"))
+		return appendf(b, "%v blocks in netpoll with no timeout (%s on the network)", e.M, plural(e.N, "G waits", "Gs wait"))
 	},
-	RuleNetpollReturn: func(d *Describer, e Event) string {
-		return sprintf("%v returns from netpoll with %s", e.M, plural(e.N, "ready G", "ready Gs"))
+	RuleNetpollReturn: func(d *Describer, b []byte, e Event) []byte {
+		return appendf(b, "%v returns from netpoll with %s", e.M, plural(e.N, "ready G", "ready Gs"))
 	},
-	RuleNetpollBreak: func(d *Describer, e Event) string {
-		return sprintf("netpollBreak wakes %v out of netpoll: a timer is due before it would wake", e.M)
+	RuleNetpollBreak: func(d *Describer, b []byte, e Event) []byte {
+		return appendf(b, "netpollBreak wakes %v out of netpoll: a timer is due before it would wake", e.M)
 	},
-	RuleNetReady: func(d *Describer, e Event) string {
+	RuleNetReady: func(d *Describer, b []byte, e Event) []byte {
 		if e.M != NoM {
-			return sprintf("%v's network read is ready: %v, blocked in netpoll, returns", e.G, e.M)
+			return appendf(b, "%v's network read is ready: %v, blocked in netpoll, returns", e.G, e.M)
 		}
-		return sprintf("%v's network read is ready; it stays parked until some M polls the network", e.G)
+		return appendf(b, "%v's network read is ready; it stays parked until some M polls the network", e.G)
 	},
 }

@@ -1,80 +1,92 @@
 package gmp
 
+import "time"
+
 // scheduleWords tells how a P picks what to run next (runqget, globrunqget,
 // stealWork, findRunnable) and how a running goroutine gives its P up
 // (preemption, Gosched).
 var scheduleWords = words{
-	RuleRunnext: func(d *Describer, e Event) string {
-		return d.started(e, sprintf("%v runs %v from its runnext and inherits the current time slice (schedtick stays %d)", e.P, e.G, e.N))
+	RuleRunnext: func(d *Describer, b []byte, e Event) []byte {
+		return appendf(b, "%v runs %v from its runnext and inherits the current time slice (schedtick stays %d)%s", e.P, e.G, e.N, runnableFor(e))
 	},
-	RuleRunqHead: func(d *Describer, e Event) string {
-		return d.started(e, sprintf("%v runs %v from the head of its ring: a new time slice, schedtick %d", e.P, e.G, e.N))
+	RuleRunqHead: func(d *Describer, b []byte, e Event) []byte {
+		return appendf(b, "%v runs %v from the head of its ring: a new time slice, schedtick %d%s", e.P, e.G, e.N, runnableFor(e))
 	},
-	RuleGlobalFairness: func(d *Describer, e Event) string {
+	RuleGlobalFairness: func(d *Describer, b []byte, e Event) []byte {
 		if e.N2 > 0 {
-			return d.started(e, sprintf("%v's schedtick %d is a multiple of %d (what-if fairness=%d; the runtime's is 61): the fairness check runs %v from the global queue first (schedtick %d)", e.P, e.N-1, e.N2, e.N2, e.G, e.N))
+			return appendf(b, "%v's schedtick %d is a multiple of %d (what-if fairness=%d; the runtime's is 61): the fairness check runs %v from the global queue first (schedtick %d)%s", e.P, e.N-1, e.N2, e.N2, e.G, e.N, runnableFor(e))
 		}
-		return d.started(e, sprintf("%v's schedtick %d is a multiple of 61: the fairness check runs %v from the global queue first (schedtick %d)", e.P, e.N-1, e.G, e.N))
+		return appendf(b, "%v's schedtick %d is a multiple of 61: the fairness check runs %v from the global queue first (schedtick %d)%s", e.P, e.N-1, e.G, e.N, runnableFor(e))
 	},
 	RuleGlobalBatch:     globalBatchWords,
 	RuleGlobalBatchIdle: globalBatchWords,
-	RuleNetpollRun: func(d *Describer, e Event) string {
+	RuleNetpollRun: func(d *Describer, b []byte, e Event) []byte {
 		if e.Kind == KindGoUnblock {
-			return sprintf("%v's network read is ready and the poll returned it: %v runs it next", e.G, e.P)
+			return appendf(b, "%v's network read is ready and the poll returned it: %v runs it next", e.G, e.P)
 		}
-		return d.started(e, sprintf("%v runs %v, returned by the network poller; schedtick %d", e.P, e.G, e.N))
+		return appendf(b, "%v runs %v, returned by the network poller; schedtick %d%s", e.P, e.G, e.N, runnableFor(e))
 	},
-	RuleStolenRun: func(d *Describer, e Event) string {
-		return d.started(e, sprintf("%v runs %v, stolen from %v; schedtick %d", e.P, e.G, d.place(e.From), e.N))
+	RuleStolenRun: func(d *Describer, b []byte, e Event) []byte {
+		return appendf(b, "%v runs %v, stolen from %v; schedtick %d%s", e.P, e.G, d.place(e.From), e.N, runnableFor(e))
 	},
-	RulePreemptAsync: func(d *Describer, e Event) string {
-		return sprintf("%v is preempted on %v after running %v%s: the signal caught it in user code; it goes to the tail of the global queue (%d there)", e.G, e.P, e.D, sliceAge(e), e.N)
+	RulePreemptAsync: func(d *Describer, b []byte, e Event) []byte {
+		return appendf(b, "%v is preempted on %v after running %v%s: the signal caught it in user code; it goes to the tail of the global queue (%d there)", e.G, e.P, e.D, sliceAge(e), e.N)
 	},
-	RulePreemptSync: func(d *Describer, e Event) string {
-		return sprintf("%v stops at a safe point on %v after running %v%s, honouring a pending preemption request; to the tail of the global queue (%d there)", e.G, e.P, e.D, sliceAge(e), e.N)
+	RulePreemptSync: func(d *Describer, b []byte, e Event) []byte {
+		return appendf(b, "%v stops at a safe point on %v after running %v%s, honouring a pending preemption request; to the tail of the global queue (%d there)", e.G, e.P, e.D, sliceAge(e), e.N)
 	},
-	RuleGosched: func(d *Describer, e Event) string {
-		return sprintf("%v calls runtime.Gosched on %v: it goes to the tail of the global queue (%d there), not to %v's ring", e.G, e.P, e.N, e.P)
+	RuleGosched: func(d *Describer, b []byte, e Event) []byte {
+		return appendf(b, "%v calls runtime.Gosched on %v: it goes to the tail of the global queue (%d there), not to %v's ring", e.G, e.P, e.N, e.P)
 	},
-	RuleRunqsteal: func(d *Describer, e Event) string {
+	RuleRunqsteal: func(d *Describer, b []byte, e Event) []byte {
 		if e.N == 1 {
-			return sprintf("%v steals the one G in %v's ring: %v runs now", e.P, e.P2, e.G)
+			return appendf(b, "%v steals the one G in %v's ring: %v runs now", e.P, e.P2, e.G)
 		}
 		if e.Flag {
-			return sprintf("%v steals all %d Gs of %v's ring (what-if steal-all; the runtime takes half): %v runs now, %s to %v's ring", e.P, e.N, e.P2, e.G, plural(e.N-1, "G goes", "Gs go"), e.P)
+			return appendf(b, "%v steals all %d Gs of %v's ring (what-if steal-all; the runtime takes half): %v runs now, %s to %v's ring", e.P, e.N, e.P2, e.G, plural(e.N-1, "G goes", "Gs go"), e.P)
 		}
-		return sprintf("%v steals %d Gs, half of %v's ring (%d left there): %v runs now, %s to %v's ring", e.P, e.N, e.P2, e.N2, e.G, plural(e.N-1, "G goes", "Gs go"), e.P)
+		return appendf(b, "%v steals %d Gs, half of %v's ring (%d left there): %v runs now, %s to %v's ring", e.P, e.N, e.P2, e.N2, e.G, plural(e.N-1, "G goes", "Gs go"), e.P)
 	},
-	RuleRunqstealNext: func(d *Describer, e Event) string {
+	RuleRunqstealNext: func(d *Describer, b []byte, e Event) []byte {
 		if e.Flag {
-			return sprintf("%v steals %v from %v's runnext on the last pass, after a usleep(3) back-off (%v with timer slack)", e.P, e.G, e.P2, e.D)
+			return appendf(b, "%v steals %v from %v's runnext on the last pass, after a usleep(3) back-off (%v with timer slack)", e.P, e.G, e.P2, e.D)
 		}
-		return sprintf("%v steals %v from %v's runnext on the last pass, without backing off: %v's G is in a syscall or it has no M", e.P, e.G, e.P2, e.P2)
+		return appendf(b, "%v steals %v from %v's runnext on the last pass, without backing off: %v's G is in a syscall or it has no M", e.P, e.G, e.P2, e.P2)
 	},
 }
 
-func globalBatchWords(d *Describer, e Event) string {
-	s := sprintf("%v's queue is empty: it runs %v from the global queue", e.P, e.G)
+func globalBatchWords(d *Describer, b []byte, e Event) []byte {
+	b = appendf(b, "%v's queue is empty: it runs %v from the global queue", e.P, e.G)
 	if e.N2 > 1 {
-		s += sprintf(" and moves %d more to its ring (batch of min(128, len, len/GOMAXPROCS+1) = %d)", e.N2-1, e.N2)
+		b = appendf(b, " and moves %d more to its ring (batch of min(128, len, len/GOMAXPROCS+1) = %d)", e.N2-1, e.N2)
 	}
 	if e.Rule == RuleGlobalBatchIdle {
-		s += ", found after dropping spinning"
+		b = append(b, ", found after dropping spinning"...)
 	}
-	return d.started(e, s+sprintf("; schedtick %d", e.N))
+	return appendf(b, "; schedtick %d%s", e.N, runnableFor(e))
 }
 
-func (d *Describer) started(e Event, s string) string {
-	if e.D > 0 {
-		s += " (runnable for " + e.D.String() + ")"
+// runnableFor ends the sentence of a G that starts running with how long
+// it was runnable, when it waited at all.
+func runnableFor(e Event) waitedPhrase { return waitedPhrase{e.D} }
+
+type waitedPhrase struct{ waited time.Duration }
+
+func (w waitedPhrase) appendTo(b []byte) []byte {
+	if w.waited > 0 {
+		return appendf(b, " (runnable for %v)", w.waited)
 	}
-	return s
+	return b
 }
 
 // sliceAge mentions the slice's age when the G inherited an older slice.
-func sliceAge(e Event) string {
-	if e.D2 > e.D {
-		return sprintf(" in a time slice %v old, shared through runnext", e.D2)
+func sliceAge(e Event) sliceAgePhrase { return sliceAgePhrase{e.D, e.D2} }
+
+type sliceAgePhrase struct{ ran, age time.Duration }
+
+func (s sliceAgePhrase) appendTo(b []byte) []byte {
+	if s.age > s.ran {
+		return appendf(b, " in a time slice %v old, shared through runnext", s.age)
 	}
-	return ""
+	return b
 }

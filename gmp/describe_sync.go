@@ -1,52 +1,50 @@
 package gmp
 
-import "strconv"
-
 // syncWords tells of semaphores (x/sync/semaphore) and errgroups
 // (x/sync/errgroup).
 var syncWords = words{
-	RuleGroupGo: func(d *Describer, e Event) string {
-		return sprintf("%v starts %v with errgroup.Go %s%s", e.G2, e.G, d.into(e), kickedNew(e))
+	RuleGroupGo: func(d *Describer, b []byte, e Event) []byte {
+		return appendf(b, "%v starts %v with errgroup.Go %s%s", e.G2, e.G, d.into(e), kickedNew(e))
 	},
-	RuleGroupSlot: func(d *Describer, e Event) string {
-		return sprintf("%v ends and takes its token back from the errgroup's limit channel: %v, blocked in errgroup.Go, wakes %s%s", e.G2, e.G, d.into(e), kicked(e))
+	RuleGroupSlot: func(d *Describer, b []byte, e Event) []byte {
+		return appendf(b, "%v ends and takes its token back from the errgroup's limit channel: %v, blocked in errgroup.Go, wakes %s%s", e.G2, e.G, d.into(e), kicked(e))
 	},
-	RuleGroupWaitDone: func(d *Describer, e Event) string {
-		return sprintf("%v, the group's last goroutine, ends: %v returns from errgroup.Wait %s%s", e.G2, e.G, d.into(e), kicked(e))
+	RuleGroupWaitDone: func(d *Describer, b []byte, e Event) []byte {
+		return appendf(b, "%v, the group's last goroutine, ends: %v returns from errgroup.Wait %s%s", e.G2, e.G, d.into(e), kicked(e))
 	},
-	RuleSemAcquire: func(d *Describer, e Event) string {
+	RuleSemAcquire: func(d *Describer, b []byte, e Event) []byte {
 		name := d.semName(int(e.Obj))
-		return sprintf("%v acquires %d of semaphore %s (%d taken now)", e.G, e.N, name, e.N2)
+		return appendf(b, "%v acquires %d of semaphore %s (%d taken now)", e.G, e.N, name, e.N2)
 	},
-	RuleSemWait: func(d *Describer, e Event) string {
+	RuleSemWait: func(d *Describer, b []byte, e Event) []byte {
 		name := d.semName(int(e.Obj))
-		return sprintf("%v asks semaphore %s for %d with %d taken: it queues, #%d in line", e.G, name, e.N, e.N2, e.N3)
+		return appendf(b, "%v asks semaphore %s for %d with %d taken: it queues, #%d in line", e.G, name, e.N, e.N2, e.N3)
 	},
-	RuleSemNever: func(d *Describer, e Event) string {
+	RuleSemNever: func(d *Describer, b []byte, e Event) []byte {
 		name := d.semName(int(e.Obj))
-		return sprintf("%v asks semaphore %s for %d, more than it can ever hold: Acquire waits for its context, which never ends", e.G, name, e.N)
+		return appendf(b, "%v asks semaphore %s for %d, more than it can ever hold: Acquire waits for its context, which never ends", e.G, name, e.N)
 	},
-	RuleSemRelease: func(d *Describer, e Event) string {
+	RuleSemRelease: func(d *Describer, b []byte, e Event) []byte {
 		name := d.semName(int(e.Obj))
-		s := sprintf("%v releases %d of semaphore %s", e.G, e.N, name)
+		b = appendf(b, "%v releases %d of semaphore %s", e.G, e.N, name)
 		if e.N3 > 0 {
-			s += sprintf(" and lets %s through in order", plural(int(e.N3), "waiter", "waiters"))
+			b = appendf(b, " and lets %s through in order", plural(int(e.N3), "waiter", "waiters"))
 		}
-		s += sprintf(" (%d taken now)", e.N2)
+		b = appendf(b, " (%d taken now)", e.N2)
 		if e.Flag {
-			s += sprintf("; the next waiter, %v, does not fit yet, so everyone behind it waits too", e.G2)
+			b = appendf(b, "; the next waiter, %v, does not fit yet, so everyone behind it waits too", e.G2)
 		}
-		return s
+		return b
 	},
-	RuleReadySem: func(d *Describer, e Event) string {
+	RuleReadySem: func(d *Describer, b []byte, e Event) []byte {
 		name := d.semName(int(e.Obj))
-		return sprintf("%v's release lets %v take %d of semaphore %s: %v wakes %s%s", e.G2, e.G, e.N, name, e.G, d.into(e), kicked(e))
+		return appendf(b, "%v's release lets %v take %d of semaphore %s: %v wakes %s%s", e.G2, e.G, e.N, name, e.G, d.into(e), kicked(e))
 	},
 }
 
-func (d *Describer) semName(i int) string {
+func (d *Describer) semName(i int) namePhrase {
 	if i >= 0 && i < len(d.sems) {
-		return d.sems[i]
+		return namePhrase{name: d.sems[i]}
 	}
-	return "#" + strconv.Itoa(i)
+	return namePhrase{prefix: "#", i: i}
 }

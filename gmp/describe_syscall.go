@@ -3,49 +3,49 @@ package gmp
 // syscallWords tells of system calls: entersyscall, entersyscallblock, the
 // exitsyscall paths and sysmon's retake.
 var syscallWords = words{
-	RuleEntersyscall: func(d *Describer, e Event) string {
-		return sprintf("%v enters a %v syscall; %v stays attached to %v (Go 1.26 hands nothing off on entry)", e.G, e.D, e.P, e.M)
+	RuleEntersyscall: func(d *Describer, b []byte, e Event) []byte {
+		return appendf(b, "%v enters a %v syscall; %v stays attached to %v (Go 1.26 hands nothing off on entry)", e.G, e.D, e.P, e.M)
 	},
-	RuleEntersyscallblock: func(d *Describer, e Event) string {
+	RuleEntersyscallblock: func(d *Describer, b []byte, e Event) []byte {
 		if e.Kind == KindProcStop {
-			return sprintf("%v gives up %v before blocking", e.M, e.P)
+			return appendf(b, "%v gives up %v before blocking", e.M, e.P)
 		}
 		if e.Flag {
-			return sprintf("%v enters a %v syscall and hands %v off at once (what-if syscall-handoff; Go 1.26 keeps the P attached and lets sysmon retake it)", e.G, e.D, e.P)
+			return appendf(b, "%v enters a %v syscall and hands %v off at once (what-if syscall-handoff; Go 1.26 keeps the P attached and lets sysmon retake it)", e.G, e.D, e.P)
 		}
-		return sprintf("%v enters a %v syscall known to block: entersyscallblock hands %v off at once", e.G, e.D, e.P)
+		return appendf(b, "%v enters a %v syscall known to block: entersyscallblock hands %v off at once", e.G, e.D, e.P)
 	},
-	RuleExitsyscallFast: func(d *Describer, e Event) string {
-		return sprintf("%v's syscall returns and %v is still attached: it goes on without a new time slice%s", e.G, e.P, preemptArmed(e))
+	RuleExitsyscallFast: func(d *Describer, b []byte, e Event) []byte {
+		return appendf(b, "%v's syscall returns and %v is still attached: it goes on without a new time slice%s", e.G, e.P, preemptArmed(e))
 	},
-	RuleExitsyscallOldP: func(d *Describer, e Event) string {
-		return sprintf("%v's syscall returns without a P; it takes its old %v back from %v, whose G is in a syscall", e.G, e.P, e.M2)
+	RuleExitsyscallOldP: func(d *Describer, b []byte, e Event) []byte {
+		return appendf(b, "%v's syscall returns without a P; it takes its old %v back from %v, whose G is in a syscall", e.G, e.P, e.M2)
 	},
-	RuleExitsyscallIdleP: func(d *Describer, e Event) string {
-		return sprintf("%v's syscall returns without a P; it takes idle %v and goes on", e.G, e.P)
+	RuleExitsyscallIdleP: func(d *Describer, b []byte, e Event) []byte {
+		return appendf(b, "%v's syscall returns without a P; it takes idle %v and goes on", e.G, e.P)
 	},
-	RuleExitsyscallNoP: func(d *Describer, e Event) string {
-		return sprintf("%v's syscall returns without a P and none is idle: %v goes to the global queue and %v parks", e.G, e.G, e.M)
+	RuleExitsyscallNoP: func(d *Describer, b []byte, e Event) []byte {
+		return appendf(b, "%v's syscall returns without a P and none is idle: %v goes to the global queue and %v parks", e.G, e.G, e.M)
 	},
-	RuleRetake: func(d *Describer, e Event) string {
-		var why string
+	RuleRetake: func(d *Describer, b []byte, e Event) []byte {
+		b = appendf(b, "sysmon takes %v from %v, whose %v is in a syscall: ", e.P, e.M2, e.G)
 		switch e.RetakeCause() {
 		case RetakeQueued:
-			why = "Gs are queued on it, so there is no grace period"
+			b = append(b, "Gs are queued on it, so there is no grace period"...)
 		case RetakeNoHelper:
-			why = "no P is idle and no M spins, so there is no grace period"
+			b = append(b, "no P is idle and no M spins, so there is no grace period"...)
 		case RetakeGraceOver:
-			why = sprintf("nothing is queued, but sysmon first saw this syscall %v ago: its 10ms grace is over", e.D)
+			b = appendf(b, "nothing is queued, but sysmon first saw this syscall %v ago: its 10ms grace is over", e.D)
 		case RetakeStaleSlice:
-			why = sprintf("the time slice it runs in is 10ms old (sysretake), so sysmon measures the grace from its record of %v ago, which is over", e.D)
+			b = appendf(b, "the time slice it runs in is 10ms old (sysretake), so sysmon measures the grace from its record of %v ago, which is over", e.D)
 		}
 		if e.Flag {
-			why += sprintf("; this is %v's first syscall, and with its syscalltick and sysmon's record both 0, sysmon never saw it as new", e.P)
+			b = appendf(b, "; this is %v's first syscall, and with its syscalltick and sysmon's record both 0, sysmon never saw it as new", e.P)
 		}
-		return sprintf("sysmon takes %v from %v, whose %v is in a syscall: %s", e.P, e.M2, e.G, why)
+		return b
 	},
-	RuleTakeBackOldP: func(d *Describer, e Event) string {
-		return sprintf("%v, back from a syscall, takes its old %v from %v, which is in a syscall with %v", e.M, e.P, e.M2, e.G)
+	RuleTakeBackOldP: func(d *Describer, b []byte, e Event) []byte {
+		return appendf(b, "%v, back from a syscall, takes its old %v from %v, which is in a syscall with %v", e.M, e.P, e.M2, e.G)
 	},
 }
 

@@ -2,23 +2,23 @@ package gmp
 
 // sysmonWords tells what sysmon does on its rounds.
 var sysmonWords = words{
-	RuleSysmonPreempt: func(d *Describer, e Event) string {
-		return sprintf("sysmon asks %v on %v to stop: it has seen %v's slice (schedtick %d) for %v", e.G, e.P, e.P, e.N, e.D)
+	RuleSysmonPreempt: func(d *Describer, b []byte, e Event) []byte {
+		return appendf(b, "sysmon asks %v on %v to stop: it has seen %v's slice (schedtick %d) for %v", e.G, e.P, e.P, e.N, e.D)
 	},
-	RuleSysmonNetpoll: func(d *Describer, e Event) string {
-		return sprintf("sysmon polls the network, which nobody did for 10ms: %s", plural(e.N, "G is ready", "Gs are ready"))
+	RuleSysmonNetpoll: func(d *Describer, b []byte, e Event) []byte {
+		return appendf(b, "sysmon polls the network, which nobody did for 10ms: %s", plural(e.N, "G is ready", "Gs are ready"))
 	},
-	RuleSysmonSleep: func(d *Describer, e Event) string {
+	RuleSysmonSleep: func(d *Describer, b []byte, e Event) []byte {
 		if e.Flag {
-			return sprintf("every P is idle: sysmon sleeps deeply until the next timer, in %v", e.D)
+			return appendf(b, "every P is idle: sysmon sleeps deeply until the next timer, in %v", e.D)
 		}
-		return sprintf("every P is idle: sysmon sleeps deeply for up to %v", e.D)
+		return appendf(b, "every P is idle: sysmon sleeps deeply for up to %v", e.D)
 	},
-	RuleSysmonWake: func(d *Describer, e Event) string {
+	RuleSysmonWake: func(d *Describer, b []byte, e Event) []byte {
 		if e.Flag {
-			return "a syscall wakes sysmon from its deep sleep; its back-off restarts at 20µs"
+			return append(b, "a syscall wakes sysmon from its deep sleep; its back-off restarts at 20µs"...)
 		}
-		return "sysmon wakes from its deep sleep"
+		return append(b, "sysmon wakes from its deep sleep"...)
 	},
 }
 

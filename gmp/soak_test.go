@@ -39,7 +39,13 @@ func TestSoak(t *testing.T) {
 			}
 			d := gmp.NewDescriber(sc.Program())
 			var evs []string
-			m.SetSink(func(e gmp.Event) { evs = append(evs, fmt.Sprint(e.T, " ", d.Describe(e))) })
+			m.SetSink(func(e gmp.Event) {
+				s := d.Describe(e)
+				if strings.Contains(s, "%!") {
+					t.Fatalf("seed %d: a sentence has a verb or type the describer's appendf does not know: %s\n%s", seed, s, src)
+				}
+				evs = append(evs, fmt.Sprint(e.T, " ", s))
+			})
 			return m.Run(), evs
 		}
 		end, a := run()

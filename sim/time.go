@@ -1,8 +1,9 @@
 package sim
 
 import (
-	"strconv"
 	"time"
+
+	"github.com/schedlab/schedlab/internal/decimal"
 )
 
 // Time is a point in simulated time: nanoseconds since the run started.
@@ -25,26 +26,24 @@ func (t Time) String() string {
 }
 
 // FormatMillis formats d as milliseconds with six decimals ("0.020050ms").
-func FormatMillis(d time.Duration) string {
-	neg := d < 0
-	if neg {
-		d = -d
-	}
-	ms := int64(d) / 1e6
-	frac := int64(d) % 1e6
-	s := strconv.FormatInt(ms, 10) + "." + pad6(frac) + "ms"
-	if neg {
-		return "-" + s
-	}
-	return s
-}
+func FormatMillis(d time.Duration) string { return string(AppendMillis(make([]byte, 0, 24), d)) }
 
-func pad6(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	for len(s) < 6 {
-		s = "0" + s
+// AppendMillis appends d as FormatMillis formats it. A trace writer formats
+// a time on every line, and appending into its line makes no string.
+func AppendMillis(b []byte, d time.Duration) []byte {
+	// In uint64, so that the most negative duration has a magnitude too.
+	u := uint64(d)
+	if d < 0 {
+		b = append(b, '-')
+		u = -u
 	}
-	return s
+	b = decimal.AppendUint(b, u/1e6)
+	b = append(b, '.')
+	frac := u % 1e6
+	for div := uint64(1e5); div > 0; div /= 10 {
+		b = append(b, byte('0'+frac/div%10))
+	}
+	return append(b, "ms"...)
 }
 
 // FormatDuration prints a duration compactly for sentences ("20µs",

@@ -4,16 +4,15 @@
 package tracelog
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/schedlab/schedlab/gmp"
+	"github.com/schedlab/schedlab/internal/decimal"
 	"github.com/schedlab/schedlab/scenarios"
 	"github.com/schedlab/schedlab/sim"
 )
@@ -40,14 +39,20 @@ func ParseFormat(s string) (Format, error) {
 	return Text, fmt.Errorf("unknown format %q: use text, jsonl or none", s)
 }
 
-// bufferSize is the output buffer: a trace runs to hundreds of thousands of
-// lines, and a small buffer makes a write call every few dozen.
+// bufferSize is how much output is kept before it is written: a trace
+// runs to hundreds of thousands of lines, and a small buffer makes a write
+// call every few dozen.
 const bufferSize = 256 << 10
 
 // Writer writes events, scenario notes and schedtrace lines in time order.
+// Each line is appended straight into the output buffer, which is written
+// out when it is full: a line copied from a buffer of its own into a
+// bufio.Writer was a second copy of every byte of the trace.
 type Writer struct {
-	w      *bufio.Writer
-	buf    []byte // the line being written, reused
+	out    io.Writer
+	buf    []byte // output not yet written; lines are appended to it
+	err    error  // the first write error; nothing is written after it
+	text   []byte // a sentence or place that needs escaping, copied out of the line
 	format Format
 	d      *gmp.Describer
 	// Events controls whether events and notes are written (schedtrace
@@ -60,8 +65,24 @@ type Writer struct {
 
 // New returns a writer to w for a run described by d with the given notes.
 func New(w io.Writer, format Format, d *gmp.Describer, notes []scenarios.Note) *Writer {
-	return &Writer{w: bufio.NewWriterSize(w, bufferSize), format: format, d: d, Events: true, notes: notes,
+	return &Writer{out: w, buf: make([]byte, 0, bufferSize+4<<10), format: format, d: d, Events: true, notes: notes,
 		places: scenarios.NewNoteTracker(notes)}
+}
+
+// flushIfFull writes the buffer out once it holds bufferSize bytes; a line
+// may take it a little past that.
+func (w *Writer) flushIfFull() {
+	if len(w.buf) >= bufferSize {
+		w.flush()
+	}
+}
+
+// flush writes the buffer out, unless an earlier write failed.
+func (w *Writer) flush() {
+	if w.err == nil && len(w.buf) > 0 {
+		_, w.err = w.out.Write(w.buf)
+	}
+	w.buf = w.buf[:0]
 }
 
 // Event writes e with the notes placed on it (scenarios.NoteTracker): a
@@ -87,6 +108,7 @@ func (w *Writer) Event(e gmp.Event) {
 			w.note(e.T, n)
 		}
 	}
+	w.flushIfFull()
 }
 
 // SchedTrace writes a GODEBUG=schedtrace line produced at t.
@@ -95,20 +117,19 @@ func (w *Writer) SchedTrace(t sim.Time, line string) {
 		w.record(t, "schedtrace", line)
 		return
 	}
-	w.w.WriteString(line + "\n")
+	w.buf = append(append(w.buf, line...), '\n')
+	w.flushIfFull()
 }
 
 // record writes a JSONL record of a kind with only a time and a sentence.
 func (w *Writer) record(t sim.Time, kind, why string) {
-	b := append(w.buf[:0], `{"t":`...)
+	b := append(w.buf, `{"t":`...)
 	b = strconv.AppendInt(b, int64(t), 10)
 	b = append(b, `,"kind":"`...)
 	b = append(b, kind...)
 	b = append(b, `","why":`...)
 	b = appendString(b, why)
-	b = append(b, "}\n"...)
-	w.buf = b
-	w.w.Write(b)
+	w.buf = append(b, "}\n"...)
 }
 
 // End writes the notes the run never reached, and how it ended, then
@@ -124,7 +145,7 @@ func (w *Writer) End(m *gmp.Machine, asExpected bool) error {
 		if w.format == JSONL {
 			w.record(m.Now(), "note-unreached", msg)
 		} else {
-			w.w.WriteString("# " + msg + "\n")
+			w.buf = append(append(append(w.buf, "# "...), msg...), '\n')
 		}
 	}
 	switch {
@@ -132,16 +153,17 @@ func (w *Writer) End(m *gmp.Machine, asExpected bool) error {
 		w.endRecord(m, asExpected)
 	case w.Events || w.format == None:
 		end := m.End()
-		w.w.WriteString(fmt.Sprintf("# end: %s at %v after %d events; %d goroutines created, %d threads; Ps idle %v while goroutines waited\n",
-			end.Reason, m.Now(), m.Emitted(), m.NumG()-1, m.NumM(), m.IdleWhileRunnable()))
+		w.buf = fmt.Appendf(w.buf, "# end: %s at %v after %d events; %d goroutines created, %d threads; Ps idle %v while goroutines waited\n",
+			end.Reason, m.Now(), m.Emitted(), m.NumG()-1, m.NumM(), m.IdleWhileRunnable())
 	}
-	return w.w.Flush()
+	w.flush()
+	return w.err
 }
 
 // endRecord is the JSONL record of how the run ended (docs/jsonl.md).
 func (w *Writer) endRecord(m *gmp.Machine, asExpected bool) {
 	end := m.End()
-	b := append(w.buf[:0], `{"t":`...)
+	b := append(w.buf, `{"t":`...)
 	b = strconv.AppendInt(b, int64(m.Now()), 10)
 	b = append(b, `,"kind":"end","reason":`...)
 	b = appendString(b, end.Reason.String())
@@ -182,9 +204,7 @@ func (w *Writer) endRecord(m *gmp.Machine, asExpected bool) {
 		}
 		b = append(b, ']')
 	}
-	b = append(b, "}\n"...)
-	w.buf = b
-	w.w.Write(b)
+	w.buf = append(b, "}\n"...)
 }
 
 func (w *Writer) note(t sim.Time, n scenarios.Note) {
@@ -195,74 +215,80 @@ func (w *Writer) note(t sim.Time, n scenarios.Note) {
 		w.record(t, "note", n.Text)
 		return
 	}
-	for _, line := range strings.Split(n.Text, "\n") {
-		w.w.WriteString("   note: " + line + "\n")
+	for line := range strings.SplitSeq(n.Text, "\n") {
+		w.buf = append(append(append(w.buf, "   note: "...), line...), '\n')
 	}
 }
 
 func (w *Writer) textEvent(e gmp.Event) {
-	// As fmt's "%12s  %-3s %-3s  %-13s  %s", without its cost per event.
-	b := padLeft(w.buf[:0], e.T.String(), 12)
+	// As fmt's "%12s  %-3s %-3s  %-13s  %s" of e.T, e.P, e.M, e.Kind and
+	// the sentence, appended with no string made on the way. Times, IDs
+	// and kinds are ASCII, so a byte is a column.
+	var t [24]byte
+	b := padLeft(w.buf, sim.AppendMillis(t[:0], e.T.D()), 12)
 	b = append(b, "  "...)
-	b = padRight(b, e.P.String(), 3)
+	start := len(b)
+	b = padTo(gmp.AppendP(b, e.P), start+3)
 	b = append(b, ' ')
-	b = padRight(b, e.M.String(), 3)
+	start = len(b)
+	b = padTo(gmp.AppendM(b, e.M), start+3)
 	b = append(b, "  "...)
-	b = padRight(b, e.Kind.String(), 13)
+	start = len(b)
+	b = padTo(append(b, e.Kind.String()...), start+13)
 	b = append(b, "  "...)
-	b = append(b, w.d.Describe(e)...)
+	b = w.d.AppendDescribe(b, e)
 	if fn := e.Fn(); fn != "" {
 		b = append(b, "  ["...)
 		b = append(b, fn...)
 		b = append(b, ']')
 	}
-	b = append(b, '\n')
-	w.buf = b
-	w.w.Write(b)
+	w.buf = append(b, '\n')
 }
 
-// padLeft and padRight append s padded with spaces to width runes, as
-// fmt's %*s and %-*s do.
-func padLeft(b []byte, s string, width int) []byte {
-	for n := utf8.RuneCountInString(s); n < width; n++ {
+// padLeft appends s after spaces that right-align it in width bytes.
+func padLeft(b, s []byte, width int) []byte {
+	for n := len(s); n < width; n++ {
 		b = append(b, ' ')
 	}
 	return append(b, s...)
 }
 
-func padRight(b []byte, s string, width int) []byte {
-	b = append(b, s...)
-	for n := utf8.RuneCountInString(s); n < width; n++ {
+// padTo appends spaces to b up to length end, left-aligning what was
+// appended last.
+func padTo(b []byte, end int) []byte {
+	for len(b) < end {
 		b = append(b, ' ')
 	}
 	return b
 }
 
 func (w *Writer) jsonEvent(e gmp.Event) {
-	b := append(w.buf[:0], `{"t":`...)
-	b = strconv.AppendInt(b, int64(e.T), 10)
+	b := append(w.buf, `{"t":`...)
+	b = decimal.AppendInt(b, int64(e.T))
 	b = append(b, `,"kind":"`...)
 	b = append(b, e.Kind.String()...)
 	b = append(b, '"')
 	if e.G != gmp.NoG {
 		b = append(b, `,"g":`...)
-		b = strconv.AppendInt(b, int64(e.G), 10)
+		b = decimal.AppendInt(b, int64(e.G))
 	}
 	if e.P != gmp.NoP {
 		b = append(b, `,"p":`...)
-		b = strconv.AppendInt(b, int64(e.P), 10)
+		b = decimal.AppendInt(b, int64(e.P))
 	}
 	if e.M != gmp.NoM {
 		b = append(b, `,"m":`...)
-		b = strconv.AppendInt(b, int64(e.M), 10)
+		b = decimal.AppendInt(b, int64(e.M))
 	}
 	if !e.From.IsZero() {
-		b = append(b, `,"from":`...)
-		b = appendString(b, w.d.Loc(e.From))
+		b = append(b, `,"from":"`...)
+		start := len(b)
+		b = w.quoteFrom(w.d.AppendLoc(b, e.From), start)
 	}
 	if !e.To.IsZero() {
-		b = append(b, `,"to":`...)
-		b = appendString(b, w.d.Loc(e.To))
+		b = append(b, `,"to":"`...)
+		start := len(b)
+		b = w.quoteFrom(w.d.AppendLoc(b, e.To), start)
 	}
 	if e.Reason != gmp.NoReason {
 		b = append(b, `,"reason":`...)
@@ -272,19 +298,30 @@ func (w *Writer) jsonEvent(e gmp.Event) {
 		b = append(b, `,"fn":`...)
 		b = appendString(b, fn)
 	}
-	b = append(b, `,"why":`...)
-	b = appendString(b, w.d.Describe(e))
+	b = append(b, `,"why":"`...)
+	start := len(b)
+	b = w.quoteFrom(w.d.AppendDescribe(b, e), start)
 	if e.Op != nil && e.Op.Pos.Line > 0 {
 		b = append(b, `,"src":`...)
-		b = appendString(b, e.Op.Pos.String())
+		b = appendPos(b, e.Op.Pos)
 	}
 	if e.Cause >= 0 {
 		b = append(b, `,"cause":`...)
-		b = strconv.AppendInt(b, int64(e.Cause), 10)
+		b = decimal.AppendInt(b, int64(e.Cause))
 	}
-	b = append(b, "}\n"...)
-	w.buf = b
-	w.w.Write(b)
+	w.buf = append(b, "}\n"...)
+}
+
+// quoteFrom makes b[start:], text appended after an opening quote, a JSON
+// string. Sentences and places nearly always need no escaping, and are
+// then only checked and closed, not copied; the rare one that does is
+// copied out and appended again, escaped.
+func (w *Writer) quoteFrom(b []byte, start int) []byte {
+	if plainJSON(b[start:]) {
+		return append(b, '"')
+	}
+	w.text = append(w.text[:0], b[start:]...)
+	return appendString(b[:start-1], w.text)
 }
 
 // Options choose how a scenario is run and traced.

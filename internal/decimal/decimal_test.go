@@ -1,0 +1,60 @@
+package decimal
+
+import (
+	"math"
+	"strconv"
+	"testing"
+)
+
+// AppendInt and AppendUint append what strconv appends, at every number
+// of digits and its edges, and for a spread of values.
+func TestIsStrconv(t *testing.T) {
+	var us []uint64
+	for p := uint64(1); p < math.MaxUint64/10; p *= 10 {
+		us = append(us, p-1, p, p+1, 2*p-1)
+	}
+	us = append(us, math.MaxUint64, math.MaxInt64, 1<<63)
+	x := uint64(0x9e3779b97f4a7c15)
+	for range 100000 {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		us = append(us, x>>(x%64))
+	}
+	for _, u := range us {
+		if got, want := string(AppendUint([]byte("x"), u)), strconv.AppendUint([]byte("x"), u, 10); got != string(want) {
+			t.Fatalf("AppendUint(%d) = %s, want %s", u, got, want)
+		}
+		for _, i := range []int64{int64(u), -int64(u)} {
+			if got, want := string(AppendInt(nil, i)), strconv.FormatInt(i, 10); got != want {
+				t.Fatalf("AppendInt(%d) = %s, want %s", i, got, want)
+			}
+		}
+	}
+	if got := string(AppendInt(nil, math.MinInt64)); got != strconv.FormatInt(math.MinInt64, 10) {
+		t.Errorf("AppendInt(MinInt64) = %s", got)
+	}
+}
+
+// The numbers of a trace line: a time in ns, G, P and M numbers, a cause.
+var line = []int64{631800, 634, 0, 2, 244, 557000000, 199999, 61}
+
+func BenchmarkAppendInt(b *testing.B) {
+	buf := make([]byte, 0, 256)
+	for b.Loop() {
+		buf = buf[:0]
+		for _, i := range line {
+			buf = AppendInt(buf, i)
+		}
+	}
+}
+
+func BenchmarkStrconv(b *testing.B) {
+	buf := make([]byte, 0, 256)
+	for b.Loop() {
+		buf = buf[:0]
+		for _, i := range line {
+			buf = strconv.AppendInt(buf, i, 10)
+		}
+	}
+}
