@@ -2,7 +2,11 @@ package gmp
 
 import (
 	"fmt"
+	"os"
+	"os/exec"
 	"runtime"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -40,11 +44,7 @@ func BenchmarkEvents(b *testing.B) {
 		{64, 100_000}, {64, 1_000_000},
 	} {
 		b.Run(fmt.Sprintf("procs=%d/gs=%d", c.procs, c.gs), func(b *testing.B) {
-			prog := &Program{Main: []Op{
-				goN(c.gs, cpu(50*time.Microsecond), sleep(time.Millisecond), cpu(50*time.Microsecond)),
-				waitKids(),
-			}}
-			cfg := Config{Procs: c.procs, Seed: 1, Costs: DefaultCosts(), MaxEvents: 1 << 40}
+			prog, cfg := eventsShape(c.procs, c.gs)
 			var events, mallocs, retained uint64
 			var before, after runtime.MemStats
 			b.ResetTimer()
@@ -77,6 +77,93 @@ func BenchmarkEvents(b *testing.B) {
 			b.ReportMetric(float64(retained)/float64(b.N)/float64(c.gs+1), "bytes/G")
 		})
 	}
+}
+
+// eventsShape is BenchmarkEvents' program: gs goroutines that compute,
+// sleep and compute again, on procs Ps.
+func eventsShape(procs, gs int) (*Program, Config) {
+	prog := &Program{Main: []Op{
+		goN(gs, cpu(50*time.Microsecond), sleep(time.Millisecond), cpu(50*time.Microsecond)),
+		waitKids(),
+	}}
+	return prog, Config{Procs: procs, Seed: 1, Costs: DefaultCosts(), MaxEvents: 1 << 40}
+}
+
+// firstRunEnv makes the test binary, started again by BenchmarkFirstRun,
+// run TestFirstRunChild: "procs/gs".
+const firstRunEnv = "SCHEDLAB_FIRST_RUN"
+
+// BenchmarkFirstRun measures what the CLI pays: the first run in a
+// process, whose heap starts empty and grows (fresh pages, more GC
+// cycles), against later runs in the same process. Within one benchmark
+// process earlier benchmarks would have grown the heap already, so each
+// iteration starts a fresh copy of the test binary (TestFirstRunChild),
+// which times New plus the whole run four times. It reports ns/event of
+// the first run, the mean of the three later ones, and their ratio.
+func BenchmarkFirstRun(b *testing.B) {
+	for _, c := range []struct{ procs, gs int }{{8, 100_000}, {64, 1_000_000}} {
+		b.Run(fmt.Sprintf("procs=%d/gs=%d", c.procs, c.gs), func(b *testing.B) {
+			var first, later float64
+			for range b.N {
+				cmd := exec.Command(os.Args[0], "-test.run=^TestFirstRunChild$", "-test.count=1")
+				cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%d/%d", firstRunEnv, c.procs, c.gs))
+				out, err := cmd.CombinedOutput()
+				if err != nil {
+					b.Fatalf("%v\n%s", err, out)
+				}
+				f, l, ok := parseFirstRun(string(out))
+				if !ok {
+					b.Fatalf("no timings in the child's output:\n%s", out)
+				}
+				first += f
+				later += l
+			}
+			b.ReportMetric(0, "ns/op") // the time of a child process means nothing
+			b.ReportMetric(first/float64(b.N), "first-ns/event")
+			b.ReportMetric(later/float64(b.N), "later-ns/event")
+			b.ReportMetric(first/later, "first/later")
+		})
+	}
+}
+
+// TestFirstRunChild is BenchmarkFirstRun's child: it runs only when the
+// benchmark starts it.
+func TestFirstRunChild(t *testing.T) {
+	shape := os.Getenv(firstRunEnv)
+	if shape == "" {
+		t.Skip("started by BenchmarkFirstRun")
+	}
+	var procs, gs int
+	if _, err := fmt.Sscanf(shape, "%d/%d", &procs, &gs); err != nil {
+		t.Fatal(err)
+	}
+	prog, cfg := eventsShape(procs, gs)
+	var perEvent [4]float64
+	for i := range perEvent {
+		start := time.Now()
+		m, err := New(cfg, prog)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for m.Step() {
+		}
+		perEvent[i] = float64(time.Since(start).Nanoseconds()) / float64(m.Emitted())
+	}
+	fmt.Printf("firstrun %.2f %.2f\n", perEvent[0], (perEvent[1]+perEvent[2]+perEvent[3])/3)
+}
+
+// parseFirstRun reads TestFirstRunChild's line.
+func parseFirstRun(out string) (first, later float64, ok bool) {
+	for line := range strings.Lines(out) {
+		f := strings.Fields(line)
+		if len(f) != 3 || f[0] != "firstrun" {
+			continue
+		}
+		a, err1 := strconv.ParseFloat(f[1], 64)
+		b, err2 := strconv.ParseFloat(f[2], 64)
+		return a, b, err1 == nil && err2 == nil
+	}
+	return 0, 0, false
 }
 
 // BenchmarkStep measures the model's speed in events per second on the
