@@ -14,75 +14,100 @@ package gmp
 //   - a go-stop that is a preemption: sysmon's request;
 //   - a steal: the event that had made the stolen G runnable.
 //
-// The machine keeps, per goroutine, the last such events; the slices grow
-// with the goroutine table.
+// The machine keeps, per goroutine, the last such events. They matter
+// only while the goroutine lives (nothing readies, starts or steals a
+// dead one), so they are kept by g descriptor, like the goroutine table's
+// slots: the table stays as small as the most goroutines alive at once,
+// and warm in the caches, where one entry per goroutine id would grow by
+// 16 bytes with every goroutine ever created. Each entry names its
+// goroutine; a goroutine that takes a descriptor over starts with no
+// causes, as a fresh entry would.
 type causes struct {
-	ready, block, start, preempt []int32
-	lastPoll                     int32
+	descs    [][]gcauses // by descriptor, in blocks like gtable.slots
+	lastPoll int32
+}
+
+// gcauses is one goroutine's last events of each sort.
+type gcauses struct {
+	g                            GID
+	ready, block, start, preempt int32
 }
 
 const noCause = -1
 
-// at grows the tables to hold g and returns its index.
-func (c *causes) at(g GID) int {
-	for int(g) >= len(c.ready) {
-		c.ready = append(c.ready, noCause)
-		c.block = append(c.block, noCause)
-		c.start = append(c.start, noCause)
-		c.preempt = append(c.preempt, noCause)
+// of returns goroutine g's entry, on descriptor desc, making it g's if
+// it belonged to the descriptor's earlier goroutine.
+func (c *causes) of(g GID, desc int32) *gcauses {
+	for int(desc)/gChunk >= len(c.descs) {
+		c.descs = append(c.descs, make([]gcauses, gChunk))
 	}
-	return int(g)
+	r := &c.descs[desc/gChunk][desc%gChunk]
+	if r.g != g {
+		*r = gcauses{g: g, ready: noCause, block: noCause, start: noCause, preempt: noCause}
+	}
+	return r
 }
 
 func (c *causes) clone() causes {
-	return causes{ready: append([]int32(nil), c.ready...), block: append([]int32(nil), c.block...),
-		start: append([]int32(nil), c.start...), preempt: append([]int32(nil), c.preempt...), lastPoll: c.lastPoll}
+	d := make([][]gcauses, len(c.descs))
+	for i, b := range c.descs {
+		d[i] = append([]gcauses(nil), b...)
+	}
+	return causes{descs: d, lastPoll: c.lastPoll}
 }
 
-// causeOf records event e, number i, and returns the event that caused it.
-func (c *causes) causeOf(e *Event, i int32) int32 {
+// causeOf records event e, number i, and returns the event that caused
+// it. gs gives the descriptors of the goroutines e names.
+func (c *causes) causeOf(e *Event, i int32, gs *gtable) int32 {
 	if e.G == NoG {
 		if e.Rule == RuleNetpollReturn || e.Rule == RuleSysmonNetpoll {
 			c.lastPoll = i
 		}
 		return noCause
 	}
-	g := c.at(e.G)
+	switch e.Kind {
+	case KindGoCreate, KindGoUnblock, KindGoStart, KindGoStop, KindGoBlock, KindSteal:
+	case KindSysmon:
+		if e.Rule != RuleSysmonPreempt {
+			return noCause
+		}
+	default:
+		return noCause // the other kinds neither record nor have a cause
+	}
+	g := c.of(e.G, gs.desc(e.G))
 	switch e.Kind {
 	case KindGoCreate:
-		c.ready[g] = i
+		g.ready = i
 		if e.G2 != NoG {
-			return c.start[c.at(e.G2)]
+			return c.of(e.G2, gs.desc(e.G2)).start
 		}
 	case KindGoUnblock:
-		c.ready[g] = i
+		g.ready = i
 		switch {
 		case e.G2 != NoG:
-			return c.start[c.at(e.G2)]
+			return c.of(e.G2, gs.desc(e.G2)).start
 		case e.Rule == RuleNetpollRun || e.Rule == RuleInjectGlobal || e.Rule == RuleInjectLocal:
 			return c.lastPoll
 		}
-		return c.block[g]
+		return g.block
 	case KindGoStart:
-		c.start[g] = i
-		return c.ready[g]
+		g.start = i
+		return g.ready
 	case KindGoStop:
-		cause := c.start[g]
+		cause := g.start
 		if e.Reason == ReasonPreempted {
-			cause = c.preempt[g]
+			cause = g.preempt
 		}
-		c.ready[g] = i
+		g.ready = i
 		return cause
 	case KindGoBlock:
-		c.block[g] = i
+		g.block = i
 	case KindSteal:
-		cause := c.ready[g]
-		c.ready[g] = i
+		cause := g.ready
+		g.ready = i
 		return cause
 	case KindSysmon:
-		if e.Rule == RuleSysmonPreempt {
-			c.preempt[g] = i
-		}
+		g.preempt = i
 	}
 	return noCause
 }

@@ -340,7 +340,7 @@ func (s *Machine) usleep(d time.Duration) time.Duration {
 
 func (s *Machine) emit(e Event) {
 	e.T = s.now
-	e.Cause = s.causes.causeOf(&e, int32(s.emitted))
+	e.Cause = s.causes.causeOf(&e, int32(s.emitted), &s.gs)
 	s.emitted++
 	switch {
 	case s.sink != nil:
