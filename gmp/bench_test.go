@@ -46,6 +46,7 @@ func BenchmarkEvents(b *testing.B) {
 		b.Run(fmt.Sprintf("procs=%d/gs=%d", c.procs, c.gs), func(b *testing.B) {
 			prog, cfg := eventsShape(c.procs, c.gs)
 			var events, mallocs, retained uint64
+			var cpu time.Duration
 			var before, after runtime.MemStats
 			b.ResetTimer()
 			for range b.N {
@@ -57,8 +58,10 @@ func BenchmarkEvents(b *testing.B) {
 					b.Fatal(err)
 				}
 				b.StartTimer()
+				cpu0 := cpuTime()
 				for m.Step() {
 				}
+				cpu += cpuTime() - cpu0
 				b.StopTimer()
 				runtime.ReadMemStats(&after)
 				mallocs += after.Mallocs - before.Mallocs
@@ -73,6 +76,7 @@ func BenchmarkEvents(b *testing.B) {
 				b.StartTimer()
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(events), "ns/event")
+			b.ReportMetric(float64(cpu.Nanoseconds())/float64(events), "cpu-ns/event")
 			b.ReportMetric(float64(mallocs)/float64(events), "allocs/event")
 			b.ReportMetric(float64(retained)/float64(b.N)/float64(c.gs+1), "bytes/G")
 		})
@@ -99,11 +103,12 @@ const firstRunEnv = "SCHEDLAB_FIRST_RUN"
 // process earlier benchmarks would have grown the heap already, so each
 // iteration starts a fresh copy of the test binary (TestFirstRunChild),
 // which times New plus the whole run four times. It reports ns/event of
-// the first run, the mean of the three later ones, and their ratio.
+// the first run, the mean of the three later ones, and their ratio, in
+// wall time and in CPU time (which a busy machine disturbs less).
 func BenchmarkFirstRun(b *testing.B) {
 	for _, c := range []struct{ procs, gs int }{{8, 100_000}, {64, 1_000_000}} {
 		b.Run(fmt.Sprintf("procs=%d/gs=%d", c.procs, c.gs), func(b *testing.B) {
-			var first, later float64
+			var first, later, firstCPU, laterCPU float64
 			for range b.N {
 				cmd := exec.Command(os.Args[0], "-test.run=^TestFirstRunChild$", "-test.count=1")
 				cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%d/%d", firstRunEnv, c.procs, c.gs))
@@ -111,17 +116,22 @@ func BenchmarkFirstRun(b *testing.B) {
 				if err != nil {
 					b.Fatalf("%v\n%s", err, out)
 				}
-				f, l, ok := parseFirstRun(string(out))
+				t, ok := parseFirstRun(string(out))
 				if !ok {
 					b.Fatalf("no timings in the child's output:\n%s", out)
 				}
-				first += f
-				later += l
+				first += t[0]
+				later += t[1]
+				firstCPU += t[2]
+				laterCPU += t[3]
 			}
 			b.ReportMetric(0, "ns/op") // the time of a child process means nothing
 			b.ReportMetric(first/float64(b.N), "first-ns/event")
 			b.ReportMetric(later/float64(b.N), "later-ns/event")
 			b.ReportMetric(first/later, "first/later")
+			if laterCPU > 0 {
+				b.ReportMetric(firstCPU/laterCPU, "cpu-first/later")
+			}
 		})
 	}
 }
@@ -138,32 +148,40 @@ func TestFirstRunChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	prog, cfg := eventsShape(procs, gs)
-	var perEvent [4]float64
-	for i := range perEvent {
-		start := time.Now()
+	var wall, cpu [4]float64
+	for i := range wall {
+		start, cpu0 := time.Now(), cpuTime()
 		m, err := New(cfg, prog)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for m.Step() {
 		}
-		perEvent[i] = float64(time.Since(start).Nanoseconds()) / float64(m.Emitted())
+		wall[i] = float64(time.Since(start).Nanoseconds()) / float64(m.Emitted())
+		cpu[i] = float64((cpuTime() - cpu0).Nanoseconds()) / float64(m.Emitted())
 	}
-	fmt.Printf("firstrun %.2f %.2f\n", perEvent[0], (perEvent[1]+perEvent[2]+perEvent[3])/3)
+	fmt.Printf("firstrun %.2f %.2f %.2f %.2f\n", wall[0], (wall[1]+wall[2]+wall[3])/3, cpu[0], (cpu[1]+cpu[2]+cpu[3])/3)
 }
 
-// parseFirstRun reads TestFirstRunChild's line.
-func parseFirstRun(out string) (first, later float64, ok bool) {
+// parseFirstRun reads TestFirstRunChild's line: the first run's wall
+// ns/event, the later runs', then the same in CPU time.
+func parseFirstRun(out string) ([4]float64, bool) {
+	var v [4]float64
 	for line := range strings.Lines(out) {
 		f := strings.Fields(line)
-		if len(f) != 3 || f[0] != "firstrun" {
+		if len(f) != 1+len(v) || f[0] != "firstrun" {
 			continue
 		}
-		a, err1 := strconv.ParseFloat(f[1], 64)
-		b, err2 := strconv.ParseFloat(f[2], 64)
-		return a, b, err1 == nil && err2 == nil
+		for i := range v {
+			x, err := strconv.ParseFloat(f[1+i], 64)
+			if err != nil {
+				return v, false
+			}
+			v[i] = x
+		}
+		return v, true
 	}
-	return 0, 0, false
+	return v, false
 }
 
 // BenchmarkStep measures the model's speed in events per second on the
