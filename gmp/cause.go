@@ -65,23 +65,16 @@ func (c *causes) causeOf(e *Event, i int32, gs *gtable) int32 {
 		}
 		return noCause
 	}
-	switch e.Kind {
-	case KindGoCreate, KindGoUnblock, KindGoStart, KindGoStop, KindGoBlock, KindSteal:
-	case KindSysmon:
-		if e.Rule != RuleSysmonPreempt {
-			return noCause
-		}
-	default:
-		return noCause // the other kinds neither record nor have a cause
-	}
-	g := c.of(e.G, gs.desc(e.G))
+	// One switch, each case finding its own entry: the kind of the next
+	// event is a guess the CPU often gets wrong, so it should guess once.
 	switch e.Kind {
 	case KindGoCreate:
-		g.ready = i
+		c.of(e.G, gs.desc(e.G)).ready = i
 		if e.G2 != NoG {
 			return c.of(e.G2, gs.desc(e.G2)).start
 		}
 	case KindGoUnblock:
+		g := c.of(e.G, gs.desc(e.G))
 		g.ready = i
 		switch {
 		case e.G2 != NoG:
@@ -91,9 +84,11 @@ func (c *causes) causeOf(e *Event, i int32, gs *gtable) int32 {
 		}
 		return g.block
 	case KindGoStart:
+		g := c.of(e.G, gs.desc(e.G))
 		g.start = i
 		return g.ready
 	case KindGoStop:
+		g := c.of(e.G, gs.desc(e.G))
 		cause := g.start
 		if e.Reason == ReasonPreempted {
 			cause = g.preempt
@@ -101,13 +96,16 @@ func (c *causes) causeOf(e *Event, i int32, gs *gtable) int32 {
 		g.ready = i
 		return cause
 	case KindGoBlock:
-		g.block = i
+		c.of(e.G, gs.desc(e.G)).block = i
 	case KindSteal:
+		g := c.of(e.G, gs.desc(e.G))
 		cause := g.ready
 		g.ready = i
 		return cause
 	case KindSysmon:
-		g.preempt = i
+		if e.Rule == RuleSysmonPreempt {
+			c.of(e.G, gs.desc(e.G)).preempt = i
+		}
 	}
 	return noCause
 }
