@@ -48,7 +48,10 @@ done
 # fresh processes). An older tree may not have the benchmark; then the
 # cost of a lone first run is still printed, from BenchmarkEvents at 1x.
 for b in "${bins[@]}"; do
-  if "$tmp/$b.test" -test.list 'BenchmarkFirstRun' | grep -q .; then
+  # A variable, not a pipe into grep -q: with pipefail, grep quitting
+  # early could fail the test binary with SIGPIPE.
+  listed=$("$tmp/$b.test" -test.list '^BenchmarkFirstRun$')
+  if [ -n "$listed" ]; then
     "$tmp/$b.test" -test.run XXX -test.bench 'BenchmarkFirstRun' -test.benchtime 3x >>"$tmp/$b-first.txt"
   else
     for i in $(seq 3); do
