@@ -14,51 +14,65 @@ package gmp
 //   - a go-stop that is a preemption: sysmon's request;
 //   - a steal: the event that had made the stolen G runnable.
 //
-// The machine keeps, per goroutine, the last such events. They matter
-// only while the goroutine lives (nothing readies, starts or steals a
-// dead one), so they are kept by g descriptor, like the goroutine table's
-// slots: the table stays as small as the most goroutines alive at once,
-// and warm in the caches, where one entry per goroutine id would grow by
-// 16 bytes with every goroutine ever created. Each entry names its
-// goroutine; a goroutine that takes a descriptor over starts with no
-// causes, as a fresh entry would.
+// The machine keeps, per goroutine id, the last such events: one 16-byte
+// entry per goroutine, its four sorts in one cache line, in blocks of
+// gChunk added as goroutines are created and never copied. Goroutines
+// run roughly in the order they were created, so the entries are read
+// and written in about that order, which the CPU's prefetcher follows;
+// entries kept by descriptor, which the free lists hand out in no
+// order, measured no better. New reserves the blocks a program says it
+// needs along with the goroutine table's (presize.go).
 type causes struct {
-	descs    [][]gcauses // by descriptor, in blocks like gtable.slots
+	ids      [][]gcauses
+	spare    []gcauses // reserved room for blocks yet to come; not cloned
 	lastPoll int32
 }
 
 // gcauses is one goroutine's last events of each sort.
 type gcauses struct {
-	g                            GID
 	ready, block, start, preempt int32
 }
 
 const noCause = -1
 
-// of returns goroutine g's entry, on descriptor desc, making it g's if
-// it belonged to the descriptor's earlier goroutine.
-func (c *causes) of(g GID, desc int32) *gcauses {
-	for int(desc)/gChunk >= len(c.descs) {
-		c.descs = append(c.descs, make([]gcauses, gChunk))
+var noCauses = gcauses{noCause, noCause, noCause, noCause}
+
+// of returns goroutine g's entry, adding blocks up to it.
+func (c *causes) of(g GID) *gcauses {
+	for int(g)/gChunk >= len(c.ids) {
+		var b []gcauses
+		if len(c.spare) >= gChunk {
+			b, c.spare = c.spare[:gChunk:gChunk], c.spare[gChunk:]
+		} else {
+			b = make([]gcauses, gChunk)
+		}
+		for i := range b {
+			b[i] = noCauses
+		}
+		c.ids = append(c.ids, b)
 	}
-	r := &c.descs[desc/gChunk][desc%gChunk]
-	if r.g != g {
-		*r = gcauses{g: g, ready: noCause, block: noCause, start: noCause, preempt: noCause}
-	}
-	return r
+	return &c.ids[g/gChunk][g%gChunk]
+}
+
+// reserve makes room for the entries of n goroutine ids in one
+// allocation.
+func (c *causes) reserve(n int) {
+	blocks := (n + gChunk - 1) / gChunk
+	c.ids = make([][]gcauses, len(c.ids), max(len(c.ids), blocks))
+	c.spare = make([]gcauses, blocks*gChunk)
 }
 
 func (c *causes) clone() causes {
-	d := make([][]gcauses, len(c.descs))
-	for i, b := range c.descs {
+	d := make([][]gcauses, len(c.ids))
+	for i, b := range c.ids {
 		d[i] = append([]gcauses(nil), b...)
 	}
-	return causes{descs: d, lastPoll: c.lastPoll}
+	return causes{ids: d, lastPoll: c.lastPoll}
 }
 
 // causeOf records event e, number i, and returns the event that caused
-// it. gs gives the descriptors of the goroutines e names.
-func (c *causes) causeOf(e *Event, i int32, gs *gtable) int32 {
+// it.
+func (c *causes) causeOf(e *Event, i int32) int32 {
 	if e.G == NoG {
 		if e.Rule == RuleNetpollReturn || e.Rule == RuleSysmonNetpoll {
 			c.lastPoll = i
@@ -69,26 +83,26 @@ func (c *causes) causeOf(e *Event, i int32, gs *gtable) int32 {
 	// event is a guess the CPU often gets wrong, so it should guess once.
 	switch e.Kind {
 	case KindGoCreate:
-		c.of(e.G, gs.desc(e.G)).ready = i
+		c.of(e.G).ready = i
 		if e.G2 != NoG {
-			return c.of(e.G2, gs.desc(e.G2)).start
+			return c.of(e.G2).start
 		}
 	case KindGoUnblock:
-		g := c.of(e.G, gs.desc(e.G))
+		g := c.of(e.G)
 		g.ready = i
 		switch {
 		case e.G2 != NoG:
-			return c.of(e.G2, gs.desc(e.G2)).start
+			return c.of(e.G2).start
 		case e.Rule == RuleNetpollRun || e.Rule == RuleInjectGlobal || e.Rule == RuleInjectLocal:
 			return c.lastPoll
 		}
 		return g.block
 	case KindGoStart:
-		g := c.of(e.G, gs.desc(e.G))
+		g := c.of(e.G)
 		g.start = i
 		return g.ready
 	case KindGoStop:
-		g := c.of(e.G, gs.desc(e.G))
+		g := c.of(e.G)
 		cause := g.start
 		if e.Reason == ReasonPreempted {
 			cause = g.preempt
@@ -96,15 +110,15 @@ func (c *causes) causeOf(e *Event, i int32, gs *gtable) int32 {
 		g.ready = i
 		return cause
 	case KindGoBlock:
-		c.of(e.G, gs.desc(e.G)).block = i
+		c.of(e.G).block = i
 	case KindSteal:
-		g := c.of(e.G, gs.desc(e.G))
+		g := c.of(e.G)
 		cause := g.ready
 		g.ready = i
 		return cause
 	case KindSysmon:
 		if e.Rule == RuleSysmonPreempt {
-			c.of(e.G, gs.desc(e.G)).preempt = i
+			c.of(e.G).preempt = i
 		}
 	}
 	return noCause

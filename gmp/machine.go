@@ -180,7 +180,9 @@ func New(cfg Config, prog *Program) (*Machine, error) {
 	s.starting = true
 	defer func() { s.starting = false }()
 	// G0, main, and the goroutines the program says it starts.
-	s.gs.reserveIDs(2 + goroutinesIn(prog.Main, maxPresizedIDs))
+	ids := 2 + goroutinesIn(prog.Main, maxPresizedIDs)
+	s.gs.reserveIDs(ids)
+	s.causes.reserve(ids)
 	s.gs.reserveG0()
 	for _, c := range prog.Chans {
 		s.chans = append(s.chans, Chan{Name: c.Name, Cap: c.Cap})
@@ -342,7 +344,7 @@ func (s *Machine) usleep(d time.Duration) time.Duration {
 
 func (s *Machine) emit(e Event) {
 	e.T = s.now
-	e.Cause = s.causes.causeOf(&e, int32(s.emitted), &s.gs)
+	e.Cause = s.causes.causeOf(&e, int32(s.emitted))
 	s.emitted++
 	switch {
 	case s.sink != nil:

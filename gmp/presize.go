@@ -1,9 +1,10 @@
 package gmp
 
-// Pre-sizing the goroutine table from the program. The table keeps a
-// record for every goroutine id a run hands out (gtable.ids, descOf),
-// added a block of gChunk at a time: two allocations per 512 goroutines,
-// which made them the most frequent allocation left in a run. Most
+// Pre-sizing the goroutine table from the program. The machine keeps a
+// record for every goroutine id a run hands out (gtable.ids and descOf,
+// and the causes of cause.go), added a block of gChunk at a time: an
+// allocation per table per 512 goroutines, which made them the most
+// frequent allocation left in a run. Most
 // programs say how many goroutines they start (go statements with a
 // count, inside loops with a count), so New reserves the blocks for that
 // many in one allocation each, and the run itself allocates only when a
