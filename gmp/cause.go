@@ -14,32 +14,64 @@ package gmp
 //   - a go-stop that is a preemption: sysmon's request;
 //   - a steal: the event that had made the stolen G runnable.
 //
-// The machine keeps, per goroutine, the last such events; the slices grow
-// with the goroutine table.
+// The machine keeps, per goroutine id, the last such events: one 16-byte
+// entry per goroutine, its four sorts in one cache line, in blocks of
+// gChunk added as goroutines are created and never copied. Goroutines
+// run roughly in the order they were created, so the entries are read
+// and written in about that order, which the CPU's prefetcher follows;
+// entries kept by descriptor, which the free lists hand out in no
+// order, measured no better. New reserves the blocks a program says it
+// needs along with the goroutine table's (presize.go).
 type causes struct {
-	ready, block, start, preempt []int32
-	lastPoll                     int32
+	ids      [][]gcauses
+	spare    []gcauses // reserved room for blocks yet to come; not cloned
+	lastPoll int32
+}
+
+// gcauses is one goroutine's last events of each sort.
+type gcauses struct {
+	ready, block, start, preempt int32
 }
 
 const noCause = -1
 
-// at grows the tables to hold g and returns its index.
-func (c *causes) at(g GID) int {
-	for int(g) >= len(c.ready) {
-		c.ready = append(c.ready, noCause)
-		c.block = append(c.block, noCause)
-		c.start = append(c.start, noCause)
-		c.preempt = append(c.preempt, noCause)
+var noCauses = gcauses{noCause, noCause, noCause, noCause}
+
+// of returns goroutine g's entry, adding blocks up to it.
+func (c *causes) of(g GID) *gcauses {
+	for int(g)/gChunk >= len(c.ids) {
+		var b []gcauses
+		if len(c.spare) >= gChunk {
+			b, c.spare = c.spare[:gChunk:gChunk], c.spare[gChunk:]
+		} else {
+			b = make([]gcauses, gChunk)
+		}
+		for i := range b {
+			b[i] = noCauses
+		}
+		c.ids = append(c.ids, b)
 	}
-	return int(g)
+	return &c.ids[g/gChunk][g%gChunk]
+}
+
+// reserve makes room for the entries of n goroutine ids in one
+// allocation.
+func (c *causes) reserve(n int) {
+	blocks := (n + gChunk - 1) / gChunk
+	c.ids = make([][]gcauses, len(c.ids), max(len(c.ids), blocks))
+	c.spare = make([]gcauses, blocks*gChunk)
 }
 
 func (c *causes) clone() causes {
-	return causes{ready: append([]int32(nil), c.ready...), block: append([]int32(nil), c.block...),
-		start: append([]int32(nil), c.start...), preempt: append([]int32(nil), c.preempt...), lastPoll: c.lastPoll}
+	d := make([][]gcauses, len(c.ids))
+	for i, b := range c.ids {
+		d[i] = append([]gcauses(nil), b...)
+	}
+	return causes{ids: d, lastPoll: c.lastPoll}
 }
 
-// causeOf records event e, number i, and returns the event that caused it.
+// causeOf records event e, number i, and returns the event that caused
+// it.
 func (c *causes) causeOf(e *Event, i int32) int32 {
 	if e.G == NoG {
 		if e.Rule == RuleNetpollReturn || e.Rule == RuleSysmonNetpoll {
@@ -47,41 +79,46 @@ func (c *causes) causeOf(e *Event, i int32) int32 {
 		}
 		return noCause
 	}
-	g := c.at(e.G)
+	// One switch, each case finding its own entry: the kind of the next
+	// event is a guess the CPU often gets wrong, so it should guess once.
 	switch e.Kind {
 	case KindGoCreate:
-		c.ready[g] = i
+		c.of(e.G).ready = i
 		if e.G2 != NoG {
-			return c.start[c.at(e.G2)]
+			return c.of(e.G2).start
 		}
 	case KindGoUnblock:
-		c.ready[g] = i
+		g := c.of(e.G)
+		g.ready = i
 		switch {
 		case e.G2 != NoG:
-			return c.start[c.at(e.G2)]
+			return c.of(e.G2).start
 		case e.Rule == RuleNetpollRun || e.Rule == RuleInjectGlobal || e.Rule == RuleInjectLocal:
 			return c.lastPoll
 		}
-		return c.block[g]
+		return g.block
 	case KindGoStart:
-		c.start[g] = i
-		return c.ready[g]
+		g := c.of(e.G)
+		g.start = i
+		return g.ready
 	case KindGoStop:
-		cause := c.start[g]
+		g := c.of(e.G)
+		cause := g.start
 		if e.Reason == ReasonPreempted {
-			cause = c.preempt[g]
+			cause = g.preempt
 		}
-		c.ready[g] = i
+		g.ready = i
 		return cause
 	case KindGoBlock:
-		c.block[g] = i
+		c.of(e.G).block = i
 	case KindSteal:
-		cause := c.ready[g]
-		c.ready[g] = i
+		g := c.of(e.G)
+		cause := g.ready
+		g.ready = i
 		return cause
 	case KindSysmon:
 		if e.Rule == RuleSysmonPreempt {
-			c.preempt[g] = i
+			c.of(e.G).preempt = i
 		}
 	}
 	return noCause

@@ -29,6 +29,12 @@ type gtable struct {
 	descOf [][]int32
 	ids    [][]gidRecord
 	nids   int // goroutine ids handed out, G0 included
+	// spareIDs and spareDescOf are room reserved for blocks of ids and
+	// descOf yet to come (reserveIDs): a new block is cut from them
+	// rather than allocated. A clone does not inherit them, so that the
+	// original and its clones never write the same memory.
+	spareIDs    []gidRecord
+	spareDescOf []int32
 }
 
 // gidRecord is what the table keeps of every goroutine beyond its life.
@@ -62,10 +68,32 @@ func (t *gtable) current(id GID) *G {
 // reserveG0 takes goroutine id 0, which names no goroutine and owns no
 // descriptor, so that ids start at G1.
 func (t *gtable) reserveG0() {
-	t.ids = append(t.ids, make([]gidRecord, gChunk))
-	t.descOf = append(t.descOf, make([]int32, gChunk))
+	t.addIDBlock()
 	t.descOf[0][0] = -1
 	t.nids = 1
+}
+
+// reserveIDs makes room for n goroutine ids, G0 included, in one
+// allocation per table (presize.go).
+func (t *gtable) reserveIDs(n int) {
+	blocks := (n + gChunk - 1) / gChunk
+	t.ids = make([][]gidRecord, len(t.ids), max(len(t.ids), blocks))
+	t.descOf = make([][]int32, len(t.descOf), max(len(t.descOf), blocks))
+	t.spareIDs = make([]gidRecord, blocks*gChunk)
+	t.spareDescOf = make([]int32, blocks*gChunk)
+}
+
+// addIDBlock adds a block to ids and to descOf, cut from the reserved
+// room while there is some.
+func (t *gtable) addIDBlock() {
+	if len(t.spareIDs) >= gChunk {
+		t.ids = append(t.ids, t.spareIDs[:gChunk:gChunk])
+		t.descOf = append(t.descOf, t.spareDescOf[:gChunk:gChunk])
+		t.spareIDs, t.spareDescOf = t.spareIDs[gChunk:], t.spareDescOf[gChunk:]
+		return
+	}
+	t.ids = append(t.ids, make([]gidRecord, gChunk))
+	t.descOf = append(t.descOf, make([]int32, gChunk))
 }
 
 // newDesc allocates a fresh descriptor (newproc1's malg when the free
@@ -85,8 +113,7 @@ func (t *gtable) newDesc() int32 {
 func (t *gtable) add(g G, created sim.Time) (*G, GID) {
 	g.ID = GID(t.nids)
 	if t.nids%gChunk == 0 {
-		t.ids = append(t.ids, make([]gidRecord, gChunk))
-		t.descOf = append(t.descOf, make([]int32, gChunk))
+		t.addIDBlock()
 	}
 	*t.rec(g.ID) = gidRecord{parent: g.Parent, created: created}
 	t.descOf[t.nids/gChunk][t.nids%gChunk] = g.Desc
