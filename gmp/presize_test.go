@@ -27,6 +27,11 @@ func TestGoroutinesIn(t *testing.T) {
 // Once a run's tables have grown (descriptors, free lists, timer heaps,
 // run queues), its steps allocate nothing, though every goroutine takes
 // a new id: the ids' records were reserved by New from the program.
+//
+// The count is the whole process's, and the runtime allocates now and then
+// on its own (a finalizer that a collection queued runs on its goroutine).
+// The model is deterministic, so an allocation of its own happens in every
+// run: the test passes if any of three identical runs allocates nothing.
 func TestStepsDoNotAllocateOnceGrown(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a run of 600k events")
@@ -34,22 +39,27 @@ func TestStepsDoNotAllocateOnceGrown(t *testing.T) {
 	prog := &Program{Main: []Op{
 		loop(50, goN(2000, cpu(50*time.Microsecond), sleep(time.Millisecond), cpu(50*time.Microsecond)), waitKids()),
 	}}
-	m, err := New(Config{Procs: 8, Seed: 1, Costs: DefaultCosts(), MaxEvents: 1 << 40}, prog)
-	if err != nil {
-		t.Fatal(err)
+	var counts []uint64
+	for range 3 {
+		m, err := New(Config{Procs: 8, Seed: 1, Costs: DefaultCosts(), MaxEvents: 1 << 40}, prog)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for m.NumG() < 10*2000 && m.Step() { // the first ten rounds grow the tables
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		for m.Step() {
+		}
+		runtime.ReadMemStats(&after)
+		if m.End().Reason != MainReturned {
+			t.Fatalf("run ended with %v", m.End())
+		}
+		n := after.Mallocs - before.Mallocs
+		if n == 0 {
+			return
+		}
+		counts = append(counts, n)
 	}
-	for m.NumG() < 10*2000 && m.Step() { // the first ten rounds grow the tables
-	}
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	from := m.Emitted()
-	for m.Step() {
-	}
-	runtime.ReadMemStats(&after)
-	if m.End().Reason != MainReturned {
-		t.Fatalf("run ended with %v", m.End())
-	}
-	if n := after.Mallocs - before.Mallocs; n != 0 {
-		t.Errorf("%d allocations in the last %d events", n, m.Emitted()-from)
-	}
+	t.Errorf("three identical runs each allocated after their tables had grown: %v allocations", counts)
 }
