@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# bench.sh reproduces every measured figure README.md quotes, on this
+# machine, with one command. Each part prints under a heading that names the
+# README section it feeds. Figures that come from the deterministic model
+# (compare tables, captures, exercises) are not here: the tests hold them.
+#
+#   scripts/bench.sh                 # every part (about 15 minutes on 2 cores)
+#   scripts/bench.sh model output    # only some parts
+#
+# Parts: fidelity verify real bench model output pool.
+# Timing figures are ratios against a baseline measured in the same run,
+# interleaved; a busy machine widens them, so note the load printed first.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+parts=("$@")
+if [ ${#parts[@]} -eq 0 ]; then
+	parts=(fidelity verify real bench model output pool)
+fi
+
+bin=$(mktemp -d)/schedlab
+trap 'rm -rf "$(dirname "$bin")"' EXIT
+go build -o "$bin" ./cmd/schedlab
+
+heading() { printf '\n== %s\n' "$*"; }
+heading "machine: $(nproc) CPUs, $(go version | cut -d' ' -f3-), load $(cut -d' ' -f1-3 /proc/loadavg)"
+
+for part in "${parts[@]}"; do
+	case $part in
+	fidelity)
+		heading "README 'Noise' and gmp/doc.go: the model's shares over seeds 1-10"
+		go test -count 1 -run 'TestHogBesidePingPong|TestPingPongOnTwoPs' -v ./gmp/ | grep -E 'seed|ok|FAIL'
+		;;
+	verify)
+		heading "README 'verify': go run ./cmd/schedlab verify --all"
+		"$bin" verify --all
+		;;
+	real)
+		heading "README 'real': go run ./cmd/schedlab real tour --runs 3"
+		"$bin" real tour --runs 3
+		;;
+	bench)
+		heading "README 'bench': go run ./cmd/schedlab bench"
+		"$bin" bench
+		heading "README 'bench', short sleeps"
+		"$bin" bench --shape sleep --task-time 1ms --tasks 20000 --concurrency 200
+		;;
+	model)
+		heading "README 'Speed': the model's cost per event (scripts/bench-model.sh)"
+		scripts/bench-model.sh
+		;;
+	output)
+		heading "README 'Speed': trace output (scripts/bench-output.sh)"
+		scripts/bench-output.sh
+		;;
+	pool)
+		heading "README 'The goroutine pool': against ants (scripts/bench-pool.sh)"
+		scripts/bench-pool.sh
+		;;
+	*)
+		echo "bench.sh: unknown part $part (parts: fidelity verify real bench model output pool)" >&2
+		exit 2
+		;;
+	esac
+done
