@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/schedlab/schedlab/internal/cputime"
+
 	"github.com/panjf2000/ants/v2"
 	"golang.org/x/sync/errgroup"
 
@@ -32,9 +34,9 @@ import (
 // with their load; CPU time moves much less, so it tells which of two
 // implementations does less work even when sec/op cannot.
 func measureCPUTime(b *testing.B) (report func()) {
-	start, ok := processCPUTime()
+	start, ok := cputime.Process()
 	return func() {
-		if end, _ := processCPUTime(); ok {
+		if end, _ := cputime.Process(); ok {
 			b.ReportMetric(float64(end-start)/float64(b.N), "cpu-ns/op")
 		}
 	}

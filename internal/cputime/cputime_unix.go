@@ -1,15 +1,15 @@
 //go:build unix
 
-package pool_test
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// processCPUTime is the CPU time, user and system, the test process has used
-// so far.
-func processCPUTime() (time.Duration, bool) {
+// Process returns the CPU time, user and system, that the process's
+// threads have used so far, and whether it could be read.
+func Process() (time.Duration, bool) {
 	var u syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
 		return 0, false
