@@ -92,6 +92,11 @@ type Summary struct {
 	// many other goroutines the trace shows and RuntimeEvents how many of
 	// their events were left out.
 	RuntimeGoroutines, RuntimeEvents int
+	// RuntimeSyscall is how long, in a scenario's trace, the runtime's own
+	// goroutines spent in system calls. runtime/trace's writer is one of
+	// them: the tracer is part of what a traced run measures, and the
+	// model runs no tracer.
+	RuntimeSyscall time.Duration
 	// Truncated says that reading stopped at Options.Limit.
 	Truncated bool
 }
@@ -130,6 +135,7 @@ func ReadWith(r io.Reader, o Options, visit func(Event)) (*Summary, error) {
 	var first trace.Time
 	started := false
 	nums := newNumbering()
+	runtimeSyscalls := syscallClock{}
 	for {
 		ev, err := tr.ReadEvent()
 		if errors.Is(err, io.EOF) {
@@ -153,6 +159,7 @@ func ReadWith(r io.Reader, o Options, visit func(Event)) (*Summary, error) {
 			break
 		}
 		if o.Scenario && !nums.renumber(ev, &out, s) {
+			runtimeSyscalls.observe(out, ev.Time(), s)
 			continue
 		}
 		out.T = time.Duration(ev.Time() - first)
@@ -185,6 +192,22 @@ func ReadWith(r io.Reader, o Options, visit func(Event)) (*Summary, error) {
 	s.Ps, s.Ms = len(ps), len(ms)
 	s.RuntimeGoroutines = len(nums.runtime)
 	return s, nil
+}
+
+// syscallClock times the system calls of goroutines the summary sets
+// apart (Summary.RuntimeSyscall): when each one in a call entered it.
+type syscallClock map[int64]trace.Time
+
+func (c syscallClock) observe(out Event, t trace.Time, s *Summary) {
+	switch out.Kind {
+	case "syscall-enter":
+		c[out.G] = t
+	case "syscall-exit":
+		if since, ok := c[out.G]; ok {
+			s.RuntimeSyscall += time.Duration(t - since)
+			delete(c, out.G)
+		}
+	}
 }
 
 // convert turns a state transition into a scheduler event, if it is one.

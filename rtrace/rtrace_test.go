@@ -3,20 +3,23 @@ package rtrace
 import (
 	"bytes"
 	"runtime"
-	"runtime/trace"
+	gotrace "runtime/trace"
 	"sync"
 	"testing"
+	"time"
+
+	"golang.org/x/exp/trace"
 )
 
 // traceOf runs work under runtime/trace and returns the trace.
 func traceOf(t *testing.T, work func()) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := trace.Start(&buf); err != nil {
+	if err := gotrace.Start(&buf); err != nil {
 		t.Skipf("cannot trace here: %v", err)
 	}
 	work()
-	trace.Stop()
+	gotrace.Stop()
 	return buf.Bytes()
 }
 
@@ -110,5 +113,30 @@ func TestLimitStopsReading(t *testing.T) {
 	exact, err := ReadWith(bytes.NewReader(data), Options{Limit: whole.Events}, nil)
 	if err != nil || exact.Truncated || exact.Events != whole.Events {
 		t.Errorf("a limit of exactly the trace's events truncated it: %+v, %v", exact, err)
+	}
+}
+
+// The runtime goroutines' system calls are timed from each one's enter to
+// its exit, however they interleave; an exit whose enter came before the
+// trace began counts nothing.
+func TestSyscallClock(t *testing.T) {
+	c, s := syscallClock{}, &Summary{}
+	for _, e := range []struct {
+		kind string
+		g    int64
+		t    int64
+	}{
+		{"syscall-exit", 9, 50}, // entered before the trace
+		{"syscall-enter", 7, 100},
+		{"syscall-enter", 8, 200},
+		{"go-block", 7, 250}, // not a system call's end
+		{"syscall-exit", 7, 350},
+		{"syscall-exit", 8, 1200},
+		{"syscall-enter", 8, 1300}, // still in it when the trace ends
+	} {
+		c.observe(Event{Kind: e.kind, G: e.g}, trace.Time(e.t), s)
+	}
+	if want := time.Duration(250 + 1000); s.RuntimeSyscall != want {
+		t.Errorf("RuntimeSyscall = %v, want %v", s.RuntimeSyscall, want)
 	}
 }

@@ -34,6 +34,11 @@ type Observables struct {
 	// FirstStarted is the first goroutine other than main to run (0 if
 	// none ran): which of the new goroutines the scheduler picked first.
 	FirstStarted int64
+	// RuntimeSyscall, of a real run only, is how long the runtime's own
+	// goroutines spent in system calls (rtrace.Summary.RuntimeSyscall).
+	// It is not compared: it says how much of a traced run was the
+	// tracer's writing, which the model does not run.
+	RuntimeSyscall time.Duration
 }
 
 // Recorder measures Observables from a run's events, in time order.

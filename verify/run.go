@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/schedlab/schedlab/gmp"
@@ -142,6 +143,42 @@ func Scenario(ctx context.Context, sc *scenarios.Scenario, o Options) (*Report, 
 		return nil, err
 	}
 	rep.Load = DescribeLoad(before, LoadAverage())
+	if note := tracerNote(real); note != "" {
+		rep.Notes = append(rep.Notes, note)
+	}
 	rep.Judge(model, real)
 	return rep, nil
+}
+
+// The report names the runtime goroutines' system calls when, at the
+// median of the real runs, they take this share of a run and this long:
+// a short run's one write is no part of what it shows.
+const (
+	tracerNoteShare = 0.05
+	tracerNoteTime  = time.Millisecond
+)
+
+// tracerNote says how much of the real runs the runtime's own goroutines
+// spent in system calls, when it is enough to matter: runtime/trace's
+// writer is one of them, and while it writes it can hold a P, which the
+// model's runs, untraced, have free (a ping-pong pair's thief cannot run
+// then, so a traced pair migrates less).
+func tracerNote(real []Observables) string {
+	var shares, times []float64
+	for _, o := range real {
+		if o.Makespan > 0 {
+			shares = append(shares, float64(o.RuntimeSyscall)/float64(o.Makespan))
+			times = append(times, float64(o.RuntimeSyscall))
+		}
+	}
+	if len(shares) == 0 {
+		return ""
+	}
+	slices.Sort(shares)
+	slices.Sort(times)
+	share := median(shares)
+	if share < tracerNoteShare || time.Duration(median(times)) < tracerNoteTime {
+		return ""
+	}
+	return fmt.Sprintf("the real runs' runtime goroutines (runtime/trace's writer among them) spent a median %.0f%% of the run in system calls, where a call can hold a P that the model's untraced runs have free", 100*share)
 }

@@ -44,5 +44,7 @@ func Real(trace io.Reader, procs int) (Observables, *rtrace.Summary, error) {
 	if err != nil {
 		return Observables{}, sum, fmt.Errorf("reading the real run's trace: %w", err)
 	}
-	return rec.Observables(), sum, nil
+	obs := rec.Observables()
+	obs.RuntimeSyscall = sum.RuntimeSyscall
+	return obs, sum, nil
 }

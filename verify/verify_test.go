@@ -133,3 +133,25 @@ func TestJudgedAtTheShownPrecision(t *testing.T) {
 		}
 	}
 }
+
+// The runtime goroutines' system calls are named when they take a fair
+// share of the real runs, at the median, and not otherwise.
+func TestTracerNote(t *testing.T) {
+	run := func(syscall time.Duration) Observables {
+		return Observables{Makespan: 50 * time.Millisecond, RuntimeSyscall: syscall}
+	}
+	if note := tracerNote([]Observables{run(0), run(time.Millisecond / 2), run(20 * time.Millisecond)}); note != "" {
+		t.Errorf("a median of 1%% (0.5ms) gave a note: %q", note)
+	}
+	note := tracerNote([]Observables{run(8 * time.Millisecond), run(time.Millisecond / 2), run(10 * time.Millisecond), run(12 * time.Millisecond)})
+	if !strings.Contains(note, "a median 18% of the run in system calls") {
+		t.Errorf("runs at 16, 1, 20 and 24%% gave %q", note)
+	}
+	if note := tracerNote(nil); note != "" {
+		t.Errorf("no real runs gave %q", note)
+	}
+	short := Observables{Makespan: 500 * time.Microsecond, RuntimeSyscall: 100 * time.Microsecond}
+	if note := tracerNote([]Observables{short, short}); note != "" {
+		t.Errorf("a 500µs run's 100µs of system calls gave a note: %q", note)
+	}
+}
