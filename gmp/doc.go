@@ -23,7 +23,8 @@
 // each operation has a small fixed cost (Costs): a go statement 1µs, a
 // context switch 200ns (50ns to the scheduler's choice, which is when the
 // runtime's trace shows the next G starting, and 150ns for that G to
-// resume), waking a parked thread 5µs, creating one 20µs, and so on. These costs are what give concurrent Ms a defined order. Within
+// resume), waking a parked thread 5µs, creating one 20µs, and so on.
+// These costs are what give concurrent Ms a defined order. Within
 // one step an operation is atomic: findRunnable, for instance, runs from
 // top to bottom at one instant, except where the runtime itself waits
 // (runqgrab's usleep(3) before stealing a runnext, blocking in netpoll,
@@ -142,13 +143,17 @@
 //     sleep 20ms and compute 9ms: the runtime preempts 4–22 of them, soon
 //     after the wake-up, through the schedtick the G inherits; the model
 //     preempts 1 exact and 2–5 with noise, because its epoll and futex
-//     wake-ups vary less than a real machine's.
+//     wake-ups vary less than a real machine's (five quiet real runs here
+//     preempted 3–6). Under runtime/trace the writer's system calls also
+//     wake sysmon from its deep sleep with its back-off reset, which makes
+//     such preemptions likelier in a traced run.
 //   - A ping-pong pair on 2 Ps: the runtime moves the pair to the other P
 //     on 0.02–0.06% of hops; the model, with noise, on 0.052–0.069% (seeds
 //     1–10). Its hops are regular, where a real machine's threads also
 //     wait for CPUs and, under runtime/trace, for the trace writer's
-//     system calls, which hold a P for milliseconds: the runtime's
-//     migrations come in bursts with quiet stretches between them.
+//     system calls, which can hold a P for milliseconds: the runtime's
+//     migrations come in bursts with quiet stretches between them
+//     (schedlab verify says how much of the real runs those calls took).
 //   - A preemption request is honoured at the next compute or runtime
 //     call, never lost (R7.6): the runtime loses one that lands after a G
 //     has locked the channel it parks on, a window the model's steps do not
