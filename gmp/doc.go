@@ -150,10 +150,10 @@
 //   - A ping-pong pair on 2 Ps: the runtime moves the pair to the other P
 //     on 0.02–0.06% of hops under runtime/trace; the model, with noise, on
 //     0.052–0.069% (seeds 1–10). But a model hop takes 300ns, a real one
-//     about 170ns untraced and 430ns traced: counted in time, the model
-//     moves the pair about 95 times in 50ms and the runtime about 30,
-//     traced or not (a P id read through runtime.procPin, untraced). Why
-//     the runtime's thief succeeds less often than the model's is open.
+//     about 125ns untraced and 430ns traced: counted in time, the model
+//     moves the pair about 95 times in 50ms and the runtime 35–45, traced
+//     or not (a P id read through runtime.procPin, untraced). Why the
+//     runtime's thief succeeds less often than the model's is open.
 //   - A preemption request is honoured at the next compute or runtime
 //     call, never lost (R7.6): the runtime loses one that lands after a G
 //     has locked the channel it parks on, a window the model's steps do not
