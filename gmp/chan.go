@@ -4,6 +4,29 @@ package gmp
 // sender or receiver that finds a parked partner hands over directly and
 // readies it into its own P's runnext; wait queues are FIFO; close readies
 // every waiter.
+//
+// An operation's cost (Costs.ChanOp) comes before its effect: chansend,
+// chanrecv and closechan take the channel's lock, do their work, and
+// ready a partner or park the caller at the end of it. That order decides
+// two things a user can see. A partner readied into runnext waits there
+// only from the end of the operation. And a preemption request that
+// arrives while a G is inside the operation is honoured at the next
+// call's prologue if the operation returns (newstack puts off a request
+// while the M holds a lock, and unlock2 re-arms it, lock_spinbit.go), but
+// lost if it parks: the G parks holding the channel's lock, chanparkcommit
+// unlocks it afterwards, and execute clears the request (R7.6).
+
+// chanop does a channel operation whose work is done: it takes effect.
+func (s *Machine) chanop(m *M, g *G, op *Op) {
+	switch op.Kind {
+	case OpSend:
+		s.chansend(m, g, op.Chan)
+	case OpRecv:
+		s.chanrecv(m, g, op.Chan)
+	case OpClose:
+		s.closechan(m, g, op.Chan)
+	}
+}
 
 func (s *Machine) chansend(m *M, g *G, ci int) {
 	c := &s.chans[ci]
@@ -14,12 +37,12 @@ func (s *Machine) chansend(m *M, g *G, ci int) {
 	if len(c.RecvQ) > 0 {
 		r := c.RecvQ[0] // ready takes it off the queue
 		s.ready(m, s.p(m.P), s.g(r), Event{Rule: RuleReadyChan, G2: g.ID, Reason: ReasonChanRecv, N: ci})
-		s.continueAfter(m, s.cfg.Costs.ChanOp)
+		s.continueAfter(m, 0)
 		return
 	}
 	if c.Buf < c.Cap {
 		c.Buf++
-		s.continueAfter(m, s.cfg.Costs.ChanOp)
+		s.continueAfter(m, 0)
 		return
 	}
 	c.SendQ = append(c.SendQ, g.ID)
@@ -34,16 +57,16 @@ func (s *Machine) chanrecv(m *M, g *G, ci int) {
 		// full), take the head of the buffer and move its value in.
 		w := c.SendQ[0] // ready takes it off the queue
 		s.ready(m, s.p(m.P), s.g(w), Event{Rule: RuleReadyChan, G2: g.ID, Reason: ReasonChanSend, N: ci})
-		s.continueAfter(m, s.cfg.Costs.ChanOp)
+		s.continueAfter(m, 0)
 		return
 	}
 	if c.Buf > 0 {
 		c.Buf--
-		s.continueAfter(m, s.cfg.Costs.ChanOp)
+		s.continueAfter(m, 0)
 		return
 	}
 	if c.Closed {
-		s.continueAfter(m, s.cfg.Costs.ChanOp)
+		s.continueAfter(m, 0)
 		return
 	}
 	c.RecvQ = append(c.RecvQ, g.ID)
@@ -73,5 +96,5 @@ func (s *Machine) closechan(m *M, g *G, ci int) {
 	for i := len(list) - 1; i >= 0; i-- {
 		s.ready(m, pp, s.g(list[i]), Event{Rule: RuleReadyClose, G2: g.ID, N: ci})
 	}
-	s.continueAfter(m, s.cfg.Costs.ChanOp)
+	s.continueAfter(m, 0)
 }

@@ -25,8 +25,10 @@ type Costs struct {
 	// at the choice (execute emits GoStart), and a P's runnext is already
 	// empty while this time passes.
 	Execute time.Duration
-	// ChanOp is the cost of a channel operation that does not block, of
-	// close, and of a wait that finds nothing to wait for.
+	// ChanOp is the cost of a channel operation's work, which comes before
+	// its effect (chan.go). The same cost, after their effect, stands for
+	// the other synchronising actions that do not park: a wait that finds
+	// nothing to wait for, semaphore, errgroup and pool calls.
 	ChanOp time.Duration
 	// Syscall is the entersyscall+exitsyscall overhead added to a system
 	// call's own duration.

@@ -36,9 +36,12 @@
 // A G's program is a list of actions (see Program). Compute is user code
 // and therefore an asynchronous safe point: a preemption signal that
 // arrives during it stops the G where it is. Every other action is runtime
-// code: a pending request waits for the next compute action (the
-// synchronous path through the stack check), and is lost if the G parks
-// first, because execute clears it (R7.6).
+// code: a pending request waits for the prologue of the next runtime call
+// or compute action (the synchronous path through the stack check), and
+// is lost if the G parks first, because execute clears it (R7.6). A
+// channel operation does its work before it takes effect (chan.go), so a
+// request that arrives during an operation that then parks is lost, as in
+// the runtime.
 //
 // The simulation is single-threaded and deterministic: it never reads the
 // wall clock or a global random source, iterates slices rather than maps,
@@ -135,10 +138,11 @@
 //
 // Measured against Go 1.26 on a 2-core machine under runtime/trace:
 //   - Exact timing (the default) is periodic, and phases repeat: beside a
-//     CPU hog on one P, a ping-pong pair that never computes is never
-//     preempted, because sysmon always looks while the M is between the
-//     pair's goroutines (the runtime gives the hog 17–62%). With Config.Noise
-//     the hog gets 42–49% on seeds 1–10 (noise.go).
+//     CPU hog on one P, sysmon's look at a ping-pong pair keeps landing
+//     inside a channel operation that then parks, which loses the request,
+//     so the hog gets 7%. With Config.Noise it gets 39–47% on seeds 1–10
+//     (noise.go). The runtime gave it 17–62% when the issue was measured,
+//     and 0% in 8 runs on a quiet day here: it lost every request.
 //   - A goroutine woken by a timer on an otherwise idle P, 60 bursts of
 //     sleep 20ms and compute 9ms: the runtime preempts 4–22 of them, soon
 //     after the wake-up, through the schedtick the G inherits; the model
@@ -149,13 +153,9 @@
 //     such preemptions likelier in a traced run.
 //   - A ping-pong pair on 2 Ps: the runtime moves the pair to the other P
 //     on 0.02–0.06% of hops under runtime/trace; the model, with noise, on
-//     0.052–0.069% (seeds 1–10). But a model hop takes 300ns, a real one
+//     0.048–0.062% (seeds 1–10). But a model hop takes 400ns, a real one
 //     about 125ns untraced and 430ns traced: counted in time, the model
-//     moves the pair about 95 times in 50ms and the runtime 35–45, traced
-//     or not (a P id read through runtime.procPin, untraced). Why the
+//     moves the pair 60–78 times in 50ms and the runtime 35–45, traced or
+//     not (a P id read through runtime.procPin, untraced). Why the
 //     runtime's thief succeeds less often than the model's is open.
-//   - A preemption request is honoured at the next compute or runtime
-//     call, never lost (R7.6): the runtime loses one that lands after a G
-//     has locked the channel it parks on, a window the model's steps do not
-//     have.
 package gmp

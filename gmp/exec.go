@@ -226,6 +226,14 @@ func (s *Machine) runG(m *M) {
 		return
 	}
 	s.lastOp = op
+	if op != nil && g.in == inChanWork {
+		// Back from a channel operation's work: it takes effect now. A
+		// request that came meanwhile waits for the next call's prologue,
+		// or is lost if this operation parks (chan.go).
+		g.in = inRuntime
+		s.chanop(m, g, op)
+		return
+	}
 	if op != nil && g.Preempt && op.Kind.entersRuntime() {
 		// A pending request is honoured at the prologue of the runtime
 		// call the action makes (R7.2): the action runs when the G is
@@ -259,12 +267,12 @@ func (s *Machine) runG(m *M) {
 		s.goschedImpl(m, g, RuleGosched)
 	case OpGo:
 		s.newproc(m, g, op)
-	case OpSend:
-		s.chansend(m, g, op.Chan)
-	case OpRecv:
-		s.chanrecv(m, g, op.Chan)
-	case OpClose:
-		s.closechan(m, g, op.Chan)
+	case OpSend, OpRecv, OpClose:
+		// The channel's lock and the work under it come before the
+		// operation's effect (chan.go).
+		g.in = inChanWork
+		s.unreadOp(g, op)
+		s.continueAfter(m, s.cfg.Costs.ChanOp)
 	case OpWait:
 		s.waitChildren(m, g)
 	case OpExit:
@@ -302,7 +310,7 @@ func (s *Machine) runCPU(m *M, g *G) {
 		s.goschedImpl(m, g, RulePreemptSync)
 		return
 	}
-	g.inCPU = true
+	g.in = inUserCode
 	g.cpuEnd = s.now.Add(g.CPULeft)
 	s.wakeMAt(m, g.cpuEnd, stepCPUDone)
 }
@@ -383,7 +391,7 @@ func (s *Machine) gopark(m *M, g *G, reason Reason, where Loc, d time.Duration, 
 	g.WaitReason = reason
 	g.Where = where
 	g.M = NoM
-	g.inCPU = false
+	g.in = inRuntime
 	s.dropg(m)
 }
 

@@ -308,7 +308,7 @@ func (s *Machine) runM(m *M, next mStep) {
 		s.runG(m)
 	case stepCPUDone:
 		g := s.g(m.CurG)
-		g.inCPU = false
+		g.in = inRuntime
 		g.CPULeft = 0
 		s.runG(m)
 	case stepSchedule:

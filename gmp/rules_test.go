@@ -399,16 +399,15 @@ func TestFreeListsRecycleDescriptors(t *testing.T) {
 	}
 }
 
-// R7.2, R7.6: a request that finds the G in runtime code is honoured at
-// the prologue of its next runtime call: a ping-pong that never computes
-// is preempted at the entry of a channel operation, and no request is lost
-// to a park.
+// R7.2: a request that finds the G in runtime code is honoured at the
+// prologue of its next runtime call. A goroutine that only sends to and
+// receives from a buffered channel never parks, so every request lands in
+// a channel operation's work and is honoured at the next operation's
+// entry; none is lost.
 func TestPreemptionAtRuntimeCallEntry(t *testing.T) {
-	chans := []ChanDecl{{Name: "ping"}, {Name: "pong"}}
-	body := []Op{recv(0), send(1)}
+	chans := []ChanDecl{{Name: "box", Cap: 1}}
 	r := simulate(t, 1, 80*time.Millisecond, chans,
-		goN(1, loop(1_000_000, body...)),
-		loop(1_000_000, send(0), recv(1)))
+		loop(10_000_000, send(0), recv(0)))
 	lost := 0
 	for _, e := range r.all(KindGoBlock) {
 		if e.Flag {
@@ -418,12 +417,39 @@ func TestPreemptionAtRuntimeCallEntry(t *testing.T) {
 	requests := len(r.all(KindSysmon))
 	stops := r.all(KindGoStop)
 	if requests == 0 || lost != 0 || len(stops) == 0 {
-		t.Fatalf("%d requests, %d lost, %d preemptions: a ping-pong should be preempted at its channel operations",
+		t.Fatalf("%d requests, %d lost, %d preemptions: a goroutine in non-parking channel operations should be preempted at them",
 			requests, lost, len(stops))
 	}
 	for _, e := range stops {
 		if e.Rule != RulePreemptSync || e.Op == nil || (e.Op.Kind != OpSend && e.Op.Kind != OpRecv) {
 			t.Errorf("preempted by %v at %v, want the sync path at a channel operation", e.Rule.Fn(), e.Op)
+		}
+	}
+}
+
+// R7.6: a request that arrives after a G has entered a channel operation
+// it then parks in is lost: the G parks holding it and execute clears it.
+// A ping-pong pair on one P spends its time in such operations: without
+// noise every one of sysmon's requests lands in one, the go-block that
+// parks says so, and the pair is never preempted.
+func TestPreemptionLostToAParkingChannelOperation(t *testing.T) {
+	chans := []ChanDecl{{Name: "ping"}, {Name: "pong"}}
+	r := simulate(t, 1, 80*time.Millisecond, chans,
+		goN(1, loop(1_000_000, recv(0), send(1))),
+		loop(1_000_000, send(0), recv(1)))
+	requests := r.all(KindSysmon)
+	var lost []Event
+	for _, e := range r.all(KindGoBlock) {
+		if e.Flag {
+			lost = append(lost, e)
+		}
+	}
+	if len(requests) == 0 || len(lost) != len(requests) || len(r.all(KindGoStop)) != 0 {
+		t.Fatalf("%d requests, %d lost, %d preemptions; want every request lost", len(requests), len(lost), len(r.all(KindGoStop)))
+	}
+	for i, e := range lost {
+		if e.Op == nil || (e.Op.Kind != OpSend && e.Op.Kind != OpRecv) || e.G != requests[i].G || e.T.Sub(requests[i].T) > 200*time.Nanosecond {
+			t.Errorf("request %+v was lost by %+v, want the same G parking in the channel operation it was in", requests[i], e)
 		}
 	}
 }

@@ -245,11 +245,11 @@ func (s *Machine) preemptSignal(mid MID, gid GID, runGen uint32) {
 		return
 	}
 	g := s.g(gid)
-	if g.runGen != runGen || !g.Preempt || !g.inCPU {
+	if g.runGen != runGen || !g.Preempt || g.in != inUserCode {
 		return
 	}
 	g.CPULeft = g.cpuEnd.Sub(s.now)
-	g.inCPU = false
+	g.in = inRuntime
 	s.goschedImpl(m, g, RulePreemptAsync)
 }
 
@@ -268,7 +268,7 @@ func (s *Machine) goschedImpl(m *M, g *G, rule Rule) {
 	g.Status = Grunnable
 	g.Runnable = s.now
 	g.M = NoM
-	g.inCPU = false
+	g.in = inRuntime
 	s.dropg(m)
 	s.globrunqput(g.ID)
 	s.wakep()
