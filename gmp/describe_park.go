@@ -6,7 +6,7 @@ var parkWords = words{
 	RulePark: func(d *Describer, b []byte, e Event) []byte {
 		b = d.park(b, e)
 		if e.Flag {
-			b = append(b, "; the preemption request pending on it is now moot"...)
+			b = append(b, "; the preemption request pending on it is lost: it parks holding it, and execute clears it when it next runs"...)
 		}
 		return b
 	},
