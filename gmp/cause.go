@@ -23,8 +23,7 @@ package gmp
 // order, measured no better. New reserves the blocks a program says it
 // needs along with the goroutine table's (presize.go).
 type causes struct {
-	ids      [][]gcauses
-	spare    []gcauses // reserved room for blocks yet to come; not cloned
+	ids      idBlocks[gcauses]
 	lastPoll int32
 }
 
@@ -39,35 +38,21 @@ var noCauses = gcauses{noCause, noCause, noCause, noCause}
 
 // of returns goroutine g's entry, adding blocks up to it.
 func (c *causes) of(g GID) *gcauses {
-	for int(g)/gChunk >= len(c.ids) {
-		var b []gcauses
-		if len(c.spare) >= gChunk {
-			b, c.spare = c.spare[:gChunk:gChunk], c.spare[gChunk:]
-		} else {
-			b = make([]gcauses, gChunk)
-		}
+	for int(g)/gChunk >= len(c.ids.blocks) {
+		b := c.ids.add()
 		for i := range b {
 			b[i] = noCauses
 		}
-		c.ids = append(c.ids, b)
 	}
-	return &c.ids[g/gChunk][g%gChunk]
-}
-
-// reserve makes room for the entries of n goroutine ids in one
-// allocation.
-func (c *causes) reserve(n int) {
-	blocks := (n + gChunk - 1) / gChunk
-	c.ids = make([][]gcauses, len(c.ids), max(len(c.ids), blocks))
-	c.spare = make([]gcauses, blocks*gChunk)
+	return &c.ids.blocks[g/gChunk][g%gChunk]
 }
 
 func (c *causes) clone() causes {
-	d := make([][]gcauses, len(c.ids))
-	for i, b := range c.ids {
+	d := make([][]gcauses, len(c.ids.blocks))
+	for i, b := range c.ids.blocks {
 		d[i] = append([]gcauses(nil), b...)
 	}
-	return causes{ids: d, lastPoll: c.lastPoll}
+	return causes{ids: idBlocks[gcauses]{blocks: d}, lastPoll: c.lastPoll}
 }
 
 // causeOf records event e, number i, and returns the event that caused

@@ -26,15 +26,9 @@ const gChunk = 512
 type gtable struct {
 	slots  [][]G // by descriptor
 	ndesc  int32 // descriptors allocated: the runtime's len(allgs)
-	descOf [][]int32
-	ids    [][]gidRecord
+	descOf idBlocks[int32]
+	ids    idBlocks[gidRecord]
 	nids   int // goroutine ids handed out, G0 included
-	// spareIDs and spareDescOf are room reserved for blocks of ids and
-	// descOf yet to come (reserveIDs): a new block is cut from them
-	// rather than allocated. A clone does not inherit them, so that the
-	// original and its clones never write the same memory.
-	spareIDs    []gidRecord
-	spareDescOf []int32
 }
 
 // gidRecord is what the table keeps of every goroutine beyond its life.
@@ -45,9 +39,9 @@ type gidRecord struct {
 
 func (t *gtable) len() int { return t.nids }
 
-func (t *gtable) rec(id GID) *gidRecord { return &t.ids[int(id)/gChunk][int(id)%gChunk] }
+func (t *gtable) rec(id GID) *gidRecord { return &t.ids.blocks[int(id)/gChunk][int(id)%gChunk] }
 
-func (t *gtable) desc(id GID) int32 { return t.descOf[int(id)/gChunk][int(id)%gChunk] }
+func (t *gtable) desc(id GID) int32 { return t.descOf.blocks[int(id)/gChunk][int(id)%gChunk] }
 
 func (t *gtable) slot(desc int32) *G { return &t.slots[desc/gChunk][desc%gChunk] }
 
@@ -69,31 +63,21 @@ func (t *gtable) current(id GID) *G {
 // descriptor, so that ids start at G1.
 func (t *gtable) reserveG0() {
 	t.addIDBlock()
-	t.descOf[0][0] = -1
+	t.descOf.blocks[0][0] = -1
 	t.nids = 1
 }
 
 // reserveIDs makes room for n goroutine ids, G0 included, in one
 // allocation per table (presize.go).
 func (t *gtable) reserveIDs(n int) {
-	blocks := (n + gChunk - 1) / gChunk
-	t.ids = make([][]gidRecord, len(t.ids), max(len(t.ids), blocks))
-	t.descOf = make([][]int32, len(t.descOf), max(len(t.descOf), blocks))
-	t.spareIDs = make([]gidRecord, blocks*gChunk)
-	t.spareDescOf = make([]int32, blocks*gChunk)
+	t.ids.reserve(n)
+	t.descOf.reserve(n)
 }
 
-// addIDBlock adds a block to ids and to descOf, cut from the reserved
-// room while there is some.
+// addIDBlock adds a block to ids and to descOf.
 func (t *gtable) addIDBlock() {
-	if len(t.spareIDs) >= gChunk {
-		t.ids = append(t.ids, t.spareIDs[:gChunk:gChunk])
-		t.descOf = append(t.descOf, t.spareDescOf[:gChunk:gChunk])
-		t.spareIDs, t.spareDescOf = t.spareIDs[gChunk:], t.spareDescOf[gChunk:]
-		return
-	}
-	t.ids = append(t.ids, make([]gidRecord, gChunk))
-	t.descOf = append(t.descOf, make([]int32, gChunk))
+	t.ids.add()
+	t.descOf.add()
 }
 
 // newDesc allocates a fresh descriptor (newproc1's malg when the free
@@ -116,7 +100,7 @@ func (t *gtable) add(g G, created sim.Time) (*G, GID) {
 		t.addIDBlock()
 	}
 	*t.rec(g.ID) = gidRecord{parent: g.Parent, created: created}
-	t.descOf[t.nids/gChunk][t.nids%gChunk] = g.Desc
+	t.descOf.blocks[t.nids/gChunk][t.nids%gChunk] = g.Desc
 	t.nids++
 	p := t.slot(g.Desc)
 	prev := p.ID
@@ -134,8 +118,8 @@ func (t *gtable) clone() gtable {
 		copy(nb, b)
 		c.slots[i] = nb
 	}
-	c.ids = shareFullBlocks(t.ids, t.nids)
-	c.descOf = shareFullBlocks(t.descOf, t.nids)
+	c.ids.blocks = shareFullBlocks(t.ids.blocks, t.nids)
+	c.descOf.blocks = shareFullBlocks(t.descOf.blocks, t.nids)
 	return c
 }
 

@@ -182,7 +182,7 @@ func New(cfg Config, prog *Program) (*Machine, error) {
 	// G0, main, and the goroutines the program says it starts.
 	ids := 2 + goroutinesIn(prog.Main, maxPresizedIDs)
 	s.gs.reserveIDs(ids)
-	s.causes.reserve(ids)
+	s.causes.ids.reserve(ids)
 	s.gs.reserveG0()
 	for _, c := range prog.Chans {
 		s.chans = append(s.chans, Chan{Name: c.Name, Cap: c.Cap})
