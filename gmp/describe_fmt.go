@@ -150,12 +150,7 @@ func AppendM(b []byte, m MID) []byte {
 // "1.5ms", "1h0m2.5s"); time has no appending form, and a String per
 // sentence was an allocation per event.
 func appendDuration(b []byte, d time.Duration) []byte {
-	// In uint64, so that the most negative duration has a magnitude too.
-	u := uint64(d)
-	if d < 0 {
-		b = append(b, '-')
-		u = -u
-	}
+	b, u := decimal.AppendSign(b, int64(d))
 	switch {
 	case u == 0:
 		return append(b, "0s"...)

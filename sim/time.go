@@ -31,12 +31,7 @@ func FormatMillis(d time.Duration) string { return string(AppendMillis(make([]by
 // AppendMillis appends d as FormatMillis formats it. A trace writer formats
 // a time on every line, and appending into its line makes no string.
 func AppendMillis(b []byte, d time.Duration) []byte {
-	// In uint64, so that the most negative duration has a magnitude too.
-	u := uint64(d)
-	if d < 0 {
-		b = append(b, '-')
-		u = -u
-	}
+	b, u := decimal.AppendSign(b, int64(d))
 	b = decimal.AppendUint(b, u/1e6)
 	b = append(b, '.')
 	frac := u % 1e6

@@ -11,11 +11,17 @@ const pairs = "00010203040506070809101112131415161718192021222324252627282930313
 
 // AppendInt appends i in decimal to b, as strconv.AppendInt(b, i, 10).
 func AppendInt(b []byte, i int64) []byte {
+	b, u := AppendSign(b, i)
+	return AppendUint(b, u)
+}
+
+// AppendSign appends a minus sign to b if i is negative and returns i's
+// magnitude, in uint64 so that the most negative int64 has one too.
+func AppendSign(b []byte, i int64) ([]byte, uint64) {
 	if i < 0 {
-		// In uint64, so that the most negative int64 has a magnitude.
-		return AppendUint(append(b, '-'), -uint64(i))
+		return append(b, '-'), -uint64(i)
 	}
-	return AppendUint(b, uint64(i))
+	return b, uint64(i)
 }
 
 // AppendUint appends u in decimal to b, as strconv.AppendUint(b, u, 10).
