@@ -1,7 +1,6 @@
 package tracelog
 
 import (
-	"encoding/binary"
 	"strconv"
 	"unicode/utf8"
 
@@ -24,7 +23,35 @@ func AppendJSONString(dst []byte, s string) []byte { return appendString(dst, s)
 func appendString[S string | []byte](dst []byte, s S) []byte {
 	dst = append(dst, '"')
 	start := 0
-	for i := 0; i < len(s); {
+	for i := plainRun(s, 0); i < len(s); i = plainRun(s, start) {
+		dst = append(dst, s[start:i]...)
+		switch c := s[i]; c {
+		case '"', '\\':
+			dst = append(dst, '\\', c)
+		case '\n':
+			dst = append(dst, '\\', 'n')
+		case '\r':
+			dst = append(dst, '\\', 'r')
+		case '\t':
+			dst = append(dst, '\\', 't')
+		default:
+			if c < utf8.RuneSelf {
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			} else {
+				dst = append(dst, `\ufffd`...) // a byte that is not UTF-8
+			}
+		}
+		start = i + 1
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// plainRun returns where the run of bytes from i that JSON takes as they
+// are ends: the first control character, quote, backslash or byte that is
+// not UTF-8, or len(s).
+func plainRun[S string | []byte](s S, i int) int {
+	for i < len(s) {
 		if i+8 <= len(s) {
 			// Eight bytes at once; the loads are written out so that the
 			// compiler makes them one, from a slice of known length so
@@ -38,40 +65,20 @@ func appendString[S string | []byte](dst []byte, s S) []byte {
 			}
 		}
 		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
+		switch {
+		case c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf:
 			i++
-			continue
-		}
-		if c < utf8.RuneSelf {
-			dst = append(dst, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				dst = append(dst, '\\', c)
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+		case c < utf8.RuneSelf:
+			return i
+		default:
+			r, size := decodeRune(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				return i
 			}
-			i++
-			start = i
-			continue
-		}
-		r, size := decodeRune(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
 			i += size
-			start = i
-			continue
 		}
-		i += size
 	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
+	return i
 }
 
 // Bytes in a word, for plain8's tests of eight bytes at once.
@@ -95,31 +102,8 @@ func plain8(x uint64) bool {
 }
 
 // plainJSON reports whether s is its own JSON string body: appendString
-// would only put quotes around it. It walks s as appendString does, a word
-// at a time where it can, and a multi-byte rune (the µ of "472µs") where
-// it is.
-func plainJSON(s []byte) bool {
-	for i := 0; i < len(s); {
-		if i+8 <= len(s) && plain8(binary.LittleEndian.Uint64(s[i:])) {
-			i += 8
-			continue
-		}
-		c := s[i]
-		switch {
-		case c < 0x20 || c == '"' || c == '\\':
-			return false
-		case c < utf8.RuneSelf:
-			i++
-		default:
-			r, size := utf8.DecodeRune(s[i:])
-			if r == utf8.RuneError && size == 1 {
-				return false // appendString writes it as U+FFFD
-			}
-			i += size
-		}
-	}
-	return true
-}
+// would only put quotes around it.
+func plainJSON(s []byte) bool { return plainRun(s, 0) == len(s) }
 
 // decodeRune is utf8.DecodeRune of a string or bytes. A rune is at most
 // utf8.UTFMax bytes, and a string of so few converts without allocating.
