@@ -226,14 +226,6 @@ func (s *Machine) runG(m *M) {
 		return
 	}
 	s.lastOp = op
-	if op != nil && g.in == inChanWork {
-		// Back from a channel operation's work: it takes effect now. A
-		// request that came meanwhile waits for the next call's prologue,
-		// or is lost if this operation parks (chan.go).
-		g.in = inRuntime
-		s.chanop(m, g, op)
-		return
-	}
 	if op != nil && g.Preempt && op.Kind.entersRuntime() {
 		// A pending request is honoured at the prologue of the runtime
 		// call the action makes (R7.2): the action runs when the G is
@@ -270,9 +262,7 @@ func (s *Machine) runG(m *M) {
 	case OpSend, OpRecv, OpClose:
 		// The channel's lock and the work under it come before the
 		// operation's effect (chan.go).
-		g.in = inChanWork
-		s.unreadOp(g, op)
-		s.continueAfter(m, s.cfg.Costs.ChanOp)
+		s.wakeMAt(m, s.after(s.cfg.Costs.ChanOp), stepChanWorkDone)
 	case OpWait:
 		s.waitChildren(m, g)
 	case OpExit:
@@ -310,7 +300,7 @@ func (s *Machine) runCPU(m *M, g *G) {
 		s.goschedImpl(m, g, RulePreemptSync)
 		return
 	}
-	g.in = inUserCode
+	g.inCPU = true
 	g.cpuEnd = s.now.Add(g.CPULeft)
 	s.wakeMAt(m, g.cpuEnd, stepCPUDone)
 }
@@ -391,7 +381,7 @@ func (s *Machine) gopark(m *M, g *G, reason Reason, where Loc, d time.Duration, 
 	g.WaitReason = reason
 	g.Where = where
 	g.M = NoM
-	g.in = inRuntime
+	g.inCPU = false
 	s.dropg(m)
 }
 

@@ -110,14 +110,15 @@ func (r EndReason) String() string {
 type mStep uint8
 
 const (
-	stepNone        mStep = iota
-	stepRunG              // continue the current G's program
-	stepCPUDone           // the G's compute stretch is over
-	stepSchedule          // schedule(): find the next G
-	stepSyscallDone       // the system call returns
-	stepStealResume       // the usleep(3) in runqgrab is over
-	stepNetpollDone       // blocking netpoll returns
-	stepStart             // woken by startm, or a new thread starts: take nextp
+	stepNone         mStep = iota
+	stepRunG               // continue the current G's program
+	stepCPUDone            // the G's compute stretch is over
+	stepChanWorkDone       // a channel operation's work is done: it takes effect
+	stepSchedule           // schedule(): find the next G
+	stepSyscallDone        // the system call returns
+	stepStealResume        // the usleep(3) in runqgrab is over
+	stepNetpollDone        // blocking netpoll returns
+	stepStart              // woken by startm, or a new thread starts: take nextp
 )
 
 type wakeKind uint8
@@ -308,9 +309,14 @@ func (s *Machine) runM(m *M, next mStep) {
 		s.runG(m)
 	case stepCPUDone:
 		g := s.g(m.CurG)
-		g.in = inRuntime
+		g.inCPU = false
 		g.CPULeft = 0
 		s.runG(m)
+	case stepChanWorkDone:
+		// A request that came during the work waits for the next call's
+		// prologue, or is lost if the operation parks (chan.go).
+		g := s.g(m.CurG)
+		s.chanop(m, g, s.OpOf(g))
 	case stepSchedule:
 		s.schedule(m)
 	case stepSyscallDone:

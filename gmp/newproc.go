@@ -104,7 +104,7 @@ func (s *Machine) goexit(m *M, g *G, returned bool) {
 	g.Where = Loc{}
 	g.M = NoM
 	g.resetFrames()
-	g.in = inRuntime
+	g.inCPU = false
 	s.live--
 	s.dropg(m)
 	s.gfput(pp, g.Desc)

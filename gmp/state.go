@@ -37,11 +37,9 @@ type G struct {
 	// safe point. execute clears it, so a request is lost if the G parks
 	// first (R7.6).
 	Preempt bool
-	// in says what code the running G is in: user code (an async safe
-	// point), a channel operation's work under the channel's lock (the
-	// operation takes effect when it is done, chan.go), or elsewhere in
-	// the runtime.
-	in codeKind
+	// inCPU says the G is in user code (an async safe point) rather than
+	// in the runtime.
+	inCPU bool
 	// closedOn is the channel (plus one) a sender was woken from by its
 	// close: it panics when it runs.
 	closedOn uint16
@@ -266,12 +264,3 @@ type Sysmon struct {
 	syscallWake           bool
 	gen                   uint32
 }
-
-// codeKind is the kind of code a running G is in (G.in).
-type codeKind uint8
-
-const (
-	inRuntime  codeKind = iota // runtime code that is not an async safe point
-	inUserCode                 // a compute action: an async safe point
-	inChanWork                 // a channel operation's work, before its effect
-)

@@ -26,7 +26,7 @@ func (s *Machine) entersyscall(m *M, g *G, d time.Duration, block bool) {
 		From: at(LocRunning, pp.ID), To: Loc{Kind: LocSyscall}, D: d, Op: s.OpOf(g), Flag: policy})
 	g.Status = Gsyscall
 	g.Where = Loc{Kind: LocSyscall}
-	g.in = inRuntime
+	g.inCPU = false
 	m.State = MSyscall
 	if block {
 		s.releasep(m, Event{Rule: RuleEntersyscallblock, G: g.ID})

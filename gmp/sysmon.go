@@ -245,11 +245,11 @@ func (s *Machine) preemptSignal(mid MID, gid GID, runGen uint32) {
 		return
 	}
 	g := s.g(gid)
-	if g.runGen != runGen || !g.Preempt || g.in != inUserCode {
+	if g.runGen != runGen || !g.Preempt || !g.inCPU {
 		return
 	}
 	g.CPULeft = g.cpuEnd.Sub(s.now)
-	g.in = inRuntime
+	g.inCPU = false
 	s.goschedImpl(m, g, RulePreemptAsync)
 }
 
@@ -268,7 +268,7 @@ func (s *Machine) goschedImpl(m *M, g *G, rule Rule) {
 	g.Status = Grunnable
 	g.Runnable = s.now
 	g.M = NoM
-	g.in = inRuntime
+	g.inCPU = false
 	s.dropg(m)
 	s.globrunqput(g.ID)
 	s.wakep()
