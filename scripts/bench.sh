@@ -28,8 +28,13 @@ heading "machine: $(nproc) CPUs, $(go version | cut -d' ' -f3-), load $(cut -d' 
 for part in "${parts[@]}"; do
 	case $part in
 	fidelity)
-		heading "README 'Noise' and gmp/doc.go: the model's shares over seeds 1-10"
-		go test -count 1 -run 'TestHogBesidePingPong|TestPingPongOnTwoPs' -v ./gmp/ | grep -E 'seed|ok|FAIL'
+		heading "README 'Noise' and gmp/doc.go: the model's figures over seeds 1-10"
+		go test -count 1 -run 'TestHogBesidePingPong|TestTimerBurstsOnOneP|TestPingPongOnTwoPs' -v ./gmp/ | grep -E 'seed|ok|FAIL'
+		heading "gmp/doc.go: the real runtime's, untraced (sets of ten runs; 20 for the bursts)"
+		go build -o "$(dirname "$bin")/untraced" ./scripts/untraced
+		"$(dirname "$bin")/untraced" hog-pingpong | tail -1
+		"$(dirname "$bin")/untraced" -runs 20 timer-bursts | tail -1
+		"$(dirname "$bin")/untraced" pingpong-2p | tail -1
 		;;
 	verify)
 		heading "README 'verify': go run ./cmd/schedlab verify --all"

@@ -1,0 +1,235 @@
+// Command untraced measures, on the real runtime and without runtime/trace,
+// the three patterns gmp/doc.go compares the model with. schedlab verify
+// measures real runs under runtime/trace, and in two of these patterns the
+// tracer's own goroutines change what is measured (doc.go says how); these
+// probes count what they need from inside the program instead.
+//
+//	go run ./scripts/untraced hog-pingpong   # the hog's share of 300ms on 1 P
+//	go run ./scripts/untraced timer-bursts   # preemption requests in 60 bursts
+//	go run ./scripts/untraced pingpong-2p    # migrations of a pair in 50ms on 2 Ps
+//	go run ./scripts/untraced -runs 30 timer-bursts
+//
+// Each run is a fresh process (the program runs itself again), so that no
+// goroutine of one run outlives it into the next. It prints one line a run
+// and then the median and range.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"time"
+	_ "unsafe" // procPin
+)
+
+// runEnv names the probe a child process runs once.
+const runEnv = "SCHEDLAB_UNTRACED_RUN"
+
+// A probe runs its pattern once and returns the figure it measures, with
+// a line that says what it saw.
+type probe struct {
+	what string // the figure, as the summary names it
+	run  func() (float64, string)
+}
+
+var probes = map[string]probe{
+	"hog-pingpong": {"the hog's share of the CPU (%)", hogPingPong},
+	"timer-bursts": {"preemption requests in 60 bursts", timerBursts},
+	"pingpong-2p":  {"migrations of the pair in 50ms", pingPongTwoPs},
+}
+
+func main() {
+	runs := flag.Int("runs", 10, "how many runs, each a fresh process")
+	flag.Usage = func() {
+		fmt.Fprintf(os.Stderr, "usage: go run ./scripts/untraced [-runs N] hog-pingpong|timer-bursts|pingpong-2p\n")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	if flag.NArg() != 1 {
+		flag.Usage()
+		os.Exit(2)
+	}
+	name := flag.Arg(0)
+	p, ok := probes[name]
+	if !ok {
+		fmt.Fprintf(os.Stderr, "untraced: no probe %q\n", name)
+		flag.Usage()
+		os.Exit(2)
+	}
+	if os.Getenv(runEnv) == name {
+		v, line := p.run()
+		fmt.Printf("%g\t%s\n", v, line)
+		return
+	}
+	if *runs < 1 {
+		fmt.Fprintln(os.Stderr, "untraced: -runs must be at least 1")
+		os.Exit(2)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "untraced:", err)
+		os.Exit(1)
+	}
+	var got []float64
+	for i := range *runs {
+		cmd := exec.Command(self, name)
+		cmd.Env = append(os.Environ(), runEnv+"="+name)
+		cmd.Stderr = os.Stderr
+		out, err := cmd.Output()
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "untraced: run %d: %v\n", i+1, err)
+			os.Exit(1)
+		}
+		value, line, _ := strings.Cut(strings.TrimSpace(string(out)), "\t")
+		v, err := strconv.ParseFloat(value, 64)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "untraced: run %d printed %q\n", i+1, out)
+			os.Exit(1)
+		}
+		fmt.Printf("run %d: %s\n", i+1, line)
+		got = append(got, v)
+	}
+	slices.Sort(got)
+	fmt.Printf("%s, %s, %d runs: median %.4g, range %.4g–%.4g\n", name, p.what, len(got),
+		got[len(got)/2], got[0], got[len(got)-1])
+}
+
+// spinPerMicro is how many spin iterations take a microsecond here.
+var spinPerMicro float64
+
+// sink keeps spin's result, so that the compiler keeps the loop.
+var sink atomic.Uint64
+
+//go:noinline
+func spin(n int64) uint64 {
+	x := uint64(n) | 1
+	for range n {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+	}
+	return x
+}
+
+// calibrate measures spin; it runs before a probe's pattern starts, and a
+// probe that counts preemption requests starts counting after it (it runs
+// 20ms, long enough to be preempted itself).
+func calibrate() {
+	const chunk = 1 << 14
+	start, iters := time.Now(), int64(0)
+	for time.Since(start) < 20*time.Millisecond {
+		sink.Add(spin(chunk))
+		iters += chunk
+	}
+	spinPerMicro = float64(iters) / float64(time.Since(start).Microseconds())
+}
+
+// hogPingPong: on 1 P, a goroutine computes while two bounce a token over
+// unbuffered channels, for 300ms. The hog counts its own iterations, so its
+// share needs no trace. Preemption requests are not counted here: the
+// goroutine that receives a signal for signal.Notify would itself start new
+// time slices on the only P, which is the effect being measured.
+func hogPingPong() (float64, string) {
+	runtime.GOMAXPROCS(1)
+	calibrate()
+	const span = 300 * time.Millisecond
+	var hogIters, hops atomic.Int64
+	ping, pong := make(chan struct{}), make(chan struct{})
+	start := time.Now()
+	go func() {
+		const chunk = 1 << 10
+		for {
+			sink.Add(spin(chunk))
+			hogIters.Add(chunk)
+		}
+	}()
+	go func() {
+		for {
+			<-ping
+			pong <- struct{}{}
+		}
+	}()
+	done := time.After(span)
+	for {
+		select {
+		case <-done:
+			took := time.Since(start)
+			share := 100 * float64(hogIters.Load()) / spinPerMicro / float64(took.Microseconds())
+			return share, fmt.Sprintf("the hog ran %.1f%% of %v; the pair made %d round trips", share, took.Round(time.Millisecond), hops.Load())
+		default:
+		}
+		for range 100 {
+			ping <- struct{}{}
+			<-pong
+		}
+		hops.Add(100)
+	}
+}
+
+// timerBursts: on 1 P, sleep 20ms and then compute for 9ms, sixty times.
+// Every asynchronous preemption request is a SIGURG (preemptM), which
+// signal.Notify also delivers to the program.
+func timerBursts() (float64, string) {
+	runtime.GOMAXPROCS(1)
+	calibrate()
+	urg := make(chan os.Signal, 1024)
+	signal.Notify(urg, syscall.SIGURG)
+	for range 60 {
+		time.Sleep(20 * time.Millisecond)
+		sink.Add(spin(int64(spinPerMicro * 9000)))
+	}
+	signal.Stop(urg)
+	n := len(urg)
+	return float64(n), fmt.Sprintf("%d preemption requests in 60 bursts", n)
+}
+
+//go:linkname procPin runtime.procPin
+func procPin() int
+
+//go:linkname procUnpin runtime.procUnpin
+func procUnpin()
+
+// currentP is the id of the P the calling goroutine runs on.
+func currentP() int {
+	p := procPin()
+	procUnpin()
+	return p
+}
+
+// pingPongTwoPs: on 2 Ps, two goroutines bounce a token for 50ms; main
+// reads its P after every round trip, and a change is a migration of the
+// pair (the partner always runs where main readied it).
+func pingPongTwoPs() (float64, string) {
+	runtime.GOMAXPROCS(2)
+	const span = 50 * time.Millisecond
+	ping, pong := make(chan struct{}), make(chan struct{})
+	go func() {
+		for range ping {
+			pong <- struct{}{}
+		}
+	}()
+	hops, moves := 0, 0
+	last := currentP()
+	deadline := time.Now().Add(span)
+	for time.Now().Before(deadline) {
+		for range 1000 {
+			ping <- struct{}{}
+			<-pong
+			if p := currentP(); p != last {
+				moves++
+				last = p
+			}
+			hops += 2
+		}
+	}
+	close(ping)
+	return float64(moves), fmt.Sprintf("%d migrations in %d hops (%.3f%%)", moves, hops, 100*float64(moves)/float64(hops))
+}
