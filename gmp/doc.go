@@ -103,10 +103,15 @@
 //     gcstopm, forced GCs, and findRunnable's GC steps. Scenarios allocate
 //     nothing, and a GC would make every trace depend on heap sizes the
 //     scenario cannot express.
-//   - The trace reader goroutine, the finalizer and cleanup goroutines,
-//     forcegc, bgsweep and bgscavenge. A real program starts with these,
-//     which is why its schedtrace usually shows one or two more threads
-//     than the model's M0 and sysmon.
+//   - The finalizer and cleanup goroutines, forcegc, bgsweep and
+//     bgscavenge. A real program starts with these, which is why its
+//     schedtrace usually shows one or two more threads than the model's M0
+//     and sysmon.
+//   - runtime/trace's own goroutines: its writer, which wakes to write
+//     whenever its buffers fill, and its CPU-sample reader, woken by a
+//     timer every 100ms (tracecpu.go). The model runs untraced; schedlab
+//     verify compares it with traced runs and says when these goroutines
+//     ran often enough to matter (below).
 //   - Safe-point functions, locked threads (LockOSThread, startlockedm,
 //     stoplockedm), cgo and extra Ms, the template thread, and the 10000
 //     thread limit: no scenario action can reach them.
@@ -136,26 +141,40 @@
 //
 // # Where a user can see the model differ from the runtime
 //
-// Measured against Go 1.26 on a 2-core machine under runtime/trace:
-//   - Exact timing (the default) is periodic, and phases repeat: beside a
-//     CPU hog on one P, sysmon's look at a ping-pong pair keeps landing
-//     inside a channel operation that then parks, which loses the request,
-//     so the hog gets 7%. With Config.Noise it gets 39–47% on seeds 1–10
-//     (noise.go). The runtime gave it 17–62% when the issue was measured,
-//     and 0% in 8 runs on a quiet day here: it lost every request.
+// Three patterns, measured against Go 1.26 on this project's 2-core
+// machine, a virtual machine whose host's load makes real figures vary by
+// several times from one set of runs to the next. The model's figures are
+// with Config.Noise over seeds 1–10 (go test -run
+// 'TestHogBesidePingPong|TestTimerBurstsOnOneP|TestPingPongOnTwoPs' -v
+// ./gmp/); the real ones are untraced, from go run ./scripts/untraced
+// NAME, which counts from inside the program, because runtime/trace
+// changes two of them:
+//   - A ping-pong pair beside a CPU hog on one P: the model gives the hog
+//     39–47% of the CPU (7% exact: sysmon's look keeps landing inside a
+//     channel operation that then parks, which loses the request); the
+//     runtime 26–78% over sets of ten runs (medians 39–69%). Traced, the
+//     runtime starves the hog: the tracer's writer runs every millisecond
+//     or so on the only P, each run begins a new time slice, and sysmon
+//     never sees one 10ms old.
 //   - A goroutine woken by a timer on an otherwise idle P, 60 bursts of
-//     sleep 20ms and compute 9ms: the runtime preempts 4–22 of them, soon
-//     after the wake-up, through the schedtick the G inherits; the model
-//     preempts 1 exact and 2–5 with noise, because its epoll and futex
-//     wake-ups vary less than a real machine's (five quiet real runs here
-//     preempted 3–6). Under runtime/trace the writer's system calls also
-//     wake sysmon from its deep sleep with its back-off reset, which makes
-//     such preemptions likelier in a traced run.
-//   - A ping-pong pair on 2 Ps: the runtime moves the pair to the other P
-//     on 0.02–0.06% of hops under runtime/trace; the model, with noise, on
-//     0.048–0.062% (seeds 1–10). But a model hop takes 400ns, a real one
-//     about 125ns untraced and 430ns traced: counted in time, the model
-//     moves the pair 60–78 times in 50ms and the runtime 35–45, traced or
-//     not (a P id read through runtime.procPin, untraced). Why the
-//     runtime's thief succeeds less often than the model's is open.
+//     sleep 20ms and compute 9ms: the model preempts 1–3 (none exact),
+//     one early while sysmon's sleeps are still short and the rest when
+//     sysmon's deep sleep ends after the woken G has started, inheriting
+//     a slice sysmon already saw. The runtime preempts 0–3 on a quiet
+//     machine (median 0 in 20 runs), 0–13 with both CPUs busy with other
+//     work, more under a parallel build: the OS delays its thread
+//     wake-ups, which the model's noise does not. Traced it preempts 2–6:
+//     the tracer's CPU-sample reader wakes every 100ms and cuts sysmon's
+//     deep sleep short, and sysmon's next look, 10ms later, can land in a
+//     burst.
+//   - A ping-pong pair on 2 Ps: the model moves the pair to the other P
+//     on 0.048–0.062% of hops; the runtime, traced, on 0.02–0.06%. A model
+//     hop takes 400ns, a real one about 125ns untraced and 430ns traced, so
+//     counted in time the model moves it 60–78 times in 50ms, above the
+//     runtime's 3–55 untraced (medians 7–45 over sets of ten runs; 25–79
+//     in three runs under perf stat). In both, about one in six of the
+//     idle P's back-offs ends in a steal; the runtime's thief backs off
+//     130–480 times in 50ms (perf stat's count of nanosleep, less
+//     sysmon's), the model's about 365. Why the runtime's typical run
+//     moves the pair less is open.
 package gmp

@@ -77,9 +77,9 @@ func (s *Machine) sysmon() {
 			s.mon.Deep = true
 			s.sched.SysmonWait = true
 			s.mon.gen++
-			// notetsleep is a futex wait with a timeout: late, with
-			// Noise, as a thread's wake-up is.
-			s.mon.NextPass = s.after(s.late(sleep, 4*s.cfg.Costs.UsleepSlack))
+			// notetsleep is a futex wait with a timeout, and the kernel
+			// lengthens it by its timer slack as it does a usleep.
+			s.mon.NextPass = s.after(s.usleep(sleep))
 			s.mon.Did = SysmonDecision{Kind: SysmonSlept}
 			s.agenda.Push(s.mon.NextPass, wake{kind: wakeSysmon, m: s.mon.M, gen: s.mon.gen})
 			return
