@@ -97,6 +97,13 @@ type Summary struct {
 	// them: the tracer is part of what a traced run measures, and the
 	// model runs no tracer.
 	RuntimeSyscall time.Duration
+	// RuntimeStarts is how many times, in a scenario's trace, the
+	// runtime's own goroutines started running. Each start takes a P from
+	// the scenario's goroutines for a while and begins a new time slice
+	// there, and one woken by a timer (runtime/trace's CPU-sample reader
+	// wakes every 100ms) ends sysmon's deep sleep: in a traced run the
+	// tracer takes part in what sysmon sees.
+	RuntimeStarts int
 	// Truncated says that reading stopped at Options.Limit.
 	Truncated bool
 }
@@ -135,7 +142,7 @@ func ReadWith(r io.Reader, o Options, visit func(Event)) (*Summary, error) {
 	var first trace.Time
 	started := false
 	nums := newNumbering()
-	runtimeSyscalls := syscallClock{}
+	runtimeWork := runtimeActivity{}
 	for {
 		ev, err := tr.ReadEvent()
 		if errors.Is(err, io.EOF) {
@@ -159,7 +166,7 @@ func ReadWith(r io.Reader, o Options, visit func(Event)) (*Summary, error) {
 			break
 		}
 		if o.Scenario && !nums.renumber(ev, &out, s) {
-			runtimeSyscalls.observe(out, ev.Time(), s)
+			runtimeWork.observe(out, ev.Time(), s)
 			continue
 		}
 		out.T = time.Duration(ev.Time() - first)
@@ -194,12 +201,15 @@ func ReadWith(r io.Reader, o Options, visit func(Event)) (*Summary, error) {
 	return s, nil
 }
 
-// syscallClock times the system calls of goroutines the summary sets
-// apart (Summary.RuntimeSyscall): when each one in a call entered it.
-type syscallClock map[int64]trace.Time
+// runtimeActivity follows the goroutines the summary sets apart: it
+// counts their starts (Summary.RuntimeStarts) and times their system calls
+// (Summary.RuntimeSyscall), remembering when each one in a call entered it.
+type runtimeActivity map[int64]trace.Time
 
-func (c syscallClock) observe(out Event, t trace.Time, s *Summary) {
+func (c runtimeActivity) observe(out Event, t trace.Time, s *Summary) {
 	switch out.Kind {
+	case "go-start":
+		s.RuntimeStarts++
 	case "syscall-enter":
 		c[out.G] = t
 	case "syscall-exit":

@@ -116,27 +116,34 @@ func TestLimitStopsReading(t *testing.T) {
 	}
 }
 
-// The runtime goroutines' system calls are timed from each one's enter to
-// its exit, however they interleave; an exit whose enter came before the
-// trace began counts nothing.
-func TestSyscallClock(t *testing.T) {
-	c, s := syscallClock{}, &Summary{}
+// The runtime goroutines' starts are counted, and their system calls are
+// timed from each one's enter to its exit, however they interleave; an
+// exit whose enter came before the trace began counts nothing.
+func TestRuntimeActivity(t *testing.T) {
+	c, s := runtimeActivity{}, &Summary{}
 	for _, e := range []struct {
 		kind string
 		g    int64
 		t    int64
 	}{
 		{"syscall-exit", 9, 50}, // entered before the trace
+		{"go-start", 7, 90},
 		{"syscall-enter", 7, 100},
 		{"syscall-enter", 8, 200},
 		{"go-block", 7, 250}, // not a system call's end
 		{"syscall-exit", 7, 350},
 		{"syscall-exit", 8, 1200},
+		{"go-start", 8, 1250},
+		{"go-stop", 8, 1260},
+		{"go-start", 8, 1270},
 		{"syscall-enter", 8, 1300}, // still in it when the trace ends
 	} {
 		c.observe(Event{Kind: e.kind, G: e.g}, trace.Time(e.t), s)
 	}
 	if want := time.Duration(250 + 1000); s.RuntimeSyscall != want {
 		t.Errorf("RuntimeSyscall = %v, want %v", s.RuntimeSyscall, want)
+	}
+	if s.RuntimeStarts != 3 {
+		t.Errorf("RuntimeStarts = %d, want 3", s.RuntimeStarts)
 	}
 }

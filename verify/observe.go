@@ -39,6 +39,11 @@ type Observables struct {
 	// It is not compared: it says how much of a traced run was the
 	// tracer's writing, which the model does not run.
 	RuntimeSyscall time.Duration
+	// RuntimeStarts, of a real run only, is how many times the runtime's
+	// own goroutines started running (rtrace.Summary.RuntimeStarts). Not
+	// compared either: it says how often the tracer's goroutines took a
+	// turn on the Ps.
+	RuntimeStarts int
 }
 
 // Recorder measures Observables from a run's events, in time order.

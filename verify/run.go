@@ -143,42 +143,52 @@ func Scenario(ctx context.Context, sc *scenarios.Scenario, o Options) (*Report, 
 		return nil, err
 	}
 	rep.Load = DescribeLoad(before, LoadAverage())
-	if note := tracerNote(real); note != "" {
-		rep.Notes = append(rep.Notes, note)
-	}
+	rep.Notes = append(rep.Notes, tracerNotes(real)...)
 	rep.Judge(model, real)
 	return rep, nil
 }
 
 // The report names the runtime goroutines' system calls when, at the
 // median of the real runs, they take this share of a run and this long:
-// a short run's one write is no part of what it shows.
+// a short run's one write is no part of what it shows. It names their
+// starts when the median run has this many.
 const (
-	tracerNoteShare = 0.05
-	tracerNoteTime  = time.Millisecond
+	tracerNoteShare  = 0.05
+	tracerNoteTime   = time.Millisecond
+	tracerNoteStarts = 10
 )
 
-// tracerNote says how much of the real runs the runtime's own goroutines
-// spent in system calls, when it is enough to matter: runtime/trace's
-// writer is one of them, and while it writes it can hold a P, which the
-// model's runs, untraced, have free (a ping-pong pair's thief cannot run
-// then, so a traced pair migrates less).
-func tracerNote(real []Observables) string {
-	var shares, times []float64
+// tracerNotes says what the runtime's own goroutines did in the real
+// runs, when it is enough to matter. runtime/trace runs two of them: its
+// writer, whose system calls can hold a P that the model's untraced runs
+// have free (a ping-pong pair's thief cannot run then, so a traced pair
+// migrates less), and its CPU-sample reader, woken by a timer every 100ms.
+// Each of their starts begins a new time slice on its P, and a timer's
+// wake-up ends sysmon's deep sleep, so a traced run's preempted slices are
+// partly the tracer's doing: beside a ping-pong pair on one P the writer
+// runs every millisecond or so and sysmon never sees a slice 10ms old, and
+// between a timer's bursts the reader brings sysmon's look into a burst.
+func tracerNotes(real []Observables) []string {
+	var shares, times, starts []float64
 	for _, o := range real {
 		if o.Makespan > 0 {
 			shares = append(shares, float64(o.RuntimeSyscall)/float64(o.Makespan))
 			times = append(times, float64(o.RuntimeSyscall))
+			starts = append(starts, float64(o.RuntimeStarts))
 		}
 	}
 	if len(shares) == 0 {
-		return ""
+		return nil
 	}
 	slices.Sort(shares)
 	slices.Sort(times)
-	share := median(shares)
-	if share < tracerNoteShare || time.Duration(median(times)) < tracerNoteTime {
-		return ""
+	slices.Sort(starts)
+	var notes []string
+	if share := median(shares); share >= tracerNoteShare && time.Duration(median(times)) >= tracerNoteTime {
+		notes = append(notes, fmt.Sprintf("the real runs' runtime goroutines (runtime/trace's writer among them) spent a median %.0f%% of the run in system calls, where a call can hold a P that the model's untraced runs have free", 100*share))
 	}
-	return fmt.Sprintf("the real runs' runtime goroutines (runtime/trace's writer among them) spent a median %.0f%% of the run in system calls, where a call can hold a P that the model's untraced runs have free", 100*share)
+	if n := median(starts); n >= tracerNoteStarts {
+		notes = append(notes, fmt.Sprintf("the real runs' runtime goroutines (runtime/trace's writer and CPU-sample reader among them) started running a median %.0f times: each start begins a new time slice, and a timer's wake-up ends sysmon's deep sleep, so the real preempted slices are partly the tracer's doing (go run ./scripts/untraced measures three patterns without it)", n))
+	}
+	return notes
 }

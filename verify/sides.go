@@ -46,5 +46,6 @@ func Real(trace io.Reader, procs int) (Observables, *rtrace.Summary, error) {
 	}
 	obs := rec.Observables()
 	obs.RuntimeSyscall = sum.RuntimeSyscall
+	obs.RuntimeStarts = sum.RuntimeStarts
 	return obs, sum, nil
 }

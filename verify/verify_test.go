@@ -135,23 +135,32 @@ func TestJudgedAtTheShownPrecision(t *testing.T) {
 }
 
 // The runtime goroutines' system calls are named when they take a fair
-// share of the real runs, at the median, and not otherwise.
-func TestTracerNote(t *testing.T) {
+// share of the real runs, at the median, and not otherwise; so are their
+// starts, when there are many.
+func TestTracerNotes(t *testing.T) {
 	run := func(syscall time.Duration) Observables {
 		return Observables{Makespan: 50 * time.Millisecond, RuntimeSyscall: syscall}
 	}
-	if note := tracerNote([]Observables{run(0), run(time.Millisecond / 2), run(20 * time.Millisecond)}); note != "" {
-		t.Errorf("a median of 1%% (0.5ms) gave a note: %q", note)
+	if notes := tracerNotes([]Observables{run(0), run(time.Millisecond / 2), run(20 * time.Millisecond)}); len(notes) != 0 {
+		t.Errorf("a median of 1%% (0.5ms) gave notes: %q", notes)
 	}
-	note := tracerNote([]Observables{run(8 * time.Millisecond), run(time.Millisecond / 2), run(10 * time.Millisecond), run(12 * time.Millisecond)})
-	if !strings.Contains(note, "a median 18% of the run in system calls") {
-		t.Errorf("runs at 16, 1, 20 and 24%% gave %q", note)
+	notes := tracerNotes([]Observables{run(8 * time.Millisecond), run(time.Millisecond / 2), run(10 * time.Millisecond), run(12 * time.Millisecond)})
+	if len(notes) != 1 || !strings.Contains(notes[0], "a median 18% of the run in system calls") {
+		t.Errorf("runs at 16, 1, 20 and 24%% gave %q", notes)
 	}
-	if note := tracerNote(nil); note != "" {
-		t.Errorf("no real runs gave %q", note)
+	if notes := tracerNotes(nil); len(notes) != 0 {
+		t.Errorf("no real runs gave %q", notes)
 	}
 	short := Observables{Makespan: 500 * time.Microsecond, RuntimeSyscall: 100 * time.Microsecond}
-	if note := tracerNote([]Observables{short, short}); note != "" {
-		t.Errorf("a 500µs run's 100µs of system calls gave a note: %q", note)
+	if notes := tracerNotes([]Observables{short, short}); len(notes) != 0 {
+		t.Errorf("a 500µs run's 100µs of system calls gave a note: %q", notes)
+	}
+	started := func(n int) Observables { return Observables{Makespan: time.Second, RuntimeStarts: n} }
+	if notes := tracerNotes([]Observables{started(3), started(30), started(4)}); len(notes) != 0 {
+		t.Errorf("a median of 4 starts gave notes: %q", notes)
+	}
+	notes = tracerNotes([]Observables{started(3), started(30), started(21)})
+	if len(notes) != 1 || !strings.Contains(notes[0], "started running a median 21 times") {
+		t.Errorf("3, 30 and 21 starts gave %q", notes)
 	}
 }
