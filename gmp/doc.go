@@ -168,7 +168,9 @@
 //     deep sleep short, and sysmon's next look, 10ms later, can land in a
 //     burst.
 //   - A ping-pong pair on 2 Ps: the model moves the pair to the other P
-//     on 0.048–0.062% of hops; the runtime, traced, on 0.02–0.06%. A model
+//     on 0.048–0.062% of hops; the runtime, traced, on 0.02–0.06% on the
+//     day the issue was measured and 0.05–0.15% on another (schedlab
+//     verify pingpong-2p: 80–208 migrations in 138k–163k starts). A model
 //     hop takes 400ns, a real one about 125ns untraced and 430ns traced, so
 //     counted in time the model moves it 60–78 times in 50ms, above the
 //     runtime's 3–55 untraced (medians 7–45 over sets of ten runs; 25–79
