@@ -1,6 +1,9 @@
 package realprog
 
-import "strings"
+import (
+	_ "embed" // cpuwork's source
+	"strings"
+)
 
 // ModulePath is the module path of a generated program.
 const ModulePath = "schedlabreal"
@@ -45,40 +48,22 @@ func startTrace() (stop func()) {
 }
 `
 
-const helperCPU = `// spinPerMicro is how many spin iterations take a microsecond here.
-var spinPerMicro float64
-
-// sink keeps spin's result, so that the compiler keeps the loop.
-var sink uint64
-
-//go:noinline
-func spin(n int64) uint64 {
-	x := uint64(n) | 1
-	for range n {
-		x ^= x << 13
-		x ^= x >> 7
-		x ^= x << 17
+// helperCPU is package cpuwork's source from its marker comment on: the
+// computation a cpu action runs, in a generated program.
+var helperCPU = func() string {
+	_, code, found := strings.Cut(cpuworkSource, cpuworkMarker)
+	if !found {
+		panic("realprog: cpuwork/cpuwork.go lost its marker comment")
 	}
-	return x
-}
+	return strings.TrimLeft(code, "\n")
+}()
 
-// calibrate measures spin before the trace starts.
-func calibrate() {
-	const chunk = 1 << 14
-	start, iters := time.Now(), int64(0)
-	for time.Since(start) < 20*time.Millisecond {
-		sink += spin(chunk)
-		iters += chunk
-	}
-	spinPerMicro = float64(iters) / float64(time.Since(start).Microseconds())
-}
+// cpuworkMarker is the comment in cpuwork/cpuwork.go after which its
+// declarations are the generated programs' helpers.
+const cpuworkMarker = "// The generated programs' helpers start here.\n"
 
-// compute keeps a CPU busy for about d in plain user code, which the
-// runtime may preempt anywhere (asynchronous preemption).
-func compute(d time.Duration) {
-	sink += spin(int64(spinPerMicro * float64(d.Microseconds())))
-}
-`
+//go:embed cpuwork/cpuwork.go
+var cpuworkSource string
 
 const helperSyscall = `// syscallFor makes one blocking system call that lasts d.
 func syscallFor(d time.Duration) {

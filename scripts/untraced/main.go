@@ -28,6 +28,8 @@ import (
 	"syscall"
 	"time"
 	_ "unsafe" // procPin
+
+	"github.com/schedlab/schedlab/realprog/cpuwork"
 )
 
 // runEnv names the probe a child process runs once.
@@ -102,36 +104,6 @@ func main() {
 		got[len(got)/2], got[0], got[len(got)-1])
 }
 
-// spinPerMicro is how many spin iterations take a microsecond here.
-var spinPerMicro float64
-
-// sink keeps spin's result, so that the compiler keeps the loop.
-var sink atomic.Uint64
-
-//go:noinline
-func spin(n int64) uint64 {
-	x := uint64(n) | 1
-	for range n {
-		x ^= x << 13
-		x ^= x >> 7
-		x ^= x << 17
-	}
-	return x
-}
-
-// calibrate measures spin; it runs before a probe's pattern starts, and a
-// probe that counts preemption requests starts counting after it (it runs
-// 20ms, long enough to be preempted itself).
-func calibrate() {
-	const chunk = 1 << 14
-	start, iters := time.Now(), int64(0)
-	for time.Since(start) < 20*time.Millisecond {
-		sink.Add(spin(chunk))
-		iters += chunk
-	}
-	spinPerMicro = float64(iters) / float64(time.Since(start).Microseconds())
-}
-
 // hogPingPong: on 1 P, a goroutine computes while two bounce a token over
 // unbuffered channels, for 300ms. The hog counts its own iterations, so its
 // share needs no trace. Preemption requests are not counted here: the
@@ -139,7 +111,7 @@ func calibrate() {
 // time slices on the only P, which is the effect being measured.
 func hogPingPong() (float64, string) {
 	runtime.GOMAXPROCS(1)
-	calibrate()
+	cpuwork.Calibrate()
 	const span = 300 * time.Millisecond
 	var hogIters, hops atomic.Int64
 	ping, pong := make(chan struct{}), make(chan struct{})
@@ -147,7 +119,7 @@ func hogPingPong() (float64, string) {
 	go func() {
 		const chunk = 1 << 10
 		for {
-			sink.Add(spin(chunk))
+			cpuwork.Spin(chunk)
 			hogIters.Add(chunk)
 		}
 	}()
@@ -162,7 +134,7 @@ func hogPingPong() (float64, string) {
 		select {
 		case <-done:
 			took := time.Since(start)
-			share := 100 * float64(hogIters.Load()) / spinPerMicro / float64(took.Microseconds())
+			share := 100 * float64(hogIters.Load()) / cpuwork.PerMicro() / float64(took.Microseconds())
 			return share, fmt.Sprintf("the hog ran %.1f%% of %v; the pair made %d round trips", share, took.Round(time.Millisecond), hops.Load())
 		default:
 		}
@@ -179,12 +151,12 @@ func hogPingPong() (float64, string) {
 // signal.Notify also delivers to the program.
 func timerBursts() (float64, string) {
 	runtime.GOMAXPROCS(1)
-	calibrate()
+	cpuwork.Calibrate() // before counting: it runs 20ms, long enough to be preempted itself
 	urg := make(chan os.Signal, 1024)
 	signal.Notify(urg, syscall.SIGURG)
 	for range 60 {
 		time.Sleep(20 * time.Millisecond)
-		sink.Add(spin(int64(spinPerMicro * 9000)))
+		cpuwork.Compute(9 * time.Millisecond)
 	}
 	signal.Stop(urg)
 	n := len(urg)

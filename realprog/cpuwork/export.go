@@ -1,0 +1,21 @@
+package cpuwork
+
+import "time"
+
+// Calibrate measures the spin loop; call it once before Compute or
+// PerMicro.
+func Calibrate() { calibrate() }
+
+// Compute keeps the CPU busy for about d.
+func Compute(d time.Duration) { compute(d) }
+
+// Spin runs n iterations of the loop and returns the result so far, which
+// keeps the compiler from dropping the work.
+func Spin(n int64) uint64 {
+	sink += spin(n)
+	return sink
+}
+
+// PerMicro is how many iterations of the loop take a microsecond, as
+// Calibrate measured.
+func PerMicro() float64 { return spinPerMicro }
