@@ -132,12 +132,13 @@ main:
 // 9ms: none runs sysmon's 10ms, but a burst inherits the time slice
 // through runnext, so sysmon preempts it if its first look at the burst
 // comes after the G is running (doc.go). Untraced, on a quiet machine, the
-// runtime preempts 0–1 of 60 (go run ./scripts/untraced timer-bursts),
-// and more on a busy one. Exact, sysmon's deep sleep and the M's epoll
-// wait end in a fixed order and none is preempted; with noise the order
-// varies and a few are, but never more than the runtime's quiet rate
-// allows by much: sysmon's futex wait is lengthened by the kernel's timer
-// slack as the M's two epoll waits are, so it loses the race most times.
+// runtime preempts 0–3 of 60, most often none (go run ./scripts/untraced
+// -runs 20 timer-bursts), and more on a busy one. Exact, sysmon's deep
+// sleep and the M's epoll wait end in a fixed order and none is
+// preempted; with noise the order varies and one to three are: sysmon's
+// futex wait is lengthened by the kernel's timer slack as each of the M's
+// two epoll waits is, so sysmon mostly wakes first. Before it had no slack
+// and woke after the burst had started on 2–5 of 60.
 func TestTimerBurstsOnOneP(t *testing.T) {
 	count := func(seed uint64, noise bool) int {
 		n := 0

@@ -99,8 +99,8 @@ type Summary struct {
 	RuntimeSyscall time.Duration
 	// RuntimeStarts is how many times, in a scenario's trace, the
 	// runtime's own goroutines started running. Each start takes a P from
-	// the scenario's goroutines for a while and begins a new time slice
-	// there, and one woken by a timer (runtime/trace's CPU-sample reader
+	// the scenario's goroutines for a while, one taken from a run queue
+	// begins a new time slice there, and one woken by a timer (runtime/trace's CPU-sample reader
 	// wakes every 100ms) ends sysmon's deep sleep: in a traced run the
 	// tracer takes part in what sysmon sees.
 	RuntimeStarts int

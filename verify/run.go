@@ -163,7 +163,7 @@ const (
 // writer, whose system calls can hold a P that the model's untraced runs
 // have free (a ping-pong pair's thief cannot run then, so a traced pair
 // migrates less), and its CPU-sample reader, woken by a timer every 100ms.
-// Each of their starts begins a new time slice on its P, and a timer's
+// A start from a run queue begins a new time slice on its P, and a timer's
 // wake-up ends sysmon's deep sleep, so a traced run's preempted slices are
 // partly the tracer's doing: beside a ping-pong pair on one P the writer
 // runs every millisecond or so and sysmon never sees a slice 10ms old, and
@@ -188,7 +188,7 @@ func tracerNotes(real []Observables) []string {
 		notes = append(notes, fmt.Sprintf("the real runs' runtime goroutines (runtime/trace's writer among them) spent a median %.0f%% of the run in system calls, where a call can hold a P that the model's untraced runs have free", 100*share))
 	}
 	if n := median(starts); n >= tracerNoteStarts {
-		notes = append(notes, fmt.Sprintf("the real runs' runtime goroutines (runtime/trace's writer and CPU-sample reader among them) started running a median %.0f times: each start begins a new time slice, and a timer's wake-up ends sysmon's deep sleep, so the real preempted slices are partly the tracer's doing (go run ./scripts/untraced measures three patterns without it)", n))
+		notes = append(notes, fmt.Sprintf("the real runs' runtime goroutines (runtime/trace's writer and CPU-sample reader among them) started running a median %.0f times: a start can begin a new time slice, and a timer's wake-up ends sysmon's deep sleep, so the real preempted slices are partly the tracer's doing (go run ./scripts/untraced measures three patterns without it)", n))
 	}
 	return notes
 }
