@@ -148,7 +148,10 @@ func hogPingPong() (float64, string) {
 
 // timerBursts: on 1 P, sleep 20ms and then compute for 9ms, sixty times.
 // Every asynchronous preemption request is a SIGURG (preemptM), which
-// signal.Notify also delivers to the program.
+// signal.Notify also delivers to the program. The runtime coalesces a
+// signal that arrives again before the program has taken the first, which
+// here would take two requests within one burst: sysmon's second look
+// comes 10ms after its first, longer than a burst.
 func timerBursts() (float64, string) {
 	runtime.GOMAXPROCS(1)
 	cpuwork.Calibrate() // before counting: it runs 20ms, long enough to be preempted itself
