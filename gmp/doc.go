@@ -153,9 +153,11 @@
 //     39–47% of the CPU (7% exact: sysmon's look keeps landing inside a
 //     channel operation that then parks, which loses the request); the
 //     runtime 26–78% over sets of ten runs (medians 39–69%). Traced, the
-//     runtime starves the hog: the tracer's writer runs every millisecond
-//     or so on the only P, each run begins a new time slice, and sysmon
-//     never sees one 10ms old.
+//     runtime starves the hog: the pair's hops fill the tracer's buffers,
+//     so the tracer's writer runs every millisecond or so on the only P,
+//     and findRunnable hands it the P with a new time slice (traceReader,
+//     proc.go); the pair then inherits that slice through runnext, and
+//     sysmon never sees one 10ms old.
 //   - A goroutine woken by a timer on an otherwise idle P, 60 bursts of
 //     sleep 20ms and compute 9ms: the model preempts 1–3 (none exact),
 //     one early while sysmon's sleeps are still short and the rest when
@@ -168,8 +170,8 @@
 //     deep sleep short, and sysmon's next look, 10ms later, can land in a
 //     burst.
 //   - A ping-pong pair on 2 Ps: the model moves the pair to the other P
-//     on 0.048–0.062% of hops; the runtime, traced, on 0.02–0.06% on the
-//     day the issue was measured and 0.05–0.15% on another (schedlab
+//     on 0.048–0.062% of hops; the runtime, traced, on 0.02–0.06% on one
+//     day and 0.05–0.15% on another (schedlab
 //     verify pingpong-2p: 80–208 migrations in 138k–163k starts). A model
 //     hop takes 400ns, a real one about 125ns untraced and 430ns traced, so
 //     counted in time the model moves it 60–78 times in 50ms, above the
