@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/schedlab/schedlab/internal/realtest"
 	"github.com/schedlab/schedlab/realprog"
 	"github.com/schedlab/schedlab/rtrace"
 	"github.com/schedlab/schedlab/scenarios"
@@ -46,6 +47,7 @@ main:
 // the model's run of the same scenario (each of these scenarios fixes
 // that number).
 func TestRealProgramsRun(t *testing.T) {
+	realtest.Require(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	if _, err := realprog.FindGo(ctx); err != nil {

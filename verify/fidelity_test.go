@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/schedlab/schedlab/gmp"
+	"github.com/schedlab/schedlab/internal/realtest"
 	"github.com/schedlab/schedlab/realprog"
 	"github.com/schedlab/schedlab/scenarios"
 	"github.com/schedlab/schedlab/verify"
@@ -52,6 +53,7 @@ type baseline map[string][]string
 // and fails when a robust observable the baseline holds within the real
 // range has left it: a regression of the model or of the translation.
 func TestFidelitySuite(t *testing.T) {
+	realtest.Require(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	if _, err := realprog.FindGo(ctx); err != nil {

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/schedlab/schedlab/internal/realtest"
 )
 
 func TestRealAndVerifyRefuseWhatTheyCannotDo(t *testing.T) {
@@ -45,6 +47,7 @@ func TestRealWithoutGoSaysSo(t *testing.T) {
 // its program and trace, and reads the trace back in the scenario's
 // numbering.
 func TestRealRunsAScenario(t *testing.T) {
+	realtest.Require(t)
 	file := writeScenario(t, "two.yaml", "procs: 2\nmain:\n  - go: {count: 2, do: [{cpu: 200us}]}\n  - wait: children\n")
 	dir := filepath.Join(t.TempDir(), "prog")
 	tr := filepath.Join(t.TempDir(), "two.trace")
@@ -70,6 +73,7 @@ func TestRealRunsAScenario(t *testing.T) {
 }
 
 func TestVerifyPrintsAVerdictPerObservable(t *testing.T) {
+	realtest.Require(t)
 	file := writeScenario(t, "two.yaml", "procs: 2\nmain:\n  - go: {count: 2, do: [{cpu: 200us}]}\n  - wait: children\n")
 	code, out, errOut := cli(t, "verify", file, "--runs", "2", "--seeds", "2")
 	if code != exitOK {
@@ -92,6 +96,7 @@ func TestVerifyPrintsAVerdictPerObservable(t *testing.T) {
 // TestTraceOpensInTheReplayView writes a real trace, then opens it with
 // --format tui and --vs real on a scripted screen.
 func TestTraceOpensInTheReplayView(t *testing.T) {
+	realtest.Require(t)
 	file := writeScenario(t, "two.yaml", "procs: 2\nmain:\n  - go: {count: 2, do: [{cpu: 200us}]}\n  - wait: children\n")
 	tr := filepath.Join(t.TempDir(), "two.trace")
 	if code, _, errOut := cli(t, "real", file, "--trace", tr); code != exitOK {

@@ -3,6 +3,7 @@ package manualclock_test
 import (
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -128,15 +129,17 @@ func TestSetMovesTimeWithoutRunningTimers(t *testing.T) {
 
 func TestClockIsSafeForConcurrentUse(t *testing.T) {
 	c := manualclock.New(start)
-	var fired sync.WaitGroup
+	// Advance runs callbacks before it returns, so once every goroutine
+	// is done and one more Advance has passed every due time, each timer
+	// has either fired once or been stopped: counted, nothing to wait for.
+	var fired, stopped atomic.Int64
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Go(func() {
 			for i := range 200 {
-				fired.Add(1)
-				tm := c.AfterFunc(time.Duration(i)*time.Millisecond, fired.Done)
+				tm := c.AfterFunc(time.Duration(i)*time.Millisecond, func() { fired.Add(1) })
 				if i%3 == 0 && tm.Stop() {
-					fired.Done()
+					stopped.Add(1)
 				}
 				c.Advance(time.Millisecond)
 				_ = c.Now()
@@ -146,7 +149,12 @@ func TestClockIsSafeForConcurrentUse(t *testing.T) {
 	}
 	wg.Wait()
 	c.Advance(time.Hour)
-	fired.Wait() // every timer either fired or was stopped
+	if got := fired.Load() + stopped.Load(); got != 8*200 {
+		t.Errorf("%d timers fired and %d were stopped: %d of %d accounted for", fired.Load(), stopped.Load(), got, 8*200)
+	}
+	if n := c.Pending(); n != 0 {
+		t.Errorf("%d timers still pending after every due time passed", n)
+	}
 }
 
 // A manual clock must satisfy pool.Clock.

@@ -6,12 +6,15 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/schedlab/schedlab/internal/realtest"
 )
 
 // Each probe runs as its own process and prints a line per run and a
 // summary with a median and a range; a bad name or run count is a usage
 // error. The figures themselves depend on the machine and are not checked.
 func TestProbesRun(t *testing.T) {
+	realtest.Require(t)
 	bin := filepath.Join(t.TempDir(), "untraced")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
