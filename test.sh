@@ -58,12 +58,13 @@ staticcheck() {
 # Packages whose code starts goroutines (the real pool, the lockstep check
 # that drives it, the real benchmark) run under the race detector; the
 # pure core and the packages over it gain nothing from it and take several
-# times longer under it. The UI starts goroutines only in App.run (the
-# player and the signal watcher) and in the background job of `end`: the
-# tests that exercise those are named TestRun*/TestJob* and run under the
-# race detector too, the rest of the UI's tests without it.
+# times longer under it. The UI starts goroutines only in its event loop
+# (App.run: the player and the signal watcher; the trace view's player):
+# the tests that start it (TestIdle* in tui, TestTUI* and TestRoot* in
+# cmd/schedlab, through the CLI) run under the race detector too, the
+# rest of the UI's tests, which drive it key by key, without it.
 race_pkgs='/(pool|lockstep|realbench)(/|$)'
-race_ui_tests='^(TestRun|TestJob|TestIdle|TestSignal)'
+race_ui_tests='^(TestIdle|TestTUI|TestRoot)'
 pkgs=$(go list ./...)
 
 race_suite() {
