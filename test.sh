@@ -63,13 +63,13 @@ staticcheck() {
 # the tests that start it (TestIdle* in tui, TestTUI* and TestRoot* in
 # cmd/schedlab, through the CLI) run under the race detector too, the
 # rest of the UI's tests, which drive it key by key, without it.
-race_pkgs='/(pool|lockstep|realbench)(/|$)'
+race_pkgs='/(core/pool|core/lockstep|real/bench)(/|$)'
 race_ui_tests='^(TestIdle|TestTUI|TestRoot)'
 pkgs=$(go list ./...)
 
 race_suite() {
   go test -race -count=1 $(grep -E "$race_pkgs" <<<"$pkgs") &&
-    go test -race -count=1 -run "$race_ui_tests" ./tui ./cmd/schedlab
+    go test -race -count=1 -run "$race_ui_tests" ./view/tui ./cmd/schedlab
 }
 
 suite() {

@@ -27,11 +27,11 @@ cleanup() {
 }
 trap cleanup EXIT
 
-go test -c -o "$tmp/new.test" ./gmp
+go test -c -o "$tmp/new.test" ./core/gmp
 bins=(new)
 if [ -n "$base" ]; then
   git worktree add --detach "$tmp/base" "$base" >/dev/null
-  (cd "$tmp/base" && go test -c -o "$tmp/base.test" ./gmp)
+  (cd "$tmp/base" && go test -c -o "$tmp/base.test" ./core/gmp)
   bins=(base new)
 fi
 

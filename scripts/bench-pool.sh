@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Compares package pool with ants v2.12.1 on ants' benchmark shapes
-# (pool/bench_test.go) and prints benchstat's table, pool beside ants.
+# (core/pool/bench_test.go) and prints benchstat's table, pool beside ants.
 #
 # The machine this project is measured on has two cores shared with other
 # work, so a figure taken alone says little. The two implementations are run
@@ -31,7 +31,7 @@ if ((rounds > 0)); then
   : >"$out"
   # One test binary for every run: building it per run would cost more
   # than some of the runs, and could differ between them.
-  go test -c -o "$work/pool.test" ./pool/
+  go test -c -o "$work/pool.test" ./core/pool/
 fi
 
 # benchtime for a shape: Sleep1M is one batch of a million tasks, seconds

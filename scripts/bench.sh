@@ -28,9 +28,9 @@ heading "machine: $(nproc) CPUs, $(go version | cut -d' ' -f3-), load $(cut -d' 
 for part in "${parts[@]}"; do
 	case $part in
 	fidelity)
-		heading "README 'Noise' and gmp/doc.go: the model's figures over seeds 1-10"
-		go test -count 1 -run 'TestHogBesidePingPong|TestTimerBurstsOnOneP|TestPingPongOnTwoPs' -v ./gmp/ | grep -E 'seed|ok|FAIL'
-		heading "gmp/doc.go: the real runtime's, untraced (sets of ten runs; 20 for the bursts)"
+		heading "README 'Noise' and core/gmp/doc.go: the model's figures over seeds 1-10"
+		go test -count 1 -run 'TestHogBesidePingPong|TestTimerBurstsOnOneP|TestPingPongOnTwoPs' -v ./core/gmp/ | grep -E 'seed|ok|FAIL'
+		heading "core/gmp/doc.go: the real runtime's, untraced (sets of ten runs; 20 for the bursts)"
 		go build -o "$(dirname "$bin")/untraced" ./scripts/untraced
 		"$(dirname "$bin")/untraced" hog-pingpong | tail -1
 		"$(dirname "$bin")/untraced" -runs 20 timer-bursts | tail -1

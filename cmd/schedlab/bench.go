@@ -13,15 +13,15 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/schedlab/schedlab/realbench"
-	"github.com/schedlab/schedlab/taskmode"
+	"github.com/schedlab/schedlab/core/taskmode"
+	"github.com/schedlab/schedlab/real/bench"
 )
 
 func newBenchCmd(stdout, stderr io.Writer) *cobra.Command {
 	var (
 		modes, shape, format, traceFile, traceMode, progress string
 		force                                                bool
-		cfg                                                  = realbench.DefaultConfig()
+		cfg                                                  = bench.DefaultConfig()
 	)
 	cmd := &cobra.Command{
 		Use:   "bench",
@@ -69,7 +69,7 @@ While it runs, bench shows its progress on stderr if stderr is a terminal
 			if cfg.Modes, err = taskmode.Parse(modes); err != nil {
 				return usageError{fmt.Errorf("--modes: %w", err)}
 			}
-			if cfg.Shape, err = realbench.ParseShape(shape); err != nil {
+			if cfg.Shape, err = bench.ParseShape(shape); err != nil {
 				return usageError{fmt.Errorf("--shape: %w", err)}
 			}
 			cfg.TraceMode = cfg.Modes[0]
@@ -86,7 +86,7 @@ While it runs, bench shows its progress on stderr if stderr is a terminal
 			}
 			// The tasks' own time, spread over what can run at once, is
 			// a floor under how long bench takes: say so before starting.
-			switch est := realbench.Estimate(cfg); {
+			switch est := bench.Estimate(cfg); {
 			case est > benchRefuse && !force:
 				return usageError{fmt.Errorf("this bench would take at least %v (%d tasks of %v at concurrency %d, %d runs of %d modes); lower --tasks, --task-time or --runs, or pass --force",
 					est.Round(time.Second), cfg.Tasks, cfg.TaskTime, cfg.Concurrency, cfg.Runs, len(cfg.Modes))}
@@ -104,12 +104,12 @@ While it runs, bench shows its progress on stderr if stderr is a terminal
 
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 			defer stop()
-			var show func(realbench.Progress)
-			line := realbench.NewProgressLine(stderr)
+			var show func(bench.Progress)
+			line := bench.NewProgressLine(stderr)
 			if progress == "always" || (progress == "auto" && isTerminal(stderr)) {
 				show = line.Show
 			}
-			rep, err := realbench.Run(ctx, cfg, show)
+			rep, err := bench.Run(ctx, cfg, show)
 			line.Clear() // so that no message starts on the progress line
 			if err != nil {
 				if errors.Is(err, context.Canceled) {
@@ -132,12 +132,12 @@ While it runs, bench shows its progress on stderr if stderr is a terminal
 		},
 	}
 	fl := cmd.Flags()
-	fl.IntVar(&cfg.Tasks, "tasks", realbench.DefaultTasks, "tasks in each run")
-	fl.IntVar(&cfg.Concurrency, "concurrency", realbench.DefaultConcurrency, "the pool's size, the semaphore's weight, the errgroup's limit")
+	fl.IntVar(&cfg.Tasks, "tasks", bench.DefaultTasks, "tasks in each run")
+	fl.IntVar(&cfg.Concurrency, "concurrency", bench.DefaultConcurrency, "the pool's size, the semaphore's weight, the errgroup's limit")
 	fl.StringVar(&shape, "shape", "cpu", "what a task does: cpu (a calibrated busy loop), sleep, or mixed (even tasks cpu, odd tasks sleep)")
-	fl.DurationVar(&cfg.TaskTime, "task-time", realbench.DefaultTaskTime, "how long a task computes or sleeps")
+	fl.DurationVar(&cfg.TaskTime, "task-time", bench.DefaultTaskTime, "how long a task computes or sleeps")
 	fl.StringVar(&modes, "modes", "raw,pool,semaphore,errgroup", "the ways to run the tasks, comma-separated")
-	fl.IntVar(&cfg.Runs, "runs", realbench.DefaultRuns, "runs of each mode; the report shows the medians")
+	fl.IntVar(&cfg.Runs, "runs", bench.DefaultRuns, "runs of each mode; the report shows the medians")
 	fl.StringVar(&format, "format", "text", "output format: text or json")
 	fl.StringVar(&traceFile, "trace", "", "write a runtime/trace of one more run to this file, for go tool trace")
 	fl.StringVar(&traceMode, "trace-mode", "", "the mode of the traced run (default: the first of --modes)")
@@ -158,10 +158,10 @@ const (
 	benchRefuse = 10 * time.Minute
 )
 
-// flagError words a realbench.ConfigError as the flag that caused it:
+// flagError words a bench.ConfigError as the flag that caused it:
 // "--tasks 0: want at least 1".
 func flagError(err error) error {
-	var ce *realbench.ConfigError
+	var ce *bench.ConfigError
 	if !errors.As(err, &ce) {
 		return err
 	}

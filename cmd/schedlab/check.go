@@ -8,10 +8,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/schedlab/schedlab/gmp"
-	"github.com/schedlab/schedlab/quiz"
-	"github.com/schedlab/schedlab/scenarios"
-	"github.com/schedlab/schedlab/tracelog"
+	"github.com/schedlab/schedlab/core/gmp"
+	"github.com/schedlab/schedlab/core/scenarios"
+	"github.com/schedlab/schedlab/teach/quiz"
+	"github.com/schedlab/schedlab/view/tracelog"
 )
 
 func newCheckCmd(stdout io.Writer) *cobra.Command {

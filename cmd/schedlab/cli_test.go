@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedlab/schedlab/gmp"
-	"github.com/schedlab/schedlab/scenarios"
+	"github.com/schedlab/schedlab/core/gmp"
+	"github.com/schedlab/schedlab/core/scenarios"
 )
 
 // cli runs a command line in the process and returns its exit status and

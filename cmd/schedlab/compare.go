@@ -8,10 +8,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/schedlab/schedlab/compare"
-	"github.com/schedlab/schedlab/gmp"
-	"github.com/schedlab/schedlab/scenarios"
-	"github.com/schedlab/schedlab/taskmode"
+	"github.com/schedlab/schedlab/core/compare"
+	"github.com/schedlab/schedlab/core/gmp"
+	"github.com/schedlab/schedlab/core/scenarios"
+	"github.com/schedlab/schedlab/core/taskmode"
 )
 
 func newCompareCmd(stdout io.Writer) *cobra.Command {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/schedlab/schedlab/exercise"
+	"github.com/schedlab/schedlab/teach/exercise"
 )
 
 func newExerciseCmd(stdout io.Writer) *cobra.Command {

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedlab/schedlab/scenarios"
+	"github.com/schedlab/schedlab/core/scenarios"
 )
 
 func TestExerciseCommand(t *testing.T) {

@@ -8,9 +8,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/schedlab/schedlab/export"
-	"github.com/schedlab/schedlab/gmp"
-	"github.com/schedlab/schedlab/scenarios"
+	"github.com/schedlab/schedlab/core/gmp"
+	"github.com/schedlab/schedlab/core/scenarios"
+	"github.com/schedlab/schedlab/view/export"
 )
 
 // exporter is what export writes: a sink for the run's events and the end.

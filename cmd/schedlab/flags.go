@@ -9,8 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/schedlab/schedlab/gmp"
-	"github.com/schedlab/schedlab/scenarios"
+	"github.com/schedlab/schedlab/core/gmp"
+	"github.com/schedlab/schedlab/core/scenarios"
 )
 
 // simFlags are the simulation's flags, registered and checked in one place

@@ -8,9 +8,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/schedlab/schedlab/gmp"
-	"github.com/schedlab/schedlab/quiz"
-	"github.com/schedlab/schedlab/scenarios"
+	"github.com/schedlab/schedlab/core/gmp"
+	"github.com/schedlab/schedlab/core/scenarios"
+	"github.com/schedlab/schedlab/teach/quiz"
 )
 
 func newListCmd(stdout io.Writer) *cobra.Command {

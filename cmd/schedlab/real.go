@@ -12,10 +12,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/schedlab/schedlab/gmp"
-	"github.com/schedlab/schedlab/realprog"
-	"github.com/schedlab/schedlab/scenarios"
-	"github.com/schedlab/schedlab/verify"
+	"github.com/schedlab/schedlab/core/gmp"
+	"github.com/schedlab/schedlab/core/scenarios"
+	"github.com/schedlab/schedlab/real/prog"
+	"github.com/schedlab/schedlab/real/verify"
 )
 
 // realFlags are what real and verify share: how to build and run the real
@@ -55,7 +55,7 @@ func modelOnly(cmd *cobra.Command, names ...string) error {
 
 // realSession is verify.Session with the command's errors: a scenario
 // that fails by design is a usage error, a failed build a failed run.
-func realSession(ctx context.Context, sc *scenarios.Scenario, cfg gmp.Config, f realFlags) (*realprog.Session, func(), error) {
+func realSession(ctx context.Context, sc *scenarios.Scenario, cfg gmp.Config, f realFlags) (*prog.Session, func(), error) {
 	s, done, err := verify.Session(ctx, sc, cfg, f.emit)
 	switch {
 	case errors.Is(err, verify.ErrNotRunForReal):

@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/schedlab/schedlab/scenarios"
+	"github.com/schedlab/schedlab/core/scenarios"
 )
 
 // Exit statuses.

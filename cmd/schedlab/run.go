@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/schedlab/schedlab/scenarios"
-	"github.com/schedlab/schedlab/tracelog"
+	"github.com/schedlab/schedlab/core/scenarios"
+	"github.com/schedlab/schedlab/view/tracelog"
 )
 
 func newRunCmd(stdout io.Writer) *cobra.Command {

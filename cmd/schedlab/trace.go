@@ -12,10 +12,10 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/schedlab/schedlab/rtrace"
-	"github.com/schedlab/schedlab/sim"
-	"github.com/schedlab/schedlab/tracelog"
-	"github.com/schedlab/schedlab/tui"
+	"github.com/schedlab/schedlab/core/sim"
+	"github.com/schedlab/schedlab/real/rtrace"
+	"github.com/schedlab/schedlab/view/tracelog"
+	"github.com/schedlab/schedlab/view/tui"
 )
 
 func newTraceCmd(stdout io.Writer) *cobra.Command {

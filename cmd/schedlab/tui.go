@@ -12,12 +12,12 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/spf13/cobra"
 
-	"github.com/schedlab/schedlab/gmp"
-	"github.com/schedlab/schedlab/replay"
-	"github.com/schedlab/schedlab/scenarios"
-	"github.com/schedlab/schedlab/taskmode"
-	"github.com/schedlab/schedlab/tui"
-	"github.com/schedlab/schedlab/verify"
+	"github.com/schedlab/schedlab/core/gmp"
+	"github.com/schedlab/schedlab/core/scenarios"
+	"github.com/schedlab/schedlab/core/taskmode"
+	"github.com/schedlab/schedlab/real/recorded"
+	"github.com/schedlab/schedlab/real/verify"
+	"github.com/schedlab/schedlab/view/tui"
 )
 
 // viewFlags say how the interactive views draw: the root command, tui
@@ -239,7 +239,7 @@ func runVsReal(name string, over scenarios.Overrides, opts tui.Options, stderr i
 		return usageError{fmt.Errorf("the UI needs a terminal (%v); to measure instead, run: schedlab verify %s", err, name)}
 	}
 	cfg := sc.ConfigWith(over)
-	model, _, err := replay.FromModel(sc, cfg)
+	model, _, err := recorded.FromModel(sc, cfg)
 	if err != nil {
 		return usageError{err}
 	}
@@ -267,7 +267,7 @@ func runVsReal(name string, over scenarios.Overrides, opts tui.Options, stderr i
 }
 
 // openTraceRun reads a runtime trace file for the replay view.
-func openTraceRun(path string, scenario bool) (*replay.Run, error) {
+func openTraceRun(path string, scenario bool) (*recorded.Run, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -277,7 +277,7 @@ func openTraceRun(path string, scenario bool) (*replay.Run, error) {
 	if fi, err := f.Stat(); err == nil {
 		size = fi.Size()
 	}
-	run, _, err := replay.FromTrace(bufio.NewReader(f), scenario, size)
+	run, _, err := recorded.FromTrace(bufio.NewReader(f), scenario, size)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

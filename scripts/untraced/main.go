@@ -1,5 +1,5 @@
 // Command untraced measures, on the real runtime and without runtime/trace,
-// the three patterns gmp/doc.go compares the model with. schedlab verify
+// the three patterns core/gmp/doc.go compares the model with. schedlab verify
 // measures real runs under runtime/trace, and in two of these patterns the
 // tracer's own goroutines change what is measured (doc.go says how); these
 // probes count what they need from inside the program instead.
@@ -29,7 +29,7 @@ import (
 	"time"
 	_ "unsafe" // procPin
 
-	"github.com/schedlab/schedlab/realprog/cpuwork"
+	"github.com/schedlab/schedlab/real/prog/cpuwork"
 )
 
 // runEnv names the probe a child process runs once.

@@ -1,0 +1,266 @@
+package gmp
+
+import (
+	"fmt"
+
+	"github.com/schedlab/schedlab/core/sim"
+	"github.com/schedlab/schedlab/internal/decimal"
+)
+
+// Describer turns events into sentences. It is the only place that does:
+// the trace, the UI's log and the golden files all use it, so they cannot
+// disagree. It needs the program only for names: channels, pools,
+// semaphores.
+type Describer struct {
+	chans []string
+	pools []PoolDecl
+	sems  []string
+}
+
+// NewDescriber returns a describer for events of prog.
+func NewDescriber(prog *Program) *Describer {
+	d := &Describer{}
+	if prog != nil {
+		for _, c := range prog.Chans {
+			d.chans = append(d.chans, c.Name)
+		}
+		d.pools = prog.Pools
+		for _, sm := range prog.Sems {
+			d.sems = append(d.sems, sm.Name)
+		}
+	}
+	return d
+}
+
+// Loc names a place compactly, as the trace's from/to fields do:
+// "P0.runnext", "P0.runq", "global", "P0" (running), "syscall",
+// "chan:done", "timer:P0", "netpoll", "wait", "free:P0".
+func (d *Describer) Loc(l Loc) string { return string(d.AppendLoc(nil, l)) }
+
+// AppendLoc appends what Loc returns, for a writer that makes no string
+// per event.
+func (d *Describer) AppendLoc(b []byte, l Loc) []byte {
+	p := PID(l.ID)
+	switch l.Kind {
+	case LocRunnext:
+		return append(AppendP(b, p), ".runnext"...)
+	case LocRunq:
+		return append(AppendP(b, p), ".runq"...)
+	case LocGlobal:
+		return append(b, "global"...)
+	case LocRunning:
+		return AppendP(b, p)
+	case LocSyscall:
+		return append(b, "syscall"...)
+	case LocChanRecv, LocChanSend:
+		return d.chanName(int(l.ID)).appendTo(append(b, "chan:"...))
+	case LocTimer:
+		return AppendP(append(b, "timer:"...), p)
+	case LocNetpoll:
+		return append(b, "netpoll"...)
+	case LocWait:
+		return append(b, "wait"...)
+	case LocFree:
+		return AppendP(append(b, "free:"...), p)
+	case LocSem:
+		return d.semName(int(l.ID)).appendTo(append(b, "sem:"...))
+	case LocPoolIdle:
+		return append(d.poolName(int(l.ID)).appendTo(append(b, "pool:"...)), ".idle"...)
+	case LocPoolWait:
+		return append(d.poolName(int(l.ID)).appendTo(append(b, "pool:"...)), ".wait"...)
+	case LocGroupWait:
+		return append(b, "errgroup.wait"...)
+	}
+	return b
+}
+
+// namePhrase is a declared name, or a prefix and number for what has none.
+type namePhrase struct {
+	name   string
+	prefix string
+	i      int
+}
+
+func (n namePhrase) appendTo(b []byte) []byte {
+	if n.name != "" {
+		return append(b, n.name...)
+	}
+	return decimal.AppendInt(append(b, n.prefix...), int64(n.i))
+}
+
+// chanName names channel i. Channels past the declared ones are the
+// limit channels errgroups make.
+func (d *Describer) chanName(i int) namePhrase {
+	if i >= 0 && i < len(d.chans) {
+		return namePhrase{name: d.chans[i]}
+	}
+	return namePhrase{prefix: "errgroup-limit#", i: i}
+}
+
+// into says where a new or readied G goes: into runnext under the
+// runtime's rules, elsewhere under a what-if policy (readyPlace), which the
+// sentence names.
+func (d *Describer) into(e Event) intoPhrase { return intoPhrase{e.To.Kind, e.P} }
+
+type intoPhrase struct {
+	to LocKind
+	p  PID
+}
+
+func (x intoPhrase) appendTo(b []byte) []byte {
+	switch x.to {
+	case LocRunq:
+		return appendf(b, "to the tail of %v's ring (what-if no-runnext)", x.p)
+	case LocGlobal:
+		return append(b, "to the tail of the global queue (what-if global-fifo)"...)
+	}
+	return appendf(b, "into %v's runnext", x.p)
+}
+
+// Place says where a G is in words, as the sentences do: "P0's runnext",
+// "the global queue".
+func (d *Describer) Place(l Loc) string { return string(d.appendPlace(nil, l)) }
+
+// place says where a G is in words, within a sentence.
+func (d *Describer) place(l Loc) placePhrase { return placePhrase{d, l} }
+
+type placePhrase struct {
+	d *Describer
+	l Loc
+}
+
+// appendPlace appends where l is in words: "P0's runnext", "the global
+// queue".
+func (d *Describer) appendPlace(b []byte, l Loc) []byte {
+	p := PID(l.ID)
+	switch l.Kind {
+	case LocRunnext:
+		return appendf(b, "%v's runnext", p)
+	case LocRunq:
+		return appendf(b, "%v's ring", p)
+	case LocGlobal:
+		return append(b, "the global queue"...)
+	case LocRunning:
+		return AppendP(b, p)
+	case LocChanRecv, LocChanSend:
+		return appendf(b, "channel %s", d.chanName(int(l.ID)))
+	case LocTimer:
+		return appendf(b, "%v's timers", p)
+	case LocNetpoll:
+		return append(b, "the netpoller"...)
+	case LocWait:
+		return append(b, "its wait for children"...)
+	case LocSem:
+		return appendf(b, "semaphore %s", d.semName(int(l.ID)))
+	case LocPoolIdle:
+		return appendf(b, "pool %s's idle workers", d.poolName(int(l.ID)))
+	case LocPoolWait:
+		return appendf(b, "pool %s's line of waiting submitters", d.poolName(int(l.ID)))
+	case LocGroupWait:
+		return append(b, "errgroup.Wait"...)
+	}
+	return d.AppendLoc(b, l)
+}
+
+// Describe returns the one-line explanation of e.
+func (d *Describer) Describe(e Event) string {
+	return string(d.AppendDescribe(make([]byte, 0, 128), e))
+}
+
+// AppendDescribe appends the one-line explanation of e to b. The trace
+// writers append it into their line: a run writes hundreds of thousands
+// of sentences, and a string for each was most of a trace's cost.
+func (d *Describer) AppendDescribe(b []byte, e Event) []byte {
+	if e.Rule < numRules {
+		if w := wordings[e.Rule]; w != nil {
+			return w(d, b, e)
+		}
+	}
+	return append(b, e.Kind.String()...)
+}
+
+// A wording appends the sentence of one rule's events to b.
+type wording func(d *Describer, b []byte, e Event) []byte
+
+// words tells the events of some rules, one function per rule. Each
+// runtime structure's rules are told in its own describe_*.go file.
+type words map[Rule]wording
+
+// wordings is every rule's wording, gathered once. A rule told twice is a
+// programmer's mistake, caught when the package loads.
+var wordings = gatherWords(goroutineWords, scheduleWords, parkWords, syscallWords, procWords,
+	netpollWords, sysmonWords, poolWords, syncWords, endWords)
+
+func gatherWords(sets ...words) (all [numRules]wording) {
+	var told [numRules]bool
+	for _, set := range sets {
+		for r, w := range set {
+			if told[r] {
+				panic(fmt.Sprintf("gmp: rule %d (%s) is worded twice", r, r.Fn()))
+			}
+			all[r], told[r] = w, true
+		}
+	}
+	return all
+}
+
+// endWords tells how a run stops without main returning.
+var endWords = words{
+	RuleDeadlock: func(d *Describer, b []byte, e Event) []byte {
+		return append(b, "all goroutines are asleep: deadlock"...)
+	},
+	RulePanic: func(d *Describer, b []byte, e Event) []byte {
+		return append(b, "the program panics"...)
+	},
+	RuleUntil: func(d *Describer, b []byte, e Event) []byte {
+		return appendf(b, "the run stops here with %d goroutines alive", e.N)
+	},
+}
+
+// kickedNew is kicked for a go-create event, whose N is the ring length.
+func kickedNew(e Event) kickedNewPhrase { return kickedNewPhrase{e.G3, e.Flag, e.N} }
+
+type kickedNewPhrase struct {
+	g    GID
+	full bool
+	n    int
+}
+
+func (k kickedNewPhrase) appendTo(b []byte) []byte {
+	if k.g == NoG {
+		return b
+	}
+	if k.full {
+		return appendf(b, "; %v, kicked out of runnext, finds the ring full", k.g)
+	}
+	return appendf(b, "; %v, kicked out of runnext, goes to the ring's tail (%d/256)", k.g, k.n)
+}
+
+// plural writes "1 G goes" or "3 Gs go".
+func plural(n int, one, many string) pluralPhrase { return pluralPhrase{n, one, many} }
+
+type pluralPhrase struct {
+	n         int
+	one, many string
+}
+
+func (p pluralPhrase) appendTo(b []byte) []byte {
+	if p.n == 1 {
+		return append(append(b, "1 "...), p.one...)
+	}
+	return append(append(decimal.AppendInt(b, int64(p.n)), ' '), p.many...)
+}
+
+func kicked(e Event) kickedPhrase { return kickedPhrase{e.G3} }
+
+type kickedPhrase struct{ g GID }
+
+func (k kickedPhrase) appendTo(b []byte) []byte {
+	if k.g == NoG {
+		return b
+	}
+	return appendf(b, ", kicking %v to the ring's tail", k.g)
+}
+
+// TimeString formats an event time for the text trace.
+func TimeString(t sim.Time) string { return t.String() }

@@ -1,0 +1,193 @@
+package gmp
+
+import (
+	"strings"
+	"time"
+
+	"github.com/schedlab/schedlab/core/sim"
+	"github.com/schedlab/schedlab/internal/decimal"
+)
+
+// appendf appends a sentence to b as fmt.Appendf would, for the few verbs
+// and types the describer uses: %v, %d and %s of strings, integers, IDs,
+// durations, times, reasons, kinds and the phrases below. A trace writes
+// hundreds of thousands of sentences, so appendf makes no allocation:
+// it never hands its arguments to fmt or to an interface method, which
+// keeps them, and the values boxed into them, on the caller's stack.
+// A verb or type it does not know is marked as fmt marks a bad verb,
+// "%!q(…)", and the tests describe every rule to see that none is.
+func appendf(b []byte, format string, args ...any) []byte {
+	arg := 0
+	for {
+		i := strings.IndexByte(format, '%')
+		if i < 0 {
+			b = append(b, format...)
+			break
+		}
+		b = append(b, format[:i]...)
+		if i+1 >= len(format) {
+			b = append(b, "%!(NOVERB)"...)
+			break
+		}
+		verb := format[i+1]
+		format = format[i+2:]
+		switch {
+		case verb == '%':
+			b = append(b, '%')
+		case arg >= len(args):
+			b = append(b, '%', '!', verb)
+			b = append(b, "(MISSING)"...)
+		default:
+			b = appendArg(b, args[arg], verb)
+			arg++
+		}
+	}
+	if arg < len(args) {
+		b = append(b, "%!(EXTRA)"...)
+	}
+	return b
+}
+
+// appendArg appends one argument as fmt's %v, %d or %s would.
+func appendArg(b []byte, a any, verb byte) []byte {
+	if verb != 'v' && verb != 'd' && verb != 's' {
+		return append(append(b, '%', '!', verb), "(unsupported verb)"...)
+	}
+	switch x := a.(type) {
+	case string:
+		return append(b, x...)
+	case int:
+		return decimal.AppendInt(b, int64(x))
+	case int32:
+		return decimal.AppendInt(b, int64(x))
+	case int64:
+		return decimal.AppendInt(b, x)
+	case uint64:
+		return decimal.AppendUint(b, x)
+	case GID:
+		if verb == 'd' {
+			return decimal.AppendInt(b, int64(x))
+		}
+		return AppendG(b, x)
+	case PID:
+		if verb == 'd' {
+			return decimal.AppendInt(b, int64(x))
+		}
+		return AppendP(b, x)
+	case MID:
+		if verb == 'd' {
+			return decimal.AppendInt(b, int64(x))
+		}
+		return AppendM(b, x)
+	case time.Duration:
+		if verb == 'd' {
+			return decimal.AppendInt(b, int64(x))
+		}
+		return appendDuration(b, x)
+	case sim.Time:
+		if verb == 'd' {
+			return decimal.AppendInt(b, int64(x))
+		}
+		return sim.AppendMillis(b, x.D())
+	case Reason:
+		if verb == 'd' {
+			return decimal.AppendInt(b, int64(x))
+		}
+		return append(b, x.String()...)
+	case Kind:
+		if verb == 'd' {
+			return decimal.AppendInt(b, int64(x))
+		}
+		return append(b, x.String()...)
+	case intoPhrase:
+		return x.appendTo(b)
+	case kickedPhrase:
+		return x.appendTo(b)
+	case kickedNewPhrase:
+		return x.appendTo(b)
+	case pluralPhrase:
+		return x.appendTo(b)
+	case waitedPhrase:
+		return x.appendTo(b)
+	case sliceAgePhrase:
+		return x.appendTo(b)
+	case placePhrase:
+		return x.d.appendPlace(b, x.l)
+	case namePhrase:
+		return x.appendTo(b)
+	case capPhrase:
+		return x.appendTo(b)
+	}
+	return append(append(b, '%', '!', verb), "(unsupported type)"...)
+}
+
+// AppendG, AppendP and AppendM append an ID as its String method writes
+// it ("G5", "P0", "M2", "-" for none), without making the string.
+func AppendG(b []byte, g GID) []byte {
+	if g == NoG {
+		return append(b, '-')
+	}
+	return decimal.AppendInt(append(b, 'G'), int64(g))
+}
+
+// AppendP appends p as PID.String writes it.
+func AppendP(b []byte, p PID) []byte {
+	if p == NoP {
+		return append(b, '-')
+	}
+	return decimal.AppendInt(append(b, 'P'), int64(p))
+}
+
+// AppendM appends m as MID.String writes it.
+func AppendM(b []byte, m MID) []byte {
+	if m == NoM {
+		return append(b, '-')
+	}
+	return decimal.AppendInt(append(b, 'M'), int64(m))
+}
+
+// appendDuration appends d as d.String() writes it ("0s", "472µs",
+// "1.5ms", "1h0m2.5s"); time has no appending form, and a String per
+// sentence was an allocation per event.
+func appendDuration(b []byte, d time.Duration) []byte {
+	b, u := decimal.AppendSign(b, int64(d))
+	switch {
+	case u == 0:
+		return append(b, "0s"...)
+	case u < uint64(time.Microsecond):
+		return append(decimal.AppendUint(b, u), "ns"...)
+	case u < uint64(time.Millisecond):
+		return append(appendDecimal(b, u, 3), "µs"...)
+	case u < uint64(time.Second):
+		return append(appendDecimal(b, u, 6), "ms"...)
+	}
+	secs := u / uint64(time.Second)
+	if h := secs / 3600; h > 0 {
+		b = append(decimal.AppendUint(b, h), 'h')
+	}
+	if secs >= 60 {
+		b = append(decimal.AppendUint(b, secs/60%60), 'm')
+	}
+	return append(appendDecimal(b, u%uint64(time.Minute), 9), 's')
+}
+
+// appendDecimal appends u/10^places with the fraction's trailing zeros,
+// and a point with nothing after it, left out: 1500, 3 gives "1.5".
+func appendDecimal(b []byte, u uint64, places int) []byte {
+	div := uint64(1)
+	for range places {
+		div *= 10
+	}
+	b = decimal.AppendUint(b, u/div)
+	frac := u % div
+	if frac == 0 {
+		return b
+	}
+	b = append(b, '.')
+	for frac != 0 {
+		div /= 10
+		b = append(b, byte('0'+frac/div))
+		frac %= div
+	}
+	return b
+}

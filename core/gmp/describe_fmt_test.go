@@ -1,0 +1,90 @@
+package gmp
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/schedlab/schedlab/core/sim"
+)
+
+// appendf writes what fmt.Sprintf writes, for every type and verb the
+// describer uses.
+func TestAppendfIsFmt(t *testing.T) {
+	for _, c := range []struct {
+		format string
+		args   []any
+	}{
+		{"%v and %v on %v with %v", []any{GID(5), NoG, PID(1), MID(3)}},
+		{"%v %v %v", []any{NoP, NoM, GID(12345)}},
+		{"%d %d %d %d Gs; %s", []any{3, int32(-4), GID(7), PID(2), "text"}},
+		{"%d %d %d", []any{MID(4), int64(-1 << 40), 1500 * time.Microsecond}},
+		{"%v late, %v at %v", []any{1500 * time.Microsecond, time.Duration(0), sim.Time(20050)}},
+		{"100%% of %v", []any{Kind(KindSteal)}},
+		{"%v (%s)", []any{Reason(ReasonSleep), Reason(ReasonChanRecv)}},
+		{"%d", []any{uint64(1 << 40)}},
+		{"", nil},
+		{"no verbs", nil},
+	} {
+		if got, want := string(appendf([]byte("x"), c.format, c.args...)), "x"+fmt.Sprintf(c.format, c.args...); got != want {
+			t.Errorf("appendf(%q) = %q, fmt gives %q", c.format, got, want)
+		}
+	}
+}
+
+// What appendf does not know it marks, as fmt marks a bad verb, rather
+// than handing it to fmt (which would make its arguments escape).
+func TestAppendfMarksWhatItDoesNotKnow(t *testing.T) {
+	for _, c := range []struct {
+		format string
+		args   []any
+	}{
+		{"%q", []any{"quoted"}},
+		{"%5d", []any{42}},
+		{"%v", []any{3.5}},
+		{"extra %v", []any{1, 2}},
+		{"missing %v %v", []any{1}},
+		{"trailing %", nil},
+	} {
+		if got := string(appendf(nil, c.format, c.args...)); !strings.Contains(got, "%!") {
+			t.Errorf("appendf(%q) = %q, unmarked", c.format, got)
+		}
+	}
+}
+
+// appendDuration writes what time.Duration.String does, in every unit and
+// at the extremes.
+func TestAppendDurationIsString(t *testing.T) {
+	ds := []time.Duration{0, 1, 999, 1000, 1001, 1500, 999_999, time.Millisecond, 1_005_000, 10_050_000,
+		time.Second, time.Second + 1, 59 * time.Second, time.Minute, time.Hour, time.Hour + 2*time.Second + 500*time.Millisecond,
+		100 * time.Hour, math.MaxInt64, math.MinInt64}
+	// And a spread of values of every magnitude, from a fixed generator.
+	r := sim.NewRand(1)
+	for range 20000 {
+		ds = append(ds, time.Duration(r.Uint64()>>(r.Uint64()%64)))
+	}
+	for _, d := range ds {
+		for _, d := range []time.Duration{d, -d} {
+			if got, want := string(appendDuration([]byte("x"), d)), "x"+d.String(); got != want {
+				t.Fatalf("appendDuration(%d) = %q, String gives %q", int64(d), got, want)
+			}
+		}
+	}
+}
+
+// AppendG, AppendP and AppendM append what String returns.
+func TestAppendIDsIsString(t *testing.T) {
+	for _, id := range []int32{-1, 0, 1, 9, 10, 255, 256, 123456, math.MaxInt32, math.MinInt32} {
+		if got, want := string(AppendG(nil, GID(id))), GID(id).String(); got != want {
+			t.Errorf("AppendG(%d) = %q, want %q", id, got, want)
+		}
+		if got, want := string(AppendP(nil, PID(id))), PID(id).String(); got != want {
+			t.Errorf("AppendP(%d) = %q, want %q", id, got, want)
+		}
+		if got, want := string(AppendM(nil, MID(id))), MID(id).String(); got != want {
+			t.Errorf("AppendM(%d) = %q, want %q", id, got, want)
+		}
+	}
+}

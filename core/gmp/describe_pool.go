@@ -1,0 +1,122 @@
+package gmp
+
+import "time"
+
+// poolWords tells the decisions of a pool (package core/pool/decide) and the
+// wake-ups they cause.
+var poolWords = words{
+	RulePoolDispatchIdle: func(d *Describer, b []byte, e Event) []byte {
+		name := d.poolName(int(e.Obj))
+		which := "the most recently used (the top of the idle stack)"
+		if d.preAlloc(int(e.Obj)) {
+			which = "the one idle longest (PreAlloc keeps a ring)"
+		}
+		return appendf(b, "%v submits task %d to pool %s: idle worker w%d (%v), idle for %v, takes it, %s", e.G, e.N2, name, e.N, e.G2, e.D, which)
+	},
+	RulePoolDispatchNew: func(d *Describer, b []byte, e Event) []byte {
+		name := d.poolName(int(e.Obj))
+		return appendf(b, "%v submits task %d to pool %s: no worker is idle and there is room, so it starts worker w%d (%v; %s running)", e.G, e.N2, name, e.N, e.G2, d.capOf(int(e.Obj), e.N3))
+	},
+	RulePoolHandoff: func(d *Describer, b []byte, e Event) []byte {
+		name := d.poolName(int(e.Obj))
+		return appendf(b, "worker w%d (%v) of pool %s finishes its task and takes task %d from %v, which waited %v: it runs it at once, and %v is only woken to return", e.N, e.G, name, e.N2, e.G2, e.D, e.G2)
+	},
+	RulePoolServeWaiter: func(d *Describer, b []byte, e Event) []byte {
+		name := d.poolName(int(e.Obj))
+		return appendf(b, "a worker of pool %s is gone and there is room: worker w%d (%v) is started for the task %v waited %v to submit (task %d)", name, e.N, e.G2, e.G3, e.D, e.N2)
+	},
+	RulePoolBlock: func(d *Describer, b []byte, e Event) []byte {
+		name := d.poolName(int(e.Obj))
+		return appendf(b, "pool %s has no idle worker and no room (%s running): %v waits for one, #%d in a FIFO line of %d", name, d.capOf(int(e.Obj), e.N3), e.G, e.N, e.N2)
+	},
+	RulePoolReject: func(d *Describer, b []byte, e Event) []byte {
+		name := d.poolName(int(e.Obj))
+		if e.Flag {
+			return appendf(b, "pool %s has no idle worker and no room (%s running), and it is nonblocking: %v's task is rejected with ErrPoolOverload", name, d.capOf(int(e.Obj), e.N3), e.G)
+		}
+		return appendf(b, "pool %s is full and %d submitters already wait, its max_blocking: %v's task is rejected with ErrPoolOverload", name, e.N, e.G)
+	},
+	RulePoolIdle: func(d *Describer, b []byte, e Event) []byte {
+		name := d.poolName(int(e.Obj))
+		b = appendf(b, "worker w%d (%v) of pool %s finishes its task with nobody waiting: it goes on top of the idle stack (%d idle), stamped with the time", e.N, e.G, name, e.N2)
+		if e.Flag {
+			b = appendf(b, "; no purge is pending, so the purge timer is set for %v from now", e.D)
+		}
+		return b
+	},
+	RulePoolPurge: func(d *Describer, b []byte, e Event) []byte {
+		name := d.poolName(int(e.Obj))
+		if e.N == 0 {
+			b = appendf(b, "the purge of pool %s finds no worker idle for %v", name, d.expiryOf(int(e.Obj)))
+		} else {
+			b = appendf(b, "the purge of pool %s stops %s idle for %v or more (the oldest for %v), found by binary search of the idle stack", name, plural(e.N, "worker", "workers"), d.expiryOf(int(e.Obj)), e.D2)
+		}
+		if e.Flag {
+			return appendf(b, "; %s idle, and it re-arms for the oldest, in %v", plural(e.N2, "worker stays", "workers stay"), e.D)
+		}
+		return append(b, "; no worker is left idle, so no purge is pending"...)
+	},
+	RulePoolReadyIdle: func(d *Describer, b []byte, e Event) []byte {
+		return appendf(b, "%v sends the task on worker w%d's channel: %v, parked receiving, goes %s%s", e.G2, e.N, e.G, d.into(e), kicked(e))
+	},
+	RulePoolReadyWaiter: func(d *Describer, b []byte, e Event) []byte {
+		return appendf(b, "%v signals the ready channel of %v, waiting in Submit: %v goes %s%s", e.G2, e.G, e.G, d.into(e), kicked(e))
+	},
+	RulePoolReadyStop: func(d *Describer, b []byte, e Event) []byte {
+		return appendf(b, "the purge closes the task channel of worker w%d, idle for %v: %v wakes %s to return%s", e.N, e.D, e.G, d.into(e), kicked(e))
+	},
+	RulePurgeTimer: func(d *Describer, b []byte, e Event) []byte {
+		name := d.poolName(int(e.Obj))
+		b = appendf(b, "the purge timer of pool %s fires %v late on %v", name, e.D, e.P)
+		if e.P2 != e.P {
+			b = appendf(b, " (stolen from %v's heap)", e.P2)
+		}
+		return appendf(b, ": time.AfterFunc starts %v to run the purge, %s%s", e.G, d.into(e), kickedNew(e))
+	},
+	RuleReadyTasks: func(d *Describer, b []byte, e Event) []byte {
+		return appendf(b, "%v finishes the last task %v was waiting for: %v wakes %s%s", e.G2, e.G, e.G, d.into(e), kicked(e))
+	},
+	RulePoolWorkerLost: func(d *Describer, b []byte, e Event) []byte {
+		name := d.poolName(int(e.Obj))
+		return appendf(b, "the task on worker w%d (%v) of pool %s called runtime.Goexit, which ends the worker too: the pool stops counting it (%s running)", e.N, e.G, name, d.capOf(int(e.Obj), e.N3))
+	},
+}
+
+func (d *Describer) poolName(i int) namePhrase {
+	if i >= 0 && i < len(d.pools) {
+		return namePhrase{name: d.pools[i].Name}
+	}
+	return namePhrase{prefix: "#", i: i}
+}
+
+// capOf writes a pool's running count against its capacity: "3/8".
+func (d *Describer) capOf(pool int, running int32) capPhrase {
+	if pool >= 0 && pool < len(d.pools) && d.pools[pool].Size > 0 {
+		return capPhrase{running, d.pools[pool].Size}
+	}
+	return capPhrase{running: running}
+}
+
+// capPhrase is a running count and a capacity, 0 for none.
+type capPhrase struct {
+	running int32
+	size    int
+}
+
+func (c capPhrase) appendTo(b []byte) []byte {
+	if c.size > 0 {
+		return appendf(b, "%d/%d", c.running, c.size)
+	}
+	return appendf(b, "%d, no limit", c.running)
+}
+
+func (d *Describer) preAlloc(pool int) bool {
+	return pool >= 0 && pool < len(d.pools) && d.pools[pool].PreAlloc
+}
+
+func (d *Describer) expiryOf(pool int) time.Duration {
+	if pool >= 0 && pool < len(d.pools) && d.pools[pool].Expiry > 0 {
+		return d.pools[pool].Expiry
+	}
+	return DefaultPoolExpiry
+}

@@ -1,0 +1,189 @@
+// Package gmp is a model of the Go 1.26 scheduler, precise enough to hold
+// next to runtime/proc.go and to GODEBUG=schedtrace output.
+//
+// # Design
+//
+// The runtime schedules goroutines (G) onto OS threads (M) that must hold a
+// processor (P) to run Go code; GOMAXPROCS is the number of Ps. Each P has
+// a 256-slot ring of runnable Gs and a runnext slot that runs before it;
+// a global queue takes overflow and preempted Gs. An M with nothing to do
+// looks, in a fixed order, at its P's timers, the global queue (on every
+// 61st fresh slice), its own queue, the global queue again, the network,
+// and finally the other Ps' queues, which it steals from. sysmon, a thread
+// with no P, preempts long-running Gs and takes Ps away from long system
+// calls. docs/rules.md states these rules with citations; the
+// functions here carry the runtime's names (runqput, findRunnable,
+// stealWork, handoffp, retake, …) so the two can be read side by side.
+//
+// # Time
+//
+// The model is a discrete-event simulation with a virtual clock in
+// nanoseconds (package sim). Every M is an actor whose next action is on
+// an agenda; sysmon is another. The runtime's own work takes time too, so
+// each operation has a small fixed cost (Costs): a go statement 1µs, a
+// context switch 200ns (50ns to the scheduler's choice, which is when the
+// runtime's trace shows the next G starting, and 150ns for that G to
+// resume), waking a parked thread 5µs, creating one 20µs, and so on.
+// These costs are what give concurrent Ms a defined order. Within
+// one step an operation is atomic: findRunnable, for instance, runs from
+// top to bottom at one instant, except where the runtime itself waits
+// (runqgrab's usleep(3) before stealing a runnext, blocking in netpoll,
+// stopm). Every usleep and epoll timeout is lengthened by the kernel's
+// timer slack (50µs by default), which is why sysmon settles at about one
+// pass per 10.05ms and why a 1ms time.Sleep on an idle machine takes a
+// little over 1ms.
+//
+// A G's program is a list of actions (see Program). Compute is user code
+// and therefore an asynchronous safe point: a preemption signal that
+// arrives during it stops the G where it is. Every other action is runtime
+// code: a pending request waits for the prologue of the next runtime call
+// or compute action (the synchronous path through the stack check), and
+// is lost if the G parks first, because execute clears it (R7.6). A
+// channel operation does its work before it takes effect (chan.go), so a
+// request that arrives during an operation that then parks is lost, as in
+// the runtime.
+//
+// The simulation is single-threaded and deterministic: it never reads the
+// wall clock or a global random source, iterates slices rather than maps,
+// and draws every random number (the steal order, durations written as
+// distributions) from one seeded generator. The same program, config and
+// seed give the same events, byte for byte.
+//
+// An event is emitted before the changes it describes, as runtime/trace
+// records them, and those changes are complete before the next event. So
+// the state as it is when event i+1 is emitted is exactly the state after
+// event i, even inside one step: the UI uses this to show every event's
+// state, not only every step's.
+//
+// # What is modelled
+//
+// Goroutine creation into runnext with the kick to the ring's tail;
+// runqputslow moving 128+1 Gs to the global queue; globrunqget (one G when
+// schedtick%61 == 0) and globrunqgetbatch (min(128, len, len/GOMAXPROCS+1));
+// schedtick advancing only on fresh slices; findRunnable in the order of
+// R3.3; non-blocking and blocking netpoll with at most one M blocked in it;
+// stealWork's four passes in coprime-stride random order, taking half the
+// victim's ring (the last stolen G runs), runnext only on the last pass and
+// after the back-off, other Ps' timers on the last pass; spinning Ms, wakep
+// (at most one spinning M per submission), the resetspinning chain,
+// needspinning, startm/stopm with LIFO idle P and M lists, handoffp's
+// conditions; system calls that keep their P, exitsyscall's fast path, its
+// take-back of the old P from another syscalling thread, an idle P, or the
+// global queue; entersyscallblock; sysmon's 20µs→10ms back-off, deep
+// sleep, per-P sysmontick updated only on its passes, preemption on the
+// second sighting, syscall retake with the 10ms grace and sysretake, and
+// netpoll after 10ms without a poll; preemption as a request honoured at
+// the next safe point, preempted and Gosched'd Gs going to the global
+// queue's tail; goready into the waker's runnext; per-P timer heaps fired
+// only in findRunnable; channels with FIFO wait queues and close readying
+// every waiter; injectglist spreading polled Gs over idle Ps; and exit
+// through per-P free lists of descriptors (64 → 31, refilled to 32).
+// Goroutines are stored by descriptor, as allgs does, so a run's memory
+// follows the most goroutines alive at once, not every one ever made.
+//
+// Three libraries a scenario can use are modelled as the code they are,
+// run by simulated goroutines: package pool (pool.go: its decision rules,
+// its workers parked on task channels, its purge started by a
+// time.AfterFunc timer in some P's heap — held decision by decision
+// against the real pool by package lockstep), x/sync/semaphore (sema.go:
+// FIFO waiters parked in a select, woken by closing their channel) and
+// x/sync/errgroup with SetLimit (errgroup.go: a buffered channel of the
+// limit's size, a WaitGroup). Their events say which of their functions
+// made each decision (pool.submit, semaphore.Release, errgroup.Go).
+//
+// Some runtime quirks follow from this and are kept because they are true:
+// a P with schedtick 0 passes the %61 check; a P's first syscall is never a
+// "first sighting" to sysmon (both syscallticks start at 0), so it can be
+// retaken on the first pass; a G woken on a long-idle P inherits a slice
+// sysmon may already consider old.
+//
+// # What is left out, and why
+//
+//   - The garbage collector: mark workers, assists, stop-the-world,
+//     gcstopm, forced GCs, and findRunnable's GC steps. Scenarios allocate
+//     nothing, and a GC would make every trace depend on heap sizes the
+//     scenario cannot express.
+//   - The finalizer and cleanup goroutines, forcegc, bgsweep and
+//     bgscavenge. A real program starts with these, which is why its
+//     schedtrace usually shows one or two more threads than the model's M0
+//     and sysmon.
+//   - runtime/trace's own goroutines: its writer, which wakes to write
+//     whenever its buffers fill, and its CPU-sample reader, woken by a
+//     timer every 100ms (tracecpu.go). The model runs untraced; schedlab
+//     verify compares it with traced runs and says when these goroutines
+//     ran often enough to matter (below).
+//   - Safe-point functions, locked threads (LockOSThread, startlockedm,
+//     stoplockedm), cgo and extra Ms, the template thread, and the 10000
+//     thread limit: no scenario action can reach them.
+//   - Changing GOMAXPROCS during a run (procresize after start-up, the
+//     cgroup-driven automatic update). The P count is fixed per run, but
+//     the start-up order of the idle list follows procresize.
+//   - The per-P goid cache: goroutine ids are given in global creation
+//     order (G1 is main, then G2, G3, …) so that scenarios can name them.
+//     The runtime hands out ids in blocks of 16 per P.
+//   - The race detector's shuffles (randomizeScheduler), which only exist
+//     under -race.
+//   - sync.Mutex, the runtime's semaphores (sync.WaitGroup's wait is
+//     modelled as a plain park), active spinning and goyield; select with
+//     several ready cases. There are no scenario actions for them yet.
+//   - Of package pool: Tune, Release, Reboot, panicking tasks and
+//     SubmitContext's cancellation, which no scenario action reaches. Of
+//     x/sync/semaphore: TryAcquire and contexts that end.
+//   - Stack sizes: every G has a 2 KiB stack, so gfput never frees one and
+//     the global free list has no "no stack" half.
+//   - Timer modification and deletion (Stop, Reset); timerpMask is
+//     approximated by "the P has timers", which finds the same timers.
+//   - Races inside one findRunnable: the runtime's CAS loops can interleave
+//     with other Ms mid-scan; here a scan is atomic at its instant. The
+//     places where the runtime deliberately waits are modelled.
+//   - The network poller returns every ready G in one poll (the runtime
+//     reads up to 128 events per epoll_wait).
+//
+// # Where a user can see the model differ from the runtime
+//
+// Three patterns, measured against Go 1.26 on this project's 2-core
+// machine, a virtual machine whose host's load makes real figures vary by
+// several times from one set of runs to the next. The model's figures are
+// with Config.Noise over seeds 1–10 (go test -run
+// 'TestHogBesidePingPong|TestTimerBurstsOnOneP|TestPingPongOnTwoPs' -v
+// ./core/gmp/); the real ones are untraced, from go run ./scripts/untraced
+// NAME, which counts from inside the program, because runtime/trace
+// changes two of them:
+//   - A ping-pong pair beside a CPU hog on one P: the model gives the hog
+//     39–47% of the CPU (7% exact: sysmon's look keeps landing inside a
+//     channel operation that then parks, which loses the request); the
+//     runtime 26–78% over sets of ten runs (medians 39–69%). Traced, the
+//     runtime starves the hog: the pair's hops fill the tracer's buffers,
+//     so the tracer's writer runs every millisecond or so on the only P,
+//     and findRunnable hands it the P with a new time slice (traceReader,
+//     proc.go); the pair then inherits that slice through runnext, and
+//     sysmon never sees one 10ms old.
+//   - A goroutine woken by a timer on an otherwise idle P, 60 bursts of
+//     sleep 20ms and compute 9ms: the model preempts 1–3 (none exact),
+//     one early while sysmon's sleeps are still short and the rest when
+//     sysmon's deep sleep ends after the woken G has started, inheriting
+//     a slice sysmon already saw. The runtime preempts 0–3 on a quiet
+//     machine (median 0 in 20 runs), 0–13 with both CPUs busy with other
+//     work, more under a parallel build: the OS delays its thread
+//     wake-ups, which the model's noise does not. Traced it preempts 2–6:
+//     the tracer's CPU-sample reader wakes every 100ms and cuts sysmon's
+//     deep sleep short, and sysmon's next look, 10ms later, can land in a
+//     burst.
+//   - A ping-pong pair on 2 Ps: the model moves the pair to the other P
+//     on 0.048–0.062% of hops; the runtime, traced, on 0.02–0.06% on one
+//     day and 0.05–0.15% on another (schedlab
+//     verify pingpong-2p: 80–208 migrations in 138k–163k starts). A model
+//     hop takes 400ns, a real one about 125ns untraced and 430ns traced, so
+//     counted in time the model moves it 60–78 times in 50ms, above the
+//     runtime's 3–55 untraced (medians 7–45 over sets of ten runs; 25–79
+//     in three runs under perf stat). In both, about one in six of the
+//     idle P's back-offs ends in a steal; the runtime's thief backs off
+//     130–480 times in 50ms (perf stat's count of nanosleep, less
+//     sysmon's), the model's about 365. Why the runtime's typical run
+//     moves the pair less is open. One lead: a kernel scheduler trace of a
+//     real run (perf record of sched_switch) shows Linux waking the thief
+//     on the pair's own CPU, where it preempts the pair's thread while it
+//     looks for work and again when its back-off ends, while the other CPU
+//     idles (43 such preemptions in one 50ms run); the model gives every
+//     M a CPU of its own.
+package gmp

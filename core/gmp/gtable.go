@@ -1,0 +1,141 @@
+package gmp
+
+import "github.com/schedlab/schedlab/core/sim"
+
+// gChunk is the number of entries per block of the goroutine table.
+const gChunk = 512
+
+// gtable stores goroutines the way the runtime's allgs does: by g
+// descriptor. A goroutine that exits leaves its descriptor on a free list
+// and the next go statement reuses it (gfget), so the table grows with
+// the most goroutines ever alive at once, not with every goroutine ever
+// created. A million short-lived goroutines fit in the descriptors of the
+// few thousand alive at a time, which keeps the hot state small enough to
+// stay in the CPU's caches.
+//
+// Goroutine ids still number every goroutine ever created. descOf maps
+// each to its descriptor, and ids keeps the little that outlives a
+// goroutine (its parent and when it was created), so a dead goroutine can
+// still be described; the map is apart from the rest because every step
+// reads it. Both are written once per goroutine, when it is created, and
+// never again, so their full blocks are shared between clones.
+//
+// Slots are stored in fixed-size blocks, so a *G stays valid while new
+// goroutines are added (a go statement holds its parent's *G while it
+// creates children).
+type gtable struct {
+	slots  [][]G // by descriptor
+	ndesc  int32 // descriptors allocated: the runtime's len(allgs)
+	descOf idBlocks[int32]
+	ids    idBlocks[gidRecord]
+	nids   int // goroutine ids handed out, G0 included
+}
+
+// gidRecord is what the table keeps of every goroutine beyond its life.
+type gidRecord struct {
+	parent  GID
+	created sim.Time
+}
+
+func (t *gtable) len() int { return t.nids }
+
+func (t *gtable) rec(id GID) *gidRecord { return &t.ids.blocks[int(id)/gChunk][int(id)%gChunk] }
+
+func (t *gtable) desc(id GID) int32 { return t.descOf.blocks[int(id)/gChunk][int(id)%gChunk] }
+
+func (t *gtable) slot(desc int32) *G { return &t.slots[desc/gChunk][desc%gChunk] }
+
+// at returns the slot of goroutine id's descriptor. For a goroutine that
+// exited and whose descriptor was reused, that slot holds another
+// goroutine: callers that may meet such an id use current.
+func (t *gtable) at(id GID) *G { return t.slot(t.desc(id)) }
+
+// current returns goroutine id, or nil if it exited and a newer goroutine
+// has taken its descriptor.
+func (t *gtable) current(id GID) *G {
+	if g := t.at(id); g.ID == id {
+		return g
+	}
+	return nil
+}
+
+// reserveG0 takes goroutine id 0, which names no goroutine and owns no
+// descriptor, so that ids start at G1.
+func (t *gtable) reserveG0() {
+	t.addIDBlock()
+	t.descOf.blocks[0][0] = -1
+	t.nids = 1
+}
+
+// reserveIDs makes room for n goroutine ids, G0 included, in one
+// allocation per table (presize.go).
+func (t *gtable) reserveIDs(n int) {
+	t.ids.reserve(n)
+	t.descOf.reserve(n)
+}
+
+// addIDBlock adds a block to ids and to descOf.
+func (t *gtable) addIDBlock() {
+	t.ids.add()
+	t.descOf.add()
+}
+
+// newDesc allocates a fresh descriptor (newproc1's malg when the free
+// lists are empty).
+func (t *gtable) newDesc() int32 {
+	if t.ndesc%gChunk == 0 {
+		t.slots = append(t.slots, make([]G, gChunk))
+	}
+	d := t.ndesc
+	t.ndesc++
+	return d
+}
+
+// add stores g, created at the given time, under the next goroutine id,
+// on descriptor g.Desc, and returns the goroutine that used that
+// descriptor before (NoG if none).
+func (t *gtable) add(g G, created sim.Time) (*G, GID) {
+	g.ID = GID(t.nids)
+	if t.nids%gChunk == 0 {
+		t.addIDBlock()
+	}
+	*t.rec(g.ID) = gidRecord{parent: g.Parent, created: created}
+	t.descOf.blocks[t.nids/gChunk][t.nids%gChunk] = g.Desc
+	t.nids++
+	p := t.slot(g.Desc)
+	prev := p.ID
+	*p = g
+	return p, prev
+}
+
+// clone copies the slots, which change, and shares the full blocks of id
+// records, which do not. The last block may still be written (by the
+// original or by the clone), so each gets its own copy of it.
+func (t *gtable) clone() gtable {
+	c := gtable{slots: make([][]G, len(t.slots)), ndesc: t.ndesc, nids: t.nids}
+	for i, b := range t.slots {
+		nb := make([]G, gChunk)
+		copy(nb, b)
+		c.slots[i] = nb
+	}
+	c.ids.blocks = shareFullBlocks(t.ids.blocks, t.nids)
+	c.descOf.blocks = shareFullBlocks(t.descOf.blocks, t.nids)
+	return c
+}
+
+// shareFullBlocks copies a table of write-once blocks holding n entries:
+// the full blocks are shared, the last one, still being filled, copied.
+func shareFullBlocks[T any](blocks [][]T, n int) [][]T {
+	c := make([][]T, len(blocks))
+	copy(c, blocks)
+	if k := len(c); k > 0 && n%gChunk != 0 {
+		c[k-1] = append([]T(nil), blocks[k-1]...)
+	}
+	return c
+}
+
+// ghost describes goroutine id after its descriptor went to another
+// goroutine: dead, with what its id record kept.
+func (t *gtable) ghost(id GID) *G {
+	return &G{ID: id, Status: Gdead, M: NoM, Parent: t.rec(id).parent, Desc: t.desc(id)}
+}

@@ -1,0 +1,564 @@
+package gmp
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/schedlab/schedlab/core/sim"
+)
+
+// Machine is a running simulation of the Go scheduler executing one
+// program. It is a single-threaded state machine: Step advances it by one
+// wake-up of one actor and reports what happened through the event sink.
+// Clone copies all of it.
+type Machine struct {
+	cfg  Config
+	prog *Program
+	// bodies are the program's action lists, numbered for frames;
+	// childBody gives, for each action in ops, the body a go, loop,
+	// submit or group action starts. Both are built by New and never
+	// change, so clones share them.
+	bodies    [][]Op
+	childBody []uint16
+	// ops lists every action, body by body; body b's actions start at
+	// bodyStart[b]. A G names its current action by index (G.op).
+	ops       []*Op
+	bodyStart []int32
+
+	now    sim.Time
+	rng    sim.Rand
+	agenda sim.Agenda[wake]
+
+	gs    gtable // indexed by GID; G0 is unused
+	ps    []P
+	ms    []*M
+	sched Sched
+	chans []Chan
+	net   netpoller
+	mon   Sysmon
+	pools []Pool
+	sems  []Sem
+	// groups are the errgroups in use; freeChans the channels groups
+	// made and gave back, for the next group to reuse.
+	groups    []group
+	freeChans []int32
+	// poolBody and purgeBody are the bodies New makes up for each pool:
+	// a worker's loop and the purge goroutine's work.
+	poolBody, purgeBody []uint16
+
+	stealOrder randomOrder
+	live       int // goroutines not dead
+	peakLive   int // the most goroutines alive at once
+	// idleWhileRunnable is the work-conservation measure (workcons.go).
+	idleWhileRunnable time.Duration
+	ntimers           int // timers pending over all Ps
+
+	// Things a thread holds in its hands for a moment inside one step,
+	// between two events: a P taken from its M and not yet handed to
+	// another (takeP or entersyscallblock, then handoffp), and the G
+	// kicked out of runnext on its way through runqputslow. Between steps
+	// both are empty.
+	held   PID
+	kicked GID
+
+	emitted int
+	steps   uint64
+	// sinceCheck counts the steps since the last invariant sweep (Check).
+	sinceCheck int
+	// lastOp is the action the last step ran, named when the step limit
+	// ends a run that emits nothing.
+	lastOp *Op
+	// blocked are the goroutines a deadlock left waiting (checkdead).
+	blocked []Blocked
+	// causes says which event caused each event (cause.go).
+	causes causes
+	sink   func(Event)
+	// pending holds the events New emits (main starting) until the first
+	// sink is set, so that a sink sees every event Emitted counts.
+	pending  []Event
+	starting bool
+	trace    func(string) // schedtrace lines
+
+	ended bool
+	end   End
+}
+
+// End says how a run ended.
+type End struct {
+	Reason EndReason
+	Err    error // nil when the program ended normally
+}
+
+// EndReason classifies the end of a run.
+type EndReason uint8
+
+const (
+	Running      EndReason = iota // not ended
+	MainReturned                  // main's program finished: the program exits
+	UntilReached                  // the configured Until time was reached
+	Deadlock                      // every goroutine is blocked for good
+	Panicked                      // a goroutine panicked (close of closed channel, …)
+	EventLimit                    // MaxEvents reached without an end
+	Invariant                     // Check found a broken invariant (a model bug)
+)
+
+func (r EndReason) String() string {
+	return [...]string{"running", "main returned", "until reached", "deadlock", "panic", "event limit", "invariant violated"}[r]
+}
+
+// mStep is what an M does when its pending wake fires.
+type mStep uint8
+
+const (
+	stepNone         mStep = iota
+	stepRunG               // continue the current G's program
+	stepCPUDone            // the G's compute stretch is over
+	stepChanWorkDone       // a channel operation's work is done: it takes effect
+	stepSchedule           // schedule(): find the next G
+	stepSyscallDone        // the system call returns
+	stepStealResume        // the usleep(3) in runqgrab is over
+	stepNetpollDone        // blocking netpoll returns
+	stepStart              // woken by startm, or a new thread starts: take nextp
+)
+
+type wakeKind uint8
+
+const (
+	wakeM        wakeKind = iota + 1 // an M continues
+	wakeSysmon                       // sysmon's sleep ends
+	wakeSignal                       // a preemption signal reaches its thread
+	wakeNetReady                     // a network wait's fd becomes ready
+)
+
+// wake is an agenda entry. gen makes it void once its target has moved on.
+type wake struct {
+	kind wakeKind
+	m    MID
+	g    GID
+	gen  uint32
+}
+
+// New builds a machine for prog. The run starts with main (G1) running on
+// P0 and M0, sysmon on M1, and the other Ps idle.
+func New(cfg Config, prog *Program) (*Machine, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.MaxEvents == 0 {
+		cfg.MaxEvents = DefaultMaxEvents
+	}
+	if cfg.Costs == (Costs{}) {
+		cfg.Costs = DefaultCosts()
+	}
+	s := &Machine{
+		cfg:        cfg,
+		prog:       prog,
+		rng:        sim.NewRand(cfg.Seed),
+		stealOrder: newRandomOrder(cfg.Procs),
+	}
+	if len(prog.Chans) > maxChans {
+		return nil, fmt.Errorf("the program declares %d channels; the model allows %d", len(prog.Chans), maxChans)
+	}
+	if _, err := s.indexBodies(prog.Main); err != nil {
+		return nil, err
+	}
+	for pi, d := range prog.Pools {
+		s.pools = append(s.pools, newPool(d))
+		wb, err := s.indexBodies([]Op{{Kind: opPoolWorker, Pool: pi, Pos: d.Pos}})
+		if err != nil {
+			return nil, err
+		}
+		pb, err := s.indexBodies([]Op{{Kind: opPoolPurge, Pool: pi, Pos: d.Pos}})
+		if err != nil {
+			return nil, err
+		}
+		s.poolBody = append(s.poolBody, wb)
+		s.purgeBody = append(s.purgeBody, pb)
+	}
+	for _, d := range prog.Sems {
+		s.sems = append(s.sems, Sem{Decl: d})
+	}
+	s.starting = true
+	defer func() { s.starting = false }()
+	// G0, main, and the goroutines the program says it starts.
+	ids := 2 + goroutinesIn(prog.Main, maxPresizedIDs)
+	s.gs.reserveIDs(ids)
+	s.causes.ids.reserve(ids)
+	s.gs.reserveG0()
+	for _, c := range prog.Chans {
+		s.chans = append(s.chans, Chan{Name: c.Name, Cap: c.Cap})
+	}
+	s.sched.NetpollBlocked = NoM
+	s.held = NoP
+	for i := range cfg.Procs {
+		s.ps = append(s.ps, P{ID: PID(i), Status: Pidle, M: NoM})
+	}
+	m0 := s.newM(MRunning)
+	s.mon.M = s.newM(MSysmon).ID
+	// procresize makes every P but the caller's idle, pushing them in
+	// ascending order, so the highest-numbered P is at the head (R11.4).
+	for i := 1; i < cfg.Procs; i++ {
+		s.pidleput(&s.ps[i])
+	}
+	s.acquirepSilently(m0, &s.ps[0])
+
+	main, _ := s.allocG(NoG, s.gs.newDesc())
+	main.pushFrame(frame{body: 0}) // depth 1 of MaxLoopDepth+1: cannot fail
+	s.live++
+	s.peakLive = 1
+	s.execute(m0, pick{g: main.ID, rule: RuleMainStart})
+
+	s.mon.Delay = sysmonMinDelay
+	s.sleepSysmon(s.mon.Delay)
+	return s, nil
+}
+
+// SetSink sets the function that receives every event. The first sink
+// set on a new machine also receives the events of its start.
+func (s *Machine) SetSink(f func(Event)) {
+	s.sink = f
+	if f != nil {
+		for _, e := range s.pending {
+			f(e)
+		}
+		s.pending = nil
+	}
+}
+
+// SetSchedTraceSink sets the function that receives schedtrace lines
+// (Config.SchedTrace).
+func (s *Machine) SetSchedTraceSink(f func(string)) { s.trace = f }
+
+// Step advances the simulation by one wake-up and reports whether the run
+// goes on. A step emits zero or more events.
+func (s *Machine) Step() bool {
+	if s.ended {
+		return false
+	}
+	at, w, ok := s.agenda.Peek()
+	if !ok {
+		// Sysmon always has a wake pending, so this is a model bug.
+		s.fail(Invariant, fmt.Errorf("nothing left on the agenda at %v", s.now))
+		return false
+	}
+	if at > sim.Time(MaxSimTime) {
+		s.finish(EventLimit, s.horizonError(), RuleUntil)
+		return false
+	}
+	if s.cfg.Until > 0 && at > sim.Time(s.cfg.Until) {
+		s.now = sim.Time(s.cfg.Until)
+		s.finish(UntilReached, nil, RuleUntil)
+		return false
+	}
+	s.agenda.Pop()
+	s.steps++
+	if s.cfg.MeasureIdle && at > s.now {
+		s.accountIdle(at)
+	}
+	s.now = at
+	switch w.kind {
+	case wakeM:
+		m := s.ms[w.m]
+		if w.gen == m.gen {
+			next := m.next
+			m.next = stepNone
+			s.runM(m, next)
+		}
+	case wakeSysmon:
+		if w.gen == s.mon.gen {
+			s.sysmon()
+		}
+	case wakeSignal:
+		s.preemptSignal(w.m, w.g, w.gen)
+	case wakeNetReady:
+		s.netReady(w.g)
+	}
+	if !s.ended {
+		s.checkdead()
+	}
+	if !s.ended && s.cfg.Check && s.checkDue() {
+		if err := s.CheckInvariants(); err != nil {
+			s.fail(Invariant, err)
+		}
+	}
+	if !s.ended && s.emitted >= s.cfg.MaxEvents {
+		s.finish(EventLimit, fmt.Errorf("stopped after %d events at %v without an end: raise the limit with --max-events or max_events: in the file, or stop the run earlier with --until", s.emitted, s.now), RuleUntil)
+	}
+	if !s.ended && s.steps >= uint64(s.cfg.MaxEvents)*stepsPerEvent {
+		s.finish(EventLimit, s.stepLimitError(), RuleUntil)
+	}
+	if s.ended && s.cfg.Check && s.end.Reason != Invariant {
+		// The last state is always swept, whatever the spacing.
+		if err := s.CheckInvariants(); err != nil {
+			s.end = End{Reason: Invariant, Err: err}
+		}
+	}
+	return !s.ended
+}
+
+// Run steps until the run ends and returns how it ended.
+func (s *Machine) Run() End {
+	for s.Step() {
+	}
+	return s.end
+}
+
+func (s *Machine) runM(m *M, next mStep) {
+	switch next {
+	case stepRunG:
+		s.runG(m)
+	case stepCPUDone:
+		g := s.g(m.CurG)
+		g.inCPU = false
+		g.CPULeft = 0
+		s.runG(m)
+	case stepChanWorkDone:
+		// A request that came during the work waits for the next call's
+		// prologue, or is lost if the operation parks (chan.go).
+		g := s.g(m.CurG)
+		s.chanop(m, g, s.OpOf(g))
+	case stepSchedule:
+		s.schedule(m)
+	case stepSyscallDone:
+		s.exitsyscall(m)
+	case stepStealResume:
+		m.Backoff = false
+		s.schedule(m)
+	case stepNetpollDone:
+		s.schedule(m)
+	case stepStart:
+		s.mstart(m)
+	}
+}
+
+// wakeMAt makes m continue with next at time at, voiding any earlier
+// pending wake of m.
+func (s *Machine) wakeMAt(m *M, at sim.Time, next mStep) {
+	m.gen++
+	m.next = next
+	m.wakeAt = at
+	s.agenda.Push(at, wake{kind: wakeM, m: m.ID, gen: m.gen})
+}
+
+func (s *Machine) after(d time.Duration) sim.Time { return s.now.Add(d) }
+
+// usleep is how long a usleep(d) really lasts: the kernel's timer slack
+// lengthens every sleep.
+func (s *Machine) usleep(d time.Duration) time.Duration {
+	return s.late(d+s.cfg.Costs.UsleepSlack, 2*s.cfg.Costs.UsleepSlack)
+}
+
+func (s *Machine) emit(e Event) {
+	e.T = s.now
+	e.Cause = s.causes.causeOf(&e, int32(s.emitted))
+	s.emitted++
+	switch {
+	case s.sink != nil:
+		s.sink(e)
+	case s.starting:
+		s.pending = append(s.pending, e)
+	}
+}
+
+// finish ends the run. err is nil for a normal end.
+func (s *Machine) finish(r EndReason, err error, rule Rule) {
+	if s.ended {
+		return
+	}
+	s.ended = true
+	s.end = End{Reason: r, Err: err}
+	if rule != RuleNone {
+		s.emit(Event{Kind: KindProgram, Rule: rule, P: NoP, M: NoM, N: s.live})
+	}
+}
+
+func (s *Machine) fail(r EndReason, err error) {
+	rule := RuleDeadlock
+	switch r {
+	case Panicked:
+		rule = RulePanic
+	case Invariant, EventLimit:
+		rule = RuleUntil
+	}
+	s.finish(r, err, rule)
+}
+
+func (s *Machine) newM(state MState) *M {
+	m := &M{ID: MID(len(s.ms)), State: state, P: NoP, NextP: NoP, OldP: NoP}
+	s.ms = append(s.ms, m)
+	return m
+}
+
+// allocG makes a goroutine on descriptor desc and returns it with the
+// goroutine that used the descriptor before (NoG for a fresh one).
+func (s *Machine) allocG(parent GID, desc int32) (*G, GID) {
+	return s.gs.add(G{Parent: parent, M: NoM, Desc: desc, Runnable: s.now}, s.now)
+}
+
+func (s *Machine) g(id GID) *G { return s.gs.at(id) }
+func (s *Machine) p(id PID) *P { return &s.ps[id] }
+func (s *Machine) m(id MID) *M { return s.ms[id] }
+
+// draw returns a duration, drawing it from the seed if it is random.
+func (s *Machine) draw(d Dur) time.Duration {
+	switch d.Kind {
+	case DurUniform:
+		if d.B <= d.A {
+			return d.A
+		}
+		return d.A + time.Duration(s.rng.Int63n(int64(d.B-d.A)+1))
+	case DurExp:
+		v := float64(s.rng.ExpFloat64()) * float64(d.A)
+		return time.Duration(v + 0.5)
+	}
+	return d.A
+}
+
+// Clone returns an independent copy of the whole simulation. The copy has
+// no sinks: events it produces go nowhere until SetSink is called.
+func (s *Machine) Clone() *Machine {
+	c := *s
+	c.sink = nil
+	c.trace = nil
+	c.pending = nil
+	c.agenda = s.agenda.Clone()
+	c.causes = s.causes.clone()
+	c.gs = s.gs.clone()
+	c.ps = make([]P, len(s.ps))
+	copy(c.ps, s.ps)
+	for i := range c.ps {
+		c.ps[i].GFree = append([]int32(nil), s.ps[i].GFree...)
+		c.ps[i].timers = s.ps[i].timers.clone()
+	}
+	c.ms = make([]*M, len(s.ms))
+	for i, m := range s.ms {
+		cm := *m
+		c.ms[i] = &cm
+	}
+	c.sched.Midle = append([]MID(nil), s.sched.Midle...)
+	c.sched.Pidle = append([]PID(nil), s.sched.Pidle...)
+	c.sched.runq = s.sched.runq.clone()
+	c.sched.GFree = append([]int32(nil), s.sched.GFree...)
+	c.chans = make([]Chan, len(s.chans))
+	for i, ch := range s.chans {
+		ch.RecvQ = append([]GID(nil), ch.RecvQ...)
+		ch.SendQ = append([]GID(nil), ch.SendQ...)
+		c.chans[i] = ch
+	}
+	c.net = s.net.clone()
+	c.pools = make([]Pool, len(s.pools))
+	for i := range s.pools {
+		c.pools[i] = s.pools[i].clone()
+	}
+	c.sems = make([]Sem, len(s.sems))
+	for i := range s.sems {
+		c.sems[i] = s.sems[i].clone()
+	}
+	c.groups = append([]group(nil), s.groups...)
+	c.freeChans = append([]int32(nil), s.freeChans...)
+	return &c
+}
+
+// Weight is the cost of a Clone in units of one step's replay, for the
+// spacing of checkpoints (sim.Weigher). A clone copies every descriptor,
+// and copying one costs about as much as replaying a step.
+func (s *Machine) Weight() int { return int(s.gs.ndesc) + 64*len(s.ps) }
+
+// Steps is the number of steps taken. Events emitted by one Step share a
+// step number; those New emits belong to step 0.
+func (s *Machine) Steps() uint64 { return s.steps }
+
+// Emitted is the number of events emitted since the start of the run.
+func (s *Machine) Emitted() int { return s.emitted }
+
+// Now is the current simulated time.
+func (s *Machine) Now() sim.Time { return s.now }
+
+// Config returns the configuration the machine runs with.
+func (s *Machine) Config() Config { return s.cfg }
+
+// OpOf returns the action g is executing or parked in (nil before its
+// first action).
+func (s *Machine) OpOf(g *G) *Op {
+	if g.op == 0 {
+		return nil
+	}
+	return s.ops[g.op-1]
+}
+
+// Program returns the program being run.
+func (s *Machine) Program() *Program { return s.prog }
+
+// Ended reports whether the run is over, and End how it ended.
+func (s *Machine) Ended() bool { return s.ended }
+func (s *Machine) End() End    { return s.end }
+
+// Procs is GOMAXPROCS.
+func (s *Machine) Procs() int { return len(s.ps) }
+
+// P returns P id. The result must be treated as read-only.
+func (s *Machine) P(id PID) *P { return &s.ps[id] }
+
+// NumM is the number of threads ever created (sysmon included).
+func (s *Machine) NumM() int { return len(s.ms) }
+
+// M returns M id (read-only).
+func (s *Machine) M(id MID) *M { return s.ms[id] }
+
+// NumG is one more than the highest goroutine id.
+func (s *Machine) NumG() int { return s.gs.len() }
+
+// G returns goroutine id (read-only). A goroutine that exited long ago,
+// whose descriptor another goroutine now uses, comes back as a dead G
+// that keeps only its parent and creation time.
+func (s *Machine) G(id GID) *G {
+	if g := s.gs.current(id); g != nil {
+		return g
+	}
+	return s.gs.ghost(id)
+}
+
+// PeakLive is the most goroutines that were alive at once.
+func (s *Machine) PeakLive() int { return s.peakLive }
+
+// PeakRunq is the most Gs any P's ring held at once.
+func (s *Machine) PeakRunq() int {
+	peak := 0
+	for i := range s.ps {
+		peak = max(peak, int(s.ps[i].runq.peak))
+	}
+	return peak
+}
+
+// PeakGlobal is the most Gs the global run queue held at once.
+func (s *Machine) PeakGlobal() int { return s.sched.runq.peak }
+
+// Created is when goroutine id was created.
+func (s *Machine) Created(id GID) sim.Time { return s.gs.rec(id).created }
+
+// Live is the number of goroutines that have not exited.
+func (s *Machine) Live() int { return s.live }
+
+// Descriptors is the number of g descriptors allocated (the runtime's
+// allgs): live goroutines plus the dead ones cached on free lists.
+func (s *Machine) Descriptors() int { return int(s.gs.ndesc) }
+
+// Sched returns the global scheduler state (read-only).
+func (s *Machine) Sched() *Sched { return &s.sched }
+
+// Chans returns the channels (read-only): those the program declares,
+// then those errgroups made.
+func (s *Machine) Chans() []Chan { return s.chans }
+
+// Pools returns the pools (read-only), in declaration order.
+func (s *Machine) Pools() []Pool { return s.pools }
+
+// Sems returns the semaphores (read-only), in declaration order.
+func (s *Machine) Sems() []Sem { return s.sems }
+
+// SysmonState returns sysmon's state (read-only).
+func (s *Machine) SysmonState() *Sysmon { return &s.mon }
+
+// NetWaiters returns the goroutines parked on the network, with when their
+// fd becomes (or became) ready, in the order they parked.
+func (s *Machine) NetWaiters() []NetWait { return append([]NetWait(nil), s.net.waiting...) }

@@ -1,0 +1,458 @@
+package gmp
+
+import (
+	"time"
+
+	"github.com/schedlab/schedlab/core/pool/decide"
+	"github.com/schedlab/schedlab/core/sim"
+)
+
+// Goroutine pools, as package pool builds them, made of simulated
+// goroutines. The decisions are package pool's own code, package decide,
+// called with the simulated pool's counts (a differential test still
+// holds the two pools side by side, for the bookkeeping around them): a
+// submitter takes the most recently idle worker (the
+// oldest under PreAlloc), else starts one while Running < Cap, else is
+// rejected (Nonblocking, MaxBlocking) or waits in a FIFO line; a worker
+// that finishes a task serves the first waiter directly, else goes idle,
+// stamped with the time, arming the purge if it is not armed; the purge,
+// a timer started with time.AfterFunc, runs in a goroutine of its own,
+// stops every worker idle for the expiry or longer and re-arms for the
+// oldest of the rest.
+//
+// The goroutine interactions are the real pool's too: a task handed to an
+// idle worker is a send on its one-slot task channel, which readies the
+// worker into the submitter's runnext; a new worker is a go statement; a
+// waiter parks in a select on its ready channel and the worker that serves
+// it readies it into the worker's runnext; the purge closes the expired
+// workers' task channels. What the model leaves out: Tune, Release and
+// Reboot (no scenario action calls them), panicking tasks, and
+// SubmitContext's cancellation.
+
+// WorkerState is what a pool worker is doing.
+type WorkerState uint8
+
+const (
+	WorkerBusy    WorkerState = iota // running a task
+	WorkerIdle                       // on the idle stack, parked on its task channel
+	WorkerStopped                    // told to stop, or gone
+)
+
+// PoolWorker is a worker of a simulated pool.
+type PoolWorker struct {
+	// ID numbers workers 1, 2, 3… in start order, as package pool does.
+	ID int
+	G  GID
+	// State, and since when: LastUsed is when it last went idle (the
+	// idle stack is ordered by it), BusySince when it took its task.
+	State     WorkerState
+	LastUsed  sim.Time
+	BusySince sim.Time
+	// Task numbers the task it runs (1, 2, 3… in acceptance order, the
+	// pool's Stats.Submitted when it was accepted); Owner is the goroutine
+	// that submitted it, which wait: children waits on.
+	Task  int
+	Owner GID
+}
+
+// PoolWaiter is a submitter waiting for a worker.
+type PoolWaiter struct {
+	Seq   int // 1, 2, 3… in arrival order
+	G     GID
+	Since sim.Time
+	body  uint16 // the task it carries
+}
+
+// PoolStats are a pool's counters, package pool's Stats.
+type PoolStats struct {
+	Submitted, Completed, Rejected, Blocked      int
+	WorkersStarted, WorkersReused, WorkersPurged int
+	PeakRunning                                  int
+	Purges                                       int // purge runs
+}
+
+// Pool is a simulated goroutine pool.
+type Pool struct {
+	Decl PoolDecl
+	// Cap is the capacity, -1 for an unlimited pool.
+	Cap     int
+	Running int
+	// idle holds indices into Workers, oldest first from idleHead: a
+	// stack that pops from the back, or under PreAlloc a ring that pops
+	// from the front. The purge removes from the front either way.
+	idle     []int32
+	idleHead int
+	Waiters  []PoolWaiter
+	// Served are waiters whose task a worker has taken, still parked
+	// until the worker readies them (package pool takes a waiter off the
+	// line under its lock and signals it after).
+	Served []GID
+	// Workers lists every worker ever started, in start order, so by
+	// ascending G: a worker's goroutine finds its record by binary search.
+	Workers []PoolWorker
+	// The purge timer: armed, and due at PurgeAt.
+	PurgeArmed bool
+	PurgeAt    sim.Time
+	Stats      PoolStats
+	lastWaiter int
+}
+
+// Idle returns the idle workers in the order package pool's Snapshot
+// lists them: the one the next task goes to first.
+func (pl *Pool) Idle() []*PoolWorker {
+	ids := pl.idle[pl.idleHead:]
+	out := make([]*PoolWorker, len(ids))
+	for i, w := range ids {
+		if pl.Decl.PreAlloc {
+			out[i] = &pl.Workers[w]
+		} else {
+			out[len(ids)-1-i] = &pl.Workers[w]
+		}
+	}
+	return out
+}
+
+// IdleLen is the number of idle workers.
+func (pl *Pool) IdleLen() int { return len(pl.idle) - pl.idleHead }
+
+func (pl *Pool) expiry() time.Duration {
+	if pl.Decl.Expiry > 0 {
+		return pl.Decl.Expiry
+	}
+	return DefaultPoolExpiry
+}
+
+// counts is what package decide's decisions read.
+func (pl *Pool) counts() decide.Counts {
+	return decide.Counts{Idle: pl.IdleLen(), Running: pl.Running, Capacity: pl.Cap, Waiting: len(pl.Waiters)}
+}
+
+func (pl *Pool) limits() decide.Limits {
+	return decide.Limits{Nonblocking: pl.Decl.Nonblocking, MaxBlocking: pl.Decl.MaxBlocking}
+}
+
+// nextIdle is the worker the next task goes to: the top of the stack, or
+// under PreAlloc the oldest.
+func (pl *Pool) nextIdle() (int32, bool) {
+	if pl.IdleLen() == 0 {
+		return 0, false
+	}
+	if pl.Decl.PreAlloc {
+		return pl.idle[pl.idleHead], true
+	}
+	return pl.idle[len(pl.idle)-1], true
+}
+
+// popIdle takes the worker nextIdle names off the idle list, which must
+// not be empty.
+func (pl *Pool) popIdle() {
+	if pl.Decl.PreAlloc {
+		pl.idleHead++
+		pl.compactIdle()
+		return
+	}
+	pl.idle = pl.idle[:len(pl.idle)-1]
+}
+
+// countExpired counts the idle workers that went idle at or before
+// cutoff: package decide's Expired over the list, oldest first.
+func (pl *Pool) countExpired(cutoff sim.Time) int {
+	ids := pl.idle[pl.idleHead:]
+	return decide.Expired(len(ids), func(i int) int64 { return int64(pl.Workers[ids[i]].LastUsed) }, int64(cutoff))
+}
+
+// removeExpired takes the n oldest idle workers off the list.
+func (pl *Pool) removeExpired(n int) []int32 {
+	out := append([]int32(nil), pl.idle[pl.idleHead:pl.idleHead+n]...)
+	pl.idleHead += n
+	pl.compactIdle()
+	return out
+}
+
+func (pl *Pool) compactIdle() {
+	if pl.idleHead > 0 && pl.idleHead*2 >= len(pl.idle) {
+		pl.idle = append(pl.idle[:0], pl.idle[pl.idleHead:]...)
+		pl.idleHead = 0
+	}
+}
+
+// serveFirst takes the first waiter off the line; it stays parked, on the
+// served list, until it is readied.
+func (pl *Pool) serveFirst() PoolWaiter {
+	wt := pl.Waiters[0]
+	pl.Waiters = pl.Waiters[1:]
+	pl.Served = append(pl.Served, wt.G)
+	return wt
+}
+
+// workerOf finds the worker record of goroutine g.
+func (pl *Pool) workerOf(g GID) *PoolWorker {
+	lo, hi := 0, len(pl.Workers)
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if pl.Workers[mid].G < g {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	if lo < len(pl.Workers) && pl.Workers[lo].G == g {
+		return &pl.Workers[lo]
+	}
+	return nil
+}
+
+func (pl *Pool) clone() Pool {
+	c := *pl
+	c.idle = append([]int32(nil), pl.idle...)
+	c.Waiters = append([]PoolWaiter(nil), pl.Waiters...)
+	c.Served = append([]GID(nil), pl.Served...)
+	c.Workers = append([]PoolWorker(nil), pl.Workers...)
+	return c
+}
+
+func newPool(d PoolDecl) Pool {
+	c := d.Size
+	if c <= 0 {
+		c = -1
+	}
+	return Pool{Decl: d, Cap: c}
+}
+
+// The functions below take package pool's decisions. Each emits its
+// event before it changes anything, as every event in the model does, so
+// the state when the next event is emitted is the state after this one.
+
+// poolSubmit is one pool.Submit by g (package pool's submit). The task is
+// op's body.
+func (s *Machine) poolSubmit(m *M, g *G, op *Op) {
+	pi := op.Pool
+	pl := &s.pools[pi]
+	pp := s.p(m.P)
+	body := s.childBody[g.op-1]
+	switch decide.OnSubmit(pl.counts(), pl.limits()) {
+	case decide.ToIdle:
+		wi, _ := pl.nextIdle()
+		w := &pl.Workers[wi]
+		s.emit(Event{Kind: KindPoolDispatch, Rule: RulePoolDispatchIdle, G: g.ID, G2: w.G, P: pp.ID, M: m.ID,
+			N: w.ID, N2: pl.Stats.Submitted + 1, N3: int32(pl.Running), Obj: int32(pi), D: s.now.Sub(w.LastUsed), Op: op})
+		pl.popIdle()
+		s.poolAccept(pl, w, g.ID, true)
+		s.g(w.G).pushFrame(frame{body: body}) // the worker frame is the only one: cannot fail
+		// w.tasks <- task: the worker is parked receiving, so the send
+		// hands the task over and readies it into this P's runnext.
+		s.ready(m, pp, s.g(w.G), Event{Rule: RulePoolReadyIdle, G2: g.ID, N: w.ID, Obj: int32(pi)})
+		s.continueAfter(m, s.cfg.Costs.ChanOp)
+		return
+	case decide.NewWorker:
+		s.poolStartWorker(m, pp, pi, g, g.ID, body, Event{Rule: RulePoolDispatchNew, Op: op}, false)
+		s.continueAfter(m, s.cfg.Costs.Newproc)
+		return
+	case decide.Reject:
+		s.emit(Event{Kind: KindPoolReject, Rule: RulePoolReject, G: g.ID, P: pp.ID, M: m.ID,
+			N: len(pl.Waiters), N3: int32(pl.Running), Obj: int32(pi), Flag: pl.Decl.Nonblocking, Op: op})
+		pl.Stats.Rejected++
+		s.continueAfter(m, s.cfg.Costs.ChanOp)
+		return
+	}
+	seq := pl.lastWaiter + 1
+	s.emit(Event{Kind: KindPoolBlock, Rule: RulePoolBlock, G: g.ID, P: pp.ID, M: m.ID,
+		N: seq, N2: len(pl.Waiters) + 1, N3: int32(pl.Running), Obj: int32(pi), Op: op})
+	pl.lastWaiter = seq
+	pl.Stats.Blocked++
+	pl.Waiters = append(pl.Waiters, PoolWaiter{Seq: seq, G: g.ID, Since: s.now, body: body})
+	s.gopark(m, g, ReasonSelect, Loc{Kind: LocPoolWait, ID: int32(pi)}, 0, seq)
+	s.enterScheduler(m)
+}
+
+// poolAccept records that w takes a task submitted by owner. reused says
+// w ran a task before (an idle worker, or a hand-off) rather than being
+// started for this one.
+func (s *Machine) poolAccept(pl *Pool, w *PoolWorker, owner GID, reused bool) {
+	pl.Stats.Submitted++
+	if reused {
+		pl.Stats.WorkersReused++
+	}
+	w.State = WorkerBusy
+	w.BusySince = s.now
+	w.Task = pl.Stats.Submitted
+	w.Owner = owner
+	if o := s.gs.current(owner); o != nil && o.Status != Gdead {
+		o.Children++ // wait: children waits for the task
+	}
+}
+
+// poolStartWorker starts a worker for a task of owner's (go runWorker):
+// a new goroutine, created by g, into pp's runnext, with body as its first
+// task. ev carries the dispatch's rule and details.
+// served says the task is the first waiter's, which leaves the line.
+func (s *Machine) poolStartWorker(m *M, pp *P, pi int, g *G, owner GID, body uint16, ev Event, served bool) {
+	pl := &s.pools[pi]
+	id := len(pl.Workers) + 1
+	// The goroutine is created below; its id is the next one.
+	ev.Kind, ev.G, ev.G2, ev.P, ev.M = KindPoolDispatch, g.ID, GID(s.gs.len()), pp.ID, m.ID
+	ev.N, ev.N2, ev.N3, ev.Obj = id, pl.Stats.Submitted+1, int32(pl.Running+1), int32(pi)
+	s.emit(ev)
+	if served {
+		pl.serveFirst()
+	}
+	pl.Running++
+	pl.Stats.WorkersStarted++
+	pl.Stats.PeakRunning = max(pl.Stats.PeakRunning, pl.Running)
+	pl.Workers = append(pl.Workers, PoolWorker{ID: id, G: ev.G2})
+	s.poolAccept(pl, &pl.Workers[id-1], owner, false)
+	newg, reusedFrom := s.newproc1(pp, g, s.poolBody[pi])
+	newg.pushFrame(frame{body: body}) // the first task, at depth 2: cannot fail
+	s.emitCreate(m, pp, newg, reusedFrom, Event{Rule: RuleNewproc, G2: g.ID, Op: ev.Op})
+}
+
+// poolWorkerStep runs when a worker's goroutine reaches the top of its
+// loop: its task has returned (finishTask), or it woke from the idle
+// stack without a task because the purge stopped it.
+func (s *Machine) poolWorkerStep(m *M, g *G, op *Op) {
+	pi := op.Pool
+	pl := &s.pools[pi]
+	w := pl.workerOf(g.ID)
+	pp := s.p(m.P)
+	if w.State == WorkerStopped {
+		// <-w.tasks reported the channel closed: the worker returns.
+		// Package pool serves waiters when a worker stops (rule W), but
+		// the purge stops only idle workers, and no worker is idle while
+		// someone waits, so there is nobody to serve.
+		s.goexit(m, g, true)
+		return
+	}
+	// The task's last act (a WaitGroup's Done) comes before the pool's
+	// bookkeeping.
+	s.taskDone(m, pp, w.Owner, g.ID)
+	// The model has no Release or Tune, so a worker is never stopped
+	// after its task: it serves the first waiter or goes idle.
+	if decide.AfterTask(pl.counts(), false) == decide.Handoff {
+		// Take the first waiter's task and run it at once.
+		wt := pl.Waiters[0]
+		s.emit(Event{Kind: KindPoolDispatch, Rule: RulePoolHandoff, G: g.ID, G2: wt.G, P: pp.ID, M: m.ID,
+			N: w.ID, N2: pl.Stats.Submitted + 1, N3: int32(pl.Running), Obj: int32(pi), D: s.now.Sub(wt.Since), Op: op})
+		pl.serveFirst()
+		pl.Stats.Completed++
+		s.poolAccept(pl, w, wt.G, true)
+		g.pushFrame(frame{body: wt.body}) // depth 2: cannot fail
+		s.ready(m, pp, s.g(wt.G), Event{Rule: RulePoolReadyWaiter, G2: g.ID, N: w.ID, Obj: int32(pi)})
+		s.continueAfter(m, s.cfg.Costs.ChanOp)
+		return
+	}
+	arm := decide.ArmPurge(true, pl.PurgeArmed)
+	s.emit(Event{Kind: KindPoolIdle, Rule: RulePoolIdle, G: g.ID, P: pp.ID, M: m.ID,
+		N: w.ID, N2: pl.IdleLen() + 1, N3: int32(pl.Running), Obj: int32(pi), D: pl.expiry(), Flag: arm, Op: op})
+	pl.Stats.Completed++
+	w.State = WorkerIdle
+	w.LastUsed = s.now
+	w.Owner = NoG
+	pl.idle = append(pl.idle, int32(w.ID-1))
+	if arm {
+		s.armPurge(pp, pi, s.now.Add(pl.expiry()))
+	}
+	// for task := range w.tasks: park until a submitter sends a task or
+	// the purge closes the channel.
+	s.gopark(m, g, ReasonChanRecv, Loc{Kind: LocPoolIdle, ID: int32(pi)}, 0, w.ID)
+	s.enterScheduler(m)
+}
+
+// armPurge puts the pool's purge timer in pp's heap (the timer was not in
+// any heap: it had fired, or was never set).
+func (s *Machine) armPurge(pp *P, pi int, when sim.Time) {
+	pl := &s.pools[pi]
+	pl.PurgeArmed = true
+	pl.PurgeAt = when
+	s.addTimer(pp, Timer{When: when, Purge: int32(pi + 1)})
+}
+
+// firePurgeTimer is the purge timer t of owner's heap firing on runner:
+// time.AfterFunc's callback starts a goroutine for the purge (goFunc),
+// created like any go statement on the P that runs the timer.
+func (s *Machine) firePurgeTimer(m *M, runner, owner *P, t Timer) {
+	pi := int(t.Purge - 1)
+	newg, reusedFrom := s.newproc1(runner, nil, s.purgeBody[pi])
+	s.emitCreate(m, runner, newg, reusedFrom, Event{Rule: RulePurgeTimer, P2: owner.ID,
+		D: s.now.Sub(t.When), Obj: int32(pi)})
+	// The timer leaves the heap after the event, like every change.
+	owner.timers.pop()
+	s.ntimers--
+}
+
+// poolPurge is the purge goroutine's work (purgeExpired): it stops every
+// worker idle for the expiry or longer, re-arms for the oldest of the
+// rest, and closes the stopped workers' task channels.
+func (s *Machine) poolPurge(m *M, g *G, op *Op) {
+	pi := op.Pool
+	pl := &s.pools[pi]
+	pp := s.p(m.P)
+	n := pl.countExpired(s.now.Add(-pl.expiry()))
+	ev := Event{Kind: KindPoolPurge, Rule: RulePoolPurge, G: g.ID, P: pp.ID, M: m.ID,
+		N: n, N2: pl.IdleLen() - n, N3: int32(pl.Running - n), Obj: int32(pi), Op: op}
+	var next sim.Time
+	if n < pl.IdleLen() {
+		next = pl.Workers[pl.idle[pl.idleHead+n]].LastUsed.Add(pl.expiry())
+		ev.D, ev.Flag = next.Sub(s.now), true
+	}
+	if n > 0 {
+		ev.D2 = s.now.Sub(pl.Workers[pl.idle[pl.idleHead]].LastUsed)
+	}
+	s.emit(ev)
+	pl.PurgeArmed = false
+	pl.Stats.Purges++
+	expired := pl.removeExpired(n)
+	for _, wi := range expired {
+		pl.Workers[wi].State = WorkerStopped
+	}
+	pl.Running -= n
+	pl.Stats.WorkersPurged += n
+	if next != 0 {
+		s.armPurge(pp, pi, next)
+	}
+	for _, wi := range expired {
+		w := &pl.Workers[wi]
+		// close(w.tasks): the worker, parked receiving, wakes into this
+		// P's runnext and returns.
+		s.ready(m, pp, s.g(w.G), Event{Rule: RulePoolReadyStop, G2: g.ID, N: w.ID, Obj: int32(pi),
+			D: s.now.Sub(w.LastUsed)})
+	}
+	s.goexit(m, g, true)
+}
+
+// poolWorkerLost is a task calling runtime.Goexit in a worker: the
+// worker's deferred bookkeeping stops it and, as after any stop, starts
+// workers for waiters while there is room (package pool's workerLost).
+func (s *Machine) poolWorkerLost(m *M, g *G, pi int) {
+	pl := &s.pools[pi]
+	w := pl.workerOf(g.ID)
+	pp := s.p(m.P)
+	s.taskDone(m, pp, w.Owner, g.ID)
+	s.emit(Event{Kind: KindPoolExit, Rule: RulePoolWorkerLost, G: g.ID, P: pp.ID, M: m.ID,
+		N: w.ID, N3: int32(pl.Running - 1), Obj: int32(pi)})
+	pl.Stats.Completed++
+	w.State = WorkerStopped
+	pl.Running--
+	for decide.ServeWaiter(pl.counts()) {
+		wt := pl.Waiters[0]
+		s.poolStartWorker(m, pp, pi, g, wt.G, wt.body, Event{Rule: RulePoolServeWaiter, G3: wt.G, D: s.now.Sub(wt.Since)}, true)
+		s.ready(m, pp, s.g(wt.G), Event{Rule: RulePoolReadyWaiter, G2: g.ID, N: len(pl.Workers), Obj: int32(pi)})
+	}
+}
+
+// isPoolWorker says which pool g works for, if it is a pool worker. A
+// worker's bottom frame is its loop, which it leaves only by exiting.
+func (s *Machine) isPoolWorker(g *G) (int, bool) {
+	if g.depth == 0 {
+		return 0, false
+	}
+	return s.poolOfBody(g.frames[0].body)
+}
+
+func (s *Machine) poolOfBody(body uint16) (int, bool) {
+	for pi, b := range s.poolBody {
+		if b == body {
+			return pi, true
+		}
+	}
+	return 0, false
+}

@@ -1,0 +1,179 @@
+package gmp_test
+
+import (
+	"flag"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/schedlab/schedlab/core/gmp"
+	"github.com/schedlab/schedlab/core/scenarios"
+	"github.com/schedlab/schedlab/core/sim"
+)
+
+// soak is how many random scenarios TestSoak runs; the default keeps the
+// suite quick, go test ./core/gmp -run Soak -soak 5000 runs a long one.
+var soak = flag.Int("soak", 600, "random scenarios TestSoak runs")
+
+// TestSoak runs random valid scenarios (every action, pools with every
+// option, 1 to 64 Ps, nested go and loop) with the invariants checked,
+// twice each: a run may deadlock or panic, as the program says, but it
+// must never break an invariant, and the two runs must emit the same
+// events. A failure prints the scenario, to be kept as a regression test.
+func TestSoak(t *testing.T) {
+	parsed := 0
+	ends := map[gmp.EndReason]int{}
+	for seed := uint64(1); seed <= uint64(*soak); seed++ {
+		src := randomScenario(seed)
+		sc, err := scenarios.Parse(fmt.Sprintf("soak-%d.yaml", seed), []byte(src))
+		if err != nil {
+			continue // the generator may nest deeper than the format allows
+		}
+		parsed++
+		run := func() (gmp.End, []string) {
+			cfg := sc.Config()
+			cfg.Check = true
+			m, err := gmp.New(cfg, sc.Program())
+			if err != nil {
+				t.Fatalf("seed %d: %v\n%s", seed, err, src)
+			}
+			d := gmp.NewDescriber(sc.Program())
+			var evs []string
+			m.SetSink(func(e gmp.Event) {
+				s := d.Describe(e)
+				if strings.Contains(s, "%!") {
+					t.Fatalf("seed %d: a sentence has a verb or type the describer's appendf does not know: %s\n%s", seed, s, src)
+				}
+				evs = append(evs, fmt.Sprint(e.T, " ", s))
+			})
+			return m.Run(), evs
+		}
+		end, a := run()
+		ends[end.Reason]++
+		if end.Reason == gmp.Invariant || end.Reason == gmp.Running {
+			t.Fatalf("seed %d ended %v: %v\n%s", seed, end.Reason, end.Err, src)
+		}
+		_, b := run()
+		if strings.Join(a, "\n") != strings.Join(b, "\n") {
+			t.Fatalf("seed %d: two runs differ\n%s", seed, src)
+		}
+	}
+	t.Logf("%d of %d random scenarios parsed and ran; their ends: %v", parsed, *soak, ends)
+	if parsed < *soak*3/4 {
+		t.Errorf("only %d of %d random scenarios parsed: the generator drifted from the format", parsed, *soak)
+	}
+}
+
+// randomScenario writes a random scenario for seed.
+func randomScenario(seed uint64) string {
+	r := sim.NewRand(seed)
+	g := &soakGen{r: &r}
+	var b strings.Builder
+	procs := []int{1, 1, 2, 2, 3, 4, 8, 64}[g.n(8)]
+	fmt.Fprintf(&b, "procs: %d\nseed: %d\nmax_events: 200000\n", procs, seed)
+	g.chans, g.pools, g.sems = g.n(3), g.n(3), g.n(3)
+	if g.chans > 0 {
+		var cs []string
+		for i := range g.chans {
+			cs = append(cs, fmt.Sprintf("c%d: %d", i, g.n(3)))
+		}
+		fmt.Fprintf(&b, "chans: {%s}\n", strings.Join(cs, ", "))
+	}
+	if g.pools > 0 {
+		var ps []string
+		for i := range g.pools {
+			ps = append(ps, fmt.Sprintf("p%d: {size: %d, expiry: %dms, nonblocking: %v, max_blocking: %d, prealloc: %v}",
+				i, g.n(5), 1+g.n(50), g.n(4) == 0, g.n(3), g.n(3) == 0))
+		}
+		fmt.Fprintf(&b, "pools: {%s}\n", strings.Join(ps, ", "))
+	}
+	if g.sems > 0 {
+		var ss []string
+		for i := range g.sems {
+			ss = append(ss, fmt.Sprintf("s%d: %d", i, 1+g.n(4)))
+		}
+		fmt.Fprintf(&b, "sems: {%s}\n", strings.Join(ss, ", "))
+	}
+	fmt.Fprintf(&b, "main: [%s]\n", g.actions(0, 1+g.n(6)))
+	return b.String()
+}
+
+type soakGen struct {
+	r                  *sim.Rand
+	chans, pools, sems int
+}
+
+func (g *soakGen) n(k int) int { return int(g.r.Int63n(int64(k))) }
+
+func (g *soakGen) dur() string {
+	switch g.n(4) {
+	case 0:
+		return fmt.Sprintf("%dus", g.n(500))
+	case 1:
+		return fmt.Sprintf("{uniform: [%dus, %dus]}", g.n(100), 100+g.n(2000))
+	case 2:
+		return fmt.Sprintf("{exp: %dus}", 1+g.n(500))
+	}
+	return fmt.Sprintf("%dms", g.n(15))
+}
+
+// actions writes n actions nested depth levels down.
+func (g *soakGen) actions(depth, n int) string {
+	var out []string
+	for range n {
+		out = append(out, g.action(depth))
+	}
+	return strings.Join(out, ", ")
+}
+
+func (g *soakGen) action(depth int) string {
+	inner := func() string {
+		if depth >= 3 {
+			return "{cpu: " + g.dur() + "}"
+		}
+		return g.actions(depth+1, 1+g.n(3))
+	}
+	for {
+		switch g.n(17) {
+		case 0, 1:
+			return "{cpu: " + g.dur() + "}"
+		case 2:
+			return "{sleep: " + g.dur() + "}"
+		case 3:
+			return fmt.Sprintf("{syscall: {for: %s, block: %v}}", g.dur(), g.n(2) == 0)
+		case 4:
+			return "{net: " + g.dur() + "}"
+		case 5:
+			return "gosched"
+		case 6:
+			return fmt.Sprintf("{go: {count: %d, do: [%s]}}", 1+g.n(5), inner())
+		case 7:
+			return fmt.Sprintf("{loop: {times: %d, do: [%s]}}", 1+g.n(4), inner())
+		case 8:
+			return "{wait: children}"
+		case 9:
+			if g.n(8) == 0 {
+				return "exit"
+			}
+		case 10, 11:
+			if g.chans > 0 {
+				return fmt.Sprintf("{%s: c%d}", []string{"send", "recv", "send", "recv", "close"}[g.n(5)], g.n(g.chans))
+			}
+		case 12, 13:
+			if g.pools > 0 {
+				return fmt.Sprintf("{submit: {pool: p%d, count: %d, do: [%s]}}", g.n(g.pools), g.n(6), inner())
+			}
+		case 14:
+			if g.sems > 0 {
+				s, w := g.n(g.sems), 1+g.n(2)
+				return fmt.Sprintf("{acquire: {sem: s%d, n: %d}}, {cpu: %s}, {release: {sem: s%d, n: %d}}", s, w, g.dur(), s, w)
+			}
+		case 15, 16:
+			limit := ""
+			if g.n(2) == 0 {
+				limit = fmt.Sprintf("limit: %d, ", g.n(4))
+			}
+			return fmt.Sprintf("{group: {%scount: %d, do: [%s]}}", limit, g.n(5), inner())
+		}
+	}
+}

@@ -1,0 +1,176 @@
+package gmp
+
+import (
+	"time"
+
+	"github.com/schedlab/schedlab/core/sim"
+)
+
+// Timers (R8.5): each P owns a heap of timers. A sleeping G's timer goes
+// into the heap of the P it ran on, and timers fire only when a P runs
+// findRunnable: its own at the top, other Ps' on the last steal pass.
+// sysmon never runs them.
+
+// Timer is a pending time.Sleep, or a pool's purge timer (a
+// time.AfterFunc).
+type Timer struct {
+	When sim.Time
+	G    GID // the sleeper; NoG for a purge timer
+	// Purge is the pool (index plus one) whose purge the timer starts,
+	// or 0.
+	Purge int32
+	seq   uint64
+}
+
+// timerHeap is a binary min-heap ordered by (When, seq).
+type timerHeap struct {
+	items []Timer
+	seq   uint64
+}
+
+func (h *timerHeap) len() int { return len(h.items) }
+
+// wakeTime is the earliest When, or 0 if the heap is empty.
+func (h *timerHeap) wakeTime() sim.Time {
+	if len(h.items) == 0 {
+		return 0
+	}
+	return h.items[0].When
+}
+
+func (h *timerHeap) less(i, j int) bool {
+	a, b := &h.items[i], &h.items[j]
+	if a.When != b.When {
+		return a.When < b.When
+	}
+	return a.seq < b.seq
+}
+
+func (h *timerHeap) push(t Timer) {
+	h.seq++
+	t.seq = h.seq
+	h.items = append(h.items, t)
+	h.up(len(h.items) - 1)
+}
+
+func (h *timerHeap) pop() Timer {
+	top := h.items[0]
+	h.removeAt(0)
+	return top
+}
+
+// remove deletes g's timer, if it has one.
+func (h *timerHeap) remove(g GID) bool {
+	for i := range h.items {
+		if h.items[i].G == g {
+			h.removeAt(i)
+			return true
+		}
+	}
+	return false
+}
+
+func (h *timerHeap) removeAt(i int) {
+	last := len(h.items) - 1
+	h.items[i] = h.items[last]
+	h.items = h.items[:last]
+	if i < last {
+		h.down(i)
+		h.up(i)
+	}
+}
+
+func (h *timerHeap) up(i int) {
+	for i > 0 {
+		parent := (i - 1) / 2
+		if !h.less(i, parent) {
+			return
+		}
+		h.items[i], h.items[parent] = h.items[parent], h.items[i]
+		i = parent
+	}
+}
+
+func (h *timerHeap) down(i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(h.items) {
+			return
+		}
+		small := l
+		if r := l + 1; r < len(h.items) && h.less(r, l) {
+			small = r
+		}
+		if !h.less(small, i) {
+			return
+		}
+		h.items[i], h.items[small] = h.items[small], h.items[i]
+		i = small
+	}
+}
+
+func (h *timerHeap) clone() timerHeap {
+	return timerHeap{items: append([]Timer(nil), h.items...), seq: h.seq}
+}
+
+// sorted returns the timers in firing order.
+func (h *timerHeap) sorted() []Timer {
+	c := h.clone()
+	out := make([]Timer, 0, len(c.items))
+	for c.len() > 0 {
+		out = append(out, c.pop())
+	}
+	return out
+}
+
+// timeSleep parks g for d (time.Sleep). The timer is armed after the park,
+// in the heap of the P g ran on; if it is that heap's earliest, the
+// netpoller or a spinning M is told (wakeNetPoller).
+func (s *Machine) timeSleep(m *M, g *G, d time.Duration) {
+	pp := s.p(m.P)
+	s.gopark(m, g, ReasonSleep, at(LocTimer, pp.ID), d, 0)
+	s.addTimer(pp, Timer{When: s.after(d), G: g.ID})
+	s.enterScheduler(m)
+}
+
+// addTimer puts t in pp's heap; if it is that heap's earliest, the
+// netpoller or a spinning M is told (wakeNetPoller).
+func (s *Machine) addTimer(pp *P, t Timer) {
+	s.sched.NetpollInited = true // any timer use initialises the poller
+	earliest := pp.timers.len() == 0 || t.When < pp.timers.wakeTime()
+	pp.timers.push(t)
+	s.ntimers++
+	if earliest {
+		s.wakeNetPoller(t.When)
+	}
+}
+
+// runTimers runs tp's expired timers on behalf of runner's M: each sleeper
+// is readied into runner's runnext (timers.check). It returns the next
+// timer's time (0 if none) and whether any ran.
+func (s *Machine) runTimers(tp, runner *P, m *M) (sim.Time, bool) {
+	ran := false
+	for tp.timers.len() > 0 && tp.timers.wakeTime() <= s.now {
+		t := tp.timers.items[0] // ready (or the purge) takes it out of the heap
+		ran = true
+		if t.Purge != 0 {
+			s.firePurgeTimer(m, runner, tp, t)
+			continue
+		}
+		s.ready(m, runner, s.g(t.G), Event{Rule: RuleReadyTimer, P2: tp.ID, D: s.now.Sub(t.When)})
+	}
+	return tp.timers.wakeTime(), ran
+}
+
+// wakeNetPoller makes sure someone will run a timer due at when: the M
+// blocked in netpoll is woken if it would sleep past it; if no M is in
+// netpoll, wakep starts one (proc.go wakeNetPoller).
+func (s *Machine) wakeNetPoller(when sim.Time) {
+	if s.sched.NetpollBlocked != NoM {
+		if s.sched.PollUntil == 0 || s.sched.PollUntil > when {
+			s.netpollBreak(nil)
+		}
+		return
+	}
+	s.wakep()
+}

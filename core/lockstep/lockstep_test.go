@@ -1,0 +1,180 @@
+package lockstep
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/schedlab/schedlab/core/gmp"
+	"github.com/schedlab/schedlab/core/scenarios"
+)
+
+// run simulates prog with the driver following it, and returns the
+// machine and the number of pool events compared. The real pools run in
+// a synctest bubble, so the driver's wait for a decision ends on the
+// bubble's clock: only when every goroutine in it is blocked, never
+// because the machine was slow.
+func run(t *testing.T, prog *gmp.Program, cfg gmp.Config) (m *gmp.Machine, poolEvents int) {
+	t.Helper()
+	synctest.Test(t, func(t *testing.T) {
+		d, err := New(prog)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer func() {
+			if err := d.Close(); err != nil {
+				t.Errorf("Close: %v", err)
+			}
+		}()
+		m, err = gmp.New(cfg, prog)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.SetSink(func(e gmp.Event) {
+			if IsPoolEvent(e) {
+				poolEvents++
+			}
+			d.Event(m, e)
+		})
+		end := m.Run()
+		if end.Reason == gmp.Invariant {
+			t.Fatalf("invariant: %v", end.Err)
+		}
+		// The state after the last event, held against the real pools.
+		if err := d.Event(m, gmp.Event{T: m.Now(), Kind: gmp.KindProgram}); err != nil {
+			t.Fatalf("the real pool disagrees: %v", err)
+		}
+	})
+	return m, poolEvents
+}
+
+// The differential test: every built-in scenario that uses a pool, under
+// several seeds and P counts, and the same tasks under each comparison
+// mode that keeps the pool, make the same decisions in the model as in
+// package pool.
+func TestModelDecidesAsThePool(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	all, err := scenarios.Builtins()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tested := 0
+	for _, sc := range all {
+		if len(sc.Pools) == 0 {
+			continue
+		}
+		tested++
+		for _, procs := range []int{sc.Procs, 1, 3} {
+			for seed := uint64(1); seed <= 2; seed++ {
+				t.Run(fmt.Sprintf("%s/procs=%d/seed=%d", sc.Name, procs, seed), func(t *testing.T) {
+					cfg := sc.Config()
+					cfg.Procs, cfg.Seed, cfg.Check = procs, seed, true
+					m, n := run(t, sc.Program(), cfg)
+					if n == 0 {
+						t.Fatal("no pool events: nothing was compared")
+					}
+					if !sc.AsExpected(m.End()) {
+						t.Fatalf("ended %v: %v", m.End().Reason, m.End().Err)
+					}
+				})
+			}
+		}
+	}
+	if tested < 4 {
+		t.Fatalf("only %d built-ins use a pool", tested)
+	}
+}
+
+// Options and rules the built-ins do not reach: PreAlloc's ring, several
+// pools at once with purges due together, MaxBlocking, a task calling
+// runtime.Goexit with waiters in line, and an unlimited pool.
+func TestModelDecidesAsThePoolOnEdges(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	cases := map[string]string{
+		"prealloc": `procs: 2
+pools: {p: {size: 3, prealloc: true, expiry: 5ms}}
+main:
+  - loop: {times: 3, do: [{submit: {pool: p, count: 7, do: [{cpu: {uniform: [100us, 900us]}}]}}, {sleep: 3ms}]}
+  - wait: children
+`,
+		"two pools": `procs: 3
+pools: {a: {size: 2, expiry: 2ms}, b: {size: 4, expiry: 2ms}}
+main:
+  - go: {count: 2, do: [{submit: {pool: a, count: 6, do: [{sleep: 500us}]}}, {wait: children}]}
+  - submit: {pool: b, count: 9, do: [{cpu: 300us}]}
+  - sleep: 10ms
+  - submit: {pool: a, count: 3, do: [{cpu: 100us}]}
+  - wait: children
+`,
+		"max blocking": `procs: 1
+pools: {p: {size: 1, max_blocking: 2}}
+main:
+  - submit: {pool: p, do: [{sleep: 2ms}]}
+  - go: {count: 5, do: [{submit: {pool: p, do: [{cpu: 200us}]}}]}
+  - wait: children
+`,
+		"goexit": `procs: 2
+pools: {p: {size: 2}}
+main:
+  - submit: {pool: p, count: 2, do: [{sleep: 1ms}, exit]}
+  - go: {count: 3, do: [{submit: {pool: p, do: [{cpu: 100us}]}}]}
+  - wait: children
+`,
+		"unlimited": `procs: 2
+pools: {p: {size: 0, expiry: 3ms}}
+main:
+  - submit: {pool: p, count: 20, do: [{cpu: {exp: 200us}}]}
+  - sleep: 20ms
+  - submit: {pool: p, count: 5, do: [{cpu: 50us}]}
+  - wait: children
+`,
+	}
+	for name, src := range cases {
+		t.Run(name, func(t *testing.T) {
+			sc, err := scenarios.Parse(strings.ReplaceAll(name, " ", "-")+".yaml", []byte(src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg := sc.Config()
+			cfg.Check = true
+			m, n := run(t, sc.Program(), cfg)
+			if n == 0 || m.End().Reason != gmp.MainReturned {
+				t.Fatalf("%d pool events; ended %v: %v", n, m.End().Reason, m.End().Err)
+			}
+		})
+	}
+}
+
+// The driver catches a model that decides differently: here the model is
+// told the pool's expiry is longer than the real pool's, so the first
+// purge finds a different set of workers.
+func TestDriverReportsADisagreement(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	prog := &gmp.Program{
+		Pools: []gmp.PoolDecl{{Name: "p", Size: 2, Expiry: 10 * time.Millisecond}},
+		Main: []gmp.Op{
+			{Kind: gmp.OpSubmit, Pool: 0, Count: 2, Body: []gmp.Op{{Kind: gmp.OpCPU, Dur: gmp.Fixed(time.Millisecond)}}},
+			{Kind: gmp.OpSleep, Dur: gmp.Fixed(30 * time.Millisecond)},
+		},
+	}
+	synctest.Test(t, func(t *testing.T) {
+		d, err := New(&gmp.Program{Pools: []gmp.PoolDecl{{Name: "p", Size: 2, Expiry: 5 * time.Millisecond}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer d.Close()
+		m, err := gmp.New(gmp.Config{Procs: 2, Seed: 1, Costs: gmp.DefaultCosts()}, prog)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.SetSink(func(e gmp.Event) { d.Event(m, e) })
+		m.Run()
+		if err := d.Err(); err == nil || !strings.Contains(err.Error(), "next purge") {
+			t.Fatalf("Err = %v, want a disagreement about the next purge", err)
+		}
+	})
+}

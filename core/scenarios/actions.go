@@ -1,0 +1,389 @@
+package scenarios
+
+import (
+	"strings"
+
+	"github.com/goccy/go-yaml/ast"
+
+	"github.com/schedlab/schedlab/core/gmp"
+)
+
+// actionInfo is one action a scenario can write. The parser, its hints,
+// the list of names and README's list of actions all read this table, so
+// adding an action is a row here, the OpKind in gmp, and the model's code
+// for it (docs/extending.md).
+type actionInfo struct {
+	name string
+	kind gmp.OpKind
+	// bare is set for an action written as a word with no value.
+	bare bool
+	// needs says what the value is, for the error when it is missing.
+	needs string
+	// example is a value, for hints: "write it as go: {count: 4, …}".
+	example string
+	// doc is the action as README lists it.
+	doc string
+	// read reads the action's value.
+	read func(p *reader, a *actionInfo, mv *ast.MappingValueNode, pos gmp.Pos) (gmp.Op, bool)
+}
+
+// actionTable is set in init: its read functions parse nested action
+// lists, which look actions up in it.
+var actionTable []actionInfo
+
+func init() {
+	actionTable = []actionInfo{
+		{name: "cpu", kind: gmp.OpCPU, needs: "a duration", example: "1ms", doc: "`cpu: D` (compute)", read: readDuration},
+		{name: "syscall", kind: gmp.OpSyscall, needs: "a duration", example: "1ms",
+			doc: "`syscall: D` (a blocking system call; `syscall: {for: D, block: true}` for one entered with `entersyscallblock`)", read: readSyscall},
+		{name: "sleep", kind: gmp.OpSleep, needs: "a duration", example: "1ms", doc: "`sleep: D`", read: readDuration},
+		{name: "net", kind: gmp.OpNet, needs: "a duration", example: "1ms", doc: "`net: D` (a network read that becomes ready after D)", read: readDuration},
+		{name: "gosched", kind: gmp.OpGosched, bare: true, doc: "`gosched`"},
+		{name: "go", kind: gmp.OpGo, needs: "a mapping with count and do", example: "{count: 4, do: [{cpu: 1ms}]}", doc: "`go: {count, do}`", read: readGo},
+		{name: "loop", kind: gmp.OpLoop, needs: "a mapping with times and do", example: "{times: 3, do: [{cpu: 1ms}]}", doc: "`loop: {times, do}`", read: readLoop},
+		{name: "send", kind: gmp.OpSend, needs: "a channel name", example: "done", doc: "`send: CH`", read: readChanOp},
+		{name: "recv", kind: gmp.OpRecv, needs: "a channel name", example: "done", doc: "`recv: CH`", read: readChanOp},
+		{name: "close", kind: gmp.OpClose, needs: "a channel name", example: "done", doc: "`close: CH`", read: readChanOp},
+		{name: "wait", kind: gmp.OpWait, needs: "the word children", example: "children", doc: "`wait: children`", read: readWait},
+		{name: "exit", kind: gmp.OpExit, bare: true, doc: "`exit` (runtime.Goexit)"},
+		{name: "submit", kind: gmp.OpSubmit, needs: "a mapping with pool, count and do", example: "{pool: workers, count: 100, do: [{cpu: 1ms}]}",
+			doc: "`submit: {pool, count, do}` (pool.Submit)", read: func(p *reader, _ *actionInfo, mv *ast.MappingValueNode, pos gmp.Pos) (gmp.Op, bool) {
+				return p.submit(mv, pos)
+			}},
+		{name: "acquire", kind: gmp.OpAcquire, needs: "a semaphore", example: "{sem: io, n: 1}", doc: "`acquire: {sem, n}` (semaphore.Weighted.Acquire)", read: readSemOp},
+		{name: "release", kind: gmp.OpRelease, needs: "a semaphore", example: "{sem: io, n: 1}", doc: "`release: {sem, n}`", read: readSemOp},
+		{name: "group", kind: gmp.OpGroup, needs: "a mapping with limit, count and do", example: "{limit: 8, count: 100, do: [{cpu: 1ms}]}",
+			doc: "`group: {limit, count, do}` (errgroup: SetLimit, Go, Wait)", read: func(p *reader, _ *actionInfo, mv *ast.MappingValueNode, pos gmp.Pos) (gmp.Op, bool) {
+				return p.group(mv, pos)
+			}},
+	}
+}
+
+// ExampleDecls declares what the actions' examples name: the channel
+// done, the semaphore io and the pool workers.
+const ExampleDecls = "chans: {done: 1}\nsems: {io: 2}\npools: {workers: {size: 2}}\n"
+
+// ActionExample is an action a scenario can write, with a line that
+// writes it (`recv: done`), valid in a file with ExampleDecls.
+type ActionExample struct {
+	Kind gmp.OpKind
+	Line string
+}
+
+// ActionExamples lists every action a scenario can write, in the table's
+// order: what another reader of programs (schedlab real's translator)
+// must handle.
+func ActionExamples() []ActionExample {
+	out := make([]ActionExample, len(actionTable))
+	for i, a := range actionTable {
+		line := a.name
+		if !a.bare {
+			line += ": " + a.example
+		}
+		out[i] = ActionExample{Kind: a.kind, Line: line}
+	}
+	return out
+}
+
+// lookupAction returns the action named name, or nil.
+func lookupAction(name string) *actionInfo {
+	for i := range actionTable {
+		if actionTable[i].name == name {
+			return &actionTable[i]
+		}
+	}
+	return nil
+}
+
+// actionNames lists the actions' names, in the table's order.
+func actionNames() []string {
+	out := make([]string, len(actionTable))
+	for i, a := range actionTable {
+		out[i] = a.name
+	}
+	return out
+}
+
+// example is an action's example value, for hints.
+func example(name string) string {
+	if a := lookupAction(name); a != nil {
+		return a.example
+	}
+	return "1ms"
+}
+
+// ActionList is README's list of actions: "`cpu: D` (compute), …, and
+// `group: …`". A test keeps README's copy in step with the table.
+func ActionList() string {
+	docs := make([]string, len(actionTable))
+	for i, a := range actionTable {
+		docs[i] = a.doc
+	}
+	return strings.Join(docs[:len(docs)-1], ", ") + ", and " + docs[len(docs)-1]
+}
+
+func readDuration(p *reader, a *actionInfo, mv *ast.MappingValueNode, pos gmp.Pos) (gmp.Op, bool) {
+	return gmp.Op{Kind: a.kind, Dur: p.dur(mv.Value, a.name), Pos: pos}, true
+}
+
+func readSyscall(p *reader, a *actionInfo, mv *ast.MappingValueNode, pos gmp.Pos) (gmp.Op, bool) {
+	if m, ok := p.resolve(mv.Value).(*ast.MappingNode); ok && hasKey(m, "for") {
+		f := p.mapping(m, []string{"for", "block"}, "syscall")
+		op := gmp.Op{Kind: gmp.OpSyscall, Dur: p.dur(f["for"], "syscall"), Pos: pos}
+		if b, ok := f["block"]; ok {
+			op.Block = p.boolean(b, "block")
+		}
+		return op, true
+	}
+	return readDuration(p, a, mv, pos)
+}
+
+func readGo(p *reader, _ *actionInfo, mv *ast.MappingValueNode, pos gmp.Pos) (gmp.Op, bool) {
+	// A new goroutine starts with no enclosing loops.
+	outer := p.loops
+	p.loops = 0
+	defer func() { p.loops = outer }()
+	if seq, ok := p.resolve(mv.Value).(*ast.SequenceNode); ok {
+		return gmp.Op{Kind: gmp.OpGo, Count: 1, Body: p.actionList(seq, "go"), Pos: pos}, true
+	}
+	m, ok := p.resolve(mv.Value).(*ast.MappingNode)
+	if !ok {
+		p.errorf(mv.Key, "write go: {count: 4, do: [{cpu: 1ms}]}", "go needs a mapping with count and do")
+		return gmp.Op{}, false
+	}
+	f := p.mapping(m, []string{"count", "do"}, "go")
+	op := gmp.Op{Kind: gmp.OpGo, Count: 1, Pos: pos}
+	if c, ok := f["count"]; ok {
+		op.Count = int(p.integer(c, "go count", 1, maxGoCount))
+	}
+	if d, ok := f["do"]; ok {
+		op.Body = p.actionList(d, "go's do")
+	} else {
+		p.errorf(m, "do lists what each new goroutine runs", "go has no do:")
+	}
+	return op, true
+}
+
+func readLoop(p *reader, _ *actionInfo, mv *ast.MappingValueNode, pos gmp.Pos) (gmp.Op, bool) {
+	m, ok := p.resolve(mv.Value).(*ast.MappingNode)
+	if !ok {
+		p.errorf(mv.Key, "write loop: {times: 3, do: [{cpu: 1ms}]}", "loop needs a mapping with times and do")
+		return gmp.Op{}, false
+	}
+	f := p.mapping(m, []string{"times", "do"}, "loop")
+	op := gmp.Op{Kind: gmp.OpLoop, Pos: pos}
+	if t, ok := f["times"]; ok {
+		op.Count = int(p.integer(t, "loop times", 0, maxLoopTimes))
+	} else {
+		p.errorf(m, "times says how often to repeat do", "loop has no times:")
+	}
+	if p.loops == gmp.MaxLoopDepth {
+		p.errorf(mv.Key, "flatten the loops, or start a goroutine (go:) for the inner ones",
+			"loops nested more than %d deep in one goroutine", gmp.MaxLoopDepth)
+		return gmp.Op{}, false
+	}
+	if d, ok := f["do"]; ok {
+		p.loops++
+		op.Body = p.actionList(d, "loop's do")
+		p.loops--
+	} else {
+		p.errorf(m, "do lists the actions to repeat", "loop has no do:")
+	}
+	return op, true
+}
+
+func readChanOp(p *reader, a *actionInfo, mv *ast.MappingValueNode, pos gmp.Pos) (gmp.Op, bool) {
+	return gmp.Op{Kind: a.kind, Chan: p.chanRef(mv.Value, mv.Key, a.name), Pos: pos}, true
+}
+
+func readWait(p *reader, _ *actionInfo, mv *ast.MappingValueNode, pos gmp.Pos) (gmp.Op, bool) {
+	if s, ok := p.scalar(mv.Value); !ok || s != "children" {
+		p.errorf(mv.Value, "the only form is wait: children", "wait takes the word children")
+		return gmp.Op{}, false
+	}
+	return gmp.Op{Kind: gmp.OpWait, Pos: pos}, true
+}
+
+func readSemOp(p *reader, a *actionInfo, mv *ast.MappingValueNode, pos gmp.Pos) (gmp.Op, bool) {
+	return p.semOp(mv, a.name, pos)
+}
+
+func (p *reader) actionList(n ast.Node, what string) []gmp.Op {
+	p.depth++
+	defer func() { p.depth-- }()
+	if p.depth > 32 {
+		p.errorf(n, "flatten the program", "actions nested more than 32 deep")
+		return nil
+	}
+	r := p.resolve(n)
+	seq, ok := r.(*ast.SequenceNode)
+	if !ok {
+		p.errorf(n, "write a list, one action per line starting with -", "%s must be a list of actions, not %s", what, describeNode(r))
+		return nil
+	}
+	ops := make([]gmp.Op, 0, len(seq.Values))
+	for _, item := range seq.Values {
+		if op, ok := p.action(item); ok {
+			ops = append(ops, op)
+		}
+	}
+	return ops
+}
+
+func (p *reader) action(n ast.Node) (gmp.Op, bool) {
+	p.actions++
+	if p.actions == maxActions+1 {
+		p.errorf(n, "use loop: and go: counts instead of repeating actions", "more than %d actions", maxActions)
+	}
+	if p.actions > maxActions {
+		return gmp.Op{}, false
+	}
+	pos := p.pos(n)
+	switch x := p.resolve(n).(type) {
+	case *ast.StringNode:
+		a := lookupAction(x.Value)
+		switch {
+		case a == nil:
+			p.unknownAction(n, x.Value)
+		case a.bare:
+			return gmp.Op{Kind: a.kind, Pos: pos}, true
+		default:
+			p.errorf(n, "write it as "+a.name+": "+a.example, "action %s needs %s", a.name, a.needs)
+		}
+		return gmp.Op{}, false
+	case *ast.MappingNode:
+		if len(x.Values) == 0 {
+			p.errorf(n, "an action looks like cpu: 1ms, or the bare word gosched", "empty action {}")
+			return gmp.Op{}, false
+		}
+		if len(x.Values) != 1 {
+			keys := make([]string, len(x.Values))
+			for i, mv := range x.Values {
+				keys[i] = keyName(mv)
+			}
+			p.errorf(n, "put each action in its own list item: - "+keys[0]+": …", "one action per list item, but this one has %d keys (%s)", len(keys), strings.Join(keys, ", "))
+			return gmp.Op{}, false
+		}
+		return p.keyedAction(x.Values[0], pos)
+	case nil:
+		return gmp.Op{}, false
+	default:
+		p.errorf(n, "an action looks like cpu: 1ms, or the bare word gosched", "expected an action, found %s", describeNode(x))
+		return gmp.Op{}, false
+	}
+}
+
+func (p *reader) unknownAction(n ast.Node, name string) {
+	hint := "actions: " + strings.Join(actionNames(), ", ")
+	if c := closest(name, actionNames()); c != "" {
+		hint = "did you mean " + c + "?"
+	}
+	p.errorf(n, hint, "unknown action %q", name)
+}
+
+func (p *reader) keyedAction(mv *ast.MappingValueNode, pos gmp.Pos) (gmp.Op, bool) {
+	a := lookupAction(keyName(mv))
+	if a == nil {
+		p.unknownAction(mv.Key, keyName(mv))
+		return gmp.Op{}, false
+	}
+	_, null := p.resolve(mv.Value).(*ast.NullNode)
+	if a.bare {
+		if !null {
+			p.errorf(mv.Value, "write it as the bare word "+a.name, "%s takes no value", a.name)
+		}
+		return gmp.Op{Kind: a.kind, Pos: pos}, true
+	}
+	if null {
+		p.errorf(mv.Key, "write it as "+a.name+": "+a.example, "action %s needs %s", a.name, a.needs)
+		return gmp.Op{}, false
+	}
+	return a.read(p, a, mv, pos)
+}
+
+// tasks reads the count: and do: of a submit or group action. The tasks
+// run in other goroutines; loops is how many frames those goroutines
+// spend before the task (a pool worker's loop takes one).
+func (p *reader) tasks(m *ast.MappingNode, f map[string]ast.Node, what string, loops int) (int, []gmp.Op) {
+	count := 1
+	if c, ok := f["count"]; ok {
+		count = int(p.integer(c, what+" count", 0, maxGoCount))
+	}
+	outer := p.loops
+	p.loops = loops
+	defer func() { p.loops = outer }()
+	d, ok := f["do"]
+	if !ok {
+		p.errorf(m, "do lists what each task runs", "%s has no do:", what)
+		return count, nil
+	}
+	return count, p.actionList(d, what+"'s do")
+}
+
+// submit reads submit: {pool: NAME, count: N, do: [...]}.
+func (p *reader) submit(mv *ast.MappingValueNode, pos gmp.Pos) (gmp.Op, bool) {
+	m, ok := p.resolve(mv.Value).(*ast.MappingNode)
+	if !ok {
+		p.errorf(mv.Key, "write submit: "+example("submit"), "submit needs a mapping with pool, count and do")
+		return gmp.Op{}, false
+	}
+	f := p.mapping(m, []string{"pool", "count", "do"}, "submit")
+	op := gmp.Op{Kind: gmp.OpSubmit, Pos: pos}
+	if v, ok := f["pool"]; ok {
+		op.Pool = p.ref(v, mv.Key, "submit", "pool", p.pools, "pools: {NAME: {size: 8}}")
+	} else {
+		p.errorf(m, "name the pool: pool: workers", "submit has no pool:")
+	}
+	// A task runs in a worker whose loop takes one frame.
+	op.Count, op.Body = p.tasks(m, f, "submit", 1)
+	return op, true
+}
+
+// semOp reads acquire/release: {sem: NAME, n: 1} (n defaults to 1).
+func (p *reader) semOp(mv *ast.MappingValueNode, action string, pos gmp.Pos) (gmp.Op, bool) {
+	kind := gmp.OpAcquire
+	if action == "release" {
+		kind = gmp.OpRelease
+	}
+	op := gmp.Op{Kind: kind, N: 1, Pos: pos}
+	m, ok := p.resolve(mv.Value).(*ast.MappingNode)
+	if !ok {
+		// acquire: io is short for {sem: io, n: 1}.
+		op.Sem = p.ref(mv.Value, mv.Key, action, "semaphore", p.sems, "sems: {NAME: 4}")
+		return op, true
+	}
+	f := p.mapping(m, []string{"sem", "n"}, action)
+	if v, ok := f["sem"]; ok {
+		op.Sem = p.ref(v, mv.Key, action, "semaphore", p.sems, "sems: {NAME: 4}")
+	} else {
+		p.errorf(m, "name the semaphore: sem: io", "%s has no sem:", action)
+	}
+	if v, ok := f["n"]; ok {
+		op.N = int(p.integer(v, action+" n", 1, maxSemSize))
+	}
+	return op, true
+}
+
+// group reads group: {limit: L, count: N, do: [...]}: an errgroup with
+// SetLimit(L) running N tasks, then Wait.
+func (p *reader) group(mv *ast.MappingValueNode, pos gmp.Pos) (gmp.Op, bool) {
+	m, ok := p.resolve(mv.Value).(*ast.MappingNode)
+	if !ok {
+		p.errorf(mv.Key, "write group: "+example("group"), "group needs a mapping with limit, count and do")
+		return gmp.Op{}, false
+	}
+	f := p.mapping(m, []string{"limit", "count", "do"}, "group")
+	op := gmp.Op{Kind: gmp.OpGroup, Pos: pos, Limit: -1}
+	if v, ok := f["limit"]; ok {
+		op.Limit = int(p.integer(v, "group limit", 0, maxChanCap))
+	}
+	// The group runs in the calling goroutine as two frames (its body and
+	// the loop of Go calls).
+	if p.loops+2 > gmp.MaxLoopDepth {
+		p.errorf(mv.Key, "flatten the loops around it, or start a goroutine for it",
+			"a group inside %d loops nests deeper than the %d levels a goroutine allows (a group takes two)", p.loops, gmp.MaxLoopDepth)
+		return gmp.Op{}, false
+	}
+	op.Count, op.Body = p.tasks(m, f, "group", 0)
+	return op, true
+}

@@ -1,0 +1,171 @@
+package scenarios
+
+import (
+	"strconv"
+
+	"strings"
+
+	"github.com/goccy/go-yaml/ast"
+
+	"github.com/schedlab/schedlab/core/gmp"
+	"github.com/schedlab/schedlab/teach/quiz"
+)
+
+// askKeys are the keys of one question under ask:.
+var askKeys = []string{"at", "on", "question", "answer", "choices"}
+
+// asks reads the ask: list: questions asked at a moment of the run and
+// answered by a fact of it (package quiz).
+func (p *reader) asks(n ast.Node) []quiz.Ask {
+	const shape = "write {on: steal, answer: {steals: P1}} with an optional question: and choices:"
+	seq, ok := p.resolve(n).(*ast.SequenceNode)
+	if !ok {
+		p.errorf(n, shape, "ask must be a list")
+		return nil
+	}
+	var out []quiz.Ask
+	for _, item := range seq.Values {
+		m, ok := p.resolve(item).(*ast.MappingNode)
+		if !ok {
+			p.errorf(item, shape, "a question must be a mapping")
+			continue
+		}
+		f := p.mapping(m, askKeys, "a question")
+		a := quiz.Ask{Pos: p.pos(item)}
+		a.Moment = p.moment(m, f, "a question")
+		if t, ok := f["question"]; ok {
+			a.Text = strings.TrimSpace(p.str(t, "question"))
+		}
+		if v, ok := f["answer"]; ok {
+			a.Fact = p.fact(v)
+		} else {
+			p.errorf(m, "name the fact that answers it, e.g. answer: {next-on: P1}", "a question has no answer:")
+		}
+		if c, ok := f["choices"]; ok {
+			a.Choices = p.choices(c)
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// moment reads when a note or a question belongs: at: a time, or on: an
+// event kind, or on: {kind, n, g, p} for the nth event of that kind, of a
+// goroutine, on a P.
+func (p *reader) moment(m ast.Node, f map[string]ast.Node, what string) gmp.Moment {
+	at, okAt := f["at"]
+	on, okOn := f["on"]
+	switch {
+	case okAt && okOn:
+		p.errorf(m, "keep one of them", "%s has either at: or on:, not both", what)
+	case okAt:
+		return gmp.Moment{At: p.duration(at, "at"), HasAt: true}
+	case okOn:
+		if om, ok := p.resolve(on).(*ast.MappingNode); ok {
+			return p.eventMoment(om)
+		}
+		return gmp.Moment{On: p.kind(on)}
+	default:
+		p.errorf(m, "add at: 1ms or on: steal", "%s needs at: (a time) or on: (an event kind)", what)
+	}
+	return gmp.Moment{}
+}
+
+// eventMoment reads on: {kind: steal, n: 2, g: G5, p: P1}.
+func (p *reader) eventMoment(m *ast.MappingNode) gmp.Moment {
+	f := p.mapping(m, []string{"kind", "n", "g", "p"}, "on")
+	var mo gmp.Moment
+	if k, ok := f["kind"]; ok {
+		mo.On = p.kind(k)
+	} else {
+		p.errorf(m, "write on: {kind: steal, n: 2}", "on: needs the event's kind:")
+	}
+	if n, ok := f["n"]; ok {
+		mo.Nth = int(p.integer(n, "n", 1, 1_000_000_000))
+	}
+	if g, ok := f["g"]; ok {
+		if v, ok := numberedRef(p, g, "G"); ok && v > 0 {
+			mo.G = gmp.GID(v)
+		} else {
+			p.errorf(g, "write a goroutine such as G5", "g: names a goroutine")
+		}
+	}
+	if pn, ok := f["p"]; ok {
+		if v, ok := numberedRef(p, pn, "P"); ok && v < gmp.MaxProcs {
+			mo.P, mo.HasP = gmp.PID(v), true
+		} else {
+			p.errorf(pn, "write a P such as P0", "p: names a P")
+		}
+	}
+	return mo
+}
+
+// numberedRef reads "G5" or "P1" (or a bare number).
+func numberedRef(p *reader, n ast.Node, prefix string) (int, bool) {
+	s, ok := p.scalar(n)
+	if !ok {
+		return 0, false
+	}
+	s = strings.TrimPrefix(s, prefix)
+	v, err := strconv.Atoi(s)
+	return v, err == nil && v >= 0 && len(s) <= 9
+}
+
+// kind reads an event kind's name.
+func (p *reader) kind(n ast.Node) gmp.Kind {
+	kind := p.str(n, "on")
+	k, ok := gmp.ParseKind(kind)
+	if !ok {
+		names := kindNames()
+		hint := "event kinds: " + strings.Join(names, ", ")
+		if c := closest(kind, names); c != "" {
+			hint = "did you mean " + c + "?"
+		}
+		p.errorf(n, hint, "unknown event kind %q", kind)
+	}
+	return k
+}
+
+// fact reads an answer: {next-on: P1}, {where: G258}, {worker: POOL}…
+func (p *reader) fact(n ast.Node) quiz.Fact {
+	hint := "facts: " + strings.Join(quiz.FactNames(), "; ")
+	m, ok := p.resolve(n).(*ast.MappingNode)
+	if !ok || len(m.Values) != 1 {
+		p.errorf(n, hint, "an answer is one fact, such as {next-on: P1}")
+		return quiz.Fact{}
+	}
+	mv := m.Values[0]
+	arg, ok := p.scalar(mv.Value)
+	if !ok {
+		p.errorf(mv.Value, hint, "the fact %s needs a P, a goroutine or a pool", keyName(mv))
+		return quiz.Fact{}
+	}
+	f, err := quiz.ParseFact(keyName(mv), arg, func(name string) (int, bool) {
+		i, ok := p.pools[name]
+		return i, ok
+	})
+	if err != nil {
+		p.errorf(mv.Key, hint, "%v", err)
+	}
+	return f
+}
+
+// choices reads a list of answers as text.
+func (p *reader) choices(n ast.Node) []string {
+	seq, ok := p.resolve(n).(*ast.SequenceNode)
+	if !ok || len(seq.Values) < 2 {
+		p.errorf(n, "write at least two, e.g. choices: [G2, G3, G4]", "choices must be a list of two or more")
+		return nil
+	}
+	var out []string
+	for _, v := range seq.Values {
+		s := strings.TrimSpace(p.str(v, "a choice"))
+		for _, prev := range out {
+			if prev == s {
+				p.errorf(v, "remove one of them", "choice %q is given twice", s)
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}

@@ -1,0 +1,187 @@
+package prog_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/schedlab/schedlab/core/scenarios"
+	"github.com/schedlab/schedlab/internal/realtest"
+	"github.com/schedlab/schedlab/real/prog"
+	"github.com/schedlab/schedlab/real/rtrace"
+	"github.com/schedlab/schedlab/real/verify"
+)
+
+// everyAction uses each action a scenario can name, so that the real
+// program runs every translation (TestEveryActionIsTranslated builds each
+// action the parser knows; add a new one here to run it too); its goroutine count is fixed by
+// the file (3 + 2 + 2 pool workers + 1 + 1; no purge within the run).
+const everyAction = `procs: 2
+chans: {done: 1, fin: 0}
+sems: {s: 2}
+pools: {p: {size: 2, expiry: 1s}}
+main:
+  - go:
+      count: 3
+      do:
+        - acquire: {sem: s, n: 1}
+        - cpu: {uniform: [100us, 300us]}
+        - release: {sem: s, n: 1}
+        - gosched
+  - group: {count: 2, limit: 1, do: [{sleep: 200us}, {net: 300us}]}
+  - submit: {pool: p, count: 4, do: [{syscall: 100us}]}
+  - go: {do: [{send: done}, exit]}
+  - recv: done
+  - go: {do: [{recv: fin}]}
+  - loop: {times: 2, do: [gosched]}
+  - close: fin
+  - wait: children
+`
+
+// TestRealProgramsRun builds and runs real programs and reads their traces
+// with the scenario's numbering: a real run creates as many goroutines as
+// the model's run of the same scenario (each of these scenarios fixes
+// that number).
+func TestRealProgramsRun(t *testing.T) {
+	realtest.Require(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	if _, err := prog.FindGo(ctx); err != nil {
+		t.Skip(err)
+	}
+	for _, c := range []struct{ name, src string }{
+		{"every-action", everyAction},
+		{"purge-once", "procs: 2\npools: {p: {size: 4, expiry: 10ms}}\nmain:\n  - submit: {pool: p, do: [{cpu: 100us}]}\n  - sleep: 100ms\n"},
+		{"steal", ""},
+		{"netpoll", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var sc *scenarios.Scenario
+			var err error
+			if c.src != "" {
+				sc, err = scenarios.Parse(c.name+".yaml", []byte(c.src))
+			} else {
+				sc, err = scenarios.Load(c.name)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			program, err := prog.Translate(sc, sc.Config())
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := prog.Prepare(ctx, program, t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			path, err := s.Run(ctx, 1, 2*time.Minute)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := os.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			var numbers []int64
+			seen := map[int64]bool{}
+			sum, err := rtrace.ReadWith(f, rtrace.Options{Scenario: true}, func(e rtrace.Event) {
+				if e.Kind == "go-create" {
+					numbers = append(numbers, e.G)
+				}
+				if e.G >= 0 {
+					seen[e.G] = true
+				}
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			model, _, err := verify.Model(sc.Program(), sc.Config())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sum.Goroutines != model.Goroutines {
+				t.Errorf("the real run created %d scenario goroutines, the model %d", sum.Goroutines, model.Goroutines)
+			}
+			// Numbering: creations are G2, G3, … in order, and every
+			// goroutine an event names is one of them or main.
+			for i, g := range numbers {
+				if g != int64(i+2) {
+					t.Fatalf("creation %d is numbered G%d, want G%d", i, g, i+2)
+				}
+			}
+			for g := range seen {
+				if g < 1 || g > int64(len(numbers)+1) {
+					t.Errorf("an event names G%d, outside the scenario's G1–G%d", g, len(numbers)+1)
+				}
+			}
+			if sum.RuntimeGoroutines == 0 {
+				t.Error("no runtime goroutine was set apart: the trace reader at least is one")
+			}
+		})
+	}
+}
+
+// TestWriteMakesAModule checks the files a program needs are written.
+func TestWriteMakesAModule(t *testing.T) {
+	sc, err := scenarios.Load("burst")
+	if err != nil {
+		t.Fatal(err)
+	}
+	program, err := prog.Translate(sc, sc.Config())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := prog.Write(dir, program); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"go.mod", "main.go", "pool/pool.go", "pool/core.go", "pool/decide/decide.go"} {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Errorf("Write left out %s: %v", f, err)
+			continue
+		}
+		// The program is its own module: an import of schedlab's would
+		// fetch schedlab (or fail) instead of using the copy.
+		if bytes.Contains(b, []byte(`"github.com/schedlab/schedlab`)) {
+			t.Errorf("%s still imports a package of schedlab's module", f)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "pool", "source.go")); err == nil {
+		t.Error("Write copied pool/source.go, which embeds files for schedlab, not for the program")
+	}
+}
+
+// TestEveryActionIsTranslated writes every action a scenario can name,
+// from the parser's own table, into one program, and builds it: a new
+// action fails here until the translator gives it a real counterpart
+// that compiles. (The program is built, not run: one after another, the
+// examples need not make sense.)
+func TestEveryActionIsTranslated(t *testing.T) {
+	var src strings.Builder
+	src.WriteString("procs: 2\n" + scenarios.ExampleDecls + "main:\n")
+	for _, a := range scenarios.ActionExamples() {
+		src.WriteString("  - " + a.Line + "\n")
+	}
+	sc, err := scenarios.Parse("every-action.yaml", []byte(src.String()))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, src.String())
+	}
+	program, err := prog.Translate(sc, sc.Config())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	if _, err := prog.FindGo(ctx); err != nil {
+		t.Skip(err)
+	}
+	if _, err := prog.Prepare(ctx, program, t.TempDir()); err != nil {
+		t.Fatal(err)
+	}
+}

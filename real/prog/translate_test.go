@@ -1,0 +1,152 @@
+package prog
+
+import (
+	"flag"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/schedlab/schedlab/core/scenarios"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden translations in testdata/")
+
+// TestBuiltinTranslations compares each built-in's program with its golden
+// file: a change to the translation shows up as a reviewable diff.
+func TestBuiltinTranslations(t *testing.T) {
+	all, err := scenarios.Builtins()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sc := range all {
+		t.Run(sc.Name, func(t *testing.T) {
+			prog, err := Translate(sc, sc.Config())
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden := filepath.Join("testdata", sc.Name+".go.golden")
+			if *update {
+				if err := os.WriteFile(golden, prog.Main, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test ./real/prog -update to create it)", err)
+			}
+			if string(prog.Main) != string(want) {
+				t.Errorf("the translation of %s differs from %s; if the change is meant, run go test ./real/prog -update and explain the diff in the commit", sc.Name, golden)
+			}
+		})
+	}
+}
+
+// translate parses src as a scenario and translates it.
+func translate(t *testing.T, src string) *Program {
+	t.Helper()
+	sc, err := scenarios.Parse("t.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := Translate(sc, sc.Config())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return prog
+}
+
+// imports returns the import paths of a program.
+func imports(t *testing.T, prog *Program) []string {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), "main.go", prog.Main, parser.ImportsOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, imp := range f.Imports {
+		out = append(out, strings.Trim(imp.Path.Value, `"`))
+	}
+	return out
+}
+
+func TestProgramsImportOnlyWhatTheyUse(t *testing.T) {
+	for _, c := range []struct {
+		src       string
+		want      []string
+		needs     []string
+		notWanted []string
+	}{
+		{src: "procs: 1\nmain: [gosched]\n", want: []string{"os", "runtime", "runtime/trace", "sync"}},
+		{src: "procs: 1\nmain: [{cpu: 1ms}]\n", want: []string{"os", "runtime", "runtime/trace", "sync", "time"}},
+		{src: "procs: 1\nmain: [{net: 1ms}]\n", want: []string{"os", "runtime", "runtime/trace", "sync", "time", "golang.org/x/sys/unix"}, needs: []string{"golang.org/x/sys"}},
+		{src: "procs: 1\nsems: {s: 2}\nmain: [{acquire: {sem: s, n: 1}}, {release: {sem: s, n: 1}}]\n", want: []string{"context", "os", "runtime", "runtime/trace", "sync", "golang.org/x/sync/semaphore"}, needs: []string{"golang.org/x/sync"}},
+		{src: "procs: 1\npools: {p: {size: 2}}\nmain: [{submit: {pool: p, count: 3, do: [{cpu: 1ms}]}}, {wait: children}]\n", want: []string{"os", "runtime", "runtime/trace", "sync", "time", ModulePath + "/pool"}},
+	} {
+		prog := translate(t, c.src)
+		got := imports(t, prog)
+		if strings.Join(got, " ") != strings.Join(c.want, " ") {
+			t.Errorf("%q imports %v, want %v", c.src, got, c.want)
+		}
+		if strings.Join(prog.Needs, " ") != strings.Join(c.needs, " ") {
+			t.Errorf("%q needs modules %v, want %v", c.src, prog.Needs, c.needs)
+		}
+	}
+}
+
+// TestTranslationFollowsTheFile checks the shape of a translation: the
+// numbers and names of the file reach the program.
+func TestTranslationFollowsTheFile(t *testing.T) {
+	prog := translate(t, `procs: 3
+seed: 7
+chans: {done: 0}
+main:
+  - go: {count: 4, do: [{cpu: {uniform: [1ms, 2ms]}}, {send: done}]}
+  - loop: {times: 4, do: [{recv: done}]}
+  - syscall: {for: 2ms, block: true}
+`)
+	src := string(prog.Main)
+	for _, want := range []string{
+		"runtime.GOMAXPROCS(3)",
+		"rand.NewPCG(7, 0)",
+		"ch_done = make(chan struct{}, 0)",
+		"for range 4 {               // go, line 5",
+		"compute(uniform(1*time.Millisecond, 2*time.Millisecond))",
+		"ch_done <- struct{}{}",
+		"<-ch_done",
+		"block: true cannot be asked for",
+		"syscallFor(2 * time.Millisecond)",
+	} {
+		if !strings.Contains(src, want) {
+			t.Errorf("the program lacks %q:\n%s", want, src)
+		}
+	}
+}
+
+// TestModuleVersionsMatchGoMod keeps the generated go.mod on the versions
+// schedlab is built with.
+func TestModuleVersionsMatchGoMod(t *testing.T) {
+	b, err := os.ReadFile("../../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for mod, v := range moduleVersions {
+		if !strings.Contains(string(b), mod+" "+v) {
+			t.Errorf("go.mod does not require %s %s: update moduleVersions in build.go", mod, v)
+		}
+	}
+}
+
+func TestGoMinor(t *testing.T) {
+	for v, want := range map[string]int{"go1.26.0": 26, "go1.22": 22, "devel go1.27-abc": 27, "go1.9.7": 9} {
+		if got, ok := goMinor(v); !ok || got != want {
+			t.Errorf("goMinor(%q) = %d, %v; want %d", v, got, ok, want)
+		}
+	}
+	if _, ok := goMinor("gccgo"); ok {
+		t.Error("goMinor read a version from gccgo")
+	}
+}

@@ -1,0 +1,194 @@
+package verify
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"slices"
+	"time"
+
+	"github.com/schedlab/schedlab/core/gmp"
+	"github.com/schedlab/schedlab/core/scenarios"
+	"github.com/schedlab/schedlab/real/prog"
+)
+
+// Options say how to verify a scenario.
+type Options struct {
+	Overrides scenarios.Overrides
+	// Seeds is how many seeds the model runs, from the override's seed
+	// or 1.
+	Seeds int
+	// Runs is how many times the real program runs; Timeout limits each.
+	Runs    int
+	Timeout time.Duration
+	// Dir, if set, is where the program is written and kept; otherwise a
+	// temporary directory is used and removed.
+	Dir string
+}
+
+// ErrNotRunForReal is what Session returns for a scenario that fails by
+// design: its real program would not end (a deadlock is not detected
+// while the runtime traces) or would crash before its trace is written.
+var ErrNotRunForReal = errors.New("not run for real")
+
+// NotRunForReal says why a scenario that ends with end by design is not
+// run for real.
+func NotRunForReal(end gmp.EndReason) string {
+	if end == gmp.Deadlock {
+		return "its real program would wait forever (the runtime does not detect a deadlock while it traces)"
+	}
+	return "its real program would crash before its trace is written"
+}
+
+// Session translates sc into a program, writes it into dir (a temporary
+// directory if dir is empty) and builds it; done removes a temporary
+// directory.
+func Session(ctx context.Context, sc *scenarios.Scenario, cfg gmp.Config, dir string) (s *prog.Session, done func(), err error) {
+	if sc.Expect != gmp.Running {
+		return nil, nil, fmt.Errorf("%s ends with %s by design, so it is %w: %s", sc.Name, sc.Expect, ErrNotRunForReal, NotRunForReal(sc.Expect))
+	}
+	program, err := prog.Translate(sc, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	done = func() {}
+	if dir == "" {
+		dir, err = os.MkdirTemp("", "schedlab-real-")
+		if err != nil {
+			return nil, nil, err
+		}
+		done = func() { os.RemoveAll(dir) }
+	}
+	s, err = prog.Prepare(ctx, program, dir)
+	if err != nil {
+		done()
+		return nil, nil, err
+	}
+	return s, done, nil
+}
+
+// RealRuns runs the session's program n times, each within timeout, and
+// measures each run; each, if set, sees every run as it ends.
+func RealRuns(ctx context.Context, s *prog.Session, n int, timeout time.Duration, each func(i int, trace string, o Observables) error) ([]Observables, error) {
+	var out []Observables
+	for i := 1; i <= n; i++ {
+		path, err := s.Run(ctx, i, timeout)
+		if err != nil {
+			return out, err
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			return out, err
+		}
+		o, _, err := Real(f, s.Prog.Procs)
+		f.Close()
+		if err != nil {
+			return out, fmt.Errorf("run %d: %w", i, err)
+		}
+		out = append(out, o)
+		if each != nil {
+			if err := each(i, path, o); err != nil {
+				return out, err
+			}
+		}
+	}
+	return out, nil
+}
+
+// Scenario runs sc in the model over o.Seeds seeds and for real o.Runs
+// times, and judges. A scenario that fails by design gets the model's
+// figures and a note, and no real run.
+func Scenario(ctx context.Context, sc *scenarios.Scenario, o Options) (*Report, error) {
+	cfg := sc.ConfigWith(o.Overrides)
+	rep := &Report{Scenario: sc.Name, Procs: cfg.Procs, Noise: cfg.Noise, Runs: o.Runs}
+	first := uint64(1)
+	if o.Overrides.Seed != nil {
+		first = *o.Overrides.Seed
+	}
+	prog := sc.Program()
+	var model []Observables
+	for i := range uint64(o.Seeds) {
+		c := cfg
+		c.Seed = first + i
+		rep.Seeds = append(rep.Seeds, c.Seed)
+		obs, end, err := Model(prog, c)
+		if err != nil {
+			return nil, err
+		}
+		if !sc.AsExpected(end) {
+			rep.Notes = append(rep.Notes, fmt.Sprintf("the model's run with seed %d ended badly: %v", c.Seed, end.Err))
+		}
+		model = append(model, obs)
+	}
+	s, done, err := Session(ctx, sc, cfg, o.Dir)
+	if errors.Is(err, ErrNotRunForReal) {
+		rep.Runs = 0
+		rep.Notes = append(rep.Notes, err.Error())
+		rep.Judge(model, nil)
+		return rep, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	rep.Go = s.Toolchain.Version
+	if cpus := runtime.NumCPU(); cfg.Procs > cpus {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("GOMAXPROCS=%d on %d CPUs: the real Ps take turns on the CPUs, the model's each have one", cfg.Procs, cpus))
+	}
+	before := LoadAverage()
+	real, err := RealRuns(ctx, s, o.Runs, o.Timeout, nil)
+	if err != nil {
+		return nil, err
+	}
+	rep.Load = DescribeLoad(before, LoadAverage())
+	rep.Notes = append(rep.Notes, tracerNotes(real)...)
+	rep.Judge(model, real)
+	return rep, nil
+}
+
+// The report names the runtime goroutines' system calls when, at the
+// median of the real runs, they take this share of a run and this long:
+// a short run's one write is no part of what it shows. It names their
+// starts when the median run has this many.
+const (
+	tracerNoteShare  = 0.05
+	tracerNoteTime   = time.Millisecond
+	tracerNoteStarts = 10
+)
+
+// tracerNotes says what the runtime's own goroutines did in the real
+// runs, when it is enough to matter. runtime/trace runs two of them: its
+// writer, whose system calls can hold a P that the model's untraced runs
+// have free (a ping-pong pair's thief cannot run then, so a traced pair
+// migrates less), and its CPU-sample reader, woken by a timer every 100ms.
+// A start from a run queue begins a new time slice on its P, and a timer's
+// wake-up ends sysmon's deep sleep, so a traced run's preempted slices are
+// partly the tracer's doing: beside a ping-pong pair on one P the writer
+// runs every millisecond or so and sysmon never sees a slice 10ms old, and
+// between a timer's bursts the reader brings sysmon's look into a burst.
+func tracerNotes(real []Observables) []string {
+	var shares, times, starts []float64
+	for _, o := range real {
+		if o.Makespan > 0 {
+			shares = append(shares, float64(o.RuntimeSyscall)/float64(o.Makespan))
+			times = append(times, float64(o.RuntimeSyscall))
+			starts = append(starts, float64(o.RuntimeStarts))
+		}
+	}
+	if len(shares) == 0 {
+		return nil
+	}
+	slices.Sort(shares)
+	slices.Sort(times)
+	slices.Sort(starts)
+	var notes []string
+	if share := median(shares); share >= tracerNoteShare && time.Duration(median(times)) >= tracerNoteTime {
+		notes = append(notes, fmt.Sprintf("the real runs' runtime goroutines (runtime/trace's writer among them) spent a median %.0f%% of the run in system calls, where a call can hold a P that the model's untraced runs have free", 100*share))
+	}
+	if n := median(starts); n >= tracerNoteStarts {
+		notes = append(notes, fmt.Sprintf("the real runs' runtime goroutines (runtime/trace's writer and CPU-sample reader among them) started running a median %.0f times: a start can begin a new time slice, and a timer's wake-up ends sysmon's deep sleep, so the real preempted slices are partly the tracer's doing (go run ./scripts/untraced measures three patterns without it)", n))
+	}
+	return notes
+}

@@ -1,0 +1,377 @@
+package quiz
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/schedlab/schedlab/core/gmp"
+)
+
+// FactKind is what a question asks about.
+type FactKind uint8
+
+const (
+	FactNextOn FactKind = iota + 1 // next-on: P1, the G that runs next on P1
+	FactWhere                      // where: G258, where G258 goes next
+	FactSteals                     // steals: P1, how many Gs P1 takes at its next steal
+	FactStops                      // stops: G5, how G5 next stops running
+	FactTakes                      // takes: P0, the M that next acquires P0
+	FactWorker                     // worker: POOL, the worker the pool's next task goes to
+	FactPurged                     // purged: POOL, how many workers the pool's next purge stops
+)
+
+// Fact is one fact of a run a question asks about.
+type Fact struct {
+	Kind FactKind
+	P    gmp.PID // next-on, steals, takes
+	G    gmp.GID // where, stops
+	Pool int     // worker, purged: an index into the program's pools
+	// PoolName is the pool's name, for the question's text.
+	PoolName string
+}
+
+// factInfo is one row of the fact table: how a fact is written, asked,
+// settled and answered.
+type factInfo struct {
+	kind FactKind
+	name string // the key in a scenario's answer: {name: arg}
+	arg  string // what the argument names: "P", "G" or "pool"
+	doc  string
+	// text is the question a fact asks when the scenario gives none.
+	text func(f Fact) string
+	// settles reports whether e is the event that answers f.
+	settles func(f Fact, e *gmp.Event) bool
+	// answer is the correct choice, read from the settling event.
+	answer func(f Fact, e *gmp.Event, d *gmp.Describer) string
+	// wrong lists plausible wrong choices, given what the run has shown.
+	wrong func(f Fact, e *gmp.Event, v *view, d *gmp.Describer) []string
+	// decision returns the fact e settles when e is a decision worth
+	// asking about as the run goes (schedlab tui --quiz), with a sentence
+	// setting the scene that does not give the answer away.
+	decision func(e *gmp.Event, v *view, prog *gmp.Program) (Fact, string, bool)
+}
+
+// facts is the one table of facts. The scenario format, the generated
+// questions and the help text all read it.
+var facts = []factInfo{
+	{
+		kind: FactNextOn, name: "next-on", arg: "P",
+		doc:  "the goroutine that runs next on the P",
+		text: func(f Fact) string { return fmt.Sprintf("Which goroutine runs next on %v?", f.P) },
+		settles: func(f Fact, e *gmp.Event) bool {
+			return e.Kind == gmp.KindGoStart && e.P == f.P
+		},
+		answer: func(_ Fact, e *gmp.Event, _ *gmp.Describer) string { return e.G.String() },
+		wrong: func(f Fact, e *gmp.Event, v *view, _ *gmp.Describer) []string {
+			return v.runnableNames(f.P, e.G)
+		},
+		decision: func(e *gmp.Event, v *view, _ *gmp.Program) (Fact, string, bool) {
+			if e.Kind != gmp.KindGoStart || len(v.runnableNames(e.P, e.G)) < 2 {
+				return Fact{}, "", false
+			}
+			return Fact{Kind: FactNextOn, P: e.P}, fmt.Sprintf("%v's M looks for the next goroutine to run.", e.P), true
+		},
+	},
+	{
+		kind: FactWhere, name: "where", arg: "G",
+		doc:  "where the goroutine goes when it is next created, woken, or put back in a queue",
+		text: func(f Fact) string { return fmt.Sprintf("Where does %v go?", f.G) },
+		settles: func(f Fact, e *gmp.Event) bool {
+			return e.G == f.G && placing(e) || e.Kicked() == f.G && kicksToRing(e)
+		},
+		answer: func(f Fact, e *gmp.Event, d *gmp.Describer) string {
+			if e.G != f.G {
+				return d.Place(gmp.Loc{Kind: gmp.LocRunq, ID: int32(e.P)})
+			}
+			return d.Place(e.To)
+		},
+		wrong: func(_ Fact, e *gmp.Event, v *view, d *gmp.Describer) []string {
+			p := e.P
+			out := []string{
+				d.Place(gmp.Loc{Kind: gmp.LocRunnext, ID: int32(p)}),
+				d.Place(gmp.Loc{Kind: gmp.LocRunq, ID: int32(p)}),
+				d.Place(gmp.Loc{Kind: gmp.LocGlobal}),
+			}
+			for q := range gmp.PID(v.procs) {
+				if q != p {
+					out = append(out, d.Place(gmp.Loc{Kind: gmp.LocRunq, ID: int32(q)}))
+				}
+			}
+			return out
+		},
+		decision: func(e *gmp.Event, _ *view, _ *gmp.Program) (Fact, string, bool) {
+			f := Fact{Kind: FactWhere, G: e.G}
+			switch {
+			case e.Kind == gmp.KindGoCreate:
+				return f, fmt.Sprintf("%v creates %v on %v.", e.G2, e.G, e.P), true
+			case e.Kind == gmp.KindGoUnblock && e.G2 != gmp.NoG:
+				return f, fmt.Sprintf("%v wakes %v, on %v.", e.G2, e.G, e.P), true
+			case e.Kind == gmp.KindGoStop:
+				return f, fmt.Sprintf("%v stops running on %v (%v).", e.G, e.P, e.Reason), true
+			}
+			return Fact{}, "", false
+		},
+	},
+	{
+		kind: FactSteals, name: "steals", arg: "P",
+		doc:  "how many goroutines the P takes at its next steal",
+		text: func(f Fact) string { return fmt.Sprintf("How many goroutines does %v steal?", f.P) },
+		settles: func(f Fact, e *gmp.Event) bool {
+			return e.Kind == gmp.KindSteal && e.P == f.P
+		},
+		answer: func(_ Fact, e *gmp.Event, _ *gmp.Describer) string { return strconv.Itoa(e.Stolen()) },
+		wrong: func(_ Fact, e *gmp.Event, _ *view, _ *gmp.Describer) []string {
+			n := e.Stolen()
+			total := n + e.Left()
+			return counts(total, total/2, (total+1)/2, 1, n+1, n-1, 2*n)
+		},
+		decision: func(e *gmp.Event, _ *view, _ *gmp.Program) (Fact, string, bool) {
+			if e.Rule != gmp.RuleRunqsteal || e.Stolen()+e.Left() < 2 {
+				return Fact{}, "", false
+			}
+			return Fact{Kind: FactSteals, P: e.P},
+				fmt.Sprintf("%v has nothing to run; it steals from %v, whose ring holds %d.", e.P, e.P2, e.Stolen()+e.Left()), true
+		},
+	},
+	{
+		kind: FactStops, name: "stops", arg: "G",
+		doc:  "how the goroutine next stops running: preempted, yields, blocks, enters a system call, or exits",
+		text: func(f Fact) string { return fmt.Sprintf("How does %v stop running?", f.G) },
+		settles: func(f Fact, e *gmp.Event) bool {
+			return e.G == f.G && stopping(e)
+		},
+		answer: func(_ Fact, e *gmp.Event, _ *gmp.Describer) string { return stopName(e) },
+		wrong: func(_ Fact, e *gmp.Event, _ *view, _ *gmp.Describer) []string {
+			block := "it blocks"
+			if e.Kind == gmp.KindGoBlock {
+				block = stopName(e)
+			}
+			return []string{"sysmon preempts it", "it yields (runtime.Gosched)", block, "it enters a system call", "it exits"}
+		},
+		decision: func(e *gmp.Event, _ *view, _ *gmp.Program) (Fact, string, bool) {
+			if e.Kind != gmp.KindGoStop {
+				return Fact{}, "", false
+			}
+			return Fact{Kind: FactStops, G: e.G}, fmt.Sprintf("%v has been running on %v.", e.G, e.P), true
+		},
+	},
+	{
+		kind: FactTakes, name: "takes", arg: "P",
+		doc:  "the thread (M) that next acquires the P",
+		text: func(f Fact) string { return fmt.Sprintf("Which M takes %v next?", f.P) },
+		settles: func(f Fact, e *gmp.Event) bool {
+			return e.Kind == gmp.KindProcStart && e.P == f.P
+		},
+		answer: func(_ Fact, e *gmp.Event, _ *gmp.Describer) string { return e.M.String() },
+		wrong: func(_ Fact, e *gmp.Event, v *view, _ *gmp.Describer) []string {
+			out := []string{}
+			for _, m := range v.ms {
+				out = append(out, m.String())
+			}
+			return append(out, (e.M + 1).String(), (v.maxM() + 1).String())
+		},
+		decision: func(e *gmp.Event, v *view, _ *gmp.Program) (Fact, string, bool) {
+			if e.Kind != gmp.KindProcStart || !v.retaken[e.P] {
+				return Fact{}, "", false
+			}
+			return Fact{Kind: FactTakes, P: e.P}, fmt.Sprintf("%v was taken from a thread stuck in a system call.", e.P), true
+		},
+	},
+	{
+		kind: FactWorker, name: "worker", arg: "pool",
+		doc: "the worker the pool's next task goes to (wN)",
+		text: func(f Fact) string {
+			return fmt.Sprintf("Which worker of pool %s runs the next task?", f.PoolName)
+		},
+		settles: func(f Fact, e *gmp.Event) bool {
+			return int(e.Obj) == f.Pool && (e.Rule == gmp.RulePoolDispatchIdle || e.Rule == gmp.RulePoolDispatchNew)
+		},
+		answer: func(_ Fact, e *gmp.Event, _ *gmp.Describer) string { return workerName(e.Worker()) },
+		wrong: func(f Fact, e *gmp.Event, v *view, _ *gmp.Describer) []string {
+			var out []string
+			for _, w := range v.idle[f.Pool] {
+				out = append(out, workerName(w))
+			}
+			return append(out, workerName(v.maxWorker[f.Pool]+1), workerName(1))
+		},
+		decision: func(e *gmp.Event, v *view, prog *gmp.Program) (Fact, string, bool) {
+			if e.Rule != gmp.RulePoolDispatchIdle || len(v.idle[int(e.Obj)]) < 2 {
+				return Fact{}, "", false
+			}
+			name := poolName(prog, int(e.Obj))
+			return Fact{Kind: FactWorker, Pool: int(e.Obj), PoolName: name},
+				fmt.Sprintf("%v submits a task to pool %s, which has %d idle workers.", e.G, name, len(v.idle[int(e.Obj)])), true
+		},
+	},
+	{
+		kind: FactPurged, name: "purged", arg: "pool",
+		doc: "how many idle workers the pool's next purge stops",
+		text: func(f Fact) string {
+			return fmt.Sprintf("How many workers does the next purge of pool %s stop?", f.PoolName)
+		},
+		settles: func(f Fact, e *gmp.Event) bool {
+			return e.Rule == gmp.RulePoolPurge && int(e.Obj) == f.Pool
+		},
+		answer: func(_ Fact, e *gmp.Event, _ *gmp.Describer) string { return strconv.Itoa(e.Purged()) },
+		wrong: func(_ Fact, e *gmp.Event, _ *view, _ *gmp.Describer) []string {
+			n := e.Purged()
+			idle := n + e.Idle()
+			return counts(idle, 0, 1, n+1, n-1, idle/2)
+		},
+		decision: func(e *gmp.Event, _ *view, prog *gmp.Program) (Fact, string, bool) {
+			if e.Rule != gmp.RulePoolPurge || e.Purged()+e.Idle() < 2 {
+				return Fact{}, "", false
+			}
+			name := poolName(prog, int(e.Obj))
+			return Fact{Kind: FactPurged, Pool: int(e.Obj), PoolName: name},
+				fmt.Sprintf("The purge timer of pool %s fires with %d workers idle.", name, e.Purged()+e.Idle()), true
+		},
+	},
+}
+
+func (k FactKind) info() *factInfo {
+	for i := range facts {
+		if facts[i].kind == k {
+			return &facts[i]
+		}
+	}
+	panic(fmt.Sprintf("quiz: fact kind %d has no row", k))
+}
+
+// FactNames lists the facts a scenario's answer can name, each with what
+// its argument is and what it asks: for help text and error hints.
+func FactNames() []string {
+	out := make([]string, len(facts))
+	for i, f := range facts {
+		out[i] = fmt.Sprintf("%s: %s (%s)", f.name, f.arg, f.doc)
+	}
+	return out
+}
+
+// ParseFact reads a fact as a scenario writes it, {name: arg}: "next-on",
+// "P1". pool finds a declared pool by name.
+func ParseFact(name, arg string, pool func(string) (int, bool)) (Fact, error) {
+	var info *factInfo
+	var names []string
+	for i := range facts {
+		names = append(names, facts[i].name)
+		if facts[i].name == name {
+			info = &facts[i]
+		}
+	}
+	if info == nil {
+		return Fact{}, fmt.Errorf("unknown fact %q: want one of %s", name, strings.Join(names, ", "))
+	}
+	f := Fact{Kind: info.kind}
+	switch info.arg {
+	case "P":
+		n, ok := numbered(arg, "P")
+		if !ok {
+			return Fact{}, fmt.Errorf("%s: wants a P such as P0, not %q", name, arg)
+		}
+		f.P = gmp.PID(n)
+	case "G":
+		n, ok := numbered(arg, "G")
+		if !ok || n < 1 {
+			return Fact{}, fmt.Errorf("%s: wants a goroutine such as G5, not %q", name, arg)
+		}
+		f.G = gmp.GID(n)
+	case "pool":
+		i, ok := pool(arg)
+		if !ok {
+			return Fact{}, fmt.Errorf("%s: pool %q is not declared", name, arg)
+		}
+		f.Pool, f.PoolName = i, arg
+	}
+	return f, nil
+}
+
+// numbered reads "P3" or "G12" (a bounded number after the prefix).
+func numbered(s, prefix string) (int, bool) {
+	digits, ok := strings.CutPrefix(s, prefix)
+	if !ok || digits == "" || len(digits) > 9 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(digits)
+	return n, err == nil && n >= 0
+}
+
+// Text is the question the fact asks when the scenario gives none.
+func (f Fact) Text() string { return f.Kind.info().text(f) }
+
+// placing reports whether e puts its G somewhere: created, woken, put back
+// on a queue, or moved to the global queue by an overflow.
+func placing(e *gmp.Event) bool {
+	if e.To.IsZero() {
+		return false
+	}
+	switch e.Kind {
+	case gmp.KindGoCreate, gmp.KindGoUnblock, gmp.KindGoStop, gmp.KindRunqOverflow:
+		return true
+	}
+	return false
+}
+
+// kicksToRing reports whether e puts a new or woken G into runnext and
+// the one it kicks out (G3) goes to the tail of the P's ring. When a new
+// G's kick finds the ring full (Flag), the runq-overflow that follows
+// says where the kicked G goes.
+func kicksToRing(e *gmp.Event) bool {
+	switch e.Kind {
+	case gmp.KindGoCreate:
+		return e.Kicked() != gmp.NoG && !e.RingFull()
+	case gmp.KindGoUnblock:
+		return e.Kicked() != gmp.NoG
+	}
+	return false
+}
+
+// stopping reports whether e ends its G's time on the P.
+func stopping(e *gmp.Event) bool {
+	switch e.Kind {
+	case gmp.KindGoStop, gmp.KindGoBlock, gmp.KindGoExit, gmp.KindSyscallEnter:
+		return true
+	}
+	return false
+}
+
+// stopName says how e stops its G, as a choice reads.
+func stopName(e *gmp.Event) string {
+	switch e.Kind {
+	case gmp.KindGoStop:
+		if e.Reason == gmp.ReasonGosched {
+			return "it yields (runtime.Gosched)"
+		}
+		return "sysmon preempts it"
+	case gmp.KindGoBlock:
+		if e.Reason != gmp.NoReason {
+			return "it blocks (" + e.Reason.String() + ")"
+		}
+		return "it blocks"
+	case gmp.KindSyscallEnter:
+		return "it enters a system call"
+	}
+	return "it exits"
+}
+
+func workerName(n int) string { return "w" + strconv.Itoa(n) }
+
+func poolName(prog *gmp.Program, i int) string {
+	if i >= 0 && i < len(prog.Pools) {
+		return prog.Pools[i].Name
+	}
+	return "#" + strconv.Itoa(i)
+}
+
+// counts formats whole numbers as choices, leaving out negative ones.
+func counts(vs ...int) []string {
+	var out []string
+	for _, v := range vs {
+		if v >= 0 && !slices.Contains(out, strconv.Itoa(v)) {
+			out = append(out, strconv.Itoa(v))
+		}
+	}
+	return out
+}

@@ -1,0 +1,68 @@
+package export
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/schedlab/schedlab/core/gmp"
+	"github.com/schedlab/schedlab/core/scenarios"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden handouts in testdata/")
+
+func handout(t *testing.T, name string) string {
+	t.Helper()
+	sc, err := scenarios.Load(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := gmp.New(sc.Config(), sc.Program())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	h := NewHandout(&buf, sc)
+	m.SetSink(h.Event)
+	m.Run()
+	if err := h.End(m); err != nil {
+		t.Fatal(err)
+	}
+	return buf.String()
+}
+
+// tour's handout is its golden file; every built-in's handout has every
+// note, numbered in order, each followed by the events around it.
+func TestHandout(t *testing.T) {
+	got := handout(t, "tour")
+	if *update {
+		if err := os.WriteFile("testdata/tour.md", []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile("testdata/tour.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("tour's handout differs from testdata/tour.md (go test ./view/export -update, then read the diff)")
+	}
+	all, _ := scenarios.Builtins()
+	for _, sc := range all {
+		if sc.Name == "hog-pingpong" {
+			continue // long; its notes are checked by the trace's golden
+		}
+		md := handout(t, sc.Name)
+		for i := range sc.Notes {
+			if !strings.Contains(md, "\n## "+strconv.Itoa(i+1)+". At ") {
+				t.Errorf("%s: the handout has no note %d", sc.Name, i+1)
+			}
+		}
+		if !strings.Contains(md, "## The end") || !strings.HasPrefix(md, "# ") {
+			t.Errorf("%s: no title or end", sc.Name)
+		}
+	}
+}

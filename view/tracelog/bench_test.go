@@ -1,0 +1,122 @@
+package tracelog
+
+import (
+	"io"
+	"runtime"
+	"sync"
+	"testing"
+
+	"github.com/schedlab/schedlab/core/gmp"
+	"github.com/schedlab/schedlab/core/scenarios"
+)
+
+// benchScenario is the run issue 15 measures output speed on: 200,000
+// goroutines of 10µs on 4 Ps, some 611,000 events, almost all of them
+// go-create, go-start and go-exit.
+const benchScenario = `name: big
+procs: 4
+main:
+  - go: {count: 200000, do: [{cpu: 10us}]}
+`
+
+// recorded runs benchScenario once and keeps its events, so that the
+// benchmark times the writer alone and not the model.
+var recorded = sync.OnceValues(func() (*scenarios.Scenario, []gmp.Event) {
+	sc, err := scenarios.Parse("big.yaml", []byte(benchScenario))
+	if err != nil {
+		panic(err)
+	}
+	m, err := gmp.New(Options{}.Config(sc), sc.Program())
+	if err != nil {
+		panic(err)
+	}
+	var evs []gmp.Event
+	m.SetSink(func(e gmp.Event) { evs = append(evs, e) })
+	m.Run()
+	return sc, evs
+})
+
+// BenchmarkWrite writes the recorded events to io.Discard in each format.
+// events/s is the writer's output rate; allocs/event should be 0 (the
+// buffer and the line are reused). "none" is the writer's cost when it
+// writes no events: placing notes, which every format pays.
+func BenchmarkWrite(b *testing.B) {
+	sc, evs := recorded()
+	for _, name := range []string{"text", "jsonl", "none"} {
+		format, err := ParseFormat(name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run("format="+name, func(b *testing.B) {
+			d := gmp.NewDescriber(sc.Program())
+			b.ReportAllocs()
+			var allocs uint64
+			for b.Loop() {
+				w := New(io.Discard, format, d, sc.Notes)
+				w.Events = format != None
+				allocs -= mallocs()
+				for _, e := range evs {
+					w.Event(e)
+				}
+				allocs += mallocs()
+			}
+			n := float64(b.N) * float64(len(evs))
+			b.ReportMetric(n/b.Elapsed().Seconds(), "events/s")
+			b.ReportMetric(float64(allocs)/n, "allocs/event")
+		})
+	}
+}
+
+// mallocs is how many heap allocations the program has made so far.
+func mallocs() uint64 {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.Mallocs
+}
+
+// Writing an event allocates nothing, in either format, for the events
+// of every built-in scenario (which between them take most rules): the
+// line is appended into the output buffer, the sentence too.
+func TestWritingAnEventAllocatesNothing(t *testing.T) {
+	all, err := scenarios.Builtins()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sc := range all {
+		m, err := gmp.New(Options{}.Config(sc), sc.Program())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var evs []gmp.Event
+		m.SetSink(func(e gmp.Event) { evs = append(evs, e) })
+		m.Run()
+		d := gmp.NewDescriber(sc.Program())
+		for _, format := range []Format{Text, JSONL} {
+			// Without the scenario's notes: placing one allocates
+			// (NoteTracker.Observe returns a slice), once a note, not
+			// once an event.
+			w := New(io.Discard, format, d, nil)
+			// A pass over the events, three times: a stray allocation
+			// of the runtime's averages to none, one per event would
+			// be len(evs) a pass.
+			if n := testing.AllocsPerRun(3, func() {
+				for _, e := range evs {
+					w.Event(e)
+				}
+			}); n != 0 {
+				t.Errorf("%s, format %d: %v allocations a pass over %d events", sc.Name, format, n, len(evs))
+			}
+		}
+	}
+}
+
+// BenchmarkAppendString quotes a typical sentence, as the JSON lines'
+// "why" does for every event.
+func BenchmarkAppendString(b *testing.B) {
+	s := []byte("G1 creates G634 into P0's runnext; G633, kicked out of runnext, goes to the ring's tail (141/256)")
+	buf := make([]byte, 0, 256)
+	b.SetBytes(int64(len(s)))
+	for b.Loop() {
+		buf = appendString(buf[:0], s)
+	}
+}

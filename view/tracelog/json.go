@@ -1,0 +1,124 @@
+package tracelog
+
+import (
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/schedlab/schedlab/core/gmp"
+)
+
+const hexDigits = "0123456789abcdef"
+
+// AppendJSONString appends s to dst as a JSON string, as the JSON lines
+// do; the exports write their JSON with it.
+func AppendJSONString(dst []byte, s string) []byte { return appendString(dst, s) }
+
+// appendString appends s to dst as a JSON string (RFC 8259): quotes and
+// backslashes escaped, control characters as \n, \r, \t or \u00XX, and
+// bytes that are not UTF-8 as U+FFFD, so that any text a scenario holds
+// gives valid JSON. (strconv.Quote writes Go escapes such as \a and \x00,
+// which JSON does not have.) It takes bytes as well as a string, so that a
+// sentence appended into a reused buffer is quoted without becoming a
+// string first.
+func appendString[S string | []byte](dst []byte, s S) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := plainRun(s, 0); i < len(s); i = plainRun(s, start) {
+		dst = append(dst, s[start:i]...)
+		switch c := s[i]; c {
+		case '"', '\\':
+			dst = append(dst, '\\', c)
+		case '\n':
+			dst = append(dst, '\\', 'n')
+		case '\r':
+			dst = append(dst, '\\', 'r')
+		case '\t':
+			dst = append(dst, '\\', 't')
+		default:
+			if c < utf8.RuneSelf {
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			} else {
+				dst = append(dst, `\ufffd`...) // a byte that is not UTF-8
+			}
+		}
+		start = i + 1
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// plainRun returns where the run of bytes from i that JSON takes as they
+// are ends: the first control character, quote, backslash or byte that is
+// not UTF-8, or len(s).
+func plainRun[S string | []byte](s S, i int) int {
+	for i < len(s) {
+		if i+8 <= len(s) {
+			// Eight bytes at once; the loads are written out so that the
+			// compiler makes them one, from a slice of known length so
+			// that it checks no bounds.
+			w := s[i : i+8]
+			x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+				uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+			if plain8(x) {
+				i += 8
+				continue
+			}
+		}
+		c := s[i]
+		switch {
+		case c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf:
+			i++
+		case c < utf8.RuneSelf:
+			return i
+		default:
+			r, size := decodeRune(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				return i
+			}
+			i += size
+		}
+	}
+	return i
+}
+
+// Bytes in a word, for plain8's tests of eight bytes at once.
+const (
+	ones  = 0x0101010101010101 // 0x01 in each byte
+	highs = 0x8080808080808080 // the high bit of each byte
+)
+
+// plain8 reports whether the eight bytes of x are ASCII that JSON takes
+// as it is: no control character, quote or backslash. Sentences are nearly
+// all such bytes, and testing a word at a time rather than a byte made
+// quoting them twice as fast (BenchmarkAppendString). When it says no, the
+// caller looks at one byte.
+func plain8(x uint64) bool {
+	// A byte below n sets its high bit in x-n*ones (borrowing can set
+	// the bits of higher bytes too, but only when some byte is below n).
+	// x^c*ones has a zero byte where x has a byte c, and a zero byte is
+	// one below 1.
+	below := func(x, n uint64) uint64 { return (x - n*ones) &^ x & highs }
+	return x&highs|below(x, 0x20)|below(x^'"'*ones, 1)|below(x^'\\'*ones, 1) == 0
+}
+
+// plainJSON reports whether s is its own JSON string body: appendString
+// would only put quotes around it.
+func plainJSON(s []byte) bool { return plainRun(s, 0) == len(s) }
+
+// decodeRune is utf8.DecodeRune of a string or bytes. A rune is at most
+// utf8.UTFMax bytes, and a string of so few converts without allocating.
+func decodeRune[S string | []byte](s S) (rune, int) {
+	return utf8.DecodeRuneInString(string(s[:min(len(s), utf8.UTFMax)]))
+}
+
+// appendPos appends p as the JSON string of p.String(), "file:line:col",
+// without making that string: the file quoted, then the numbers, which
+// need no escaping, before the closing quote.
+func appendPos(dst []byte, p gmp.Pos) []byte {
+	dst = appendString(dst, p.File)
+	dst = append(dst[:len(dst)-1], ':')
+	dst = strconv.AppendInt(dst, int64(p.Line), 10)
+	dst = append(dst, ':')
+	dst = strconv.AppendInt(dst, int64(p.Col), 10)
+	return append(dst, '"')
+}

@@ -1,0 +1,366 @@
+// Package tracelog writes a simulation's events as a trace: aligned text
+// for people, or JSON lines for programs. Sentences come from the gmp
+// describer, so the trace says exactly what the UI says.
+package tracelog
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/schedlab/schedlab/core/gmp"
+	"github.com/schedlab/schedlab/core/scenarios"
+	"github.com/schedlab/schedlab/core/sim"
+	"github.com/schedlab/schedlab/internal/decimal"
+)
+
+// Format selects the output format.
+type Format int
+
+const (
+	Text  Format = iota // one aligned line per event
+	JSONL               // one JSON object per line
+	None                // no events: only how the run ended
+)
+
+// ParseFormat reads a --format value.
+func ParseFormat(s string) (Format, error) {
+	switch s {
+	case "text", "":
+		return Text, nil
+	case "jsonl":
+		return JSONL, nil
+	case "none":
+		return None, nil
+	}
+	return Text, fmt.Errorf("unknown format %q: use text, jsonl or none", s)
+}
+
+// bufferSize is how much output is kept before it is written: a trace
+// runs to hundreds of thousands of lines, and a small buffer makes a write
+// call every few dozen.
+const bufferSize = 256 << 10
+
+// Writer writes events, scenario notes and schedtrace lines in time order.
+// Each line is appended straight into the output buffer, which is written
+// out when it is full: a line copied from a buffer of its own into a
+// bufio.Writer was a second copy of every byte of the trace.
+type Writer struct {
+	out    io.Writer
+	buf    []byte // output not yet written; lines are appended to it
+	err    error  // the first write error; nothing is written after it
+	text   []byte // a sentence or place that needs escaping, copied out of the line
+	format Format
+	d      *gmp.Describer
+	// Events controls whether events and notes are written (schedtrace
+	// output alone can be asked for).
+	Events bool
+	notes  []scenarios.Note
+	places *scenarios.NoteTracker
+	n      int // events written so far
+}
+
+// New returns a writer to w for a run described by d with the given notes.
+func New(w io.Writer, format Format, d *gmp.Describer, notes []scenarios.Note) *Writer {
+	return &Writer{out: w, buf: make([]byte, 0, bufferSize+4<<10), format: format, d: d, Events: true, notes: notes,
+		places: scenarios.NewNoteTracker(notes)}
+}
+
+// flushIfFull writes the buffer out once it holds bufferSize bytes; a line
+// may take it a little past that.
+func (w *Writer) flushIfFull() {
+	if len(w.buf) >= bufferSize {
+		w.flush()
+	}
+}
+
+// flush writes the buffer out, unless an earlier write failed.
+func (w *Writer) flush() {
+	if w.err == nil && len(w.buf) > 0 {
+		_, w.err = w.out.Write(w.buf)
+	}
+	w.buf = w.buf[:0]
+}
+
+// Event writes e with the notes placed on it (scenarios.NoteTracker): a
+// note at a time comes before the event, at its time; a note on an event
+// comes after it.
+func (w *Writer) Event(e gmp.Event) {
+	placed := w.places.Observe(w.n, &e)
+	w.n++
+	for _, i := range placed {
+		if n := w.notes[i]; n.Moment.HasAt {
+			w.note(sim.Time(n.Moment.At), n)
+		}
+	}
+	if w.Events {
+		if w.format == JSONL {
+			w.jsonEvent(e)
+		} else {
+			w.textEvent(e)
+		}
+	}
+	for _, i := range placed {
+		if n := w.notes[i]; !n.Moment.HasAt {
+			w.note(e.T, n)
+		}
+	}
+	w.flushIfFull()
+}
+
+// SchedTrace writes a GODEBUG=schedtrace line produced at t.
+func (w *Writer) SchedTrace(t sim.Time, line string) {
+	if w.format == JSONL {
+		w.record(t, "schedtrace", line)
+		return
+	}
+	w.buf = append(append(w.buf, line...), '\n')
+	w.flushIfFull()
+}
+
+// record writes a JSONL record of a kind with only a time and a sentence.
+func (w *Writer) record(t sim.Time, kind, why string) {
+	b := append(w.buf, `{"t":`...)
+	b = strconv.AppendInt(b, int64(t), 10)
+	b = append(b, `,"kind":"`...)
+	b = append(b, kind...)
+	b = append(b, `","why":`...)
+	b = appendString(b, why)
+	w.buf = append(b, "}\n"...)
+}
+
+// End writes the notes the run never reached, and how it ended, then
+// flushes. asExpected says whether the run ended as the scenario means
+// it to (expect:). It returns the first write error.
+func (w *Writer) End(m *gmp.Machine, asExpected bool) error {
+	for _, i := range w.places.Unreached() {
+		if !w.Events {
+			break
+		}
+		n := w.notes[i]
+		msg := fmt.Sprintf("note %s (%s) was not reached: the run ended at %v", strings.Replace(n.Moment.String(), ": ", " ", 1), n.Pos, m.Now())
+		if w.format == JSONL {
+			w.record(m.Now(), "note-unreached", msg)
+		} else {
+			w.buf = append(append(append(w.buf, "# "...), msg...), '\n')
+		}
+	}
+	switch {
+	case w.format == JSONL:
+		w.endRecord(m, asExpected)
+	case w.Events || w.format == None:
+		end := m.End()
+		w.buf = fmt.Appendf(w.buf, "# end: %s at %v after %d events; %d goroutines created, %d threads; Ps idle %v while goroutines waited\n",
+			end.Reason, m.Now(), m.Emitted(), m.NumG()-1, m.NumM(), m.IdleWhileRunnable())
+	}
+	w.flush()
+	return w.err
+}
+
+// endRecord is the JSONL record of how the run ended (docs/jsonl.md).
+func (w *Writer) endRecord(m *gmp.Machine, asExpected bool) {
+	end := m.End()
+	b := append(w.buf, `{"t":`...)
+	b = strconv.AppendInt(b, int64(m.Now()), 10)
+	b = append(b, `,"kind":"end","reason":`...)
+	b = appendString(b, end.Reason.String())
+	b = append(b, `,"as_expected":`...)
+	b = strconv.AppendBool(b, asExpected)
+	b = append(b, `,"events":`...)
+	b = strconv.AppendInt(b, int64(m.Emitted()), 10)
+	b = append(b, `,"goroutines":`...)
+	b = strconv.AppendInt(b, int64(m.NumG()-1), 10)
+	b = append(b, `,"threads":`...)
+	b = strconv.AppendInt(b, int64(m.NumM()), 10)
+	b = append(b, `,"idle_while_runnable_ns":`...)
+	b = strconv.AppendInt(b, int64(m.IdleWhileRunnable()), 10)
+	if end.Err != nil {
+		b = append(b, `,"error":`...)
+		b = appendString(b, end.Err.Error())
+		var re *gmp.Error
+		if errors.As(end.Err, &re) && re.Pos.Line > 0 {
+			b = append(b, `,"src":`...)
+			b = appendString(b, re.Pos.String())
+		}
+	}
+	if blocked := m.BlockedAtEnd(); len(blocked) > 0 {
+		b = append(b, `,"blocked":[`...)
+		for i, bl := range blocked {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"g":`...)
+			b = strconv.AppendInt(b, int64(bl.G), 10)
+			b = append(b, `,"why":`...)
+			b = appendString(b, bl.Why)
+			if bl.Pos.Line > 0 {
+				b = append(b, `,"src":`...)
+				b = appendString(b, bl.Pos.String())
+			}
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	w.buf = append(b, "}\n"...)
+}
+
+func (w *Writer) note(t sim.Time, n scenarios.Note) {
+	if !w.Events {
+		return
+	}
+	if w.format == JSONL {
+		w.record(t, "note", n.Text)
+		return
+	}
+	for line := range strings.SplitSeq(n.Text, "\n") {
+		w.buf = append(append(append(w.buf, "   note: "...), line...), '\n')
+	}
+}
+
+func (w *Writer) textEvent(e gmp.Event) {
+	// As fmt's "%12s  %-3s %-3s  %-13s  %s" of e.T, e.P, e.M, e.Kind and
+	// the sentence, appended with no string made on the way. Times, IDs
+	// and kinds are ASCII, so a byte is a column.
+	var t [24]byte
+	b := padLeft(w.buf, sim.AppendMillis(t[:0], e.T.D()), 12)
+	b = append(b, "  "...)
+	start := len(b)
+	b = padTo(gmp.AppendP(b, e.P), start+3)
+	b = append(b, ' ')
+	start = len(b)
+	b = padTo(gmp.AppendM(b, e.M), start+3)
+	b = append(b, "  "...)
+	start = len(b)
+	b = padTo(append(b, e.Kind.String()...), start+13)
+	b = append(b, "  "...)
+	b = w.d.AppendDescribe(b, e)
+	if fn := e.Fn(); fn != "" {
+		b = append(b, "  ["...)
+		b = append(b, fn...)
+		b = append(b, ']')
+	}
+	w.buf = append(b, '\n')
+}
+
+// padLeft appends s after spaces that right-align it in width bytes.
+func padLeft(b, s []byte, width int) []byte {
+	for n := len(s); n < width; n++ {
+		b = append(b, ' ')
+	}
+	return append(b, s...)
+}
+
+// padTo appends spaces to b up to length end, left-aligning what was
+// appended last.
+func padTo(b []byte, end int) []byte {
+	for len(b) < end {
+		b = append(b, ' ')
+	}
+	return b
+}
+
+func (w *Writer) jsonEvent(e gmp.Event) {
+	b := append(w.buf, `{"t":`...)
+	b = decimal.AppendInt(b, int64(e.T))
+	b = append(b, `,"kind":"`...)
+	b = append(b, e.Kind.String()...)
+	b = append(b, '"')
+	if e.G != gmp.NoG {
+		b = append(b, `,"g":`...)
+		b = decimal.AppendInt(b, int64(e.G))
+	}
+	if e.P != gmp.NoP {
+		b = append(b, `,"p":`...)
+		b = decimal.AppendInt(b, int64(e.P))
+	}
+	if e.M != gmp.NoM {
+		b = append(b, `,"m":`...)
+		b = decimal.AppendInt(b, int64(e.M))
+	}
+	if !e.From.IsZero() {
+		b = append(b, `,"from":"`...)
+		start := len(b)
+		b = w.quoteFrom(w.d.AppendLoc(b, e.From), start)
+	}
+	if !e.To.IsZero() {
+		b = append(b, `,"to":"`...)
+		start := len(b)
+		b = w.quoteFrom(w.d.AppendLoc(b, e.To), start)
+	}
+	if e.Reason != gmp.NoReason {
+		b = append(b, `,"reason":`...)
+		b = appendString(b, e.Reason.String())
+	}
+	if fn := e.Fn(); fn != "" {
+		b = append(b, `,"fn":`...)
+		b = appendString(b, fn)
+	}
+	b = append(b, `,"why":"`...)
+	start := len(b)
+	b = w.quoteFrom(w.d.AppendDescribe(b, e), start)
+	if e.Op != nil && e.Op.Pos.Line > 0 {
+		b = append(b, `,"src":`...)
+		b = appendPos(b, e.Op.Pos)
+	}
+	if e.Cause >= 0 {
+		b = append(b, `,"cause":`...)
+		b = decimal.AppendInt(b, int64(e.Cause))
+	}
+	w.buf = append(b, "}\n"...)
+}
+
+// quoteFrom makes b[start:], text appended after an opening quote, a JSON
+// string. Sentences and places nearly always need no escaping, and are
+// then only checked and closed, not copied; the rare one that does is
+// copied out and appended again, escaped.
+func (w *Writer) quoteFrom(b []byte, start int) []byte {
+	if plainJSON(b[start:]) {
+		return append(b, '"')
+	}
+	w.text = append(w.text[:0], b[start:]...)
+	return appendString(b[:start-1], w.text)
+}
+
+// Options choose how a scenario is run and traced.
+type Options struct {
+	Format Format
+	// Overrides replace the scenario's values (seed, procs, until…).
+	scenarios.Overrides
+	Check      bool
+	SchedTrace time.Duration
+	Detail     bool
+	// NoEvents leaves events out (for schedtrace output alone).
+	NoEvents bool
+}
+
+// Config builds the simulation configuration for sc under o.
+func (o Options) Config(sc *scenarios.Scenario) gmp.Config {
+	cfg := sc.ConfigWith(o.Overrides)
+	cfg.Check = o.Check
+	cfg.MeasureIdle = true // for the end line's work conservation
+	cfg.SchedTrace = o.SchedTrace
+	cfg.SchedDetail = o.Detail
+	return cfg
+}
+
+// Run simulates sc and writes its trace to out. It returns how the run
+// ended; End.Err is set when the program deadlocked or panicked, or the
+// model broke an invariant. The error is for failures to run at all.
+func Run(sc *scenarios.Scenario, o Options, out io.Writer) (gmp.End, *gmp.Machine, error) {
+	m, err := gmp.New(o.Config(sc), sc.Program())
+	if err != nil {
+		return gmp.End{}, nil, err
+	}
+	w := New(out, o.Format, gmp.NewDescriber(sc.Program()), sc.Notes)
+	w.Events = !o.NoEvents && o.Format != None
+	m.SetSink(w.Event)
+	m.SetSchedTraceSink(func(line string) { w.SchedTrace(m.Now(), line) })
+	end := m.Run()
+	if err := w.End(m, sc.AsExpected(end)); err != nil {
+		return end, m, err
+	}
+	return end, m, nil
+}

@@ -1,0 +1,657 @@
+package tui
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
+	"github.com/schedlab/schedlab/core/gmp"
+	"github.com/schedlab/schedlab/core/scenarios"
+	"github.com/schedlab/schedlab/core/sim"
+)
+
+// Panels that can take focus.
+const (
+	focusProcs = iota
+	focusLog
+	numFocus
+)
+
+// App is the UI: a session, what the user is looking at, and the key
+// table. Its methods run on tview's event goroutine only.
+type App struct {
+	sess    *Session
+	theme   *Theme
+	keys    []Binding
+	root    *rootView
+	tv      *tview.Application // nil in tests
+	stopped bool
+	focus   int
+	// The panels that keep state: what they show, how far they scroll.
+	procs procsPanel
+	log   logPanel
+	glist goroutineList   // the goroutine list (g)
+	gloss glossaryOverlay // the glossary (L)
+	// keepTimeline keeps the timeline on a small screen where every P
+	// would fit only without it (t).
+	keepTimeline bool
+	// screen is the screen last drawn on, read back to see what a click
+	// landed on.
+	screen tcell.Screen
+	found  gmp.GID
+	prompt *prompt // the status bar's line of input, when one is open
+	next   *Switch // what the UI is to become, when it stops for that
+	// searchText is what / looks for in the events, lower case ("" when
+	// it looks for a goroutine, a.found).
+	searchText string
+	help       bool
+	// deadlockShown is set once the run's deadlock has opened the list.
+	deadlockShown bool
+	playing       bool
+	pace          pace   // how fast playback goes
+	play          player // what playback owes
+	message       string // one-line feedback in the status bar
+	split         *split // set in the split view: two runs in lockstep
+	opts          Options
+	quiz          *quizView // the question open on screen, if any
+	job           *job      // long work in progress, a slice a frame
+	// causeTrail are the events c left, for C to go back to.
+	causeTrail []int
+}
+
+// Options configure a UI.
+type Options struct {
+	Mono bool // no colours, whatever the terminal says
+	// Theme names the theme (Themes): "default", "projector" or "mono".
+	Theme string
+	// ASCII draws only ASCII characters (UTF8Locale says when a terminal
+	// needs it).
+	ASCII bool
+	// NoMouse leaves the mouse to the terminal (for selecting text).
+	NoMouse bool
+	// Source is the name the scenario was opened by (a built-in or a
+	// file), for v to open it again in the other view.
+	Source string
+	// Quiz asks questions as the run goes: the scenario's (ask:) and the
+	// model's own at its decisions.
+	Quiz bool
+}
+
+// New returns the UI for a run of sc with cfg. It fails before any screen
+// is touched if the configuration cannot run.
+func New(sc *scenarios.Scenario, cfg gmp.Config, o Options) (*App, error) {
+	sess, err := NewSession(sc, cfg)
+	if err != nil {
+		return nil, err
+	}
+	a := &App{sess: sess, theme: NewTheme(o), keys: bindings(), pace: newPace(), opts: o}
+	a.root = newRootView(a)
+	if o.Quiz {
+		if err := sess.EnableQuiz(true); err != nil {
+			a.message = "some of the scenario's questions cannot be asked: " + err.Error()
+		}
+	}
+	return a, nil
+}
+
+// sessions are the runs shown: one, or the split view's two.
+func (a *App) sessions() []*Session {
+	if a.split == nil {
+		return []*Session{a.sess}
+	}
+	return []*Session{a.split.panes[0].view.sess, a.split.panes[1].view.sess}
+}
+
+// Panes returns the sessions of the split view, or nil in the full view.
+func (a *App) Panes() []*Session {
+	if a.split == nil {
+		return nil
+	}
+	return a.sessions()
+}
+
+// Session returns the session the UI shows.
+func (a *App) Session() *Session { return a.sess }
+
+// Root is the primitive that draws the whole screen.
+func (a *App) Root() tview.Primitive { return a.root }
+
+// Bindings returns the key table.
+func (a *App) Bindings() []Binding { return a.keys }
+
+// Stopped reports whether the user asked to quit.
+func (a *App) Stopped() bool { return a.stopped }
+
+// HandleKey is the input handler: tview calls it for every key, and tests
+// call it directly.
+func (a *App) HandleKey(ev *tcell.EventKey) *tcell.EventKey {
+	if a.jobKey(ev) {
+		return nil
+	}
+	if a.quizKey(ev) {
+		return nil
+	}
+	if a.prompt != nil {
+		a.promptKey(ev)
+		return nil
+	}
+	for i := range a.keys {
+		if a.keys[i].match(ev) {
+			a.message = ""
+			a.keys[i].Do(a)
+			return nil
+		}
+	}
+	if ev.Key() == tcell.KeyRune {
+		a.message = fmt.Sprintf("no key %q: press ? for the keys", ev.Rune())
+	}
+	return nil
+}
+
+// Run shows the UI on screen (the terminal when screen is nil) until the
+// user quits. The terminal is restored however it ends.
+func (a *App) Run(screen tcell.Screen) error {
+	tick := time.NewTicker(frame)
+	defer tick.Stop()
+	return a.run(screen, tick.C)
+}
+
+// frame is how often playback moves on.
+const frame = time.Second / 30
+
+// run is Run with the player's clock given: tests tick it themselves.
+func (a *App) run(screen tcell.Screen, tick <-chan time.Time) (err error) {
+	a.tv = tview.NewApplication()
+	if screen != nil {
+		a.tv.SetScreen(screen)
+	}
+	a.tv.SetRoot(a.root, true).SetInputCapture(a.HandleKey)
+	// The mouse finds goroutines, scrolls and answers questions, unless
+	// the terminal should keep it for selecting text (--no-mouse).
+	a.tv.EnableMouse(!a.opts.NoMouse)
+	done := make(chan struct{})
+	crashed := make(chan string, 1)
+	go a.player(done, crashed, tick)
+	sigs := make(chan os.Signal, 1)
+	stopSignals := notifyEnding(sigs)
+	defer stopSignals()
+	ended := make(chan os.Signal, 1)
+	go func() {
+		select {
+		case sig := <-sigs:
+			ended <- sig
+			a.tv.Stop() // Run restores the terminal on its way out
+		case <-done:
+		}
+	}()
+	err = a.tv.Run()
+	close(done)
+	select {
+	case msg := <-crashed:
+		return fmt.Errorf("internal error in the player: %s", msg)
+	default:
+	}
+	select {
+	case sig := <-ended:
+		if err == nil {
+			err = fmt.Errorf("stopped by %v", sig)
+		}
+	default:
+	}
+	return err
+}
+
+// suspend gives the terminal back and stops the process (ctrl-z); the UI
+// comes back as it was when the shell continues it.
+func (a *App) suspend() {
+	if a.tv == nil {
+		return
+	}
+	a.playing = false
+	a.tv.Suspend(suspendSelf)
+}
+
+// player advances playback on every tick while the UI runs. A tick while
+// paused draws nothing: an idle screen writes nothing to the terminal.
+func (a *App) player(done <-chan struct{}, crashed chan<- string, tick <-chan time.Time) {
+	defer func() {
+		// A panic here would kill the process with the terminal still in
+		// raw mode: stop the application so that Run restores it, and let
+		// Run report what happened.
+		if p := recover(); p != nil {
+			crashed <- fmt.Sprintf("%v\n%s", p, debug.Stack())
+			a.tv.Stop()
+		}
+	}()
+	for {
+		select {
+		case <-done:
+			return
+		case <-tick:
+			a.tv.QueueUpdate(func() {
+				switch {
+				case a.job != nil:
+					a.stepJob()
+					a.tv.ForceDraw()
+				case a.playing:
+					a.Advance(frame)
+					a.tv.ForceDraw()
+				}
+			})
+		}
+	}
+}
+
+// Advance moves playback on by what dt of wall time makes due at the
+// pace: so many events, or the events up to a simulated moment.
+func (a *App) Advance(dt time.Duration) {
+	if !a.playing {
+		return
+	}
+	n := 0
+	if a.pace.byTime {
+		// Each frame steps at most a job's slice: a dense moment plays
+		// over several frames rather than freezing one.
+		until := a.play.until(a.pace, dt)
+		for n < jobSlice {
+			next, ok := a.nextAt()
+			if ok && next > until {
+				break
+			}
+			if !ok {
+				a.stopAtEnd()
+				return
+			}
+			n++
+			if !a.stepOne() {
+				return // the end, or a question to answer
+			}
+		}
+		a.log.back = 0
+		return
+	}
+	n = a.play.events(a.pace, dt)
+	if n > 0 && a.quizGate(n) {
+		return
+	}
+	for range n {
+		if !a.stepOne() {
+			return
+		}
+	}
+	a.log.back = 0
+}
+
+// nextAt is the simulated time of the next event playback would take,
+// and false after the last.
+func (a *App) nextAt() (sim.Time, bool) {
+	if a.split != nil {
+		t0, ok0 := nextAt(a.split.panes[0].view.sess)
+		t1, ok1 := nextAt(a.split.panes[1].view.sess)
+		switch {
+		case ok0 && ok1:
+			return min(t0, t1), true
+		case ok0:
+			return t0, true
+		}
+		return t1, ok1
+	}
+	return nextAt(a.sess)
+}
+
+// stepOne takes one step of playback; at the end it stops and says so.
+func (a *App) stepOne() bool {
+	if a.split != nil {
+		if !a.split.forward() {
+			a.stopAtEnd()
+			return false
+		}
+		return true
+	}
+	if a.pace.byTime && a.quizGate(1) {
+		return false
+	}
+	if a.sess.Forward(1) < 1 {
+		a.stopAtEnd()
+		return false
+	}
+	return true
+}
+
+// stopAtEnd stops playback at the end of the run, saying how it ended.
+func (a *App) stopAtEnd() {
+	a.playing = false
+	if a.split != nil {
+		a.message = "both runs have ended"
+		return
+	}
+	a.message = a.endMessage()
+}
+
+func (a *App) togglePlay() {
+	if !a.playing && a.atEnd() {
+		a.message = "at the end of the run: press r to restart"
+		return
+	}
+	a.closeRevealed()
+	if a.quiz != nil {
+		a.message = "answer the question first, or esc to skip it"
+		return
+	}
+	a.playing = !a.playing
+	a.play.start(a.now())
+}
+
+// now is the simulated moment shown: the cursor's, or the later of the
+// split view's two.
+func (a *App) now() sim.Time {
+	if a.split != nil {
+		return max(a.split.panes[0].view.sess.State().Now(), a.split.panes[1].view.sess.State().Now())
+	}
+	return a.sess.State().Now()
+}
+
+// togglePace switches playback between events and simulated time a
+// second.
+func (a *App) togglePace() {
+	a.pace.byTime = !a.pace.byTime
+	a.play.start(a.now())
+	a.message = "playback pace " + a.pace.String()
+}
+
+// endMessage says how the run ended, with the quiz's score.
+func (a *App) endMessage() string {
+	msg := "end of the run: " + a.sess.EndSummary()
+	if score := a.scoreLine(); score != "" {
+		msg += " · " + score
+	}
+	return msg
+}
+
+// leaveQuestion closes the open question without answering it, for moves
+// that jump: it is asked again when a step reaches it.
+func (a *App) leaveQuestion() { a.quiz = nil }
+
+// atEnd reports whether there is nothing left to step to.
+func (a *App) atEnd() bool {
+	for _, s := range a.sessions() {
+		if !s.AtEnd() {
+			return false
+		}
+	}
+	return true
+}
+
+func (a *App) stepForward() {
+	a.playing = false
+	a.log.back = 0
+	if a.split != nil {
+		if !a.split.forward() {
+			a.message = "both runs have ended"
+		}
+		return
+	}
+	a.closeRevealed()
+	if a.quizGate(1) {
+		return
+	}
+	if a.sess.Forward(1) == 0 || a.sess.AtEnd() {
+		a.message = a.endMessage()
+	}
+}
+
+func (a *App) stepBack() {
+	a.leaveQuestion()
+	a.playing = false
+	a.log.back = 0
+	if a.split != nil {
+		if !a.split.back() {
+			a.message = "both runs are at their first event"
+		}
+		return
+	}
+	if a.sess.Back(1) == 0 {
+		a.message = "this is the first event"
+	}
+}
+
+func (a *App) last() {
+	a.leaveQuestion()
+	a.playing = false
+	a.log.back = 0
+	a.startJob(a.toEnd())
+}
+
+func (a *App) nextNote() {
+	a.leaveQuestion()
+	a.playing = false
+	a.log.back = 0
+	if !a.sess.NextNote() {
+		a.message = "no later note"
+	}
+}
+
+func (a *App) prevNote() {
+	a.leaveQuestion()
+	a.playing = false
+	a.log.back = 0
+	if !a.sess.PrevNote() {
+		a.message = "no earlier note"
+	}
+}
+
+func (a *App) faster() {
+	a.pace.faster()
+	a.message = "playback pace " + a.pace.String()
+}
+
+func (a *App) slower() {
+	a.pace.slower()
+	a.message = "playback pace " + a.pace.String()
+}
+
+func (a *App) restart() {
+	a.leaveQuestion()
+	a.playing = false
+	a.log.back = 0
+	if a.split != nil {
+		a.split.restart()
+	} else {
+		a.sess.Seek(0)
+	}
+	a.message = "restarted"
+}
+
+// reseed runs the scenario again with the next seed. The run so far is
+// dropped; the new one starts at its first event.
+func (a *App) reseed() {
+	cfg := a.sess.Config()
+	cfg.Seed++
+	sess, err := NewSession(a.sess.Scenario(), cfg)
+	if err != nil {
+		a.message = err.Error()
+		return
+	}
+	if a.sess.Quizzing() {
+		// The answers stay with the old run: a new seed asks anew.
+		_ = sess.EnableQuiz(true)
+	}
+	a.leaveQuestion()
+	a.sess = sess
+	a.playing = false
+	a.log.back = 0
+	a.message = "running again with seed " + strconv.FormatUint(cfg.Seed, 10)
+}
+
+func (a *App) nextFocus() { a.focus = (a.focus + 1) % numFocus }
+func (a *App) prevFocus() { a.focus = (a.focus + numFocus - 1) % numFocus }
+
+// scrolled is what the scroll keys and the wheel move: an open list, else
+// the focused panel.
+func (a *App) scrolled() scroller {
+	switch {
+	case a.gloss.open:
+		return &a.gloss
+	case a.glist.open:
+		return &a.glist
+	}
+	return a.focusable()[a.focus]
+}
+
+func (a *App) scroll(n int) { a.scrolled().scroll(a, a.root.layout, n) }
+
+func (a *App) scrollDown() { a.scroll(1) }
+func (a *App) scrollUp()   { a.scroll(-1) }
+func (a *App) pageDown()   { a.scroll(a.page()) }
+func (a *App) pageUp()     { a.scroll(-a.page()) }
+
+// page is how far pgdn and pgup scroll what they scroll.
+func (a *App) page() int { return a.scrolled().page(a.root.layout) }
+
+// toggleTimeline switches a small screen between every P and the
+// timeline (with the Ps scrolling).
+func (a *App) toggleTimeline() {
+	a.keepTimeline = !a.keepTimeline
+	a.procs.top = 0
+}
+
+// toCause goes to the event that caused the current one (what made a G
+// runnable, who woke it, which request preempted it), remembering where
+// it was so that C comes back.
+func (a *App) toCause() {
+	if a.split != nil || a.sess.Cursor() < 0 {
+		return
+	}
+	e := a.sess.Event(a.sess.Cursor())
+	if e.Cause < 0 {
+		a.message = "this event has no cause the model records"
+		return
+	}
+	a.leaveQuestion()
+	a.playing = false
+	a.log.back = 0
+	a.causeTrail = append(a.causeTrail, a.sess.Cursor())
+	a.sess.Seek(int(e.Cause))
+	a.message = fmt.Sprintf("the cause of event %d; C goes back", a.causeTrail[len(a.causeTrail)-1]+1)
+}
+
+// fromCause goes back to where c came from.
+func (a *App) fromCause() {
+	n := len(a.causeTrail)
+	if n == 0 {
+		a.message = "no cause followed: c goes to the event's cause"
+		return
+	}
+	a.leaveQuestion()
+	a.playing = false
+	a.log.back = 0
+	a.sess.Seek(a.causeTrail[n-1])
+	a.causeTrail = a.causeTrail[:n-1]
+}
+
+func (a *App) startFind() {
+	a.ask(&prompt{label: " find: ", hint: "a goroutine (5, G5) or words of the events · enter: find · esc: cancel", max: 64, enter: (*App).find})
+}
+
+func (a *App) find(text string) {
+	raw := strings.TrimSpace(text)
+	text = strings.TrimPrefix(strings.ToUpper(raw), "G")
+	n, err := strconv.Atoi(text)
+	if errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(text, "-") {
+		a.message = fmt.Sprintf("no such goroutine: G%s is beyond any run's goroutines", text)
+		return
+	}
+	if err != nil {
+		if raw == "" {
+			a.message = "type a goroutine, such as 5 or G5, or words of the events"
+			return
+		}
+		a.found = gmp.NoG
+		a.search(raw)
+		return
+	}
+	if n <= 0 {
+		a.message = fmt.Sprintf("%q is not a goroutine: they are numbered from G1", raw)
+		return
+	}
+	a.searchText = ""
+	if n > math.MaxInt32 {
+		a.message = fmt.Sprintf("no such goroutine: G%d is beyond any run's goroutines", n)
+		return
+	}
+	a.found = gmp.GID(n)
+	a.message = ""
+	if n >= a.sess.State().NumG() {
+		a.message = fmt.Sprintf("G%d does not exist yet: n runs on to its creation", n)
+	}
+}
+
+func (a *App) nextOfFound() {
+	if a.searchText != "" {
+		a.playing = false
+		a.log.back = 0
+		a.leaveQuestion()
+		a.startJob(a.toNextMatch())
+		return
+	}
+	if a.found == gmp.NoG {
+		a.message = "find a goroutine or words first with /"
+		return
+	}
+	a.playing = false
+	a.log.back = 0
+	a.leaveQuestion()
+	a.startJob(a.toNextOf(a.found))
+}
+
+func (a *App) prevOfFound() {
+	if a.searchText != "" {
+		a.playing = false
+		a.log.back = 0
+		a.leaveQuestion()
+		a.prevMatch()
+		return
+	}
+	if a.found == gmp.NoG {
+		a.message = "find a goroutine or words first with /"
+		return
+	}
+	a.playing = false
+	a.log.back = 0
+	a.leaveQuestion()
+	if !a.sess.PrevEventOf(a.found) {
+		a.message = fmt.Sprintf("no earlier event of %v", a.found)
+	}
+}
+
+func (a *App) escape() {
+	switch {
+	case a.help:
+		a.help = false
+	case a.split != nil && a.split.ended() && !a.split.tableClosed:
+		a.split.tableClosed = true
+	case a.gloss.open:
+		a.gloss.open = false
+	case a.glist.open:
+		a.glist.open = false
+	case a.found != gmp.NoG || a.searchText != "":
+		a.found, a.searchText = gmp.NoG, ""
+	}
+}
+
+func (a *App) toggleHelp() { a.help = !a.help }
+
+func (a *App) quit() {
+	a.stopped = true
+	if a.tv != nil {
+		a.tv.Stop()
+	}
+}

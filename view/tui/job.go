@@ -1,0 +1,119 @@
+package tui
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+
+	"github.com/schedlab/schedlab/core/gmp"
+)
+
+// Long work — running to the end of a long run, looking far ahead for a
+// goroutine's next event — is done a slice at a time, as many slices a
+// frame as fit in most of it, so that the screen shows how far it got and
+// esc, q or ctrl-c stop it. A short job ends within its first slice,
+// before anything is drawn.
+
+// jobSlice is how many events a job moves through per frame: tens of
+// milliseconds of model time on this project's machine.
+const jobSlice = 20_000
+
+// job is the long work in progress.
+type job struct {
+	what string
+	// step does one slice and reports whether the job is done.
+	step func() bool
+}
+
+// startJob does the first slice of j at once, and the rest one slice a
+// frame.
+func (a *App) startJob(j *job) {
+	if j.step() {
+		return
+	}
+	a.job = j
+	a.message = a.jobLine()
+}
+
+// jobBudget is how long a frame gives the job in progress: most of a
+// frame, leaving the rest to drawing and keys.
+const jobBudget = frame * 3 / 4
+
+// stepJob does a frame's worth of the job in progress: at least one
+// slice, and more while the frame's budget lasts.
+func (a *App) stepJob() {
+	if a.job == nil {
+		return
+	}
+	for start := time.Now(); ; {
+		if a.job.step() {
+			a.job = nil
+			return
+		}
+		if time.Since(start) >= jobBudget {
+			break
+		}
+	}
+	a.message = a.jobLine()
+}
+
+// jobLine is the status bar's progress line.
+func (a *App) jobLine() string {
+	return fmt.Sprintf("%s: event %d… esc stops", a.job.what, a.sess.Cursor()+1)
+}
+
+// jobKey handles a key while a job runs: esc, q and ctrl-c stop it where
+// it got to; other keys wait. It reports whether it took the key.
+func (a *App) jobKey(ev *tcell.EventKey) bool {
+	if a.job == nil {
+		return false
+	}
+	switch {
+	case ev.Key() == tcell.KeyEscape, ev.Key() == tcell.KeyCtrlC,
+		ev.Key() == tcell.KeyRune && ev.Rune() == 'q':
+		a.message = "stopped " + a.job.what + fmt.Sprintf(" at event %d", a.sess.Cursor()+1)
+		a.job = nil
+	default:
+		a.message = a.jobLine()
+	}
+	return true
+}
+
+// toEnd is the job of running to the end of the run.
+func (a *App) toEnd() *job {
+	return &job{what: "running to the end", step: func() bool {
+		if a.split != nil {
+			for range jobSlice {
+				if !a.split.forward() {
+					a.message = "both runs have ended"
+					return true
+				}
+			}
+			return false
+		}
+		if a.sess.Forward(jobSlice) < jobSlice {
+			a.message = a.endMessage()
+			return true
+		}
+		return false
+	}}
+}
+
+// toNextOf is the job of finding the next event of g after the cursor.
+func (a *App) toNextOf(g gmp.GID) *job {
+	from := a.sess.Cursor() + 1
+	return &job{what: "looking for " + g.String(), step: func() bool {
+		i, next := a.sess.findEventOf(g, from, jobSlice)
+		switch {
+		case i >= 0:
+			a.sess.Seek(i)
+			return true
+		case next < 0:
+			a.message = fmt.Sprintf("no later event of %v", g)
+			return true
+		}
+		from = next
+		return false
+	}}
+}

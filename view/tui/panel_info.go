@@ -1,0 +1,269 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/schedlab/schedlab/core/gmp"
+)
+
+// infoItem is one labelled part of the info panel.
+type infoItem struct {
+	label string
+	draw  func(c canvas, col, row, limit int) int
+}
+
+// infoPanel writes the global queue, the Ms, the netpoller, timers, sysmon,
+// channels and, when one is found, the goroutine looked for. Narrow
+// screens pair the short items on a row; wide ones give each its own.
+type infoPanel struct{}
+
+func (infoPanel) draw(c canvas, a *App, l layout) {
+	it := infoItems(a)
+	var rows [][]infoItem
+	if it.found != nil {
+		rows = append(rows, []infoItem{*it.found})
+	}
+	if l.infoRows >= 6 {
+		rows = append(rows, []infoItem{it.global}, []infoItem{it.ms}, []infoItem{it.sysmon},
+			[]infoItem{it.netpoll, it.timers}, []infoItem{it.chans})
+	} else {
+		rows = append(rows, []infoItem{it.global, it.timers, it.netpoll}, []infoItem{it.ms}, []infoItem{it.sysmon})
+	}
+	for row, items := range rows[:min(len(rows), c.h)] {
+		col := 0
+		for i, item := range items {
+			// Share the row: each item but the last gets an equal part.
+			limit := c.w
+			if i < len(items)-1 {
+				limit = col + (c.w-col)/(len(items)-i) - 3
+			}
+			if i > 0 {
+				col = c.text(col, row, " │ ", a.theme.Dim)
+			}
+			col = c.text(col, row, item.label+" ", a.theme.Title)
+			end := item.draw(c, col, row, limit)
+			if i < len(items)-1 {
+				col = max(end, limit)
+			}
+		}
+	}
+}
+
+type infoSet struct {
+	found                                      *infoItem
+	global, ms, sysmon, netpoll, timers, chans infoItem
+}
+
+func infoItems(a *App) infoSet {
+	t := a.theme
+	st := a.sess.State()
+	var it infoSet
+	if a.found > 0 && int(a.found) < st.NumG() {
+		it.found = &infoItem{label: "found", draw: func(c canvas, col, row, limit int) int {
+			return c.text(col, row, truncate(describeG(a, a.found)+" · n/N: its events · esc: clear", limit-col), t.Found)
+		}}
+	}
+	text := func(label string, f func() string) infoItem {
+		return infoItem{label: label, draw: func(c canvas, col, row, limit int) int {
+			return c.text(col, row, truncate(f(), limit-col), t.Base)
+		}}
+	}
+	it.global = infoItem{label: "global", draw: func(c canvas, col, row, limit int) int {
+		q := st.Sched()
+		n := q.RunqLen()
+		col = c.text(col, row, fmt.Sprintf("%d ", n), t.Dim)
+		if n == 0 {
+			return c.text(col, row, "empty", t.Dim)
+		}
+		return gList(c, a, col, row, limit, q.RunqHead(24), n)
+	}}
+	it.ms = infoItem{label: "Ms", draw: func(c canvas, col, row, limit int) int {
+		return drawMs(c, a, col, row, limit)
+	}}
+	it.sysmon = text("sysmon", func() string { return sysmonText(st, a.sess.Describer()) })
+	it.netpoll = text("netpoll", func() string { return netpollText(st) })
+	it.timers = text("timers", func() string { return timersText(st) })
+	it.chans = text("chans", func() string { return chansText(st) })
+	return it
+}
+
+// drawMs lists the threads and what each is doing; when they do not fit,
+// it counts them by state instead.
+func drawMs(c canvas, a *App, col, row, limit int) int {
+	t := a.theme
+	st := a.sess.State()
+	var parts []string
+	count := map[string]int{}
+	for i := range st.NumM() {
+		m := st.M(gmp.MID(i))
+		var s, kind string
+		switch {
+		case m.State == gmp.MSysmon:
+			s, kind = m.ID.String()+" sysmon", "sysmon"
+		case m.State == gmp.MRunning:
+			s, kind = fmt.Sprintf("%v %v·%v", m.ID, m.P, m.CurG), "running"
+		case m.State == gmp.MSyscall:
+			s, kind = fmt.Sprintf("%v syscall·%v", m.ID, m.CurG), "syscall"
+		case m.State == gmp.MScheduler && m.Picked != gmp.NoG:
+			s, kind = fmt.Sprintf("%v %v→%v", m.ID, m.P, m.Picked), "scheduling"
+		case m.State == gmp.MScheduler && m.Spinning:
+			s, kind = fmt.Sprintf("%v %v spin", m.ID, m.P), "spinning"
+		case m.State == gmp.MScheduler && m.P == gmp.NoP:
+			s, kind = fmt.Sprintf("%v no P", m.ID), "scheduling"
+		case m.State == gmp.MScheduler:
+			s, kind = fmt.Sprintf("%v %v sched", m.ID, m.P), "scheduling"
+		case m.State == gmp.MIdle:
+			s, kind = m.ID.String()+" idle", "idle"
+		case m.State == gmp.MNetpoll:
+			s, kind = m.ID.String()+" netpoll", "netpoll"
+		case m.State == gmp.MStarting:
+			s, kind = fmt.Sprintf("%v waking→%v", m.ID, m.NextP), "waking"
+		}
+		parts = append(parts, s)
+		count[kind]++
+	}
+	full := strings.Join(parts, "  ")
+	if col+width(full) <= limit {
+		return c.text(col, row, full, t.Base)
+	}
+	var sum []string
+	for _, kind := range []string{"running", "spinning", "scheduling", "syscall", "netpoll", "waking", "idle", "sysmon"} {
+		if count[kind] > 0 {
+			sum = append(sum, fmt.Sprintf("%d %s", count[kind], kind))
+		}
+	}
+	return c.text(col, row, truncate(fmt.Sprintf("%d: %s", st.NumM(), strings.Join(sum, ", ")), limit-col), t.Base)
+}
+
+func sysmonText(st *gmp.Machine, d *gmp.Describer) string {
+	mon := st.SysmonState()
+	if mon.Deep {
+		return fmt.Sprintf("deep sleep (every P idle) until %v", mon.NextPass)
+	}
+	last := "no pass yet"
+	if mon.Passes > 0 {
+		last = fmt.Sprintf("last pass %v: %s", mon.LastPass, d.SysmonDid(mon.Did))
+	}
+	return fmt.Sprintf("sleeps %s (%d idle passes) · %s · next %v", short(mon.Delay), mon.Idle, last, mon.NextPass)
+}
+
+func netpollText(st *gmp.Machine) string {
+	sch := st.Sched()
+	who := ""
+	if sch.NetpollBlocked != gmp.NoM {
+		who = sch.NetpollBlocked.String() + " blocked in it"
+		if sch.PollUntil != 0 {
+			who += " until " + sch.PollUntil.String()
+		}
+		who += " · "
+	}
+	waiters := st.NetWaiters()
+	if len(waiters) == 0 {
+		if who == "" {
+			return "idle"
+		}
+		return who + "no waiters"
+	}
+	var ws []string
+	for _, w := range waiters {
+		if w.Ready {
+			ws = append(ws, w.G.String()+" ready")
+		} else {
+			ws = append(ws, fmt.Sprintf("%v at %v", w.G, w.ReadyAt))
+		}
+	}
+	return fmt.Sprintf("%s%d waiting: %s", who, len(waiters), strings.Join(ws, ", "))
+}
+
+func timersText(st *gmp.Machine) string {
+	var parts []string
+	for i := range st.Procs() {
+		p := st.P(gmp.PID(i))
+		ts := p.Timers()
+		if len(ts) == 0 {
+			continue
+		}
+		var gs []string
+		for j, tm := range ts {
+			if j == 4 {
+				gs = append(gs, fmt.Sprintf("+%d", len(ts)-4))
+				break
+			}
+			if tm.Purge != 0 {
+				gs = append(gs, fmt.Sprintf("purge:%s@%v", st.Pools()[tm.Purge-1].Decl.Name, tm.When))
+				continue
+			}
+			gs = append(gs, fmt.Sprintf("%v@%v", tm.G, tm.When))
+		}
+		parts = append(parts, p.ID.String()+": "+strings.Join(gs, " "))
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, " · ")
+}
+
+func chansText(st *gmp.Machine) string {
+	if len(st.Chans()) == 0 {
+		return "none"
+	}
+	var parts []string
+	for _, ch := range st.Chans() {
+		s := fmt.Sprintf("%s %d/%d", ch.Name, ch.Buf, ch.Cap)
+		if ch.Closed {
+			s += " closed"
+		}
+		if len(ch.RecvQ) > 0 {
+			s += fmt.Sprintf(" recvq %v", gids(ch.RecvQ))
+		}
+		if len(ch.SendQ) > 0 {
+			s += fmt.Sprintf(" sendq %v", gids(ch.SendQ))
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, " · ")
+}
+
+func gids(gs []gmp.GID) string {
+	var b strings.Builder
+	for i, g := range gs {
+		if i == 6 {
+			fmt.Fprintf(&b, " +%d", len(gs)-6)
+			break
+		}
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(g.String())
+	}
+	return b.String()
+}
+
+// describeG says where goroutine id is and what it is doing.
+func describeG(a *App, id gmp.GID) string {
+	st := a.sess.State()
+	g := st.G(id)
+	d := a.sess.Describer()
+	var where string
+	switch g.Status {
+	case gmp.Gdead:
+		where = "exited"
+	case gmp.Grunning:
+		where = "running on " + g.Where.P().String()
+	case gmp.Gsyscall:
+		where = "in a syscall on " + g.M.String()
+	case gmp.Grunnable:
+		where = "runnable in " + d.Loc(g.Where)
+	case gmp.Gwaiting:
+		where = fmt.Sprintf("waiting (%v) in %s", g.WaitReason, d.Loc(g.Where))
+	}
+	s := fmt.Sprintf("%v %s", id, where)
+	if g.Parent != gmp.NoG {
+		s += fmt.Sprintf(" · created by %v at %v", g.Parent, st.Created(id))
+	}
+	if op := st.OpOf(g); op != nil && op.Pos.Line > 0 && g.Status != gmp.Gdead {
+		s += fmt.Sprintf(" · %s at line %d", op.Kind, op.Pos.Line)
+	}
+	return s
+}

@@ -1,0 +1,247 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gdamore/tcell/v2"
+
+	"github.com/schedlab/schedlab/core/gmp"
+)
+
+// logPanel writes the events up to the cursor, newest at the bottom, each
+// with its time, kind and sentence. The current event is reversed.
+type logPanel struct {
+	back int // how far the log is scrolled back from the cursor
+}
+
+func (p *logPanel) draw(c canvas, a *App, _ layout) {
+	t := a.theme
+	s := a.sess
+	cur := s.Cursor()
+	detail := "up to the current event, newest last"
+	if p.back > 0 {
+		detail = fmt.Sprintf("scrolled back %d (↓ returns)", p.back)
+		if sel := a.selected(); sel >= 0 {
+			detail = fmt.Sprintf("event %d selected: enter goes there, ↓ returns", sel+1)
+		}
+	}
+	panelTitle(c, a, "events", detail, focusLog)
+	d := s.Describer()
+	rows := c.h - 1
+	last := cur - p.back
+	for r := range rows {
+		i := last - (rows - 1 - r)
+		if i < 0 {
+			continue
+		}
+		e := s.Event(i)
+		st := t.Base
+		if i == cur {
+			st = t.Current
+			c.fill(0, c.w, 1+r, ' ', st)
+		}
+		col := c.text(0, 1+r, fmt.Sprintf("%12s ", e.T), dimUnless(t, st, i == cur))
+		col = c.text(col, 1+r, fmt.Sprintf("%-13s ", e.Kind), dimUnless(t, st, i == cur))
+		lineStyle := st
+		switch {
+		case i == cur:
+		case i == a.selected():
+			lineStyle = t.Current.Underline(true)
+			c.fill(col, c.w, 1+r, ' ', lineStyle)
+		case a.found != gmp.NoG && concerns(e, a.found), a.searchText != "" && a.matches(i, a.searchText):
+			lineStyle = t.Found
+		}
+		c.text(col, 1+r, truncate(d.Describe(e), c.w-col), lineStyle)
+	}
+}
+
+// dimUnless is the dim style for secondary columns, except on the current
+// line, which keeps its own.
+func dimUnless(t *Theme, st tcell.Style, cur bool) tcell.Style {
+	if cur {
+		return st
+	}
+	return t.Dim
+}
+
+// explainLines is the current event's sentence wrapped to the screen, and
+// a tail line with the runtime function, the scenario line, the P and M.
+func explainLines(a *App, w int) ([]string, string) {
+	s := a.sess
+	if s.Cursor() < 0 {
+		return []string{"before the first event"}, ""
+	}
+	e := s.Event(s.Cursor())
+	text := s.Describer().Describe(e)
+	if sel := a.selected(); sel >= 0 {
+		// The event selected in the log, read whole before going there.
+		e = s.Event(sel)
+		text = fmt.Sprintf("event %d, selected: %s", sel+1, s.Describer().Describe(e))
+	}
+	lines := wrap(text, w-2)
+	if len(lines) > 4 {
+		lines = append(lines[:3], truncate(strings.Join(lines[3:], " "), w-2))
+	}
+	var tail []string
+	if fn := e.Fn(); fn != "" {
+		tail = append(tail, "runtime: "+fn)
+	}
+	if e.Cause >= 0 {
+		c := s.Event(int(e.Cause))
+		tail = append(tail, fmt.Sprintf("cause: event %d, %v of %v (c)", e.Cause+1, c.Kind, c.G))
+	}
+	if e.Op != nil && e.Op.Pos.Line > 0 {
+		tail = append(tail, "scenario: "+e.Op.Pos.String())
+	}
+	if end := s.EndSummary(); end != "" {
+		tail = append(tail, "run ended: "+end)
+	}
+	return lines, strings.Join(tail, " · ")
+}
+
+// scroll moves the log back towards the start (n < 0) or on towards the
+// cursor (n > 0); it never shows events past the cursor.
+func (p *logPanel) scroll(a *App, _ layout, n int) {
+	p.back = max(min(p.back-n, a.sess.Cursor()), 0)
+}
+
+// page is the log's rows but two, so a line stays in view.
+func (p *logPanel) page(l layout) int { return max(l.logRows-2, 1) }
+
+// explainPanel writes the current event's sentence whole, then where it
+// came from in the scenario and, at the end, how the run ended.
+type explainPanel struct{}
+
+func (explainPanel) draw(c canvas, a *App, l layout) {
+	t := a.theme
+	for i, line := range l.explainText {
+		c.text(1, i, line, t.Base.Bold(true))
+	}
+	tailStyle := t.Dim
+	if a.sess.AtEnd() && a.sess.State().End().Err != nil {
+		tailStyle = t.Warn
+	}
+	c.text(1, len(l.explainText), truncate(l.explainTail, c.w-2), tailStyle)
+}
+
+// noteAge is how many events a note stays on screen after it is reached.
+const noteAge = 40
+
+// noteLines is the caption to show, if the cursor is at or shortly after
+// a note.
+func noteLines(a *App, w int) ([]string, []string) {
+	notes := a.sess.CurrentNotes()
+	if len(notes) == 0 || a.sess.Cursor()-notes[0].Event > noteAge {
+		return nil, nil
+	}
+	// Several notes on one event are all shown, each under its own
+	// heading; together they get the rows one note would.
+	var headings, lines []string
+	for _, n := range notes {
+		heading := fmt.Sprintf("note %d/%d ▸ ", n.Number, len(a.sess.Scenario().Notes))
+		text := wrap(reflow(n.Text), w-width(heading)-1)
+		room := 5
+		if len(notes) > 1 {
+			room = max(7/len(notes), 2)
+		}
+		if len(text) > room {
+			text = append(text[:room-1], truncate(strings.Join(text[room-1:], " "), w-width(heading)-1))
+		}
+		for j, line := range text {
+			h := ""
+			if j == 0 {
+				h = heading
+			}
+			headings = append(headings, h)
+			lines = append(lines, line)
+		}
+	}
+	return headings, lines
+}
+
+// notePanel writes the scenario's notes that land on the current event,
+// each under its heading.
+type notePanel struct{}
+
+func (notePanel) draw(c canvas, a *App, l layout) {
+	t := a.theme
+	indent := 0
+	for i, line := range l.noteText {
+		if h := l.noteHeadings[i]; h != "" {
+			indent = c.text(0, i, h, t.Note.Bold(true))
+		}
+		c.text(indent, i, line, t.Note)
+	}
+}
+
+// statusPanel writes the find prompt, a message, or the key hints from the
+// binding table.
+type statusPanel struct{}
+
+func (statusPanel) draw(c canvas, a *App, _ layout) {
+	t := a.theme
+	c.fill(0, c.w, 0, ' ', t.Base)
+	if a.prompt != nil {
+		drawPrompt(c, a)
+		return
+	}
+	col := 0
+	if a.message != "" {
+		col = c.text(0, 0, " "+truncate(a.message, c.w*2/3)+" ", t.Note.Bold(true))
+	}
+	// Hints in table order; ? and q always fit at the end.
+	var hints []Binding
+	var tail []Binding
+	for _, b := range a.keys {
+		switch {
+		case b.Bar == "":
+		case b.Label == "?" || b.barLabel() == "q":
+			tail = append(tail, b)
+		default:
+			hints = append(hints, b)
+		}
+	}
+	tailW := 0
+	for _, b := range tail {
+		tailW += width(b.barLabel()) + width(b.barText(a)) + 3
+	}
+	for _, b := range hints {
+		need := width(b.barLabel()) + width(b.barText(a)) + 3
+		if col+need > c.w-tailW {
+			break
+		}
+		col = hint(c, a, col, b)
+	}
+	for _, b := range tail {
+		col = hint(c, a, col, b)
+	}
+}
+
+func hint(c canvas, a *App, col int, b Binding) int {
+	col = c.text(col+1, 0, b.barLabel(), a.theme.Key)
+	return c.text(col+1, 0, b.barText(a), a.theme.Dim) + 1
+}
+
+// drawHelp draws the key table in a framed box over the screen, in two
+// columns when one does not fit.
+func drawHelp(c canvas, a *App) {
+	t := a.theme
+	n := len(a.keys)
+	cols := 1
+	if n+4 > c.h {
+		cols = 2
+	}
+	perCol := (n + cols - 1) / cols
+	const colW = 38
+	w := min(cols*colW+4, c.w)
+	h := min(perCol+4, c.h)
+	box := canvas{scr: c.scr, x: c.x + (c.w-w)/2, y: c.y + (c.h-h)/2, w: w, h: h}
+	box.frame(" keys · esc or ? closes · scrolling acts on the focused panel ", t)
+	for i, b := range a.keys {
+		x := 2 + (i/perCol)*colW
+		row := 2 + i%perCol
+		box.text(x, row, fmt.Sprintf("%-10s", b.Label), t.Key)
+		box.text(x+10, row, truncate(b.Help, colW-11), t.Base)
+	}
+}

@@ -1,0 +1,399 @@
+package tui
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
+	"github.com/schedlab/schedlab/core/sim"
+	"github.com/schedlab/schedlab/real/recorded"
+)
+
+// ReplayApp shows finished runs (package replay) step by step: a real
+// program's runtime trace (schedlab trace), or a model run beside a real
+// run of the same scenario (schedlab tui --vs real), in panes side by
+// side, aligned on time. It shows what a trace can show, Ps, threads,
+// goroutine states, a timeline and the events, and says what it cannot:
+// run queues.
+type ReplayApp struct {
+	title   string
+	steps   *recorded.Lockstep
+	theme   *Theme
+	tv      *tview.Application
+	root    *tview.Box
+	help    bool
+	playing bool
+	pace    pace
+	play    player
+	message string
+	keys    []replayBinding
+}
+
+// replayBinding is one entry of the replay view's key table, which
+// dispatches keys, writes the status bar and lists the help.
+type replayBinding struct {
+	Keys  []Key
+	Label string
+	Help  string
+	Bar   string
+	Do    func(a *ReplayApp)
+}
+
+func replayBindings() []replayBinding {
+	return []replayBinding{
+		{Keys: []Key{r(' ')}, Label: "space", Help: "play or pause", Bar: "play", Do: (*ReplayApp).togglePlay},
+		{Keys: []Key{k(tcell.KeyRight), r('l')}, Label: "→ l", Help: "one event forward", Bar: "step", Do: func(a *ReplayApp) { a.move(1) }},
+		{Keys: []Key{k(tcell.KeyLeft), r('h')}, Label: "← h", Help: "one event back", Bar: "back", Do: func(a *ReplayApp) { a.move(-1) }},
+		{Keys: []Key{k(tcell.KeyPgDn)}, Label: "pgdn", Help: "100 events forward", Do: func(a *ReplayApp) { a.move(100) }},
+		{Keys: []Key{k(tcell.KeyPgUp)}, Label: "pgup", Help: "100 events back", Do: func(a *ReplayApp) { a.move(-100) }},
+		{Keys: []Key{r('+'), r('=')}, Label: "+", Help: "play faster", Bar: "speed", Do: func(a *ReplayApp) { a.pace.faster() }},
+		{Keys: []Key{r('-')}, Label: "-", Help: "play slower", Do: func(a *ReplayApp) { a.pace.slower() }},
+		{Keys: []Key{r('r'), k(tcell.KeyHome)}, Label: "r home", Help: "restart: before the first event", Bar: "restart", Do: func(a *ReplayApp) { a.playing = false; a.steps.Home() }},
+		{Keys: []Key{k(tcell.KeyEnd)}, Label: "end", Help: "the last event", Do: func(a *ReplayApp) { a.playing = false; a.steps.End() }},
+		{Keys: []Key{r('?')}, Label: "?", Help: "show or hide this help", Bar: "help", Do: func(a *ReplayApp) { a.help = !a.help }},
+		{Keys: []Key{k(tcell.KeyEscape)}, Label: "esc", Help: "close the help", Do: func(a *ReplayApp) { a.help = false }},
+		{Keys: []Key{k(tcell.KeyCtrlZ)}, Label: "ctrl-z", Help: "suspend; fg brings it back", Do: func(a *ReplayApp) {
+			if a.tv != nil {
+				a.playing = false
+				a.tv.Suspend(suspendSelf)
+			}
+		}},
+		{Keys: []Key{r('q'), k(tcell.KeyCtrlC)}, Label: "q ctrl-c", Help: "quit", Bar: "quit", Do: func(a *ReplayApp) {
+			if a.tv != nil {
+				a.tv.Stop()
+			}
+		}},
+	}
+}
+
+// NewReplay returns the view of runs, side by side, under title, drawn as
+// o says (its theme; Quiz does not apply).
+func NewReplay(title string, o Options, runs ...*recorded.Run) *ReplayApp {
+	a := &ReplayApp{title: title, steps: recorded.NewLockstep(runs...), theme: NewTheme(o), pace: newPace(), keys: replayBindings()}
+	a.root = tview.NewBox()
+	a.root.SetDrawFunc(func(scr tcell.Screen, x, y, w, h int) (int, int, int, int) {
+		a.draw(canvas{scr: a.theme.screen(scr), x: x, y: y, w: w, h: h})
+		return x, y, w, h
+	})
+	return a
+}
+
+// Root is the view's root primitive, for drawing it elsewhere (tests).
+func (a *ReplayApp) Root() tview.Primitive { return a.root }
+
+func (a *ReplayApp) move(n int) {
+	a.playing = false
+	if a.steps.Seek(n) == 0 {
+		if n > 0 {
+			a.message = "the last event: ← or home to go back"
+		} else {
+			a.message = "before the first event"
+		}
+	}
+}
+
+func (a *ReplayApp) togglePlay() {
+	a.playing = !a.playing
+	a.play.start(0)
+}
+
+// HandleKey dispatches a key through the key table.
+func (a *ReplayApp) HandleKey(ev *tcell.EventKey) *tcell.EventKey {
+	a.message = ""
+	for _, b := range a.keys {
+		for _, key := range b.Keys {
+			if key.Code == ev.Key() && (key.Code != tcell.KeyRune || key.Rune == ev.Rune()) {
+				b.Do(a)
+				return nil
+			}
+		}
+	}
+	if ev.Key() == tcell.KeyRune {
+		a.message = fmt.Sprintf("no key %q: press ? for the keys", ev.Rune())
+	}
+	return nil
+}
+
+// Advance moves playback on by the events due in dt at the current speed.
+func (a *ReplayApp) Advance(dt time.Duration) {
+	if !a.playing {
+		return
+	}
+	n := a.play.events(a.pace, dt)
+	if n > 0 && a.steps.Seek(n) < n {
+		a.playing = false
+		a.message = "the last event"
+	}
+}
+
+// Run shows the view until the user quits; the terminal is restored
+// however it ends.
+func (a *ReplayApp) Run(screen tcell.Screen) error {
+	a.tv = tview.NewApplication()
+	if screen != nil {
+		a.tv.SetScreen(screen)
+	}
+	a.tv.SetRoot(a.root, true).SetInputCapture(func(ev *tcell.EventKey) *tcell.EventKey {
+		return a.HandleKey(ev)
+	})
+	done := make(chan struct{})
+	defer close(done)
+	sigs := make(chan os.Signal, 1)
+	stop := notifyEnding(sigs)
+	defer stop()
+	var ended os.Signal
+	tick := time.NewTicker(frame)
+	defer tick.Stop()
+	go func() {
+		for {
+			select {
+			case <-done:
+				return
+			case sig := <-sigs:
+				ended = sig
+				a.tv.Stop()
+				return
+			case <-tick.C:
+				// Draw only while playing: an idle screen writes nothing.
+				a.tv.QueueUpdate(func() {
+					if a.playing {
+						a.Advance(frame)
+						a.tv.ForceDraw()
+					}
+				})
+			}
+		}
+	}()
+	err := a.tv.Run()
+	if err == nil && ended != nil {
+		err = fmt.Errorf("stopped by %v", ended)
+	}
+	return err
+}
+
+// draw renders the whole screen.
+func (a *ReplayApp) draw(c canvas) {
+	t := a.theme
+	c.clear(t.Base)
+	if c.w < leastWidth || c.h < leastHeight {
+		for i, line := range wrap(fmt.Sprintf("The terminal is %d×%d; this view needs at least %d×%d.", c.w, c.h, leastWidth, leastHeight), c.w) {
+			c.text(0, i, line, t.Warn)
+		}
+		return
+	}
+	// The position stays in view however long the title: it goes right.
+	k, n := a.steps.Pos()
+	pos := fmt.Sprintf("  event %d of %d", k, n)
+	c.text(0, 0, truncate(a.title, c.w-width(pos)), t.Title)
+	c.text(c.w-width(pos), 0, pos, t.Title)
+	runs := a.steps.Runs
+	pw := (c.w - (len(runs) - 1)) / len(runs)
+	for i := range runs {
+		pc := canvas{scr: c.scr, x: c.x + i*(pw+1), y: c.y + 1, w: pw, h: c.h - 2}
+		if i > 0 {
+			for row := 0; row < c.h-2; row++ {
+				c.text(i*(pw+1)-1, row+1, "│", t.Dim)
+			}
+		}
+		a.drawPane(pc, i)
+	}
+	a.drawStatus(c.sub(c.h-1, 1))
+	if a.help {
+		a.drawHelp(c)
+	}
+}
+
+// drawPane draws run i: its Ps, goroutines, timeline and events.
+func (a *ReplayApp) drawPane(c canvas, i int) {
+	t := a.theme
+	run := a.steps.Runs[i]
+	cur := a.steps.Cursor(i)
+	st := run.StateAfter(cur)
+	row := 0
+	head := run.Label
+	if cur >= 0 {
+		head += "  " + sim.FormatMillis(st.T)
+	}
+	style := t.Title
+	if a.steps.Moved() == i {
+		style = t.Focus
+	}
+	c.text(0, row, truncate(head, c.w), style)
+	row++
+
+	// Ps: one row each, as many as a quarter of the pane allows.
+	maxProcs := max((c.h-8)/3, 1)
+	for p, pr := range st.Procs {
+		if p >= maxProcs {
+			c.text(0, row, fmt.Sprintf("  … %d more Ps", len(st.Procs)-p), t.Dim)
+			row++
+			break
+		}
+		col := c.text(0, row, fmt.Sprintf("P%-3d", p), t.Base)
+		switch {
+		case pr.G >= 0:
+			col = c.text(col, row, fmt.Sprintf("M%-5s ", strconv.FormatInt(pr.M, 10)), t.Dim)
+			col = c.text(col, row, "G"+strconv.FormatInt(pr.G, 10), t.G(int(pr.G)))
+			c.text(col, row, " running for "+sim.FormatMillis(st.T-pr.Since), t.Dim)
+		case pr.M >= 0:
+			col = c.text(col, row, fmt.Sprintf("M%-5s ", strconv.FormatInt(pr.M, 10)), t.Dim)
+			c.text(col, row, "no goroutine", t.Idle)
+		default:
+			c.text(col, row, "idle", t.Idle)
+		}
+		row++
+	}
+
+	// Goroutines by state.
+	counts := []string{}
+	for _, s := range []recorded.GState{recorded.GRunning, recorded.GRunnable, recorded.GWaiting, recorded.GSyscall, recorded.GDead} {
+		if n := st.Count(s); n > 0 {
+			counts = append(counts, fmt.Sprintf("%d %s", n, s))
+		}
+	}
+	if len(counts) == 0 {
+		counts = append(counts, "none yet")
+	}
+	c.text(0, row, truncate("Gs: "+strings.Join(counts, ", "), c.w), t.Base)
+	row++
+	if rn := st.List(recorded.GRunnable); len(rn) > 0 {
+		col := c.text(0, row, "runnable:", t.Dim)
+		for _, g := range rn {
+			label := " G" + strconv.FormatInt(g, 10)
+			if col+width(label) > c.w {
+				c.text(col, row, " …", t.Dim)
+				break
+			}
+			col = c.text(col, row, label, t.G(int(g)))
+		}
+	}
+	row++
+
+	// Timeline: each P's goroutines over a window around the moment.
+	rows := min(len(st.Procs), maxProcs)
+	a.drawTimeline(c.sub(row, rows+1), run, cur, st.T, rows)
+	row += rows + 1
+
+	// What it cannot show, then the events up to the current one.
+	note := wrap(run.Note, c.w)
+	logRows := c.h - row - len(note) - 3
+	if logRows > 0 {
+		from := max(cur-logRows+1, 0)
+		for j := from; j <= cur; j++ {
+			e := run.Events[j]
+			// A narrow pane keeps the time and the sentence, which
+			// names the P and says what happened.
+			line := fmt.Sprintf("%8s %s", short(e.T), run.Text(j))
+			if c.w >= 72 {
+				line = fmt.Sprintf("%10s %-4s %-13s %s", sim.FormatMillis(e.T), pid(int64(e.P)), e.Kind, run.Text(j))
+			}
+			s := t.Base
+			if j == cur {
+				s = t.Current
+			}
+			c.text(0, row, truncate(line, c.w), s)
+			row++
+		}
+		row = c.h - len(note) - 3
+	}
+	// The current event in full, on up to two rows, then the note.
+	explain := []string{"before the first event: → steps forward"}
+	if cur >= 0 {
+		explain = wrap(run.Text(cur), c.w)
+	}
+	for j, line := range explain[:min(2, len(explain))] {
+		c.text(0, row+j, line, t.Base)
+	}
+	for j, line := range note {
+		c.text(0, c.h-len(note)+j, line, t.Dim)
+	}
+}
+
+// drawTimeline draws rows P lanes over a window that ends now, with a
+// ruler on its last row giving the window's span.
+func (a *ReplayApp) drawTimeline(c canvas, run *recorded.Run, cur int, now time.Duration, rows int) {
+	t := a.theme
+	const label = 5
+	cols := c.w - label
+	if cols < 10 {
+		return
+	}
+	// The window spans the 80 events up to the cursor, and never shows
+	// what comes after it.
+	lo, hi := now, now
+	if cur >= 0 {
+		lo = run.Events[max(cur-80, 0)].T
+	}
+	span := max(hi-lo, 10*time.Microsecond)
+	lo = hi - span
+	cell := span / time.Duration(cols)
+	if cell <= 0 {
+		cell = 1
+	}
+	for p := range rows {
+		c.text(0, p, fmt.Sprintf("P%-3d", p), t.Dim)
+		c.fill(label, c.w, p, '·', t.Idle)
+		run.Segments(int64(p), lo, hi, func(s recorded.Segment) {
+			from := label + int((s.From-lo)/cell)
+			to := label + int((s.To-lo)/cell)
+			if to <= from {
+				to = from + 1
+			}
+			c.fill(from, to, p, '█', t.G(int(s.G)))
+			if name := "G" + strconv.FormatInt(s.G, 10); to-from > width(name) {
+				c.text(from, p, name, t.G(int(s.G)).Reverse(true))
+			}
+		})
+	}
+	ruler := rows
+	c.fill(label, c.w, ruler, '─', t.Dim)
+	c.text(label, ruler, " last "+short(span)+" ", t.Dim)
+	c.text(c.w-1, ruler, "▲", t.Title)
+}
+
+func pid(p int64) string {
+	if p < 0 {
+		return "-"
+	}
+	return "P" + strconv.FormatInt(p, 10)
+}
+
+func (a *ReplayApp) drawStatus(c canvas) {
+	t := a.theme
+	if a.message != "" {
+		c.text(0, 0, truncate(a.message, c.w), t.Warn)
+		return
+	}
+	col := 0
+	if a.playing {
+		col = c.text(col, 0, "playing ", t.Good)
+	}
+	for _, b := range a.keys {
+		if b.Bar == "" {
+			continue
+		}
+		if col+width(b.Label)+width(b.Bar)+2 > c.w {
+			break
+		}
+		col = c.text(col, 0, b.Label, t.Key)
+		col = c.text(col+1, 0, b.Bar, t.Dim) + 2
+	}
+}
+
+func (a *ReplayApp) drawHelp(c canvas) {
+	w, h := min(60, c.w-4), min(len(a.keys)+4, c.h-2)
+	box := canvas{scr: c.scr, x: c.x + (c.w-w)/2, y: c.y + (c.h-h)/2, w: w, h: h}
+	box.frame("keys", a.theme)
+	for i, b := range a.keys {
+		if i+2 >= h-1 {
+			break
+		}
+		col := box.text(2, i+2, fmt.Sprintf("%-10s", b.Label), a.theme.Key)
+		box.text(col+1, i+2, truncate(b.Help, w-col-3), a.theme.Base)
+	}
+}

@@ -1,0 +1,438 @@
+// Package tui is schedlab's terminal UI: it shows a scheduler simulation
+// step by step, forward and backward, with a sentence explaining each step.
+//
+// It is split like k9s: Session holds the data (the run, its events, the
+// cursor) and knows nothing of the screen; the panels render a Session
+// snapshot; App wires them to tview and to one table of key bindings.
+package tui
+
+import (
+	"fmt"
+
+	"github.com/schedlab/schedlab/core/gmp"
+	"github.com/schedlab/schedlab/core/scenarios"
+	"github.com/schedlab/schedlab/core/sim"
+)
+
+// Session is one run of a scenario seen through a cursor. The run goes
+// forward on its own (the frontier); the cursor can be anywhere in it.
+// Every state the UI shows is a snapshot owned by the session, so moving
+// the cursor never disturbs the run.
+type Session struct {
+	sc   *scenarios.Scenario
+	cfg  gmp.Config
+	desc *gmp.Describer
+
+	hist     *sim.History[*gmp.Machine]
+	frontier *gmp.Machine
+	// log holds the events with the step that emitted each (events of
+	// one step happen at one instant of one actor, and the state between
+	// them is rebuilt by replaying that step: see view), only the recent
+	// part in memory.
+	log *eventLog
+	// live follows the run's timeline for the segments open at each
+	// chunk's start; tl is the timeline drawn, rebuilt around the cursor
+	// (Timeline), and tlFrom the chunk it starts at.
+	live   *Timeline
+	tl     *Timeline
+	tlFrom int
+	// notes places the scenario's notes on events as the run reaches
+	// them, as the trace does.
+	notes *scenarios.NoteTracker
+
+	cursor int // the current event; -1 is before the first
+	// after is the state after the step that emitted events[cursor]; it
+	// runs forward as the cursor does. before is the state before the step
+	// whose first event is beforeFirst, kept for moving within that step;
+	// nil when it must be restored first.
+	after, before *gmp.Machine
+	beforeFirst   int
+	// state is what the UI shows: after, or the state right after the
+	// cursor's event when later events of its step follow.
+	state *gmp.Machine
+
+	// quiz is set when the session asks questions (EnableQuiz).
+	quiz *sessionQuiz
+}
+
+// NewSession prepares a run of sc with cfg. The error is for a
+// configuration that cannot run; problems of the program itself (a
+// deadlock) show up as the end of the run.
+func NewSession(sc *scenarios.Scenario, cfg gmp.Config) (*Session, error) {
+	prog := sc.Program()
+	cfg.MeasureIdle = true // for the end summary's work conservation
+	m, err := gmp.New(cfg, prog)
+	if err != nil {
+		return nil, err
+	}
+	s := &Session{sc: sc, cfg: cfg, desc: gmp.NewDescriber(prog), live: newLiveTimeline(cfg.Procs)}
+	s.log = newEventLog(s.regenerate)
+	s.notes = scenarios.NewNoteTracker(sc.Notes)
+	start := m.Clone()
+	s.frontier = m
+	m.SetSink(s.record)
+	s.hist = sim.NewHistory(m, 0)
+	s.cursor = -1
+	s.after, s.state = start, start
+	// Show main already running: the first event is its start.
+	s.Forward(1)
+	return s, nil
+}
+
+// record is the frontier's sink: the log, the timeline and the notes grow
+// with the run.
+func (s *Session) record(e gmp.Event) {
+	i := s.log.n
+	s.log.add(e, s.frontier.Steps(), s.live.openSegments)
+	s.live.Record(e)
+	s.quizObserve(e)
+	s.notes.Observe(i, &e)
+}
+
+// Scenario returns the scenario being run.
+func (s *Session) Scenario() *scenarios.Scenario { return s.sc }
+
+// Config returns the run's configuration.
+func (s *Session) Config() gmp.Config { return s.cfg }
+
+// Describer returns the describer for this run's events.
+func (s *Session) Describer() *gmp.Describer { return s.desc }
+
+// State is the simulation state at the cursor. It must not be stepped.
+func (s *Session) State() *gmp.Machine { return s.state }
+
+// Cursor is the index of the current event (-1 before the first).
+func (s *Session) Cursor() int { return s.cursor }
+
+// Known is the number of events the run has produced so far.
+func (s *Session) Known() int { return s.log.n }
+
+// Finished reports whether the run has ended (so Known is the total).
+func (s *Session) Finished() bool { return s.hist.Done() }
+
+// Event returns event i.
+func (s *Session) Event(i int) gmp.Event { return s.log.at(i) }
+
+// Timeline returns what ran where up to the cursor, from the time from
+// on at least, for the timeline panel. It is rebuilt from the events of
+// the chunk that holds from, grown as the cursor steps on.
+func (s *Session) Timeline(from sim.Time) *Timeline {
+	k := s.log.startAt(from)
+	// Window and Marks clip at the cursor, so a timeline that has run
+	// on past it still draws the cursor's moment.
+	if s.tl != nil && s.tlFrom == k {
+		for s.tl.n <= s.cursor {
+			s.tl.Record(s.log.at(s.tl.n))
+		}
+		return s.tl
+	}
+	c := s.log.chunks[k]
+	s.tl, s.tlFrom = seedTimeline(c.carry, c.start), k
+	for i := c.start; i <= s.cursor; i++ {
+		s.tl.Record(s.log.at(i))
+	}
+	return s.tl
+}
+
+// regenerate replays the run's events [start, end): the event log asks
+// for a chunk it let go. start always begins a step.
+func (s *Session) regenerate(start, end int) ([]gmp.Event, []uint64) {
+	m, ok := s.hist.At(start - 1)
+	if !ok || m.Emitted() != start {
+		panic(fmt.Sprintf("tui: events from %d cannot be replayed (the checkpoint has emitted %d)", start, m.Emitted()))
+	}
+	events := make([]gmp.Event, 0, end-start)
+	steps := make([]uint64, 0, end-start)
+	m.SetSink(func(e gmp.Event) {
+		events = append(events, e)
+		steps = append(steps, m.Steps())
+	})
+	for m.Emitted() < end && m.Step() {
+	}
+	m.SetSink(nil)
+	return events, steps
+}
+
+// Peek returns event i, running the simulation on as far as needed, and
+// false if the run ends before it.
+func (s *Session) Peek(i int) (gmp.Event, bool) {
+	if i < 0 {
+		return gmp.Event{}, false
+	}
+	s.hist.Extend(i + 1)
+	if i >= s.log.n {
+		return gmp.Event{}, false
+	}
+	return s.log.at(i), true
+}
+
+// AtEnd reports whether the cursor is on the last event of a finished run.
+func (s *Session) AtEnd() bool {
+	return s.hist.Done() && s.cursor >= s.log.n-1
+}
+
+// lastOfStep reports whether event i is the last its step emitted.
+func (s *Session) lastOfStep(i int) bool {
+	return i+1 >= s.log.n && s.hist.Done() || i+1 < s.log.n && s.log.step(i+1) != s.log.step(i)
+}
+
+// firstOfStep is the first event of the step that emitted event i.
+func (s *Session) firstOfStep(i int) int {
+	for i > 0 && s.log.step(i-1) == s.log.step(i) {
+		i--
+	}
+	return i
+}
+
+// view is the state right after event i, given before, the state before
+// the step that emitted it. Every event is emitted before the changes it
+// describes (gmp's rule), so the state at the moment the next event of
+// the step is emitted is the state after event i: replay the step from a
+// copy and take a snapshot there. It also returns the state after the
+// whole step.
+func (s *Session) view(before *gmp.Machine, i int) (at, after *gmp.Machine) {
+	return s.replay(before.Clone(), i)
+}
+
+// replay is view on a copy the caller gives up: c is stepped.
+func (s *Session) replay(c *gmp.Machine, i int) (at, after *gmp.Machine) {
+	n := c.Emitted()
+	c.SetSink(func(gmp.Event) {
+		if n == i+1 {
+			at = c.Clone()
+		}
+		n++
+	})
+	for c.Emitted() <= i {
+		if !c.Step() {
+			break
+		}
+	}
+	c.SetSink(nil)
+	if at == nil {
+		at = c
+	}
+	return at, c
+}
+
+// Forward moves the cursor n events ahead, as far as the run goes, and
+// returns how many it moved.
+func (s *Session) Forward(n int) int {
+	target := s.cursor + n
+	s.hist.Extend(target + 2) // one more, to know whether target ends its step
+	target = min(target, s.log.n-1)
+	moved := target - s.cursor
+	if moved <= 0 {
+		return 0
+	}
+	// The session's own snapshot runs on to the end of target's step,
+	// keeping the state before that step when target is inside it.
+	first := s.firstOfStep(target)
+	for s.after.Emitted() <= target {
+		if s.after.Emitted() == first && !s.lastOfStep(target) {
+			s.before, s.beforeFirst = s.after.Clone(), first
+		}
+		if !s.after.Step() {
+			break
+		}
+	}
+	s.cursor = target
+	s.state = s.after
+	if !s.lastOfStep(target) {
+		s.state, _ = s.view(s.stateBefore(first), target)
+	}
+	return moved
+}
+
+// stateBefore is the state before the step whose first event is first.
+func (s *Session) stateBefore(first int) *gmp.Machine {
+	if s.before == nil || s.beforeFirst != first {
+		s.before, _ = s.hist.At(first - 1)
+		s.beforeFirst = first
+	}
+	return s.before
+}
+
+// seekFar is how far ahead the cursor runs on by itself; beyond that, Seek
+// restores a checkpoint, which is faster than stepping.
+const seekFar = 4096
+
+// Back moves the cursor n events back (not before the first) and returns
+// how many it moved.
+func (s *Session) Back(n int) int {
+	from := s.cursor // read before Seek moves it
+	return from - s.Seek(max(from-n, 0))
+}
+
+// Seek moves the cursor to event i (clamped to what exists) and returns
+// where it landed. Going back restores a checkpoint and replays.
+func (s *Session) Seek(i int) int {
+	i = max(i, 0)
+	if i > s.cursor && i-s.cursor <= seekFar {
+		s.Forward(i - s.cursor)
+		return s.cursor
+	}
+	if i == s.cursor {
+		return i
+	}
+	s.hist.Extend(i + 2)
+	i = min(i, s.log.n-1)
+	if s.lastOfStep(i) {
+		after, ok := s.hist.At(i)
+		if !ok {
+			return s.cursor
+		}
+		s.after, s.state, s.cursor = after, after, i
+		return i
+	}
+	// The state before the step is the state after the previous event's
+	// step, which ended with event first-1.
+	before, ok := s.hist.At(s.firstOfStep(i) - 1)
+	if !ok {
+		return s.cursor
+	}
+	// The restored state is consumed by the replay; moving on within this
+	// step restores it again (stateBefore).
+	s.before = nil
+	s.state, s.after = s.replay(before, i)
+	s.cursor = i
+	return i
+}
+
+// Note is a scenario note placed at an event.
+type Note struct {
+	Index  int // into the scenario's notes
+	Number int // its place in the order a viewer meets the notes, from 1
+	Event  int
+	Text   string
+}
+
+// CurrentNotes are the notes of the latest event at or before the cursor
+// that has notes: all of them, in file order, when several land on it.
+func (s *Session) CurrentNotes() []Note {
+	best := -1
+	for n := range s.sc.Notes {
+		if at := s.notes.At(n); at >= 0 && at <= s.cursor && at > best {
+			best = at
+		}
+	}
+	var out []Note
+	for n := range s.sc.Notes {
+		if s.notes.At(n) == best && best >= 0 {
+			out = append(out, Note{Index: n, Number: s.notes.Number(n), Event: best, Text: s.sc.Notes[n].Text})
+		}
+	}
+	return out
+}
+
+// NextNote moves to the event of the next note after the cursor, running
+// the simulation forward as far as needed. It reports whether there was one.
+func (s *Session) NextNote() bool {
+	for {
+		next := -1
+		pending := false
+		for n := range s.sc.Notes {
+			switch at := s.notes.At(n); {
+			case at < 0:
+				pending = true
+			case at > s.cursor && (next < 0 || at < next):
+				next = at
+			}
+		}
+		if next >= 0 {
+			s.Seek(next)
+			return true
+		}
+		if !pending || s.hist.Done() {
+			return false
+		}
+		// Run on until another note is reached or the run ends.
+		s.hist.Extend(s.log.n + 4096)
+	}
+}
+
+// PrevNote moves to the event of the latest note before the cursor.
+func (s *Session) PrevNote() bool {
+	prev := -1
+	for n := range s.sc.Notes {
+		if at := s.notes.At(n); at >= 0 && at < s.cursor && at > prev {
+			prev = at
+		}
+	}
+	if prev < 0 {
+		return false
+	}
+	s.Seek(prev)
+	return true
+}
+
+// NextEventOf moves to the next event after the cursor that concerns g,
+// looking at most limit events ahead. It reports whether it found one.
+func (s *Session) NextEventOf(g gmp.GID, limit int) bool {
+	for i := s.cursor + 1; i <= s.cursor+limit; i++ {
+		if i >= s.log.n && !s.hist.Extend(i+1) {
+			return false
+		}
+		if concerns(s.log.at(i), g) {
+			s.Seek(i)
+			return true
+		}
+	}
+	return false
+}
+
+// findEventOf looks at most n events ahead from event from for one that
+// concerns g, running the simulation on as needed. It returns the event's
+// index, or -1 and where to look next; next is -1 when the run ended first.
+func (s *Session) findEventOf(g gmp.GID, from, n int) (i, next int) {
+	for i = from; i < from+n; i++ {
+		if i >= s.log.n && !s.hist.Extend(i+1) {
+			return -1, -1
+		}
+		if concerns(s.log.at(i), g) {
+			return i, 0
+		}
+	}
+	return -1, i
+}
+
+// PrevEventOf moves to the latest event before the cursor that concerns g.
+func (s *Session) PrevEventOf(g gmp.GID) bool {
+	for i := s.cursor - 1; i >= 0; i-- {
+		if concerns(s.log.at(i), g) {
+			s.Seek(i)
+			return true
+		}
+	}
+	return false
+}
+
+func concerns(e gmp.Event, g gmp.GID) bool {
+	return e.G == g || e.G2 == g || e.G3 == g
+}
+
+// EndSummary says how the run ended, once the cursor is at its end.
+func (s *Session) EndSummary() string {
+	if !s.AtEnd() {
+		return ""
+	}
+	end := s.state.End()
+	if end.Err != nil {
+		return end.Err.Error()
+	}
+	return fmt.Sprintf("%s at %v after %d events; Ps idle %v while goroutines waited", end.Reason, s.state.Now(), s.log.n, s.state.IdleWhileRunnable())
+}
+
+// Checkpoints reports how many snapshots the session holds, for memory
+// reports.
+func (s *Session) Checkpoints() int { return s.hist.Checkpoints() }
+
+// NotesReached returns the event index of every note, -1 for those not
+// reached yet, in scenario order.
+func (s *Session) NotesReached() []int {
+	out := make([]int, len(s.sc.Notes))
+	for n := range out {
+		out[n] = s.notes.At(n)
+	}
+	return out
+}

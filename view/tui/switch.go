@@ -1,0 +1,67 @@
+package tui
+
+import (
+	"strings"
+
+	"github.com/schedlab/schedlab/core/compare"
+	"github.com/schedlab/schedlab/core/scenarios"
+)
+
+// Switch is what the UI was asked to become when it stopped: another
+// scenario (o), or the same one in the other view (v). The command that
+// started the UI builds the new one and runs it on the same terminal.
+type Switch struct {
+	Scenario string // a built-in's name or a file
+	Split    bool   // the split view of its pool's tasks, raw against pool
+}
+
+// Next returns the switch asked for, or nil when the user quit.
+func (a *App) Next() *Switch { return a.next }
+
+// source is the name the scenario was opened by.
+func (a *App) source() string {
+	if a.opts.Source != "" {
+		return a.opts.Source
+	}
+	return a.sess.Scenario().Name
+}
+
+func (a *App) startOpen() {
+	a.ask(&prompt{label: " open scenario: ", hint: "a built-in or a file · enter: open · esc: cancel", max: 512, enter: (*App).open})
+}
+
+// open switches to the scenario name, once it loads.
+func (a *App) open(name string) {
+	name = strings.TrimSpace(name)
+	switch name {
+	case "":
+		a.message = "no scenario named: type a built-in (schedlab list) or a file"
+		return
+	case "-":
+		a.message = "standard input is the terminal here: open a built-in or a file"
+		return
+	}
+	if _, err := scenarios.Load(name); err != nil {
+		msg, _, _ := strings.Cut(err.Error(), "\n")
+		a.message = msg
+		return
+	}
+	a.next = &Switch{Scenario: name}
+	a.quit()
+}
+
+// toggleView switches between the full view and the split view of the
+// scenario's pool tasks, raw goroutines against the pool.
+func (a *App) toggleView() {
+	if a.split != nil {
+		a.next = &Switch{Scenario: a.source()}
+		a.quit()
+		return
+	}
+	if !compare.Submits(a.sess.Scenario().Program()) {
+		a.message = "the split view runs a pool's tasks two ways, and this scenario submits none"
+		return
+	}
+	a.next = &Switch{Scenario: a.source(), Split: true}
+	a.quit()
+}
