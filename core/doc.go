@@ -6,7 +6,7 @@
 //     pure and single-threaded.
 //   - scenarios: the YAML language a teacher writes, parsed into a
 //     gmp.Program, and the built-in scenarios.
-//   - pool: a real goroutine pool in the manner of ants; pool/decide is the
+//   - pool: a real goroutine pool in the manner of ants; core/pool/decide is the
 //     pure decision the pool and the model share.
 //   - lockstep: drives real pools beside a simulated run, decision by
 //     decision, to prove that the model's pool is the real one.

@@ -48,109 +48,138 @@ type Proc struct {
 	Since time.Duration // when G started on it
 }
 
-// State is what the run shows after an event.
+// State is what the run shows after an event. Goroutines are counted and
+// listed through its methods; exited ones are kept (GDead) so that the
+// counts stay whole.
 type State struct {
 	T     time.Duration
 	Procs []Proc
-	// Gs maps each goroutine seen to its state; exited ones are kept
-	// (GDead) so that the counts stay whole.
-	Gs map[int64]GState
+	// gs holds each goroutine's state at its place in ids, the run's
+	// goroutines in increasing order (shared with the run, never
+	// written); 0 for one not seen yet.
+	gs     []GState
+	ids    []int64
+	counts tally
 }
+
+// tally counts the goroutines in each state, kept as they change so that
+// counting costs nothing however many goroutines a run has.
+type tally [GDead + 1]int
 
 // Count returns how many goroutines are in st.
 func (s *State) Count(st GState) int {
-	n := 0
-	for _, v := range s.Gs {
-		if v == st {
-			n++
-		}
+	if int(st) >= len(s.counts) {
+		return 0
 	}
-	return n
+	return s.counts[st]
 }
 
-// List returns the goroutines in st, in order.
-func (s *State) List(st GState) []int64 {
-	var out []int64
-	for g, v := range s.Gs {
+// List returns the goroutines in st, in increasing order.
+func (s *State) List(st GState) []int64 { return s.First(st, s.Count(st)) }
+
+// First returns the first n goroutines in st, in increasing order: what a
+// view has room for, without listing hundreds of thousands.
+func (s *State) First(st GState, n int) []int64 {
+	n = min(n, s.Count(st))
+	if n <= 0 {
+		return nil
+	}
+	out := make([]int64, 0, n)
+	for x, v := range s.gs {
 		if v == st {
-			out = append(out, g)
+			out = append(out, s.ids[x])
+			if len(out) == n {
+				break
+			}
 		}
 	}
-	slices.Sort(out)
 	return out
 }
 
-func (s *State) clone() *State {
-	c := &State{T: s.T, Procs: slices.Clone(s.Procs), Gs: make(map[int64]GState, len(s.Gs))}
-	for g, v := range s.Gs {
-		c.Gs[g] = v
+// Of returns goroutine g's state, 0 if the run has not seen it yet.
+func (s *State) Of(g int64) GState {
+	x, ok := slices.BinarySearch(s.ids, g)
+	if !ok {
+		return 0
 	}
-	return c
+	return s.gs[x]
 }
 
-// apply moves s past e.
-func (s *State) apply(e Event) {
-	s.T = e.T
-	if int(e.P) >= len(s.Procs) {
-		for len(s.Procs) <= int(e.P) {
-			s.Procs = append(s.Procs, Proc{M: -1, G: -1})
-		}
+// stepProcs moves the Ps past e. A P's state depends on its own events
+// alone, never on the goroutines', so the two are replayed apart.
+func stepProcs(ps []Proc, e Event) {
+	if e.P < 0 || int(e.P) >= len(ps) {
+		return
 	}
-	var p *Proc
-	if e.P >= 0 {
-		p = &s.Procs[e.P]
-	}
-	leave := func() {
-		if p != nil && p.G == e.G {
+	p := &ps[e.P]
+	switch e.Kind {
+	case gmp.KindGoStop, gmp.KindGoBlock, gmp.KindGoExit:
+		if p.G == e.G {
 			p.G = -1
 		}
-	}
-	switch e.Kind {
-	case gmp.KindGoCreate, gmp.KindGoUnblock, gmp.KindGoStop:
-		s.Gs[e.G] = GRunnable
-		if e.Kind == gmp.KindGoStop {
-			leave()
-		}
 	case gmp.KindGoStart:
-		s.Gs[e.G] = GRunning
-		if p != nil {
-			p.G, p.Since, p.M = e.G, e.T, int64(e.M)
-		}
-	case gmp.KindGoBlock:
-		s.Gs[e.G] = GWaiting
-		leave()
-	case gmp.KindGoExit:
-		s.Gs[e.G] = GDead
-		leave()
-	case gmp.KindSyscallEnter:
-		s.Gs[e.G] = GSyscall
+		p.G, p.Since, p.M = e.G, e.T, int64(e.M)
 	case gmp.KindSyscallExit:
-		if e.P >= 0 {
-			s.Gs[e.G] = GRunning
-			if p != nil {
-				p.G, p.M = e.G, int64(e.M)
-			}
-		} else {
-			s.Gs[e.G] = GRunnable
-		}
+		p.G, p.M = e.G, int64(e.M)
 	case gmp.KindProcStart:
-		if p != nil {
-			p.M = int64(e.M)
-		}
+		p.M = int64(e.M)
 	case gmp.KindProcStop, gmp.KindProcSteal:
-		if p != nil {
-			if p.G >= 0 && e.Kind == gmp.KindProcSteal {
-				// The goroutine stays in its syscall, without a P.
-				p.G = -1
-			}
-			p.M = -1
+		if p.G >= 0 && e.Kind == gmp.KindProcSteal {
+			// The goroutine stays in its syscall, without a P.
+			p.G = -1
 		}
+		p.M = -1
 	}
 }
 
-// checkpointEvery is how many events lie between kept states: going back
-// replays at most this many.
+// stepG moves the goroutines past e, whose goroutine is at place x of gs
+// (-1 for none), keeping c whole.
+func stepG(gs []GState, c *tally, x int32, e Event) {
+	if x < 0 {
+		return
+	}
+	var to GState
+	switch e.Kind {
+	case gmp.KindGoCreate, gmp.KindGoUnblock, gmp.KindGoStop:
+		to = GRunnable
+	case gmp.KindGoStart:
+		to = GRunning
+	case gmp.KindGoBlock:
+		to = GWaiting
+	case gmp.KindGoExit:
+		to = GDead
+	case gmp.KindSyscallEnter:
+		to = GSyscall
+	case gmp.KindSyscallExit:
+		to = GRunnable
+		if e.P >= 0 {
+			to = GRunning
+		}
+	default:
+		return
+	}
+	c[gs[x]]--
+	c[to]++
+	gs[x] = to
+}
+
+// checkpointEvery is the least spacing, in events, of kept states: going
+// back replays at most a spacing's worth.
 const checkpointEvery = 2048
+
+// marksPerGoroutine bounds the memory of kept goroutine states: a
+// snapshot costs a byte a goroutine, and snapshots are spaced at least
+// goroutines/marksPerGoroutine events apart, so that together they weigh
+// at most marksPerGoroutine bytes an event (and one snapshot more),
+// whatever the run. Kept every checkpointEvery events, they weighed
+// events × goroutines / 2048: gigabytes for go test -trace of a busy test.
+// A seek replays at most goroutines/marksPerGoroutine events, a few
+// milliseconds even for millions of goroutines.
+const marksPerGoroutine = 8
+
+// procMarkSpacing is the same bound for the Ps' snapshots, 24 bytes a P:
+// at most 6 bytes an event.
+const procMarkSpacing = 4
 
 // Run is a finished run: its events, and states kept along them.
 type Run struct {
@@ -158,32 +187,88 @@ type Run struct {
 	Label  string
 	Events []Event
 	procs  int
-	// checkpoints[i] is the state before event i*checkpointEvery.
-	checkpoints []*State
+	// gids lists the goroutines the events name, in increasing order; a
+	// goroutine's place in it indexes the states' dense arrays. gix[i] is
+	// the place of Events[i].G, or -1.
+	gids []int64
+	gix  []int32
+	// procMarks[k] is the Ps before event k*procEvery; gMarks[k] the
+	// goroutines before event k*gEvery. The Ps are kept often, being
+	// few, for the timeline, which needs only them.
+	procEvery, gEvery int
+	procMarks         [][]Proc
+	gMarks            []gMark
 	// Note says what the run cannot show, or why it is cut short.
 	Note string
 	// describe says what event i means, in the describer's words.
 	describe func(i int) string
 }
 
-// New returns the run of events on procs Ps; describe says what each
-// event means.
+type gMark struct {
+	gs     []GState
+	counts tally
+}
+
+// New returns the run of events on procs Ps (or as many as its events
+// name); describe says what each event means.
 func New(label string, procs int, events []Event, describe func(i int) string) *Run {
-	r := &Run{Label: label, Events: events, procs: procs, describe: describe}
-	s := &State{Procs: make([]Proc, procs), Gs: map[int64]GState{}}
-	for i := range s.Procs {
-		s.Procs[i] = Proc{M: -1, G: -1}
+	for _, e := range events {
+		procs = max(procs, int(e.P)+1)
 	}
+	r := &Run{Label: label, Events: events, procs: procs, describe: describe}
+	r.gids, r.gix = intern(events)
+	r.procEvery = max(checkpointEvery, procMarkSpacing*procs)
+	r.gEvery = max(checkpointEvery, len(r.gids)/marksPerGoroutine)
+	ps := idleProcs(procs)
+	gs := make([]GState, len(r.gids))
+	var c tally
+	c[0] = len(gs) // none seen yet
 	for i, e := range events {
-		if i%checkpointEvery == 0 {
-			r.checkpoints = append(r.checkpoints, s.clone())
+		if i%r.procEvery == 0 {
+			r.procMarks = append(r.procMarks, slices.Clone(ps))
 		}
-		s.apply(e)
+		if i%r.gEvery == 0 {
+			r.gMarks = append(r.gMarks, gMark{gs: slices.Clone(gs), counts: c})
+		}
+		stepProcs(ps, e)
+		stepG(gs, &c, r.gix[i], e)
 	}
 	if len(events) == 0 {
-		r.checkpoints = append(r.checkpoints, s)
+		r.procMarks = append(r.procMarks, ps)
+		r.gMarks = append(r.gMarks, gMark{gs: gs})
 	}
 	return r
+}
+
+func idleProcs(n int) []Proc {
+	ps := make([]Proc, n)
+	for i := range ps {
+		ps[i] = Proc{M: -1, G: -1}
+	}
+	return ps
+}
+
+// intern numbers the goroutines events name densely, in increasing order
+// of their ids, which may be anything a trace says.
+func intern(events []Event) (ids []int64, gix []int32) {
+	all := make([]int64, 0, len(events))
+	for _, e := range events {
+		if e.G >= 0 {
+			all = append(all, e.G)
+		}
+	}
+	slices.Sort(all)
+	// A copy, so that the events' worth of ids is not kept.
+	ids = slices.Clone(slices.Compact(all))
+	gix = make([]int32, len(events))
+	for i, e := range events {
+		gix[i] = -1
+		if e.G >= 0 {
+			x, _ := slices.BinarySearch(ids, e.G)
+			gix[i] = int32(x)
+		}
+	}
+	return ids, gix
 }
 
 // Text says what event i means.
@@ -194,16 +279,39 @@ func (r *Run) Procs() int { return r.procs }
 
 // StateAfter returns the state after event i (before the first if i < 0).
 func (r *Run) StateAfter(i int) *State {
-	i = min(i, len(r.Events)-1)
-	if i < 0 {
-		return r.checkpoints[0].clone()
-	}
-	c := i / checkpointEvery
-	s := r.checkpoints[c].clone()
-	for j := c * checkpointEvery; j <= i; j++ {
-		s.apply(r.Events[j])
-	}
+	s, _ := r.stateAfter(i)
 	return s
+}
+
+// stateAfter is StateAfter, also saying how many events it replayed.
+func (r *Run) stateAfter(i int) (*State, int) {
+	i = max(min(i, len(r.Events)-1), -1)
+	ps, n := r.procsAfter(i)
+	// The snapshot before event i+1 is the state after event i.
+	k := min((i+1)/r.gEvery, len(r.gMarks)-1)
+	m := r.gMarks[k]
+	s := &State{Procs: ps, gs: slices.Clone(m.gs), ids: r.gids, counts: m.counts}
+	for j := k * r.gEvery; j <= i; j++ {
+		stepG(s.gs, &s.counts, r.gix[j], r.Events[j])
+		n++
+	}
+	if i >= 0 {
+		s.T = r.Events[i].T
+	}
+	return s, n
+}
+
+// procsAfter returns the Ps after event i (i >= -1), and how many events
+// it replayed.
+func (r *Run) procsAfter(i int) ([]Proc, int) {
+	k := min((i+1)/r.procEvery, len(r.procMarks)-1)
+	ps := slices.Clone(r.procMarks[k])
+	n := 0
+	for j := k * r.procEvery; j <= i; j++ {
+		stepProcs(ps, r.Events[j])
+		n++
+	}
+	return ps, n
 }
 
 // At returns the index of the last event at or before t, or -1.
@@ -234,14 +342,14 @@ type Segment struct {
 // Segments calls f for each stretch P p ran a goroutine that overlaps
 // [from, to], cut at to.
 func (r *Run) Segments(p int64, from, to time.Duration, f func(Segment)) {
-	s := r.StateAfter(r.At(from))
-	cur := s.Procs
-	if p >= int64(len(cur)) {
+	if p < 0 || p >= int64(r.procs) {
 		return
 	}
-	open := cur[p]
+	at := r.At(from)
+	ps, _ := r.procsAfter(at)
+	open := ps[p]
 	start := from
-	for i := r.At(from) + 1; i < len(r.Events); i++ {
+	for i := at + 1; i < len(r.Events); i++ {
 		e := r.Events[i]
 		if e.T > to {
 			break
@@ -250,8 +358,8 @@ func (r *Run) Segments(p int64, from, to time.Duration, f func(Segment)) {
 			continue
 		}
 		before := open.G
-		s.apply(e)
-		open = s.Procs[p]
+		stepProcs(ps, e)
+		open = ps[p]
 		if open.G != before {
 			if before >= 0 {
 				f(Segment{From: start, To: e.T, G: before})

@@ -2,6 +2,7 @@ package recorded
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"testing"
 	"time"
@@ -65,9 +66,114 @@ func TestStateFollowsTheEvents(t *testing.T) {
 			}
 		}
 	}
-	if s := r.StateAfter(10); s.Count(GDead) != 1 {
-		t.Errorf("G2's exit is not counted: %v", s.Gs)
+	if s := r.StateAfter(10); s.Count(GDead) != 1 || s.Of(2) != GDead || s.Of(1) != GWaiting || s.Of(3) != 0 {
+		t.Errorf("G2's exit is not counted: %d exited, G1 %v, G2 %v, G3 %v", s.Count(GDead), s.Of(1), s.Of(2), s.Of(3))
 	}
+}
+
+// naive is what a run's kept states must agree with: every goroutine in
+// a map, every event replayed from the first.
+type naive struct {
+	t     time.Duration
+	procs []Proc
+	gs    map[int64]GState
+}
+
+func newNaive(procs int) *naive {
+	n := &naive{procs: make([]Proc, procs), gs: map[int64]GState{}}
+	for i := range n.procs {
+		n.procs[i] = Proc{M: -1, G: -1}
+	}
+	return n
+}
+
+func (n *naive) apply(e Event) {
+	n.t = e.T
+	var p *Proc
+	if e.P >= 0 {
+		p = &n.procs[e.P]
+	}
+	set := func(st GState) {
+		if e.G >= 0 {
+			n.gs[e.G] = st
+		}
+	}
+	leave := func() {
+		if p != nil && p.G == e.G {
+			p.G = -1
+		}
+	}
+	switch e.Kind {
+	case gmp.KindGoCreate, gmp.KindGoUnblock:
+		set(GRunnable)
+	case gmp.KindGoStop:
+		set(GRunnable)
+		leave()
+	case gmp.KindGoStart:
+		set(GRunning)
+		if p != nil {
+			p.G, p.Since, p.M = e.G, e.T, int64(e.M)
+		}
+	case gmp.KindGoBlock:
+		set(GWaiting)
+		leave()
+	case gmp.KindGoExit:
+		set(GDead)
+		leave()
+	case gmp.KindSyscallEnter:
+		set(GSyscall)
+	case gmp.KindSyscallExit:
+		if e.P < 0 {
+			set(GRunnable)
+			break
+		}
+		set(GRunning)
+		p.G, p.M = e.G, int64(e.M)
+	case gmp.KindProcStart:
+		if p != nil {
+			p.M = int64(e.M)
+		}
+	case gmp.KindProcStop, gmp.KindProcSteal:
+		if p != nil {
+			if e.Kind == gmp.KindProcSteal {
+				p.G = -1
+			}
+			p.M = -1
+		}
+	}
+}
+
+// differs says how got, a run's state, differs from the naive replay's.
+func (n *naive) differs(got *State) string {
+	if got.T != n.t {
+		return fmt.Sprintf("time %v, want %v", got.T, n.t)
+	}
+	if !slices.Equal(got.Procs, n.procs) {
+		return fmt.Sprintf("Ps %v, want %v", got.Procs, n.procs)
+	}
+	want := map[GState][]int64{}
+	for g, st := range n.gs {
+		want[st] = append(want[st], g)
+	}
+	for st := GRunnable; st <= GDead; st++ {
+		slices.Sort(want[st])
+		if got.Count(st) != len(want[st]) {
+			return fmt.Sprintf("%d %v, want %d", got.Count(st), st, len(want[st]))
+		}
+		if l := got.List(st); !slices.Equal(l, want[st]) {
+			return fmt.Sprintf("%v: %v, want %v", st, l, want[st])
+		}
+		if f := got.First(st, 3); !slices.Equal(f, want[st][:min(3, len(want[st]))]) {
+			return fmt.Sprintf("first 3 %v: %v, want %v", st, f, want[st][:min(3, len(want[st]))])
+		}
+	}
+	for g, st := range n.gs {
+		if got.Of(g) != st {
+			return fmt.Sprintf("G%d %v, want %v", g, got.Of(g), st)
+		}
+		break // one will do: List covered them all
+	}
+	return ""
 }
 
 // TestStateAfterAgreesWithReplayingFromTheStart checks the checkpoints:
@@ -88,19 +194,83 @@ func TestStateAfterAgreesWithReplayingFromTheStart(t *testing.T) {
 		t.Fatalf("only %d events: the test needs more than %d", len(events), 3*checkpointEvery)
 	}
 	r := New("test", cfg.Procs, events, describeKind(events))
-	s := &State{Procs: make([]Proc, cfg.Procs), Gs: map[int64]GState{}}
-	for i := range s.Procs {
-		s.Procs[i] = Proc{M: -1, G: -1}
+	n := newNaive(cfg.Procs)
+	if d := n.differs(r.StateAfter(-1)); d != "" {
+		t.Fatalf("before the first event: %s", d)
 	}
 	// Enough events to cross several checkpoints.
 	for i, e := range events {
-		s.apply(e)
+		n.apply(e)
 		if i%397 != 0 && i != len(events)-1 {
 			continue
 		}
-		got := r.StateAfter(i)
-		if !slices.Equal(got.Procs, s.Procs) || fmt.Sprint(got.Gs) != fmt.Sprint(s.Gs) {
-			t.Fatalf("after event %d the checkpointed state differs from the replayed one", i)
+		if d := n.differs(r.StateAfter(i)); d != "" {
+			t.Fatalf("after event %d the checkpointed state differs from the replayed one: %s", i, d)
+		}
+	}
+}
+
+// synthetic returns a seeded stream of n events over about gs
+// goroutines, each kind as likely as the next: the states need not make
+// sense for a replay to agree with another. The goroutines' ids are
+// sparse and come in as the run goes on, as a trace's do, and one is
+// huge.
+func synthetic(seed uint64, n, gs, procs int) []Event {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	kinds := []gmp.Kind{
+		gmp.KindGoCreate, gmp.KindGoStart, gmp.KindGoStop, gmp.KindGoBlock, gmp.KindGoUnblock, gmp.KindGoExit,
+		gmp.KindSyscallEnter, gmp.KindSyscallExit, gmp.KindProcStart, gmp.KindProcStop, gmp.KindProcSteal,
+		gmp.KindRunqOverflow, // names a goroutine, changes no state
+	}
+	events := make([]Event, n)
+	for i := range events {
+		e := Event{T: time.Duration(i) * time.Microsecond, G: -1, G2: -1, P: int32(rng.IntN(procs+1)) - 1, M: int32(rng.IntN(8))}
+		e.Kind = kinds[rng.IntN(len(kinds))]
+		if e.Kind < gmp.KindProcStart || e.Kind > gmp.KindProcSteal {
+			// Mostly the goroutines of the moment, sometimes any seen.
+			hi := max(i*gs/n, 1)
+			x := hi - 1 - rng.IntN(min(hi, 64))
+			if rng.IntN(8) == 0 {
+				x = rng.IntN(hi)
+			}
+			e.G = int64(x)*1_000_003 + 17
+			if x == gs/2 {
+				e.G = 1 << 62
+			}
+		}
+		events[i] = e
+	}
+	return events
+}
+
+// TestStateAfterAgreesOnManyGoroutines is the same property over seeded
+// random streams with tens of thousands of goroutines, where the kept
+// goroutine states are sparse and a seek replays thousands of events.
+func TestStateAfterAgreesOnManyGoroutines(t *testing.T) {
+	for seed := range uint64(3) {
+		const events, gs, procs = 120_000, 40_000, 5
+		evs := synthetic(seed, events, gs, procs)
+		r := New("test", procs, evs, describeKind(evs))
+		if r.gEvery <= checkpointEvery || len(r.gMarks) < 4 {
+			t.Fatalf("seed %d: goroutine states kept every %d events, %d times: the test crosses too few", seed, r.gEvery, len(r.gMarks))
+		}
+		rng := rand.New(rand.NewPCG(seed, 2))
+		// Random positions, in order, so that one naive replay serves.
+		at := make([]int, 60)
+		for k := range at {
+			at[k] = rng.IntN(events)
+		}
+		at = append(at, 0, events-1, r.gEvery-1, r.gEvery, 2*r.gEvery-1)
+		slices.Sort(at)
+		n := newNaive(procs)
+		done := -1
+		for _, i := range at {
+			for ; done < i; done++ {
+				n.apply(evs[done+1])
+			}
+			if d := n.differs(r.StateAfter(i)); d != "" {
+				t.Fatalf("seed %d, after event %d: %s", seed, i, d)
+			}
 		}
 	}
 }

@@ -13,18 +13,37 @@ import (
 // and the run's Note says so.
 const MaxEvents = 2_000_000
 
+// MaxProcs is the highest P number a trace may name: a P's state is kept
+// at its number, so a trace naming P 2,000,000,000 would otherwise ask for
+// gigabytes. No machine runs that many Ps.
+const MaxProcs = 1 << 14
+
 // FromTrace reads a runtime trace, up to MaxEvents of its events. With
 // scenario set it reads a trace of a program schedlab real generated, in
 // the scenario's numbering (rtrace.Options.Scenario). size, if known, is
 // the trace's length in bytes: room for its events is made at once
 // rather than grown, which copies.
 func FromTrace(r io.Reader, scenario bool, size int64) (*Run, *rtrace.Summary, error) {
+	return fromTrace(func(visit func(rtrace.Event)) (*rtrace.Summary, error) {
+		return rtrace.ReadWith(r, rtrace.Options{Scenario: scenario, Limit: MaxEvents}, visit)
+	}, size)
+}
+
+// fromTrace is FromTrace over read, which visits a trace's events.
+func fromTrace(read func(visit func(rtrace.Event)) (*rtrace.Summary, error), size int64) (*Run, *rtrace.Summary, error) {
 	// A scheduler event takes about 5 bytes of a trace.
 	events := make([]Event, 0, min(max(size/5, 0), MaxEvents))
 	reasons := newInterner()
 	procs := 0
+	badP := int64(-1)
 	kinds := map[string]gmp.Kind{} // ParseKind searches; a trace has a dozen kinds
-	sum, err := rtrace.ReadWith(r, rtrace.Options{Scenario: scenario, Limit: MaxEvents}, func(e rtrace.Event) {
+	sum, err := read(func(e rtrace.Event) {
+		if e.P >= MaxProcs || e.P < -1 {
+			if badP == -1 {
+				badP = e.P
+			}
+			return
+		}
 		kind, ok := kinds[e.Kind]
 		if !ok {
 			kind, _ = gmp.ParseKind(e.Kind)
@@ -35,6 +54,9 @@ func FromTrace(r io.Reader, scenario bool, size int64) (*Run, *rtrace.Summary, e
 	})
 	if err != nil {
 		return nil, sum, err
+	}
+	if badP != -1 {
+		return nil, sum, fmt.Errorf("the trace names P%d: the view shows Ps 0 to %d", badP, MaxProcs-1)
 	}
 	run := New("real", procs, events, func(i int) string {
 		e := events[i]

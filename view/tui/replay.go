@@ -261,7 +261,10 @@ func (a *ReplayApp) drawPane(c canvas, i int) {
 	}
 	c.text(0, row, truncate("Gs: "+strings.Join(counts, ", "), c.w), t.Base)
 	row++
-	if rn := st.List(recorded.GRunnable); len(rn) > 0 {
+	// As many as one row can hold (each takes at least 3 columns), and
+	// one more to know that the row overflows: a trace can have hundreds
+	// of thousands.
+	if rn := st.First(recorded.GRunnable, c.w/3+1); len(rn) > 0 {
 		col := c.text(0, row, "runnable:", t.Dim)
 		for _, g := range rn {
 			label := " G" + strconv.FormatInt(g, 10)
