@@ -41,16 +41,22 @@ func Parse(file string, data []byte) (*Scenario, error) {
 	p := &reader{file: file, anchors: map[string]ast.Node{}, chans: map[string]int{}, pools: map[string]int{}, sems: map[string]int{}}
 	sc := p.parse(data)
 	if len(p.errs) > 0 {
-		slices.SortStableFunc(p.errs, func(a, b *Error) int {
-			if a.Pos.Line != b.Pos.Line {
-				return a.Pos.Line - b.Pos.Line
-			}
-			return a.Pos.Col - b.Pos.Col
-		})
+		p.errs.sort()
 		return nil, p.errs
 	}
 	sc.Source = data
 	return sc, nil
+}
+
+// sort puts the errors in file order (a file's mistakes are found in the
+// order its parts are read, not written).
+func (l ErrorList) sort() {
+	slices.SortStableFunc(l, func(a, b *Error) int {
+		if a.Pos.Line != b.Pos.Line {
+			return a.Pos.Line - b.Pos.Line
+		}
+		return a.Pos.Col - b.Pos.Col
+	})
 }
 
 type reader struct {
@@ -63,6 +69,7 @@ type reader struct {
 	actions int
 	depth   int
 	loops   int // loops enclosing the action being read, in its goroutine
+	refs    []askRef
 }
 
 func (p *reader) pos(n ast.Node) gmp.Pos {
@@ -204,6 +211,7 @@ func (p *reader) parse(data []byte) *Scenario {
 	}
 	if n, ok := fields["ask"]; ok {
 		sc.Asks = p.asks(n)
+		sc.refs = p.refs
 	}
 	return sc
 }
