@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -173,6 +174,9 @@ func (p *reader) parse(data []byte) *Scenario {
 				if c := closest(part, gmp.PolicyNames()); c != "" && c != part {
 					hint = "did you mean " + c + "?"
 				}
+			}
+			if conflict := (*gmp.PolicyConflictError)(nil); errors.As(err, &conflict) {
+				hint = "keep one of the two: schedlab list --policies says what each changes"
 			}
 			p.errorf(n, hint, "%v", err)
 		}
