@@ -101,7 +101,16 @@ func (p *reader) errorf(n ast.Node, hint, format string, args ...any) {
 			args[i] = clip(s)
 		}
 	}
-	p.errs = append(p.errs, &Error{Pos: p.pos(n), Msg: fmt.Sprintf(format, args...), Hint: hint})
+	e := &Error{Pos: p.pos(n), Msg: fmt.Sprintf(format, args...), Hint: hint}
+	// A node an alias reaches is read again at each use: a mistake in a
+	// list that holds itself would be reported once per use, up to the
+	// limit. The same message at the same place is one mistake.
+	for _, old := range p.errs {
+		if old.Pos == e.Pos && old.Msg == e.Msg {
+			return
+		}
+	}
+	p.errs = append(p.errs, e)
 }
 
 func (p *reader) parse(data []byte) *Scenario {
