@@ -48,6 +48,10 @@ The simulation flags check the files as run and tui would show them.`,
 					usage = append(usage, err)
 					continue
 				}
+				if err := sc.Validate(o.Config(sc)); err != nil {
+					usage = append(usage, err)
+					continue
+				}
 				end, m, err := tracelog.Run(sc, o, io.Discard)
 				if err != nil {
 					usage = append(usage, err)

@@ -63,6 +63,9 @@ like the real flag, this keeps sysmon out of its deep sleep.`,
 			if err != nil {
 				return usageError{err}
 			}
+			if err := sc.Validate(o.Config(sc)); err != nil {
+				return usageError{err}
+			}
 			end, _, err := tracelog.Run(sc, o, stdout)
 			if err != nil {
 				return err

@@ -88,6 +88,11 @@ type Config struct {
 	// MaxEvents stops a run that has not ended after this many events
 	// (0: DefaultMaxEvents): the run ends with the reason EventLimit.
 	MaxEvents int
+	// Horizon is the simulated time at which a run that has not ended
+	// stops, with the reason CenturyLimit (0: MaxSimTime, the most the
+	// clock holds). Only tests set it lower: at one sysmon wake-up a
+	// minute, a century is a hundred million events.
+	Horizon time.Duration
 	// Costs of the runtime's own operations. The zero Costs means
 	// DefaultCosts, as the zero MaxEvents means DefaultMaxEvents: a
 	// machine whose every operation is free is never what a run wants.
@@ -120,6 +125,9 @@ func (c *Config) Validate() error {
 	}
 	if c.MaxEvents < 0 {
 		errs = append(errs, fmt.Errorf("max events must not be negative, got %d", c.MaxEvents))
+	}
+	if c.Horizon < 0 || c.Horizon > MaxSimTime {
+		errs = append(errs, fmt.Errorf("horizon must be between 0 and %v, got %v", MaxSimTime, c.Horizon))
 	}
 	if c.SchedTrace < 0 {
 		errs = append(errs, fmt.Errorf("schedtrace period must not be negative, got %v", c.SchedTrace))

@@ -59,7 +59,8 @@ func (s *Machine) checkDue() bool {
 	return true
 }
 
-// horizonError says the run reached MaxSimTime, and the line it ran last.
+// horizonError says the run reached its horizon (MaxSimTime unless a test
+// lowered it), and the line it ran last.
 func (s *Machine) horizonError() error {
 	where := ""
 	if op := s.lastOp; op != nil {

@@ -3,6 +3,7 @@ package gmp_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/schedlab/schedlab/core/gmp"
 	"github.com/schedlab/schedlab/core/scenarios"
@@ -64,5 +65,33 @@ func TestSpacedSweepsStillCatchABrokenState(t *testing.T) {
 	end := m.Run()
 	if end.Reason != gmp.Invariant || !strings.Contains(end.Err.Error(), "npidle") {
 		t.Fatalf("a broken idle count went unnoticed: ended %v (%v)", end.Reason, end.Err)
+	}
+}
+
+// A run that reaches a century of simulated time ends with its own reason,
+// not the event limit's: it is the model's clock that ran out, and raising
+// --max-events would not help. This is the real horizon: about 105 million
+// sysmon wake-ups (a deep sleep lasts a minute at most), a few seconds.
+func TestCenturyLimitIsItsOwnEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a century of sysmon wake-ups takes seconds")
+	}
+	sc := parse(t, "procs: 1\nmax_events: 200000000\nmain:\n  - loop: {times: 200, do: [{sleep: 8760h}]}\n")
+	m, err := gmp.New(sc.Config(), sc.Program())
+	if err != nil {
+		t.Fatal(err)
+	}
+	end := m.Run()
+	if end.Reason != gmp.CenturyLimit || end.Err == nil {
+		t.Fatalf("ended %v (%v), want %v", end.Reason, end.Err, gmp.CenturyLimit)
+	}
+	if m.Now().D() < gmp.MaxSimTime-time.Minute || m.Emitted() >= 200000000 {
+		t.Errorf("ended at %v after %d events: not at the century", m.Now(), m.Emitted())
+	}
+	if got := end.Reason.String(); got != "century limit" {
+		t.Errorf("the end reason reads %q", got)
+	}
+	if msg := end.Err.Error(); !strings.Contains(msg, "century") || !strings.Contains(msg, "limits.yaml:4:") {
+		t.Errorf("message %q does not name the century and the line", msg)
 	}
 }

@@ -100,10 +100,36 @@ const (
 	Panicked                      // a goroutine panicked (close of closed channel, …)
 	EventLimit                    // MaxEvents reached without an end
 	Invariant                     // Check found a broken invariant (a model bug)
+	CenturyLimit                  // the clock reached Config.Horizon (MaxSimTime) without an end
 )
 
+// endReasonWords is how a run's end reads in the trace's end line, the
+// JSONL end record (docs/jsonl.md lists them) and every summary.
+var endReasonWords = [...]string{
+	Running:      "running",
+	MainReturned: "main returned",
+	UntilReached: "until reached",
+	Deadlock:     "deadlock",
+	Panicked:     "panic",
+	EventLimit:   "event limit",
+	Invariant:    "invariant violated",
+	CenturyLimit: "century limit",
+}
+
+// EndReasons lists every reason a run can end with, Running excluded.
+func EndReasons() []EndReason {
+	rs := make([]EndReason, 0, len(endReasonWords)-1)
+	for r := MainReturned; int(r) < len(endReasonWords); r++ {
+		rs = append(rs, r)
+	}
+	return rs
+}
+
 func (r EndReason) String() string {
-	return [...]string{"running", "main returned", "until reached", "deadlock", "panic", "event limit", "invariant violated"}[r]
+	if int(r) < len(endReasonWords) {
+		return endReasonWords[r]
+	}
+	return fmt.Sprintf("EndReason(%d)", uint8(r))
 }
 
 // mStep is what an M does when its pending wake fires.
@@ -146,6 +172,9 @@ func New(cfg Config, prog *Program) (*Machine, error) {
 	}
 	if cfg.MaxEvents == 0 {
 		cfg.MaxEvents = DefaultMaxEvents
+	}
+	if cfg.Horizon == 0 {
+		cfg.Horizon = MaxSimTime
 	}
 	if cfg.Costs == (Costs{}) {
 		cfg.Costs = DefaultCosts()
@@ -241,8 +270,8 @@ func (s *Machine) Step() bool {
 		s.fail(Invariant, fmt.Errorf("nothing left on the agenda at %v", s.now))
 		return false
 	}
-	if at > sim.Time(MaxSimTime) {
-		s.finish(EventLimit, s.horizonError(), RuleUntil)
+	if at > sim.Time(s.cfg.Horizon) {
+		s.finish(CenturyLimit, s.horizonError(), RuleUntil)
 		return false
 	}
 	if s.cfg.Until > 0 && at > sim.Time(s.cfg.Until) {
@@ -377,7 +406,7 @@ func (s *Machine) fail(r EndReason, err error) {
 	switch r {
 	case Panicked:
 		rule = RulePanic
-	case Invariant, EventLimit:
+	case Invariant, EventLimit, CenturyLimit:
 		rule = RuleUntil
 	}
 	s.finish(r, err, rule)

@@ -43,59 +43,127 @@ type Policy struct {
 // queue when pp.schedtick%61 == 0.
 const fairnessPeriod = 61
 
+// decision is one choice of the scheduler that a policy replaces. Two
+// policies that replace the same choice contradict each other: one undoes
+// the other (no-steal and steal-all), or whichever comes last wins
+// (fairness=3 and no-fairness), so ParsePolicy refuses them.
+type decision uint8
+
+const (
+	decideReadyPlace decision = iota + 1
+	decideSteal
+	decideFairness
+	decidePreempt
+	decideSyscall
+)
+
+// decisionWords say what each decision is, for ParsePolicy's message.
+var decisionWords = [...]string{
+	decideReadyPlace: "where a new or readied goroutine goes",
+	decideSteal:      "what an idle M takes from another P",
+	decideFairness:   "how often the global queue is looked at first",
+	decidePreempt:    "whether sysmon preempts a goroutine that runs long",
+	decideSyscall:    "who keeps the P through a system call",
+}
+
+// PolicyConflictError is ParsePolicy's error for two policies that
+// replace the same decision of the scheduler, or one given twice.
+type PolicyConflictError struct {
+	First, Second string // the two names, in the order given
+	What          string // the decision both change
+}
+
+func (e *PolicyConflictError) Error() string {
+	if e.First == e.Second {
+		return fmt.Sprintf("policy %q is given twice", e.First)
+	}
+	return fmt.Sprintf("policies %q and %q contradict each other: both change %s", e.First, e.Second, e.What)
+}
+
 // PolicyInfo describes one named policy.
 type PolicyInfo struct {
 	Name string
 	// Doc says what the policy changes and what it shows.
 	Doc string
-	set func(*Policy)
+	// changes are the decisions it replaces (none for default).
+	changes []decision
+	set     func(*Policy)
 }
 
 // policies lists the named policies, the default first. Help text, the
 // flag's completion and ParsePolicy all read this table.
 var policies = []PolicyInfo{
-	{"default", "Go 1.26's rules, as in runtime/proc.go", func(*Policy) {}},
-	{"no-runnext", "new and readied goroutines queue at the ring's tail instead of runnext: a producer and its consumer no longer run back to back, and a woken goroutine waits behind the whole ring", func(p *Policy) { p.NoRunnext = true }},
-	{"no-steal", "idle Ps never steal: work created on one P stays there while the others idle", func(p *Policy) { p.NoSteal = true }},
-	{"steal-all", "a thief takes the whole ring instead of half, so the work bounces between Ps instead of settling", func(p *Policy) { p.StealAll = true }},
-	{"no-fairness", "the 1-in-61 look at the global queue never happens: while a P's own queue stays busy, the global queue starves", func(p *Policy) { p.Fairness = -1 }},
-	{"fairness=N", "the global queue is looked at first every N schedticks instead of 61", nil},
-	{"no-preempt", "sysmon never preempts: a goroutine that computes keeps its P until it blocks, and everything behind it waits (Go before 1.2 had no preemption at all)", func(p *Policy) { p.NoPreempt = true }},
-	{"syscall-handoff", "every system call hands its P to another thread at entry, the picture most diagrams draw. Go 1.26 does not: reentersyscall leaves the P attached and sysmon's retake takes it only if the call lasts (20µs to 10ms, proc.go retake); releases before 1.26 did not hand off at entry either, they set the P to _Psyscall for sysmon to take. Only entersyscallblock, for calls known to block, hands off at once", func(p *Policy) { p.SyscallHandoff = true }},
-	{"global-fifo", "one global FIFO run queue and no per-P queues, the naive scheduler: every decision contends on one queue and no goroutine keeps its P's cache warm (network-ready goroutines still arrive through injectglist)", func(p *Policy) { p.GlobalFIFO = true }},
+	{"default", "Go 1.26's rules, as in runtime/proc.go", nil, func(*Policy) {}},
+	{"no-runnext", "new and readied goroutines queue at the ring's tail instead of runnext: a producer and its consumer no longer run back to back, and a woken goroutine waits behind the whole ring",
+		[]decision{decideReadyPlace}, func(p *Policy) { p.NoRunnext = true }},
+	{"no-steal", "idle Ps never steal: work created on one P stays there while the others idle",
+		[]decision{decideSteal}, func(p *Policy) { p.NoSteal = true }},
+	{"steal-all", "a thief takes the whole ring instead of half, so the work bounces between Ps instead of settling",
+		[]decision{decideSteal}, func(p *Policy) { p.StealAll = true }},
+	{"no-fairness", "the 1-in-61 look at the global queue never happens: while a P's own queue stays busy, the global queue starves",
+		[]decision{decideFairness}, func(p *Policy) { p.Fairness = -1 }},
+	{"fairness=N", "the global queue is looked at first every N schedticks instead of 61",
+		[]decision{decideFairness}, nil},
+	{"no-preempt", "sysmon never preempts: a goroutine that computes keeps its P until it blocks, and everything behind it waits (Go before 1.2 had no preemption at all)",
+		[]decision{decidePreempt}, func(p *Policy) { p.NoPreempt = true }},
+	{"syscall-handoff", "every system call hands its P to another thread at entry, the picture most diagrams draw. Go 1.26 does not: reentersyscall leaves the P attached and sysmon's retake takes it only if the call lasts (20µs to 10ms, proc.go retake); releases before 1.26 did not hand off at entry either, they set the P to _Psyscall for sysmon to take. Only entersyscallblock, for calls known to block, hands off at once",
+		[]decision{decideSyscall}, func(p *Policy) { p.SyscallHandoff = true }},
+	{"global-fifo", "one global FIFO run queue and no per-P queues, the naive scheduler: every decision contends on one queue and no goroutine keeps its P's cache warm (network-ready goroutines still arrive through injectglist)",
+		[]decision{decideReadyPlace}, func(p *Policy) { p.GlobalFIFO = true }},
 }
 
 // Policies lists the named policies.
 func Policies() []PolicyInfo { return policies }
 
 // ParsePolicy reads a policy name, or several joined by '+'
-// ("no-steal+no-preempt"). "" and "default" are Go 1.26's rules.
+// ("no-steal+no-preempt"). "" and "default" are Go 1.26's rules. Two
+// policies that replace the same decision of the scheduler are refused.
 func ParsePolicy(s string) (Policy, error) {
 	var p Policy
 	if s == "" {
 		return p, nil
 	}
+	decidedBy := map[decision]string{}
 	for _, part := range strings.Split(s, "+") {
-		if v, ok := strings.CutPrefix(part, "fairness="); ok {
-			n, err := strconv.Atoi(v)
-			if err != nil || n < 1 || n > 1_000_000 {
-				return Policy{}, fmt.Errorf("policy %q: want fairness=N with N from 1 to 1000000 (the runtime's is 61; no-fairness turns it off)", part)
+		info, n, err := policyRow(part)
+		if err != nil {
+			return Policy{}, err
+		}
+		for _, d := range info.changes {
+			if prev, taken := decidedBy[d]; taken {
+				return Policy{}, &PolicyConflictError{First: prev, Second: part, What: decisionWords[d]}
 			}
+			decidedBy[d] = part
+		}
+		if info.set != nil {
+			info.set(&p)
+		} else {
 			p.Fairness = n
-			continue
-		}
-		found := false
-		for _, info := range policies {
-			if info.Name == part && info.set != nil {
-				info.set(&p)
-				found = true
-			}
-		}
-		if !found {
-			return Policy{}, fmt.Errorf("unknown policy %q: want one of %s, or several joined by +", part, strings.Join(PolicyNames(), ", "))
 		}
 	}
 	return p, nil
+}
+
+// policyRow finds the table's row for one name of a policy string, and
+// the number of fairness=N.
+func policyRow(part string) (*PolicyInfo, int, error) {
+	name := part
+	n := 0
+	if v, ok := strings.CutPrefix(part, "fairness="); ok {
+		var err error
+		n, err = strconv.Atoi(v)
+		if err != nil || n < 1 || n > 1_000_000 {
+			return nil, 0, fmt.Errorf("policy %q: want fairness=N with N from 1 to 1000000 (the runtime's is 61; no-fairness turns it off)", part)
+		}
+		name = "fairness=N"
+	}
+	for i := range policies {
+		// "fairness=N" itself is not a name: its row has no set.
+		if policies[i].Name == name && (policies[i].set != nil) == (n == 0) {
+			return &policies[i], n, nil
+		}
+	}
+	return nil, 0, fmt.Errorf("unknown policy %q: want one of %s, or several joined by +", part, strings.Join(PolicyNames(), ", "))
 }
 
 // PolicyNames lists the names ParsePolicy takes.

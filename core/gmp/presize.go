@@ -41,3 +41,19 @@ func goroutinesIn(ops []Op, limit int) int {
 	}
 	return n
 }
+
+// MaxGoroutine returns the highest goroutine id a run of p can reach, and
+// whether it is known. Main is G1 and ids follow creation order, so it is
+// 1 plus what main starts; a program with pools is not known, as its
+// workers and purge goroutines start as the run goes, nor is one that
+// starts more than maxPresizedIDs.
+func (p *Program) MaxGoroutine() (GID, bool) {
+	if len(p.Pools) > 0 {
+		return NoG, false
+	}
+	n := goroutinesIn(p.Main, maxPresizedIDs)
+	if n >= maxPresizedIDs {
+		return NoG, false
+	}
+	return GID(1 + n), true
+}

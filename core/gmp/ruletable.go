@@ -104,7 +104,7 @@ var ruleTable = [numRules]ruleInfo{
 
 	RuleDeadlock: {"checkdead", "every goroutine is asleep: the program dies", "N alive"},
 	RulePanic:    {"gopanic", "the program panics", "N alive"},
-	RuleUntil:    {"", "the run stops at its time limit or event limit", "N alive"},
+	RuleUntil:    {"", "the run stops at its until: time, its event limit or the century limit", "N alive"},
 
 	RulePoolDispatchIdle: {"pool.submit", "a pool gives a task to an idle worker: the top of its stack (P1)",
 		"Obj pool; N worker; N2 task; N3 running; G2 workerG; D idleFor"},

@@ -1,8 +1,8 @@
 package scenarios
 
 import (
+	"fmt"
 	"strconv"
-
 	"strings"
 
 	"github.com/goccy/go-yaml/ast"
@@ -86,6 +86,7 @@ func (p *reader) eventMoment(m *ast.MappingNode) gmp.Moment {
 	if g, ok := f["g"]; ok {
 		if v, ok := numberedRef(p, g, "G"); ok && v > 0 {
 			mo.G = gmp.GID(v)
+			p.refs = append(p.refs, askRef{pos: p.pos(g), key: "g:", g: true, n: v})
 		} else {
 			p.errorf(g, "write a goroutine such as G5", "g: names a goroutine")
 		}
@@ -93,6 +94,7 @@ func (p *reader) eventMoment(m *ast.MappingNode) gmp.Moment {
 	if pn, ok := f["p"]; ok {
 		if v, ok := numberedRef(p, pn, "P"); ok && v < gmp.MaxProcs {
 			mo.P, mo.HasP = gmp.PID(v), true
+			p.refs = append(p.refs, askRef{pos: p.pos(pn), key: "p:", n: v})
 		} else {
 			p.errorf(pn, "write a P such as P0", "p: names a P")
 		}
@@ -146,8 +148,65 @@ func (p *reader) fact(n ast.Node) quiz.Fact {
 	})
 	if err != nil {
 		p.errorf(mv.Key, hint, "%v", err)
+		return f
+	}
+	switch f.Arg() {
+	case "P":
+		p.refs = append(p.refs, askRef{pos: p.pos(mv.Value), key: keyName(mv) + ":", n: int(f.P)})
+	case "G":
+		p.refs = append(p.refs, askRef{pos: p.pos(mv.Value), key: keyName(mv) + ":", g: true, n: int(f.G)})
 	}
 	return f
+}
+
+// askRef is a P or a goroutine a question names, and where. Whether it
+// exists depends on the configuration the scenario runs with (--procs
+// replaces procs:), so Validate checks it, not the parser.
+type askRef struct {
+	pos gmp.Pos
+	key string // how the file names it: "p:", "g:", "next-on:"…
+	g   bool   // a goroutine; else a P
+	n   int
+}
+
+// Validate reports every question that names a P or a goroutine the
+// scenario cannot have: a P that neither the file's procs: nor cfg gives
+// the run, or a goroutine past the most the program starts (known when it
+// has no pools, whose workers and purges start as the run goes). cfg is
+// the configuration with the command line's overrides: --procs can raise
+// procs: so that the P exists; a --procs below the file's makes a run that
+// may not reach the question, which check reports as it reports any
+// question its run leaves unanswered, and which run, answering none,
+// ignores. check and run both call this, so both refuse a file alike.
+func (s *Scenario) Validate(cfg gmp.Config) error {
+	maxG, knownG := s.Program().MaxGoroutine()
+	procs := max(s.Procs, cfg.Procs)
+	var errs ErrorList
+	for _, r := range s.refs {
+		if len(errs) == maxErrors {
+			break
+		}
+		switch {
+		case !r.g && r.n >= procs:
+			has, name := "only P0", "P0"
+			if procs > 1 {
+				has = fmt.Sprintf("P0 to P%d", procs-1)
+				name = "one of " + has
+			}
+			errs = append(errs, &Error{Pos: r.pos,
+				Msg:  fmt.Sprintf("%s P%d names a P the run does not have: with procs %d it has %s", r.key, r.n, procs, has),
+				Hint: fmt.Sprintf("name %s, or set procs: (or --procs) to %d or more", name, r.n+1)})
+		case r.g && knownG && gmp.GID(r.n) > maxG:
+			errs = append(errs, &Error{Pos: r.pos,
+				Msg:  fmt.Sprintf("%s G%d names a goroutine no run of this program has: its goroutines are at most G1 (main) to %v", r.key, r.n, maxG),
+				Hint: "goroutines are numbered in the order they are created; run the scenario to see their numbers"})
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	errs.sort()
+	return errs
 }
 
 // choices reads a list of answers as text.

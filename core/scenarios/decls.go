@@ -29,7 +29,7 @@ func (p *reader) declarations(n ast.Node, section, what, values, example string,
 	for _, mv := range m.Values {
 		name := keyName(mv)
 		if name == "" {
-			p.errorf(mv.Key, "", "a %s needs a name", what)
+			p.errorf(mv.Key, "write a name before the colon, e.g. "+example, "a %s needs a name", what)
 			continue
 		}
 		each(name, mv)

@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -41,16 +42,22 @@ func Parse(file string, data []byte) (*Scenario, error) {
 	p := &reader{file: file, anchors: map[string]ast.Node{}, chans: map[string]int{}, pools: map[string]int{}, sems: map[string]int{}}
 	sc := p.parse(data)
 	if len(p.errs) > 0 {
-		slices.SortStableFunc(p.errs, func(a, b *Error) int {
-			if a.Pos.Line != b.Pos.Line {
-				return a.Pos.Line - b.Pos.Line
-			}
-			return a.Pos.Col - b.Pos.Col
-		})
+		p.errs.sort()
 		return nil, p.errs
 	}
 	sc.Source = data
 	return sc, nil
+}
+
+// sort puts the errors in file order (a file's mistakes are found in the
+// order its parts are read, not written).
+func (l ErrorList) sort() {
+	slices.SortStableFunc(l, func(a, b *Error) int {
+		if a.Pos.Line != b.Pos.Line {
+			return a.Pos.Line - b.Pos.Line
+		}
+		return a.Pos.Col - b.Pos.Col
+	})
 }
 
 type reader struct {
@@ -63,6 +70,7 @@ type reader struct {
 	actions int
 	depth   int
 	loops   int // loops enclosing the action being read, in its goroutine
+	refs    []askRef
 }
 
 func (p *reader) pos(n ast.Node) gmp.Pos {
@@ -93,7 +101,16 @@ func (p *reader) errorf(n ast.Node, hint, format string, args ...any) {
 			args[i] = clip(s)
 		}
 	}
-	p.errs = append(p.errs, &Error{Pos: p.pos(n), Msg: fmt.Sprintf(format, args...), Hint: hint})
+	e := &Error{Pos: p.pos(n), Msg: fmt.Sprintf(format, args...), Hint: hint}
+	// A node an alias reaches is read again at each use: a mistake in a
+	// list that holds itself would be reported once per use, up to the
+	// limit. The same message at the same place is one mistake.
+	for _, old := range p.errs {
+		if old.Pos == e.Pos && old.Msg == e.Msg {
+			return
+		}
+	}
+	p.errs = append(p.errs, e)
 }
 
 func (p *reader) parse(data []byte) *Scenario {
@@ -167,6 +184,9 @@ func (p *reader) parse(data []byte) *Scenario {
 					hint = "did you mean " + c + "?"
 				}
 			}
+			if conflict := (*gmp.PolicyConflictError)(nil); errors.As(err, &conflict) {
+				hint = "keep one of the two: schedlab list --policies says what each changes"
+			}
 			p.errorf(n, hint, "%v", err)
 		}
 		sc.Policy = pol
@@ -204,6 +224,7 @@ func (p *reader) parse(data []byte) *Scenario {
 	}
 	if n, ok := fields["ask"]; ok {
 		sc.Asks = p.asks(n)
+		sc.refs = p.refs
 	}
 	return sc
 }

@@ -32,6 +32,8 @@ type Scenario struct {
 	Notes  []Note
 	// Asks are the questions asked as the run goes (package quiz).
 	Asks []quiz.Ask
+	// refs are the Ps and goroutines the asks name, for Validate.
+	refs []askRef
 	// MaxEvents, if not zero, replaces gmp.DefaultMaxEvents.
 	MaxEvents int
 	// Policy is the what-if scheduler the file asks for (policy:).

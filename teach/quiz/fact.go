@@ -298,6 +298,9 @@ func numbered(s, prefix string) (int, bool) {
 	return n, err == nil && n >= 0
 }
 
+// Arg says what the fact's argument names: "P", "G" or "pool".
+func (f Fact) Arg() string { return f.Kind.info().arg }
+
 // Text is the question the fact asks when the scenario gives none.
 func (f Fact) Text() string { return f.Kind.info().text(f) }
 

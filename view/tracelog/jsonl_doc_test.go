@@ -81,6 +81,13 @@ func TestJSONLIsDocumented(t *testing.T) {
 			t.Errorf("docs/jsonl.md does not name the kind %q", k)
 		}
 	}
+	// Every way a run can end is named among the end record's reasons,
+	// including those no built-in reaches (the event and century limits).
+	for _, r := range gmp.EndReasons() {
+		if !strings.Contains(string(doc), "`"+r.String()+"`") {
+			t.Errorf("docs/jsonl.md does not name the end reason %q", r)
+		}
+	}
 	for f := range fields {
 		if !strings.Contains(string(doc), "| `"+f+"` |") && !strings.Contains(string(doc), "`"+f+"`") {
 			t.Errorf("docs/jsonl.md does not document the field %q", f)
