@@ -17,7 +17,9 @@ var poolKeys = []string{"size", "expiry", "nonblocking", "max_blocking", "preall
 // pools:, sems:), calling each for every named entry in file order. An
 // empty mapping (chans:) declares nothing; anything else is an error
 // with the example. A repeated name never gets here: the YAML parser
-// rejects a repeated key as a syntax error.
+// rejects a repeated key as a syntax error. A name with a control
+// character in it is an error (hasControl): names are shown in messages
+// and the terminal and written into the programs schedlab real builds.
 func (p *reader) declarations(n ast.Node, section, what, values, example string, each func(name string, mv *ast.MappingValueNode)) {
 	m, ok := p.resolve(n).(*ast.MappingNode)
 	if !ok {
@@ -31,6 +33,11 @@ func (p *reader) declarations(n ast.Node, section, what, values, example string,
 		if name == "" {
 			p.errorf(mv.Key, "write a name before the colon, e.g. "+example, "a %s needs a name", what)
 			continue
+		}
+		if hasControl(name) {
+			// Still declared, so that the actions naming it resolve and
+			// this is the one error about it.
+			p.errorf(mv.Key, "use letters, digits, spaces and punctuation", "%s name %q contains a control character", what, name)
 		}
 		each(name, mv)
 	}
