@@ -154,6 +154,9 @@ main:
 		{"exercise", "x" + "\x1b]0;t\a\u009b"},
 		{"bench", "--modes", "x\x1b]0;t\a"},
 		{"export", "\x1b]0;t\a.yaml"},
+		// A handout is often read on the terminal it was written to.
+		{"export", text, "--format", "md"},
+		{"export", deadlock, "--format", "md"},
 	} {
 		code, out, errOut := cli(t, args...)
 		if bad := terminalUnsafe(out); bad != "" {
