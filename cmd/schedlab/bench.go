@@ -14,6 +14,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/schedlab/schedlab/core/taskmode"
+	"github.com/schedlab/schedlab/internal/safetext"
 	"github.com/schedlab/schedlab/real/bench"
 )
 
@@ -123,7 +124,7 @@ While it runs, bench shows its progress on stderr if stderr is a terminal
 				}
 			}
 			if traceFile != "" {
-				fmt.Fprintf(stderr, "schedlab bench: trace of a %s run written to %s (go tool trace %s)\n", cfg.TraceMode, traceFile, traceFile)
+				fmt.Fprintf(stderr, "schedlab bench: trace of a %s run written to %s (go tool trace %s)\n", cfg.TraceMode, safetext.Term(traceFile), safetext.Term(traceFile))
 			}
 			if format == "json" {
 				return rep.WriteJSON(stdout)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/schedlab/schedlab/core/gmp"
 	"github.com/schedlab/schedlab/core/scenarios"
+	"github.com/schedlab/schedlab/internal/safetext"
 	"github.com/schedlab/schedlab/teach/quiz"
 	"github.com/schedlab/schedlab/view/tracelog"
 )
@@ -77,7 +78,7 @@ The simulation flags check the files as run and tui would show them.`,
 				if len(qs) > 0 {
 					asked = ", " + plural(len(qs), "question", "questions") + " answered by the run"
 				}
-				fmt.Fprintf(stdout, "%s: ok (%s at %v%s, %d events%s)\n", sc.File, end.Reason, m.Now(), expected, m.Emitted(), asked)
+				fmt.Fprintf(stdout, "%s: ok (%s at %v%s, %d events%s)\n", safetext.Term(sc.File), end.Reason, m.Now(), expected, m.Emitted(), asked)
 			}
 			switch {
 			case len(usage) > 0:

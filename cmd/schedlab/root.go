@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/schedlab/schedlab/core/scenarios"
+	"github.com/schedlab/schedlab/internal/safetext"
 )
 
 // Exit statuses.
@@ -50,7 +51,10 @@ func execute(args []string, stdout, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintln(stderr, "schedlab:", err)
+	// Every error reaches the terminal here. Its lines and tabs are its
+	// own layout (a hint on the next line); anything else that acts on a
+	// terminal came from a file or a trace, and is shown, not sent.
+	fmt.Fprintln(stderr, "schedlab:", safetext.TermLines(err.Error()))
 	var re runError
 	if errors.As(err, &re) {
 		return exitRun

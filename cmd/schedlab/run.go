@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/schedlab/schedlab/core/scenarios"
+	"github.com/schedlab/schedlab/internal/safetext"
 	"github.com/schedlab/schedlab/view/tracelog"
 )
 
@@ -84,7 +85,7 @@ like the real flag, this keeps sysmon out of its deep sleep.`,
 				if f == tracelog.JSONL {
 					out = cmd.ErrOrStderr()
 				}
-				fmt.Fprintf(out, "# %v\n# (the scenario expects this %s)\n", end.Err, end.Reason)
+				fmt.Fprintf(out, "# %s\n# (the scenario expects this %s)\n", safetext.TermLines(end.Err.Error()), end.Reason)
 			}
 			return nil
 		},

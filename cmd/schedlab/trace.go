@@ -13,6 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/schedlab/schedlab/core/sim"
+	"github.com/schedlab/schedlab/internal/safetext"
 	"github.com/schedlab/schedlab/real/rtrace"
 	"github.com/schedlab/schedlab/view/tracelog"
 	"github.com/schedlab/schedlab/view/tui"
@@ -76,7 +77,7 @@ creation, as the model numbers them), and the runtime's own goroutines
 			sum, err := rtrace.ReadWith(bufio.NewReader(f), rtrace.Options{Scenario: scenario}, func(e rtrace.Event) {
 				switch format {
 				case "text":
-					fmt.Fprintf(w, "%12s  %-5s %-8s  %-13s  %s\n", sim.FormatMillis(e.T), id("P", e.P), id("M", e.M), e.Kind, e.Describe())
+					fmt.Fprintf(w, "%12s  %-5s %-8s  %-13s  %s\n", sim.FormatMillis(e.T), id("P", e.P), id("M", e.M), e.Kind, safetext.Term(e.Describe()))
 				case "jsonl":
 					buf = append(buf[:0], `{"t":`...)
 					buf = strconv.AppendInt(buf, int64(e.T), 10)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/schedlab/schedlab/core/gmp"
 	"github.com/schedlab/schedlab/core/taskmode"
+	"github.com/schedlab/schedlab/internal/safetext"
 	"github.com/schedlab/schedlab/internal/table"
 )
 
@@ -69,9 +70,9 @@ var rows = []table.Row[*Result]{
 
 // WriteText writes the report as a table, a column per mode.
 func (rep *Report) WriteText(w io.Writer) error {
-	title := rep.Scenario
+	title := safetext.Term(rep.Scenario)
 	if rep.Title != "" {
-		title += " — " + rep.Title
+		title += " — " + safetext.Term(rep.Title)
 	}
 	what := ""
 	if rep.Policies {
@@ -86,7 +87,7 @@ func (rep *Report) WriteText(w io.Writer) error {
 	}
 	for _, r := range rep.Results {
 		if r.End.Err != nil {
-			fmt.Fprintf(w, "\n%s: %v\n", r.Label, r.End.Err)
+			fmt.Fprintf(w, "\n%s: %s\n", r.Label, safetext.TermLines(r.End.Err.Error()))
 		}
 	}
 	return nil

@@ -140,7 +140,7 @@ func TestWriteMakesAModule(t *testing.T) {
 	if err := prog.Write(dir, program); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"go.mod", "main.go", "core/pool/pool.go", "core/pool/core.go", "core/pool/decide/decide.go"} {
+	for _, f := range []string{"go.mod", "main.go", "pool/pool.go", "pool/core.go", "pool/decide/decide.go"} {
 		b, err := os.ReadFile(filepath.Join(dir, f))
 		if err != nil {
 			t.Errorf("Write left out %s: %v", f, err)
@@ -153,7 +153,7 @@ func TestWriteMakesAModule(t *testing.T) {
 		}
 	}
 	if _, err := os.Stat(filepath.Join(dir, "pool", "source.go")); err == nil {
-		t.Error("Write copied core/pool/source.go, which embeds files for schedlab, not for the program")
+		t.Error("Write copied pool/source.go, which embeds files for schedlab, not for the program")
 	}
 }
 

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/schedlab/schedlab/internal/safetext"
 )
 
 // unit says how an observable is written.
@@ -257,9 +259,13 @@ func (r *Report) WriteText(w io.Writer) error {
 	if r.Noise {
 		noise = "noise on"
 	}
-	fmt.Fprintf(&b, "%s: the model (seeds %s, %s) against %d real run%s", r.Scenario, seeds, noise, r.Runs, plural(r.Runs))
+	// The scenario's name, the toolchain's version and the notes may
+	// carry text from the scenario file or the machine: shown, never sent
+	// to the terminal raw, and no tab or line break of theirs moves a
+	// column (a note keeps the lines of an error's hint).
+	fmt.Fprintf(&b, "%s: the model (seeds %s, %s) against %d real run%s", safetext.Term(r.Scenario), seeds, noise, r.Runs, plural(r.Runs))
 	if r.Runs > 0 {
-		fmt.Fprintf(&b, " (%s, GOMAXPROCS=%d; %s)", r.Go, r.Procs, r.Load)
+		fmt.Fprintf(&b, " (%s, GOMAXPROCS=%d; %s)", safetext.Term(r.Go), r.Procs, safetext.Term(r.Load))
 	}
 	b.WriteString("\n")
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
@@ -284,7 +290,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	tw.Flush()
 	for _, n := range r.Notes {
-		fmt.Fprintf(&b, "note: %s\n", n)
+		fmt.Fprintf(&b, "note: %s\n", safetext.TermLines(n))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -317,7 +323,7 @@ func WriteSummary(w io.Writer, reps []*Report) error {
 	fmt.Fprintln(tw, strings.Join(header, "\t"))
 	outside := 0
 	for _, r := range reps {
-		cells := []string{r.Scenario}
+		cells := []string{safetext.Term(r.Scenario)}
 		for _, row := range r.Rows {
 			cell := "ok"
 			switch {

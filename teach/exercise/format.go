@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/schedlab/schedlab/internal/safetext"
 )
 
 // Format is how an exercise is printed.
@@ -44,18 +46,22 @@ func (x *Exercise) Write(w io.Writer, f Format, answers bool) error {
 	return err
 }
 
+// The exercises' text is schedlab's own, drawn from its topics, but it
+// goes to a terminal or a page as a scenario's would, through safetext:
+// one way to write text for each destination, whoever wrote the text.
+
 func (x *Exercise) text(b *strings.Builder, answers bool) {
-	fmt.Fprintf(b, "Exercise %s, seed %d: %s\n\n", x.Topic.Name, x.Seed, x.Topic.Title)
+	fmt.Fprintf(b, "Exercise %s, seed %d: %s\n\n", x.Topic.Name, x.Seed, safetext.Term(x.Topic.Title))
 	fmt.Fprintf(b, "%s\nSave the scenario as %s and step through it with `schedlab tui %s`:\n\n",
-		x.Scenario.Summary, x.FileName(), x.FileName())
-	for _, line := range strings.SplitAfter(strings.TrimRight(x.YAML, "\n"), "\n") {
-		b.WriteString("    " + line)
+		safetext.Term(x.Scenario.Summary), x.FileName(), x.FileName())
+	for _, line := range strings.Split(strings.TrimRight(x.YAML, "\n"), "\n") {
+		b.WriteString("    " + safetext.Term(line) + "\n")
 	}
-	b.WriteString("\n\nQuestions\n")
+	b.WriteString("\nQuestions\n")
 	for i, q := range x.Questions {
-		fmt.Fprintf(b, "\n%2d. %s\n", i+1, q.Text)
+		fmt.Fprintf(b, "\n%2d. %s\n", i+1, safetext.Term(q.Text))
 		for j, c := range q.Choices {
-			fmt.Fprintf(b, "      %s) %s\n", letter(j), c)
+			fmt.Fprintf(b, "      %s) %s\n", letter(j), safetext.Term(c))
 		}
 	}
 	if !answers {
@@ -64,21 +70,22 @@ func (x *Exercise) text(b *strings.Builder, answers bool) {
 	}
 	b.WriteString("\nAnswers\n")
 	for i, q := range x.Questions {
-		fmt.Fprintf(b, "\n%2d. %s) %s\n", i+1, letter(q.Answer), q.Choices[q.Answer])
+		fmt.Fprintf(b, "\n%2d. %s) %s\n", i+1, letter(q.Answer), safetext.Term(q.Choices[q.Answer]))
 		for _, why := range q.Why {
-			fmt.Fprintf(b, "      %s\n", why)
+			fmt.Fprintf(b, "      %s\n", safetext.Term(why))
 		}
 	}
 }
 
 func (x *Exercise) markdown(b *strings.Builder, answers bool) {
-	fmt.Fprintf(b, "# Exercise: %s (seed %d)\n\n%s. %s\n\n", x.Topic.Name, x.Seed, upperFirst(x.Topic.Title), x.Scenario.Summary)
-	fmt.Fprintf(b, "Save the scenario as `%s`; `schedlab tui %s` steps through it.\n\n```yaml\n%s```\n\n## Questions\n",
-		x.FileName(), x.FileName(), x.YAML)
+	fmt.Fprintf(b, "# Exercise: %s (seed %d)\n\n%s. %s\n\n", safetext.Markdown(x.Topic.Name), x.Seed,
+		safetext.Markdown(upperFirst(x.Topic.Title)), safetext.Markdown(x.Scenario.Summary))
+	fmt.Fprintf(b, "Save the scenario as %s; %s steps through it.\n\n%s\n## Questions\n",
+		safetext.CodeSpan(x.FileName()), safetext.CodeSpan("schedlab tui "+x.FileName()), safetext.CodeBlock("yaml", x.YAML))
 	for i, q := range x.Questions {
-		fmt.Fprintf(b, "\n%d. %s\n\n", i+1, q.Text)
+		fmt.Fprintf(b, "\n%d. %s\n\n", i+1, safetext.Markdown(q.Text))
 		for j, c := range q.Choices {
-			fmt.Fprintf(b, "   %s) %s  \n", letter(j), c)
+			fmt.Fprintf(b, "   %s) %s  \n", letter(j), safetext.Markdown(c))
 		}
 	}
 	if !answers {
@@ -86,9 +93,9 @@ func (x *Exercise) markdown(b *strings.Builder, answers bool) {
 	}
 	b.WriteString("\n## Answer key\n")
 	for i, q := range x.Questions {
-		fmt.Fprintf(b, "\n%d. **%s) %s**\n", i+1, letter(q.Answer), q.Choices[q.Answer])
+		fmt.Fprintf(b, "\n%d. **%s) %s**\n", i+1, letter(q.Answer), safetext.Markdown(q.Choices[q.Answer]))
 		for _, why := range q.Why {
-			fmt.Fprintf(b, "   - %s\n", why)
+			fmt.Fprintf(b, "   - %s\n", safetext.Markdown(why))
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/schedlab/schedlab/core/gmp"
 	"github.com/schedlab/schedlab/core/scenarios"
+	"github.com/schedlab/schedlab/internal/safetext"
 )
 
 // Around a note, the handout shows this many events before it (its own
@@ -21,6 +22,11 @@ const (
 // summary and file, then its notes in the order the run meets them, each
 // with the events around it in the describer's words, and how the run
 // ended.
+//
+// Everything the scenario wrote (its title, summary, notes, names, file
+// name, and the file itself) goes through safetext's Markdown helpers: a
+// handout is rendered as a page, and a shared file must not put script,
+// links or headings of its own into it.
 type Handout struct {
 	w       *bufio.Writer
 	sc      *scenarios.Scenario
@@ -50,12 +56,12 @@ func NewHandout(w io.Writer, sc *scenarios.Scenario) *Handout {
 	if sc.Title != "" {
 		title = sc.Title
 	}
-	fmt.Fprintf(h.w, "# %s\n\n", title)
-	if sc.Summary != "" {
-		fmt.Fprintf(h.w, "%s\n\n", sc.Summary)
+	fmt.Fprintf(h.w, "# %s\n\n", safetext.Markdown(title))
+	if summary := safetext.Markdown(sc.Summary); summary != "" {
+		fmt.Fprintf(h.w, "%s\n\n", summary)
 	}
-	fmt.Fprintf(h.w, "The scenario (`%s`; step through it with `schedlab tui %s`):\n\n```yaml\n%s\n```\n",
-		sc.File, sc.Name, strings.TrimRight(string(sc.Source), "\n"))
+	fmt.Fprintf(h.w, "The scenario (%s; step through it with %s):\n\n%s",
+		safetext.CodeSpan(sc.File), safetext.CodeSpan("schedlab tui "+sc.Name), safetext.CodeBlock("yaml", strings.TrimRight(string(sc.Source), "\n")))
 	return h
 }
 
@@ -84,11 +90,11 @@ func (h *Handout) Event(e gmp.Event) {
 func (h *Handout) section(s *section) {
 	for _, n := range s.notes {
 		h.written++
-		fmt.Fprintf(h.w, "\n## %d. At %v\n\n%s\n", h.written, s.events[len(s.events)-1-s.after].e.T, reflow(h.sc.Notes[n].Text))
+		fmt.Fprintf(h.w, "\n## %d. At %v\n\n%s\n", h.written, s.events[len(s.events)-1-s.after].e.T, safetext.Markdown(h.sc.Notes[n].Text))
 	}
 	h.w.WriteString("\n")
 	for _, ne := range s.events {
-		fmt.Fprintf(h.w, "- event %d, %v, %s: %s\n", ne.i+1, ne.e.T, ne.e.Kind, h.d.Describe(ne.e))
+		fmt.Fprintf(h.w, "- event %d, %v, %s: %s\n", ne.i+1, ne.e.T, ne.e.Kind, safetext.Markdown(h.d.Describe(ne.e)))
 	}
 }
 
@@ -101,17 +107,14 @@ func (h *Handout) End(m *gmp.Machine) error {
 	if un := h.notes.Unreached(); len(un) > 0 {
 		h.w.WriteString("\n## Not reached\n\n")
 		for _, n := range un {
-			fmt.Fprintf(h.w, "- %s (%v): the run ended at %v first.\n", reflow(h.sc.Notes[n].Text), h.sc.Notes[n].Moment, m.Now())
+			fmt.Fprintf(h.w, "- %s (%s): the run ended at %v first.\n", safetext.Markdown(h.sc.Notes[n].Text), safetext.Markdown(h.sc.Notes[n].Moment.String()), m.Now())
 		}
 	}
 	end := m.End()
 	fmt.Fprintf(h.w, "\n## The end\n\n%s at %v after %d events; %d goroutines created, %d threads.\n",
 		end.Reason, m.Now(), m.Emitted(), m.NumG()-1, m.NumM())
 	if end.Err != nil {
-		fmt.Fprintf(h.w, "\n```\n%v\n```\n", end.Err)
+		fmt.Fprintf(h.w, "\n%s", safetext.CodeBlock("", end.Err.Error()))
 	}
 	return h.w.Flush()
 }
-
-// reflow joins the lines of a note written with line breaks for its file.
-func reflow(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -15,6 +15,7 @@ import (
 	"github.com/schedlab/schedlab/core/scenarios"
 	"github.com/schedlab/schedlab/core/sim"
 	"github.com/schedlab/schedlab/internal/decimal"
+	"github.com/schedlab/schedlab/internal/safetext"
 )
 
 // Format selects the output format.
@@ -117,7 +118,9 @@ func (w *Writer) SchedTrace(t sim.Time, line string) {
 		w.record(t, "schedtrace", line)
 		return
 	}
-	w.buf = append(append(w.buf, line...), '\n')
+	// The scheddetail lines name what waits where, in the scenario's
+	// names.
+	w.buf = append(safetext.AppendTerm(w.buf, line), '\n')
 	w.flushIfFull()
 }
 
@@ -145,7 +148,7 @@ func (w *Writer) End(m *gmp.Machine, asExpected bool) error {
 		if w.format == JSONL {
 			w.record(m.Now(), "note-unreached", msg)
 		} else {
-			w.buf = append(append(append(w.buf, "# "...), msg...), '\n')
+			w.buf = append(safetext.AppendTerm(append(w.buf, "# "...), msg), '\n')
 		}
 	}
 	switch {
@@ -215,8 +218,10 @@ func (w *Writer) note(t sim.Time, n scenarios.Note) {
 		w.record(t, "note", n.Text)
 		return
 	}
+	// A note's lines are the trace's lines, each marked as the note's;
+	// anything else in it that would act on a terminal is shown instead.
 	for line := range strings.SplitSeq(n.Text, "\n") {
-		w.buf = append(append(append(w.buf, "   note: "...), line...), '\n')
+		w.buf = append(safetext.AppendTerm(append(w.buf, "   note: "...), line), '\n')
 	}
 }
 
@@ -236,7 +241,8 @@ func (w *Writer) textEvent(e gmp.Event) {
 	start = len(b)
 	b = padTo(append(b, e.Kind.String()...), start+13)
 	b = append(b, "  "...)
-	b = w.d.AppendDescribe(b, e)
+	start = len(b)
+	b = w.visibleFrom(w.d.AppendDescribe(b, e), start)
 	if fn := e.Fn(); fn != "" {
 		b = append(b, "  ["...)
 		b = append(b, fn...)
@@ -322,6 +328,18 @@ func (w *Writer) quoteFrom(b []byte, start int) []byte {
 	}
 	w.text = append(w.text[:0], b[start:]...)
 	return appendString(b[:start-1], w.text)
+}
+
+// visibleFrom makes b[start:], a sentence appended to the line, safe on a
+// terminal: the scenario's names in it are shown with their control
+// characters visible (safetext.Term). As with quoteFrom, a sentence that
+// needs nothing is only checked.
+func (w *Writer) visibleFrom(b []byte, start int) []byte {
+	if safetext.IsTerm(b[start:]) {
+		return b
+	}
+	w.text = append(w.text[:0], b[start:]...)
+	return safetext.AppendTerm(b[:start], w.text)
 }
 
 // Options choose how a scenario is run and traced.

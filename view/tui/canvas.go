@@ -5,6 +5,8 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/uniseg"
+
+	"github.com/schedlab/schedlab/internal/safetext"
 )
 
 // canvas draws into a rectangle of the screen, clipping at its edges.
@@ -14,11 +16,15 @@ type canvas struct {
 }
 
 // text writes s at column col of row row in style st, clipped to the
-// rectangle, and returns the column after it.
+// rectangle, and returns the column after it. Every string the UI shows
+// is drawn here, so this is where a scenario's or a trace's text is made
+// safe for the terminal: its control characters are shown as the text
+// outputs show them (safetext.Term: ESC as \x1b), not sent, nor dropped.
 func (c canvas) text(col, row int, s string, st tcell.Style) int {
 	if row < 0 || row >= c.h {
 		return col
 	}
+	s = safetext.Term(s)
 	for s != "" && col < c.w {
 		var cluster string
 		var width int
@@ -59,11 +65,13 @@ func (c canvas) sub(r, h int) canvas {
 	return canvas{scr: c.scr, x: c.x, y: c.y + r, w: c.w, h: max(min(h, c.h-r), 0)}
 }
 
-// width is the number of cells s takes.
-func width(s string) int { return uniseg.StringWidth(s) }
+// width is the number of cells s takes, as text draws it.
+func width(s string) int { return uniseg.StringWidth(safetext.Term(s)) }
 
-// truncate shortens s to at most w cells, marking the cut with "…".
+// truncate shortens s to at most w cells, marking the cut with "…". It
+// cuts s as text draws it, its control characters shown.
 func truncate(s string, w int) string {
+	s = safetext.Term(s)
 	switch {
 	case width(s) <= w:
 		return s
@@ -93,6 +101,9 @@ func wrap(s string, w int) []string {
 	}
 	var lines []string
 	for _, para := range splitLines(s) {
+		// A line break divides paragraphs; anything else is cut as text
+		// draws it.
+		para = safetext.Term(para)
 		line := ""
 		for _, word := range splitWords(para) {
 			switch {
