@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# bench.sh reproduces every measured figure README.md quotes, on this
+# bench.sh reproduces every measured figure docs/ quotes, on this
 # machine, with one command. Each part prints under a heading that names the
-# README section it feeds. Figures that come from the deterministic model
+# document and section it feeds. Figures that come from the deterministic model
 # (compare tables, captures, exercises) are not here: the tests hold them.
 #
 #   scripts/bench.sh                 # every part (about 15 minutes on 2 cores)
@@ -28,7 +28,7 @@ heading "machine: $(nproc) CPUs, $(go version | cut -d' ' -f3-), load $(cut -d' 
 for part in "${parts[@]}"; do
 	case $part in
 	fidelity)
-		heading "README 'Noise' and core/gmp/doc.go: the model's figures over seeds 1-10"
+		heading "docs/fidelity.md 'Noise' and core/gmp/doc.go: the model's figures over seeds 1-10"
 		go test -count 1 -run 'TestHogBesidePingPong|TestTimerBurstsOnOneP|TestPingPongOnTwoPs' -v ./core/gmp/ | grep -E 'seed|ok|FAIL'
 		heading "core/gmp/doc.go: the real runtime's, untraced (sets of ten runs; 20 for the bursts)"
 		go build -o "$(dirname "$bin")/untraced" ./scripts/untraced
@@ -37,31 +37,31 @@ for part in "${parts[@]}"; do
 		"$(dirname "$bin")/untraced" pingpong-2p | tail -1
 		;;
 	verify)
-		heading "README 'verify': go run ./cmd/schedlab verify --all"
+		heading "docs/fidelity.md 'verify': go run ./cmd/schedlab verify --all"
 		"$bin" verify --all
 		;;
 	real)
-		heading "README 'real': go run ./cmd/schedlab real tour --runs 3"
+		heading "docs/fidelity.md 'real': go run ./cmd/schedlab real tour --runs 3"
 		"$bin" real tour --runs 3
 		;;
 	bench)
-		heading "README 'bench': go run ./cmd/schedlab bench"
+		heading "docs/cli.md 'bench': go run ./cmd/schedlab bench"
 		"$bin" bench
-		heading "README 'bench', short sleeps"
+		heading "docs/cli.md 'bench', short sleeps"
 		"$bin" bench --shape sleep --task-time 1ms --tasks 20000 --concurrency 200
 		;;
 	model)
-		heading "README 'Speed': the model's cost per event (scripts/bench-model.sh)"
+		heading "docs/speed.md: the model's cost per event (scripts/bench-model.sh)"
 		scripts/bench-model.sh
 		;;
 	output)
 		# 9431b3f: the last commit before the writers appended into one
-		# buffer, which README's "before" figures come from.
-		heading "README 'Speed': trace output (BASE=9431b3f scripts/bench-output.sh)"
+		# buffer, which docs/speed.md's "before" figures come from.
+		heading "docs/speed.md: trace output (BASE=9431b3f scripts/bench-output.sh)"
 		BASE=9431b3f scripts/bench-output.sh
 		;;
 	pool)
-		heading "README 'The goroutine pool': against ants (scripts/bench-pool.sh)"
+		heading "docs/pool.md 'Against ants' (scripts/bench-pool.sh)"
 		scripts/bench-pool.sh
 		;;
 	*)

@@ -9,7 +9,7 @@
 #   scripts/fidelity.sh -run Real  # passes its arguments to go test
 #
 # Judge a failure with the load printed first: a busy machine changes the
-# answer (README's fidelity section).
+# answer (docs/fidelity.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 echo "fidelity: $(nproc) CPUs, $(go version | cut -d' ' -f3-), load $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,65 +1,286 @@
 package main
 
 import (
+	"fmt"
 	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
+	"unicode"
 )
 
-// README shows the output of these commands right after it names them;
-// the output must be what the command prints today. (The UI's screens are
-// held by tui's tests; bench measures this machine, so it is not held.)
-func TestREADMEOutputs(t *testing.T) {
-	data, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	readme := string(data)
-	for _, args := range []string{
-		"compare burst",
-		"exercise runnext --seed 2 --answers",
-		"compare steal --policies default,no-steal,steal-all,global-fifo",
-		"exercise steal --seed 3 --format md --answers",
+// The documents show the output of these commands right after they name
+// them; the output must be what the command prints today. (The UI's
+// screens are held by tui's tests; bench measures this machine, so it is
+// not held.)
+func TestDocsOutputs(t *testing.T) {
+	for _, q := range []struct{ doc, args string }{
+		{"docs/cli.md", "compare burst"},
+		{"docs/guide.md", "exercise runnext --seed 2 --answers"},
+		{"docs/scenarios.md", "compare steal --policies default,no-steal,steal-all,global-fifo"},
+		{"docs/guide.md", "exercise steal --seed 3 --format md --answers"},
 	} {
-		mention := "`go run ./cmd/schedlab " + args + "`"
-		at := strings.Index(readme, mention)
+		data, err := os.ReadFile("../../" + q.doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc := string(data)
+		mention := "`go run ./cmd/schedlab " + q.args + "`"
+		at := strings.Index(doc, mention)
 		if at < 0 {
-			t.Errorf("README no longer shows %s", mention)
+			t.Errorf("%s no longer shows %s", q.doc, mention)
 			continue
 		}
 		// A block of Markdown is fenced with four backticks, since it
 		// holds fences of its own.
-		rest := readme[at:]
+		rest := doc[at:]
 		fence, opening := "```", "\n```\n"
-		if strings.Contains(args, "--format md") {
+		if strings.Contains(q.args, "--format md") {
 			fence, opening = "````", "\n````markdown\n"
 		}
 		open := strings.Index(rest, opening)
 		if open < 0 {
-			t.Errorf("no block after %s", mention)
+			t.Errorf("%s: no block after %s", q.doc, mention)
 			continue
 		}
 		block := rest[open+len(opening):]
 		block = block[:strings.Index(block, "\n"+fence+"\n")+1]
-		code, out, errOut := cli(t, strings.Fields(args)...)
+		code, out, errOut := cli(t, strings.Fields(q.args)...)
 		if code != 0 {
-			t.Errorf("%s: exit %d, %s", args, code, errOut)
+			t.Errorf("%s: exit %d, %s", q.args, code, errOut)
 			continue
 		}
 		if block != out {
-			t.Errorf("README's output of %q is stale; it prints:\n%s", args, out)
+			t.Errorf("%s's output of %q is stale; it prints:\n%s", q.doc, q.args, out)
 		}
 	}
 }
 
-// README shows docs/tour.svg, which must be what its command writes.
-func TestREADMETimeline(t *testing.T) {
+// docs/cli.md shows docs/tour.svg, which must be what its command writes.
+func TestDocsTimeline(t *testing.T) {
 	want, err := os.ReadFile("../../docs/tour.svg")
 	if err != nil {
 		t.Fatal(err)
+	}
+	cliDoc, err := os.ReadFile("../../docs/cli.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const command, image = "`go run ./cmd/schedlab export tour --format svg -o docs/tour.svg` gives:\n\n![", "](tour.svg)"
+	if !strings.Contains(string(cliDoc), command) || !strings.Contains(string(cliDoc), image) {
+		t.Errorf("docs/cli.md no longer shows tour.svg right after the command that writes it")
 	}
 	code, out, errOut := cli(t, "export", "tour", "--format", "svg")
 	if code != 0 || out != string(want) {
 		t.Errorf("docs/tour.svg is stale (exit %d, %s): go run ./cmd/schedlab export tour --format svg -o docs/tour.svg", code, errOut)
 	}
+}
+
+// README is a landing page: what schedlab is, the two commands, a
+// picture, and where to read on; the rest lives in docs/, and each
+// document there is one README names.
+func TestREADMEIsALandingPage(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(data)
+	if n := strings.Count(readme, "\n"); n >= 200 {
+		t.Errorf("README has %d lines; a landing page stays under 200, the rest goes to docs/", n)
+	}
+	for _, command := range []string{"go run ./cmd/schedlab", "./test.sh"} {
+		if !strings.Contains(readme, "\n```sh\n"+command+"\n```\n") {
+			t.Errorf("README no longer gives the command %q in a block of its own", command)
+		}
+	}
+	linked := map[string]bool{}
+	for _, l := range links(readme) {
+		target, _, _ := strings.Cut(l, "#")
+		if strings.HasPrefix(target, "docs/") {
+			linked[target] = true
+			if _, err := os.Stat("../../" + target); err != nil {
+				t.Errorf("README links to %s, which does not exist", target)
+			}
+		}
+	}
+	docs, err := filepath.Glob("../../docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(docs) == 0 {
+		t.Fatal("no docs/*.md")
+	}
+	for _, d := range docs {
+		if name := "docs/" + filepath.Base(d); !linked[name] {
+			t.Errorf("README does not link to %s", name)
+		}
+	}
+}
+
+// README's layout table names folders that exist, and every group folder
+// at the top of the repository is in it.
+func TestREADMELayout(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, ok := strings.Cut(string(data), "\n## Layout\n")
+	if !ok {
+		t.Fatal("README has no Layout section")
+	}
+	table, _, _ = strings.Cut(table, "\n## ")
+	row := regexp.MustCompile("(?m)^\\| `([^`]+)` \\|")
+	var folders []string
+	for _, m := range row.FindAllStringSubmatch(table, -1) {
+		folders = append(folders, m[1])
+		if fi, err := os.Stat("../../" + m[1]); err != nil || !fi.IsDir() {
+			t.Errorf("README's layout table names %s, which is not a folder", m[1])
+		}
+	}
+	if len(folders) < 10 {
+		t.Fatalf("README's layout table has %d rows", len(folders))
+	}
+	groups := []string{"core", "view", "teach", "real", "cmd", "internal", "scripts", "docs"}
+	// A new group folder carries a doc.go saying what lives in it; it
+	// must be in the table too.
+	top, err := os.ReadDir("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range top {
+		if _, err := os.Stat(filepath.Join("../..", e.Name(), "doc.go")); e.IsDir() && err == nil && !slices.Contains(groups, e.Name()) {
+			groups = append(groups, e.Name())
+		}
+	}
+	for _, g := range groups {
+		if !slices.ContainsFunc(folders, func(f string) bool { return f == g || strings.HasPrefix(f, g+"/") }) {
+			t.Errorf("README's layout table has no row for %s", g)
+		}
+	}
+}
+
+// Every relative link in README and docs/*.md leads to a file of the
+// repository, and a link to a heading (#anchor) to a heading of that
+// document, as GitHub names them.
+func TestDocsLinksResolve(t *testing.T) {
+	docs, err := filepath.Glob("../../docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs = append(docs, "../../README.md")
+	checked := 0
+	for _, d := range docs {
+		data, err := os.ReadFile(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := strings.TrimPrefix(d, "../../")
+		for _, l := range links(string(data)) {
+			if strings.Contains(l, "://") || strings.HasPrefix(l, "mailto:") {
+				continue
+			}
+			checked++
+			target, anchor, hasAnchor := strings.Cut(l, "#")
+			file := d
+			if target != "" {
+				file = path.Join(path.Dir(d), target)
+				if !strings.HasPrefix(file, "../../") || strings.HasPrefix(file, "../../../") {
+					t.Errorf("%s links to %s, outside the repository", name, l)
+					continue
+				}
+				if _, err := os.Stat(file); err != nil {
+					t.Errorf("%s links to %s, which does not exist", name, l)
+					continue
+				}
+			}
+			if !hasAnchor {
+				continue
+			}
+			if !strings.HasSuffix(file, ".md") {
+				t.Errorf("%s links to %s: an anchor in a file that is not Markdown", name, l)
+				continue
+			}
+			body, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Contains(anchors(string(body)), anchor) {
+				t.Errorf("%s links to %s, but %s has no heading %q (it has %v)", name, l, strings.TrimPrefix(file, "../../"), anchor, anchors(string(body)))
+			}
+		}
+	}
+	if checked < 10 {
+		t.Errorf("only %d relative links found; is the link reader broken?", checked)
+	}
+}
+
+// prose is a Markdown document without its fenced blocks, whose lines
+// are given in order: a fence closes only with as many backticks as it
+// opened with, so a four-backtick block may hold three-backtick ones.
+func prose(md string) []string {
+	var out []string
+	fence := ""
+	for _, line := range strings.Split(md, "\n") {
+		trimmed := strings.TrimSpace(line)
+		switch {
+		case fence != "":
+			if strings.TrimRight(trimmed, "`") == "" && len(trimmed) >= len(fence) {
+				fence = ""
+			}
+		case strings.HasPrefix(trimmed, "```"):
+			fence = trimmed[:len(trimmed)-len(strings.TrimLeft(trimmed, "`"))]
+		default:
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+var (
+	codeSpan = regexp.MustCompile("`[^`]*`")
+	mdLink   = regexp.MustCompile(`\]\(([^)\s]+)(?:\s+"[^"]*")?\)`)
+	heading  = regexp.MustCompile(`^#{1,6}\s+(.*?)\s*#*\s*$`)
+)
+
+// links are the targets of a Markdown document's links and images, out
+// of its code.
+func links(md string) []string {
+	text := codeSpan.ReplaceAllString(strings.Join(prose(md), "\n"), "")
+	var out []string
+	for _, m := range mdLink.FindAllStringSubmatch(text, -1) {
+		out = append(out, m[1])
+	}
+	return out
+}
+
+// anchors are the names GitHub gives a document's headings: lower case,
+// punctuation dropped, spaces as hyphens, and -1, -2… after a repeat.
+func anchors(md string) []string {
+	var out []string
+	seen := map[string]int{}
+	for _, line := range prose(md) {
+		m := heading.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		var b strings.Builder
+		for _, r := range strings.ToLower(m[1]) {
+			switch {
+			case r == ' ':
+				b.WriteRune('-')
+			case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+				b.WriteRune(r)
+			}
+		}
+		a := b.String()
+		if n := seen[a]; n > 0 {
+			a = fmt.Sprintf("%s-%d", a, n)
+		}
+		seen[b.String()]++
+		out = append(out, a)
+	}
+	return out
 }

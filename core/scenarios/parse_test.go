@@ -670,8 +670,9 @@ func TestLoopNestingLimit(t *testing.T) {
 	}
 }
 
-// The action table, the model's names and README agree: each action's
-// name is its op's name, and README lists the actions as the table does.
+// The action table, the model's names and docs/scenarios.md agree: each
+// action's name is its op's name, and the document lists the actions as
+// the table does.
 func TestActionTable(t *testing.T) {
 	for _, a := range actionTable {
 		if a.kind.String() != a.name {
@@ -681,11 +682,11 @@ func TestActionTable(t *testing.T) {
 			t.Errorf("action %s lacks a reader, what it needs or an example", a.name)
 		}
 	}
-	readme, err := os.ReadFile("../../README.md")
+	doc, err := os.ReadFile("../../docs/scenarios.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(strings.Join(strings.Fields(string(readme)), " "), "Actions: "+ActionList()+".") {
-		t.Errorf("README's list of actions is stale; it should read:\nActions: %s.", ActionList())
+	if !strings.Contains(strings.Join(strings.Fields(string(doc)), " "), "Actions: "+ActionList()+".") {
+		t.Errorf("docs/scenarios.md's list of actions is stale; it should read:\nActions: %s.", ActionList())
 	}
 }

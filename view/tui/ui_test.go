@@ -302,34 +302,36 @@ func TestResize(t *testing.T) {
 	}
 }
 
-// README.md shows the key table generated from the bindings; like
+// docs/keys.md shows the key table generated from the bindings; like
 // lazygit's cheatsheet, a stale copy fails the build.
-func TestReadmeKeyTableIsCurrent(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
+func TestDocsKeyTableIsCurrent(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/keys.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(readme), KeyTable()) {
-		t.Fatalf("README.md's key table is stale; replace it with:\n%s", KeyTable())
+	if !strings.Contains(string(doc), KeyTable()) {
+		t.Fatalf("docs/keys.md's key table is stale; replace it with:\n%s", KeyTable())
 	}
 }
 
-// README.md quotes golden screens (all of one, the top of others); a
-// change to the UI that leaves them stale fails here, as the key table
-// does.
-func TestReadmeScreensAreCurrent(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+// README.md and docs/guide.md quote golden screens (all of one, the top
+// of others); a change to the UI that leaves them stale fails here, as
+// the key table does.
+func TestDocsScreensAreCurrent(t *testing.T) {
 	for _, q := range []struct {
+		doc    string
 		golden string
-		lines  int // how many of its first lines the README shows; 0: all
+		lines  int // how many of its first lines the document shows; 0: all
 	}{
-		{"tour-step25-80x24", 0},
-		{"purge-purged-80x24", 9},
-		{"burst-split-raw-pool-80x24", 7},
+		{"README.md", "tour-step25-80x24", 0},
+		{"docs/guide.md", "tour-step25-80x24", 0},
+		{"docs/guide.md", "purge-purged-80x24", 9},
+		{"docs/guide.md", "burst-split-raw-pool-80x24", 7},
 	} {
+		doc, err := os.ReadFile("../../" + q.doc)
+		if err != nil {
+			t.Fatal(err)
+		}
 		data, err := os.ReadFile("testdata/" + q.golden + ".txt")
 		if err != nil {
 			t.Fatal(err)
@@ -338,8 +340,8 @@ func TestReadmeScreensAreCurrent(t *testing.T) {
 		if q.lines > 0 {
 			lines = lines[:q.lines]
 		}
-		if quote := strings.Join(lines, "\n") + "\n"; !strings.Contains(string(readme), quote) {
-			t.Errorf("README.md's capture of %s is stale; it should read:\n%s", q.golden, quote)
+		if quote := strings.Join(lines, "\n") + "\n"; !strings.Contains(string(doc), quote) {
+			t.Errorf("%s's capture of %s is stale; it should read:\n%s", q.doc, q.golden, quote)
 		}
 	}
 }
