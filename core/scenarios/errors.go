@@ -2,10 +2,10 @@ package scenarios
 
 import (
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/schedlab/schedlab/core/gmp"
+	"github.com/schedlab/schedlab/internal/safetext"
 )
 
 // Error is a mistake in a scenario file, at a position: the model's
@@ -100,22 +100,7 @@ func editDistance(a, b string) int {
 }
 
 // hasControl reports whether s holds a character that changes how the
-// text around it is shown instead of showing itself: a control character
-// (C0, DEL, C1: line breaks, escape sequences), a Unicode line or
-// paragraph separator, or a bidirectional formatting character, which can
-// make a name read as something else.
-func hasControl(s string) bool {
-	return strings.ContainsFunc(s, func(r rune) bool {
-		switch {
-		case unicode.IsControl(r):
-			return true
-		case r == '\u2028', r == '\u2029': // line and paragraph separators
-			return true
-		case r == '\u061c', r == '\u200e', r == '\u200f': // bidi marks
-			return true
-		case r >= '\u202a' && r <= '\u202e', r >= '\u2066' && r <= '\u2069': // bidi embeddings, overrides, isolates
-			return true
-		}
-		return false
-	})
-}
+// text around it is shown instead of showing itself (safetext.Unsafe:
+// control characters, line separators, bidirectional formatting), which
+// can make a name read as something else.
+func hasControl(s string) bool { return strings.ContainsFunc(s, safetext.Unsafe) }

@@ -22,9 +22,29 @@ import (
 
 const hexDigits = "0123456789abcdef"
 
+// Unsafe reports whether r must not reach a reader as it is: a control
+// character (C0, DEL, C1), a line or paragraph separator (U+2028, U+2029),
+// or a bidirectional formatting character (the marks U+061C, U+200E,
+// U+200F, the embeddings and overrides U+202A–U+202E, the isolates
+// U+2066–U+2069), which reorders the text around it so that what a reader
+// sees is not what the file says ("Trojan Source", CVE-2021-42574). Term
+// shows these as escapes, the JSON writer escapes them, and the scenario
+// parser refuses them in declared names.
+func Unsafe(r rune) bool {
+	switch {
+	case r < 0x20, r >= 0x7f && r <= 0x9f:
+		return true
+	case r == 0x2028, r == 0x2029, r == 0x061c, r == 0x200e, r == 0x200f:
+		return true
+	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		return true
+	}
+	return false
+}
+
 // plainFrom returns the index of the first byte of s that a terminal
-// would not simply show, or len(s): a control character (C0, DEL, C1) or
-// a byte that is not part of valid UTF-8. With keepLines, newlines and
+// would not simply show, or len(s): a rune Unsafe reports or a byte that
+// is not part of valid UTF-8. With keepLines, newlines and
 // tabs are shown as they are.
 func plainFrom[S text](s S, keepLines bool) int {
 	for i := 0; i < len(s); {
@@ -41,7 +61,7 @@ func plainFrom[S text](s S, keepLines bool) int {
 			return i
 		}
 		r, size := decodeRune(s[i:])
-		if r == utf8.RuneError && size == 1 || r >= 0x80 && r <= 0x9f {
+		if r == utf8.RuneError && size == 1 || Unsafe(r) {
 			return i
 		}
 		i += size
@@ -63,7 +83,8 @@ type text interface{ string | []byte }
 
 // Term returns s for a terminal, on one line: every control character
 // shown as an escape — \n, \r and \t by name, other C0 controls and DEL as
-// \xHH, C1 controls as \u00HH — and each byte that is not UTF-8 as \xHH.
+// \xHH, the other runes Unsafe reports as \uHHHH (C1 controls as \u00HH) —
+// and each byte that is not UTF-8 as \xHH.
 // A string with none is returned as it is, without a copy.
 func Term(s string) string {
 	i := plainFrom(s, false)
@@ -131,8 +152,8 @@ func appendTerm[S text](b []byte, s S, keepLines bool) []byte {
 		switch {
 		case r == utf8.RuneError && size == 1:
 			b = append(b, '\\', 'x', hexDigits[c>>4], hexDigits[c&0xf])
-		case r <= 0x9f:
-			b = append(b, '\\', 'u', '0', '0', hexDigits[r>>4], hexDigits[r&0xf])
+		case Unsafe(r):
+			b = append(b, '\\', 'u', hexDigits[r>>12&0xf], hexDigits[r>>8&0xf], hexDigits[r>>4&0xf], hexDigits[r&0xf])
 		default:
 			b = append(b, s[i:i+size]...)
 		}

@@ -18,6 +18,10 @@ func TestTerm(t *testing.T) {
 		{"c1 \u009b31m \u0085", `c1 \u009b31m \u0085`, `c1 \u009b31m \u0085`},
 		{"bad \x9b\xff utf-8", `bad \x9b\xff utf-8`, `bad \x9b\xff utf-8`},
 		{`a \x1b written out`, `a \x1b written out`, `a \x1b written out`},
+		// Bidi overrides and isolates reorder what a reader sees; line
+		// separators break a line where none shows.
+		{"admin\u202e\u2066x\u2069\u200f", `admin\u202e\u2066x\u2069\u200f`, `admin\u202e\u2066x\u2069\u200f`},
+		{"one\u2028two\u2029", `one\u2028two\u2029`, `one\u2028two\u2029`},
 	} {
 		if got := Term(c.in); got != c.line {
 			t.Errorf("Term(%q) = %q, want %q", c.in, got, c.line)

@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/schedlab/schedlab/core/gmp"
+	"github.com/schedlab/schedlab/internal/safetext"
 )
 
 const hexDigits = "0123456789abcdef"
@@ -14,7 +15,9 @@ const hexDigits = "0123456789abcdef"
 func AppendJSONString(dst []byte, s string) []byte { return appendString(dst, s) }
 
 // appendString appends s to dst as a JSON string (RFC 8259): quotes and
-// backslashes escaped, control characters as \n, \r, \t or \u00XX, and
+// backslashes escaped, control characters as \n, \r, \t or \u00XX (DEL
+// and the C1 controls too, and the other runes safetext.Unsafe reports as
+// \uXXXX, so that a terminal showing the file is not told to act), and
 // bytes that are not UTF-8 as U+FFFD, so that any text a scenario holds
 // gives valid JSON. (strconv.Quote writes Go escapes such as \a and \x00,
 // which JSON does not have.) It takes bytes as well as a string, so that a
@@ -37,9 +40,19 @@ func appendString[S string | []byte](dst []byte, s S) []byte {
 		default:
 			if c < utf8.RuneSelf {
 				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			} else {
-				dst = append(dst, `\ufffd`...) // a byte that is not UTF-8
+				break
 			}
+			r, size := decodeRune(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				dst = append(dst, `\ufffd`...) // a byte that is not UTF-8
+				break
+			}
+			// A rune safetext.Unsafe reports (C1, a separator, a bidi
+			// format): valid JSON as it is, but a terminal or a viewer
+			// that shows the file would act on it.
+			dst = append(dst, '\\', 'u', hexDigits[r>>12&0xF], hexDigits[r>>8&0xF], hexDigits[r>>4&0xF], hexDigits[r&0xF])
+			start = i + size
+			continue
 		}
 		start = i + 1
 	}
@@ -66,13 +79,13 @@ func plainRun[S string | []byte](s S, i int) int {
 		}
 		c := s[i]
 		switch {
-		case c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf:
+		case c >= 0x20 && c != '"' && c != '\\' && c != 0x7f && c < utf8.RuneSelf:
 			i++
 		case c < utf8.RuneSelf:
 			return i
 		default:
 			r, size := decodeRune(s[i:])
-			if r == utf8.RuneError && size == 1 {
+			if r == utf8.RuneError && size == 1 || safetext.Unsafe(r) {
 				return i
 			}
 			i += size
@@ -88,7 +101,7 @@ const (
 )
 
 // plain8 reports whether the eight bytes of x are ASCII that JSON takes
-// as it is: no control character, quote or backslash. Sentences are nearly
+// as it is: no control character (DEL included), quote or backslash. Sentences are nearly
 // all such bytes, and testing a word at a time rather than a byte made
 // quoting them twice as fast (BenchmarkAppendString). When it says no, the
 // caller looks at one byte.
@@ -98,7 +111,7 @@ func plain8(x uint64) bool {
 	// x^c*ones has a zero byte where x has a byte c, and a zero byte is
 	// one below 1.
 	below := func(x, n uint64) uint64 { return (x - n*ones) &^ x & highs }
-	return x&highs|below(x, 0x20)|below(x^'"'*ones, 1)|below(x^'\\'*ones, 1) == 0
+	return x&highs|below(x, 0x20)|below(x^'"'*ones, 1)|below(x^'\\'*ones, 1)|below(x^0x7f*ones, 1) == 0
 }
 
 // plainJSON reports whether s is its own JSON string body: appendString

@@ -9,6 +9,7 @@ import (
 
 	"github.com/schedlab/schedlab/core/gmp"
 	"github.com/schedlab/schedlab/core/sim"
+	"github.com/schedlab/schedlab/internal/safetext"
 )
 
 // Every byte, and text that is not UTF-8, gives valid JSON that reads
@@ -24,7 +25,7 @@ func TestAppendStringIsJSON(t *testing.T) {
 		}
 	}
 	for _, s := range []string{"", "plain", `quote " and \ backslash`, "\a\b\f\v\x00\x1f\x7f", "é ü 日本 😀",
-		"\xff\xfe", "line\nbreak\r\ttab", "\u2028\u2029", strings.Repeat("x", 5000)} {
+		"\xff\xfe", "line\nbreak\r\ttab", "\u2028\u2029", "c1 \u009b31m bidi \u202e\u2066", strings.Repeat("x", 5000)} {
 		checkJSONString(t, s)
 	}
 }
@@ -32,7 +33,7 @@ func TestAppendStringIsJSON(t *testing.T) {
 // plain8 says yes exactly when each of the eight bytes is ASCII that JSON
 // takes as it is, whatever the other seven are.
 func TestPlain8(t *testing.T) {
-	plain := func(c byte) bool { return c >= 0x20 && c < 0x80 && c != '"' && c != '\\' }
+	plain := func(c byte) bool { return c >= 0x20 && c < 0x7f && c != '"' && c != '\\' }
 	r := sim.NewRand(1)
 	for range 200000 {
 		var w [8]byte
@@ -82,6 +83,11 @@ func checkJSONString(t *testing.T, s string) {
 	}
 	if !json.Valid(out) {
 		t.Fatalf("%q gives invalid JSON %s", s, out)
+	}
+	// Valid JSON may hold DEL, C1 controls and bidi formatting raw; a
+	// terminal showing the file would act on them, so they are escaped.
+	if i := strings.IndexFunc(string(out), safetext.Unsafe); i >= 0 {
+		t.Fatalf("%q gives %s, with %q raw", s, out, []rune(string(out)[i:])[0])
 	}
 	var back string
 	if err := json.Unmarshal(out, &back); err != nil {
