@@ -25,6 +25,10 @@ func TestRealAndVerifyRefuseWhatTheyCannotDo(t *testing.T) {
 		{[]string{"verify", "tour", "--seeds", "0"}, "--seeds 0"},
 		{[]string{"verify", "tour", "--format", "yaml"}, `--format "yaml"`},
 		{[]string{"verify", "--all", "--emit", "d"}, "--emit writes one program"},
+		{[]string{"real", "tour", "--force"}, "--force lets --emit write into a folder that is not empty: it needs --emit DIR"},
+		{[]string{"real", "tour", "--max-memory", "0"}, `invalid argument "0" for "--max-memory" flag: want a positive size such as 512MiB`},
+		{[]string{"real", "tour", "--max-trace", "1XB"}, `invalid argument "1XB" for "--max-trace" flag`},
+		{[]string{"verify", "tour", "--max-memory", "-1GiB"}, `invalid argument "-1GiB" for "--max-memory" flag`},
 	} {
 		code, _, errOut := cli(t, c.args...)
 		if code != exitUsage || !strings.Contains(errOut, c.want) {
@@ -123,5 +127,26 @@ func TestTraceOpensInTheReplayView(t *testing.T) {
 		if code, _, errOut := cli(t, args...); code != exitUsage || errOut == "" {
 			t.Errorf("%q: exit %d, stderr %q; want a usage error", args, code, errOut)
 		}
+	}
+}
+
+// TestEmitRefusesAFolderInUse: real and verify refuse an --emit folder
+// that holds anything, naming it and --force, and leave it as it was.
+func TestEmitRefusesAFolderInUse(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	dir := t.TempDir()
+	mine := filepath.Join(dir, "main.go")
+	if err := os.WriteFile(mine, []byte("package mine\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	file := writeScenario(t, "two.yaml", "procs: 2\nmain:\n  - go: {count: 2, do: [{cpu: 200us}]}\n  - wait: children\n")
+	for _, cmd := range []string{"real", "verify"} {
+		code, _, errOut := cli(t, cmd, file, "--emit", dir)
+		if code != exitUsage || !strings.Contains(errOut, "--emit "+dir+": the folder is not empty") || !strings.Contains(errOut, "add --force") {
+			t.Errorf("%s --emit into a folder holding main.go: exit %d, %q", cmd, code, errOut)
+		}
+	}
+	if b, _ := os.ReadFile(mine); string(b) != "package mine\n" {
+		t.Errorf("the refused folder's main.go now reads %q", b)
 	}
 }
