@@ -53,13 +53,24 @@ func NotRunForReal(end gmp.EndReason) string {
 	return "its real program would crash before its trace is written"
 }
 
-// Session translates sc into a program and builds it in a temporary folder of its own (and writes it
+// ErrModelRefused is what Session returns for a scenario whose model
+// run ends badly (the event or step limit, a century of simulated time,
+// a deadlock or panic it does not expect): schedlab check refuses it, and
+// its real program would run without end or as far as the machine lets it.
+var ErrModelRefused = errors.New("the model does not run it to its end")
+
+// Session runs sc in the model first, with cfg's limits as schedlab check
+// runs it, and refuses it if the model does; then it translates sc into a
+// program and builds it in a temporary folder of its own (and writes it
 // into o.Emit). done removes the temporary folder. Errors name the
 // scenario's file, not the temporary folder, which is gone by the time
 // they are read.
 func Session(ctx context.Context, sc *scenarios.Scenario, cfg gmp.Config, o realprog.Options) (s *realprog.Session, done func(), err error) {
 	if sc.Expect != gmp.Running {
 		return nil, nil, fmt.Errorf("%s ends with %s by design, so it is %w: %s", sc.Name, sc.Expect, ErrNotRunForReal, NotRunForReal(sc.Expect))
+	}
+	if err := modelRunsToItsEnd(sc, cfg); err != nil {
+		return nil, nil, err
 	}
 	prog, err := realprog.Translate(sc, cfg)
 	if err != nil {
@@ -77,6 +88,26 @@ func Session(ctx context.Context, sc *scenarios.Scenario, cfg gmp.Config, o real
 		return nil, nil, fmt.Errorf("%s: %w", sc.File, err)
 	}
 	return s, func() { s.Close() }, nil
+}
+
+// modelRunsToItsEnd runs sc in the model as schedlab check does (the
+// invariants checked, within cfg's event limit, until and the century
+// the model's clock runs for) and returns the model's error, marked
+// ErrModelRefused, if the run does not end as sc expects.
+func modelRunsToItsEnd(sc *scenarios.Scenario, cfg gmp.Config) error {
+	cfg.Check = true
+	m, err := gmp.New(cfg, sc.Program())
+	if err != nil {
+		return fmt.Errorf("%s: %w", sc.File, err)
+	}
+	end := m.Run()
+	if sc.AsExpected(end) {
+		return nil
+	}
+	if end.Err == nil {
+		end.Err = fmt.Errorf("%s: the run ended with %s at %v", sc.File, end.Reason, m.Now())
+	}
+	return fmt.Errorf("%w\n\tnot run for real: %w, as schedlab check %s says too, and a real program would run on without the model's limits", end.Err, ErrModelRefused, sc.File)
 }
 
 // RealRuns runs the session's program n times, each within timeout, and

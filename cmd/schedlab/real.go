@@ -69,8 +69,9 @@ func modelOnly(cmd *cobra.Command, names ...string) error {
 }
 
 // realSession is verify.Session with the command's errors: a scenario
-// that fails by design or an --emit folder in use is a usage error, a
-// failed build a failed run.
+// that fails by design or an --emit folder in use is a usage error; a
+// scenario the model does not run to its end is a failed run, as schedlab
+// check says, and so is a failed build.
 func realSession(ctx context.Context, sc *scenarios.Scenario, cfg gmp.Config, f realFlags) (*realprog.Session, func(), error) {
 	s, done, err := verify.Session(ctx, sc, cfg, f.options())
 	switch {
@@ -114,10 +115,15 @@ goes to a pool of package pool, built into the program; semaphores are
 golang.org/x/sync/semaphore and groups errgroup. The first build may
 download golang.org/x/sync or x/sys through the module proxy.
 
-The real program is bounded: each step (go env, go build, each run) by
---timeout, each run's memory by --max-memory (its data, a limit the kernel
-enforces) and its trace file by --max-trace. Ctrl-c stops the build or the
-run with every process it started, and removes the temporary folder.
+real first runs the scenario in the model, as schedlab check does, and
+runs for real only what the model runs to its end: a scenario that stops
+at the event limit or a century of simulated time, or deadlocks where it
+does not expect to, is refused with the model's error, before anything is
+built. The real program is bounded as well: each step (go env, go build,
+each run) by --timeout, each run's memory by --max-memory (its data, a
+limit the kernel enforces) and its trace file by --max-trace. Ctrl-c
+stops the build or the run with every process it started, and removes
+the temporary folder.
 
 With --emit DIR the program stays in DIR to read and run again (go run .
 TRACEFILE), with the runs' traces; DIR must be new or empty unless --force.
@@ -134,7 +140,7 @@ runs writing the same DIR do not read each other's programs or traces.
 			return scenarios.BuiltinNames(), cobra.ShellCompDirectiveDefault
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := modelOnly(cmd, "policy", "noise", "max-events"); err != nil {
+			if err := modelOnly(cmd, "policy", "noise"); err != nil {
 				return err
 			}
 			if err := rf.check(); err != nil {
