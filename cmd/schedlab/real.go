@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -83,10 +84,12 @@ func realSession(ctx context.Context, sc *scenarios.Scenario, cfg gmp.Config, f 
 	return s, done, nil
 }
 
-// interruptible is a context that ends on ctrl-c, so that a build or run
-// stops, with every process it started, and the temporary folder goes.
+// interruptible is a context that ends on the signals that end schedlab
+// (ctrl-c, SIGTERM, SIGHUP), so that a build or run stops, with every
+// process it started, and the temporary folder goes, before schedlab
+// exits.
 func interruptible() (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(context.Background(), os.Interrupt)
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 }
 
 func newRealCmd(stdout io.Writer) *cobra.Command {
@@ -121,9 +124,9 @@ at the event limit or a century of simulated time, or deadlocks where it
 does not expect to, is refused with the model's error, before anything is
 built. The real program is bounded as well: each step (go env, go build,
 each run) by --timeout, each run's memory by --max-memory (its data, a
-limit the kernel enforces) and its trace file by --max-trace. Ctrl-c
-stops the build or the run with every process it started, and removes
-the temporary folder.
+limit the kernel enforces) and its trace file by --max-trace. Ctrl-c,
+SIGTERM or SIGHUP stops the build or the run with every process it
+started, and removes the temporary folder.
 
 With --emit DIR the program stays in DIR to read and run again (go run .
 TRACEFILE), with the runs' traces; DIR must be new or empty unless --force.
