@@ -291,9 +291,17 @@ func outside(out []byte, dir string) []byte {
 }
 
 // outOfMemory reports whether a program's output says the runtime could
-// not get memory: what a Go program over RLIMIT_DATA prints as it dies.
+// not get memory: what a Go program over RLIMIT_DATA prints as it dies,
+// "fatal error: runtime: out of memory" from the heap or "fatal error:
+// out of memory allocating heap arena map" at start-up, or a failed
+// thread or mapping ("cannot allocate memory").
 func outOfMemory(out []byte) bool {
-	return bytes.Contains(out, []byte("runtime: out of memory")) || bytes.Contains(out, []byte("cannot allocate memory"))
+	for line := range bytes.Lines(out) {
+		if bytes.HasPrefix(line, []byte("fatal error: ")) && bytes.Contains(line, []byte("out of memory")) {
+			return true
+		}
+	}
+	return bytes.Contains(out, []byte("cannot allocate memory"))
 }
 
 // ErrEmitNotEmpty is what Prepare returns for an --emit folder that holds

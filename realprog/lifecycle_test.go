@@ -156,6 +156,12 @@ func TestMemoryIsBounded(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "more memory than --max-memory allows (64.0 MiB)") {
 		t.Errorf("a program that allocates 512 MiB under a 64 MiB bound: %v", err)
 	}
+	// Under 1 MiB the runtime cannot even start, and says so otherwise.
+	t.Setenv("REALPROG_TEST_PROG", "block")
+	err = realprog.Run(context.Background(), child, 1, filepath.Join(t.TempDir(), "run.trace"), realprog.Limits{Memory: 1 << 20})
+	if err == nil || !strings.Contains(err.Error(), "more memory than --max-memory allows (1.0 MiB)") {
+		t.Errorf("a program under a 1 MiB bound: %v", err)
+	}
 }
 
 // A program whose trace would grow past its bound is refused, and the
