@@ -91,3 +91,39 @@ func parseSeed(s string) (uint64, error) {
 	}
 	return v, nil
 }
+
+// byteSize is a flag holding a number of bytes, written with a binary
+// unit: 512MiB, 1GiB, 64KiB, or bytes alone.
+type byteSize int64
+
+var byteUnits = []struct {
+	suffix string
+	n      int64
+}{{"TiB", 1 << 40}, {"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}, {"B", 1}}
+
+func (b *byteSize) Set(s string) error {
+	num, unit := s, int64(1)
+	for _, u := range byteUnits {
+		if rest, ok := strings.CutSuffix(s, u.suffix); ok {
+			num, unit = rest, u.n
+			break
+		}
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || n <= 0 || n > math.MaxInt64/unit {
+		return fmt.Errorf("want a positive size such as 512MiB or 2GiB (units: KiB, MiB, GiB, TiB)")
+	}
+	*b = byteSize(n * unit)
+	return nil
+}
+
+func (b *byteSize) String() string {
+	for _, u := range byteUnits {
+		if int64(*b)%u.n == 0 && int64(*b) >= u.n {
+			return strconv.FormatInt(int64(*b)/u.n, 10) + u.suffix
+		}
+	}
+	return strconv.FormatInt(int64(*b), 10) + "B"
+}
+
+func (b *byteSize) Type() string { return "size" }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -19,18 +20,25 @@ import (
 )
 
 // realFlags are what real and verify share: how to build and run the real
-// program.
+// program, and how far it may go.
 type realFlags struct {
-	runs    int
-	timeout time.Duration
-	emit    string
+	runs      int
+	timeout   time.Duration
+	emit      string
+	force     bool
+	maxMemory byteSize
+	maxTrace  byteSize
 }
 
 func (f *realFlags) register(cmd *cobra.Command, runs int) {
 	fl := cmd.Flags()
 	fl.IntVar(&f.runs, "runs", runs, "how many times to run the real program")
-	fl.DurationVar(&f.timeout, "timeout", time.Minute, "stop a real run that takes longer than this")
-	fl.StringVar(&f.emit, "emit", "", "write the generated program (main.go, go.mod, and package pool if it submits) into this directory and keep it, with the runs' traces")
+	fl.DurationVar(&f.timeout, "timeout", prog.DefaultTimeout, "stop go env, go build or a real run that takes longer than this")
+	fl.StringVar(&f.emit, "emit", "", "write the generated program (main.go, go.mod, and package pool if it submits) into this directory, new or empty, and keep it, with the runs' traces")
+	fl.BoolVar(&f.force, "force", false, "let --emit write into a directory that is not empty, over the files there")
+	f.maxMemory, f.maxTrace = prog.DefaultMemory, prog.DefaultTrace
+	fl.Var(&f.maxMemory, "max-memory", "stop a real run whose memory (its data: heap, stacks, the runtime's own) would grow past this")
+	fl.Var(&f.maxTrace, "max-trace", "stop a real run whose trace file grows to this size")
 }
 
 func (f *realFlags) check() error {
@@ -40,7 +48,15 @@ func (f *realFlags) check() error {
 	if f.timeout <= 0 {
 		return usageError{fmt.Errorf("--timeout %v: want a positive duration such as 1m", f.timeout)}
 	}
+	if f.force && f.emit == "" {
+		return usageError{errors.New("--force lets --emit write into a folder that is not empty: it needs --emit DIR")}
+	}
 	return nil
+}
+
+// options are the flags as real/prog takes them.
+func (f *realFlags) options() prog.Options {
+	return prog.Options{Emit: f.emit, Force: f.force, Limits: prog.Limits{Timeout: f.timeout, Memory: int64(f.maxMemory), Trace: int64(f.maxTrace)}}
 }
 
 // modelOnly refuses the flags that have no counterpart in a real run.
@@ -54,11 +70,13 @@ func modelOnly(cmd *cobra.Command, names ...string) error {
 }
 
 // realSession is verify.Session with the command's errors: a scenario
-// that fails by design is a usage error, a failed build a failed run.
+// that fails by design or an --emit folder in use is a usage error; a
+// scenario the model does not run to its end is a failed run, as schedlab
+// check says, and so is a failed build.
 func realSession(ctx context.Context, sc *scenarios.Scenario, cfg gmp.Config, f realFlags) (*prog.Session, func(), error) {
-	s, done, err := verify.Session(ctx, sc, cfg, f.emit)
+	s, done, err := verify.Session(ctx, sc, cfg, f.options())
 	switch {
-	case errors.Is(err, verify.ErrNotRunForReal):
+	case errors.Is(err, verify.ErrNotRunForReal), errors.Is(err, prog.ErrEmitNotEmpty):
 		return nil, nil, usageError{err}
 	case err != nil:
 		return nil, nil, runError{err}
@@ -66,10 +84,12 @@ func realSession(ctx context.Context, sc *scenarios.Scenario, cfg gmp.Config, f 
 	return s, done, nil
 }
 
-// interruptible is a context that ends on ctrl-c, so that a build or run
-// stops and the temporary directory goes.
+// interruptible is a context that ends on the signals that end schedlab
+// (ctrl-c, SIGTERM, SIGHUP), so that a build or run stops, with every
+// process it started, and the temporary folder goes, before schedlab
+// exits.
 func interruptible() (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(context.Background(), os.Interrupt)
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 }
 
 func newRealCmd(stdout io.Writer) *cobra.Command {
@@ -98,9 +118,22 @@ goes to a pool of package pool, built into the program; semaphores are
 golang.org/x/sync/semaphore and groups errgroup. The first build may
 download golang.org/x/sync or x/sys through the module proxy.
 
+real first runs the scenario in the model, as schedlab check does, and
+runs for real only what the model runs to its end: a scenario that stops
+at the event limit or a century of simulated time, or deadlocks where it
+does not expect to, is refused with the model's error, before anything is
+built. The real program is bounded as well: each step (go env, go build,
+each run) by --timeout, each run's memory by --max-memory (its data, a
+limit the kernel enforces) and its trace file by --max-trace. Ctrl-c,
+SIGTERM or SIGHUP stops the build or the run with every process it
+started, and removes the temporary folder.
+
 With --emit DIR the program stays in DIR to read and run again (go run .
-TRACEFILE); --trace FILE keeps the last run's trace, which
-schedlab trace FILE --scenario reads with the scenario's goroutine numbers.`,
+TRACEFILE), with the runs' traces; DIR must be new or empty unless --force.
+Each run is built and measured in a temporary folder of its own, so two
+runs writing the same DIR do not read each other's programs or traces.
+--trace FILE keeps the last run's trace, which schedlab trace FILE
+--scenario reads with the scenario's goroutine numbers.`,
 		Example: `  schedlab real tour
   schedlab real steal --runs 5
   schedlab real burst --emit /tmp/burst --runs 0 && cat /tmp/burst/main.go
@@ -110,7 +143,7 @@ schedlab trace FILE --scenario reads with the scenario's goroutine numbers.`,
 			return scenarios.BuiltinNames(), cobra.ShellCompDirectiveDefault
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := modelOnly(cmd, "policy", "noise", "max-events"); err != nil {
+			if err := modelOnly(cmd, "policy", "noise"); err != nil {
 				return err
 			}
 			if err := rf.check(); err != nil {
@@ -253,8 +286,11 @@ for real. --all verifies every built-in.`,
 			defer stop()
 			var reps []*verify.Report
 			for i, sc := range list {
-				rep, err := verify.Scenario(ctx, sc, verify.Options{Overrides: over, Seeds: seeds, Runs: rf.runs, Timeout: rf.timeout, Dir: rf.emit})
-				if err != nil {
+				rep, err := verify.Scenario(ctx, sc, verify.Options{Overrides: over, Seeds: seeds, Runs: rf.runs, Timeout: rf.timeout, MaxMemory: int64(rf.maxMemory), MaxTrace: int64(rf.maxTrace), Dir: rf.emit, Force: rf.force})
+				switch {
+				case errors.Is(err, prog.ErrEmitNotEmpty):
+					return usageError{err}
+				case err != nil:
 					return runError{fmt.Errorf("%s: %w", sc.Name, err)}
 				}
 				reps = append(reps, rep)

@@ -27,6 +27,10 @@ func TestRealAndVerifyRefuseWhatTheyCannotDo(t *testing.T) {
 		{[]string{"verify", "tour", "--seeds", "0"}, "--seeds 0"},
 		{[]string{"verify", "tour", "--format", "yaml"}, `--format "yaml"`},
 		{[]string{"verify", "--all", "--emit", "d"}, "--emit writes one program"},
+		{[]string{"real", "tour", "--force"}, "--force lets --emit write into a folder that is not empty: it needs --emit DIR"},
+		{[]string{"real", "tour", "--max-memory", "0"}, `invalid argument "0" for "--max-memory" flag: want a positive size such as 512MiB`},
+		{[]string{"real", "tour", "--max-trace", "1XB"}, `invalid argument "1XB" for "--max-trace" flag`},
+		{[]string{"verify", "tour", "--max-memory", "-1GiB"}, `invalid argument "-1GiB" for "--max-memory" flag`},
 	} {
 		code, _, errOut := cli(t, c.args...)
 		if code != exitUsage || !strings.Contains(errOut, c.want) {
@@ -128,5 +132,61 @@ func TestTraceOpensInTheReplayView(t *testing.T) {
 		if code, _, errOut := cli(t, args...); code != exitUsage || errOut == "" {
 			t.Errorf("%q: exit %d, stderr %q; want a usage error", args, code, errOut)
 		}
+	}
+}
+
+// TestRealRefusesWhatTheModelRefuses runs real on scenarios that schedlab
+// check refuses (at the event limit from the file or from --max-events,
+// in a deadlock the file does not expect; the century of simulated time
+// is the same Machine.Run's, which needs a hundred million sysmon events
+// to reach):
+// real refuses each with check's exit status and the model's error, and
+// builds nothing (there is no go command to build with). With --until,
+// the model ends the same run in time, and real goes on to build.
+func TestRealRefusesWhatTheModelRefuses(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	limit := writeScenario(t, "limit.yaml", "procs: 1\nmax_events: 1000\nmain:\n  - loop: {times: 100000, do: [gosched]}\n")
+	deadlock := writeScenario(t, "deadlock.yaml", "procs: 1\nchans: {c: 0}\nmain:\n  - recv: c\n")
+	for _, c := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{limit}, "stopped after 1000 events"},
+		{[]string{"steal", "--max-events", "50"}, "stopped after 50 events"},
+		{[]string{deadlock}, "all goroutines are asleep - deadlock!"},
+	} {
+		checkCode, _, checkErr := cli(t, append([]string{"check"}, c.args...)...)
+		code, out, errOut := cli(t, append([]string{"real"}, c.args...)...)
+		if code != checkCode || code != exitRun || !strings.Contains(errOut, c.says) || !strings.Contains(checkErr, c.says) {
+			t.Errorf("%q: real exit %d, %q; check exit %d, %q; want both exit %d and %q", c.args, code, errOut, checkCode, checkErr, exitRun, c.says)
+		}
+		if !strings.Contains(errOut, "not run for real") || strings.Contains(errOut, "go command") || out != "" {
+			t.Errorf("%q: real went past the model: stdout %q, stderr %q", c.args, out, errOut)
+		}
+	}
+	code, _, errOut := cli(t, "real", limit, "--until", "10us")
+	if code != exitRun || !strings.Contains(errOut, "the go command is not on PATH") {
+		t.Errorf("real with --until 10us: exit %d, %q; want the model to pass it on to the build", code, errOut)
+	}
+}
+
+// TestEmitRefusesAFolderInUse: real and verify refuse an --emit folder
+// that holds anything, naming it and --force, and leave it as it was.
+func TestEmitRefusesAFolderInUse(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	dir := t.TempDir()
+	mine := filepath.Join(dir, "main.go")
+	if err := os.WriteFile(mine, []byte("package mine\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	file := writeScenario(t, "two.yaml", "procs: 2\nmain:\n  - go: {count: 2, do: [{cpu: 200us}]}\n  - wait: children\n")
+	for _, cmd := range []string{"real", "verify"} {
+		code, _, errOut := cli(t, cmd, file, "--emit", dir)
+		if code != exitUsage || !strings.Contains(errOut, "--emit "+dir+": the folder is not empty") || !strings.Contains(errOut, "add --force") {
+			t.Errorf("%s --emit into a folder holding main.go: exit %d, %q", cmd, code, errOut)
+		}
+	}
+	if b, _ := os.ReadFile(mine); string(b) != "package mine\n" {
+		t.Errorf("the refused folder's main.go now reads %q", b)
 	}
 }

@@ -47,7 +47,7 @@ main:
 	if _, err := prog.FindGo(ctx); err != nil {
 		t.Skip(err)
 	}
-	if _, err := prog.Prepare(ctx, program, t.TempDir()); err != nil {
+	if _, err := prog.Prepare(ctx, program, prog.Options{}); err != nil {
 		t.Fatalf("%v\n%s", err, program.Main)
 	}
 }

@@ -3,6 +3,7 @@ package prog_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -74,10 +75,11 @@ func TestRealProgramsRun(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s, err := prog.Prepare(ctx, program, t.TempDir())
+			s, err := prog.Prepare(ctx, program, prog.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
+			defer s.Close()
 			path, err := s.Run(ctx, 1, 2*time.Minute)
 			if err != nil {
 				t.Fatal(err)
@@ -181,7 +183,50 @@ func TestEveryActionIsTranslated(t *testing.T) {
 	if _, err := prog.FindGo(ctx); err != nil {
 		t.Skip(err)
 	}
-	if _, err := prog.Prepare(ctx, program, t.TempDir()); err != nil {
+	s, err := prog.Prepare(ctx, program, prog.Options{})
+	if err != nil {
 		t.Fatal(err)
+	}
+	s.Close()
+}
+
+// TestRunsSharingAnEmitFolderMeasureTheirOwn prepares two scenarios into
+// one --emit folder, the second over the first (--force), then runs the
+// first: it runs and measures its own program, not the one written over
+// it, and each run's trace is kept in the folder.
+func TestRunsSharingAnEmitFolderMeasureTheirOwn(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	if _, err := prog.FindGo(ctx); err != nil {
+		t.Skip(err)
+	}
+	dir := filepath.Join(t.TempDir(), "shared")
+	var sessions []*prog.Session
+	for i, n := range []int{2, 5} {
+		src := fmt.Sprintf("procs: 1\nmain:\n  - go: {count: %d, do: [{cpu: 100us}]}\n  - wait: children\n", n)
+		sc, err := scenarios.Parse(fmt.Sprintf("go%d.yaml", n), []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, done, err := verify.Session(ctx, sc, sc.Config(), prog.Options{Emit: dir, Force: i > 0})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer done()
+		sessions = append(sessions, s)
+	}
+	for i, want := range []int{2, 5} {
+		obs, err := verify.RealRuns(ctx, sessions[i], 1, time.Minute, func(_ int, trace string, _ verify.Observables) error {
+			if filepath.Dir(trace) != dir {
+				t.Errorf("run's trace %s is not kept in the --emit folder", trace)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := obs[0].Goroutines; got != want {
+			t.Errorf("the session of the scenario with %d goroutines measured %d", want, got)
+		}
 	}
 }

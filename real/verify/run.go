@@ -20,12 +20,23 @@ type Options struct {
 	// Seeds is how many seeds the model runs, from the override's seed
 	// or 1.
 	Seeds int
-	// Runs is how many times the real program runs; Timeout limits each.
+	// Runs is how many times the real program runs; Timeout limits each,
+	// and go env and go build (the default if 0).
 	Runs    int
 	Timeout time.Duration
-	// Dir, if set, is where the program is written and kept; otherwise a
-	// temporary directory is used and removed.
-	Dir string
+	// MaxMemory and MaxTrace bound each real run's memory and trace
+	// file, in bytes (the defaults if 0): prog.Limits.
+	MaxMemory, MaxTrace int64
+	// Dir, if set, is a folder to keep the program and the traces in: a
+	// new or empty one unless Force. The program is built and run in a
+	// temporary folder of its own either way, removed at the end.
+	Dir   string
+	Force bool
+}
+
+// real is what o says of the real side.
+func (o Options) real() prog.Options {
+	return prog.Options{Emit: o.Dir, Force: o.Force, Limits: prog.Limits{Timeout: o.Timeout, Memory: o.MaxMemory, Trace: o.MaxTrace}}
 }
 
 // ErrNotRunForReal is what Session returns for a scenario that fails by
@@ -42,37 +53,71 @@ func NotRunForReal(end gmp.EndReason) string {
 	return "its real program would crash before its trace is written"
 }
 
-// Session translates sc into a program, writes it into dir (a temporary
-// directory if dir is empty) and builds it; done removes a temporary
-// directory.
-func Session(ctx context.Context, sc *scenarios.Scenario, cfg gmp.Config, dir string) (s *prog.Session, done func(), err error) {
+// ErrModelRefused is what Session returns for a scenario whose model
+// run ends badly (the event or step limit, a century of simulated time,
+// a deadlock or panic it does not expect): schedlab check refuses it, and
+// its real program would run without end or as far as the machine lets it.
+var ErrModelRefused = errors.New("the model does not run it to its end")
+
+// Session runs sc in the model first, with cfg's limits as schedlab check
+// runs it, and refuses it if the model does; then it translates sc into a
+// program and builds it in a temporary folder of its own (and writes it
+// into o.Emit). done removes the temporary folder. Errors name the
+// scenario's file, not the temporary folder, which is gone by the time
+// they are read.
+func Session(ctx context.Context, sc *scenarios.Scenario, cfg gmp.Config, o prog.Options) (s *prog.Session, done func(), err error) {
 	if sc.Expect != gmp.Running {
 		return nil, nil, fmt.Errorf("%s ends with %s by design, so it is %w: %s", sc.Name, sc.Expect, ErrNotRunForReal, NotRunForReal(sc.Expect))
+	}
+	if err := modelRunsToItsEnd(sc, cfg); err != nil {
+		return nil, nil, err
 	}
 	program, err := prog.Translate(sc, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
-	done = func() {}
-	if dir == "" {
-		dir, err = os.MkdirTemp("", "schedlab-real-")
-		if err != nil {
-			return nil, nil, err
-		}
-		done = func() { os.RemoveAll(dir) }
-	}
-	s, err = prog.Prepare(ctx, program, dir)
-	if err != nil {
-		done()
+	s, err = prog.Prepare(ctx, program, o)
+	switch {
+	case errors.Is(err, prog.ErrEmitNotEmpty), errors.Is(err, prog.ErrInterrupted):
 		return nil, nil, err
+	case errors.Is(err, prog.ErrBuildFailed) && o.Emit != "":
+		return nil, nil, fmt.Errorf("%s: the program written from it, in %s: %w", sc.File, o.Emit, err)
+	case errors.Is(err, prog.ErrBuildFailed):
+		return nil, nil, fmt.Errorf("%s: the program written from it (--emit DIR keeps it to read): %w", sc.File, err)
+	case err != nil:
+		return nil, nil, fmt.Errorf("%s: %w", sc.File, err)
 	}
-	return s, done, nil
+	return s, func() { s.Close() }, nil
+}
+
+// modelRunsToItsEnd runs sc in the model as schedlab check does (the
+// invariants checked, within cfg's event limit, until and the century
+// the model's clock runs for) and returns the model's error, marked
+// ErrModelRefused, if the run does not end as sc expects.
+func modelRunsToItsEnd(sc *scenarios.Scenario, cfg gmp.Config) error {
+	cfg.Check = true
+	m, err := gmp.New(cfg, sc.Program())
+	if err != nil {
+		return fmt.Errorf("%s: %w", sc.File, err)
+	}
+	end := m.Run()
+	if sc.AsExpected(end) {
+		return nil
+	}
+	if end.Err == nil {
+		end.Err = fmt.Errorf("%s: the run ended with %s at %v", sc.File, end.Reason, m.Now())
+	}
+	return fmt.Errorf("%w\n\tnot run for real: %w, as schedlab check %s says too, and a real program would run on without the model's limits", end.Err, ErrModelRefused, sc.File)
 }
 
 // RealRuns runs the session's program n times, each within timeout, and
-// measures each run; each, if set, sees every run as it ends.
+// measures each run from its own trace; each, if set, sees every run as
+// it ends, with the trace's path. With an --emit folder the traces are
+// kept there; otherwise only the last is kept (until done), so that runs
+// do not pile up traces in the temporary folder.
 func RealRuns(ctx context.Context, s *prog.Session, n int, timeout time.Duration, each func(i int, trace string, o Observables) error) ([]Observables, error) {
 	var out []Observables
+	prev := ""
 	for i := 1; i <= n; i++ {
 		path, err := s.Run(ctx, i, timeout)
 		if err != nil {
@@ -87,6 +132,13 @@ func RealRuns(ctx context.Context, s *prog.Session, n int, timeout time.Duration
 		if err != nil {
 			return out, fmt.Errorf("run %d: %w", i, err)
 		}
+		if path, err = s.Keep(i, path); err != nil {
+			return out, err
+		}
+		if s.Emit == "" && prev != "" {
+			os.Remove(prev)
+		}
+		prev = path
 		out = append(out, o)
 		if each != nil {
 			if err := each(i, path, o); err != nil {
@@ -107,13 +159,13 @@ func Scenario(ctx context.Context, sc *scenarios.Scenario, o Options) (*Report, 
 	if o.Overrides.Seed != nil {
 		first = *o.Overrides.Seed
 	}
-	prog := sc.Program()
+	program := sc.Program()
 	var model []Observables
 	for i := range uint64(o.Seeds) {
 		c := cfg
 		c.Seed = first + i
 		rep.Seeds = append(rep.Seeds, c.Seed)
-		obs, end, err := Model(prog, c)
+		obs, end, err := Model(program, c)
 		if err != nil {
 			return nil, err
 		}
@@ -122,7 +174,7 @@ func Scenario(ctx context.Context, sc *scenarios.Scenario, o Options) (*Report, 
 		}
 		model = append(model, obs)
 	}
-	s, done, err := Session(ctx, sc, cfg, o.Dir)
+	s, done, err := Session(ctx, sc, cfg, o.real())
 	if errors.Is(err, ErrNotRunForReal) {
 		rep.Runs = 0
 		rep.Notes = append(rep.Notes, err.Error())

@@ -2,10 +2,15 @@ package verify
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/schedlab/schedlab/core/scenarios"
+	"github.com/schedlab/schedlab/real/prog"
 )
 
 // TestRecorderMeasuresARun feeds a fixed run: G1 creates G2 and G3 on P0;
@@ -162,5 +167,24 @@ func TestTracerNotes(t *testing.T) {
 	notes = tracerNotes([]Observables{started(3), started(30), started(21)})
 	if len(notes) != 1 || !strings.Contains(notes[0], "started running a median 21 times") {
 		t.Errorf("3, 30 and 21 starts gave %q", notes)
+	}
+}
+
+// A scenario the model stops at its event limit is refused before
+// anything is built: there is no go command to build with here, and the
+// error is the model's.
+func TestSessionRefusesWhatTheModelRefuses(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	sc, err := scenarios.Parse("limit.yaml", []byte("procs: 1\nmax_events: 100\nmain:\n  - loop: {times: 100000, do: [gosched]}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = Session(context.Background(), sc, sc.Config(), prog.Options{})
+	if !errors.Is(err, ErrModelRefused) || !strings.Contains(err.Error(), "stopped after 100 events") {
+		t.Errorf("Session: %v", err)
+	}
+	_, err = Scenario(context.Background(), sc, Options{Seeds: 1, Runs: 1})
+	if !errors.Is(err, ErrModelRefused) {
+		t.Errorf("Scenario: %v", err)
 	}
 }
