@@ -6,11 +6,16 @@ package main
 import (
 	"io"
 	"os"
+
+	"github.com/schedlab/schedlab/real/prog"
 )
 
 // stdin is where a scenario named "-" is read from; tests replace it.
 var stdin io.Reader = os.Stdin
 
 func main() {
+	// schedlab real starts each real program through a copy of itself
+	// that bounds its memory and trace file first (real/prog).
+	prog.BecomeBoundedProgram()
 	os.Exit(execute(os.Args[1:], os.Stdout, os.Stderr))
 }

@@ -81,14 +81,15 @@ func waitExited(pid int) {
 func killGroup(pgid int) { _ = syscall.Kill(-pgid, syscall.SIGKILL) }
 
 // limitsEnv carries a program's bounds to the copy of this executable
-// that sets them and then becomes the program (see init).
+// that sets them and then becomes the program (see BecomeBoundedProgram).
 const limitsEnv = "SCHEDLAB_REALPROG_LIMITS"
 
 // limitedCommand is the command that runs bin with args under the
 // memory and trace bounds of l. Go's exec has no hook between fork and
 // exec, so the child is this very executable (/proc/self/exe, which holds
-// even if the file has been replaced since), whose init sets the limits
-// with setrlimit and then executes bin in its place: the limits hold from
+// even if the file has been replaced since), whose main calls
+// BecomeBoundedProgram: it sets the limits with setrlimit and then
+// executes bin in its place: the limits hold from
 // the program's first instruction, enforced by the kernel.
 //
 // The memory bound is RLIMIT_DATA, the process's private writable
@@ -105,7 +106,12 @@ func limitedCommand(l Limits, bin string, args ...string) *exec.Cmd {
 	return cmd
 }
 
-func init() {
+// BecomeBoundedProgram returns at once unless this process is the copy
+// of the executable that limitedCommand started; that copy sets the
+// bounds and becomes the program, and never returns. A main that runs
+// real programs (schedlab's, and the test binaries of packages that do)
+// calls it first thing; nothing happens at import.
+func BecomeBoundedProgram() {
 	if v, ok := os.LookupEnv(limitsEnv); ok {
 		os.Exit(execLimited(v))
 	}

@@ -48,3 +48,7 @@ func limitedCommand(_ Limits, bin string, args ...string) *exec.Cmd {
 	cmd.Env = os.Environ()
 	return cmd
 }
+
+// BecomeBoundedProgram does nothing off Linux, where no copy of the
+// executable sets bounds (see proc_linux.go).
+func BecomeBoundedProgram() {}
