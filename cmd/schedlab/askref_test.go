@@ -21,7 +21,10 @@ func TestAskAboutWhatCannotExist(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			path := writeScenario(t, "ask.yaml", c.src)
 			var msgs []string
-			for _, args := range [][]string{{"check", path}, {"run", "--check", path}, {"run", "--format", "none", path}} {
+			// Every command that runs the file refuses it alike, before
+			// it runs anything (real and tui before building or drawing).
+			for _, args := range [][]string{{"check", path}, {"run", "--check", path}, {"run", "--format", "none", path},
+				{"compare", path}, {"export", path, "--format", "md"}, {"tui", path}, {"real", path}, {"verify", path}} {
 				code, _, errOut := cli(t, args...)
 				if code != 2 || !strings.Contains(errOut, path+c.at+c.says) {
 					t.Errorf("%s: exit %d, want 2 and %q at %s\n%s", strings.Join(args, " "), code, c.says, c.at, errOut)

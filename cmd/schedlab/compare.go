@@ -88,11 +88,11 @@ listed by schedlab list --policies.`,
 			if err != nil {
 				return usageError{fmt.Errorf("--modes: %w", err)}
 			}
-			sc, err := scenarios.LoadFrom(args[0], stdin)
-			if err != nil {
-				return usageError{err}
-			}
 			over, err := sim.overrides(cmd)
+			if err != nil {
+				return err
+			}
+			sc, err := loadScenario(args[0], over)
 			if err != nil {
 				return err
 			}

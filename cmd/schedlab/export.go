@@ -71,9 +71,9 @@ by go tool trace, in another, to hold them side by side.`,
 			if err != nil {
 				return err
 			}
-			sc, err := scenarios.LoadFrom(args[0], stdin)
+			sc, err := loadScenario(args[0], over)
 			if err != nil {
-				return usageError{err}
+				return err
 			}
 			cfg := sc.ConfigWith(over)
 			m, err := gmp.New(cfg, sc.Program())

@@ -127,3 +127,18 @@ func (b *byteSize) String() string {
 }
 
 func (b *byteSize) Type() string { return "size" }
+
+// loadScenario reads the scenario a command names (a built-in, a file, or
+// - for standard input) and checks it against the configuration the
+// command line gives it: an ask: naming a P or goroutine that run cannot
+// have is a mistake in the file, refused alike by every command (exit 2).
+func loadScenario(name string, over scenarios.Overrides) (*scenarios.Scenario, error) {
+	sc, err := scenarios.LoadFrom(name, stdin)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	if err := sc.Validate(sc.ConfigWith(over)); err != nil {
+		return nil, usageError{err}
+	}
+	return sc, nil
+}

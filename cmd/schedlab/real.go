@@ -156,7 +156,7 @@ runs writing the same DIR do not read each other's programs or traces.
 			if err != nil {
 				return err
 			}
-			sc, err := scenarios.LoadFrom(args[0], stdin)
+			sc, err := loadScenario(args[0], over)
 			if err != nil {
 				return err
 			}
@@ -276,7 +276,7 @@ for real. --all verifies every built-in.`,
 				list, err = scenarios.Builtins()
 			} else {
 				var sc *scenarios.Scenario
-				sc, err = scenarios.LoadFrom(args[0], stdin)
+				sc, err = loadScenario(args[0], over)
 				list = []*scenarios.Scenario{sc}
 			}
 			if err != nil {

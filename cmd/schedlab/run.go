@@ -60,12 +60,9 @@ like the real flag, this keeps sysmon out of its deep sleep.`,
 			if sched < 0 {
 				return usageError{fmt.Errorf("--schedtrace %v: want a positive period such as 10ms", sched)}
 			}
-			sc, err := scenarios.LoadFrom(args[0], stdin)
+			sc, err := loadScenario(args[0], over)
 			if err != nil {
-				return usageError{err}
-			}
-			if err := sc.Validate(o.Config(sc)); err != nil {
-				return usageError{err}
+				return err
 			}
 			end, _, err := tracelog.Run(sc, o, stdout)
 			if err != nil {

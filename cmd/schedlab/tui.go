@@ -198,9 +198,9 @@ func buildUI(name, split string, quiz bool, over scenarios.Overrides, opts tui.O
 			return nil, err
 		}
 	}
-	sc, err := scenarios.LoadFrom(name, stdin)
+	sc, err := loadScenario(name, over)
 	if err != nil {
-		return nil, usageError{err}
+		return nil, err
 	}
 	opts.Source = name
 	var app *tui.App
@@ -225,9 +225,9 @@ func buildUI(name, split string, quiz bool, over scenarios.Overrides, opts tui.O
 // runVsReal builds and runs the scenario's real program once, runs the
 // model, and shows the two side by side.
 func runVsReal(name string, over scenarios.Overrides, opts tui.Options, stderr io.Writer) error {
-	sc, err := scenarios.LoadFrom(name, stdin)
+	sc, err := loadScenario(name, over)
 	if err != nil {
-		return usageError{err}
+		return err
 	}
 	if sc.Expect != gmp.Running {
 		return usageError{fmt.Errorf("%s ends with %s by design, so it is not run for real: %s", sc.Name, sc.Expect, verify.NotRunForReal(sc.Expect))}
