@@ -180,8 +180,10 @@ const (
 // describer turns them into a sentence. T, Kind, Rule, G, P, M, From, To
 // and Op mean the same for every event; what Flag, G2, G3, P2, M2, Obj, N,
 // N2, N3, D, D2 and Reason hold depends on the rule, and the rule table
-// (ruletable.go, Rule.Fields) names it. Outside this package, read them
-// through Detail or the named accessors (Worker, Stolen, RetakeCause…).
+// (ruletable.go, Rule.Fields) names it. Read them through the typed
+// accessors generated from that table (details_gen.go: Worker, Stolen,
+// RetakeCause…), which know which field each rule uses; Reason, the one
+// whose meaning is the same wherever it is set, is read directly.
 // The fields are ordered to pack into 112 bytes: the UI keeps every event
 // of a run.
 type Event struct {
