@@ -19,8 +19,7 @@ var scheduleWords = words{
 		}
 		return appendf(b, "%v's schedtick %d is a multiple of 61: the fairness check runs %v from the global queue first (schedtick %d)%s", e.P, tick-1, e.G, tick, runnableFor(e))
 	},
-	RuleGlobalBatch:     globalBatchWords,
-	RuleGlobalBatchIdle: globalBatchWords,
+	RuleGlobalBatch: globalBatchWords,
 	RuleNetpollRun: func(d *Describer, b []byte, e Event) []byte {
 		if e.Kind == KindGoUnblock {
 			return appendf(b, "%v's network read is ready and the poll returned it: %v runs it next", e.G, e.P)
@@ -62,9 +61,6 @@ func globalBatchWords(d *Describer, b []byte, e Event) []byte {
 	b = appendf(b, "%v's queue is empty: it runs %v from the global queue", e.P, e.G)
 	if n := e.Batch(); n > 1 {
 		b = appendf(b, " and moves %d more to its ring (batch of min(128, len, len/GOMAXPROCS+1) = %d)", n-1, n)
-	}
-	if e.Rule == RuleGlobalBatchIdle {
-		b = append(b, ", found after dropping spinning"...)
 	}
 	return appendf(b, "; schedtick %d%s", e.Schedtick(), runnableFor(e))
 }

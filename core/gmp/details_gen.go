@@ -35,11 +35,11 @@ func (e *Event) Backoff() time.Duration {
 	return 0
 }
 
-// Batch is the detail the rule table calls "batch": N2 of RuleGlobalBatch,
-// RuleGlobalBatchIdle. It is 0 for other rules.
+// Batch is the detail the rule table calls "batch": N2 of RuleGlobalBatch.
+// It is 0 for other rules.
 func (e *Event) Batch() int {
 	switch e.Rule {
-	case RuleGlobalBatch, RuleGlobalBatchIdle:
+	case RuleGlobalBatch:
 		return e.N2
 	}
 	return 0
@@ -481,11 +481,11 @@ func (e *Event) Running() int {
 
 // Schedtick is the detail the rule table calls "schedtick": N of
 // RuleMainStart, RuleRunnext, RuleRunqHead, RuleGlobalFairness,
-// RuleGlobalBatch, RuleGlobalBatchIdle, RuleNetpollRun, RuleStolenRun,
-// RuleSysmonPreempt. It is 0 for other rules.
+// RuleGlobalBatch, RuleNetpollRun, RuleStolenRun, RuleSysmonPreempt. It is
+// 0 for other rules.
 func (e *Event) Schedtick() int {
 	switch e.Rule {
-	case RuleMainStart, RuleRunnext, RuleRunqHead, RuleGlobalFairness, RuleGlobalBatch, RuleGlobalBatchIdle, RuleNetpollRun, RuleStolenRun, RuleSysmonPreempt:
+	case RuleMainStart, RuleRunnext, RuleRunqHead, RuleGlobalFairness, RuleGlobalBatch, RuleNetpollRun, RuleStolenRun, RuleSysmonPreempt:
 		return e.N
 	}
 	return 0
@@ -669,12 +669,12 @@ func (e *Event) WaitArg() int {
 }
 
 // Waited is the detail the rule table calls "waited": D of RuleRunnext,
-// RuleRunqHead, RuleGlobalFairness, RuleGlobalBatch, RuleGlobalBatchIdle,
-// RuleNetpollRun, RuleStolenRun, RulePoolHandoff, RulePoolServeWaiter. It
-// is 0 for other rules.
+// RuleRunqHead, RuleGlobalFairness, RuleGlobalBatch, RuleNetpollRun,
+// RuleStolenRun, RulePoolHandoff, RulePoolServeWaiter. It is 0 for other
+// rules.
 func (e *Event) Waited() time.Duration {
 	switch e.Rule {
-	case RuleRunnext, RuleRunqHead, RuleGlobalFairness, RuleGlobalBatch, RuleGlobalBatchIdle, RuleNetpollRun, RuleStolenRun, RulePoolHandoff, RulePoolServeWaiter:
+	case RuleRunnext, RuleRunqHead, RuleGlobalFairness, RuleGlobalBatch, RuleNetpollRun, RuleStolenRun, RulePoolHandoff, RulePoolServeWaiter:
 		return e.D
 	}
 	return 0

@@ -98,7 +98,6 @@ const (
 	RuleRunqHead
 	RuleGlobalFairness
 	RuleGlobalBatch
-	RuleGlobalBatchIdle
 	RuleNetpollRun
 	RuleStolenRun
 	// stopping and parking

@@ -48,8 +48,6 @@ var ruleTable = [numRules]ruleInfo{
 		"N schedtick; N2 period; D waited"},
 	RuleGlobalBatch: {"globrunqgetbatch", "a P with an empty queue takes a batch from the global queue (R3.3)",
 		"N schedtick; N2 batch; D waited"},
-	RuleGlobalBatchIdle: {"globrunqgetbatch", "as RuleGlobalBatch, found on the last look after the M stopped spinning",
-		"N schedtick; N2 batch; D waited"},
 	RuleNetpollRun: {"findRunnable", "a P runs a goroutine the network poller returned",
 		"N schedtick; D waited"},
 	RuleStolenRun: {"stealWork", "a P runs the last goroutine it stole (R3.8)",
