@@ -233,40 +233,94 @@ func undeclaredFields(e *Event) []string {
 	return out
 }
 
+// microRuns runs each distinct micro-program once, in rule order, and
+// gives f the rule it was run for (the first of those sharing it) and its
+// events.
+func microRuns(t *testing.T, f func(r Rule, mp microProg, events []Event)) {
+	t.Helper()
+	seen := map[string]bool{}
+	for r := Rule(1); r < numRules; r++ {
+		mp, ok := ruleProgs[r]
+		if !ok {
+			continue
+		}
+		k := fmt.Sprintf("%+v", mp)
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		var events []Event
+		runMicro(t, mp, func(e Event) { events = append(events, e) })
+		f(r, mp, events)
+	}
+}
+
 // Every rule of the rule table fires in its micro-program, and every event
 // of every micro-program sets only the fields its rule declares. A rule
 // added to events.go and the table but not to ruleProgs fails here:
-// "RuleFoo (rule 80, foo: …) has no micro-program in ruleProgs"; one whose
-// program never makes it fire fails with "… does not fire in its
-// micro-program"; a row that forgets a field the emit site sets fails with
-// the field's name.
+// "rule 77 (foo: …) has no micro-program in ruleProgs"; one whose program
+// never makes it fire fails with "… does not fire in its micro-program";
+// a row that leaves out a field the emit site sets fails with the field's
+// name.
 func TestEventsSetOnlyTheirRulesFields(t *testing.T) {
-	type key struct {
-		procs  int
-		until  time.Duration
-		policy string
-		prog   string
-	}
-	fired := map[key]map[Rule]bool{} // each program runs once
+	fired := map[string]map[Rule]bool{}
+	microRuns(t, func(_ Rule, mp microProg, events []Event) {
+		rules := map[Rule]bool{}
+		for i := range events {
+			e := &events[i]
+			rules[e.Rule] = true
+			if bad := undeclaredFields(e); len(bad) > 0 {
+				t.Errorf("a %s event of rule %d (%s: %s) sets %s, which its row in the rule table does not name (%q)",
+					e.Kind, e.Rule, e.Rule.Fn(), e.Rule.Doc(), strings.Join(bad, ", "), e.Rule.Fields())
+			}
+		}
+		fired[fmt.Sprintf("%+v", mp)] = rules
+	})
 	for r := Rule(1); r < numRules; r++ {
 		mp, ok := ruleProgs[r]
 		if !ok {
 			t.Errorf("rule %d (%s: %s) has no micro-program in ruleProgs (ruleprogs_test.go): write the smallest program that makes it fire", r, r.Fn(), r.Doc())
 			continue
 		}
-		k := key{mp.procs, mp.until, mp.policy, fmt.Sprintf("%+v", mp.prog)}
-		if fired[k] == nil {
-			fired[k] = map[Rule]bool{}
-			runMicro(t, mp, func(e Event) {
-				fired[k][e.Rule] = true
-				if bad := undeclaredFields(&e); len(bad) > 0 {
-					t.Errorf("a %s event of rule %d (%s: %s) sets %s, which its row in the rule table does not name (%q)",
-						e.Kind, e.Rule, e.Rule.Fn(), e.Rule.Doc(), strings.Join(bad, ", "), e.Rule.Fields())
-				}
-			})
-		}
-		if !fired[k][r] {
+		if !fired[fmt.Sprintf("%+v", mp)][r] {
 			t.Errorf("rule %d (%s: %s) does not fire in its micro-program", r, r.Fn(), r.Doc())
+		}
+	}
+}
+
+// Every kind the model declares has a name of its own, which ParseKind
+// reads back, and some micro-program emits it. Declare KindFoo in
+// events.go without its name in kindNames and this fails: "kind 28 has no
+// name in kindNames"; name it but let no rule emit it, and it fails: "no
+// micro-program emits a foo event".
+func TestEveryKindIsNamedAndEmitted(t *testing.T) {
+	names := map[string]Kind{}
+	for k := KindGoCreate; k < numKinds; k++ {
+		name := kindNames[k]
+		if name == "" {
+			t.Errorf("kind %d has no name in kindNames (events.go)", k)
+			continue
+		}
+		if other, dup := names[name]; dup {
+			t.Errorf("kinds %d and %d are both named %q", other, k, name)
+		}
+		names[name] = k
+		if back, ok := ParseKind(name); !ok || back != k {
+			t.Errorf("ParseKind(%q) = %d, %v; want %d", name, back, ok, k)
+		}
+	}
+	if got := len(Kinds()); got != int(numKinds)-1 {
+		t.Errorf("Kinds() lists %d kinds, the model declares %d", got, numKinds-1)
+	}
+	emitted := map[Kind]bool{}
+	microRuns(t, func(_ Rule, _ microProg, events []Event) {
+		for _, e := range events {
+			emitted[e.Kind] = true
+		}
+	})
+	for _, k := range Kinds() {
+		if !emitted[k] {
+			t.Errorf("no micro-program emits a %s event: a kind no rule emits is not one the model has", k)
 		}
 	}
 }
