@@ -92,6 +92,11 @@ var (
 	errgroup = microProg{procs: 2, prog: mainOnly(errgroupOp(2, 4, cpu(time.Millisecond)))}
 )
 
+// actionProgs runs the actions no program of ruleProgs uses: an action
+// whose events are of existing rules gets its micro-program here
+// (TestEveryActionRuns).
+var actionProgs = map[OpKind]microProg{}
+
 // ruleProgs is the micro-program of every rule. A rule added to the rule
 // table without a row here fails TestEventsSetOnlyTheirRulesFields, which
 // names it.
@@ -252,6 +257,44 @@ func microRuns(t *testing.T, f func(r Rule, mp microProg, events []Event)) {
 		var events []Event
 		runMicro(t, mp, func(e Event) { events = append(events, e) })
 		f(r, mp, events)
+	}
+}
+
+// opsOf lists the kinds of action a program uses, nested ones too.
+func opsOf(ops []Op, into map[OpKind]bool) {
+	for _, op := range ops {
+		into[op.Kind] = true
+		opsOf(op.Body, into)
+	}
+}
+
+// Every action a scenario can write (gmp.Actions) is used by some
+// micro-program, of ruleProgs or actionProgs, and the model runs it: the
+// runs end as their programs mean, never on an action runG does not know.
+// Add OpYield to exec.go and this fails: "no micro-program uses the action
+// yield"; give it a program but no case in runG and it fails with
+// "panic: unknown action yield".
+func TestEveryActionRuns(t *testing.T) {
+	used := map[OpKind]bool{}
+	check := func(what string, mp microProg) {
+		opsOf(mp.prog.Main, used)
+		end := runMicro(t, mp, func(Event) {})
+		if end.Err != nil && strings.Contains(end.Err.Error(), "unknown action") {
+			t.Errorf("%s: %v: give the action its case in runG (exec.go)", what, end.Err)
+		}
+	}
+	for r := Rule(1); r < numRules; r++ {
+		if mp, ok := ruleProgs[r]; ok {
+			check(fmt.Sprintf("the micro-program of rule %d (%s)", r, r.Fn()), mp)
+		}
+	}
+	for k, mp := range actionProgs {
+		check("the micro-program of action "+k.String(), mp)
+	}
+	for _, k := range Actions() {
+		if !used[k] {
+			t.Errorf("no micro-program uses the action %s: add one to actionProgs (ruleprogs_test.go)", k)
+		}
 	}
 }
 
