@@ -120,8 +120,8 @@ func measure(p *gmp.Program, cfg gmp.Config, tasks map[gmp.Pos]bool) (*Result, e
 				r.TasksStarted++
 			}
 		case gmp.KindGoStart:
-			latencies = append(latencies, e.D)
-			r.LongestWait = max(r.LongestWait, e.D)
+			latencies = append(latencies, e.Waited())
+			r.LongestWait = max(r.LongestWait, e.Waited())
 		case gmp.KindSteal:
 			r.Steals++
 			r.Stolen += e.Stolen()

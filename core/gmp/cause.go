@@ -69,15 +69,15 @@ func (c *causes) causeOf(e *Event, i int32) int32 {
 	switch e.Kind {
 	case KindGoCreate:
 		c.of(e.G).ready = i
-		if e.G2 != NoG {
-			return c.of(e.G2).start
+		if creator := e.Creator(); creator != NoG {
+			return c.of(creator).start
 		}
 	case KindGoUnblock:
 		g := c.of(e.G)
 		g.ready = i
-		switch {
-		case e.G2 != NoG:
-			return c.of(e.G2).start
+		switch waker := e.Waker(); {
+		case waker != NoG:
+			return c.of(waker).start
 		case e.Rule == RuleNetpollRun || e.Rule == RuleInjectGlobal || e.Rule == RuleInjectLocal:
 			return c.lastPoll
 		}

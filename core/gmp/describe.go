@@ -213,12 +213,15 @@ var endWords = words{
 		return append(b, "the program panics"...)
 	},
 	RuleUntil: func(d *Describer, b []byte, e Event) []byte {
-		return appendf(b, "the run stops here with %d goroutines alive", e.N)
+		return appendf(b, "the run stops here with %d goroutines alive", e.Alive())
 	},
 }
 
-// kickedNew is kicked for a go-create event, whose N is the ring length.
-func kickedNew(e Event) kickedNewPhrase { return kickedNewPhrase{e.G3, e.Flag, e.N} }
+// kickedNew is kicked for a go-create event, which also says the ring's
+// length and whether it is full.
+func kickedNew(e Event) kickedNewPhrase {
+	return kickedNewPhrase{e.Kicked(), e.RingFull(), e.RingLen()}
+}
 
 type kickedNewPhrase struct {
 	g    GID
@@ -251,7 +254,7 @@ func (p pluralPhrase) appendTo(b []byte) []byte {
 	return append(append(decimal.AppendInt(b, int64(p.n)), ' '), p.many...)
 }
 
-func kicked(e Event) kickedPhrase { return kickedPhrase{e.G3} }
+func kicked(e Event) kickedPhrase { return kickedPhrase{e.Kicked()} }
 
 type kickedPhrase struct{ g GID }
 

@@ -10,13 +10,14 @@ var netpollWords = words{
 		return appendf(b, "%v's read is ready: injectglist puts it on %v's ring", e.G, e.P)
 	},
 	RuleNetpollBlock: func(d *Describer, b []byte, e Event) []byte {
-		if e.Flag {
-			return appendf(b, "%v blocks in netpoll for %v, until the next timer (%s on the network)", e.M, e.D, plural(e.N, "G waits", "Gs wait"))
+		waiting := plural(e.Waiting(), "G waits", "Gs wait")
+		if e.HasTimeout() {
+			return appendf(b, "%v blocks in netpoll for %v, until the next timer (%s on the network)", e.M, e.Timeout(), waiting)
 		}
-		return appendf(b, "%v blocks in netpoll with no timeout (%s on the network)", e.M, plural(e.N, "G waits", "Gs wait"))
+		return appendf(b, "%v blocks in netpoll with no timeout (%s on the network)", e.M, waiting)
 	},
 	RuleNetpollReturn: func(d *Describer, b []byte, e Event) []byte {
-		return appendf(b, "%v returns from netpoll with %s", e.M, plural(e.N, "ready G", "ready Gs"))
+		return appendf(b, "%v returns from netpoll with %s", e.M, plural(e.Ready(), "ready G", "ready Gs"))
 	},
 	RuleNetpollBreak: func(d *Describer, b []byte, e Event) []byte {
 		return appendf(b, "netpollBreak wakes %v out of netpoll: a timer is due before it would wake", e.M)

@@ -5,29 +5,29 @@ package gmp
 var parkWords = words{
 	RulePark: func(d *Describer, b []byte, e Event) []byte {
 		b = d.park(b, e)
-		if e.Flag {
+		if e.PreemptMoot() {
 			b = append(b, "; the preemption request pending on it is lost: it parks holding it, and execute clears it when it next runs"...)
 		}
 		return b
 	},
 	RuleReadyChan: func(d *Describer, b []byte, e Event) []byte {
 		if e.Reason == ReasonChanRecv {
-			return appendf(b, "%v sends on channel %s to %v, which was waiting to receive: %v goes %s%s", e.G2, d.chanName(e.N), e.G, e.G, d.into(e), kicked(e))
+			return appendf(b, "%v sends on channel %s to %v, which was waiting to receive: %v goes %s%s", e.Waker(), d.chanName(e.Chan()), e.G, e.G, d.into(e), kicked(e))
 		}
-		return appendf(b, "%v receives on channel %s from %v, which was waiting to send: %v goes %s%s", e.G2, d.chanName(e.N), e.G, e.G, d.into(e), kicked(e))
+		return appendf(b, "%v receives on channel %s from %v, which was waiting to send: %v goes %s%s", e.Waker(), d.chanName(e.Chan()), e.G, e.G, d.into(e), kicked(e))
 	},
 	RuleReadyClose: func(d *Describer, b []byte, e Event) []byte {
-		return appendf(b, "%v closed channel %s: %v wakes %s%s", e.G2, d.chanName(e.N), e.G, d.into(e), kicked(e))
+		return appendf(b, "%v closed channel %s: %v wakes %s%s", e.Waker(), d.chanName(e.Chan()), e.G, d.into(e), kicked(e))
 	},
 	RuleReadyTimer: func(d *Describer, b []byte, e Event) []byte {
-		b = appendf(b, "%v's sleep timer fires %v late, run by %v in findRunnable", e.G, e.D, e.P)
-		if e.P2 != e.P {
-			b = appendf(b, ", stealing %v's timers", e.P2)
+		b = appendf(b, "%v's sleep timer fires %v late, run by %v in findRunnable", e.G, e.Late(), e.P)
+		if owner := e.TimerOwner(); owner != e.P {
+			b = appendf(b, ", stealing %v's timers", owner)
 		}
 		return appendf(b, ": %v goes %s%s", e.G, d.into(e), kicked(e))
 	},
 	RuleReadyChildren: func(d *Describer, b []byte, e Event) []byte {
-		return appendf(b, "%v, the last child of %v, exits: %v wakes %s%s", e.G2, e.G, e.G, d.into(e), kicked(e))
+		return appendf(b, "%v, the last child of %v, exits: %v wakes %s%s", e.Waker(), e.G, e.G, d.into(e), kicked(e))
 	},
 }
 
@@ -36,30 +36,30 @@ func (d *Describer) park(b []byte, e Event) []byte {
 		return appendf(b, "%v blocks in errgroup.Go: all %d slots of its group are taken (the limit channel is full)", e.G, e.Op.Limit)
 	}
 	if e.Reason == ReasonChanRecv && e.To.Kind == LocPoolIdle {
-		return appendf(b, "worker w%d (%v) parks receiving on its task channel until a submitter sends it a task, or the purge closes it", e.N, e.G)
+		return appendf(b, "worker w%d (%v) parks receiving on its task channel until a submitter sends it a task, or the purge closes it", e.WaitArg(), e.G)
 	}
 	switch e.Reason {
 	case ReasonSleep:
-		return appendf(b, "%v sleeps %v: parked, its timer goes into %v's heap", e.G, e.D, e.P)
+		return appendf(b, "%v sleeps %v: parked, its timer goes into %v's heap", e.G, e.Duration(), e.P)
 	case ReasonNetwork:
-		return appendf(b, "%v reads from the network and parks in the poller; its data arrives in %v", e.G, e.D)
+		return appendf(b, "%v reads from the network and parks in the poller; its data arrives in %v", e.G, e.Duration())
 	case ReasonChanSend:
 		return appendf(b, "%v blocks sending to %s", e.G, d.place(e.To))
 	case ReasonChanRecv:
 		return appendf(b, "%v blocks receiving from %s", e.G, d.place(e.To))
 	case ReasonWait:
 		if len(d.pools) > 0 {
-			return appendf(b, "%v waits for %s (goroutines it started, pool tasks it submitted) to finish", e.G, plural(e.N, "child", "children"))
+			return appendf(b, "%v waits for %s (goroutines it started, pool tasks it submitted) to finish", e.G, plural(e.WaitArg(), "child", "children"))
 		}
-		return appendf(b, "%v waits for its %s to exit", e.G, plural(e.N, "child", "children"))
+		return appendf(b, "%v waits for its %s to exit", e.G, plural(e.WaitArg(), "child", "children"))
 	case ReasonWaitGroup:
-		return appendf(b, "%v waits in errgroup.Wait for %s", e.G, plural(e.N, "goroutine", "goroutines"))
+		return appendf(b, "%v waits in errgroup.Wait for %s", e.G, plural(e.WaitArg(), "goroutine", "goroutines"))
 	case ReasonSelect:
 		switch e.To.Kind {
 		case LocPoolWait:
-			return appendf(b, "%v parks in Submit's select until a worker of pool %s takes its task (waiter #%d)", e.G, d.poolName(int(e.To.ID)), e.N)
+			return appendf(b, "%v parks in Submit's select until a worker of pool %s takes its task (waiter #%d)", e.G, d.poolName(int(e.To.ID)), e.WaitArg())
 		case LocSem:
-			return appendf(b, "%v parks in Acquire's select until semaphore %s has room for %d", e.G, d.semName(int(e.To.ID)), e.N)
+			return appendf(b, "%v parks in Acquire's select until semaphore %s has room for %d", e.G, d.semName(int(e.To.ID)), e.WaitArg())
 		}
 	}
 

@@ -6,79 +6,78 @@ import "time"
 // wake-ups they cause.
 var poolWords = words{
 	RulePoolDispatchIdle: func(d *Describer, b []byte, e Event) []byte {
-		name := d.poolName(int(e.Obj))
+		pool := e.Pool()
 		which := "the most recently used (the top of the idle stack)"
-		if d.preAlloc(int(e.Obj)) {
+		if d.preAlloc(pool) {
 			which = "the one idle longest (PreAlloc keeps a ring)"
 		}
-		return appendf(b, "%v submits task %d to pool %s: idle worker w%d (%v), idle for %v, takes it, %s", e.G, e.N2, name, e.N, e.G2, e.D, which)
+		return appendf(b, "%v submits task %d to pool %s: idle worker w%d (%v), idle for %v, takes it, %s", e.G, e.Task(), d.poolName(pool), e.Worker(), e.WorkerG(), e.IdleFor(), which)
 	},
 	RulePoolDispatchNew: func(d *Describer, b []byte, e Event) []byte {
-		name := d.poolName(int(e.Obj))
-		return appendf(b, "%v submits task %d to pool %s: no worker is idle and there is room, so it starts worker w%d (%v; %s running)", e.G, e.N2, name, e.N, e.G2, d.capOf(int(e.Obj), e.N3))
+		pool := e.Pool()
+		return appendf(b, "%v submits task %d to pool %s: no worker is idle and there is room, so it starts worker w%d (%v; %s running)", e.G, e.Task(), d.poolName(pool), e.Worker(), e.WorkerG(), d.capOf(pool, e.Running()))
 	},
 	RulePoolHandoff: func(d *Describer, b []byte, e Event) []byte {
-		name := d.poolName(int(e.Obj))
-		return appendf(b, "worker w%d (%v) of pool %s finishes its task and takes task %d from %v, which waited %v: it runs it at once, and %v is only woken to return", e.N, e.G, name, e.N2, e.G2, e.D, e.G2)
+		name := d.poolName(e.Pool())
+		return appendf(b, "worker w%d (%v) of pool %s finishes its task and takes task %d from %v, which waited %v: it runs it at once, and %v is only woken to return", e.Worker(), e.G, name, e.Task(), e.WaiterG(), e.Waited(), e.WaiterG())
 	},
 	RulePoolServeWaiter: func(d *Describer, b []byte, e Event) []byte {
-		name := d.poolName(int(e.Obj))
-		return appendf(b, "a worker of pool %s is gone and there is room: worker w%d (%v) is started for the task %v waited %v to submit (task %d)", name, e.N, e.G2, e.G3, e.D, e.N2)
+		name := d.poolName(e.Pool())
+		return appendf(b, "a worker of pool %s is gone and there is room: worker w%d (%v) is started for the task %v waited %v to submit (task %d)", name, e.Worker(), e.WorkerG(), e.WaiterG(), e.Waited(), e.Task())
 	},
 	RulePoolBlock: func(d *Describer, b []byte, e Event) []byte {
-		name := d.poolName(int(e.Obj))
-		return appendf(b, "pool %s has no idle worker and no room (%s running): %v waits for one, #%d in a FIFO line of %d", name, d.capOf(int(e.Obj), e.N3), e.G, e.N, e.N2)
+		pool := e.Pool()
+		return appendf(b, "pool %s has no idle worker and no room (%s running): %v waits for one, #%d in a FIFO line of %d", d.poolName(pool), d.capOf(pool, e.Running()), e.G, e.WaiterNo(), e.LineLen())
 	},
 	RulePoolReject: func(d *Describer, b []byte, e Event) []byte {
-		name := d.poolName(int(e.Obj))
-		if e.Flag {
-			return appendf(b, "pool %s has no idle worker and no room (%s running), and it is nonblocking: %v's task is rejected with ErrPoolOverload", name, d.capOf(int(e.Obj), e.N3), e.G)
+		pool := e.Pool()
+		if e.Nonblocking() {
+			return appendf(b, "pool %s has no idle worker and no room (%s running), and it is nonblocking: %v's task is rejected with ErrPoolOverload", d.poolName(pool), d.capOf(pool, e.Running()), e.G)
 		}
-		return appendf(b, "pool %s is full and %d submitters already wait, its max_blocking: %v's task is rejected with ErrPoolOverload", name, e.N, e.G)
+		return appendf(b, "pool %s is full and %d submitters already wait, its max_blocking: %v's task is rejected with ErrPoolOverload", d.poolName(pool), e.Waiting(), e.G)
 	},
 	RulePoolIdle: func(d *Describer, b []byte, e Event) []byte {
-		name := d.poolName(int(e.Obj))
-		b = appendf(b, "worker w%d (%v) of pool %s finishes its task with nobody waiting: it goes on top of the idle stack (%d idle), stamped with the time", e.N, e.G, name, e.N2)
-		if e.Flag {
-			b = appendf(b, "; no purge is pending, so the purge timer is set for %v from now", e.D)
+		name := d.poolName(e.Pool())
+		b = appendf(b, "worker w%d (%v) of pool %s finishes its task with nobody waiting: it goes on top of the idle stack (%d idle), stamped with the time", e.Worker(), e.G, name, e.Idle())
+		if e.PurgeArmed() {
+			b = appendf(b, "; no purge is pending, so the purge timer is set for %v from now", e.PurgeIn())
 		}
 		return b
 	},
 	RulePoolPurge: func(d *Describer, b []byte, e Event) []byte {
-		name := d.poolName(int(e.Obj))
-		if e.N == 0 {
-			b = appendf(b, "the purge of pool %s finds no worker idle for %v", name, d.expiryOf(int(e.Obj)))
+		pool := e.Pool()
+		if n := e.Purged(); n == 0 {
+			b = appendf(b, "the purge of pool %s finds no worker idle for %v", d.poolName(pool), d.expiryOf(pool))
 		} else {
-			b = appendf(b, "the purge of pool %s stops %s idle for %v or more (the oldest for %v), found by binary search of the idle stack", name, plural(e.N, "worker", "workers"), d.expiryOf(int(e.Obj)), e.D2)
+			b = appendf(b, "the purge of pool %s stops %s idle for %v or more (the oldest for %v), found by binary search of the idle stack", d.poolName(pool), plural(n, "worker", "workers"), d.expiryOf(pool), e.Oldest())
 		}
-		if e.Flag {
-			return appendf(b, "; %s idle, and it re-arms for the oldest, in %v", plural(e.N2, "worker stays", "workers stay"), e.D)
+		if e.Rearmed() {
+			return appendf(b, "; %s idle, and it re-arms for the oldest, in %v", plural(e.Idle(), "worker stays", "workers stay"), e.RearmIn())
 		}
 		return append(b, "; no worker is left idle, so no purge is pending"...)
 	},
 	RulePoolReadyIdle: func(d *Describer, b []byte, e Event) []byte {
-		return appendf(b, "%v sends the task on worker w%d's channel: %v, parked receiving, goes %s%s", e.G2, e.N, e.G, d.into(e), kicked(e))
+		return appendf(b, "%v sends the task on worker w%d's channel: %v, parked receiving, goes %s%s", e.Waker(), e.Worker(), e.G, d.into(e), kicked(e))
 	},
 	RulePoolReadyWaiter: func(d *Describer, b []byte, e Event) []byte {
-		return appendf(b, "%v signals the ready channel of %v, waiting in Submit: %v goes %s%s", e.G2, e.G, e.G, d.into(e), kicked(e))
+		return appendf(b, "%v signals the ready channel of %v, waiting in Submit: %v goes %s%s", e.Waker(), e.G, e.G, d.into(e), kicked(e))
 	},
 	RulePoolReadyStop: func(d *Describer, b []byte, e Event) []byte {
-		return appendf(b, "the purge closes the task channel of worker w%d, idle for %v: %v wakes %s to return%s", e.N, e.D, e.G, d.into(e), kicked(e))
+		return appendf(b, "the purge closes the task channel of worker w%d, idle for %v: %v wakes %s to return%s", e.Worker(), e.IdleFor(), e.G, d.into(e), kicked(e))
 	},
 	RulePurgeTimer: func(d *Describer, b []byte, e Event) []byte {
-		name := d.poolName(int(e.Obj))
-		b = appendf(b, "the purge timer of pool %s fires %v late on %v", name, e.D, e.P)
-		if e.P2 != e.P {
-			b = appendf(b, " (stolen from %v's heap)", e.P2)
+		b = appendf(b, "the purge timer of pool %s fires %v late on %v", d.poolName(e.Pool()), e.Late(), e.P)
+		if owner := e.TimerOwner(); owner != e.P {
+			b = appendf(b, " (stolen from %v's heap)", owner)
 		}
 		return appendf(b, ": time.AfterFunc starts %v to run the purge, %s%s", e.G, d.into(e), kickedNew(e))
 	},
 	RuleReadyTasks: func(d *Describer, b []byte, e Event) []byte {
-		return appendf(b, "%v finishes the last task %v was waiting for: %v wakes %s%s", e.G2, e.G, e.G, d.into(e), kicked(e))
+		return appendf(b, "%v finishes the last task %v was waiting for: %v wakes %s%s", e.Waker(), e.G, e.G, d.into(e), kicked(e))
 	},
 	RulePoolWorkerLost: func(d *Describer, b []byte, e Event) []byte {
-		name := d.poolName(int(e.Obj))
-		return appendf(b, "the task on worker w%d (%v) of pool %s called runtime.Goexit, which ends the worker too: the pool stops counting it (%s running)", e.N, e.G, name, d.capOf(int(e.Obj), e.N3))
+		pool := e.Pool()
+		return appendf(b, "the task on worker w%d (%v) of pool %s called runtime.Goexit, which ends the worker too: the pool stops counting it (%s running)", e.Worker(), e.G, d.poolName(pool), d.capOf(pool, e.Running()))
 	},
 }
 
@@ -90,7 +89,7 @@ func (d *Describer) poolName(i int) namePhrase {
 }
 
 // capOf writes a pool's running count against its capacity: "3/8".
-func (d *Describer) capOf(pool int, running int32) capPhrase {
+func (d *Describer) capOf(pool int, running int) capPhrase {
 	if pool >= 0 && pool < len(d.pools) && d.pools[pool].Size > 0 {
 		return capPhrase{running, d.pools[pool].Size}
 	}
@@ -99,7 +98,7 @@ func (d *Describer) capOf(pool int, running int32) capPhrase {
 
 // capPhrase is a running count and a capacity, 0 for none.
 type capPhrase struct {
-	running int32
+	running int
 	size    int
 }
 

@@ -4,13 +4,13 @@ package gmp
 // handoffp, wakep, startm and stopm.
 var procWords = words{
 	RuleAcquirep: func(d *Describer, b []byte, e Event) []byte {
-		if e.Flag {
+		if e.Spins() {
 			return appendf(b, "%v acquires %v and spins looking for work", e.M, e.P)
 		}
 		return appendf(b, "%v acquires %v", e.M, e.P)
 	},
 	RuleReleasepIdle: func(d *Describer, b []byte, e Event) []byte {
-		if e.Flag {
+		if e.WasSpinning() {
 			return appendf(b, "%v found nothing to run or steal: it puts %v on the idle list, stops spinning and checks everything once more", e.M, e.P)
 		}
 		return appendf(b, "%v found nothing to run: it puts %v on the idle list", e.M, e.P)
@@ -19,7 +19,7 @@ var procWords = words{
 		return appendf(b, "%v has no work and others can pick up new work: handoffp puts it on the idle list", e.P)
 	},
 	RuleWakep: func(d *Describer, b []byte, e Event) []byte {
-		return appendf(b, "wakep: %v is idle and no M is spinning, so %s %v to spin on it (%d spinning)", e.P, startedHow(e), e.M, e.N2)
+		return appendf(b, "wakep: %v is idle and no M is spinning, so %s %v to spin on it (%d spinning)", e.P, startedHow(e), e.M, e.Nmspinning())
 	},
 	RuleHandoffWork: func(d *Describer, b []byte, e Event) []byte {
 		return appendf(b, "handoffp: %v has queued work, so %s %v for it", e.P, startedHow(e), e.M)
@@ -34,12 +34,12 @@ var procWords = words{
 		return appendf(b, "injectglist: %s %v on idle %v for a G put on the global queue", startedHow(e), e.M, e.P)
 	},
 	RuleStopm: func(d *Describer, b []byte, e Event) []byte {
-		return appendf(b, "%v parks on the idle M list (%s)", e.M, plural(e.N, "idle M", "idle Ms"))
+		return appendf(b, "%v parks on the idle M list (%s)", e.M, plural(e.IdleMs(), "idle M", "idle Ms"))
 	},
 }
 
 func startedHow(e Event) string {
-	if e.Flag {
+	if e.NewM() {
 		return "it creates"
 	}
 	return "it wakes"

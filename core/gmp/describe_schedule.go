@@ -7,68 +7,67 @@ import "time"
 // (preemption, Gosched).
 var scheduleWords = words{
 	RuleRunnext: func(d *Describer, b []byte, e Event) []byte {
-		return appendf(b, "%v runs %v from its runnext and inherits the current time slice (schedtick stays %d)%s", e.P, e.G, e.N, runnableFor(e))
+		return appendf(b, "%v runs %v from its runnext and inherits the current time slice (schedtick stays %d)%s", e.P, e.G, e.Schedtick(), runnableFor(e))
 	},
 	RuleRunqHead: func(d *Describer, b []byte, e Event) []byte {
-		return appendf(b, "%v runs %v from the head of its ring: a new time slice, schedtick %d%s", e.P, e.G, e.N, runnableFor(e))
+		return appendf(b, "%v runs %v from the head of its ring: a new time slice, schedtick %d%s", e.P, e.G, e.Schedtick(), runnableFor(e))
 	},
 	RuleGlobalFairness: func(d *Describer, b []byte, e Event) []byte {
-		if e.N2 > 0 {
-			return appendf(b, "%v's schedtick %d is a multiple of %d (what-if fairness=%d; the runtime's is 61): the fairness check runs %v from the global queue first (schedtick %d)%s", e.P, e.N-1, e.N2, e.N2, e.G, e.N, runnableFor(e))
+		tick := e.Schedtick()
+		if period := e.Period(); period > 0 {
+			return appendf(b, "%v's schedtick %d is a multiple of %d (what-if fairness=%d; the runtime's is 61): the fairness check runs %v from the global queue first (schedtick %d)%s", e.P, tick-1, period, period, e.G, tick, runnableFor(e))
 		}
-		return appendf(b, "%v's schedtick %d is a multiple of 61: the fairness check runs %v from the global queue first (schedtick %d)%s", e.P, e.N-1, e.G, e.N, runnableFor(e))
+		return appendf(b, "%v's schedtick %d is a multiple of 61: the fairness check runs %v from the global queue first (schedtick %d)%s", e.P, tick-1, e.G, tick, runnableFor(e))
 	},
-	RuleGlobalBatch:     globalBatchWords,
-	RuleGlobalBatchIdle: globalBatchWords,
+	RuleGlobalBatch: globalBatchWords,
 	RuleNetpollRun: func(d *Describer, b []byte, e Event) []byte {
 		if e.Kind == KindGoUnblock {
 			return appendf(b, "%v's network read is ready and the poll returned it: %v runs it next", e.G, e.P)
 		}
-		return appendf(b, "%v runs %v, returned by the network poller; schedtick %d%s", e.P, e.G, e.N, runnableFor(e))
+		return appendf(b, "%v runs %v, returned by the network poller; schedtick %d%s", e.P, e.G, e.Schedtick(), runnableFor(e))
 	},
 	RuleStolenRun: func(d *Describer, b []byte, e Event) []byte {
-		return appendf(b, "%v runs %v, stolen from %v; schedtick %d%s", e.P, e.G, d.place(e.From), e.N, runnableFor(e))
+		return appendf(b, "%v runs %v, stolen from %v; schedtick %d%s", e.P, e.G, d.place(e.From), e.Schedtick(), runnableFor(e))
 	},
 	RulePreemptAsync: func(d *Describer, b []byte, e Event) []byte {
-		return appendf(b, "%v is preempted on %v after running %v%s: the signal caught it in user code; it goes to the tail of the global queue (%d there)", e.G, e.P, e.D, sliceAge(e), e.N)
+		return appendf(b, "%v is preempted on %v after running %v%s: the signal caught it in user code; it goes to the tail of the global queue (%d there)", e.G, e.P, e.Ran(), sliceAge(e), e.GlobalLen())
 	},
 	RulePreemptSync: func(d *Describer, b []byte, e Event) []byte {
-		return appendf(b, "%v stops at a safe point on %v after running %v%s, honouring a pending preemption request; to the tail of the global queue (%d there)", e.G, e.P, e.D, sliceAge(e), e.N)
+		return appendf(b, "%v stops at a safe point on %v after running %v%s, honouring a pending preemption request; to the tail of the global queue (%d there)", e.G, e.P, e.Ran(), sliceAge(e), e.GlobalLen())
 	},
 	RuleGosched: func(d *Describer, b []byte, e Event) []byte {
-		return appendf(b, "%v calls runtime.Gosched on %v: it goes to the tail of the global queue (%d there), not to %v's ring", e.G, e.P, e.N, e.P)
+		return appendf(b, "%v calls runtime.Gosched on %v: it goes to the tail of the global queue (%d there), not to %v's ring", e.G, e.P, e.GlobalLen(), e.P)
 	},
 	RuleRunqsteal: func(d *Describer, b []byte, e Event) []byte {
-		if e.N == 1 {
-			return appendf(b, "%v steals the one G in %v's ring: %v runs now", e.P, e.P2, e.G)
+		n, victim := e.Stolen(), e.Victim()
+		if n == 1 {
+			return appendf(b, "%v steals the one G in %v's ring: %v runs now", e.P, victim, e.G)
 		}
-		if e.Flag {
-			return appendf(b, "%v steals all %d Gs of %v's ring (what-if steal-all; the runtime takes half): %v runs now, %s to %v's ring", e.P, e.N, e.P2, e.G, plural(e.N-1, "G goes", "Gs go"), e.P)
+		if e.StealAll() {
+			return appendf(b, "%v steals all %d Gs of %v's ring (what-if steal-all; the runtime takes half): %v runs now, %s to %v's ring", e.P, n, victim, e.G, plural(n-1, "G goes", "Gs go"), e.P)
 		}
-		return appendf(b, "%v steals %d Gs, half of %v's ring (%d left there): %v runs now, %s to %v's ring", e.P, e.N, e.P2, e.N2, e.G, plural(e.N-1, "G goes", "Gs go"), e.P)
+		return appendf(b, "%v steals %d Gs, half of %v's ring (%d left there): %v runs now, %s to %v's ring", e.P, n, victim, e.Left(), e.G, plural(n-1, "G goes", "Gs go"), e.P)
 	},
 	RuleRunqstealNext: func(d *Describer, b []byte, e Event) []byte {
-		if e.Flag {
-			return appendf(b, "%v steals %v from %v's runnext on the last pass, after a usleep(3) back-off (%v with timer slack)", e.P, e.G, e.P2, e.D)
+		victim := e.Victim()
+		if e.BackedOff() {
+			return appendf(b, "%v steals %v from %v's runnext on the last pass, after a usleep(3) back-off (%v with timer slack)", e.P, e.G, victim, e.Backoff())
 		}
-		return appendf(b, "%v steals %v from %v's runnext on the last pass, without backing off: %v's G is in a syscall or it has no M", e.P, e.G, e.P2, e.P2)
+		return appendf(b, "%v steals %v from %v's runnext on the last pass, without backing off: %v's G is in a syscall or it has no M", e.P, e.G, victim, victim)
 	},
 }
 
 func globalBatchWords(d *Describer, b []byte, e Event) []byte {
 	b = appendf(b, "%v's queue is empty: it runs %v from the global queue", e.P, e.G)
-	if e.N2 > 1 {
-		b = appendf(b, " and moves %d more to its ring (batch of min(128, len, len/GOMAXPROCS+1) = %d)", e.N2-1, e.N2)
+	if n := e.Batch(); n > 1 {
+		b = appendf(b, " and moves %d more to its ring (batch of min(128, len, len/GOMAXPROCS+1) = %d)", n-1, n)
 	}
-	if e.Rule == RuleGlobalBatchIdle {
-		b = append(b, ", found after dropping spinning"...)
-	}
-	return appendf(b, "; schedtick %d%s", e.N, runnableFor(e))
+	return appendf(b, "; schedtick %d%s", e.Schedtick(), runnableFor(e))
 }
 
 // runnableFor ends the sentence of a G that starts running with how long
 // it was runnable, when it waited at all.
-func runnableFor(e Event) waitedPhrase { return waitedPhrase{e.D} }
+func runnableFor(e Event) waitedPhrase { return waitedPhrase{e.Waited()} }
 
 type waitedPhrase struct{ waited time.Duration }
 
@@ -80,7 +79,7 @@ func (w waitedPhrase) appendTo(b []byte) []byte {
 }
 
 // sliceAge mentions the slice's age when the G inherited an older slice.
-func sliceAge(e Event) sliceAgePhrase { return sliceAgePhrase{e.D, e.D2} }
+func sliceAge(e Event) sliceAgePhrase { return sliceAgePhrase{e.Ran(), e.SliceAge()} }
 
 type sliceAgePhrase struct{ ran, age time.Duration }
 

@@ -4,41 +4,41 @@ package gmp
 // (x/sync/errgroup).
 var syncWords = words{
 	RuleGroupGo: func(d *Describer, b []byte, e Event) []byte {
-		return appendf(b, "%v starts %v with errgroup.Go %s%s", e.G2, e.G, d.into(e), kickedNew(e))
+		return appendf(b, "%v starts %v with errgroup.Go %s%s", e.Creator(), e.G, d.into(e), kickedNew(e))
 	},
 	RuleGroupSlot: func(d *Describer, b []byte, e Event) []byte {
-		return appendf(b, "%v ends and takes its token back from the errgroup's limit channel: %v, blocked in errgroup.Go, wakes %s%s", e.G2, e.G, d.into(e), kicked(e))
+		return appendf(b, "%v ends and takes its token back from the errgroup's limit channel: %v, blocked in errgroup.Go, wakes %s%s", e.Waker(), e.G, d.into(e), kicked(e))
 	},
 	RuleGroupWaitDone: func(d *Describer, b []byte, e Event) []byte {
-		return appendf(b, "%v, the group's last goroutine, ends: %v returns from errgroup.Wait %s%s", e.G2, e.G, d.into(e), kicked(e))
+		return appendf(b, "%v, the group's last goroutine, ends: %v returns from errgroup.Wait %s%s", e.Waker(), e.G, d.into(e), kicked(e))
 	},
 	RuleSemAcquire: func(d *Describer, b []byte, e Event) []byte {
-		name := d.semName(int(e.Obj))
-		return appendf(b, "%v acquires %d of semaphore %s (%d taken now)", e.G, e.N, name, e.N2)
+		name := d.semName(e.Sem())
+		return appendf(b, "%v acquires %d of semaphore %s (%d taken now)", e.G, e.Weight(), name, e.Taken())
 	},
 	RuleSemWait: func(d *Describer, b []byte, e Event) []byte {
-		name := d.semName(int(e.Obj))
-		return appendf(b, "%v asks semaphore %s for %d with %d taken: it queues, #%d in line", e.G, name, e.N, e.N2, e.N3)
+		name := d.semName(e.Sem())
+		return appendf(b, "%v asks semaphore %s for %d with %d taken: it queues, #%d in line", e.G, name, e.Weight(), e.Taken(), e.Position())
 	},
 	RuleSemNever: func(d *Describer, b []byte, e Event) []byte {
-		name := d.semName(int(e.Obj))
-		return appendf(b, "%v asks semaphore %s for %d, more than it can ever hold: Acquire waits for its context, which never ends", e.G, name, e.N)
+		name := d.semName(e.Sem())
+		return appendf(b, "%v asks semaphore %s for %d, more than it can ever hold: Acquire waits for its context, which never ends", e.G, name, e.Weight())
 	},
 	RuleSemRelease: func(d *Describer, b []byte, e Event) []byte {
-		name := d.semName(int(e.Obj))
-		b = appendf(b, "%v releases %d of semaphore %s", e.G, e.N, name)
-		if e.N3 > 0 {
-			b = appendf(b, " and lets %s through in order", plural(int(e.N3), "waiter", "waiters"))
+		name := d.semName(e.Sem())
+		b = appendf(b, "%v releases %d of semaphore %s", e.G, e.Weight(), name)
+		if n := e.LetThrough(); n > 0 {
+			b = appendf(b, " and lets %s through in order", plural(n, "waiter", "waiters"))
 		}
-		b = appendf(b, " (%d taken now)", e.N2)
-		if e.Flag {
-			b = appendf(b, "; the next waiter, %v, does not fit yet, so everyone behind it waits too", e.G2)
+		b = appendf(b, " (%d taken now)", e.Taken())
+		if e.Stuck() {
+			b = appendf(b, "; the next waiter, %v, does not fit yet, so everyone behind it waits too", e.NextWaiter())
 		}
 		return b
 	},
 	RuleReadySem: func(d *Describer, b []byte, e Event) []byte {
-		name := d.semName(int(e.Obj))
-		return appendf(b, "%v's release lets %v take %d of semaphore %s: %v wakes %s%s", e.G2, e.G, e.N, name, e.G, d.into(e), kicked(e))
+		name := d.semName(e.Sem())
+		return appendf(b, "%v's release lets %v take %d of semaphore %s: %v wakes %s%s", e.Waker(), e.G, e.Weight(), name, e.G, d.into(e), kicked(e))
 	},
 }
 

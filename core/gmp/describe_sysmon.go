@@ -3,19 +3,19 @@ package gmp
 // sysmonWords tells what sysmon does on its rounds.
 var sysmonWords = words{
 	RuleSysmonPreempt: func(d *Describer, b []byte, e Event) []byte {
-		return appendf(b, "sysmon asks %v on %v to stop: it has seen %v's slice (schedtick %d) for %v", e.G, e.P, e.P, e.N, e.D)
+		return appendf(b, "sysmon asks %v on %v to stop: it has seen %v's slice (schedtick %d) for %v", e.G, e.P, e.P, e.Schedtick(), e.Seen())
 	},
 	RuleSysmonNetpoll: func(d *Describer, b []byte, e Event) []byte {
-		return appendf(b, "sysmon polls the network, which nobody did for 10ms: %s", plural(e.N, "G is ready", "Gs are ready"))
+		return appendf(b, "sysmon polls the network, which nobody did for 10ms: %s", plural(e.Ready(), "G is ready", "Gs are ready"))
 	},
 	RuleSysmonSleep: func(d *Describer, b []byte, e Event) []byte {
-		if e.Flag {
-			return appendf(b, "every P is idle: sysmon sleeps deeply until the next timer, in %v", e.D)
+		if e.UntilTimer() {
+			return appendf(b, "every P is idle: sysmon sleeps deeply until the next timer, in %v", e.Sleep())
 		}
-		return appendf(b, "every P is idle: sysmon sleeps deeply for up to %v", e.D)
+		return appendf(b, "every P is idle: sysmon sleeps deeply for up to %v", e.Sleep())
 	},
 	RuleSysmonWake: func(d *Describer, b []byte, e Event) []byte {
-		if e.Flag {
+		if e.BySyscall() {
 			return append(b, "a syscall wakes sysmon from its deep sleep; its back-off restarts at 20µs"...)
 		}
 		return append(b, "sysmon wakes from its deep sleep"...)

@@ -38,9 +38,12 @@ const (
 	KindSemAcquire                   // sem-acquire: a semaphore is taken, or the caller waits
 	KindSemRelease                   // sem-release: a semaphore is given back
 	KindPoolExit                     // pool-exit: a worker stops because its task called runtime.Goexit
+	numKinds
 )
 
-var kindNames = [...]string{
+// kindNames names every kind. Its length is numKinds, so a kind declared
+// above without a name here leaves a hole TestEveryKindIsNamed finds.
+var kindNames = [numKinds]string{
 	KindGoCreate: "go-create", KindGoStart: "go-start", KindGoStop: "go-stop", KindGoBlock: "go-block",
 	KindGoUnblock: "go-unblock", KindGoExit: "go-exit", KindSyscallEnter: "syscall-enter",
 	KindSyscallExit: "syscall-exit", KindProcStart: "proc-start", KindProcStop: "proc-stop",
@@ -58,10 +61,10 @@ func (k Kind) String() string {
 	return "kind?"
 }
 
-// Kinds lists every kind, in declaration order.
+// Kinds lists every kind the model declares, in declaration order.
 func Kinds() []Kind {
-	out := make([]Kind, 0, len(kindNames)-1)
-	for k := KindGoCreate; int(k) < len(kindNames); k++ {
+	out := make([]Kind, 0, numKinds-1)
+	for k := KindGoCreate; k < numKinds; k++ {
 		out = append(out, k)
 	}
 	return out
@@ -98,7 +101,6 @@ const (
 	RuleRunqHead
 	RuleGlobalFairness
 	RuleGlobalBatch
-	RuleGlobalBatchIdle
 	RuleNetpollRun
 	RuleStolenRun
 	// stopping and parking
@@ -180,8 +182,10 @@ const (
 // describer turns them into a sentence. T, Kind, Rule, G, P, M, From, To
 // and Op mean the same for every event; what Flag, G2, G3, P2, M2, Obj, N,
 // N2, N3, D, D2 and Reason hold depends on the rule, and the rule table
-// (ruletable.go, Rule.Fields) names it. Outside this package, read them
-// through Detail or the named accessors (Worker, Stolen, RetakeCause…).
+// (ruletable.go, Rule.Fields) names it. Read them through the typed
+// accessors generated from that table (details_gen.go: Worker, Stolen,
+// RetakeCause…), which know which field each rule uses; Reason, the one
+// whose meaning is the same wherever it is set, is read directly.
 // The fields are ordered to pack into 112 bytes: the UI keeps every event
 // of a run.
 type Event struct {

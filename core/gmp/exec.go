@@ -50,6 +50,18 @@ var opNames = [...]string{
 	opGroupDone: "errgroup done", opGroupWait: "errgroup.Wait",
 }
 
+// Actions lists the kinds of action a scenario can write, in declaration
+// order: those declared before the ones New makes up for the libraries.
+// Tests hold the scenario parser's table, the soak generator and the
+// micro-programs to this list, so a new action cannot be left out of one.
+func Actions() []OpKind {
+	out := make([]OpKind, 0, opPoolWorker-OpCPU)
+	for k := OpCPU; k < opPoolWorker; k++ {
+		out = append(out, k)
+	}
+	return out
+}
+
 func (k OpKind) String() string {
 	if int(k) < len(opNames) && opNames[k] != "" {
 		return opNames[k]

@@ -66,7 +66,7 @@ func (mm *MomentMatcher) Match(e *Event) bool {
 		mm.hit = e.T >= sim.Time(m.At)
 		return mm.hit
 	}
-	if e.Kind != m.On || m.G != NoG && e.G != m.G && e.G2 != m.G && e.G3 != m.G || m.HasP && e.P != m.P {
+	if e.Kind != m.On || m.G != NoG && !e.Involves(m.G) || m.HasP && e.P != m.P {
 		return false
 	}
 	mm.seen++

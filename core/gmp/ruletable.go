@@ -1,25 +1,28 @@
 package gmp
 
-import (
-	"fmt"
-	"strconv"
-	"strings"
-)
-
 // The rule table: for each rule, the runtime function it mirrors, one
 // sentence on what it does, and the meaning of each Event field it sets
 // beyond the ones every event shares (T, Kind, Rule, G, P, M, From, To,
-// Op). The describer writes the sentence a user reads for each event; this
-// table is what a programmer reads, and named accessors (Detail, Worker,
-// Stolen, …) read fields through it, so no package outside gmp decodes
-// N2 or G3 by position.
+// Op, Cause). The describer writes the sentence a user reads for each
+// event; this table is what a programmer reads.
+//
+// The names of the fields are code: go generate writes, from this table,
+// one method per name (details_gen.go: Stolen, Worker, Kicked, …) that
+// reads the field the event's rule keeps it in, and Event.Involves. So no
+// code decodes N2 or G3 by position, and a misspelt detail does not
+// compile. TestDetailsAreGenerated fails when details_gen.go is stale.
+
+//go:generate go run ./internal/gendetails
 
 // ruleInfo is one row of the rule table.
 type ruleInfo struct {
 	fn  string
 	doc string
 	// fields names what the rule puts in the rule-specific fields, as
-	// "Field name; Field name", e.g. "G2 creator; N ringLen".
+	// "Field name; Field name", e.g. "G2 creator; N ringLen". The
+	// accessor's type is the field's (int for an int32), or the type
+	// a third word names: "N2 retakeCause RetakeCause". One name has one
+	// type across rules.
 	fields string
 }
 
@@ -27,7 +30,7 @@ var ruleTable = [numRules]ruleInfo{
 	RuleNone: {doc: "no rule"},
 
 	RuleNewproc: {"newproc", "a go statement puts the new goroutine in its P's runnext; the one there goes to the ring's tail (R2.1, R2.3)",
-		"G2 creator; G3 kicked; N ringLen; N2 reusedFrom; Flag ringFull"},
+		"G2 creator; G3 kicked; N ringLen; N2 reusedFrom GID; Flag ringFull"},
 	RuleRunqputslow: {"runqputslow", "a full ring moves its older half and the new goroutine to the global queue (R2.5)",
 		"N moved; N2 globalLen"},
 	RuleGfput:      {"gfput", "a P's free list of dead descriptors passed 64: half go to the global list (R10.2)", "N moved; N2 left"},
@@ -44,8 +47,6 @@ var ruleTable = [numRules]ruleInfo{
 	RuleGlobalFairness: {"globrunqget", "every 61st schedtick a P takes one goroutine from the global queue first (R3.5)",
 		"N schedtick; N2 period; D waited"},
 	RuleGlobalBatch: {"globrunqgetbatch", "a P with an empty queue takes a batch from the global queue (R3.3)",
-		"N schedtick; N2 batch; D waited"},
-	RuleGlobalBatchIdle: {"globrunqgetbatch", "as RuleGlobalBatch, found on the last look after the M stopped spinning",
 		"N schedtick; N2 batch; D waited"},
 	RuleNetpollRun: {"findRunnable", "a P runs a goroutine the network poller returned",
 		"N schedtick; D waited"},
@@ -77,10 +78,10 @@ var ruleTable = [numRules]ruleInfo{
 	RuleExitsyscallIdleP: {"exitsyscallTryGetP", "a system call returns and takes an idle P (R5.4)", "M2 thread; Flag preemptArmed"},
 	RuleExitsyscallNoP:   {"exitsyscallNoP", "a system call returns to no P: the goroutine goes to the global queue and its M parks (R5.5)", ""},
 	RuleRetake: {"retake", "sysmon takes the P of a goroutine in a long system call (R5.7)",
-		"N2 cause; D grace; Flag firstSyscall; M2 thread"},
+		"N2 retakeCause RetakeCause; D grace; Flag firstSyscall; M2 thread"},
 	RuleTakeBackOldP: {"exitsyscallTryGetP", "a thread back from a system call takes its old P from the thread that took it", "M2 thread"},
 
-	RuleAcquirep:      {"acquirep", "an M acquires a P", "Flag spinning"},
+	RuleAcquirep:      {"acquirep", "an M acquires a P", "Flag spins"},
 	RuleReleasepIdle:  {"findRunnable", "an M with nothing to run puts its P on the idle list (R3.3)", "Flag wasSpinning"},
 	RuleHandoffIdle:   {"handoffp", "handoffp puts a P with no work on the idle list (R4.5)", ""},
 	RuleWakep:         {"wakep", "an idle P and no spinning M: an M is started to spin (R2.7, R4.3)", "N spinning; N2 nmspinning; Flag newM"},
@@ -94,7 +95,7 @@ var ruleTable = [numRules]ruleInfo{
 
 	RuleNetpollBlock:  {"findRunnable", "an M with nothing to do blocks in the network poller", "N waiting; D timeout; Flag hasTimeout"},
 	RuleNetpollReturn: {"findRunnable", "an M returns from the network poller", "N ready"},
-	RuleNetpollBreak:  {"netpollBreak", "a timer due sooner wakes the M blocked in the poller", "M2 waker"},
+	RuleNetpollBreak:  {"netpollBreak", "a timer due sooner wakes the M blocked in the poller", "M2 breaker"},
 	RuleNetReady:      {"netpoll", "a goroutine's network read becomes ready", ""},
 
 	RuleSysmonPreempt: {"preemptone", "sysmon asks a goroutine that ran 10ms to stop (R6.6, R7.1)", "N schedtick; D seen; M2 thread"},
@@ -125,7 +126,7 @@ var ruleTable = [numRules]ruleInfo{
 	RulePoolReadyStop:   {"closechan", "the purge closes an expired worker's channel, waking it to return", "Obj pool; N worker; G2 waker; G3 kicked; D idleFor"},
 	RulePoolWorkerLost:  {"pool.workerLost", "a task's runtime.Goexit ends its worker too", "Obj pool; N worker; N3 running"},
 	RulePurgeTimer: {"time.goFunc", "a pool's purge timer fires and starts a goroutine to purge",
-		"Obj pool; P2 timerOwner; D late; G3 kicked; N ringLen; N2 reusedFrom; Flag ringFull"},
+		"Obj pool; P2 timerOwner; D late; G3 kicked; N ringLen; N2 reusedFrom GID; Flag ringFull"},
 	RuleReadyTasks: {"goready", "the last task a goroutine waits for finishes and wakes it", "G2 waker; G3 kicked"},
 
 	RuleSemAcquire: {"semaphore.Acquire", "a semaphore has room: the caller takes it", "Obj sem; N weight; N2 taken"},
@@ -135,73 +136,9 @@ var ruleTable = [numRules]ruleInfo{
 		"Obj sem; N weight; N2 taken; N3 letThrough; G2 nextWaiter; Flag stuck"},
 	RuleReadySem: {"closechan", "a release wakes a waiter that now fits", "Obj sem; N weight; G2 waker; G3 kicked"},
 
-	RuleGroupGo:       {"errgroup.Go", "errgroup.Go starts a goroutine, as a go statement does", "G2 creator; G3 kicked; N ringLen; N2 reusedFrom; Flag ringFull"},
+	RuleGroupGo:       {"errgroup.Go", "errgroup.Go starts a goroutine, as a go statement does", "G2 creator; G3 kicked; N ringLen; N2 reusedFrom GID; Flag ringFull"},
 	RuleGroupSlot:     {"chanrecv", "a group's goroutine ends and frees a slot for a blocked errgroup.Go", "G2 waker; G3 kicked; N chanCap"},
 	RuleGroupWaitDone: {"sync.WaitGroup.Done", "a group's last goroutine ends and errgroup.Wait returns", "G2 waker; G3 kicked"},
-}
-
-// Field names an Event field whose meaning depends on the rule.
-type Field uint8
-
-const (
-	FieldNone Field = iota
-	FieldFlag
-	FieldG2
-	FieldG3
-	FieldP2
-	FieldM2
-	FieldObj
-	FieldN
-	FieldN2
-	FieldN3
-	FieldD
-	FieldD2
-	FieldReason
-	numFields
-)
-
-var fieldNames = [numFields]string{"", "Flag", "G2", "G3", "P2", "M2", "Obj", "N", "N2", "N3", "D", "D2", "Reason"}
-
-func (f Field) String() string { return fieldNames[f] }
-
-// ruleFields maps each rule's detail names to the fields that hold them,
-// parsed once from the table.
-var ruleFields = func() [numRules]map[string]Field {
-	var out [numRules]map[string]Field
-	for r, info := range ruleTable {
-		m, err := parseFields(info.fields)
-		if err != nil {
-			panic(fmt.Sprintf("gmp: rule table, %s: %v", "rule "+strconv.Itoa(r), err))
-		}
-		out[r] = m
-	}
-	return out
-}()
-
-func parseFields(s string) (map[string]Field, error) {
-	out := map[string]Field{}
-	if s == "" {
-		return out, nil
-	}
-	seen := map[Field]bool{}
-	for _, part := range strings.Split(s, "; ") {
-		field, name, ok := strings.Cut(part, " ")
-		f := Field(0)
-		for i, n := range fieldNames {
-			if n == field && n != "" {
-				f = Field(i)
-			}
-		}
-		if !ok || f == FieldNone || name == "" {
-			return nil, fmt.Errorf("bad field %q", part)
-		}
-		if seen[f] || out[name] != FieldNone {
-			return nil, fmt.Errorf("%q given twice", part)
-		}
-		seen[f] = true
-		out[name] = f
-	}
-	return out, nil
 }
 
 // Fn is the runtime function the rule models.
@@ -228,107 +165,3 @@ func (r Rule) Fields() string {
 	}
 	return ""
 }
-
-// fieldOf returns the field holding the named detail for the rule.
-func (r Rule) fieldOf(name string) (Field, bool) {
-	if r >= numRules {
-		return FieldNone, false
-	}
-	f, ok := ruleFields[r][name]
-	return f, ok
-}
-
-// Detail returns the named detail of the event, as the rule table names
-// it ("worker", "stolen", "cause"…), and whether its rule has one.
-func (e *Event) Detail(name string) (int64, bool) {
-	f, ok := e.Rule.fieldOf(name)
-	if !ok {
-		return 0, false
-	}
-	return e.field(f), true
-}
-
-// field returns the value of a rule-specific field as an integer.
-func (e *Event) field(f Field) int64 {
-	switch f {
-	case FieldFlag:
-		return int64(boolInt(e.Flag))
-	case FieldG2:
-		return int64(e.G2)
-	case FieldG3:
-		return int64(e.G3)
-	case FieldP2:
-		return int64(e.P2)
-	case FieldM2:
-		return int64(e.M2)
-	case FieldObj:
-		return int64(e.Obj)
-	case FieldN:
-		return int64(e.N)
-	case FieldN2:
-		return int64(e.N2)
-	case FieldN3:
-		return int64(e.N3)
-	case FieldD:
-		return int64(e.D)
-	case FieldD2:
-		return int64(e.D2)
-	case FieldReason:
-		return int64(e.Reason)
-	}
-	return 0
-}
-
-// detailInt returns a named detail as an int, 0 when the rule has none.
-func (e *Event) detailInt(name string) int {
-	v, _ := e.Detail(name)
-	return int(v)
-}
-
-// Worker is a pool event's worker number (wN), 0 for other events.
-func (e *Event) Worker() int { return e.detailInt("worker") }
-
-// Task is the number of the task a pool dispatch or hand-off concerns.
-func (e *Event) Task() int { return e.detailInt("task") }
-
-// WaiterNo is a blocked submitter's place in its pool's line.
-func (e *Event) WaiterNo() int { return e.detailInt("waiterNo") }
-
-// Purged is how many workers a pool's purge stops.
-func (e *Event) Purged() int { return e.detailInt("purged") }
-
-// Idle is how many workers a pool has idle after the event.
-func (e *Event) Idle() int { return e.detailInt("idle") }
-
-// Stolen is how many goroutines a steal takes.
-func (e *Event) Stolen() int { return e.detailInt("stolen") }
-
-// Left is how many goroutines a steal leaves in the victim's ring, or
-// descriptors a free-list move leaves.
-func (e *Event) Left() int { return e.detailInt("left") }
-
-// RingLen is the length of the P's ring after a go statement.
-func (e *Event) RingLen() int { return e.detailInt("ringLen") }
-
-// Moved is how many goroutines or descriptors the event moves.
-func (e *Event) Moved() int { return e.detailInt("moved") }
-
-// GlobalLen is the global queue's length after the event.
-func (e *Event) GlobalLen() int { return e.detailInt("globalLen") }
-
-// Schedtick is the P's schedtick after a goroutine starts, or the one
-// sysmon saw when it asked for a preemption.
-func (e *Event) Schedtick() int { return e.detailInt("schedtick") }
-
-// Kicked is the goroutine a new or woken one pushed out of runnext.
-func (e *Event) Kicked() GID { return GID(e.detailInt("kicked")) }
-
-// RingFull reports whether a go statement's kicked goroutine finds the
-// ring full (a runq-overflow follows).
-func (e *Event) RingFull() bool { return e.detailInt("ringFull") != 0 }
-
-// WaiterG is the submitter a pool hand-off or new worker serves.
-func (e *Event) WaiterG() GID { return GID(e.detailInt("waiterG")) }
-
-// RetakeCause says why sysmon took a P from a system call.
-func (e *Event) RetakeCause() RetakeCause { return RetakeCause(e.detailInt("cause")) }

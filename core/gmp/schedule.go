@@ -205,13 +205,11 @@ func (s *Machine) findIdle(m *M) (pick, findResult) {
 	if wasSpinning {
 		m.Spinning = false
 		s.sched.Nmspinning--
-		if s.sched.runq.len() > 0 {
-			if p2 := s.idleForSpinning(); p2 != nil {
-				s.acquirep(m, p2, RuleAcquirep)
-				s.becomeSpinning(m)
-				return s.globrunqgetbatch(p2, RuleGlobalBatchIdle), found
-			}
-		}
+		// Step 14 of the runtime looks at the global queue again first:
+		// another M may have put work there since step 13 let go of
+		// sched.lock. Here findIdle runs at one instant and step 13 just
+		// found the queue empty, so that look could never find anything
+		// (no program makes it fire: TestEventsSetOnlyTheirRulesFields).
 		// The look at other Ps' queues is for stealing from them, which
 		// the no-steal policy forbids.
 		if p2 := s.checkRunqsNoP(); p2 != nil && !s.cfg.Policy.NoSteal {

@@ -64,6 +64,32 @@ func TestSoak(t *testing.T) {
 	}
 }
 
+// The soak generator writes every action a scenario can (gmp.Actions)
+// within TestSoak's default number of scenarios, so the invariant checker
+// sees each. Add an action to the model and the parser but not to
+// soakGen.action, and this fails: "TestSoak's generator never writes the
+// action yield".
+func TestSoakWritesEveryAction(t *testing.T) {
+	written := map[gmp.OpKind]bool{}
+	var walk func(ops []gmp.Op)
+	walk = func(ops []gmp.Op) {
+		for _, op := range ops {
+			written[op.Kind] = true
+			walk(op.Body)
+		}
+	}
+	for seed := uint64(1); seed <= 600 && len(written) < len(gmp.Actions()); seed++ {
+		if sc, err := scenarios.Parse("soak.yaml", []byte(randomScenario(seed))); err == nil {
+			walk(sc.Program().Main)
+		}
+	}
+	for _, k := range gmp.Actions() {
+		if !written[k] {
+			t.Errorf("TestSoak's generator never writes the action %s: add it to soakGen.action (soak_test.go)", k)
+		}
+	}
+}
+
 // randomScenario writes a random scenario for seed.
 func randomScenario(seed uint64) string {
 	r := sim.NewRand(seed)

@@ -143,7 +143,7 @@ func (s *Machine) sysmonPass() {
 }
 
 // RetakeCause says why retake took a P from a syscall (the proc-steal
-// event's "cause", Event.RetakeCause).
+// event's "retakeCause", Event.RetakeCause).
 type RetakeCause int
 
 const (

@@ -104,7 +104,7 @@ func (d *Driver) Event(m *gmp.Machine, e gmp.Event) error {
 	if !IsPoolEvent(e) {
 		return nil
 	}
-	mp := d.pools[e.Obj]
+	mp := d.pools[e.Pool()]
 	mp.setTime(e.T)
 	if err := mp.apply(e); err != nil {
 		d.err = fmt.Errorf("event %d at %v (%v): %w", d.lastSeen, e.T, e.Kind, err)

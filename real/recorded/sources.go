@@ -111,7 +111,7 @@ func FromModel(sc *scenarios.Scenario, cfg gmp.Config) (*Run, gmp.End, error) {
 			cut++
 			return
 		}
-		events = append(events, Event{T: e.T.D(), Kind: e.Kind, G: gid(e.G), G2: gid(e.G2), P: int32(e.P), M: int32(e.M)})
+		events = append(events, Event{T: e.T.D(), Kind: e.Kind, G: gid(e.G), G2: gid(actor(&e)), P: int32(e.P), M: int32(e.M)})
 		raw = append(raw, e)
 	})
 	end := m.Run()
@@ -120,6 +120,15 @@ func FromModel(sc *scenarios.Scenario, cfg gmp.Config) (*Run, gmp.End, error) {
 		run.Note = fmt.Sprintf("only the first %d events are shown; the run had %d more", MaxEvents, cut)
 	}
 	return run, end, nil
+}
+
+// actor is the goroutine acting on e's, as a runtime trace records it:
+// the creator of a new goroutine, the waker of a readied one.
+func actor(e *gmp.Event) gmp.GID {
+	if g := e.Creator(); g != gmp.NoG {
+		return g
+	}
+	return e.Waker()
 }
 
 func gid(g gmp.GID) int64 {

@@ -61,7 +61,7 @@ main:
 			for _, c := range []gmp.RetakeCause{gmp.RetakeQueued, gmp.RetakeNoHelper, gmp.RetakeGraceOver, gmp.RetakeStaleSlice} {
 				others = append(others, retakeCauses[c])
 			}
-			qs = append(qs, x.question(r, fmt.Sprintf("While G1 is in its syscall, sysmon takes %v from %v. Why then?", e.P, e.M2),
+			qs = append(qs, x.question(r, fmt.Sprintf("While G1 is in its syscall, sysmon takes %v from %v. Why then?", e.P, e.Thread()),
 				retakeCauses[e.RetakeCause()], others, steal))
 			start := x.find(steal, func(f *gmp.Event) bool { return f.Kind == gmp.KindProcStart && f.P == e.P })
 			if start >= 0 && start < exit {
@@ -115,7 +115,7 @@ main:
 		if stop < 0 {
 			return nil
 		}
-		ran := x.events[stop].D
+		ran := x.events[stop].Ran()
 		next := x.find(stop, func(e *gmp.Event) bool { return e.Kind == gmp.KindGoStart })
 		stops := x.all(func(e *gmp.Event) bool {
 			return e.Kind == gmp.KindGoStop && e.G == g && e.Reason == gmp.ReasonPreempted
@@ -161,7 +161,7 @@ main:
 		e := x.events[wake]
 		places := []string{x.d.Loc(e.To), "P0.runq", "global", "P1.runnext", "P0.runnext"}
 		return []Question{
-			x.question(r, fmt.Sprintf("G3 sleeps %v. How long after it parks is its timer run?", x.events[sleep].D),
+			x.question(r, fmt.Sprintf("G3 sleeps %v. How long after it parks is its timer run?", x.events[sleep].Duration()),
 				aboutMs(slept), msChoices(slept, -10e6, -5e6, 5e6, 10e6, 20e6), sleep, wake),
 			x.question(r, "Where does G3 go when its timer fires?", x.d.Loc(e.To), places, wake),
 		}

@@ -105,9 +105,9 @@ var facts = []factInfo{
 			f := Fact{Kind: FactWhere, G: e.G}
 			switch {
 			case e.Kind == gmp.KindGoCreate:
-				return f, fmt.Sprintf("%v creates %v on %v.", e.G2, e.G, e.P), true
-			case e.Kind == gmp.KindGoUnblock && e.G2 != gmp.NoG:
-				return f, fmt.Sprintf("%v wakes %v, on %v.", e.G2, e.G, e.P), true
+				return f, fmt.Sprintf("%v creates %v on %v.", e.Creator(), e.G, e.P), true
+			case e.Kind == gmp.KindGoUnblock && e.Waker() != gmp.NoG:
+				return f, fmt.Sprintf("%v wakes %v, on %v.", e.Waker(), e.G, e.P), true
 			case e.Kind == gmp.KindGoStop:
 				return f, fmt.Sprintf("%v stops running on %v (%v).", e.G, e.P, e.Reason), true
 			}
@@ -132,7 +132,7 @@ var facts = []factInfo{
 				return Fact{}, "", false
 			}
 			return Fact{Kind: FactSteals, P: e.P},
-				fmt.Sprintf("%v has nothing to run; it steals from %v, whose ring holds %d.", e.P, e.P2, e.Stolen()+e.Left()), true
+				fmt.Sprintf("%v has nothing to run; it steals from %v, whose ring holds %d.", e.P, e.Victim(), e.Stolen()+e.Left()), true
 		},
 	},
 	{
@@ -186,7 +186,7 @@ var facts = []factInfo{
 			return fmt.Sprintf("Which worker of pool %s runs the next task?", f.PoolName)
 		},
 		settles: func(f Fact, e *gmp.Event) bool {
-			return int(e.Obj) == f.Pool && (e.Rule == gmp.RulePoolDispatchIdle || e.Rule == gmp.RulePoolDispatchNew)
+			return (e.Rule == gmp.RulePoolDispatchIdle || e.Rule == gmp.RulePoolDispatchNew) && e.Pool() == f.Pool
 		},
 		answer: func(_ Fact, e *gmp.Event, _ *gmp.Describer) string { return workerName(e.Worker()) },
 		wrong: func(f Fact, e *gmp.Event, v *view, _ *gmp.Describer) []string {
@@ -197,12 +197,13 @@ var facts = []factInfo{
 			return append(out, workerName(v.maxWorker[f.Pool]+1), workerName(1))
 		},
 		decision: func(e *gmp.Event, v *view, prog *gmp.Program) (Fact, string, bool) {
-			if e.Rule != gmp.RulePoolDispatchIdle || len(v.idle[int(e.Obj)]) < 2 {
+			pool := e.Pool()
+			if e.Rule != gmp.RulePoolDispatchIdle || len(v.idle[pool]) < 2 {
 				return Fact{}, "", false
 			}
-			name := poolName(prog, int(e.Obj))
-			return Fact{Kind: FactWorker, Pool: int(e.Obj), PoolName: name},
-				fmt.Sprintf("%v submits a task to pool %s, which has %d idle workers.", e.G, name, len(v.idle[int(e.Obj)])), true
+			name := poolName(prog, pool)
+			return Fact{Kind: FactWorker, Pool: pool, PoolName: name},
+				fmt.Sprintf("%v submits a task to pool %s, which has %d idle workers.", e.G, name, len(v.idle[pool])), true
 		},
 	},
 	{
@@ -212,7 +213,7 @@ var facts = []factInfo{
 			return fmt.Sprintf("How many workers does the next purge of pool %s stop?", f.PoolName)
 		},
 		settles: func(f Fact, e *gmp.Event) bool {
-			return e.Rule == gmp.RulePoolPurge && int(e.Obj) == f.Pool
+			return e.Rule == gmp.RulePoolPurge && e.Pool() == f.Pool
 		},
 		answer: func(_ Fact, e *gmp.Event, _ *gmp.Describer) string { return strconv.Itoa(e.Purged()) },
 		wrong: func(_ Fact, e *gmp.Event, _ *view, _ *gmp.Describer) []string {
@@ -224,8 +225,8 @@ var facts = []factInfo{
 			if e.Rule != gmp.RulePoolPurge || e.Purged()+e.Idle() < 2 {
 				return Fact{}, "", false
 			}
-			name := poolName(prog, int(e.Obj))
-			return Fact{Kind: FactPurged, Pool: int(e.Obj), PoolName: name},
+			name := poolName(prog, e.Pool())
+			return Fact{Kind: FactPurged, Pool: e.Pool(), PoolName: name},
 				fmt.Sprintf("The purge timer of pool %s fires with %d workers idle.", name, e.Purged()+e.Idle()), true
 		},
 	},

@@ -141,7 +141,7 @@ ask:
 				// Half of the victim's ring, rounded up.
 				evs, _ := events(t, c.src)
 				e := evs[q.Event]
-				want = fmt.Sprint((e.N + e.N2 + 1) / 2)
+				want = fmt.Sprint((e.Stolen() + e.Left() + 1) / 2)
 			}
 			if want == "" {
 				// The LIFO stack: the worker that went idle last.

@@ -48,7 +48,7 @@ func (v *view) observe(e *gmp.Event) {
 	case gmp.KindProcStart:
 		delete(v.retaken, e.P)
 	}
-	pool := int(e.Obj)
+	pool := e.Pool()
 	switch e.Rule {
 	case gmp.RulePoolIdle:
 		v.idle[pool] = append(v.idle[pool], e.Worker())

@@ -193,7 +193,7 @@ func (p *Perfetto) Event(e gmp.Event) {
 		p.closeP(e.P, ts)
 		p.instant(tid, ts, "retake "+e.P.String(), &e)
 	case gmp.KindSteal:
-		p.instant(tid, ts, "steal "+strconv.Itoa(e.Stolen())+" from "+e.P2.String(), &e)
+		p.instant(tid, ts, "steal "+strconv.Itoa(e.Stolen())+" from "+e.Victim().String(), &e)
 	case gmp.KindRunqOverflow:
 		p.instant(tid, ts, "overflow", &e)
 		p.counter(ts, "global queue", e.GlobalLen())

@@ -171,12 +171,9 @@ func (s *SVG) followGlobal(e *gmp.Event) {
 	case e.To.Kind == gmp.LocGlobal:
 		s.queue(e.T, s.globalLen+1)
 	case e.Kind == gmp.KindGoStart && e.From.Kind == gmp.LocGlobal:
-		taken := 1
-		if e.Rule == gmp.RuleGlobalBatch || e.Rule == gmp.RuleGlobalBatchIdle {
-			if n, ok := e.Detail("batch"); ok {
-				taken = max(int(n), 1)
-			}
-		}
+		// A batch takes Batch() Gs; any other start from the global
+		// queue (Batch() 0) takes one.
+		taken := max(e.Batch(), 1)
 		s.queue(e.T, max(s.globalLen-taken, 0))
 	}
 }

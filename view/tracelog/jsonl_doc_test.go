@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -14,7 +15,12 @@ import (
 )
 
 // Every line of every built-in's JSON lines, schedtrace included, is one
-// JSON object, and docs/jsonl.md documents every kind and field written.
+// JSON object, and docs/jsonl.md documents every kind and field written,
+// and every kind the model declares, whether a built-in emits it or not:
+// its list of event kinds reads exactly as gmp.Kinds() gives it. Declare
+// a kind in core/gmp/events.go and leave docs/jsonl.md alone, and this
+// fails with the line to paste ("docs/jsonl.md's list of event kinds is
+// not the model's; it should read: Kinds: `go-create`, …").
 func TestJSONLIsDocumented(t *testing.T) {
 	doc, err := os.ReadFile("../../docs/jsonl.md")
 	if err != nil {
@@ -25,6 +31,8 @@ func TestJSONLIsDocumented(t *testing.T) {
 		t.Fatal(err)
 	}
 	fields, kinds := map[string]bool{}, map[string]bool{}
+	// The records that are not events, each with its section.
+	records := []string{"note", "note-unreached", "schedtrace", "end"}
 	for _, sc := range all {
 		var out bytes.Buffer
 		// The two runs that stop at until: write half a million lines
@@ -71,14 +79,25 @@ func TestJSONLIsDocumented(t *testing.T) {
 			}
 		}
 	}
-	for _, want := range []string{"note", "note-unreached", "schedtrace", "end", "steal"} {
+	for _, want := range append(records, "steal") {
 		if !kinds[want] {
 			t.Errorf("no built-in wrote a %s record", want)
 		}
 	}
+	var declared []string
+	for _, k := range gmp.Kinds() {
+		declared = append(declared, "`"+k.String()+"`")
+	}
+	list := "Kinds: " + strings.Join(declared, ", ") + "."
+	if !strings.Contains(strings.Join(strings.Fields(string(doc)), " "), list) {
+		t.Errorf("docs/jsonl.md's list of event kinds is not the model's; it should read:\n%s", list)
+	}
 	for k := range kinds {
 		if !strings.Contains(string(doc), "`"+k+"`") {
 			t.Errorf("docs/jsonl.md does not name the kind %q", k)
+		}
+		if _, model := gmp.ParseKind(k); !model && !slices.Contains(records, k) {
+			t.Errorf("a built-in wrote a record of kind %q, which is neither an event kind the model declares nor one of the records %v", k, records)
 		}
 	}
 	// Every way a run can end is named among the end record's reasons,

@@ -5,8 +5,6 @@ import (
 	"strings"
 
 	"github.com/gdamore/tcell/v2"
-
-	"github.com/schedlab/schedlab/core/gmp"
 )
 
 // logPanel writes the events up to the cursor, newest at the bottom, each
@@ -49,7 +47,7 @@ func (p *logPanel) draw(c canvas, a *App, _ layout) {
 		case i == a.selected():
 			lineStyle = t.Current.Underline(true)
 			c.fill(col, c.w, 1+r, ' ', lineStyle)
-		case a.found != gmp.NoG && concerns(e, a.found), a.searchText != "" && a.matches(i, a.searchText):
+		case e.Involves(a.found), a.searchText != "" && a.matches(i, a.searchText):
 			lineStyle = t.Found
 		}
 		c.text(col, 1+r, truncate(d.Describe(e), c.w-col), lineStyle)

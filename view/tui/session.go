@@ -373,7 +373,7 @@ func (s *Session) NextEventOf(g gmp.GID, limit int) bool {
 		if i >= s.log.n && !s.hist.Extend(i+1) {
 			return false
 		}
-		if concerns(s.log.at(i), g) {
+		if e := s.log.at(i); e.Involves(g) {
 			s.Seek(i)
 			return true
 		}
@@ -389,7 +389,7 @@ func (s *Session) findEventOf(g gmp.GID, from, n int) (i, next int) {
 		if i >= s.log.n && !s.hist.Extend(i+1) {
 			return -1, -1
 		}
-		if concerns(s.log.at(i), g) {
+		if e := s.log.at(i); e.Involves(g) {
 			return i, 0
 		}
 	}
@@ -399,16 +399,12 @@ func (s *Session) findEventOf(g gmp.GID, from, n int) (i, next int) {
 // PrevEventOf moves to the latest event before the cursor that concerns g.
 func (s *Session) PrevEventOf(g gmp.GID) bool {
 	for i := s.cursor - 1; i >= 0; i-- {
-		if concerns(s.log.at(i), g) {
+		if e := s.log.at(i); e.Involves(g) {
 			s.Seek(i)
 			return true
 		}
 	}
 	return false
-}
-
-func concerns(e gmp.Event, g gmp.GID) bool {
-	return e.G == g || e.G2 == g || e.G3 == g
 }
 
 // EndSummary says how the run ended, once the cursor is at its end.

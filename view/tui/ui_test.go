@@ -155,7 +155,7 @@ func TestFindAGoroutine(t *testing.T) {
 		t.Fatalf("G5 is not described:\n%s", got)
 	}
 	keys(a, "n")
-	if e := a.Session().Event(a.Session().Cursor()); !concerns(e, 5) {
+	if e := a.Session().Event(a.Session().Cursor()); !e.Involves(5) {
 		t.Fatalf("n moved to an event not about G5: %+v", e)
 	}
 	key(a, tcell.KeyEscape, 0)
