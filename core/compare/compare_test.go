@@ -3,8 +3,6 @@ package compare
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,9 +11,8 @@ import (
 	"github.com/schedlab/schedlab/core/gmp"
 	"github.com/schedlab/schedlab/core/scenarios"
 	"github.com/schedlab/schedlab/core/taskmode"
+	"github.com/schedlab/schedlab/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden tables in testdata/; review the diff before committing")
 
 // Every built-in that submits tasks has a golden comparison table.
 func TestGoldenTables(t *testing.T) {
@@ -45,20 +42,7 @@ func TestGoldenTables(t *testing.T) {
 					t.Fatalf("%s broke an invariant: %v", r.Mode, r.End.Err)
 				}
 			}
-			path := filepath.Join("testdata", sc.Name+".txt")
-			if *update {
-				if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./core/compare -update to create it)", err)
-			}
-			if !bytes.Equal(buf.Bytes(), want) {
-				t.Fatalf("the table differs from %s (if intended, run go test ./core/compare -update and review the diff):\n%s", path, buf.Bytes())
-			}
+			golden.Check(t, filepath.Join("testdata", sc.Name+".txt"), buf.Bytes())
 		})
 	}
 	if n < 4 {

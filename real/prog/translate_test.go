@@ -1,7 +1,6 @@
 package prog
 
 import (
-	"flag"
 	"go/parser"
 	"go/token"
 	"os"
@@ -10,9 +9,8 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/core/scenarios"
+	"github.com/schedlab/schedlab/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden translations in testdata/")
 
 // TestBuiltinTranslations compares each built-in's program with its golden
 // file: a change to the translation shows up as a reviewable diff.
@@ -27,20 +25,7 @@ func TestBuiltinTranslations(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden := filepath.Join("testdata", sc.Name+".go.golden")
-			if *update {
-				if err := os.WriteFile(golden, prog.Main, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test ./real/prog -update to create it)", err)
-			}
-			if string(prog.Main) != string(want) {
-				t.Errorf("the translation of %s differs from %s; if the change is meant, run go test ./real/prog -update and explain the diff in the commit", sc.Name, golden)
-			}
+			golden.Check(t, filepath.Join("testdata", sc.Name+".go.golden"), prog.Main)
 		})
 	}
 }

@@ -3,7 +3,6 @@ package verify_test
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"os"
 	"slices"
 	"testing"
@@ -11,12 +10,14 @@ import (
 
 	"github.com/schedlab/schedlab/core/gmp"
 	"github.com/schedlab/schedlab/core/scenarios"
+	"github.com/schedlab/schedlab/internal/golden"
 	"github.com/schedlab/schedlab/internal/realtest"
 	"github.com/schedlab/schedlab/real/prog"
 	"github.com/schedlab/schedlab/real/verify"
 )
 
-var updateBaseline = flag.Bool("update", false, "rewrite testdata/baseline.json from a verify run of every built-in on this machine")
+// go test -update (internal/golden's flag) rewrites testdata/baseline.json
+// from a verify run of every built-in on this machine.
 
 // robust says whether an observable of sc is one a shared 2-core machine
 // reproduces run after run: the goroutines the scenario creates, and on
@@ -61,7 +62,7 @@ func TestFidelitySuite(t *testing.T) {
 	}
 	const path = "testdata/baseline.json"
 	var base baseline
-	if !*updateBaseline {
+	if !golden.Update() {
 		b, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatalf("%v (go test ./real/verify -run FidelitySuite -update writes it)", err)
@@ -94,13 +95,13 @@ func TestFidelitySuite(t *testing.T) {
 			if row.Within {
 				held = append(held, row.Observable)
 			}
-			if !*updateBaseline && slices.Contains(base[sc.Name], row.Observable) && !row.Within {
+			if !golden.Update() && slices.Contains(base[sc.Name], row.Observable) && !row.Within {
 				t.Errorf("%s: %s: the model gives %v, the real runs %v to %v (%s)", sc.Name, row.Observable, row.Model, row.RealMin, row.RealMax, row.Verdict)
 			}
 		}
 		written[sc.Name] = held
 	}
-	if *updateBaseline {
+	if golden.Update() {
 		b, err := json.MarshalIndent(written, "", "  ")
 		if err != nil {
 			t.Fatal(err)

@@ -2,8 +2,6 @@ package exercise
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -12,9 +10,8 @@ import (
 
 	"github.com/schedlab/schedlab/core/gmp"
 	"github.com/schedlab/schedlab/core/scenarios"
+	"github.com/schedlab/schedlab/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 const seeds = 40
 
@@ -194,22 +191,6 @@ func TestGolden(t *testing.T) {
 		if err := x.Write(&b, c.f, c.answers); err != nil {
 			t.Fatal(err)
 		}
-		path := filepath.Join("testdata", c.file)
-		if *update {
-			if err := os.MkdirAll("testdata", 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (run go test ./teach/exercise -update to create it)", err)
-		}
-		if b.String() != string(want) {
-			t.Errorf("%s differs from the golden file; if the change is meant, run go test ./teach/exercise -update and review the diff\ngot:\n%s", path, b.String())
-		}
+		golden.Check(t, filepath.Join("testdata", c.file), b.Bytes())
 	}
 }

@@ -2,17 +2,14 @@ package export
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/schedlab/schedlab/core/gmp"
 	"github.com/schedlab/schedlab/core/scenarios"
+	"github.com/schedlab/schedlab/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden handouts in testdata/")
 
 func handout(t *testing.T, name string) string {
 	t.Helper()
@@ -38,18 +35,7 @@ func handout(t *testing.T, name string) string {
 // note, numbered in order, each followed by the events around it.
 func TestHandout(t *testing.T) {
 	got := handout(t, "tour")
-	if *update {
-		if err := os.WriteFile("testdata/tour.md", []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile("testdata/tour.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("tour's handout differs from testdata/tour.md (go test ./view/export -update, then read the diff)")
-	}
+	golden.Check(t, "testdata/tour.md", []byte(got))
 	all, _ := scenarios.Builtins()
 	for _, sc := range all {
 		if sc.Name == "hog-pingpong" {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/schedlab/schedlab/core/gmp"
 	"github.com/schedlab/schedlab/core/scenarios"
+	"github.com/schedlab/schedlab/internal/golden"
 )
 
 func timeline(t *testing.T, name string, to time.Duration) []byte {
@@ -91,14 +92,7 @@ func TestSVGTimeline(t *testing.T) {
 // (.ci/run installs it) the tour's renders to PNG, as a slide would.
 func TestSVGGoldenAndRenders(t *testing.T) {
 	got := timeline(t, "runnext", 0)
-	if *update {
-		if err := os.WriteFile("testdata/runnext.svg", got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if want, err := os.ReadFile("testdata/runnext.svg"); err != nil || !bytes.Equal(got, want) {
-		t.Errorf("runnext's timeline differs from testdata/runnext.svg (%v); go test ./view/export -update, then look at it", err)
-	}
+	golden.Check(t, "testdata/runnext.svg", got)
 	conv, err := exec.LookPath("rsvg-convert")
 	if err != nil {
 		t.Skip("rsvg-convert is not installed, so the timeline is not rendered (.ci/run installs it)")

@@ -3,9 +3,7 @@ package tracelog
 import (
 	"bytes"
 	"crypto/sha256"
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,34 +11,14 @@ import (
 
 	"github.com/schedlab/schedlab/core/gmp"
 	"github.com/schedlab/schedlab/core/scenarios"
+	"github.com/schedlab/schedlab/internal/golden"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden traces in testdata/ from the current model; review the diff before committing")
-
-// golden compares got with testdata/name, or rewrites it under -update.
-func golden(t *testing.T, name string, got []byte) {
+// checkGolden compares got with testdata/name, or rewrites it under
+// -update.
+func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./view/tracelog -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		gotLines, wantLines := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
-		for i := range min(len(gotLines), len(wantLines)) {
-			if gotLines[i] != wantLines[i] {
-				t.Fatalf("%s differs from the golden trace first at line %d:\n got: %s\nwant: %s\n(if the change is intended, run go test ./view/tracelog -update and review the diff)",
-					name, i+1, gotLines[i], wantLines[i])
-			}
-		}
-		t.Fatalf("%s: %d lines, golden has %d", name, len(gotLines), len(wantLines))
-	}
+	golden.Check(t, filepath.Join("testdata", name), got)
 }
 
 // Traces longer than goldenLines are kept as their head and tail, which a
@@ -87,7 +65,7 @@ func TestGoldenTraces(t *testing.T) {
 			if bytes.Contains(buf.Bytes(), []byte("was not reached")) {
 				t.Errorf("a note of %s is never shown:\n%s", sc.Name, buf.Bytes())
 			}
-			golden(t, sc.Name+".txt", abridge(buf.Bytes()))
+			checkGolden(t, sc.Name+".txt", abridge(buf.Bytes()))
 		})
 	}
 }
@@ -101,7 +79,7 @@ func TestGoldenJSONL(t *testing.T) {
 	if _, _, err := Run(sc, Options{Format: JSONL, Check: true}, &buf); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "steal.jsonl", buf.Bytes())
+	checkGolden(t, "steal.jsonl", buf.Bytes())
 }
 
 func TestGoldenSchedTrace(t *testing.T) {
@@ -113,7 +91,7 @@ func TestGoldenSchedTrace(t *testing.T) {
 	if _, _, err := Run(sc, Options{SchedTrace: 10 * time.Millisecond, NoEvents: true}, &buf); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "preempt.schedtrace", buf.Bytes())
+	checkGolden(t, "preempt.schedtrace", buf.Bytes())
 }
 
 // The same scenario and seed give a byte-identical trace.

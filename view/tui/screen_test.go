@@ -1,10 +1,7 @@
 package tui
 
 import (
-	"bytes"
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,12 +10,11 @@ import (
 	"github.com/rivo/tview"
 
 	"github.com/schedlab/schedlab/core/scenarios"
+	"github.com/schedlab/schedlab/internal/golden"
 )
 
 // This file is the one place that knows how to put the UI on tcell's
 // simulation screen and read it back.
-
-var update = flag.Bool("update", false, "rewrite the golden screens in testdata/ from the current UI; review the diff before committing")
 
 // screen is what a drawn frame looks like: its text, and a compact form
 // of every cell's style, so that two frames can be compared exactly.
@@ -95,38 +91,12 @@ func newApp(t testing.TB, name string, mono bool) *App {
 // goldenScreen compares a frame's text with testdata/name.
 func goldenScreen(t *testing.T, name string, got screen) {
 	t.Helper()
-	path := filepath.Join("testdata", name+".txt")
-	if *update {
-		if err := os.WriteFile(path, []byte(got.text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./view/tui -update to create it)", err)
-	}
-	if !bytes.Equal([]byte(got.text), want) {
-		t.Fatalf("screen %s differs from its golden file (if intended, run go test ./view/tui -update and review the diff)\n--- got ---\n%s--- want ---\n%s", name, got.text, want)
-	}
+	golden.Check(t, filepath.Join("testdata", name+".txt"), []byte(got.text))
 }
 
 // goldenStyles compares a frame's styles with testdata/name.styles: what
 // a theme does to every cell.
 func goldenStyles(t *testing.T, name string, got screen) {
 	t.Helper()
-	path := filepath.Join("testdata", name+".styles")
-	if *update {
-		if err := os.WriteFile(path, []byte(got.styles), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./view/tui -update to create it)", err)
-	}
-	if !bytes.Equal([]byte(got.styles), want) {
-		t.Fatalf("the styles of %s differ from %s (if intended, run go test ./view/tui -update and review the diff)", name, path)
-	}
+	golden.Check(t, filepath.Join("testdata", name+".styles"), []byte(got.styles))
 }
