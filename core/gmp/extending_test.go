@@ -42,7 +42,7 @@ func TestExtendingIsTrue(t *testing.T) {
 		for _, m := range testFunc.FindAllStringSubmatch(string(src), -1) {
 			tests[m[1]] = true
 		}
-		if strings.Contains(string(src), updateFlag) {
+		if strings.Contains(string(src), updateFlag) || strings.Contains(string(src), goldenImport) {
 			rel, _ := filepath.Rel(root, filepath.Dir(path))
 			updates[filepath.ToSlash(rel)] = true
 		}
@@ -87,6 +87,8 @@ var (
 	// updateFlag is how a golden test declares -update; split so that
 	// this file does not declare it.
 	updateFlag = "flag.Bool(" + `"update"`
+	// goldenImport is the package whose import gives a test -update.
+	goldenImport = `"github.com/schedlab/schedlab/internal/golden"`
 	backquoted = regexp.MustCompile("`([^`]+)`")
 	// repoPath is a path under one of the repository's top folders.
 	repoPath = regexp.MustCompile(`^(cmd|core|docs|internal|real|scripts|teach|view)/[A-Za-z0-9_./*-]*[A-Za-z0-9_*]$`)
