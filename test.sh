@@ -67,13 +67,16 @@ race_pkgs='/(core/pool|core/lockstep|real/bench)(/|$)'
 race_ui_tests='^(TestIdle|TestTUI|TestRoot)'
 pkgs=$(go list ./...)
 
+# Every test that waits does so within a deadline: a test that hangs
+# fails after 5 minutes with every goroutine's stack, instead of holding
+# CI to its own limit.
 race_suite() {
-  go test -race -count=1 $(grep -E "$race_pkgs" <<<"$pkgs") &&
-    go test -race -count=1 -run "$race_ui_tests" ./view/tui ./cmd/schedlab
+  go test -race -count=1 -timeout 5m $(grep -E "$race_pkgs" <<<"$pkgs") &&
+    go test -race -count=1 -timeout 5m -run "$race_ui_tests" ./view/tui ./cmd/schedlab
 }
 
 suite() {
-  go test -count=1 $(grep -vE "$race_pkgs" <<<"$pkgs")
+  go test -count=1 -timeout 5m $(grep -vE "$race_pkgs" <<<"$pkgs")
 }
 
 phase gofmt gofmt_clean
