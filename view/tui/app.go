@@ -380,6 +380,16 @@ func (a *App) endMessage() string {
 // that jump: it is asked again when a step reaches it.
 func (a *App) leaveQuestion() { a.quiz = nil }
 
+// stopAt stops the run where it is before a key moves the cursor: it
+// pauses playback, leaves the open question (asked again when a step
+// reaches it) and brings the log back to the cursor, so the screen
+// follows the move.
+func (a *App) stopAt() {
+	a.leaveQuestion()
+	a.playing = false
+	a.log.back = 0
+}
+
 // atEnd reports whether there is nothing left to step to.
 func (a *App) atEnd() bool {
 	for _, s := range a.sessions() {
@@ -409,9 +419,7 @@ func (a *App) stepForward() {
 }
 
 func (a *App) stepBack() {
-	a.leaveQuestion()
-	a.playing = false
-	a.log.back = 0
+	a.stopAt()
 	if a.split != nil {
 		if !a.split.back() {
 			a.message = "both runs are at their first event"
@@ -424,25 +432,19 @@ func (a *App) stepBack() {
 }
 
 func (a *App) last() {
-	a.leaveQuestion()
-	a.playing = false
-	a.log.back = 0
+	a.stopAt()
 	a.startJob(a.toEnd())
 }
 
 func (a *App) nextNote() {
-	a.leaveQuestion()
-	a.playing = false
-	a.log.back = 0
+	a.stopAt()
 	if !a.sess.NextNote() {
 		a.message = "no later note"
 	}
 }
 
 func (a *App) prevNote() {
-	a.leaveQuestion()
-	a.playing = false
-	a.log.back = 0
+	a.stopAt()
 	if !a.sess.PrevNote() {
 		a.message = "no earlier note"
 	}
@@ -459,9 +461,7 @@ func (a *App) slower() {
 }
 
 func (a *App) restart() {
-	a.leaveQuestion()
-	a.playing = false
-	a.log.back = 0
+	a.stopAt()
 	if a.split != nil {
 		a.split.restart()
 	} else {
@@ -484,10 +484,8 @@ func (a *App) reseed() {
 		// The answers stay with the old run: a new seed asks anew.
 		_ = sess.EnableQuiz(true)
 	}
-	a.leaveQuestion()
 	a.sess = sess
-	a.playing = false
-	a.log.back = 0
+	a.stopAt()
 	a.message = "running again with seed " + strconv.FormatUint(cfg.Seed, 10)
 }
 
@@ -535,9 +533,7 @@ func (a *App) toCause() {
 		a.message = "this event has no cause the model records"
 		return
 	}
-	a.leaveQuestion()
-	a.playing = false
-	a.log.back = 0
+	a.stopAt()
 	a.causeTrail = append(a.causeTrail, a.sess.Cursor())
 	a.sess.Seek(int(e.Cause))
 	a.message = fmt.Sprintf("the cause of event %d; C goes back", a.causeTrail[len(a.causeTrail)-1]+1)
@@ -550,9 +546,7 @@ func (a *App) fromCause() {
 		a.message = "no cause followed: c goes to the event's cause"
 		return
 	}
-	a.leaveQuestion()
-	a.playing = false
-	a.log.back = 0
+	a.stopAt()
 	a.sess.Seek(a.causeTrail[n-1])
 	a.causeTrail = a.causeTrail[:n-1]
 }
@@ -596,9 +590,7 @@ func (a *App) find(text string) {
 
 func (a *App) nextOfFound() {
 	if a.searchText != "" {
-		a.playing = false
-		a.log.back = 0
-		a.leaveQuestion()
+		a.stopAt()
 		a.startJob(a.toNextMatch())
 		return
 	}
@@ -606,17 +598,13 @@ func (a *App) nextOfFound() {
 		a.message = "find a goroutine or words first with /"
 		return
 	}
-	a.playing = false
-	a.log.back = 0
-	a.leaveQuestion()
+	a.stopAt()
 	a.startJob(a.toNextOf(a.found))
 }
 
 func (a *App) prevOfFound() {
 	if a.searchText != "" {
-		a.playing = false
-		a.log.back = 0
-		a.leaveQuestion()
+		a.stopAt()
 		a.prevMatch()
 		return
 	}
@@ -624,9 +612,7 @@ func (a *App) prevOfFound() {
 		a.message = "find a goroutine or words first with /"
 		return
 	}
-	a.playing = false
-	a.log.back = 0
-	a.leaveQuestion()
+	a.stopAt()
 	if !a.sess.PrevEventOf(a.found) {
 		a.message = fmt.Sprintf("no earlier event of %v", a.found)
 	}

@@ -25,9 +25,7 @@ func (a *App) startGoto() {
 // goTo moves to what text names: an event number or a time.
 func (a *App) goTo(text string) {
 	text = strings.TrimSpace(text)
-	a.leaveQuestion()
-	a.playing = false
-	a.log.back = 0
+	a.stopAt()
 	if n, err := strconv.Atoi(text); err == nil {
 		if n < 1 {
 			a.message = fmt.Sprintf("event %d: events are counted from 1", n)

@@ -72,8 +72,6 @@ func (a *App) jumpToSelected() {
 		a.message = "select an event first: tab to the events, then ↑ and ↓"
 		return
 	}
-	a.leaveQuestion()
-	a.playing = false
-	a.log.back = 0
+	a.stopAt()
 	a.sess.Seek(i)
 }
