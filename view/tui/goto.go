@@ -15,10 +15,6 @@ import (
 // targets ahead run as a job, which esc stops.
 
 func (a *App) startGoto() {
-	if a.split != nil {
-		a.message = "going to an event is in the full view: schedlab tui NAME"
-		return
-	}
 	a.ask(&prompt{label: " go to event or time: ", hint: "e.g. 120 or 1.5ms · enter: go · esc: cancel", max: 20, enter: (*App).goTo})
 }
 
