@@ -41,9 +41,9 @@ var layoutList = [numRows]layoutRow{
 	rowTitle:    {name: "title", full: row(headerPanel{}), split: row(paneTitle{}), trace: row(traceTitle{})},
 	rowProcs:    {name: "Ps", full: procsOf, split: row(compactProcs{}), trace: row(traceProcs{})},
 	rowQueues:   {name: "queues", full: row(infoPanel{}), split: row(globalPanel{}), trace: row(traceGoroutines{})},
-	rowPools:    {name: "pools", full: row(poolsPanel{}), split: row(poolsPanel{})},
-	rowTimeline: {name: "timeline", full: row(timelinePanel{}), split: row(timelinePanel{}), trace: row(traceTimeline{})},
-	rowEvents:   {name: "events", full: logOf, split: logOf, trace: row(traceLog{}), fill: true},
+	rowPools:    {name: "pools", full: row(poolsPanel{}), split: row(panePools{})},
+	rowTimeline: {name: "timeline", full: row(timelinePanel{}), split: row(paneTimeline{}), trace: row(traceTimeline{})},
+	rowEvents:   {name: "events", full: logOf, split: paneLogOf, trace: row(traceLog{}), fill: true},
 	rowExplain:  {name: "explain", full: row(explainPanel{}), trace: row(traceExplain{})},
 	rowNote:     {name: "note", full: row(notePanel{}), trace: row(traceNote{}), foot: [numViews]bool{traceView: true}},
 	rowStatus:   {name: "status", full: row(statusPanel{})},
@@ -137,8 +137,9 @@ func row(p rowPanel) pick[rowPanel] { return func(*panels) rowPanel { return p }
 func over(p overlayPanel) pick[overlayPanel] { return func(*panels) overlayPanel { return p } }
 
 var (
-	procsOf pick[rowPanel] = func(p *panels) rowPanel { return &p.procs }
-	logOf   pick[rowPanel] = func(p *panels) rowPanel { return &p.log }
+	procsOf   pick[rowPanel] = func(p *panels) rowPanel { return &p.procs }
+	logOf     pick[rowPanel] = func(p *panels) rowPanel { return &p.log }
+	paneLogOf pick[rowPanel] = func(p *panels) rowPanel { return paneLog{&p.log} }
 )
 
 // layout is where a view's rows went, in a pane w×h.

@@ -15,14 +15,19 @@ type logPanel struct {
 	back int // how far the log is scrolled back from the cursor
 }
 
-// rows are what the other rows leave: at least two in the full view,
-// which may run off the foot of a screen too small, and none in a split
-// pane with less.
-func (p *logPanel) rows(f frame, room int) int {
-	if f.view == splitView && room < 2 {
+// rows are what the other rows leave, and at least two, which may run
+// off the foot of a screen too small.
+func (p *logPanel) rows(_ frame, room int) int { return max(room, 2) }
+
+// paneLog is the log in a split pane: what the other rows leave, none
+// under two.
+type paneLog struct{ *logPanel }
+
+func (paneLog) rows(_ frame, room int) int {
+	if room < 2 {
 		return 0
 	}
-	return max(room, 2)
+	return room
 }
 
 func (p *logPanel) draw(c canvas, f frame) {

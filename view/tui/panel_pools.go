@@ -27,14 +27,20 @@ func poolRows(st *gmp.Machine) int {
 // semaphore, as many as fit.
 type poolsPanel struct{}
 
-// rows are a row each on a tall screen, and share two on a small one or
-// in a split pane (the rest are counted in the title).
+// rows are a row each on a tall screen, and share two on a small one
+// (the rest are counted in the title).
 func (poolsPanel) rows(f frame, _ int) int {
-	if f.view == fullView && f.h >= tallHeight {
+	if f.h >= tallHeight {
 		return min(poolRows(f.state), 7)
 	}
 	return min(poolRows(f.state), 3)
 }
+
+// panePools is the pools panel in a split pane, which shares two rows
+// whatever its height.
+type panePools struct{ poolsPanel }
+
+func (panePools) rows(f frame, _ int) int { return min(poolRows(f.state), 3) }
 
 func (poolsPanel) draw(c canvas, f frame) {
 	if c.h == 0 {

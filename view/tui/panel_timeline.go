@@ -36,29 +36,40 @@ func timelineSpan(f frame, cols int) time.Duration {
 // and marks for steals (S), retakes (R) and ring overflows (O).
 type timelinePanel struct{}
 
-// rows are a title and a lane per P shown, none when the Ps took them. A
-// split pane shows it only with three rows left under the lanes, and
-// then says how many lanes are left out.
-func (timelinePanel) rows(f frame, room int) int {
-	switch {
-	case f.view == splitView && f.l.shown+1+3 > room:
-		return 0
-	case f.view == splitView && f.l.shown < f.state.Procs():
-		return f.l.shown + 2
-	case f.l.hide:
+// rows are a title and a lane per P shown, none when the Ps took them.
+func (timelinePanel) rows(f frame, _ int) int {
+	if f.l.hide {
 		return 0
 	}
 	return 1 + f.l.shown
+}
+
+// paneTimeline is the timeline in a split pane: shown only with three
+// rows left under its lanes, and saying how many lanes it leaves out.
+type paneTimeline struct{ timelinePanel }
+
+func (paneTimeline) rows(f frame, room int) int {
+	switch {
+	case f.l.shown+1+3 > room:
+		return 0
+	case f.l.shown < f.state.Procs():
+		return f.l.shown + 2
+	}
+	return f.l.shown + 1
+}
+
+func (p paneTimeline) draw(c canvas, f frame) {
+	p.timelinePanel.draw(c, f)
+	if procs := f.state.Procs(); f.l.shown < procs {
+		// As under the Ps: the lanes left out are said, not dropped.
+		c.text(0, 1+f.l.shown, truncate(fmt.Sprintf("… and %d more lanes", procs-f.l.shown), c.w), f.theme.Dim)
+	}
 }
 
 func (timelinePanel) draw(c canvas, f frame) {
 	t := f.theme
 	st := f.state
 	cols := c.w - laneLabel
-	if f.view == splitView && f.l.shown < st.Procs() {
-		// As under the Ps: the lanes left out are said, not dropped.
-		c.text(0, 1+f.l.shown, truncate(fmt.Sprintf("… and %d more lanes", st.Procs()-f.l.shown), c.w), t.Dim)
-	}
 	if cols < 10 || f.cursor < 0 {
 		panelTitle(c, f, "timeline", "", -1)
 		return
