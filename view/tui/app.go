@@ -15,7 +15,6 @@ import (
 
 	"github.com/schedlab/schedlab/core/gmp"
 	"github.com/schedlab/schedlab/core/scenarios"
-	"github.com/schedlab/schedlab/core/sim"
 )
 
 // Panels that can take focus.
@@ -35,11 +34,12 @@ type App struct {
 	tv      *tview.Application // nil in tests
 	stopped bool
 	focus   int
-	// The panels that keep state: what they show, how far they scroll.
-	procs procsPanel
-	log   logPanel
-	glist goroutineList   // the goroutine list (g)
-	gloss glossaryOverlay // the glossary (L)
+	// The full view's panels that keep state: what they show, how far
+	// they scroll.
+	panels
+	// drawn is the full view's layout as last drawn, which scrolling
+	// keeps within.
+	drawn layout
 	// keepTimeline keeps the timeline on a small screen where every P
 	// would fit only without it (t).
 	keepTimeline bool
@@ -59,7 +59,7 @@ type App struct {
 	pace          pace   // how fast playback goes
 	play          player // what playback owes
 	message       string // one-line feedback in the status bar
-	split         *split // set in the split view: two runs in lockstep
+	runs          runs   // the run shown, or the split view's two in lockstep
 	opts          Options
 	quiz          *quizView // the question open on screen, if any
 	job           *job      // long work in progress, a slice a frame
@@ -93,6 +93,7 @@ func New(sc *scenarios.Scenario, cfg gmp.Config, o Options) (*App, error) {
 		return nil, err
 	}
 	a := &App{sess: sess, theme: NewTheme(o), keys: bindings(), pace: newPace(), opts: o}
+	a.runs = solo{a}
 	a.root = newRootView(a)
 	if o.Quiz {
 		if err := sess.EnableQuiz(true); err != nil {
@@ -102,21 +103,8 @@ func New(sc *scenarios.Scenario, cfg gmp.Config, o Options) (*App, error) {
 	return a, nil
 }
 
-// sessions are the runs shown: one, or the split view's two.
-func (a *App) sessions() []*Session {
-	if a.split == nil {
-		return []*Session{a.sess}
-	}
-	return []*Session{a.split.panes[0].view.sess, a.split.panes[1].view.sess}
-}
-
 // Panes returns the sessions of the split view, or nil in the full view.
-func (a *App) Panes() []*Session {
-	if a.split == nil {
-		return nil
-	}
-	return a.sessions()
-}
+func (a *App) Panes() []*Session { return a.runs.paneRuns() }
 
 // Session returns the session the UI shows.
 func (a *App) Session() *Session { return a.sess }
@@ -159,13 +147,13 @@ func (a *App) HandleKey(ev *tcell.EventKey) *tcell.EventKey {
 // Run shows the UI on screen (the terminal when screen is nil) until the
 // user quits. The terminal is restored however it ends.
 func (a *App) Run(screen tcell.Screen) error {
-	tick := time.NewTicker(frame)
+	tick := time.NewTicker(tickEvery)
 	defer tick.Stop()
 	return a.run(screen, tick.C)
 }
 
-// frame is how often playback moves on.
-const frame = time.Second / 30
+// tickEvery is how often playback moves on: a frame.
+const tickEvery = time.Second / 30
 
 // run is Run with the player's clock given: tests tick it themselves.
 func (a *App) run(screen tcell.Screen, tick <-chan time.Time) (err error) {
@@ -242,7 +230,7 @@ func (a *App) player(done <-chan struct{}, crashed chan<- string, tick <-chan ti
 					a.stepJob()
 					a.tv.ForceDraw()
 				case a.playing:
-					a.Advance(frame)
+					a.Advance(tickEvery)
 					a.tv.ForceDraw()
 				}
 			})
@@ -262,7 +250,7 @@ func (a *App) Advance(dt time.Duration) {
 		// over several frames rather than freezing one.
 		until := a.play.until(a.pace, dt)
 		for n < jobSlice {
-			next, ok := a.nextAt()
+			next, ok := a.runs.nextAt()
 			if ok && next > until {
 				break
 			}
@@ -290,36 +278,12 @@ func (a *App) Advance(dt time.Duration) {
 	a.log.back = 0
 }
 
-// nextAt is the simulated time of the next event playback would take,
-// and false after the last.
-func (a *App) nextAt() (sim.Time, bool) {
-	if a.split != nil {
-		t0, ok0 := nextAt(a.split.panes[0].view.sess)
-		t1, ok1 := nextAt(a.split.panes[1].view.sess)
-		switch {
-		case ok0 && ok1:
-			return min(t0, t1), true
-		case ok0:
-			return t0, true
-		}
-		return t1, ok1
-	}
-	return nextAt(a.sess)
-}
-
 // stepOne takes one step of playback; at the end it stops and says so.
 func (a *App) stepOne() bool {
-	if a.split != nil {
-		if !a.split.forward() {
-			a.stopAtEnd()
-			return false
-		}
-		return true
-	}
 	if a.pace.byTime && a.quizGate(1) {
 		return false
 	}
-	if a.sess.Forward(1) < 1 {
+	if a.runs.forward(1) < 1 {
 		a.stopAtEnd()
 		return false
 	}
@@ -329,15 +293,11 @@ func (a *App) stepOne() bool {
 // stopAtEnd stops playback at the end of the run, saying how it ended.
 func (a *App) stopAtEnd() {
 	a.playing = false
-	if a.split != nil {
-		a.message = "both runs have ended"
-		return
-	}
-	a.message = a.endMessage()
+	a.message = a.runs.endMessage()
 }
 
 func (a *App) togglePlay() {
-	if !a.playing && a.atEnd() {
+	if !a.playing && a.runs.atEnd() {
 		a.message = "at the end of the run: press r to restart"
 		return
 	}
@@ -347,30 +307,21 @@ func (a *App) togglePlay() {
 		return
 	}
 	a.playing = !a.playing
-	a.play.start(a.now())
-}
-
-// now is the simulated moment shown: the cursor's, or the later of the
-// split view's two.
-func (a *App) now() sim.Time {
-	if a.split != nil {
-		return max(a.split.panes[0].view.sess.State().Now(), a.split.panes[1].view.sess.State().Now())
-	}
-	return a.sess.State().Now()
+	a.play.start(a.runs.now())
 }
 
 // togglePace switches playback between events and simulated time a
 // second.
 func (a *App) togglePace() {
 	a.pace.byTime = !a.pace.byTime
-	a.play.start(a.now())
+	a.play.start(a.runs.now())
 	a.message = "playback pace " + a.pace.String()
 }
 
-// endMessage says how the run ended, with the quiz's score.
-func (a *App) endMessage() string {
-	msg := "end of the run: " + a.sess.EndSummary()
-	if score := a.scoreLine(); score != "" {
+// endMessage says how the run of s ended, with the quiz's score.
+func endMessage(s *Session) string {
+	msg := "end of the run: " + s.EndSummary()
+	if score := scoreLine(s); score != "" {
 		msg += " · " + score
 	}
 	return msg
@@ -380,69 +331,49 @@ func (a *App) endMessage() string {
 // that jump: it is asked again when a step reaches it.
 func (a *App) leaveQuestion() { a.quiz = nil }
 
-// atEnd reports whether there is nothing left to step to.
-func (a *App) atEnd() bool {
-	for _, s := range a.sessions() {
-		if !s.AtEnd() {
-			return false
-		}
-	}
-	return true
+// stopAt stops the run where it is before a key moves the cursor: it
+// pauses playback, leaves the open question (asked again when a step
+// reaches it) and brings the log back to the cursor, so the screen
+// follows the move.
+func (a *App) stopAt() {
+	a.leaveQuestion()
+	a.playing = false
+	a.log.back = 0
 }
 
 func (a *App) stepForward() {
 	a.playing = false
 	a.log.back = 0
-	if a.split != nil {
-		if !a.split.forward() {
-			a.message = "both runs have ended"
-		}
-		return
-	}
 	a.closeRevealed()
 	if a.quizGate(1) {
 		return
 	}
-	if a.sess.Forward(1) == 0 || a.sess.AtEnd() {
-		a.message = a.endMessage()
+	if msg := a.runs.step(); msg != "" {
+		a.message = msg
 	}
 }
 
 func (a *App) stepBack() {
-	a.leaveQuestion()
-	a.playing = false
-	a.log.back = 0
-	if a.split != nil {
-		if !a.split.back() {
-			a.message = "both runs are at their first event"
-		}
-		return
-	}
-	if a.sess.Back(1) == 0 {
-		a.message = "this is the first event"
+	a.stopAt()
+	if msg := a.runs.back(); msg != "" {
+		a.message = msg
 	}
 }
 
 func (a *App) last() {
-	a.leaveQuestion()
-	a.playing = false
-	a.log.back = 0
+	a.stopAt()
 	a.startJob(a.toEnd())
 }
 
 func (a *App) nextNote() {
-	a.leaveQuestion()
-	a.playing = false
-	a.log.back = 0
+	a.stopAt()
 	if !a.sess.NextNote() {
 		a.message = "no later note"
 	}
 }
 
 func (a *App) prevNote() {
-	a.leaveQuestion()
-	a.playing = false
-	a.log.back = 0
+	a.stopAt()
 	if !a.sess.PrevNote() {
 		a.message = "no earlier note"
 	}
@@ -459,14 +390,8 @@ func (a *App) slower() {
 }
 
 func (a *App) restart() {
-	a.leaveQuestion()
-	a.playing = false
-	a.log.back = 0
-	if a.split != nil {
-		a.split.restart()
-	} else {
-		a.sess.Seek(0)
-	}
+	a.stopAt()
+	a.runs.restart()
 	a.message = "restarted"
 }
 
@@ -484,10 +409,8 @@ func (a *App) reseed() {
 		// The answers stay with the old run: a new seed asks anew.
 		_ = sess.EnableQuiz(true)
 	}
-	a.leaveQuestion()
 	a.sess = sess
-	a.playing = false
-	a.log.back = 0
+	a.stopAt()
 	a.message = "running again with seed " + strconv.FormatUint(cfg.Seed, 10)
 }
 
@@ -506,7 +429,7 @@ func (a *App) scrolled() scroller {
 	return a.focusable()[a.focus]
 }
 
-func (a *App) scroll(n int) { a.scrolled().scroll(a, a.root.layout, n) }
+func (a *App) scroll(n int) { a.scrolled().scroll(a.liveFrame(), n) }
 
 func (a *App) scrollDown() { a.scroll(1) }
 func (a *App) scrollUp()   { a.scroll(-1) }
@@ -514,7 +437,7 @@ func (a *App) pageDown()   { a.scroll(a.page()) }
 func (a *App) pageUp()     { a.scroll(-a.page()) }
 
 // page is how far pgdn and pgup scroll what they scroll.
-func (a *App) page() int { return a.scrolled().page(a.root.layout) }
+func (a *App) page() int { return a.scrolled().page(a.liveFrame()) }
 
 // toggleTimeline switches a small screen between every P and the
 // timeline (with the Ps scrolling).
@@ -527,7 +450,7 @@ func (a *App) toggleTimeline() {
 // runnable, who woke it, which request preempted it), remembering where
 // it was so that C comes back.
 func (a *App) toCause() {
-	if a.split != nil || a.sess.Cursor() < 0 {
+	if a.sess.Cursor() < 0 {
 		return
 	}
 	e := a.sess.Event(a.sess.Cursor())
@@ -535,9 +458,7 @@ func (a *App) toCause() {
 		a.message = "this event has no cause the model records"
 		return
 	}
-	a.leaveQuestion()
-	a.playing = false
-	a.log.back = 0
+	a.stopAt()
 	a.causeTrail = append(a.causeTrail, a.sess.Cursor())
 	a.sess.Seek(int(e.Cause))
 	a.message = fmt.Sprintf("the cause of event %d; C goes back", a.causeTrail[len(a.causeTrail)-1]+1)
@@ -550,9 +471,7 @@ func (a *App) fromCause() {
 		a.message = "no cause followed: c goes to the event's cause"
 		return
 	}
-	a.leaveQuestion()
-	a.playing = false
-	a.log.back = 0
+	a.stopAt()
 	a.sess.Seek(a.causeTrail[n-1])
 	a.causeTrail = a.causeTrail[:n-1]
 }
@@ -596,9 +515,7 @@ func (a *App) find(text string) {
 
 func (a *App) nextOfFound() {
 	if a.searchText != "" {
-		a.playing = false
-		a.log.back = 0
-		a.leaveQuestion()
+		a.stopAt()
 		a.startJob(a.toNextMatch())
 		return
 	}
@@ -606,17 +523,13 @@ func (a *App) nextOfFound() {
 		a.message = "find a goroutine or words first with /"
 		return
 	}
-	a.playing = false
-	a.log.back = 0
-	a.leaveQuestion()
+	a.stopAt()
 	a.startJob(a.toNextOf(a.found))
 }
 
 func (a *App) prevOfFound() {
 	if a.searchText != "" {
-		a.playing = false
-		a.log.back = 0
-		a.leaveQuestion()
+		a.stopAt()
 		a.prevMatch()
 		return
 	}
@@ -624,9 +537,7 @@ func (a *App) prevOfFound() {
 		a.message = "find a goroutine or words first with /"
 		return
 	}
-	a.playing = false
-	a.log.back = 0
-	a.leaveQuestion()
+	a.stopAt()
 	if !a.sess.PrevEventOf(a.found) {
 		a.message = fmt.Sprintf("no earlier event of %v", a.found)
 	}
@@ -636,8 +547,7 @@ func (a *App) escape() {
 	switch {
 	case a.help:
 		a.help = false
-	case a.split != nil && a.split.ended() && !a.split.tableClosed:
-		a.split.tableClosed = true
+	case a.runs.dismiss():
 	case a.gloss.open:
 		a.gloss.open = false
 	case a.glist.open:
@@ -648,6 +558,8 @@ func (a *App) escape() {
 }
 
 func (a *App) toggleHelp() { a.help = !a.help }
+
+func (a *App) toggleGoroutines() { a.glist.toggle() }
 
 func (a *App) quit() {
 	a.stopped = true

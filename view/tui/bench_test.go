@@ -75,6 +75,7 @@ func BenchmarkDrawFrame(b *testing.B) {
 	}
 	s.Forward(50_000) // into the thick of it
 	a := &App{sess: s, theme: NewTheme(Options{}), keys: bindings(), pace: newPace()}
+	a.runs = solo{a}
 	a.root = newRootView(a)
 	scr := tcell.NewSimulationScreen("UTF-8")
 	if err := scr.Init(); err != nil {

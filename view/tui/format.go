@@ -37,7 +37,7 @@ func trimZero(s string) string {
 // gList writes goroutines into c at (col, row), each in its colour, until
 // the list or the space runs out; total is the full length when gs is only
 // the front of a longer queue. It returns the column after what it wrote.
-func gList(c canvas, a *App, col, row, limit int, gs []gmp.GID, total int) int {
+func gList(c canvas, f frame, col, row, limit int, gs []gmp.GID, total int) int {
 	for i, g := range gs {
 		label := g.String()
 		left := total - i
@@ -46,11 +46,11 @@ func gList(c canvas, a *App, col, row, limit int, gs []gmp.GID, total int) int {
 			more = "+" + strconv.Itoa(left-1)
 		}
 		if col+width(label)+1+width(more) > limit && left > 1 {
-			return c.text(col, row, "+"+strconv.Itoa(left), a.theme.Dim)
+			return c.text(col, row, "+"+strconv.Itoa(left), f.theme.Dim)
 		}
-		st := a.theme.G(int(g))
-		if g == a.found {
-			st = a.theme.Found
+		st := f.theme.G(int(g))
+		if g == f.found {
+			st = f.theme.Found
 		}
 		col = c.text(col, row, label, st) + 1
 	}

@@ -86,8 +86,8 @@ func glossaryLines(w int) []string {
 // glossaryOverlay draws the glossary over the screen.
 type glossaryOverlay struct{ overlay }
 
-func (g *glossaryOverlay) draw(c canvas, a *App, _ layout) {
-	t := a.theme
+func (g *glossaryOverlay) draw(c canvas, f frame) {
+	t := f.theme
 	w, h := min(c.w-2, 110), c.h-2
 	box := canvas{scr: c.scr, x: c.x + (c.w-w)/2, y: c.y + 1, w: w, h: h}
 	box.frame(" what the screen shows · ↓ ↑ pgdn pgup scroll · esc or L closes ", t)

@@ -15,19 +15,13 @@ import (
 // targets ahead run as a job, which esc stops.
 
 func (a *App) startGoto() {
-	if a.split != nil {
-		a.message = "going to an event is in the full view: schedlab tui NAME"
-		return
-	}
 	a.ask(&prompt{label: " go to event or time: ", hint: "e.g. 120 or 1.5ms · enter: go · esc: cancel", max: 20, enter: (*App).goTo})
 }
 
 // goTo moves to what text names: an event number or a time.
 func (a *App) goTo(text string) {
 	text = strings.TrimSpace(text)
-	a.leaveQuestion()
-	a.playing = false
-	a.log.back = 0
+	a.stopAt()
 	if n, err := strconv.Atoi(text); err == nil {
 		if n < 1 {
 			a.message = fmt.Sprintf("event %d: events are counted from 1", n)

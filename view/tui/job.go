@@ -38,7 +38,7 @@ func (a *App) startJob(j *job) {
 
 // jobBudget is how long a frame gives the job in progress: most of a
 // frame, leaving the rest to drawing and keys.
-const jobBudget = frame * 3 / 4
+const jobBudget = tickEvery * 3 / 4
 
 // stepJob does a frame's worth of the job in progress: at least one
 // slice, and more while the frame's budget lasts.
@@ -83,17 +83,8 @@ func (a *App) jobKey(ev *tcell.EventKey) bool {
 // toEnd is the job of running to the end of the run.
 func (a *App) toEnd() *job {
 	return &job{what: "running to the end", step: func() bool {
-		if a.split != nil {
-			for range jobSlice {
-				if !a.split.forward() {
-					a.message = "both runs have ended"
-					return true
-				}
-			}
-			return false
-		}
-		if a.sess.Forward(jobSlice) < jobSlice {
-			a.message = a.endMessage()
+		if a.runs.forward(jobSlice) < jobSlice {
+			a.message = a.runs.endMessage()
 			return true
 		}
 		return false

@@ -82,8 +82,8 @@ func (b *Binding) match(ev *tcell.EventKey) bool {
 
 // barText is what the status bar says a binding does now: the play key
 // pauses while playing.
-func (b *Binding) barText(a *App) string {
-	if b.Bar == "play" && a.playing {
+func (b *Binding) barText(playing bool) string {
+	if b.Bar == "play" && playing {
 		return "pause"
 	}
 	return b.Bar

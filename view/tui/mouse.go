@@ -67,27 +67,25 @@ func (a *App) click(row string, x int) bool {
 	case 'G':
 		a.find(name)
 	case 'P':
-		if a.split != nil || n >= a.sess.Config().Procs {
+		if n >= a.sess.Config().Procs {
 			return false
 		}
 		a.focus = focusProcs
 		a.procs.top = 0
-		a.procs.scroll(a, a.root.layout, n)
+		a.procs.scroll(a.liveFrame(), n)
 		a.message = "P" + strconv.Itoa(n) + ": the Ps panel shows it from here"
 	}
 	return true
 }
 
-// mouse is the root view's mouse handler.
+// mouse is the full view's mouse handler (the split view has no panels
+// to scroll or names to find).
 func (a *App) mouse(action tview.MouseAction, event *tcell.EventMouse) bool {
 	x, y := event.Position()
 	// With --no-mouse the UI never asks for mouse reports, but a terminal
 	// left in mouse mode by another program may still send them.
 	if a.opts.NoMouse {
 		return false
-	}
-	if a.split != nil {
-		return false // the split view has no panels to scroll or names to find
 	}
 	switch action {
 	case tview.MouseLeftClick:

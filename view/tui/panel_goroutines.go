@@ -28,8 +28,8 @@ var goroutineOrder = []struct {
 
 // goroutineLines are the list's lines: a count by state, then a line per
 // goroutine in goroutineOrder.
-func goroutineLines(a *App) (summary string, lines []string) {
-	st := a.sess.State()
+func goroutineLines(f frame) (summary string, lines []string) {
+	st := f.state
 	byStatus := map[gmp.GStatus][]gmp.GID{}
 	for id := gmp.GID(1); int(id) <= st.NumG(); id++ {
 		g := st.G(id)
@@ -43,7 +43,7 @@ func goroutineLines(a *App) (summary string, lines []string) {
 		}
 		counts = append(counts, fmt.Sprintf("%d %s", len(ids), o.name))
 		for _, id := range ids {
-			lines = append(lines, describeG(a, id))
+			lines = append(lines, describeG(st, f.desc, id))
 		}
 	}
 	return strings.Join(counts, ", "), lines
@@ -52,13 +52,13 @@ func goroutineLines(a *App) (summary string, lines []string) {
 // goroutineList draws the list over the screen.
 type goroutineList struct{ overlay }
 
-func (g *goroutineList) draw(c canvas, a *App, _ layout) {
-	t := a.theme
+func (g *goroutineList) draw(c canvas, f frame) {
+	t := f.theme
 	w, h := min(c.w-2, 120), c.h-2
 	box := canvas{scr: c.scr, x: c.x + (c.w-w)/2, y: c.y + 1, w: w, h: h}
-	summary, lines := goroutineLines(a)
+	summary, lines := goroutineLines(f)
 	box.frame(" goroutines · ↓ ↑ pgdn pgup scroll · esc or g closes ", t)
-	box.text(2, 1, truncate(fmt.Sprintf("at event %d: %s", a.sess.Cursor()+1, summary), w-4), t.Title)
+	box.text(2, 1, truncate(fmt.Sprintf("at event %d: %s", f.cursor+1, summary), w-4), t.Title)
 	// Each goroutine's line is shown whole, wrapped, its continuation
 	// indented under it.
 	type row struct {
@@ -88,12 +88,4 @@ func (g *goroutineList) draw(c canvas, a *App, _ layout) {
 	if more := len(shown) - top - rows; more > 0 {
 		box.text(w-14, h-1, fmt.Sprintf(" %d more ↓ ", more), t.Title)
 	}
-}
-
-func (a *App) toggleGoroutines() {
-	if a.split != nil {
-		a.message = "the goroutine list is in the full view: schedlab tui NAME"
-		return
-	}
-	a.glist.toggle()
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/schedlab/schedlab/core/gmp"
@@ -18,13 +19,21 @@ type infoItem struct {
 // screens pair the short items on a row; wide ones give each its own.
 type infoPanel struct{}
 
-func (infoPanel) draw(c canvas, a *App, l layout) {
-	it := infoItems(a)
+// rows are three, or six on a screen wide and tall enough.
+func (infoPanel) rows(f frame, _ int) int {
+	if f.wide && f.h >= tallHeight {
+		return 6
+	}
+	return 3
+}
+
+func (p infoPanel) draw(c canvas, f frame) {
+	it := infoItems(f)
 	var rows [][]infoItem
 	if it.found != nil {
 		rows = append(rows, []infoItem{*it.found})
 	}
-	if l.infoRows >= 6 {
+	if p.rows(f, 0) >= 6 {
 		rows = append(rows, []infoItem{it.global}, []infoItem{it.ms}, []infoItem{it.sysmon},
 			[]infoItem{it.netpoll, it.timers}, []infoItem{it.chans})
 	} else {
@@ -39,9 +48,9 @@ func (infoPanel) draw(c canvas, a *App, l layout) {
 				limit = col + (c.w-col)/(len(items)-i) - 3
 			}
 			if i > 0 {
-				col = c.text(col, row, " │ ", a.theme.Dim)
+				col = c.text(col, row, " │ ", f.theme.Dim)
 			}
-			col = c.text(col, row, item.label+" ", a.theme.Title)
+			col = c.text(col, row, item.label+" ", f.theme.Title)
 			end := item.draw(c, col, row, limit)
 			if i < len(items)-1 {
 				col = max(end, limit)
@@ -50,18 +59,32 @@ func (infoPanel) draw(c canvas, a *App, l layout) {
 	}
 }
 
+// globalPanel is the one row of queues a split pane has room for: the
+// global run queue.
+type globalPanel struct{}
+
+func (globalPanel) rows(frame, int) int { return 1 }
+
+func (globalPanel) draw(c canvas, f frame) {
+	t := f.theme
+	q := f.state.Sched()
+	col := c.text(0, 0, "global ", t.Title)
+	col = c.text(col, 0, strconv.Itoa(q.RunqLen())+" ", t.Dim)
+	gList(c, f, col, 0, c.w, q.RunqHead(12), q.RunqLen())
+}
+
 type infoSet struct {
 	found                                      *infoItem
 	global, ms, sysmon, netpoll, timers, chans infoItem
 }
 
-func infoItems(a *App) infoSet {
-	t := a.theme
-	st := a.sess.State()
+func infoItems(f frame) infoSet {
+	t := f.theme
+	st := f.state
 	var it infoSet
-	if a.found > 0 && int(a.found) < st.NumG() {
+	if f.found > 0 && int(f.found) < st.NumG() {
 		it.found = &infoItem{label: "found", draw: func(c canvas, col, row, limit int) int {
-			return c.text(col, row, truncate(describeG(a, a.found)+" · n/N: its events · esc: clear", limit-col), t.Found)
+			return c.text(col, row, truncate(describeG(st, f.desc, f.found)+" · n/N: its events · esc: clear", limit-col), t.Found)
 		}}
 	}
 	text := func(label string, f func() string) infoItem {
@@ -76,12 +99,12 @@ func infoItems(a *App) infoSet {
 		if n == 0 {
 			return c.text(col, row, "empty", t.Dim)
 		}
-		return gList(c, a, col, row, limit, q.RunqHead(24), n)
+		return gList(c, f, col, row, limit, q.RunqHead(24), n)
 	}}
 	it.ms = infoItem{label: "Ms", draw: func(c canvas, col, row, limit int) int {
-		return drawMs(c, a, col, row, limit)
+		return drawMs(c, f, col, row, limit)
 	}}
-	it.sysmon = text("sysmon", func() string { return sysmonText(st, a.sess.Describer()) })
+	it.sysmon = text("sysmon", func() string { return sysmonText(st, f.desc) })
 	it.netpoll = text("netpoll", func() string { return netpollText(st) })
 	it.timers = text("timers", func() string { return timersText(st) })
 	it.chans = text("chans", func() string { return chansText(st) })
@@ -90,9 +113,9 @@ func infoItems(a *App) infoSet {
 
 // drawMs lists the threads and what each is doing; when they do not fit,
 // it counts them by state instead.
-func drawMs(c canvas, a *App, col, row, limit int) int {
-	t := a.theme
-	st := a.sess.State()
+func drawMs(c canvas, f frame, col, row, limit int) int {
+	t := f.theme
+	st := f.state
 	var parts []string
 	count := map[string]int{}
 	for i := range st.NumM() {
@@ -240,11 +263,10 @@ func gids(gs []gmp.GID) string {
 	return b.String()
 }
 
-// describeG says where goroutine id is and what it is doing.
-func describeG(a *App, id gmp.GID) string {
-	st := a.sess.State()
+// describeG says where goroutine id is and what it is doing in st, in
+// d's words.
+func describeG(st *gmp.Machine, d *gmp.Describer, id gmp.GID) string {
 	g := st.G(id)
-	d := a.sess.Describer()
 	var where string
 	switch g.Status {
 	case gmp.Gdead:

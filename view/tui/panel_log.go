@@ -13,19 +13,34 @@ type logPanel struct {
 	back int // how far the log is scrolled back from the cursor
 }
 
-func (p *logPanel) draw(c canvas, a *App, _ layout) {
-	t := a.theme
-	s := a.sess
-	cur := s.Cursor()
+// rows are what the other rows leave, and at least two, which may run
+// off the foot of a screen too small.
+func (p *logPanel) rows(_ frame, room int) int { return max(room, 2) }
+
+// paneLog is the log in a split pane: what the other rows leave, none
+// under two.
+type paneLog struct{ *logPanel }
+
+func (paneLog) rows(_ frame, room int) int {
+	if room < 2 {
+		return 0
+	}
+	return room
+}
+
+func (p *logPanel) draw(c canvas, f frame) {
+	t := f.theme
+	s := f.events
+	cur := f.cursor
 	detail := "up to the current event, newest last"
 	if p.back > 0 {
 		detail = fmt.Sprintf("scrolled back %d (↓ returns)", p.back)
-		if sel := a.selected(); sel >= 0 {
+		if sel := f.selected; sel >= 0 {
 			detail = fmt.Sprintf("event %d selected: enter goes there, ↓ returns", sel+1)
 		}
 	}
-	panelTitle(c, a, "events", detail, focusLog)
-	d := s.Describer()
+	panelTitle(c, f, "events", detail, focusLog)
+	d := f.desc
 	rows := c.h - 1
 	last := cur - p.back
 	for r := range rows {
@@ -44,10 +59,10 @@ func (p *logPanel) draw(c canvas, a *App, _ layout) {
 		lineStyle := st
 		switch {
 		case i == cur:
-		case i == a.selected():
+		case i == f.selected:
 			lineStyle = t.Current.Underline(true)
 			c.fill(col, c.w, 1+r, ' ', lineStyle)
-		case e.Involves(a.found), a.searchText != "" && a.matches(i, a.searchText):
+		case e.Involves(f.found), f.searchText != "" && matches(e, d, f.searchText):
 			lineStyle = t.Found
 		}
 		c.text(col, 1+r, truncate(d.Describe(e), c.w-col), lineStyle)
@@ -65,17 +80,17 @@ func dimUnless(t *Theme, st tcell.Style, cur bool) tcell.Style {
 
 // explainLines is the current event's sentence wrapped to the screen, and
 // a tail line with the runtime function, the scenario line, the P and M.
-func explainLines(a *App, w int) ([]string, string) {
-	s := a.sess
-	if s.Cursor() < 0 {
+func explainLines(f frame, w int) ([]string, string) {
+	s := f.events
+	if f.cursor < 0 {
 		return []string{"before the first event"}, ""
 	}
-	e := s.Event(s.Cursor())
-	text := s.Describer().Describe(e)
-	if sel := a.selected(); sel >= 0 {
+	e := s.Event(f.cursor)
+	text := f.desc.Describe(e)
+	if sel := f.selected; sel >= 0 {
 		// The event selected in the log, read whole before going there.
 		e = s.Event(sel)
-		text = fmt.Sprintf("event %d, selected: %s", sel+1, s.Describer().Describe(e))
+		text = fmt.Sprintf("event %d, selected: %s", sel+1, f.desc.Describe(e))
 	}
 	lines := wrap(text, w-2)
 	if len(lines) > 4 {
@@ -92,7 +107,7 @@ func explainLines(a *App, w int) ([]string, string) {
 	if e.Op != nil && e.Op.Pos.Line > 0 {
 		tail = append(tail, "scenario: "+e.Op.Pos.String())
 	}
-	if end := s.EndSummary(); end != "" {
+	if end := f.end; end != "" {
 		tail = append(tail, "run ended: "+end)
 	}
 	return lines, strings.Join(tail, " · ")
@@ -100,27 +115,34 @@ func explainLines(a *App, w int) ([]string, string) {
 
 // scroll moves the log back towards the start (n < 0) or on towards the
 // cursor (n > 0); it never shows events past the cursor.
-func (p *logPanel) scroll(a *App, _ layout, n int) {
-	p.back = max(min(p.back-n, a.sess.Cursor()), 0)
+func (p *logPanel) scroll(f frame, n int) {
+	p.back = max(min(p.back-n, f.cursor), 0)
 }
 
 // page is the log's rows but two, so a line stays in view.
-func (p *logPanel) page(l layout) int { return max(l.logRows-2, 1) }
+func (p *logPanel) page(f frame) int { return max(f.l.rowsOf(rowEvents)-2, 1) }
 
 // explainPanel writes the current event's sentence whole, then where it
 // came from in the scenario and, at the end, how the run ended.
 type explainPanel struct{}
 
-func (explainPanel) draw(c canvas, a *App, l layout) {
-	t := a.theme
-	for i, line := range l.explainText {
+// rows are the sentence's and one for the tail.
+func (explainPanel) rows(f frame, _ int) int {
+	text, _ := explainLines(f, f.w)
+	return len(text) + 1
+}
+
+func (explainPanel) draw(c canvas, f frame) {
+	t := f.theme
+	text, tail := explainLines(f, f.w)
+	for i, line := range text {
 		c.text(1, i, line, t.Base.Bold(true))
 	}
 	tailStyle := t.Dim
-	if a.sess.AtEnd() && a.sess.State().End().Err != nil {
+	if f.atEnd && f.state.End().Err != nil {
 		tailStyle = t.Warn
 	}
-	c.text(1, len(l.explainText), truncate(l.explainTail, c.w-2), tailStyle)
+	c.text(1, len(text), truncate(tail, c.w-2), tailStyle)
 }
 
 // noteAge is how many events a note stays on screen after it is reached.
@@ -128,16 +150,16 @@ const noteAge = 40
 
 // noteLines is the caption to show, if the cursor is at or shortly after
 // a note.
-func noteLines(a *App, w int) ([]string, []string) {
-	notes := a.sess.CurrentNotes()
-	if len(notes) == 0 || a.sess.Cursor()-notes[0].Event > noteAge {
+func noteLines(f frame, w int) ([]string, []string) {
+	notes := f.notes
+	if len(notes) == 0 || f.cursor-notes[0].Event > noteAge {
 		return nil, nil
 	}
 	// Several notes on one event are all shown, each under its own
 	// heading; together they get the rows one note would.
 	var headings, lines []string
 	for _, n := range notes {
-		heading := fmt.Sprintf("note %d/%d ▸ ", n.Number, len(a.sess.Scenario().Notes))
+		heading := fmt.Sprintf("note %d/%d ▸ ", n.Number, len(f.sc.Notes))
 		text := wrap(reflow(n.Text), w-width(heading)-1)
 		room := 5
 		if len(notes) > 1 {
@@ -162,11 +184,17 @@ func noteLines(a *App, w int) ([]string, []string) {
 // each under its heading.
 type notePanel struct{}
 
-func (notePanel) draw(c canvas, a *App, l layout) {
-	t := a.theme
+func (notePanel) rows(f frame, _ int) int {
+	_, text := noteLines(f, f.w)
+	return len(text)
+}
+
+func (notePanel) draw(c canvas, f frame) {
+	t := f.theme
+	headings, text := noteLines(f, f.w)
 	indent := 0
-	for i, line := range l.noteText {
-		if h := l.noteHeadings[i]; h != "" {
+	for i, line := range text {
+		if h := headings[i]; h != "" {
 			indent = c.text(0, i, h, t.Note.Bold(true))
 		}
 		c.text(indent, i, line, t.Note)
@@ -177,21 +205,23 @@ func (notePanel) draw(c canvas, a *App, l layout) {
 // binding table.
 type statusPanel struct{}
 
-func (statusPanel) draw(c canvas, a *App, _ layout) {
-	t := a.theme
+func (statusPanel) rows(frame, int) int { return 1 }
+
+func (statusPanel) draw(c canvas, f frame) {
+	t := f.theme
 	c.fill(0, c.w, 0, ' ', t.Base)
-	if a.prompt != nil {
-		drawPrompt(c, a)
+	if f.prompt != nil {
+		drawPrompt(c, f)
 		return
 	}
 	col := 0
-	if a.message != "" {
-		col = c.text(0, 0, " "+truncate(a.message, c.w*2/3)+" ", t.Note.Bold(true))
+	if f.message != "" {
+		col = c.text(0, 0, " "+truncate(f.message, c.w*2/3)+" ", t.Note.Bold(true))
 	}
 	// Hints in table order; ? and q always fit at the end.
 	var hints []Binding
 	var tail []Binding
-	for _, b := range a.keys {
+	for _, b := range f.keys {
 		switch {
 		case b.Bar == "":
 		case b.Label == "?" || b.barLabel() == "q":
@@ -202,30 +232,34 @@ func (statusPanel) draw(c canvas, a *App, _ layout) {
 	}
 	tailW := 0
 	for _, b := range tail {
-		tailW += width(b.barLabel()) + width(b.barText(a)) + 3
+		tailW += width(b.barLabel()) + width(b.barText(f.playing)) + 3
 	}
 	for _, b := range hints {
-		need := width(b.barLabel()) + width(b.barText(a)) + 3
+		need := width(b.barLabel()) + width(b.barText(f.playing)) + 3
 		if col+need > c.w-tailW {
 			break
 		}
-		col = hint(c, a, col, b)
+		col = hint(c, f, col, b)
 	}
 	for _, b := range tail {
-		col = hint(c, a, col, b)
+		col = hint(c, f, col, b)
 	}
 }
 
-func hint(c canvas, a *App, col int, b Binding) int {
-	col = c.text(col+1, 0, b.barLabel(), a.theme.Key)
-	return c.text(col+1, 0, b.barText(a), a.theme.Dim) + 1
+func hint(c canvas, f frame, col int, b Binding) int {
+	col = c.text(col+1, 0, b.barLabel(), f.theme.Key)
+	return c.text(col+1, 0, b.barText(f.playing), f.theme.Dim) + 1
 }
 
-// drawHelp draws the key table in a framed box over the screen, in two
+// helpPanel draws the key table in a framed box over the screen, in two
 // columns when one does not fit.
-func drawHelp(c canvas, a *App) {
-	t := a.theme
-	n := len(a.keys)
+type helpPanel struct{}
+
+func (helpPanel) shows(f frame) bool { return f.help }
+
+func (helpPanel) draw(c canvas, f frame) {
+	t := f.theme
+	n := len(f.keys)
 	cols := 1
 	if n+4 > c.h {
 		cols = 2
@@ -236,7 +270,7 @@ func drawHelp(c canvas, a *App) {
 	h := min(perCol+4, c.h)
 	box := canvas{scr: c.scr, x: c.x + (c.w-w)/2, y: c.y + (c.h-h)/2, w: w, h: h}
 	box.frame(" keys · esc or ? closes · scrolling acts on the focused panel ", t)
-	for i, b := range a.keys {
+	for i, b := range f.keys {
 		x := 2 + (i/perCol)*colW
 		row := 2 + i%perCol
 		box.text(x, row, fmt.Sprintf("%-10s", b.Label), t.Key)

@@ -15,8 +15,7 @@ import (
 
 // poolRows is how many rows the pools panel wants: a title and a row per
 // pool and semaphore, or none without them.
-func poolRows(a *App) int {
-	st := a.sess.State()
+func poolRows(st *gmp.Machine) int {
 	n := len(st.Pools()) + len(st.Sems())
 	if n == 0 {
 		return 0
@@ -28,11 +27,26 @@ func poolRows(a *App) int {
 // semaphore, as many as fit.
 type poolsPanel struct{}
 
-func (poolsPanel) draw(c canvas, a *App, _ layout) {
+// rows are a row each on a tall screen, and share two on a small one
+// (the rest are counted in the title).
+func (poolsPanel) rows(f frame, _ int) int {
+	if f.h >= tallHeight {
+		return min(poolRows(f.state), 7)
+	}
+	return min(poolRows(f.state), 3)
+}
+
+// panePools is the pools panel in a split pane, which shares two rows
+// whatever its height.
+type panePools struct{ poolsPanel }
+
+func (panePools) rows(f frame, _ int) int { return min(poolRows(f.state), 3) }
+
+func (poolsPanel) draw(c canvas, f frame) {
 	if c.h == 0 {
 		return
 	}
-	st := a.sess.State()
+	st := f.state
 	name, detail := "pools", "package pool's decisions · idle workers: idle for / expiry, next first"
 	switch {
 	case len(st.Pools()) == 0:
@@ -40,20 +54,20 @@ func (poolsPanel) draw(c canvas, a *App, _ layout) {
 	case len(st.Sems()) > 0:
 		detail = "pools (package pool's decisions), then the semaphores"
 	}
-	panelTitle(c, a, name, detail, -1)
+	panelTitle(c, f, name, detail, -1)
 	row := 1
 	for i := range st.Pools() {
 		if row >= c.h {
 			return
 		}
-		drawPool(c, a, row, &st.Pools()[i], st.Now())
+		drawPool(c, f.theme, row, &st.Pools()[i], st.Now())
 		row++
 	}
 	for i := range st.Sems() {
 		if row >= c.h {
 			return
 		}
-		drawSem(c, a, row, &st.Sems()[i])
+		drawSem(c, f.theme, row, &st.Sems()[i])
 		row++
 	}
 }
@@ -63,8 +77,7 @@ func (poolsPanel) draw(c canvas, a *App, _ layout) {
 // idle time against the expiry, the next purge, and the counters. The
 // idle workers come first when room is short; the counters go when it is
 // shorter.
-func drawPool(c canvas, a *App, row int, pl *gmp.Pool, now sim.Time) {
-	t := a.theme
+func drawPool(c canvas, t *Theme, row int, pl *gmp.Pool, now sim.Time) {
 	col := c.text(0, row, pl.Decl.Name+" ", t.Title)
 	capacity := "∞"
 	if pl.Cap >= 0 {
@@ -116,8 +129,7 @@ func drawPool(c canvas, a *App, row int, pl *gmp.Pool, now sim.Time) {
 
 // drawSem writes one semaphore's row: how much is taken, and the line of
 // waiters with what each wants.
-func drawSem(c canvas, a *App, row int, sm *gmp.Sem) {
-	t := a.theme
+func drawSem(c canvas, t *Theme, row int, sm *gmp.Sem) {
 	col := c.text(0, row, sm.Decl.Name+" ", t.Title)
 	col = c.text(col, row, fmt.Sprintf("semaphore %d/%d taken", sm.Cur, sm.Decl.Size), t.Base)
 	if len(sm.Waiters) == 0 && len(sm.Stuck) == 0 {

@@ -12,11 +12,12 @@ import (
 // right.
 type headerPanel struct{}
 
-func (headerPanel) draw(c canvas, a *App, _ layout) {
-	t := a.theme
-	s := a.sess
-	sc := s.Scenario()
-	st := s.State()
+func (headerPanel) rows(frame, int) int { return 1 }
+
+func (headerPanel) draw(c canvas, f frame) {
+	t := f.theme
+	sc := f.sc
+	st := f.state
 	left := " " + sc.Name
 	if c.w >= wideWidth {
 		left = " schedlab · " + sc.Name
@@ -26,17 +27,17 @@ func (headerPanel) draw(c canvas, a *App, _ layout) {
 	}
 	// Only what depends on the cursor, so that coming back to an event
 	// gives back the same screen: not how far the run has got ahead.
-	event := "event " + strconv.Itoa(s.Cursor()+1)
-	if s.AtEnd() {
+	event := "event " + strconv.Itoa(f.cursor+1)
+	if f.atEnd {
 		event += " (the last)"
 	}
 	// The pace shows paused too: it is what space will play at.
-	play := "paused " + a.pace.String()
-	if a.playing {
-		play = "▶ " + a.pace.String()
+	play := "paused " + f.pace.String()
+	if f.playing {
+		play = "▶ " + f.pace.String()
 	}
-	right := fmt.Sprintf("seed %d · t=%v · %s · %s ", s.Config().Seed, st.Now(), event, play)
-	if score := a.scoreLine(); score != "" {
+	right := fmt.Sprintf("seed %d · t=%v · %s · %s ", f.cfg.Seed, st.Now(), event, play)
+	if score := f.score; score != "" {
 		right = score + " · " + right
 	}
 	rw := width(right)
@@ -51,45 +52,71 @@ type procsPanel struct {
 	top int // first P shown when they do not all fit
 }
 
-func (p *procsPanel) draw(c canvas, a *App, l layout) {
-	st := a.sess.State()
+// rows are a title and a row per P shown.
+func (p *procsPanel) rows(f frame, _ int) int { return 1 + f.l.shown }
+
+func (p *procsPanel) draw(c canvas, f frame) {
+	l := f.l
+	st := f.state
 	procs := st.Procs()
 	detail := "state · M · running G: ran / sysmon has seen its slice · runnext · ring (of 256)"
-	if l.visibleProcs < procs {
-		detail = fmt.Sprintf("P%d–P%d of %d (tab here, then ↓ ↑) · ", p.top, min(p.top+l.visibleProcs, procs)-1, procs) + detail
+	if l.shown < procs {
+		detail = fmt.Sprintf("P%d–P%d of %d (tab here, then ↓ ↑) · ", p.top, min(p.top+l.shown, procs)-1, procs) + detail
 	}
-	if l.timelineHidden {
+	if l.hide {
 		detail = "every P; t or a taller screen shows the timeline · " + detail
 	}
-	panelTitle(c, a, "Ps", detail, focusProcs)
-	for i := range l.visibleProcs {
+	panelTitle(c, f, "Ps", detail, focusProcs)
+	for i := range l.shown {
 		id := gmp.PID(p.top + i)
 		if int(id) >= procs {
 			break
 		}
-		drawProc(c, a, 1+i, id, l.wide)
+		drawProc(c, f, 1+i, id, f.wide)
 	}
 }
 
 // scroll moves the first P shown. The last page shows the last P on the
 // last row, not blank rows under it.
-func (p *procsPanel) scroll(a *App, l layout, n int) {
-	last := a.sess.Config().Procs - max(l.visibleProcs, 1)
+func (p *procsPanel) scroll(f frame, n int) {
+	last := f.cfg.Procs - max(f.l.shown, 1)
 	p.top = max(min(p.top+n, last), 0)
 }
 
 // page is the Ps shown.
-func (p *procsPanel) page(l layout) int { return max(l.visibleProcs, 1) }
+func (p *procsPanel) page(f frame) int { return max(f.l.shown, 1) }
+
+// compactProcs writes a split pane's Ps, a row each in few columns, from
+// the first, and how many more there are.
+type compactProcs struct{}
+
+// rows are a row per P shown and one saying how many are left out.
+func (compactProcs) rows(f frame, _ int) int {
+	if f.l.shown < f.state.Procs() {
+		return f.l.shown + 1
+	}
+	return f.l.shown
+}
+
+func (compactProcs) draw(c canvas, f frame) {
+	st := f.state
+	for i := range f.l.shown {
+		compactRow(c, f, i, gmp.PID(i))
+	}
+	if f.l.shown < st.Procs() {
+		c.text(0, f.l.shown, truncate(fmt.Sprintf("… and %d more Ps (the full view shows them all)", st.Procs()-f.l.shown), c.w), f.theme.Dim)
+	}
+}
 
 // compactRow is a P in the few columns of a split pane: state, running
 // G, runnext, ring.
-func (p *procsPanel) compactRow(c canvas, a *App, row int, id gmp.PID) {
-	t := a.theme
-	st := a.sess.State()
+func compactRow(c canvas, f frame, row int, id gmp.PID) {
+	t := f.theme
+	st := f.state
 	pp := st.P(id)
 	col := c.text(0, row, fmt.Sprintf("%-4s", id.String()), t.Title)
 	// The full view's state, with the running G in its colour.
-	running, style, m := procState(a, id)
+	running, style, m := procState(t, st, id)
 	if m != nil && m.CurG != gmp.NoG {
 		running, style = m.CurG.String(), t.G(int(m.CurG))
 		if m.State == gmp.MSyscall {
@@ -108,16 +135,14 @@ func (p *procsPanel) compactRow(c canvas, a *App, row int, id gmp.PID) {
 	for i := 0; i < n && len(show) < 8; i++ {
 		show = append(show, pp.RunqAt(i))
 	}
-	gList(c, a, col, row, c.w, show, n)
+	gList(c, f, col, row, c.w, show, n)
 }
 
 // procState says what P id is doing, for the full view's P rows and the
 // split view's alike: idle, handed to a waking thread (→M3), running a G
 // (run), in a system call with one (sys), or in the scheduler (sched);
 // its style; and the M holding it, if any.
-func procState(a *App, id gmp.PID) (string, tcell.Style, *gmp.M) {
-	t := a.theme
-	st := a.sess.State()
+func procState(t *Theme, st *gmp.Machine, id gmp.PID) (string, tcell.Style, *gmp.M) {
 	p := st.P(id)
 	if p.M != gmp.NoM {
 		m := st.M(p.M)
@@ -142,13 +167,13 @@ func procState(a *App, id gmp.PID) (string, tcell.Style, *gmp.M) {
 	return "idle", t.Idle, nil
 }
 
-func drawProc(c canvas, a *App, row int, id gmp.PID, wide bool) {
-	t := a.theme
-	st := a.sess.State()
+func drawProc(c canvas, f frame, row int, id gmp.PID, wide bool) {
+	t := f.theme
+	st := f.state
 	p := st.P(id)
 	col := c.text(0, row, fmt.Sprintf("%-4s", id.String()), t.Title)
 
-	state, stStyle, m := procState(a, id)
+	state, stStyle, m := procState(t, st, id)
 	col = c.text(col, row, fmt.Sprintf("%-7s", state), stStyle)
 	mName := "-"
 	if m != nil {
@@ -161,7 +186,7 @@ func drawProc(c canvas, a *App, row int, id gmp.PID, wide bool) {
 	if m != nil && m.CurG != gmp.NoG {
 		g := st.G(m.CurG)
 		gst := t.G(int(g.ID))
-		if g.ID == a.found {
+		if g.ID == f.found {
 			gst = t.Found
 		}
 		col = c.text(col, row, fmt.Sprintf("%-6s", g.ID.String()), gst)
@@ -197,7 +222,7 @@ func drawProc(c canvas, a *App, row int, id gmp.PID, wide bool) {
 	col = c.text(col, row, "next ", t.Dim)
 	if p.Runnext != gmp.NoG {
 		gst := t.G(int(p.Runnext))
-		if p.Runnext == a.found {
+		if p.Runnext == f.found {
 			gst = t.Found
 		}
 		c.text(col, row, p.Runnext.String(), gst)
@@ -218,6 +243,6 @@ func drawProc(c canvas, a *App, row int, id gmp.PID, wide bool) {
 	for i := 0; i < n && len(show) < 32; i++ {
 		show = append(show, p.RunqAt(i))
 	}
-	gList(c, a, col, row, limit, show, n)
+	gList(c, f, col, row, limit, show, n)
 	c.text(c.w-width(tick), row, tick, t.Dim)
 }

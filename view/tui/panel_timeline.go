@@ -16,11 +16,11 @@ const laneLabel = 5
 // timelineSpan picks how much recent time the timeline shows: enough to
 // hold the last events at about three per column, rounded up to 1, 2 or 5
 // times a power of ten, so the scale reads easily and does not flicker.
-func timelineSpan(s *Session, cols int) time.Duration {
-	cur := s.Cursor()
-	now := s.State().Now()
+func timelineSpan(f frame, cols int) time.Duration {
+	cur := f.cursor
+	now := f.state.Now()
 	back := max(cur-3*cols, 0)
-	d := now.Sub(s.Event(back).T)
+	d := now.Sub(f.events.Event(back).T)
 	d = max(d, 100*time.Microsecond)
 	for unit := time.Microsecond; ; unit *= 10 {
 		for _, m := range []time.Duration{1, 2, 5} {
@@ -36,28 +36,57 @@ func timelineSpan(s *Session, cols int) time.Duration {
 // and marks for steals (S), retakes (R) and ring overflows (O).
 type timelinePanel struct{}
 
-func (timelinePanel) draw(c canvas, a *App, l layout) {
-	t := a.theme
-	s := a.sess
-	st := s.State()
+// rows are a title and a lane per P shown, none when the Ps took them.
+func (timelinePanel) rows(f frame, _ int) int {
+	if f.l.hide {
+		return 0
+	}
+	return 1 + f.l.shown
+}
+
+// paneTimeline is the timeline in a split pane: shown only with three
+// rows left under its lanes, and saying how many lanes it leaves out.
+type paneTimeline struct{ timelinePanel }
+
+func (paneTimeline) rows(f frame, room int) int {
+	switch {
+	case f.l.shown+1+3 > room:
+		return 0
+	case f.l.shown < f.state.Procs():
+		return f.l.shown + 2
+	}
+	return f.l.shown + 1
+}
+
+func (p paneTimeline) draw(c canvas, f frame) {
+	p.timelinePanel.draw(c, f)
+	if procs := f.state.Procs(); f.l.shown < procs {
+		// As under the Ps: the lanes left out are said, not dropped.
+		c.text(0, 1+f.l.shown, truncate(fmt.Sprintf("… and %d more lanes", procs-f.l.shown), c.w), f.theme.Dim)
+	}
+}
+
+func (timelinePanel) draw(c canvas, f frame) {
+	t := f.theme
+	st := f.state
 	cols := c.w - laneLabel
-	if cols < 10 || s.Cursor() < 0 {
-		panelTitle(c, a, "timeline", "", -1)
+	if cols < 10 || f.cursor < 0 {
+		panelTitle(c, f, "timeline", "", -1)
 		return
 	}
-	span := timelineSpan(s, cols)
+	span := timelineSpan(f, cols)
 	to := st.Now()
 	from := sim.Time(max(int64(to)-int64(span), 0))
 	step := float64(span) / float64(cols)
 	colOf := func(at sim.Time) int {
 		return min(int(float64(at-from)/step), cols-1)
 	}
-	panelTitle(c, a, "timeline", fmt.Sprintf("last %s, %s a column · %s",
+	panelTitle(c, f, "timeline", fmt.Sprintf("last %s, %s a column · %s",
 		short(to.Sub(from)), short(time.Duration(step)), timelineLegend()), -1)
-	cursor := s.Cursor()
-	tl := s.Timeline(from)
-	for i := range l.visibleProcs {
-		p := gmp.PID(a.procs.top + i)
+	cursor := f.cursor
+	tl := f.events.Timeline(from)
+	for i := range f.l.shown {
+		p := gmp.PID(f.procsTop + i)
 		if int(p) >= st.Procs() {
 			break
 		}
@@ -79,7 +108,7 @@ func (timelinePanel) draw(c canvas, a *App, l layout) {
 			if seg.Kind == SegSyscall {
 				fillRune, st = '≈', t.Syscall
 			}
-			if seg.G == a.found {
+			if seg.G == f.found {
 				st = t.Found
 			}
 			lane.fill(c0, c1+1, row, fillRune, st)

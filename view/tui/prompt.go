@@ -36,9 +36,9 @@ func (a *App) promptKey(ev *tcell.EventKey) {
 }
 
 // drawPrompt writes the open prompt over the status bar.
-func drawPrompt(c canvas, a *App) {
-	t := a.theme
-	p := a.prompt
+func drawPrompt(c canvas, f frame) {
+	t := f.theme
+	p := f.prompt
 	col := c.text(0, 0, p.label, t.Key)
 	col = c.text(col, 0, p.text, t.Base)
 	col = c.text(col, 0, "▁", t.Key)

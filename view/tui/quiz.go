@@ -18,15 +18,13 @@ type quizView struct {
 	choice   int  // the answer given, once revealed
 	revealed bool // answered: showing whether it was right
 	right    bool
-	// rows are the screen rows of the choices, for clicks.
-	rows []int
 }
 
 // quizGate stops forward motion of up to n events at the first question
 // still to ask: it moves to the event before it, opens it and reports
 // true. Stepping stays with the question until it is answered or skipped.
 func (a *App) quizGate(n int) bool {
-	if a.split != nil || !a.sess.Quizzing() {
+	if !a.sess.Quizzing() {
 		return false
 	}
 	if a.quiz != nil {
@@ -41,6 +39,7 @@ func (a *App) quizGate(n int) bool {
 	a.playing = false
 	a.log.back = 0
 	a.quiz = &quizView{at: q.At}
+	a.quizBox.rows = nil // drawn on the next frame
 	a.message = "a question: answer with 1–" + strconv.Itoa(len(q.Choices)) + ", or esc to skip it"
 	return true
 }
@@ -101,7 +100,7 @@ func (a *App) quizClick(y int) bool {
 	if qv == nil || qv.revealed {
 		return false
 	}
-	for i, row := range qv.rows {
+	for i, row := range a.quizBox.rows {
 		if row == y {
 			a.answer(i)
 			return true
@@ -111,22 +110,29 @@ func (a *App) quizClick(y int) bool {
 }
 
 // scoreLine is the quiz's score for the status bar and the end message.
-func (a *App) scoreLine() string {
-	if !a.sess.Quizzing() {
+func scoreLine(s *Session) string {
+	if !s.Quizzing() {
 		return ""
 	}
-	right, answered := a.sess.Score()
+	right, answered := s.Score()
 	return fmt.Sprintf("quiz %d/%d", right, answered)
 }
 
-// drawQuiz draws the open question in a box in the middle of the screen.
-func drawQuiz(c canvas, a *App) {
-	qv := a.quiz
-	q := a.sess.question(qv.at)
+// quizPanel draws the open question in a box in the middle of the
+// screen, and keeps the screen rows of its choices, for clicks.
+type quizPanel struct {
+	rows []int
+}
+
+func (*quizPanel) shows(f frame) bool { return f.quiz != nil }
+
+func (p *quizPanel) draw(c canvas, f frame) {
+	qv := f.quiz
+	q := qv.q
 	if q == nil {
 		return
 	}
-	t := a.theme
+	t := f.theme
 	w := min(c.w-4, 96)
 	inner := w - 4
 	var lines []quizLine
@@ -170,14 +176,14 @@ func drawQuiz(c canvas, a *App) {
 		title = " answer · → shows the event "
 	}
 	box.frame(title, t)
-	qv.rows = make([]int, len(q.Choices))
+	p.rows = make([]int, len(q.Choices))
 	for i, l := range lines {
 		if 1+i >= h-1 {
 			break
 		}
 		box.text(2, 1+i, l.text, l.style)
 		if l.choice >= 0 {
-			qv.rows[l.choice] = box.y + 1 + i
+			p.rows[l.choice] = box.y + 1 + i
 		}
 	}
 }

@@ -105,7 +105,7 @@ func TestQuizClick(t *testing.T) {
 	keys(a, "l")
 	q := a.sess.question(a.quiz.at)
 	draw(t, a, 100, 30) // lays out the choices
-	if !a.quizClick(a.quiz.rows[q.Answer]) {
+	if !a.quizClick(a.quizBox.rows[q.Answer]) {
 		t.Fatal("a click on the right choice was not taken")
 	}
 	if !a.quiz.revealed || !a.quiz.right {

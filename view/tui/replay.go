@@ -147,7 +147,7 @@ func (a *ReplayApp) Run(screen tcell.Screen) error {
 	stop := notifyEnding(sigs)
 	defer stop()
 	var ended os.Signal
-	tick := time.NewTicker(frame)
+	tick := time.NewTicker(tickEvery)
 	defer tick.Stop()
 	go func() {
 		for {
@@ -162,7 +162,7 @@ func (a *ReplayApp) Run(screen tcell.Screen) error {
 				// Draw only while playing: an idle screen writes nothing.
 				a.tv.QueueUpdate(func() {
 					if a.playing {
-						a.Advance(frame)
+						a.Advance(tickEvery)
 						a.tv.ForceDraw()
 					}
 				})
@@ -208,30 +208,53 @@ func (a *ReplayApp) draw(c canvas) {
 	}
 }
 
-// drawPane draws run i: its Ps, goroutines, timeline and events.
+// drawPane draws run i: the layout list's rows of a trace pane, its Ps,
+// goroutines, timeline and events.
 func (a *ReplayApp) drawPane(c canvas, i int) {
-	t := a.theme
 	run := a.steps.Runs[i]
 	cur := a.steps.Cursor(i)
 	st := run.StateAfter(cur)
+	tf := &traceFrame{run: run, cur: cur, st: st, moved: a.steps.Moved() == i}
+	drawRows(c, frame{view: traceView, theme: a.theme, w: c.w, h: c.h, wide: c.w >= wideWidth, trace: tf}, nil)
+}
+
+// traceTitle writes the run's name and its moment.
+type traceTitle struct{}
+
+func (traceTitle) rows(frame, int) int { return 1 }
+
+func (traceTitle) draw(c canvas, f frame) {
+	t, run, cur, st := f.theme, f.trace.run, f.trace.cur, f.trace.st
 	row := 0
 	head := run.Label
 	if cur >= 0 {
 		head += "  " + sim.FormatMillis(st.T)
 	}
 	style := t.Title
-	if a.steps.Moved() == i {
+	if f.trace.moved {
 		style = t.Focus
 	}
 	c.text(0, row, truncate(head, c.w), style)
-	row++
+}
 
-	// Ps: one row each, as many as a quarter of the pane allows.
-	maxProcs := max((c.h-8)/3, 1)
+// traceProcs writes a row per P, as many as a third of the pane allows,
+// and says how many are left out.
+type traceProcs struct{}
+
+func (traceProcs) rows(f frame, _ int) int {
+	if len(f.trace.st.Procs) > f.l.shown {
+		return f.l.shown + 1
+	}
+	return f.l.shown
+}
+
+func (traceProcs) draw(c canvas, f frame) {
+	t, st := f.theme, f.trace.st
+	row := 0
+	maxProcs := f.l.shown
 	for p, pr := range st.Procs {
 		if p >= maxProcs {
 			c.text(0, row, fmt.Sprintf("  … %d more Ps", len(st.Procs)-p), t.Dim)
-			row++
 			break
 		}
 		col := c.text(0, row, fmt.Sprintf("P%-3d", p), t.Base)
@@ -248,8 +271,17 @@ func (a *ReplayApp) drawPane(c canvas, i int) {
 		}
 		row++
 	}
+}
 
-	// Goroutines by state.
+// traceGoroutines counts the goroutines by state, then lists the
+// runnable ones.
+type traceGoroutines struct{}
+
+func (traceGoroutines) rows(frame, int) int { return 2 }
+
+func (traceGoroutines) draw(c canvas, f frame) {
+	t, st := f.theme, f.trace.st
+	row := 0
 	counts := []string{}
 	for _, s := range []recorded.GState{recorded.GRunning, recorded.GRunnable, recorded.GWaiting, recorded.GSyscall, recorded.GDead} {
 		if n := st.Count(s); n > 0 {
@@ -275,36 +307,45 @@ func (a *ReplayApp) drawPane(c canvas, i int) {
 			col = c.text(col, row, label, t.G(int(g)))
 		}
 	}
-	row++
+}
 
-	// Timeline: each P's goroutines over a window around the moment.
-	rows := min(len(st.Procs), maxProcs)
-	a.drawTimeline(c.sub(row, rows+1), run, cur, st.T, rows)
-	row += rows + 1
+// traceLog writes the events up to the current one, in the rows the
+// others leave.
+type traceLog struct{}
 
-	// What it cannot show, then the events up to the current one.
-	note := wrap(run.Note, c.w)
-	logRows := c.h - row - len(note) - 3
-	if logRows > 0 {
-		from := max(cur-logRows+1, 0)
-		for j := from; j <= cur; j++ {
-			e := run.Events[j]
-			// A narrow pane keeps the time and the sentence, which
-			// names the P and says what happened.
-			line := fmt.Sprintf("%8s %s", short(e.T), run.Text(j))
-			if c.w >= 72 {
-				line = fmt.Sprintf("%10s %-4s %-13s %s", sim.FormatMillis(e.T), pid(int64(e.P)), e.Kind, run.Text(j))
-			}
-			s := t.Base
-			if j == cur {
-				s = t.Current
-			}
-			c.text(0, row, truncate(line, c.w), s)
-			row++
+func (traceLog) rows(_ frame, room int) int { return max(room, 0) }
+
+func (traceLog) draw(c canvas, f frame) {
+	t, run, cur := f.theme, f.trace.run, f.trace.cur
+	row := 0
+	logRows := c.h
+	from := max(cur-logRows+1, 0)
+	for j := from; j <= cur; j++ {
+		e := run.Events[j]
+		// A narrow pane keeps the time and the sentence, which
+		// names the P and says what happened.
+		line := fmt.Sprintf("%8s %s", short(e.T), run.Text(j))
+		if c.w >= 72 {
+			line = fmt.Sprintf("%10s %-4s %-13s %s", sim.FormatMillis(e.T), pid(int64(e.P)), e.Kind, run.Text(j))
 		}
-		row = c.h - len(note) - 3
+		s := t.Base
+		if j == cur {
+			s = t.Current
+		}
+		c.text(0, row, truncate(line, c.w), s)
+		row++
 	}
-	// The current event in full, on up to two rows, then the note.
+}
+
+// traceExplain writes the current event in full, on up to two rows, and
+// leaves a blank one above the note.
+type traceExplain struct{}
+
+func (traceExplain) rows(frame, int) int { return 3 }
+
+func (traceExplain) draw(c canvas, f frame) {
+	t, run, cur := f.theme, f.trace.run, f.trace.cur
+	row := 0
 	explain := []string{"before the first event: → steps forward"}
 	if cur >= 0 {
 		explain = wrap(run.Text(cur), c.w)
@@ -312,15 +353,30 @@ func (a *ReplayApp) drawPane(c canvas, i int) {
 	for j, line := range explain[:min(2, len(explain))] {
 		c.text(0, row+j, line, t.Base)
 	}
+}
+
+// traceNote says what the run cannot show, at the foot of the pane.
+type traceNote struct{}
+
+func (traceNote) rows(f frame, _ int) int { return len(wrap(f.trace.run.Note, f.w)) }
+
+func (traceNote) draw(c canvas, f frame) {
+	t := f.theme
+	note := wrap(f.trace.run.Note, f.w)
 	for j, line := range note {
 		c.text(0, c.h-len(note)+j, line, t.Dim)
 	}
 }
 
-// drawTimeline draws rows P lanes over a window that ends now, with a
-// ruler on its last row giving the window's span.
-func (a *ReplayApp) drawTimeline(c canvas, run *recorded.Run, cur int, now time.Duration, rows int) {
-	t := a.theme
+// traceTimeline draws a lane per P shown over a window that ends now,
+// with a ruler on its last row giving the window's span.
+type traceTimeline struct{}
+
+func (traceTimeline) rows(f frame, _ int) int { return f.l.shown + 1 }
+
+func (traceTimeline) draw(c canvas, f frame) {
+	run, cur, now, rows := f.trace.run, f.trace.cur, f.trace.st.T, f.l.shown
+	t := f.theme
 	const label = 5
 	cols := c.w - label
 	if cols < 10 {

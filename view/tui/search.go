@@ -3,6 +3,8 @@ package tui
 import (
 	"fmt"
 	"strings"
+
+	"github.com/schedlab/schedlab/core/gmp"
 )
 
 // The find prompt (/) takes a goroutine (5 or G5) or any other text,
@@ -12,9 +14,13 @@ import (
 // matches reports whether event i's kind or sentence holds text (lower
 // case).
 func (a *App) matches(i int, text string) bool {
-	e := a.sess.Event(i)
+	return matches(a.sess.Event(i), a.sess.Describer(), text)
+}
+
+// matches reports whether e's kind or its sentence by d holds text.
+func matches(e gmp.Event, d *gmp.Describer, text string) bool {
 	return strings.Contains(e.Kind.String(), text) ||
-		strings.Contains(strings.ToLower(a.sess.Describer().Describe(e)), text)
+		strings.Contains(strings.ToLower(d.Describe(e)), text)
 }
 
 // search looks for text from the event after the cursor on, as a job.
@@ -59,7 +65,7 @@ func (a *App) prevMatch() {
 // selected is the event the log is scrolled back to, when the log has
 // focus: its bottom row. -1 when none is.
 func (a *App) selected() int {
-	if a.split != nil || a.focus != focusLog || a.log.back == 0 {
+	if a.focus != focusLog || a.log.back == 0 {
 		return -1
 	}
 	return a.sess.Cursor() - a.log.back
@@ -72,8 +78,6 @@ func (a *App) jumpToSelected() {
 		a.message = "select an event first: tab to the events, then ↑ and ↓"
 		return
 	}
-	a.leaveQuestion()
-	a.playing = false
-	a.log.back = 0
+	a.stopAt()
 	a.sess.Seek(i)
 }

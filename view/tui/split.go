@@ -2,10 +2,10 @@ package tui
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
 
 	"github.com/schedlab/schedlab/core/compare"
 	"github.com/schedlab/schedlab/core/gmp"
@@ -20,7 +20,8 @@ import (
 // simulated time (both, if they tie), so the two panes always show the
 // same moment. A step back undoes the same way.
 
-// split is the App's state in split mode.
+// split is the split view's two runs: it plays them in lockstep and
+// draws them side by side (it is the App's runs in the split view).
 type split struct {
 	panes [2]*pane
 	// moves records which panes each step forward moved (bit 0, bit 1),
@@ -33,11 +34,12 @@ type split struct {
 	tableClosed bool
 }
 
-// pane is one run of the split view. Its App shares the parent's theme
-// and renders the pane with the same panel code as the full view.
+// pane is one run of the split view, with panels of its own, drawn by
+// the same panel code as the full view.
 type pane struct {
 	label string // the mode or the policy it runs
-	view  *App
+	sess  *Session
+	panels
 }
 
 // NewSplit returns the split view of sc's workload run as modes[0] and
@@ -59,13 +61,9 @@ func NewSplit(sc *scenarios.Scenario, cfg gmp.Config, modes [2]taskmode.Mode, o 
 		psc.Main, psc.Pools, psc.Sems, psc.Chans, psc.Notes = prog.Main, prog.Pools, prog.Sems, prog.Chans, nil
 		runs[i] = splitRun{label: mode.String(), sc: &psc, cfg: cfg}
 	}
-	a, err := newSplitApp(runs, o)
-	if err == nil {
-		a.split.compare = func() (*compare.Report, error) {
-			return compare.Compare(sc.Name, sc.Title, sc.Program(), cfg, modes[:])
-		}
-	}
-	return a, err
+	return newSplitApp(runs, o, func() (*compare.Report, error) {
+		return compare.Compare(sc.Name, sc.Title, sc.Program(), cfg, modes[:])
+	})
 }
 
 // NewPolicySplit returns the split view of sc as written, run under two
@@ -85,13 +83,9 @@ func NewPolicySplit(sc *scenarios.Scenario, cfg gmp.Config, policies [2]gmp.Poli
 		c.Policy = p
 		runs[i] = splitRun{label: p.String(), sc: &psc, cfg: c}
 	}
-	a, err := newSplitApp(runs, o)
-	if err == nil {
-		a.split.compare = func() (*compare.Report, error) {
-			return compare.ComparePolicies(sc.Name, sc.Title, sc.Program(), cfg, policies[:])
-		}
-	}
-	return a, err
+	return newSplitApp(runs, o, func() (*compare.Report, error) {
+		return compare.ComparePolicies(sc.Name, sc.Title, sc.Program(), cfg, policies[:])
+	})
 }
 
 // splitRun is what one pane runs.
@@ -101,28 +95,20 @@ type splitRun struct {
 	cfg   gmp.Config
 }
 
-func newSplitApp(runs [2]splitRun, o Options) (*App, error) {
-	theme := NewTheme(o)
-	a := &App{theme: theme, keys: splitBindings(), pace: newPace(), split: &split{}, opts: o}
+func newSplitApp(runs [2]splitRun, o Options, measure func() (*compare.Report, error)) (*App, error) {
+	sp := &split{compare: measure}
 	for i, r := range runs {
 		sess, err := NewSession(r.sc, r.cfg)
 		if err != nil {
-			a.closeSplit()
 			return nil, err
 		}
-		v := &App{sess: sess, theme: theme, keys: a.keys}
-		a.split.panes[i] = &pane{label: r.label, view: v}
+		sp.panes[i] = &pane{label: r.label, sess: sess}
 	}
-	a.sess = a.split.panes[0].view.sess
+	// The App's own session is the first run's: the job line counts its
+	// events.
+	a := &App{sess: sp.panes[0].sess, theme: NewTheme(o), keys: splitBindings(), pace: newPace(), runs: sp, opts: o}
 	a.root = newRootView(a)
 	return a, nil
-}
-
-func (a *App) closeSplit() {
-	for _, p := range a.split.panes {
-		if p != nil {
-		}
-	}
 }
 
 // splitBindings is the split view's key table: playing and stepping both
@@ -150,11 +136,77 @@ func nextAt(s *Session) (sim.Time, bool) {
 	return e.T, ok
 }
 
-// forward moves the split view one moment on: the run whose next event
+func (sp *split) paneRuns() []*Session { return []*Session{sp.panes[0].sess, sp.panes[1].sess} }
+
+// atEnd reports whether both runs are at their last event.
+func (sp *split) atEnd() bool { return sp.panes[0].sess.AtEnd() && sp.panes[1].sess.AtEnd() }
+
+// nextAt is the earlier of the two runs' next events.
+func (sp *split) nextAt() (sim.Time, bool) {
+	t0, ok0 := nextAt(sp.panes[0].sess)
+	t1, ok1 := nextAt(sp.panes[1].sess)
+	switch {
+	case ok0 && ok1:
+		return min(t0, t1), true
+	case ok0:
+		return t0, true
+	}
+	return t1, ok1
+}
+
+// now is the later of the two runs' moments.
+func (sp *split) now() sim.Time {
+	return max(sp.panes[0].sess.State().Now(), sp.panes[1].sess.State().Now())
+}
+
+func (sp *split) forward(n int) int {
+	for i := range n {
+		if !sp.forward1() {
+			return i
+		}
+	}
+	return n
+}
+
+func (sp *split) step() string {
+	if !sp.forward1() {
+		return sp.endMessage()
+	}
+	return ""
+}
+
+func (sp *split) back() string {
+	if !sp.back1() {
+		return "both runs are at their first event"
+	}
+	return ""
+}
+
+func (sp *split) endMessage() string { return "both runs have ended" }
+
+// dismiss closes the comparison shown at the end.
+func (sp *split) dismiss() bool {
+	if sp.atEnd() && !sp.tableClosed {
+		sp.tableClosed = true
+		return true
+	}
+	return false
+}
+
+// other is the full view of the scenario.
+func (sp *split) other(source string) (*Switch, string) {
+	return &Switch{Scenario: source}, ""
+}
+
+// mouse does nothing: the split view has no panels to scroll or names to
+// find.
+func (sp *split) mouse(tview.MouseAction, *tcell.EventMouse) bool { return false }
+
+// forward1 moves the split view one moment on: the run whose next event
 // comes first steps, or both if they tie. It reports whether either could.
-func (sp *split) forward() bool {
-	t0, ok0 := nextAt(sp.panes[0].view.sess)
-	t1, ok1 := nextAt(sp.panes[1].view.sess)
+func (sp *split) forward1() bool {
+	t0, ok0 := nextAt(sp.panes[0].sess)
+	t1, ok1 := nextAt(sp.panes[1].sess)
 	var move uint8
 	switch {
 	case ok0 && (!ok1 || t0 < t1):
@@ -168,15 +220,15 @@ func (sp *split) forward() bool {
 	}
 	for i, p := range sp.panes {
 		if move&(1<<i) != 0 {
-			p.view.sess.Forward(1)
+			p.sess.Forward(1)
 		}
 	}
 	sp.moves = append(sp.moves, move)
 	return true
 }
 
-// back undoes the last step forward. It reports whether there was one.
-func (sp *split) back() bool {
+// back1 undoes the last step forward. It reports whether there was one.
+func (sp *split) back1() bool {
 	n := len(sp.moves)
 	if n == 0 {
 		return false
@@ -185,7 +237,7 @@ func (sp *split) back() bool {
 	sp.moves = sp.moves[:n-1]
 	for i, p := range sp.panes {
 		if move&(1<<i) != 0 {
-			p.view.sess.Back(1)
+			p.sess.Back(1)
 		}
 	}
 	return true
@@ -194,22 +246,23 @@ func (sp *split) back() bool {
 // restart takes both runs back to their first event.
 func (sp *split) restart() {
 	for _, p := range sp.panes {
-		p.view.sess.Seek(0)
+		p.sess.Seek(0)
 	}
 	sp.moves = sp.moves[:0]
 	sp.tableClosed = false
 }
 
-// drawSplit draws the split view: a header, the two panes, the status.
-func drawSplit(c canvas, a *App) {
-	t := a.theme
-	sp := a.split
-	s0, s1 := sp.panes[0].view.sess, sp.panes[1].view.sess
+// show draws the split view: a header, the two panes, the status, and
+// over them the comparison at the end and the help.
+func (sp *split) show(c canvas, base frame) {
+	base.view = splitView
+	t := base.theme
+	s0 := sp.panes[0].sess
 	sc := s0.Scenario()
-	now := max(s0.State().Now(), s1.State().Now())
-	play := "paused " + a.pace.String()
-	if a.playing {
-		play = "▶ " + a.pace.String()
+	now := sp.now()
+	play := "paused " + base.pace.String()
+	if base.playing {
+		play = "▶ " + base.pace.String()
 	}
 	left := fmt.Sprintf(" %s — %s vs %s", sc.Name, sp.panes[0].label, sp.panes[1].label)
 	right := fmt.Sprintf("seed %d · t=%v · %s ", s0.Config().Seed, now, play)
@@ -217,30 +270,20 @@ func drawSplit(c canvas, a *App) {
 	c.text(0, 0, truncate(left, max(c.w-width(right)-1, 10)), t.Focus)
 	c.text(c.w-width(right), 0, right, t.Focus)
 	w := (c.w - 1) / 2
-	body := canvas{scr: c.scr, x: c.x, y: c.y + 1, w: w, h: c.h - 2}
-	drawPane(body, sp.panes[0])
+	sp.panes[0].show(canvas{scr: c.scr, x: c.x, y: c.y + 1, w: w, h: c.h - 2}, base)
 	for row := 1; row < c.h-1; row++ {
 		c.text(w, row, "│", t.Dim)
 	}
-	drawPane(canvas{scr: c.scr, x: c.x + w + 1, y: c.y + 1, w: c.w - w - 1, h: c.h - 2}, sp.panes[1])
-	statusPanel{}.draw(c.sub(c.h-1, 1), a, layout{})
-	if sp.ended() && !sp.tableClosed {
-		drawCompareTable(c, a)
+	sp.panes[1].show(canvas{scr: c.scr, x: c.x + w + 1, y: c.y + 1, w: c.w - w - 1, h: c.h - 2}, base)
+	statusPanel{}.draw(c.sub(c.h-1, 1), base)
+	if sp.atEnd() && !sp.tableClosed {
+		base.table = sp.comparison()
 	}
-	if a.help {
-		drawHelp(c, a)
-	}
+	drawOverlays(c, base, nil)
 }
 
-// ended reports whether both runs are at their last event.
-func (sp *split) ended() bool {
-	return sp.panes[0].view.sess.AtEnd() && sp.panes[1].view.sess.AtEnd()
-}
-
-// drawCompareTable shows, once both runs have ended, compare's table of
-// the two: what schedlab compare prints for them.
-func drawCompareTable(c canvas, a *App) {
-	sp := a.split
+// comparison is compare's table of the two runs, measured once.
+func (sp *split) comparison() []string {
 	if sp.table == nil && sp.compare != nil {
 		var b strings.Builder
 		rep, err := sp.compare()
@@ -252,72 +295,49 @@ func drawCompareTable(c canvas, a *App) {
 		}
 		sp.table = strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
 	}
-	if len(sp.table) == 0 {
-		return
-	}
-	w, h := min(c.w-2, 100), min(len(sp.table)+3, c.h-2)
+	return sp.table
+}
+
+// compareTable shows, once both runs have ended, compare's table of the
+// two: what schedlab compare prints for them.
+type compareTable struct{}
+
+func (compareTable) shows(f frame) bool { return len(f.table) > 0 }
+
+func (compareTable) draw(c canvas, f frame) {
+	w, h := min(c.w-2, 100), min(len(f.table)+3, c.h-2)
 	box := canvas{scr: c.scr, x: c.x + (c.w-w)/2, y: c.y + (c.h-h)/2, w: w, h: h}
-	box.frame(" both runs have ended: schedlab compare's figures · esc closes ", a.theme)
-	for i, line := range sp.table {
+	box.frame(" both runs have ended: schedlab compare's figures · esc closes ", f.theme)
+	for i, line := range f.table {
 		if i+1 >= h-1 {
 			break
 		}
-		box.text(2, i+1, truncate(line, w-4), a.theme.Base)
+		box.text(2, i+1, truncate(line, w-4), f.theme.Base)
 	}
 }
 
-// drawPane draws one run: its figures, its Ps, its pool or semaphore,
-// its timeline and its latest events, each as far as room allows.
-func drawPane(c canvas, p *pane) {
-	a := p.view
-	t := a.theme
-	s := a.sess
-	st := s.State()
-	row := 0
-	title := fmt.Sprintf(" %s ", p.label)
-	col := c.text(0, row, title, t.Title.Reverse(true))
-	sum := fmt.Sprintf(" t=%v · event %d · %d Gs alive, %d made", st.Now(), s.Cursor()+1, st.Live(), st.NumG()-1)
-	if s.AtEnd() {
+// show draws one run in c: the layout list's rows of a split pane.
+func (p *pane) show(c canvas, base frame) {
+	f := base.withRun(p.sess)
+	f.label = p.label
+	f.w, f.h, f.wide = c.w, c.h, c.w >= wideWidth
+	drawRows(c, f, &p.panels)
+}
+
+// paneTitle writes a pane's title: what it runs, the moment, the event,
+// and its goroutines.
+type paneTitle struct{}
+
+func (paneTitle) rows(frame, int) int { return 1 }
+
+func (paneTitle) draw(c canvas, f frame) {
+	t := f.theme
+	st := f.state
+	title := fmt.Sprintf(" %s ", f.label)
+	col := c.text(0, 0, title, t.Title.Reverse(true))
+	sum := fmt.Sprintf(" t=%v · event %d · %d Gs alive, %d made", st.Now(), f.cursor+1, st.Live(), st.NumG()-1)
+	if f.atEnd {
 		sum += " · ended: " + st.End().Reason.String()
 	}
-	c.text(col, row, truncate(sum, c.w-col), t.Dim)
-	row++
-	// The panes share the screen's height: the Ps and the timeline get
-	// a row each per P, up to a quarter of it each.
-	procs := min(st.Procs(), max((c.h-8)/4, 1))
-	shown := procs
-	if procs < st.Procs() {
-		shown = max(procs-1, 1) // the last row says how many are left out
-	}
-	for i := range shown {
-		a.procs.compactRow(c, a, row, gmp.PID(i))
-		row++
-	}
-	if shown < st.Procs() {
-		c.text(0, row, truncate(fmt.Sprintf("… and %d more Ps (the full view shows them all)", st.Procs()-shown), c.w), t.Dim)
-		row++
-	}
-	q := st.Sched()
-	gcol := c.text(0, row, "global ", t.Title)
-	gcol = c.text(gcol, row, strconv.Itoa(q.RunqLen())+" ", t.Dim)
-	gList(c, a, gcol, row, c.w, q.RunqHead(12), q.RunqLen())
-	row++
-	if pools := poolRows(a); pools > 0 {
-		sub := canvas{scr: c.scr, x: c.x, y: c.y + row, w: c.w, h: min(pools, 3)}
-		poolsPanel{}.draw(sub, a, layout{})
-		row += sub.h
-	}
-	l := layout{visibleProcs: shown, timelineRows: shown + 1}
-	if row+l.timelineRows+3 <= c.h {
-		timelinePanel{}.draw(c.sub(row, l.timelineRows), a, l)
-		row += l.timelineRows
-		if shown < st.Procs() {
-			// As under the Ps: the lanes left out are said, not dropped.
-			c.text(0, row, truncate(fmt.Sprintf("… and %d more lanes", st.Procs()-shown), c.w), t.Dim)
-			row++
-		}
-	}
-	if rows := c.h - row; rows >= 2 {
-		a.log.draw(c.sub(row, rows), a, layout{})
-	}
+	c.text(col, 0, truncate(sum, c.w-col), t.Dim)
 }

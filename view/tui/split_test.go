@@ -163,7 +163,7 @@ func TestPolicySplit(t *testing.T) {
 // two; esc closes it.
 func TestSplitEndShowsTheComparison(t *testing.T) {
 	a := newSplit(t, "nested-nonblocking", taskmode.Raw, taskmode.Pool)
-	for a.split.forward() {
+	for a.runs.forward(1) == 1 {
 	}
 	got := draw(t, a, 120, 40).text
 	for _, want := range []string{"both runs have ended", "makespan", "raw", "pool"} {

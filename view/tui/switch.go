@@ -3,7 +3,6 @@ package tui
 import (
 	"strings"
 
-	"github.com/schedlab/schedlab/core/compare"
 	"github.com/schedlab/schedlab/core/scenarios"
 )
 
@@ -53,15 +52,11 @@ func (a *App) open(name string) {
 // toggleView switches between the full view and the split view of the
 // scenario's pool tasks, raw goroutines against the pool.
 func (a *App) toggleView() {
-	if a.split != nil {
-		a.next = &Switch{Scenario: a.source()}
-		a.quit()
+	next, why := a.runs.other(a.source())
+	if next == nil {
+		a.message = why
 		return
 	}
-	if !compare.Submits(a.sess.Scenario().Program()) {
-		a.message = "the split view runs a pool's tasks two ways, and this scenario submits none"
-		return
-	}
-	a.next = &Switch{Scenario: a.source(), Split: true}
+	a.next = next
 	a.quit()
 }

@@ -406,7 +406,7 @@ func TestProcsScrollStopsAtTheLastP(t *testing.T) {
 	a := newApp(t, "sem-heavy", false) // 8 Ps
 	// 18 rows are too few for 8 Ps even without the timeline.
 	draw(t, a, 80, 18)
-	visible := a.root.layout.visibleProcs
+	visible := a.drawn.shown
 	for range 10 {
 		a.scrollDown()
 	}
