@@ -137,7 +137,7 @@ creation, as the model numbers them), and the runtime's own goroutines
 	return cmd
 }
 
-// traceUI opens a trace in the replay view.
+// traceUI opens a trace in the trace view.
 func traceUI(path string, scenario bool, opts tui.Options) error {
 	var screen tcell.Screen
 	if screenFor != nil {
@@ -150,7 +150,7 @@ func traceUI(path string, scenario bool, opts tui.Options) error {
 		return usageError{fmt.Errorf("cannot read the trace: %w", err)}
 	}
 	run.Label = "real: " + path
-	if err := tui.NewReplay("schedlab trace "+path, opts, run).Run(screen); err != nil {
+	if err := tui.NewTraceView("schedlab trace "+path, opts, run).Run(screen); err != nil {
 		return runError{err}
 	}
 	return nil

@@ -260,13 +260,13 @@ func runVsReal(name string, over scenarios.Overrides, opts tui.Options, stderr i
 		return runError{err}
 	}
 	title := fmt.Sprintf("%s: the model (seed %d) beside a real run (%s, GOMAXPROCS=%d)", sc.Name, cfg.Seed, s.Toolchain.Version, cfg.Procs)
-	if err := tui.NewReplay(title, opts, model, real).Run(screen); err != nil {
+	if err := tui.NewTraceView(title, opts, model, real).Run(screen); err != nil {
 		return runError{err}
 	}
 	return nil
 }
 
-// openTraceRun reads a runtime trace file for the replay view.
+// openTraceRun reads a runtime trace file for the trace view.
 func openTraceRun(path string, scenario bool) (*recorded.Run, error) {
 	f, err := os.Open(path)
 	if err != nil {

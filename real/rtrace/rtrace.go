@@ -238,7 +238,7 @@ func convert(ev trace.Event) (Event, bool) {
 		switch {
 		case from == trace.GoUndetermined && to == trace.GoRunning:
 			// A status snapshot: the goroutine was running when the
-			// trace began. Kept, so that a replay shows it running.
+			// trace began. Kept, so that the trace view shows it running.
 			out.Kind, out.Reason = "go-start", AlreadyRunning
 		case from == trace.GoUndetermined:
 			return out, false // a status snapshot, not an event

@@ -54,10 +54,10 @@ func TestASCIIModeDrawsOnlyASCII(t *testing.T) {
 			}
 		}
 	}
-	r := newReplay(t)
+	r := newTraceView(t)
 	r.theme.ASCII = true
 	press(r, tcell.KeyRune, 'l', 30)
-	asciiOnly(t, "replay", draw(t, r, 80, 24).text)
+	asciiOnly(t, "trace view", draw(t, r, 80, 24).text)
 }
 
 // The projector theme never uses the terminal's dim grey, which a

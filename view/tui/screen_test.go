@@ -23,7 +23,7 @@ type screen struct {
 	styles string
 }
 
-// rooted is a view with a root to draw: an App or a ReplayApp.
+// rooted is a view with a root to draw: an App or a TraceApp.
 type rooted interface{ Root() tview.Primitive }
 
 // draw renders a's whole screen at w×h on a fresh simulation screen.

@@ -14,13 +14,13 @@ import (
 	"github.com/schedlab/schedlab/real/recorded"
 )
 
-// ReplayApp shows finished runs (package replay) step by step: a real
+// TraceApp shows finished runs (package real/recorded) step by step: a real
 // program's runtime trace (schedlab trace), or a model run beside a real
 // run of the same scenario (schedlab tui --vs real), in panes side by
 // side, aligned on time. It shows what a trace can show, Ps, threads,
 // goroutine states, a timeline and the events, and says what it cannot:
 // run queues.
-type ReplayApp struct {
+type TraceApp struct {
 	title   string
 	steps   *recorded.Lockstep
 	theme   *Theme
@@ -31,39 +31,39 @@ type ReplayApp struct {
 	pace    pace
 	play    player
 	message string
-	keys    []replayBinding
+	keys    []traceBinding
 }
 
-// replayBinding is one entry of the replay view's key table, which
+// traceBinding is one entry of the trace view's key table, which
 // dispatches keys, writes the status bar and lists the help.
-type replayBinding struct {
+type traceBinding struct {
 	Keys  []Key
 	Label string
 	Help  string
 	Bar   string
-	Do    func(a *ReplayApp)
+	Do    func(a *TraceApp)
 }
 
-func replayBindings() []replayBinding {
-	return []replayBinding{
-		{Keys: []Key{r(' ')}, Label: "space", Help: "play or pause", Bar: "play", Do: (*ReplayApp).togglePlay},
-		{Keys: []Key{k(tcell.KeyRight), r('l')}, Label: "→ l", Help: "one event forward", Bar: "step", Do: func(a *ReplayApp) { a.move(1) }},
-		{Keys: []Key{k(tcell.KeyLeft), r('h')}, Label: "← h", Help: "one event back", Bar: "back", Do: func(a *ReplayApp) { a.move(-1) }},
-		{Keys: []Key{k(tcell.KeyPgDn)}, Label: "pgdn", Help: "100 events forward", Do: func(a *ReplayApp) { a.move(100) }},
-		{Keys: []Key{k(tcell.KeyPgUp)}, Label: "pgup", Help: "100 events back", Do: func(a *ReplayApp) { a.move(-100) }},
-		{Keys: []Key{r('+'), r('=')}, Label: "+", Help: "play faster", Bar: "speed", Do: func(a *ReplayApp) { a.pace.faster() }},
-		{Keys: []Key{r('-')}, Label: "-", Help: "play slower", Do: func(a *ReplayApp) { a.pace.slower() }},
-		{Keys: []Key{r('r'), k(tcell.KeyHome)}, Label: "r home", Help: "restart: before the first event", Bar: "restart", Do: func(a *ReplayApp) { a.playing = false; a.steps.Home() }},
-		{Keys: []Key{k(tcell.KeyEnd)}, Label: "end", Help: "the last event", Do: func(a *ReplayApp) { a.playing = false; a.steps.End() }},
-		{Keys: []Key{r('?')}, Label: "?", Help: "show or hide this help", Bar: "help", Do: func(a *ReplayApp) { a.help = !a.help }},
-		{Keys: []Key{k(tcell.KeyEscape)}, Label: "esc", Help: "close the help", Do: func(a *ReplayApp) { a.help = false }},
-		{Keys: []Key{k(tcell.KeyCtrlZ)}, Label: "ctrl-z", Help: "suspend; fg brings it back", Do: func(a *ReplayApp) {
+func traceBindings() []traceBinding {
+	return []traceBinding{
+		{Keys: []Key{r(' ')}, Label: "space", Help: "play or pause", Bar: "play", Do: (*TraceApp).togglePlay},
+		{Keys: []Key{k(tcell.KeyRight), r('l')}, Label: "→ l", Help: "one event forward", Bar: "step", Do: func(a *TraceApp) { a.move(1) }},
+		{Keys: []Key{k(tcell.KeyLeft), r('h')}, Label: "← h", Help: "one event back", Bar: "back", Do: func(a *TraceApp) { a.move(-1) }},
+		{Keys: []Key{k(tcell.KeyPgDn)}, Label: "pgdn", Help: "100 events forward", Do: func(a *TraceApp) { a.move(100) }},
+		{Keys: []Key{k(tcell.KeyPgUp)}, Label: "pgup", Help: "100 events back", Do: func(a *TraceApp) { a.move(-100) }},
+		{Keys: []Key{r('+'), r('=')}, Label: "+", Help: "play faster", Bar: "speed", Do: func(a *TraceApp) { a.pace.faster() }},
+		{Keys: []Key{r('-')}, Label: "-", Help: "play slower", Do: func(a *TraceApp) { a.pace.slower() }},
+		{Keys: []Key{r('r'), k(tcell.KeyHome)}, Label: "r home", Help: "restart: before the first event", Bar: "restart", Do: func(a *TraceApp) { a.playing = false; a.steps.Home() }},
+		{Keys: []Key{k(tcell.KeyEnd)}, Label: "end", Help: "the last event", Do: func(a *TraceApp) { a.playing = false; a.steps.End() }},
+		{Keys: []Key{r('?')}, Label: "?", Help: "show or hide this help", Bar: "help", Do: func(a *TraceApp) { a.help = !a.help }},
+		{Keys: []Key{k(tcell.KeyEscape)}, Label: "esc", Help: "close the help", Do: func(a *TraceApp) { a.help = false }},
+		{Keys: []Key{k(tcell.KeyCtrlZ)}, Label: "ctrl-z", Help: "suspend; fg brings it back", Do: func(a *TraceApp) {
 			if a.tv != nil {
 				a.playing = false
 				a.tv.Suspend(suspendSelf)
 			}
 		}},
-		{Keys: []Key{r('q'), k(tcell.KeyCtrlC)}, Label: "q ctrl-c", Help: "quit", Bar: "quit", Do: func(a *ReplayApp) {
+		{Keys: []Key{r('q'), k(tcell.KeyCtrlC)}, Label: "q ctrl-c", Help: "quit", Bar: "quit", Do: func(a *TraceApp) {
 			if a.tv != nil {
 				a.tv.Stop()
 			}
@@ -71,10 +71,10 @@ func replayBindings() []replayBinding {
 	}
 }
 
-// NewReplay returns the view of runs, side by side, under title, drawn as
+// NewTraceView returns the view of runs, side by side, under title, drawn as
 // o says (its theme; Quiz does not apply).
-func NewReplay(title string, o Options, runs ...*recorded.Run) *ReplayApp {
-	a := &ReplayApp{title: title, steps: recorded.NewLockstep(runs...), theme: NewTheme(o), pace: newPace(), keys: replayBindings()}
+func NewTraceView(title string, o Options, runs ...*recorded.Run) *TraceApp {
+	a := &TraceApp{title: title, steps: recorded.NewLockstep(runs...), theme: NewTheme(o), pace: newPace(), keys: traceBindings()}
 	a.root = tview.NewBox()
 	a.root.SetDrawFunc(func(scr tcell.Screen, x, y, w, h int) (int, int, int, int) {
 		a.draw(canvas{scr: a.theme.screen(scr), x: x, y: y, w: w, h: h})
@@ -84,9 +84,9 @@ func NewReplay(title string, o Options, runs ...*recorded.Run) *ReplayApp {
 }
 
 // Root is the view's root primitive, for drawing it elsewhere (tests).
-func (a *ReplayApp) Root() tview.Primitive { return a.root }
+func (a *TraceApp) Root() tview.Primitive { return a.root }
 
-func (a *ReplayApp) move(n int) {
+func (a *TraceApp) move(n int) {
 	a.playing = false
 	if a.steps.Seek(n) == 0 {
 		if n > 0 {
@@ -97,13 +97,13 @@ func (a *ReplayApp) move(n int) {
 	}
 }
 
-func (a *ReplayApp) togglePlay() {
+func (a *TraceApp) togglePlay() {
 	a.playing = !a.playing
 	a.play.start(0)
 }
 
 // HandleKey dispatches a key through the key table.
-func (a *ReplayApp) HandleKey(ev *tcell.EventKey) *tcell.EventKey {
+func (a *TraceApp) HandleKey(ev *tcell.EventKey) *tcell.EventKey {
 	a.message = ""
 	for _, b := range a.keys {
 		for _, key := range b.Keys {
@@ -120,7 +120,7 @@ func (a *ReplayApp) HandleKey(ev *tcell.EventKey) *tcell.EventKey {
 }
 
 // Advance moves playback on by the events due in dt at the current speed.
-func (a *ReplayApp) Advance(dt time.Duration) {
+func (a *TraceApp) Advance(dt time.Duration) {
 	if !a.playing {
 		return
 	}
@@ -133,7 +133,7 @@ func (a *ReplayApp) Advance(dt time.Duration) {
 
 // Run shows the view until the user quits; the terminal is restored
 // however it ends.
-func (a *ReplayApp) Run(screen tcell.Screen) error {
+func (a *TraceApp) Run(screen tcell.Screen) error {
 	a.tv = tview.NewApplication()
 	if screen != nil {
 		a.tv.SetScreen(screen)
@@ -177,7 +177,7 @@ func (a *ReplayApp) Run(screen tcell.Screen) error {
 }
 
 // draw renders the whole screen.
-func (a *ReplayApp) draw(c canvas) {
+func (a *TraceApp) draw(c canvas) {
 	t := a.theme
 	c.clear(t.Base)
 	if c.w < leastWidth || c.h < leastHeight {
@@ -210,7 +210,7 @@ func (a *ReplayApp) draw(c canvas) {
 
 // drawPane draws run i: the layout list's rows of a trace pane, its Ps,
 // goroutines, timeline and events.
-func (a *ReplayApp) drawPane(c canvas, i int) {
+func (a *TraceApp) drawPane(c canvas, i int) {
 	run := a.steps.Runs[i]
 	cur := a.steps.Cursor(i)
 	st := run.StateAfter(cur)
@@ -422,7 +422,7 @@ func pid(p int64) string {
 	return "P" + strconv.FormatInt(p, 10)
 }
 
-func (a *ReplayApp) drawStatus(c canvas) {
+func (a *TraceApp) drawStatus(c canvas) {
 	t := a.theme
 	if a.message != "" {
 		c.text(0, 0, truncate(a.message, c.w), t.Warn)
@@ -444,7 +444,7 @@ func (a *ReplayApp) drawStatus(c canvas) {
 	}
 }
 
-func (a *ReplayApp) drawHelp(c canvas) {
+func (a *TraceApp) drawHelp(c canvas) {
 	w, h := min(60, c.w-4), min(len(a.keys)+4, c.h-2)
 	box := canvas{scr: c.scr, x: c.x + (c.w-w)/2, y: c.y + (c.h-h)/2, w: w, h: h}
 	box.frame("keys", a.theme)

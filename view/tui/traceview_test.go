@@ -29,7 +29,7 @@ func realLike() *recorded.Run {
 	return run
 }
 
-func newReplay(t *testing.T) *ReplayApp {
+func newTraceView(t *testing.T) *TraceApp {
 	t.Helper()
 	sc, err := scenarios.Load("runnext")
 	if err != nil {
@@ -39,17 +39,17 @@ func newReplay(t *testing.T) *ReplayApp {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return NewReplay("runnext beside a real run", Options{}, model, realLike())
+	return NewTraceView("runnext beside a real run", Options{}, model, realLike())
 }
 
-func press(a *ReplayApp, k tcell.Key, r rune, times int) {
+func press(a *TraceApp, k tcell.Key, r rune, times int) {
 	for range times {
 		a.HandleKey(tcell.NewEventKey(k, r, tcell.ModNone))
 	}
 }
 
-func TestReplayShowsBothRunsAtTheSameMoment(t *testing.T) {
-	a := newReplay(t)
+func TestTraceViewShowsBothRunsAtTheSameMoment(t *testing.T) {
+	a := newTraceView(t)
 	before := draw(t, a, 80, 24).text
 	if !strings.Contains(before, "before the first event") || !strings.Contains(before, "event 0 of") {
 		t.Errorf("the first screen does not say it is before the first event:\n%s", before)
@@ -74,8 +74,8 @@ func TestReplayShowsBothRunsAtTheSameMoment(t *testing.T) {
 	}
 }
 
-func TestReplayTimelineShowsNoFuture(t *testing.T) {
-	a := NewReplay("real", Options{}, realLike())
+func TestTraceViewTimelineShowsNoFuture(t *testing.T) {
+	a := NewTraceView("real", Options{}, realLike())
 	press(a, tcell.KeyRune, 'l', 3) // up to the go-create at 1ms; G2 runs at 3ms
 	got := draw(t, a, 80, 24).text
 	for _, line := range strings.Split(got, "\n") {
@@ -90,8 +90,8 @@ func TestReplayTimelineShowsNoFuture(t *testing.T) {
 	}
 }
 
-func TestReplayKeys(t *testing.T) {
-	a := newReplay(t)
+func TestTraceViewKeys(t *testing.T) {
+	a := newTraceView(t)
 	press(a, tcell.KeyLeft, 0, 1)
 	if got := draw(t, a, 80, 24).text; !strings.Contains(got, "before the first event") {
 		t.Errorf("back at the start says nothing:\n%s", got)
@@ -119,21 +119,21 @@ func TestReplayKeys(t *testing.T) {
 	}
 	press(a, tcell.KeyRune, '?', 1)
 	help := draw(t, a, 80, 24).text
-	for _, b := range replayBindings() {
+	for _, b := range traceBindings() {
 		if !strings.Contains(help, b.Help) {
 			t.Errorf("the help lacks %q:\n%s", b.Help, help)
 		}
 	}
-	bar := draw(t, NewReplay("x", Options{}, realLike()), 80, 24).text
-	for _, b := range replayBindings() {
+	bar := draw(t, NewTraceView("x", Options{}, realLike()), 80, 24).text
+	for _, b := range traceBindings() {
 		if b.Bar != "" && !strings.Contains(bar, b.Bar) {
 			t.Errorf("the status bar lacks %q", b.Bar)
 		}
 	}
 }
 
-func TestReplayPlays(t *testing.T) {
-	a := NewReplay("real", Options{}, realLike())
+func TestTraceViewPlays(t *testing.T) {
+	a := NewTraceView("real", Options{}, realLike())
 	press(a, tcell.KeyRune, ' ', 1)
 	a.Advance(time.Second) // 10 events a second at the default speed
 	if k, n := a.steps.Pos(); k != n || a.playing {
@@ -141,8 +141,8 @@ func TestReplayPlays(t *testing.T) {
 	}
 }
 
-func TestReplayOnATinyTerminal(t *testing.T) {
-	got := draw(t, newReplay(t), 59, 15).text
+func TestTraceViewOnATinyTerminal(t *testing.T) {
+	got := draw(t, newTraceView(t), 59, 15).text
 	if !strings.Contains(got, "needs at least 60") {
 		t.Errorf("a tiny terminal gets no explanation:\n%s", got)
 	}
