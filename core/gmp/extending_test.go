@@ -89,7 +89,7 @@ var (
 	updateFlag = "flag.Bool(" + `"update"`
 	// goldenImport is the package whose import gives a test -update.
 	goldenImport = `"github.com/schedlab/schedlab/internal/golden"`
-	backquoted = regexp.MustCompile("`([^`]+)`")
+	backquoted   = regexp.MustCompile("`([^`]+)`")
 	// repoPath is a path under one of the repository's top folders.
 	repoPath = regexp.MustCompile(`^(cmd|core|docs|internal|real|scripts|teach|view)/[A-Za-z0-9_./*-]*[A-Za-z0-9_*]$`)
 	testName = regexp.MustCompile(`\bTest[A-Z][A-Za-z0-9_]*`)
