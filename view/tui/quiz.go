@@ -60,6 +60,9 @@ func (a *App) quizKey(ev *tcell.EventKey) bool {
 		return false
 	}
 	q := a.sess.question(qv.at)
+	if a.classQuizKey(ev) {
+		return true
+	}
 	switch {
 	case ev.Key() == tcell.KeyEscape:
 		a.sess.Skip(qv.at)
@@ -112,6 +115,9 @@ func (a *App) quizClick(y int) bool {
 
 // scoreLine is the quiz's score for the status bar and the end message.
 func (a *App) scoreLine() string {
+	if a.opts.Class != nil {
+		return a.classScore()
+	}
 	if !a.sess.Quizzing() {
 		return ""
 	}
@@ -156,6 +162,9 @@ func drawQuiz(c canvas, a *App) {
 			}
 		}
 		add(fmt.Sprintf("%s%d  %s", mark, i+1, ch), st, i)
+	}
+	for _, l := range a.classQuizLines(qv, inner) {
+		add(l.text, l.style, l.choice)
 	}
 	if qv.revealed {
 		lines = append(lines, quizLine{"", t.Base, -1})
