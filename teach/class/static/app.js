@@ -82,13 +82,19 @@
 
   function renderProcs(st) {
     if (!changed("procs", [st.procs, st.more])) return;
-    var rows = (st.procs || []).map(function (p) {
+    var rows = [];
+    (st.procs || []).forEach(function (p) {
       var tr = el("tr");
       tr.append(el("th", "", p.p));
-      [p.state, p.m, p.g, p.next, p.ring].forEach(function (v) { tr.append(el("td", "", v)); });
-      return tr;
+      [p.state, p.m, p.g, p.next].forEach(function (v) { tr.append(el("td", "", v)); });
+      var ring = el("tr", "ring");
+      var td = el("td", "", "ring: " + p.ring);
+      td.colSpan = 5;
+      ring.append(td);
+      rows.push(tr, ring);
     });
-    byId("procs").tBodies[0].replaceChildren.apply(byId("procs").tBodies[0], rows);
+    var body = byId("procs").tBodies[0];
+    body.replaceChildren.apply(body, rows);
     var more = byId("more");
     more.hidden = !st.more;
     more.textContent = "and " + st.more + " more Ps";
