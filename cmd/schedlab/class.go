@@ -206,7 +206,11 @@ func portOf(addr net.Addr) string {
 // printClassSummary prints how the class answered each question.
 func printClassSummary(w io.Writer, srv *class.Server) {
 	sum := srv.Summary()
-	fmt.Fprintf(w, "class: %d joined, %d questions asked\n", srv.Joined(), len(sum))
+	asked := fmt.Sprintf("%d questions asked", len(sum))
+	if len(sum) == 1 {
+		asked = "1 question asked"
+	}
+	fmt.Fprintf(w, "class: %d joined, %s\n", srv.Joined(), asked)
 	for _, q := range sum {
 		result := fmt.Sprintf("%d answered", q.Answered)
 		if pct, ok := q.PercentRight(); ok {

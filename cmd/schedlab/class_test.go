@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -117,7 +118,7 @@ func TestClassCommand(t *testing.T) {
 	}
 	for _, want := range []string{
 		"students join at  " + join + "\n", "join code         TEST1234\n", "--listen 0.0.0.0:",
-		"class: 1 joined, 1 questions asked\n", "  1. Where does G2 go? — 1 answered, ", "the answers are in " + csv,
+		"class: 1 joined, 1 question asked\n", "  1. Where does G2 go? — 1 answered, ", "the answers are in " + csv,
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the output lacks %q:\n%s", want, out.String())
@@ -131,6 +132,20 @@ func TestClassCommand(t *testing.T) {
 	if resp, err := http.Get(base + "/"); err == nil {
 		resp.Body.Close()
 		t.Errorf("the server still answers after the class ended: %d", resp.StatusCode)
+	}
+}
+
+// On every address (0.0.0.0, ::), the address to share is one a phone
+// can reach, not the unspecified one.
+func TestClassShareHost(t *testing.T) {
+	for _, ip := range []net.IP{net.IPv4zero, net.IPv6unspecified} {
+		host, port, _ := net.SplitHostPort(shareHost(&net.TCPAddr{IP: ip, Port: 7010}))
+		if a := net.ParseIP(host); port != "7010" || a == nil || a.IsUnspecified() {
+			t.Errorf("listening on %v, students are sent to %s:%s", ip, host, port)
+		}
+	}
+	if got := shareHost(&net.TCPAddr{IP: net.IPv4(192, 168, 1, 20), Port: 7010}); got != "192.168.1.20:7010" {
+		t.Errorf("listening on 192.168.1.20:7010, students are sent to %s", got)
 	}
 }
 
