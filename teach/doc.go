@@ -5,4 +5,6 @@
 //     at its decisions (tui --quiz).
 //   - exercise: homework drawn from a seed, one topic at a time, with
 //     numbered questions and the events that settle them.
+//   - class: the classroom server of schedlab class, through which a room
+//     of students follows a run and answers its questions.
 package teach

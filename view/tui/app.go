@@ -65,6 +65,7 @@ type App struct {
 	job           *job      // long work in progress, a slice a frame
 	// causeTrail are the events c left, for C to go back to.
 	causeTrail []int
+	class      classState // class mode's (class.go)
 }
 
 // Options configure a UI.
@@ -83,6 +84,10 @@ type Options struct {
 	// Quiz asks questions as the run goes: the scenario's (ask:) and the
 	// model's own at its decisions.
 	Quiz bool
+	// Class is the classroom server in class mode (schedlab class), nil
+	// otherwise: the scenario's questions are posed to the class, and
+	// with Quiz the model's too (class.go).
+	Class ClassHook
 }
 
 // New returns the UI for a run of sc with cfg. It fails before any screen
@@ -92,11 +97,11 @@ func New(sc *scenarios.Scenario, cfg gmp.Config, o Options) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &App{sess: sess, theme: NewTheme(o), keys: bindings(), pace: newPace(), opts: o}
+	a := &App{sess: sess, theme: NewTheme(o), keys: keysFor(o), pace: newPace(), opts: o}
 	a.runs = solo{a}
 	a.root = newRootView(a)
-	if o.Quiz {
-		if err := sess.EnableQuiz(true); err != nil {
+	if o.Quiz || o.Class != nil {
+		if err := sess.EnableQuiz(o.Quiz); err != nil {
 			a.message = "some of the scenario's questions cannot be asked: " + err.Error()
 		}
 	}
@@ -231,6 +236,8 @@ func (a *App) player(done <-chan struct{}, crashed chan<- string, tick <-chan ti
 					a.tv.ForceDraw()
 				case a.playing:
 					a.Advance(tickEvery)
+					a.tv.ForceDraw()
+				case a.classTick():
 					a.tv.ForceDraw()
 				}
 			})
@@ -407,7 +414,7 @@ func (a *App) reseed() {
 	}
 	if a.sess.Quizzing() {
 		// The answers stay with the old run: a new seed asks anew.
-		_ = sess.EnableQuiz(true)
+		_ = sess.EnableQuiz(a.opts.Quiz)
 	}
 	a.sess = sess
 	a.stopAt()
@@ -545,6 +552,8 @@ func (a *App) prevOfFound() {
 
 func (a *App) escape() {
 	switch {
+	case a.class.showJoin:
+		a.class.showJoin = false
 	case a.help:
 		a.help = false
 	case a.runs.dismiss():

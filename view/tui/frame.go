@@ -35,6 +35,7 @@ type frame struct {
 	events events
 	score  string     // the quiz's score, "" without a quiz
 	quiz   *quizFrame // the question open, if any
+	join   *joinFrame // the class's join overlay, while it is open
 
 	// A trace pane's run at its cursor (the trace view).
 	trace *traceFrame
@@ -72,6 +73,7 @@ type quizFrame struct {
 	q        *quiz.Question
 	choice   int
 	revealed bool
+	class    *classTally // the class's answers, in class mode
 }
 
 // traceFrame is one run of the trace view at its cursor.
@@ -91,6 +93,7 @@ func (a *App) screenFrame(w, h int) frame {
 		p := *a.prompt
 		f.prompt = &p
 	}
+	f.join = a.joinOf()
 	return f
 }
 
@@ -113,7 +116,10 @@ func (a *App) fullFrame(base frame) frame {
 	f.procsTop = a.procs.top
 	f.keepTimeline = a.keepTimeline
 	if qv := a.quiz; qv != nil {
-		f.quiz = &quizFrame{q: a.sess.question(qv.at), choice: qv.choice, revealed: qv.revealed}
+		f.quiz = &quizFrame{q: a.sess.question(qv.at), choice: qv.choice, revealed: qv.revealed, class: a.classTallyOf(qv)}
+	}
+	if a.opts.Class != nil {
+		f.score = a.classScore()
 	}
 	return f
 }

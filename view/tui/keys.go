@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/gdamore/tcell/v2"
@@ -22,6 +23,8 @@ type Binding struct {
 	Help  string // what the binding does
 	Bar   string // its short form in the status bar; "" keeps it off the bar
 	Do    func(a *App)
+	// Class keeps the binding to class mode (schedlab class).
+	Class bool
 }
 
 func r(c rune) Key      { return Key{Code: tcell.KeyRune, Rune: c} }
@@ -60,10 +63,17 @@ func bindings() []Binding {
 		{Keys: []Key{r('N')}, Label: "N", Help: "its previous event", Do: (*App).prevOfFound},
 		{Keys: []Key{k(tcell.KeyEscape)}, Label: "esc", Help: "close help, clear the find", Do: (*App).escape},
 		{Keys: []Key{r('L')}, Label: "L", Help: "what every word means", Do: (*App).toggleGlossary},
+		{Keys: []Key{r('u')}, Label: "u", Help: "class: the URL and QR code to join", Bar: "join", Do: (*App).toggleJoin, Class: true},
 		{Keys: []Key{r('?')}, Label: "?", Help: "show or hide this help", Bar: "help", Do: (*App).toggleHelp},
 		{Keys: []Key{k(tcell.KeyCtrlZ)}, Label: "ctrl-z", Help: "suspend; fg brings it back", Do: (*App).suspend},
 		{Keys: []Key{r('q'), k(tcell.KeyCtrlC)}, Label: "q ctrl-c", Help: "quit", Bar: "quit", Do: (*App).quit},
 	}
+}
+
+// keysFor is the key table of a UI with options o: the class's keys only
+// in class mode.
+func keysFor(o Options) []Binding {
+	return slices.DeleteFunc(bindings(), func(b Binding) bool { return b.Class && o.Class == nil })
 }
 
 // match reports whether ev is one of b's keys.

@@ -57,6 +57,7 @@ var overlayList = []overlayRow{
 	{name: "glossary", full: func(p *panels) overlayPanel { return &p.gloss }},
 	{name: "comparison", split: over(compareTable{})},
 	{name: "keys", full: over(helpPanel{}), split: over(helpPanel{})},
+	{name: "join the class", full: over(joinPanel{}), split: over(joinPanel{})},
 }
 
 // procRules say how many Ps a view's rows show (each P takes a row in

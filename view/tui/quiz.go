@@ -59,6 +59,9 @@ func (a *App) quizKey(ev *tcell.EventKey) bool {
 		return false
 	}
 	q := a.sess.question(qv.at)
+	if a.classQuizKey(ev) {
+		return true
+	}
 	switch {
 	case ev.Key() == tcell.KeyEscape:
 		a.sess.Skip(qv.at)
@@ -162,6 +165,9 @@ func (p *quizPanel) draw(c canvas, f frame) {
 			}
 		}
 		add(fmt.Sprintf("%s%d  %s", mark, i+1, ch), st, i)
+	}
+	for _, l := range classQuizLines(t, qv, inner) {
+		add(l.text, l.style, l.choice)
 	}
 	if qv.revealed {
 		lines = append(lines, quizLine{"", t.Base, -1})

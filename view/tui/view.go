@@ -37,6 +37,7 @@ func (v *rootView) Draw(screen tcell.Screen) {
 	x, y, w, h := v.GetInnerRect()
 	v.a.screen = screen // for reading what a click landed on
 	c := canvas{scr: v.a.theme.screen(screen), x: x, y: y, w: w, h: h}
+	defer v.a.classDrawn() // what the screen shows goes to the class
 	t := v.a.theme
 	c.clear(t.Base)
 	if w < leastWidth || h < leastHeight {
