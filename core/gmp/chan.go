@@ -34,8 +34,8 @@ func (s *Machine) chansend(m *M, g *G, ci int) {
 		s.gopanic(g, "send on closed channel "+c.Name)
 		return
 	}
-	if len(c.RecvQ) > 0 {
-		r := c.RecvQ[0] // ready takes it off the queue
+	if c.RecvQ.Len() > 0 {
+		r := c.RecvQ.grant().G // ready takes it off the queue
 		s.ready(m, s.p(m.P), s.g(r), Event{Rule: RuleReadyChan, G2: g.ID, Reason: ReasonChanRecv, N: ci})
 		s.continueAfter(m, 0)
 		return
@@ -45,17 +45,17 @@ func (s *Machine) chansend(m *M, g *G, ci int) {
 		s.continueAfter(m, 0)
 		return
 	}
-	c.SendQ = append(c.SendQ, g.ID)
+	c.SendQ.push(Sudog{G: g.ID, Since: s.now})
 	s.gopark(m, g, ReasonChanSend, Loc{Kind: LocChanSend, ID: int32(ci)}, 0, 0)
 	s.enterScheduler(m)
 }
 
 func (s *Machine) chanrecv(m *M, g *G, ci int) {
 	c := &s.chans[ci]
-	if len(c.SendQ) > 0 {
+	if c.SendQ.Len() > 0 {
 		// A parked sender: unbuffered, take its value; buffered (and so
 		// full), take the head of the buffer and move its value in.
-		w := c.SendQ[0] // ready takes it off the queue
+		w := c.SendQ.grant().G // ready takes it off the queue
 		s.ready(m, s.p(m.P), s.g(w), Event{Rule: RuleReadyChan, G2: g.ID, Reason: ReasonChanSend, N: ci})
 		s.continueAfter(m, 0)
 		return
@@ -69,7 +69,7 @@ func (s *Machine) chanrecv(m *M, g *G, ci int) {
 		s.continueAfter(m, 0)
 		return
 	}
-	c.RecvQ = append(c.RecvQ, g.ID)
+	c.RecvQ.push(Sudog{G: g.ID, Since: s.now})
 	s.gopark(m, g, ReasonChanRecv, Loc{Kind: LocChanRecv, ID: int32(ci)}, 0, 0)
 	s.enterScheduler(m)
 }
@@ -87,11 +87,14 @@ func (s *Machine) closechan(m *M, g *G, ci int) {
 	}
 	c.Closed = true
 	var list []GID
-	list = append(list, c.RecvQ...)
-	for _, w := range c.SendQ {
-		s.g(w).closedOn = uint16(ci + 1) // New bounds the number of channels
+	for c.RecvQ.Len() > 0 {
+		list = append(list, c.RecvQ.grant().G)
 	}
-	list = append(list, c.SendQ...)
+	for c.SendQ.Len() > 0 {
+		w := c.SendQ.grant().G
+		s.g(w).closedOn = uint16(ci + 1) // New bounds the number of channels
+		list = append(list, w)
+	}
 	pp := s.p(m.P) // each ready takes its G off the channel's queues
 	for i := len(list) - 1; i >= 0; i-- {
 		s.ready(m, pp, s.g(list[i]), Event{Rule: RuleReadyClose, G2: g.ID, N: ci})

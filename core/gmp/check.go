@@ -154,12 +154,8 @@ func (c *checker) globalRunq() {
 
 func (c *checker) channel(ci int) {
 	ch := &c.s.chans[ci]
-	for _, g := range ch.RecvQ {
-		c.place(g, Loc{Kind: LocChanRecv, ID: int32(ci)}, "recvq of "+ch.Name)
-	}
-	for _, g := range ch.SendQ {
-		c.place(g, Loc{Kind: LocChanSend, ID: int32(ci)}, "sendq of "+ch.Name)
-	}
+	ch.RecvQ.check(c, Loc{Kind: LocChanRecv, ID: int32(ci)}, "recvq of "+ch.Name, false)
+	ch.SendQ.check(c, Loc{Kind: LocChanSend, ID: int32(ci)}, "sendq of "+ch.Name, false)
 	if ch.Buf < 0 || ch.Buf > ch.Cap {
 		c.bad("channel %s holds %d of %d", ch.Name, ch.Buf, ch.Cap)
 	}
@@ -178,20 +174,13 @@ func (c *checker) netpoller() {
 func (c *checker) sem(si int) {
 	sm := &c.s.sems[si]
 	where := "semaphore " + sm.Decl.Name
-	for _, w := range sm.Waiters {
-		c.queued(w.G, Loc{Kind: LocSem, ID: int32(si)}, where)
-	}
-	for _, g := range sm.Stuck {
-		c.queued(g, Loc{Kind: LocSem, ID: int32(si)}, where)
-	}
-	for _, g := range sm.Granted {
-		c.place(g, Loc{Kind: LocSem, ID: int32(si)}, where+" (granted, not yet readied)")
-	}
+	sm.Waiters.check(c, Loc{Kind: LocSem, ID: int32(si)}, where, true)
+	sm.Stuck.check(c, Loc{Kind: LocSem, ID: int32(si)}, where, true)
 	if sm.Cur < 0 || sm.Cur > sm.Decl.Size {
 		c.bad("%s holds %d of %d", where, sm.Cur, sm.Decl.Size)
 	}
-	if len(sm.Waiters) > 0 && sm.Decl.Size-sm.Cur >= sm.Waiters[0].N {
-		c.bad("%s has room for its first waiter (%d of %d taken, it wants %d) but leaves it waiting", where, sm.Cur, sm.Decl.Size, sm.Waiters[0].N)
+	if sm.Waiters.Len() > 0 && sm.Decl.Size-sm.Cur >= sm.Waiters.At(0).N {
+		c.bad("%s has room for its first waiter (%d of %d taken, it wants %d) but leaves it waiting", where, sm.Cur, sm.Decl.Size, sm.Waiters.At(0).N)
 	}
 }
 
@@ -204,6 +193,7 @@ func (c *checker) errgroups() {
 		if gr.pending < 0 {
 			c.bad("the errgroup of %v counts %d goroutines", gr.owner, gr.pending)
 		}
+		gr.wait.check(c, Loc{Kind: LocGroupWait}, "errgroup.Wait of "+gr.owner.String(), false)
 	}
 }
 
@@ -332,7 +322,7 @@ func (c *checker) goroutines() {
 		}
 		switch g.Status {
 		case Gwaiting:
-			if g.Where.Kind == LocWait || g.Where.Kind == LocGroupWait {
+			if g.Where.Kind == LocWait {
 				c.seen[id]++ // waits on its children, in no queue
 			}
 		case Gidle, Grunnable:
@@ -421,18 +411,16 @@ func (c *checker) pool(pi int) {
 			c.place(w.G, g.Where, name+"'s parked workers")
 		}
 	}
-	if len(pl.Waiters) > 0 && len(ids) > 0 {
-		c.bad("%s: %d submitters wait while %d workers are idle", name, len(pl.Waiters), len(ids))
+	if pl.Waiters.Len() > 0 && len(ids) > 0 {
+		c.bad("%s: %d submitters wait while %d workers are idle", name, pl.Waiters.Len(), len(ids))
 	}
-	for i, wt := range pl.Waiters {
-		if i > 0 && wt.Seq <= pl.Waiters[i-1].Seq {
-			c.bad("%s: waiters out of FIFO order at #%d", name, wt.Seq)
+	ws := pl.Waiters.All()
+	for i, wt := range ws {
+		if i > 0 && wt.N <= ws[i-1].N {
+			c.bad("%s: waiters out of FIFO order at #%d", name, wt.N)
 		}
-		c.queued(wt.G, Loc{Kind: LocPoolWait, ID: int32(pi)}, name+"'s waiters")
 	}
-	for _, g := range pl.Served {
-		c.place(g, Loc{Kind: LocPoolWait, ID: int32(pi)}, name+"'s served waiters")
-	}
+	pl.Waiters.check(c, Loc{Kind: LocPoolWait, ID: int32(pi)}, name+"'s waiters", true)
 	if pl.IdleLen() > 0 && !pl.PurgeArmed {
 		c.bad("%s: %d workers are idle but no purge is pending", name, pl.IdleLen())
 	}

@@ -83,20 +83,18 @@ func (s *Machine) BlockedAtEnd() []Blocked {
 	return s.blocked
 }
 
-// blockedOn says in words what a waiting goroutine waits for.
+// blockedOn says in words what a waiting goroutine waits for: in the
+// words of the describer's park sentence (waitsOn), and what the object
+// it waits on holds now. The semaphore's and the pool's sentences, and a
+// wait for children, are older than that sentence; golden files hold
+// their wording.
 func (s *Machine) blockedOn(g *G) string {
 	switch g.Where.Kind {
-	case LocChanRecv:
-		return fmt.Sprintf("%v is blocked receiving from channel %q", g.ID, s.chans[g.Where.ID].Name)
-	case LocChanSend:
-		return fmt.Sprintf("%v is blocked sending to channel %q", g.ID, s.chans[g.Where.ID].Name)
 	case LocWait:
 		if len(s.pools) > 0 {
 			return fmt.Sprintf("%v is waiting for %d children (goroutines it started, pool tasks it submitted) to finish", g.ID, g.Children)
 		}
 		return fmt.Sprintf("%v is waiting for %d children to exit", g.ID, g.Children)
-	case LocGroupWait:
-		return fmt.Sprintf("%v is waiting in errgroup.Wait", g.ID)
 	case LocPoolWait:
 		pl := &s.pools[g.Where.ID]
 		return fmt.Sprintf("%v is waiting in Submit for a worker of pool %q (%d of %d busy, none idle)", g.ID, pl.Decl.Name, pl.Running, pl.Cap)
@@ -105,6 +103,8 @@ func (s *Machine) blockedOn(g *G) string {
 	case LocSem:
 		sm := &s.sems[g.Where.ID]
 		return fmt.Sprintf("%v is waiting to acquire semaphore %q (%d of %d taken)", g.ID, sm.Decl.Name, sm.Cur, sm.Decl.Size)
+	case LocChanRecv, LocChanSend, LocGroupWait:
+		return string(NewDescriber(s.prog).quoted().waitsOn(appendf(nil, "%v is blocked ", g.ID), g.Where))
 	}
 	return fmt.Sprintf("%v is blocked (%v)", g.ID, g.WaitReason)
 }

@@ -2,6 +2,7 @@ package gmp
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/schedlab/schedlab/core/sim"
 	"github.com/schedlab/schedlab/internal/decimal"
@@ -15,6 +16,9 @@ type Describer struct {
 	chans []string
 	pools []PoolDecl
 	sems  []string
+	// quote puts declared names in quotes, as error messages write
+	// them (quoted).
+	quote bool
 }
 
 // NewDescriber returns a describer for events of prog.
@@ -74,15 +78,27 @@ func (d *Describer) AppendLoc(b []byte, l Loc) []byte {
 	return b
 }
 
+// quoted returns a describer like d that writes declared names in
+// quotes: the deadlock report's, whose names sit in an error message.
+func (d *Describer) quoted() *Describer {
+	q := *d
+	q.quote = true
+	return &q
+}
+
 // namePhrase is a declared name, or a prefix and number for what has none.
 type namePhrase struct {
 	name   string
 	prefix string
 	i      int
+	quote  bool
 }
 
 func (n namePhrase) appendTo(b []byte) []byte {
 	if n.name != "" {
+		if n.quote {
+			return strconv.AppendQuote(b, n.name)
+		}
 		return append(b, n.name...)
 	}
 	return decimal.AppendInt(append(b, n.prefix...), int64(n.i))
@@ -92,7 +108,7 @@ func (n namePhrase) appendTo(b []byte) []byte {
 // limit channels errgroups make.
 func (d *Describer) chanName(i int) namePhrase {
 	if i >= 0 && i < len(d.chans) {
-		return namePhrase{name: d.chans[i]}
+		return namePhrase{name: d.chans[i], quote: d.quote}
 	}
 	return namePhrase{prefix: "errgroup-limit#", i: i}
 }

@@ -43,17 +43,15 @@ func (d *Describer) park(b []byte, e Event) []byte {
 		return appendf(b, "%v sleeps %v: parked, its timer goes into %v's heap", e.G, e.Duration(), e.P)
 	case ReasonNetwork:
 		return appendf(b, "%v reads from the network and parks in the poller; its data arrives in %v", e.G, e.Duration())
-	case ReasonChanSend:
-		return appendf(b, "%v blocks sending to %s", e.G, d.place(e.To))
-	case ReasonChanRecv:
-		return appendf(b, "%v blocks receiving from %s", e.G, d.place(e.To))
+	case ReasonChanSend, ReasonChanRecv:
+		return d.waitsOn(appendf(b, "%v blocks ", e.G), e.To)
 	case ReasonWait:
 		if len(d.pools) > 0 {
 			return appendf(b, "%v waits for %s (goroutines it started, pool tasks it submitted) to finish", e.G, plural(e.WaitArg(), "child", "children"))
 		}
 		return appendf(b, "%v waits for its %s to exit", e.G, plural(e.WaitArg(), "child", "children"))
 	case ReasonWaitGroup:
-		return appendf(b, "%v waits in errgroup.Wait for %s", e.G, plural(e.WaitArg(), "goroutine", "goroutines"))
+		return appendf(d.waitsOn(appendf(b, "%v waits ", e.G), e.To), " for %s", plural(e.WaitArg(), "goroutine", "goroutines"))
 	case ReasonSelect:
 		switch e.To.Kind {
 		case LocPoolWait:

@@ -83,7 +83,7 @@ var poolWords = words{
 
 func (d *Describer) poolName(i int) namePhrase {
 	if i >= 0 && i < len(d.pools) {
-		return namePhrase{name: d.pools[i].Name}
+		return namePhrase{name: d.pools[i].Name, quote: d.quote}
 	}
 	return namePhrase{prefix: "#", i: i}
 }

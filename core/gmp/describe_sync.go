@@ -44,7 +44,7 @@ var syncWords = words{
 
 func (d *Describer) semName(i int) namePhrase {
 	if i >= 0 && i < len(d.sems) {
-		return namePhrase{name: d.sems[i]}
+		return namePhrase{name: d.sems[i], quote: d.quote}
 	}
 	return namePhrase{prefix: "#", i: i}
 }

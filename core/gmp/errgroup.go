@@ -16,7 +16,7 @@ type group struct {
 	owner   GID   // the goroutine that runs the group action
 	ch      int32 // the limit channel, or -1 without a limit
 	pending int32 // the WaitGroup's counter
-	waiting bool  // owner is parked in Wait
+	wait    WaitQ // the owner, while it is parked in Wait
 }
 
 // groupOf returns the group that owner is running.
@@ -67,17 +67,17 @@ func (s *Machine) groupDone(m *M, g *G) {
 	pp := s.p(m.P)
 	if gr.ch >= 0 {
 		c := &s.chans[gr.ch]
-		if len(c.SendQ) > 0 {
+		if c.SendQ.Len() > 0 {
 			// The owner is blocked in Go with the channel full: taking a
 			// token lets its send complete.
-			s.ready(m, pp, s.g(c.SendQ[0]), Event{Rule: RuleGroupSlot, G2: g.ID, N: c.Cap})
+			s.ready(m, pp, s.g(c.SendQ.grant().G), Event{Rule: RuleGroupSlot, G2: g.ID, N: c.Cap})
 		} else {
 			c.Buf--
 		}
 	}
 	gr.pending--
-	if gr.pending == 0 && gr.waiting {
-		s.ready(m, pp, s.g(gr.owner), Event{Rule: RuleGroupWaitDone, G2: g.ID})
+	if gr.pending == 0 && gr.wait.Len() > 0 {
+		s.ready(m, pp, s.g(gr.wait.grant().G), Event{Rule: RuleGroupWaitDone, G2: g.ID})
 		s.freeGroup(gr)
 	}
 	s.continueAfter(m, s.cfg.Costs.ChanOp)
@@ -91,7 +91,7 @@ func (s *Machine) groupWait(m *M, g *G) {
 		s.continueAfter(m, s.cfg.Costs.ChanOp)
 		return
 	}
-	gr.waiting = true
+	gr.wait.push(Sudog{G: g.ID, Since: s.now})
 	s.gopark(m, g, ReasonWaitGroup, Loc{Kind: LocGroupWait}, 0, int(gr.pending))
 	s.enterScheduler(m)
 }

@@ -431,20 +431,10 @@ func (s *Machine) detach(g *G) {
 		if s.p(g.Where.P()).timers.remove(g.ID) {
 			s.ntimers--
 		}
-	case LocChanRecv:
-		c := &s.chans[g.Where.ID]
-		c.RecvQ = without(c.RecvQ, g.ID)
-	case LocChanSend:
-		c := &s.chans[g.Where.ID]
-		c.SendQ = without(c.SendQ, g.ID)
 	case LocNetpoll:
 		s.netDetach(g.ID)
-	case LocPoolWait:
-		pl := &s.pools[g.Where.ID]
-		pl.Served = without(pl.Served, g.ID)
-	case LocSem:
-		sm := &s.sems[g.Where.ID]
-		sm.Granted = without(sm.Granted, g.ID)
+	default:
+		s.unqueue(g.ID, g.Where)
 	}
 }
 

@@ -470,8 +470,8 @@ func (s *Machine) Clone() *Machine {
 	c.sched.GFree = append([]int32(nil), s.sched.GFree...)
 	c.chans = make([]Chan, len(s.chans))
 	for i, ch := range s.chans {
-		ch.RecvQ = append([]GID(nil), ch.RecvQ...)
-		ch.SendQ = append([]GID(nil), ch.SendQ...)
+		ch.RecvQ = ch.RecvQ.clone()
+		ch.SendQ = ch.SendQ.clone()
 		c.chans[i] = ch
 	}
 	c.net = s.net.clone()
@@ -484,6 +484,9 @@ func (s *Machine) Clone() *Machine {
 		c.sems[i] = s.sems[i].clone()
 	}
 	c.groups = append([]group(nil), s.groups...)
+	for i := range c.groups {
+		c.groups[i].wait = s.groups[i].wait.clone()
+	}
 	c.freeChans = append([]int32(nil), s.freeChans...)
 	return &c
 }

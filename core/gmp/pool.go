@@ -55,14 +55,6 @@ type PoolWorker struct {
 	Owner GID
 }
 
-// PoolWaiter is a submitter waiting for a worker.
-type PoolWaiter struct {
-	Seq   int // 1, 2, 3… in arrival order
-	G     GID
-	Since sim.Time
-	body  uint16 // the task it carries
-}
-
 // PoolStats are a pool's counters, package pool's Stats.
 type PoolStats struct {
 	Submitted, Completed, Rejected, Blocked      int
@@ -82,11 +74,12 @@ type Pool struct {
 	// from the front. The purge removes from the front either way.
 	idle     []int32
 	idleHead int
-	Waiters  []PoolWaiter
-	// Served are waiters whose task a worker has taken, still parked
-	// until the worker readies them (package pool takes a waiter off the
-	// line under its lock and signals it after).
-	Served []GID
+	// Waiters are the submitters waiting for a worker, numbered 1, 2, 3…
+	// in arrival order (Sudog.N), each carrying its task. A waiter whose
+	// task a worker has taken stays in the queue, granted, until the
+	// worker readies it (package pool takes a waiter off the line under
+	// its lock and signals it after).
+	Waiters WaitQ
 	// Workers lists every worker ever started, in start order, so by
 	// ascending G: a worker's goroutine finds its record by binary search.
 	Workers []PoolWorker
@@ -124,7 +117,7 @@ func (pl *Pool) expiry() time.Duration {
 
 // counts is what package decide's decisions read.
 func (pl *Pool) counts() decide.Counts {
-	return decide.Counts{Idle: pl.IdleLen(), Running: pl.Running, Capacity: pl.Cap, Waiting: len(pl.Waiters)}
+	return decide.Counts{Idle: pl.IdleLen(), Running: pl.Running, Capacity: pl.Cap, Waiting: pl.Waiters.Len()}
 }
 
 func (pl *Pool) limits() decide.Limits {
@@ -176,14 +169,9 @@ func (pl *Pool) compactIdle() {
 	}
 }
 
-// serveFirst takes the first waiter off the line; it stays parked, on the
-// served list, until it is readied.
-func (pl *Pool) serveFirst() PoolWaiter {
-	wt := pl.Waiters[0]
-	pl.Waiters = pl.Waiters[1:]
-	pl.Served = append(pl.Served, wt.G)
-	return wt
-}
+// serveFirst takes the first waiter off the line; it stays parked,
+// granted, until it is readied.
+func (pl *Pool) serveFirst() Sudog { return pl.Waiters.grant() }
 
 // workerOf finds the worker record of goroutine g.
 func (pl *Pool) workerOf(g GID) *PoolWorker {
@@ -205,8 +193,7 @@ func (pl *Pool) workerOf(g GID) *PoolWorker {
 func (pl *Pool) clone() Pool {
 	c := *pl
 	c.idle = append([]int32(nil), pl.idle...)
-	c.Waiters = append([]PoolWaiter(nil), pl.Waiters...)
-	c.Served = append([]GID(nil), pl.Served...)
+	c.Waiters = pl.Waiters.clone()
 	c.Workers = append([]PoolWorker(nil), pl.Workers...)
 	return c
 }
@@ -250,17 +237,17 @@ func (s *Machine) poolSubmit(m *M, g *G, op *Op) {
 		return
 	case decide.Reject:
 		s.emit(Event{Kind: KindPoolReject, Rule: RulePoolReject, G: g.ID, P: pp.ID, M: m.ID,
-			N: len(pl.Waiters), N3: int32(pl.Running), Obj: int32(pi), Flag: pl.Decl.Nonblocking, Op: op})
+			N: pl.Waiters.Len(), N3: int32(pl.Running), Obj: int32(pi), Flag: pl.Decl.Nonblocking, Op: op})
 		pl.Stats.Rejected++
 		s.continueAfter(m, s.cfg.Costs.ChanOp)
 		return
 	}
 	seq := pl.lastWaiter + 1
 	s.emit(Event{Kind: KindPoolBlock, Rule: RulePoolBlock, G: g.ID, P: pp.ID, M: m.ID,
-		N: seq, N2: len(pl.Waiters) + 1, N3: int32(pl.Running), Obj: int32(pi), Op: op})
+		N: seq, N2: pl.Waiters.Len() + 1, N3: int32(pl.Running), Obj: int32(pi), Op: op})
 	pl.lastWaiter = seq
 	pl.Stats.Blocked++
-	pl.Waiters = append(pl.Waiters, PoolWaiter{Seq: seq, G: g.ID, Since: s.now, body: body})
+	pl.Waiters.push(Sudog{G: g.ID, N: seq, Since: s.now, elem: body})
 	s.gopark(m, g, ReasonSelect, Loc{Kind: LocPoolWait, ID: int32(pi)}, 0, seq)
 	s.enterScheduler(m)
 }
@@ -329,13 +316,13 @@ func (s *Machine) poolWorkerStep(m *M, g *G, op *Op) {
 	// after its task: it serves the first waiter or goes idle.
 	if decide.AfterTask(pl.counts(), false) == decide.Handoff {
 		// Take the first waiter's task and run it at once.
-		wt := pl.Waiters[0]
+		wt := *pl.Waiters.first()
 		s.emit(Event{Kind: KindPoolDispatch, Rule: RulePoolHandoff, G: g.ID, G2: wt.G, P: pp.ID, M: m.ID,
 			N: w.ID, N2: pl.Stats.Submitted + 1, N3: int32(pl.Running), Obj: int32(pi), D: s.now.Sub(wt.Since), Op: op})
 		pl.serveFirst()
 		pl.Stats.Completed++
 		s.poolAccept(pl, w, wt.G, true)
-		g.pushFrame(frame{body: wt.body}) // depth 2: cannot fail
+		g.pushFrame(frame{body: wt.elem}) // depth 2: cannot fail
 		s.ready(m, pp, s.g(wt.G), Event{Rule: RulePoolReadyWaiter, G2: g.ID, N: w.ID, Obj: int32(pi)})
 		s.continueAfter(m, s.cfg.Costs.ChanOp)
 		return
@@ -433,8 +420,8 @@ func (s *Machine) poolWorkerLost(m *M, g *G, pi int) {
 	w.State = WorkerStopped
 	pl.Running--
 	for decide.ServeWaiter(pl.counts()) {
-		wt := pl.Waiters[0]
-		s.poolStartWorker(m, pp, pi, g, wt.G, wt.body, Event{Rule: RulePoolServeWaiter, G3: wt.G, D: s.now.Sub(wt.Since)}, true)
+		wt := *pl.Waiters.first()
+		s.poolStartWorker(m, pp, pi, g, wt.G, wt.elem, Event{Rule: RulePoolServeWaiter, G3: wt.G, D: s.now.Sub(wt.Since)}, true)
 		s.ready(m, pp, s.g(wt.G), Event{Rule: RulePoolReadyWaiter, G2: g.ID, N: len(pl.Workers), Obj: int32(pi)})
 	}
 }

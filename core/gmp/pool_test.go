@@ -367,8 +367,8 @@ func TestPoolEventsComeBeforeTheirChanges(t *testing.T) {
 				t.Errorf("at its idle event w%d is already %v", w.ID, w.State)
 			}
 		case KindPoolBlock:
-			if len(pl.Waiters) != e.N2-1 {
-				t.Errorf("at the block of waiter #%d, %d wait already", e.N, len(pl.Waiters))
+			if pl.Waiters.Len() != e.N2-1 {
+				t.Errorf("at the block of waiter #%d, %d wait already", e.N, pl.Waiters.Len())
 			}
 		case KindPoolPurge:
 			if !pl.PurgeArmed {

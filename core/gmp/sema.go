@@ -10,23 +10,17 @@ package gmp
 
 // Sem is a simulated weighted semaphore.
 type Sem struct {
-	Decl    SemDecl
-	Cur     int // taken
-	Waiters []SemWaiter
+	Decl SemDecl
+	Cur  int // taken
+	// Waiters are the goroutines waiting in Acquire, each with its
+	// weight (Sudog.N). Those a release lets through stay in the queue,
+	// granted, until it readies them (x/sync takes them off its list and
+	// then closes their ready channels).
+	Waiters WaitQ
 	// Stuck are goroutines that asked for more than the semaphore holds:
-	// they wait for a context that never ends, outside the queue.
-	Stuck []GID
-	// Granted are waiters a release has let through, still parked until
-	// the release readies them (x/sync takes them off the queue and then
-	// closes their ready channels).
-	Granted []GID
-	Stats   SemStats
-}
-
-// SemWaiter is a goroutine waiting in Acquire.
-type SemWaiter struct {
-	G GID
-	N int
+	// they wait for a context that never ends, outside the line.
+	Stuck WaitQ
+	Stats SemStats
 }
 
 // SemStats counts a semaphore's acquisitions.
@@ -36,9 +30,8 @@ type SemStats struct {
 
 func (sm *Sem) clone() Sem {
 	c := *sm
-	c.Waiters = append([]SemWaiter(nil), sm.Waiters...)
-	c.Stuck = append([]GID(nil), sm.Stuck...)
-	c.Granted = append([]GID(nil), sm.Granted...)
+	c.Waiters = sm.Waiters.clone()
+	c.Stuck = sm.Stuck.clone()
 	return c
 }
 
@@ -48,7 +41,7 @@ func (s *Machine) semAcquire(m *M, g *G, op *Op) {
 	sm := &s.sems[op.Sem]
 	pp := s.p(m.P)
 	n := op.N
-	if sm.Decl.Size-sm.Cur >= n && len(sm.Waiters) == 0 {
+	if sm.Decl.Size-sm.Cur >= n && sm.Waiters.Len() == 0 {
 		s.emit(Event{Kind: KindSemAcquire, Rule: RuleSemAcquire, G: g.ID, P: pp.ID, M: m.ID,
 			N: n, N2: sm.Cur + n, Obj: int32(op.Sem), Op: op})
 		sm.Cur += n
@@ -60,19 +53,20 @@ func (s *Machine) semAcquire(m *M, g *G, op *Op) {
 	// more than the semaphore holds waits for the context, which never
 	// ends here.
 	never := n > sm.Decl.Size
-	rule, queued := RuleSemWait, len(sm.Waiters)+1
+	rule, queued := RuleSemWait, sm.Waiters.Len()+1
 	if never {
-		rule, queued = RuleSemNever, len(sm.Waiters)
+		rule, queued = RuleSemNever, sm.Waiters.Len()
 	}
 	s.emit(Event{Kind: KindSemAcquire, Rule: rule, G: g.ID, P: pp.ID, M: m.ID,
 		N: n, N2: sm.Cur, N3: int32(queued), Obj: int32(op.Sem), Op: op})
 	s.gopark(m, g, ReasonSelect, Loc{Kind: LocSem, ID: int32(op.Sem)}, 0, n)
+	w := Sudog{G: g.ID, N: n, Since: s.now}
 	if never {
-		sm.Stuck = append(sm.Stuck, g.ID)
+		sm.Stuck.push(w)
 	} else {
-		sm.Waiters = append(sm.Waiters, SemWaiter{G: g.ID, N: n})
+		sm.Waiters.push(w)
 		sm.Stats.Waited++
-		sm.Stats.PeakWaiters = max(sm.Stats.PeakWaiters, len(sm.Waiters))
+		sm.Stats.PeakWaiters = max(sm.Stats.PeakWaiters, sm.Waiters.Len())
 	}
 	s.enterScheduler(m)
 }
@@ -89,7 +83,7 @@ func (s *Machine) semRelease(m *M, g *G, op *Op) {
 	}
 	// Count the waiters this release lets through, for the event.
 	cur, woken := sm.Cur-n, 0
-	for _, w := range sm.Waiters {
+	for _, w := range sm.Waiters.All() {
 		if sm.Decl.Size-cur < w.N {
 			break
 		}
@@ -98,19 +92,19 @@ func (s *Machine) semRelease(m *M, g *G, op *Op) {
 	}
 	ev := Event{Kind: KindSemRelease, Rule: RuleSemRelease, G: g.ID, P: pp.ID, M: m.ID,
 		N: n, N2: cur, N3: int32(woken), Obj: int32(op.Sem), Op: op}
-	if woken < len(sm.Waiters) {
+	if woken < sm.Waiters.Len() {
 		ev.Flag = true // the next waiter does not fit
-		ev.G2 = sm.Waiters[woken].G
+		ev.G2 = sm.Waiters.At(woken).G
 	}
 	s.emit(ev)
 	sm.Cur -= n
-	for _, w := range sm.Waiters[:woken] {
+	granted := make([]Sudog, woken)
+	for i := range granted {
+		w := sm.Waiters.grant()
 		sm.Cur += w.N
 		sm.Stats.Acquired++
-		sm.Granted = append(sm.Granted, w.G)
+		granted[i] = w
 	}
-	granted := sm.Waiters[:woken:woken]
-	sm.Waiters = sm.Waiters[woken:]
 	for _, w := range granted {
 		// close(w.ready): the waiter wakes into this P's runnext. ready
 		// takes it off the granted list.

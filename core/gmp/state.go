@@ -236,8 +236,8 @@ type Chan struct {
 	Cap    int
 	Buf    int
 	Closed bool
-	RecvQ  []GID // parked receivers, FIFO
-	SendQ  []GID // parked senders, FIFO
+	RecvQ  WaitQ // parked receivers (recvq), FIFO
+	SendQ  WaitQ // parked senders (sendq), FIFO
 }
 
 // Sysmon is the state of the sysmon thread.

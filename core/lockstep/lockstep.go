@@ -381,13 +381,13 @@ func compareState(sp *gmp.Pool, rs *pool.Snapshot) error {
 	if !slices.Equal(busy, realBusy) {
 		return fmt.Errorf("busy workers: the model has %v, the real pool %v", busy, realBusy)
 	}
-	if sp.Running != rs.Running || len(sp.Waiters) != len(rs.Waiters) {
+	if sp.Running != rs.Running || sp.Waiters.Len() != len(rs.Waiters) {
 		return fmt.Errorf("the model runs %d workers with %d waiting; the real pool %d with %d",
-			sp.Running, len(sp.Waiters), rs.Running, len(rs.Waiters))
+			sp.Running, sp.Waiters.Len(), rs.Running, len(rs.Waiters))
 	}
-	for i, w := range sp.Waiters {
-		if uint64(w.Seq) != rs.Waiters[i].Seq {
-			return fmt.Errorf("waiter %d: the model has #%d, the real pool #%d", i, w.Seq, rs.Waiters[i].Seq)
+	for i, w := range sp.Waiters.All() {
+		if uint64(w.N) != rs.Waiters[i].Seq {
+			return fmt.Errorf("waiter %d: the model has #%d, the real pool #%d", i, w.N, rs.Waiters[i].Seq)
 		}
 	}
 	var next time.Time

@@ -237,11 +237,11 @@ func chansText(st *gmp.Machine) string {
 		if ch.Closed {
 			s += " closed"
 		}
-		if len(ch.RecvQ) > 0 {
-			s += fmt.Sprintf(" recvq %v", gids(ch.RecvQ))
+		if ch.RecvQ.Len() > 0 {
+			s += fmt.Sprintf(" recvq %v", gids(ch.RecvQ.GIDs()))
 		}
-		if len(ch.SendQ) > 0 {
-			s += fmt.Sprintf(" sendq %v", gids(ch.SendQ))
+		if ch.SendQ.Len() > 0 {
+			s += fmt.Sprintf(" sendq %v", gids(ch.SendQ.GIDs()))
 		}
 		parts = append(parts, s)
 	}

@@ -84,8 +84,8 @@ func drawPool(c canvas, t *Theme, row int, pl *gmp.Pool, now sim.Time) {
 		capacity = fmt.Sprintf("%d", pl.Cap)
 	}
 	col = c.text(col, row, fmt.Sprintf("%d/%s run", pl.Running, capacity), t.Base)
-	if len(pl.Waiters) > 0 {
-		col = c.text(col, row, fmt.Sprintf(" · %d wait", len(pl.Waiters)), t.Warn)
+	if pl.Waiters.Len() > 0 {
+		col = c.text(col, row, fmt.Sprintf(" · %d wait", pl.Waiters.Len()), t.Warn)
 	}
 	idle := pl.Idle()
 	col = c.text(col, row, fmt.Sprintf(" · %d busy", pl.Running-len(idle)), t.Dim)
@@ -132,21 +132,21 @@ func drawPool(c canvas, t *Theme, row int, pl *gmp.Pool, now sim.Time) {
 func drawSem(c canvas, t *Theme, row int, sm *gmp.Sem) {
 	col := c.text(0, row, sm.Decl.Name+" ", t.Title)
 	col = c.text(col, row, fmt.Sprintf("semaphore %d/%d taken", sm.Cur, sm.Decl.Size), t.Base)
-	if len(sm.Waiters) == 0 && len(sm.Stuck) == 0 {
+	if sm.Waiters.Len() == 0 && sm.Stuck.Len() == 0 {
 		c.text(col, row, " · nobody waits", t.Dim)
 		return
 	}
 	var ws []string
-	for i, w := range sm.Waiters {
+	for i, w := range sm.Waiters.All() {
 		if i == 8 {
-			ws = append(ws, fmt.Sprintf("+%d", len(sm.Waiters)-8))
+			ws = append(ws, fmt.Sprintf("+%d", sm.Waiters.Len()-8))
 			break
 		}
 		ws = append(ws, fmt.Sprintf("%v(%d)", w.G, w.N))
 	}
-	s := fmt.Sprintf(" · %d waiting, first in line first: %s", len(sm.Waiters), strings.Join(ws, " "))
-	if len(sm.Stuck) > 0 {
-		s += fmt.Sprintf(" · %d ask more than it holds and wait forever", len(sm.Stuck))
+	s := fmt.Sprintf(" · %d waiting, first in line first: %s", sm.Waiters.Len(), strings.Join(ws, " "))
+	if sm.Stuck.Len() > 0 {
+		s += fmt.Sprintf(" · %d ask more than it holds and wait forever", sm.Stuck.Len())
 	}
 	c.text(col, row, truncate(s, c.w-col), t.Warn)
 }
