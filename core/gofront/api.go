@@ -146,6 +146,17 @@ func init() {
 			t.emit(item{kind: iRelease, op: gmp.Op{Pos: t.pos(s.x.Pos())}})
 			return nil
 		},
+		"ants default pool": func(t *translator, s *site) []value {
+			switch s.fn.Name() {
+			case "Submit":
+				s.recv = t.defaultPool(s.x)
+				return submitCall(t, s)
+			case "Release":
+				t.emit(item{kind: iRelease, op: gmp.Op{Pos: t.pos(s.x.Pos())}})
+				return nil
+			}
+			return []value{unknown("ants.Running(), decided as the program runs")}
+		},
 		"ants counts": func(t *translator, s *site) []value {
 			if s.fn.Name() == "Cap" && s.recv.k == kPool {
 				size := t.pools[s.recv.pool.idx].Size
@@ -181,7 +192,7 @@ func (t *translator) callAPI(c callee, args []value, x *ast.CallExpr) []value {
 		return t.results(s)
 	}
 	row := byAPI[c.api.FullName()]
-	if row == nil || (!t.generated && generatedOnly(c.api)) {
+	if row == nil {
 		t.errorf(x.Pos(), "see docs/go-subset.md for what the front end reads", "%s is not in the Go subset schedlab reads", shortName(c.api))
 		return t.unknownResults(x)
 	}
@@ -194,12 +205,6 @@ func (t *translator) callAPI(c callee, args []value, x *ast.CallExpr) []value {
 		panic("gofront: no handler for " + row.ID)
 	}
 	return t.results(s, h(t, s)...)
-}
-
-// generatedOnly says whether fn belongs to what only a program schedlab
-// real wrote uses (its copy of package pool's import path).
-func generatedOnly(fn *types.Func) bool {
-	return fn.Pkg() != nil && fn.Pkg().Path() == poolImport
 }
 
 // results pads vals to the call's results.
@@ -387,6 +392,18 @@ func newPoolCall(t *translator, s *site) []value {
 		opts = s.rest(2)
 	}
 	return []value{t.newPool(s.x, s.arg(0), opts, fn), {k: kNil}}
+}
+
+// defaultPool is ants' default pool, declared the first time the
+// program submits to it: ants makes it at start-up with a size of
+// math.MaxInt32, which the model's pool reads as no limit.
+func (t *translator) defaultPool(x *ast.CallExpr) value {
+	if t.antsPool == nil {
+		name := t.declName("ants", "ants", "pool_")
+		t.pools = append(t.pools, gmp.PoolDecl{Name: name, Pos: t.pos(x.Pos())})
+		t.antsPool = &poolObj{idx: len(t.pools) - 1}
+	}
+	return value{k: kPool, pool: t.antsPool}
 }
 
 // newPool makes a pool: a declaration under pools:.

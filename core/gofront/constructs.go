@@ -163,9 +163,11 @@ var constructs = []Construct{
 		Becomes: "%s is not modelled", Hint: "use a channel"},
 
 	// Output.
-	{ID: "fmt.Print", Go: "fmt.Println, fmt.Printf, fmt.Print, print, println", Status: NotYet, Issue: 25,
-		API:     []string{"fmt.Println", "fmt.Printf", "fmt.Print"},
+	{ID: "fmt.Print", Go: "fmt.Println, fmt.Printf, fmt.Print, print, println, log.Print…", Status: NotYet, Issue: 25,
+		API:     []string{"fmt.Println", "fmt.Printf", "fmt.Print", "log.Print", "log.Printf", "log.Println"},
 		Becomes: "%s is not modelled yet (a print action)", Hint: "leave the printing out: the order of go-start and go-exit events shows who ran"},
+	{ID: "log.Fatal", Go: "log.Fatal, log.Fatalf, log.Fatalln", Status: Refused, API: []string{"log.Fatal", "log.Fatalf", "log.Fatalln"},
+		Becomes: "%s exits with status 1, and the model has no exit status", Hint: "leave it out, or decide its if with a constant"},
 	{ID: "fmt.Sprintf", Go: "fmt.Sprintf, fmt.Sprint, fmt.Sprintln, fmt.Errorf, errors.New", Becomes: "nothing: a string or error whose text is not known",
 		API: []string{"fmt.Sprintf", "fmt.Sprint", "fmt.Sprintln", "fmt.Errorf", "errors.New"}},
 
@@ -208,9 +210,12 @@ var constructs = []Construct{
 		API: []string{"(*github.com/panjf2000/ants/v2.Pool).Running", "(*github.com/panjf2000/ants/v2.Pool).Free", "(*github.com/panjf2000/ants/v2.Pool).Waiting", "(*github.com/panjf2000/ants/v2.Pool).Cap",
 			"(*github.com/panjf2000/ants/v2.PoolWithFunc).Running", "(*github.com/panjf2000/ants/v2.PoolWithFunc).Free", "(*github.com/panjf2000/ants/v2.PoolWithFunc).Waiting", "(*github.com/panjf2000/ants/v2.PoolWithFunc).Cap",
 			"(*" + poolImport + ".Pool).Running", "(*" + corePool + ".Pool).Running"}},
-	{ID: "ants other", Go: "ants.Submit (the default pool), p.Tune, p.ReleaseTimeout", Status: Refused,
-		API:     []string{"github.com/panjf2000/ants/v2.Submit", "github.com/panjf2000/ants/v2.Release", "(*github.com/panjf2000/ants/v2.Pool).Tune", "(*github.com/panjf2000/ants/v2.Pool).ReleaseTimeout"},
-		Becomes: "%s is not modelled", Hint: "make a pool with ants.NewPool and keep its size"},
+	{ID: "ants default pool", Go: "ants.Submit(f), ants.Running(), ants.Release() (the default pool)",
+		Becomes: "`submit:` to a pool `ants` of no limit, as ants makes at start-up (its size is math.MaxInt32)",
+		API:     []string{"github.com/panjf2000/ants/v2.Submit", "github.com/panjf2000/ants/v2.Running", "github.com/panjf2000/ants/v2.Release"}},
+	{ID: "ants other", Go: "p.Tune, p.ReleaseTimeout", Status: Refused,
+		API:     []string{"(*github.com/panjf2000/ants/v2.Pool).Tune", "(*github.com/panjf2000/ants/v2.Pool).ReleaseTimeout"},
+		Becomes: "%s is not modelled", Hint: "keep the pool's size, and release it as main's last act"},
 
 	// Everything else.
 	{ID: "import", Go: "any other import (sync/atomic, math/rand, strings, …)", Status: Refused,

@@ -20,6 +20,9 @@ func (t *translator) eval(x ast.Expr, e *env) value {
 	if tv, ok := t.info.Types[x]; ok && tv.Value != nil {
 		return constVal(tv.Value)
 	}
+	if t.invalid(x) {
+		return refusedValue // it comes from a refused import
+	}
 	switch x := x.(type) {
 	case *ast.ParenExpr:
 		return t.eval(x.X, e)
@@ -44,6 +47,9 @@ func (t *translator) eval(x ast.Expr, e *env) value {
 				return unknown("a method value")
 			}
 			return unknown(fmt.Sprintf("the field %s (fields are not followed)", x.Sel.Name))
+		}
+		if t.ofRefusedPackage(x) {
+			return refusedValue
 		}
 		return unknown(fmt.Sprintf("%s.%s", identName(x.X), x.Sel.Name))
 	case *ast.IndexExpr:
@@ -83,6 +89,48 @@ func (t *translator) eval(x ast.Expr, e *env) value {
 		return t.eval(x.Value, e)
 	}
 	return unknown("an expression the front end does not evaluate")
+}
+
+// invalid says whether x's type is invalid: the type checker has been
+// quiet about it because it comes from a refused import.
+func (t *translator) invalid(x ast.Expr) bool {
+	if tv, ok := t.info.Types[x]; ok && tv.Type == types.Typ[types.Invalid] {
+		return true
+	}
+	// The checker records no type for what it has given up on: look at
+	// the variable or package the expression starts from.
+	for {
+		switch y := x.(type) {
+		case *ast.SelectorExpr:
+			x = y.X
+			continue
+		case *ast.IndexExpr:
+			x = y.X
+			continue
+		case *ast.ParenExpr:
+			x = y.X
+			continue
+		case *ast.Ident:
+			switch obj := t.info.Uses[y].(type) {
+			case *types.Var:
+				return obj.Type() == types.Typ[types.Invalid]
+			case *types.PkgName:
+				return t.refusedPkgs[obj.Imported().Path()]
+			}
+		}
+		return false
+	}
+}
+
+// ofRefusedPackage says whether x is pkg.Name of an import already
+// refused.
+func (t *translator) ofRefusedPackage(x *ast.SelectorExpr) bool {
+	id, ok := x.X.(*ast.Ident)
+	if !ok {
+		return false
+	}
+	pn, ok := t.info.Uses[id].(*types.PkgName)
+	return ok && t.refusedPkgs[pn.Imported().Path()]
 }
 
 func identName(x ast.Expr) string {
@@ -466,6 +514,8 @@ func (t *translator) zero(typ types.Type, name string) value {
 	switch u := typ.Underlying().(type) {
 	case *types.Basic:
 		switch {
+		case u.Kind() == types.Invalid:
+			return refusedValue // its type comes from a refused import
 		case u.Info()&types.IsBoolean != 0:
 			return constVal(constant.MakeBool(false))
 		case u.Info()&types.IsString != 0:
@@ -579,6 +629,9 @@ func (t *translator) conversion(v value, to types.Type) value {
 // goroutine (as a go or defer statement does).
 func (t *translator) evalCall(x *ast.CallExpr, e *env) (callee, []value, bool) {
 	fun := ast.Unparen(x.Fun)
+	if t.invalid(fun) {
+		return callee{}, nil, false // it comes from a refused import
+	}
 	var cal callee
 	switch f := fun.(type) {
 	case *ast.Ident:
@@ -613,6 +666,8 @@ func (t *translator) evalCall(x *ast.CallExpr, e *env) (callee, []value, bool) {
 			cal = callee{kind: cAPI, api: fn, recv: t.eval(f.X, e)}
 		} else if fn, ok := t.info.Uses[f.Sel].(*types.Func); ok {
 			cal = callee{kind: cAPI, api: fn}
+		} else if t.ofRefusedPackage(f) {
+			return cal, nil, false
 		} else {
 			t.refuseCallee(x, unknown(fmt.Sprintf("%s.%s", identName(f.X), f.Sel.Name)))
 			return cal, nil, false
@@ -976,8 +1031,9 @@ func (t *translator) declName(hint, fallback, prefix string) string {
 		name = fallback
 	}
 	base := name
-	for k := 2; t.names[prefix+name]; k++ {
-		name = fmt.Sprintf("%s_%d", base, k)
+	for k := t.nextSuffix[prefix+base]; t.names[prefix+name]; k++ {
+		name = fmt.Sprintf("%s_%d", base, k+2)
+		t.nextSuffix[prefix+base] = k + 1
 	}
 	t.names[prefix+name] = true
 	return name

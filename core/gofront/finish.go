@@ -14,10 +14,10 @@ import (
 // become one group action, loops of a single go or submit become its
 // count, plain code is merged, and the items become the model's actions.
 func (t *translator) finish() []gmp.Op {
-	t.resolveRanges()
-	if len(t.errs) > 0 {
+	if t.aborted {
 		return nil
 	}
+	t.resolveRanges()
 	items := t.normalize(t.main, true)
 	if len(t.errs) > 0 {
 		return nil
@@ -138,7 +138,11 @@ func (t *translator) resolveRanges() {
 func (t *translator) normalize(items []item, top bool) []item {
 	var out []item
 	for _, it := range items {
-		it = fold(it)
+		var plain item
+		it, plain = fold(it)
+		if plain.units > 0 {
+			out = append(out, plain)
+		}
 		it.body = t.normalize(it.body, false)
 		switch {
 		case it.kind == iRange:
@@ -168,18 +172,38 @@ func (t *translator) normalize(items []item, top bool) []item {
 }
 
 // fold makes a loop whose body is a single go, submit or g.Go that
-// action, counted: for range N { go f() } is go: {count: N}.
-func fold(it item) item {
-	if it.kind != iOp || it.op.Kind != gmp.OpLoop || len(it.body) != 1 {
-		return it
+// action, counted: for range N { go f() } is go: {count: N}. The g.Go
+// calls of a group are one action in the model, so plain code beside
+// them in the loop is counted before the group (returned apart).
+func fold(it item) (item, item) {
+	if it.kind != iOp || it.op.Kind != gmp.OpLoop {
+		return it, item{}
 	}
-	inner := fold(it.body[0])
-	if !foldable(inner) {
-		it.body = []item{inner}
-		return it
+	var body []item
+	for _, b := range it.body {
+		b, p := fold(b)
+		if p.units > 0 {
+			body = append(body, p)
+		}
+		body = append(body, b)
 	}
+	it.body = body
+	plain := item{kind: iPlain}
+	var single []item
+	for _, b := range body {
+		if b.kind == iPlain {
+			plain.op, plain.units = b.op, plain.units+b.units
+			continue
+		}
+		single = append(single, b)
+	}
+	if len(single) != 1 || !foldable(single[0]) || plain.units > 0 && single[0].kind != iGroupGo {
+		return it, item{}
+	}
+	inner := single[0]
 	inner.op.Count = int(min(mulCap(int64(inner.op.Count), int64(it.op.Count)), math.MaxInt32))
-	return inner
+	plain.units *= float64(it.op.Count)
+	return inner, plain
 }
 
 func foldable(it item) bool {

@@ -260,6 +260,9 @@ func (t *translator) stmt(s ast.Stmt, e *env, label string) ctl {
 		return t.rangeStmt(s, e, label)
 	case *ast.SelectStmt:
 		t.refuse(s.Pos(), "select")
+		for _, cc := range s.Body.List {
+			t.readAside(nil, &ast.BlockStmt{List: cc.(*ast.CommClause).Body}, e)
+		}
 	case *ast.BranchStmt:
 		switch s.Tok {
 		case token.GOTO:
@@ -700,6 +703,7 @@ search:
 func (t *translator) forStmt(s *ast.ForStmt, e *env, label string) ctl {
 	if s.Cond == nil && !leaves(s.Body, label) {
 		t.refuse(s.For, "forever")
+		t.readAside(s.Init, s.Body, e)
 		return ctlNext
 	}
 	if t.isPlainLoop(s) {
@@ -872,6 +876,21 @@ func (t *translator) refuseLoopBound(at token.Pos, v value) {
 		return
 	}
 	t.refuse(at, "loop bound", v.why)
+}
+
+// readAside runs a refused construct's body once, its actions dropped,
+// so that check lists the mistakes inside it too.
+func (t *translator) readAside(init ast.Stmt, body *ast.BlockStmt, e *env) {
+	saveG := *t.g
+	t.capture(func() {
+		be := newEnv(e)
+		if init != nil {
+			t.stmt(init, be, "")
+		}
+		t.block(body, be)
+	})
+	*t.g = saveG
+	t.label = ""
 }
 
 // leaves says whether a loop body has a way out: a break of this loop,

@@ -93,6 +93,14 @@ func Errorf(format string, a ...any) error
 	"errors": `package errors
 func New(text string) error
 `,
+	"log": `package log
+func Print(v ...any)
+func Printf(format string, v ...any)
+func Println(v ...any)
+func Fatal(v ...any)
+func Fatalf(format string, v ...any)
+func Fatalln(v ...any)
+`,
 	"os": `package os
 func Exit(code int)
 var Args []string
@@ -171,6 +179,7 @@ func (p *PoolWithFunc) Waiting() int
 func (p *PoolWithFunc) Release()
 func Submit(task func()) error
 func Release()
+func Running() int
 var ErrPoolOverload error
 var ErrPoolClosed error
 `,

@@ -99,6 +99,10 @@ type translator struct {
 	// skip holds statements already read another way (a generated
 	// program's until).
 	skip map[ast.Stmt]bool
+	// refusedPkgs are the imports refused, by path; refusedNames by the
+	// name the file uses.
+	refusedPkgs  map[string]bool
+	refusedNames map[string]bool
 	// assignedElsewhere lists the variables some statement assigns after
 	// their declaration, for the wording of a refused flag loop.
 	assignedElsewhere map[types.Object]bool
@@ -121,6 +125,8 @@ type translator struct {
 	pools []gmp.PoolDecl
 	sems  []gmp.SemDecl
 	names map[string]bool
+	// nextSuffix is, for a name, the suffix to try next (_2, _3, …).
+	nextSuffix map[string]int
 
 	// The abstract run.
 	globals *env
@@ -147,6 +153,8 @@ type translator struct {
 	// to name a channel, semaphore or pool after.
 	nameHint string
 	groups   int
+	// antsPool is ants' default pool, once the program uses it.
+	antsPool *poolObj
 	main     []item
 	// at is the statement being run, for messages.
 	at token.Pos
@@ -192,8 +200,8 @@ func (t *translator) pos(p token.Pos) gmp.Pos {
 	return gmp.Pos{File: t.file, Line: max(ps.Line, 1), Col: max(ps.Column, 1)}
 }
 
-// errorf reports a mistake at p. The same message at the same place is
-// one mistake, however often an unrolled loop or an inlined call meets it.
+// errorf reports a mistake at p. One place is one mistake, however often
+// an unrolled loop or an inlined call meets it (with other channels, say).
 func (t *translator) errorf(p token.Pos, hint, format string, args ...any) {
 	t.errorAt(t.pos(p), hint, fmt.Sprintf(format, args...))
 }
@@ -203,7 +211,7 @@ func (t *translator) errorAt(pos gmp.Pos, hint, msg string) {
 		return
 	}
 	for _, e := range t.errs {
-		if e.Pos == pos && e.Msg == msg {
+		if e.Pos == pos {
 			return
 		}
 	}
@@ -258,9 +266,7 @@ func (t *translator) run(src []byte) *scenarios.Scenario {
 		return nil
 	}
 	t.directives(f)
-	if !t.imports(f) {
-		return nil
-	}
+	t.imports(f)
 	if !t.check(f) {
 		return nil
 	}
@@ -280,9 +286,8 @@ func (t *translator) run(src []byte) *scenarios.Scenario {
 		t.rate = t.opts.CPURate
 	}
 	t.simulate(f, mainFn)
-	if len(t.errs) > 0 {
-		return nil
-	}
+	// What finish finds (a channel ranged over by several goroutines, a
+	// group's calls apart) is listed beside what the run found.
 	main := t.finish()
 	if len(t.errs) > 0 {
 		return nil
@@ -340,25 +345,60 @@ func scenarioName(file string) string {
 	return name
 }
 
-// imports refuses every import outside the stubs, each at its line.
-func (t *translator) imports(f *ast.File) bool {
-	ok := true
+// imports refuses every import outside the stubs, each at its line. A
+// refused package is still imported, empty, so that the rest of the file
+// is checked and translated and every other mistake listed too; what the
+// file uses of it is not reported again.
+func (t *translator) imports(f *ast.File) {
+	t.refusedPkgs = map[string]bool{}
+	t.refusedNames = map[string]bool{}
 	for _, spec := range f.Imports {
 		path, err := strconv.Unquote(spec.Path.Value)
 		if err != nil {
 			continue
 		}
-		if _, has := stubSources[path]; !has {
-			t.refuse(spec.Path.Pos(), "import", path)
-			ok = false
+		_, has := stubSources[path]
+		if has && t.generated || has && !generatedOnlyPackage(path) {
+			if spec.Name != nil && spec.Name.Name == "." {
+				t.errorf(spec.Name.Pos(), "import it by name", "a dot import is not read")
+			}
 			continue
 		}
-		if spec.Name != nil && spec.Name.Name == "." {
-			t.errorf(spec.Name.Pos(), "import it by name", "a dot import is not read")
-			ok = false
+		t.refuse(spec.Path.Pos(), "import", path)
+		t.refusedPkgs[path] = true
+		name := packageName(path)
+		if spec.Name != nil {
+			name = spec.Name.Name
 		}
+		t.refusedNames[name] = true
 	}
-	return ok
+}
+
+// generatedOnlyPackage says whether a stub is there only for what the
+// helpers of a program schedlab real wrote import.
+func generatedOnlyPackage(path string) bool {
+	switch path {
+	case "runtime/trace", "syscall", "golang.org/x/sys/unix", "math/rand/v2", poolImport:
+		return true
+	}
+	return false
+}
+
+// packageName guesses a package's name from its path, as goimports
+// does: the last element, skipping a major version.
+func packageName(path string) string {
+	parts := strings.Split(path, "/")
+	name := parts[len(parts)-1]
+	if len(parts) > 1 && len(name) > 1 && name[0] == 'v' && strings.Trim(name[1:], "0123456789") == "" {
+		name = parts[len(parts)-2]
+	}
+	name = strings.TrimPrefix(name, "go-")
+	return strings.Map(func(r rune) rune {
+		if r == '-' || r == '.' {
+			return '_'
+		}
+		return r
+	}, name)
 }
 
 // check type-checks the program against the stubs. A generated
@@ -381,7 +421,14 @@ func (t *translator) check(f *ast.File) bool {
 	}
 	ok := true
 	conf := types.Config{
-		Importer:  stubs,
+		Importer: importerFunc(func(path string) (*types.Package, error) {
+			if t.refusedPkgs[path] {
+				p := types.NewPackage(path, packageName(path))
+				p.MarkComplete()
+				return p, nil
+			}
+			return stubs.Import(path)
+		}),
 		GoVersion: goVersion,
 		Error: func(err error) {
 			te, isType := err.(types.Error)
@@ -395,13 +442,18 @@ func (t *translator) check(f *ast.File) bool {
 					return
 				}
 			}
+			if name, found := strings.CutPrefix(te.Msg, "undefined: "); found {
+				if pkg, _, found := strings.Cut(name, "."); found && t.refusedNames[pkg] {
+					return // the import is refused already
+				}
+			}
 			hint := "the program must build with go build; see docs/go-subset.md for the API the front end knows"
 			t.errorf(te.Pos, hint, "%s", te.Msg)
 			ok = false
 		},
 	}
 	_, _ = conf.Check("main", t.fset, []*ast.File{f}, t.info)
-	return ok && len(t.errs) == 0
+	return ok
 }
 
 // intrinsicNames are the helpers schedlab real writes into a program.
@@ -418,6 +470,7 @@ func (t *translator) collect(f *ast.File) {
 	t.assignedElsewhere = map[types.Object]bool{}
 	t.skip = map[ast.Stmt]bool{}
 	t.names = map[string]bool{}
+	t.nextSuffix = map[string]int{}
 	t.used = map[int]bool{}
 	for _, d := range f.Decls {
 		fd, ok := d.(*ast.FuncDecl)
