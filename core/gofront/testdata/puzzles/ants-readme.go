@@ -60,7 +60,6 @@ func main() {
 	fmt.Printf("finish all tasks, result is %d\n", sum)
 }
 
-
 // What the front end says today:
 //
 // want error: 8:2: package sync/atomic is not in the Go subset schedlab reads
