@@ -28,8 +28,12 @@ func readTxtar(t *testing.T, path string) []txtarFile {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return parseTxtar(string(data))
+}
+
+func parseTxtar(data string) []txtarFile {
 	var out []txtarFile
-	for _, line := range strings.SplitAfter(string(data), "\n") {
+	for _, line := range strings.SplitAfter(data, "\n") {
 		trimmed := strings.TrimSpace(line)
 		if strings.HasPrefix(trimmed, "-- ") && strings.HasSuffix(trimmed, " --") {
 			out = append(out, txtarFile{name: strings.TrimSpace(trimmed[3 : len(trimmed)-3])})

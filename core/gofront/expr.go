@@ -463,6 +463,9 @@ func (t *translator) composite(x *ast.CompositeLit, e *env) value {
 		var elems []value
 		n := 0
 		if a, ok := u.(*types.Array); ok {
+			if !t.allocate(a.Len()) {
+				return unknown("an array beyond the elements the front end follows")
+			}
 			n = int(min(a.Len(), maxSlice))
 		}
 		for _, el := range x.Elts {
@@ -528,7 +531,7 @@ func (t *translator) zero(typ types.Type, name string) value {
 	case *types.Chan, *types.Signature, *types.Pointer, *types.Interface, *types.Map, *types.Slice:
 		return value{k: kNil}
 	case *types.Array:
-		if u.Len() <= maxSlice {
+		if u.Len() <= maxSlice && t.allocate(u.Len()) {
 			elems := make([]value, u.Len())
 			for i := range elems {
 				elems[i] = t.zero(u.Elem(), "")
@@ -778,6 +781,10 @@ func (t *translator) invoke(c *closure, args []value, at token.Pos) []value {
 		t.refuse(at, "method")
 		return results()
 	}
+	if c.body() == nil {
+		t.errorf(c.decl.Pos(), "give it a body", "func %s has no body: the front end reads functions written in Go", c.name())
+		return results()
+	}
 	var key any = c.decl
 	if c.decl == nil {
 		key = c.lit
@@ -965,6 +972,9 @@ func (t *translator) makeValue(x *ast.CallExpr, args []value) value {
 		if !ok || n < 0 || c < n || c > maxSlice {
 			return unknown("a slice whose length is not known")
 		}
+		if !t.allocate(c) {
+			return unknown("a slice beyond the elements the front end follows")
+		}
 		t.creations++
 		elems := make([]value, c)
 		for i := range elems {
@@ -1010,10 +1020,24 @@ func (t *translator) appendValue(args []value, x *ast.CallExpr) value {
 		return value{k: kSlice, sl: &sliceObj{elems: s.elems, off: s.off, len: n, cap: s.cap}}
 	}
 	c := max(2*s.cap, n)
+	if !t.allocate(int64(c)) {
+		return unknown("a slice beyond the elements the front end follows")
+	}
 	elems := make([]value, c)
 	copy(elems, s.elems[s.off:s.off+s.len])
 	copy(elems[s.len:], add)
 	return value{k: kSlice, sl: &sliceObj{elems: elems, len: n, cap: c}}
+}
+
+// allocate counts n elements of slices and arrays against maxElements:
+// a loop written out that makes a slice each time must not take the
+// machine's memory.
+func (t *translator) allocate(n int64) bool {
+	if n < 0 || t.elements+n > maxElements {
+		return false
+	}
+	t.elements += n
+	return true
 }
 
 // declName names a channel, semaphore or pool after the variable it is

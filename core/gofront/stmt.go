@@ -798,8 +798,10 @@ func (t *translator) loop(at token.Pos, label string, body *ast.BlockStmt, heade
 		mark := t.serial
 		ie := newEnv(header)
 		for _, obj := range vars {
-			c := t.declare(ie, obj, header.vars[obj].v)
-			c.loop = id
+			if hc := header.vars[obj]; hc != nil {
+				c := t.declare(ie, obj, hc.v)
+				c.loop = id
+			}
 		}
 		if bind != nil {
 			bind(iter, ie)
@@ -861,9 +863,11 @@ func (t *translator) loop(at token.Pos, label string, body *ast.BlockStmt, heade
 // for its post statement (Go 1.22: each iteration has its own copy).
 func copyBack(header, ie *env, vars []types.Object) {
 	for _, obj := range vars {
-		v := ie.vars[obj].v
-		v.deps = nil
-		header.vars[obj].v = v
+		if c, hc := ie.vars[obj], header.vars[obj]; c != nil && hc != nil {
+			v := c.v
+			v.deps = nil
+			hc.v = v
+		}
 	}
 }
 
@@ -952,7 +956,9 @@ func (t *translator) countFor(s *ast.ForStmt, header *env, vars []types.Object) 
 	// Run the header alone on a copy of its variables.
 	scratch := newEnv(header.parent)
 	for _, obj := range vars {
-		t.declare(scratch, obj, header.vars[obj].v)
+		if hc := header.vars[obj]; hc != nil {
+			t.declare(scratch, obj, hc.v)
+		}
 	}
 	for n := int64(0); n <= maxUnroll; n++ {
 		b, ok := t.boolOf(t.eval(s.Cond, scratch))

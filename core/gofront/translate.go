@@ -60,6 +60,9 @@ const (
 	maxString = 4096
 	// maxSlice bounds a slice value's length.
 	maxSlice = 100_000
+	// maxElements bounds the elements of all the slices and arrays the
+	// front end follows in a program.
+	maxElements = 1_000_000
 )
 
 // generatedMarker is the first line of a program schedlab real writes.
@@ -153,6 +156,8 @@ type translator struct {
 	// to name a channel, semaphore or pool after.
 	nameHint string
 	groups   int
+	// elements counts the slice and array elements followed.
+	elements int64
 	// antsPool is ants' default pool, once the program uses it.
 	antsPool *poolObj
 	main     []item
