@@ -158,3 +158,15 @@ func TestTranslateUsage(t *testing.T) {
 		}
 	}
 }
+
+// A handout of a Go program shows its source as Go, opened by its file.
+func TestGoHandoutShowsGoSource(t *testing.T) {
+	file := writeScenario(t, "main.go", pingPongGo)
+	code, out, errOut := cli(t, "export", file, "--format", "md")
+	if code != 0 {
+		t.Fatalf("exit %d, %s", code, errOut)
+	}
+	if !strings.Contains(out, "```go\npackage main\n") || !strings.Contains(out, "`schedlab tui "+file+"`") {
+		t.Errorf("the handout does not show the Go source, opened by its file:\n%s", out[:min(len(out), 600)])
+	}
+}
