@@ -29,7 +29,7 @@ line it comes from. A construct outside the subset is reported at its line,
 every one of them, and nothing is printed.
 
 Busy loops cost their iterations at the cpu rate (busy-loop iterations per
-microsecond): the file's //schedlab:cpu-rate, else --cpu-rate, else 600.`,
+microsecond): --cpu-rate, else the file's //schedlab:cpu-rate, else 600.`,
 		Example: `  schedlab translate main.go
   schedlab translate main.go -o main.yaml && schedlab tui main.yaml
   schedlab translate main.go --cpu-rate 300`,
@@ -58,7 +58,7 @@ microsecond): the file's //schedlab:cpu-rate, else --cpu-rate, else 600.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.Float64Var(&rate, "cpu-rate", gofront.DefaultCPURate, "busy-loop iterations per microsecond (a file's //schedlab:cpu-rate wins)")
+	fl.Float64Var(&rate, "cpu-rate", gofront.DefaultCPURate, "busy-loop iterations per microsecond, over the file's //schedlab:cpu-rate")
 	fl.StringVarP(&output, "output", "o", "", "write the YAML to this file instead of standard output")
 	return cmd
 }

@@ -141,6 +141,7 @@ func TestGoFromStandardInput(t *testing.T) {
 // translate takes a Go program and flags it checks.
 func TestTranslateUsage(t *testing.T) {
 	file := writeScenario(t, "main.go", "package main\n\nfunc main() {\n\tfor range 6000 {\n\t}\n}\n")
+	rated := writeScenario(t, "rated.go", "package main\n\n//schedlab:cpu-rate=1200\n\nfunc main() {\n\tfor range 6000 {\n\t}\n}\n")
 	for _, c := range []struct {
 		args []string
 		code int
@@ -150,6 +151,8 @@ func TestTranslateUsage(t *testing.T) {
 		{[]string{"translate", file, "--cpu-rate", "0"}, 2, "--cpu-rate 0: want busy-loop iterations per microsecond"},
 		{[]string{"translate", file, "--cpu-rate", "3000"}, 0, "- cpu: 2us"},
 		{[]string{"translate", file}, 0, "- cpu: 10us"},
+		{[]string{"translate", rated}, 0, "- cpu: 5us"},
+		{[]string{"translate", rated, "--cpu-rate", "3000"}, 0, "- cpu: 2us"},
 		{[]string{"translate", filepath.Join(t.TempDir(), "none.go")}, 2, "cannot read Go program"},
 	} {
 		code, out, errOut := cli(t, c.args...)
