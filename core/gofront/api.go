@@ -260,7 +260,7 @@ func gomaxprocs(t *translator, s *site) []value {
 		t.errorf(s.argPos(0), "", "GOMAXPROCS %d: the model has at most %d Ps", n, gmp.MaxProcs)
 		return []value{prev}
 	}
-	t.procs, t.procsSet = int(n), true
+	t.procs = int(n)
 	return []value{prev}
 }
 

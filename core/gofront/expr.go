@@ -812,7 +812,7 @@ func (t *translator) invoke(c *closure, args []value, at token.Pos) []value {
 		parent = t.globals
 	}
 	fe := newEnv(parent)
-	fr := &frame{name: c.name(), sig: sig, parent: t.fr}
+	fr := &frame{name: c.name(), sig: sig}
 	ft := c.funcType()
 	i := 0
 	for _, field := range ft.Params.List {

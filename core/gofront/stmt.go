@@ -109,10 +109,6 @@ func (t *translator) simulate(f *ast.File, mainFn *ast.FuncDecl) {
 		}
 	}
 	for _, in := range t.info.InitOrder {
-		var names []string
-		for _, l := range in.Lhs {
-			names = append(names, l.Name())
-		}
 		if len(in.Lhs) == 1 {
 			t.nameHint = in.Lhs[0].Name()
 		}

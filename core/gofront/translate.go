@@ -106,22 +106,18 @@ type translator struct {
 	// name the file uses.
 	refusedPkgs  map[string]bool
 	refusedNames map[string]bool
-	// assignedElsewhere lists the variables some statement assigns after
-	// their declaration, for the wording of a refused flag loop.
-	assignedElsewhere map[types.Object]bool
 
 	// The settings, from the program and its directives.
-	rate     float64
-	procs    int
-	procsSet bool
-	seed     uint64
-	until    time.Duration
-	expect   gmp.EndReason
-	policy   gmp.Policy
-	noise    bool
-	maxEv    int
-	name     string
-	title    string
+	rate   float64
+	procs  int
+	seed   uint64
+	until  time.Duration
+	expect gmp.EndReason
+	policy gmp.Policy
+	noise  bool
+	maxEv  int
+	name   string
+	title  string
 
 	// What the program declares, in the order it makes them.
 	chans []gmp.ChanDecl
@@ -137,7 +133,6 @@ type translator struct {
 	gors    int
 	out     *[]item
 	fr      *frame
-	depth   int
 	steps   int
 	aborted bool
 	serial  int
@@ -182,10 +177,6 @@ type frame struct {
 	results []value
 	named   []*cell
 	defers  []deferred
-	// nonNil is set when the function may return a non-nil error (for an
-	// errgroup task).
-	nonNil bool
-	parent *frame
 }
 
 // deferred is a call a defer statement put off.
@@ -467,12 +458,10 @@ var intrinsicNames = map[string]bool{
 	"newPool": true, "calibrate": true, "startTrace": true, "spin": true,
 }
 
-// collect indexes the file's functions and the variables assigned after
-// their declaration.
+// collect indexes the file's functions.
 func (t *translator) collect(f *ast.File) {
 	t.funcs = map[types.Object]*ast.FuncDecl{}
 	t.intrinsics = map[types.Object]string{}
-	t.assignedElsewhere = map[types.Object]bool{}
 	t.skip = map[ast.Stmt]bool{}
 	t.names = map[string]bool{}
 	t.nextSuffix = map[string]int{}
@@ -491,27 +480,6 @@ func (t *translator) collect(f *ast.File) {
 			t.intrinsics[obj] = fd.Name.Name
 		}
 	}
-	ast.Inspect(f, func(n ast.Node) bool {
-		switch s := n.(type) {
-		case *ast.AssignStmt:
-			if s.Tok != token.DEFINE {
-				for _, l := range s.Lhs {
-					if id, ok := ast.Unparen(l).(*ast.Ident); ok {
-						if obj := t.info.Uses[id]; obj != nil {
-							t.assignedElsewhere[obj] = true
-						}
-					}
-				}
-			}
-		case *ast.IncDecStmt:
-			if id, ok := ast.Unparen(s.X).(*ast.Ident); ok {
-				if obj := t.info.Uses[id]; obj != nil {
-					t.assignedElsewhere[obj] = true
-				}
-			}
-		}
-		return true
-	})
 	if t.generated {
 		t.generatedSettings(f)
 	}
