@@ -22,11 +22,13 @@ import (
 )
 
 // DefaultCPURate is how many iterations of a busy loop the front end
-// counts to a microsecond: what real/prog/cpuwork's calibration measured
-// for its spin loop on the machine the built-ins were checked on (a
-// 2-core x86-64, quiet: 560-620 iterations per µs over 8 calibrations;
-// the busier the machine, the fewer). It is one number for every loop,
-// whatever its body, so a loop of N iterations costs N/600 µs. A file
+// counts to a microsecond: the rate real/prog/cpuwork's calibration
+// measures for its spin loop, on an undisturbed core of the 2-core
+// machine the built-ins were checked on (the best of 38 calibrations was
+// 622 per µs; the rest ran while the machine was loaded, load average 6
+// to 16, and gave 100 to 400). The model's CPUs are undisturbed, so the
+// quiet figure is the one to count with. It is one number for every
+// loop, whatever its body: a loop of N iterations costs N/600 µs. A file
 // sets its own with //schedlab:cpu-rate=R, and the command line with
 // --cpu-rate.
 const DefaultCPURate = 600
