@@ -1,9 +1,13 @@
 package gofront
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/schedlab/schedlab/core/scenarios"
 )
 
 // A program is untrusted input: whatever it says, the front end answers
@@ -42,4 +46,17 @@ func readTxtarF(f *testing.F, path string) []txtarFile {
 		f.Fatal(err)
 	}
 	return parseTxtar(string(data))
+}
+
+// A file with more mistakes than are listed says so, last.
+func TestGoTooManyMistakes(t *testing.T) {
+	src := "package main\n\nimport \"fmt\"\n\nfunc main() {\n" + strings.Repeat("\tfmt.Println()\n", 30) + "}\n"
+	_, err := Translate("main.go", []byte(src), Options{})
+	var list scenarios.ErrorList
+	if !errors.As(err, &list) || len(list) != maxErrors+1 {
+		t.Fatalf("want %d errors and a last line, got %v", maxErrors, err)
+	}
+	if last := list[len(list)-1]; last.Pos.Line != 26 || !strings.HasPrefix(last.Msg, "more than 20 mistakes") {
+		t.Errorf("the last error is %v", last)
+	}
 }

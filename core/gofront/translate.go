@@ -81,6 +81,10 @@ func Translate(file string, src []byte, opts Options) (*scenarios.Scenario, erro
 	sc := t.run(src)
 	if len(t.errs) > 0 {
 		sortErrors(t.errs)
+		if t.full {
+			t.errs = append(t.errs, &scenarios.Error{Pos: t.more, Msg: fmt.Sprintf("more than %d mistakes; the rest are not listed", maxErrors),
+				Hint: "fix these, and check again"})
+		}
 		return nil, t.errs
 	}
 	return sc, nil
@@ -93,8 +97,10 @@ type translator struct {
 	opts Options
 	info *types.Info
 	errs scenarios.ErrorList
-	// full is set once maxErrors is reached.
+	// full is set once maxErrors is reached; more is where the first
+	// mistake not listed is.
 	full bool
+	more gmp.Pos
 
 	generated bool
 	// intrinsics are the helpers of a program schedlab real wrote, by
@@ -215,7 +221,7 @@ func (t *translator) errorAt(pos gmp.Pos, hint, msg string) {
 	}
 	if len(t.errs) == maxErrors {
 		t.full = true
-		t.errs = append(t.errs, &scenarios.Error{Pos: pos, Msg: fmt.Sprintf("more than %d mistakes; the rest are not listed", maxErrors)})
+		t.more = pos
 		return
 	}
 	t.errs = append(t.errs, &scenarios.Error{Pos: pos, Msg: msg, Hint: hint})
