@@ -6,6 +6,8 @@
 //     pure and single-threaded.
 //   - scenarios: the YAML language a teacher writes, parsed into a
 //     gmp.Program, and the built-in scenarios.
+//   - gofront: a small Go program read as a scenario, for the puzzles a
+//     class meets as main.go.
 //   - pool: a real goroutine pool in the manner of ants; core/pool/decide is the
 //     pure decision the pool and the model share.
 //   - lockstep: drives real pools beside a simulated run, decision by

@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/schedlab/schedlab/core/gmp"
-	"github.com/schedlab/schedlab/core/scenarios"
+	"github.com/schedlab/schedlab/core/gofront"
 	"github.com/schedlab/schedlab/internal/safetext"
 	"github.com/schedlab/schedlab/teach/quiz"
 	"github.com/schedlab/schedlab/view/tracelog"
@@ -21,7 +21,8 @@ func newCheckCmd(stdout io.Writer) *cobra.Command {
 		Use:   "check FILE...",
 		Short: "Validate scenario files, and run them to find deadlocks and panics",
 		Long: `check parses each scenario file and reports every mistake as
-file:line:col with a hint. A file that parses is then run with the model's
+file:line:col with a hint. A Go program (FILE.go) is read as docs/go-subset.md
+says, and every construct outside the subset is reported, each at its line. A file that parses is then run with the model's
 invariants checked after every event, so a deadlock or a panic (a close of
 a closed channel, a send on one) is reported at the line that causes it.
 A scenario that declares expect: deadlock (or panic) passes when its run
@@ -44,7 +45,7 @@ The simulation flags check the files as run and tui would show them.`,
 			o := tracelog.Options{Overrides: over, Check: true, NoEvents: true}
 			var usage, runs []error
 			for _, arg := range args {
-				sc, err := scenarios.LoadFrom(arg, stdin)
+				sc, err := gofront.LoadFrom(arg, stdin, gofront.Options{})
 				if err != nil {
 					usage = append(usage, err)
 					continue

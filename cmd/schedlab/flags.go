@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/schedlab/schedlab/core/gmp"
+	"github.com/schedlab/schedlab/core/gofront"
 	"github.com/schedlab/schedlab/core/scenarios"
 )
 
@@ -128,12 +129,12 @@ func (b *byteSize) String() string {
 
 func (b *byteSize) Type() string { return "size" }
 
-// loadScenario reads the scenario a command names (a built-in, a file, or
-// - for standard input) and checks it against the configuration the
+// loadScenario reads the scenario a command names (a built-in, a YAML
+// file, a Go program, or - for standard input) and checks it against the configuration the
 // command line gives it: an ask: naming a P or goroutine that run cannot
 // have is a mistake in the file, refused alike by every command (exit 2).
 func loadScenario(name string, over scenarios.Overrides) (*scenarios.Scenario, error) {
-	sc, err := scenarios.LoadFrom(name, stdin)
+	sc, err := gofront.LoadFrom(name, stdin, gofront.Options{})
 	if err != nil {
 		return nil, usageError{err}
 	}

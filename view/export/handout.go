@@ -60,8 +60,14 @@ func NewHandout(w io.Writer, sc *scenarios.Scenario) *Handout {
 	if summary := safetext.Markdown(sc.Summary); summary != "" {
 		fmt.Fprintf(h.w, "%s\n\n", summary)
 	}
+	lang, open := "yaml", sc.Name
+	if strings.HasSuffix(sc.File, ".go") {
+		// A Go program read as a scenario (core/gofront): its source
+		// is Go, and it is opened by its file.
+		lang, open = "go", sc.File
+	}
 	fmt.Fprintf(h.w, "The scenario (%s; step through it with %s):\n\n%s",
-		safetext.CodeSpan(sc.File), safetext.CodeSpan("schedlab tui "+sc.Name), safetext.CodeBlock("yaml", strings.TrimRight(string(sc.Source), "\n")))
+		safetext.CodeSpan(sc.File), safetext.CodeSpan("schedlab tui "+open), safetext.CodeBlock(lang, strings.TrimRight(string(sc.Source), "\n")))
 	return h
 }
 

@@ -3,7 +3,7 @@ package tui
 import (
 	"strings"
 
-	"github.com/schedlab/schedlab/core/scenarios"
+	"github.com/schedlab/schedlab/core/gofront"
 )
 
 // Switch is what the UI was asked to become when it stopped: another
@@ -40,7 +40,7 @@ func (a *App) open(name string) {
 		a.message = "standard input is the terminal here: open a built-in or a file"
 		return
 	}
-	if _, err := scenarios.Load(name); err != nil {
+	if _, err := gofront.Load(name); err != nil {
 		msg, _, _ := strings.Cut(err.Error(), "\n")
 		a.message = msg
 		return

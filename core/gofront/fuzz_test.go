@@ -1,0 +1,62 @@
+package gofront
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/schedlab/schedlab/core/scenarios"
+)
+
+// A program is untrusted input: whatever it says, the front end answers
+// with a scenario or errors, never a panic, and in bounded steps (the
+// limits in translate.go).
+func FuzzGoFront(f *testing.F) {
+	for _, c := range readTxtarF(f, "testdata/constructs.txtar") {
+		f.Add(c.data)
+	}
+	files, _ := filepath.Glob("testdata/puzzles/*.go")
+	for _, p := range files {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(data))
+	}
+	f.Add("package main\nfunc main() { for i := 0; i < 1e9; i++ { x := make([]int, 100000); _ = x } }\n")
+	f.Add("package main\nfunc main() { s := \"a\"; for range 100 { s += s } }\n")
+	f.Add("package main\nfunc f() { go f() }\nfunc main() { f() }\n")
+	f.Fuzz(func(t *testing.T, src string) {
+		sc, err := Translate("fuzz.go", []byte(src), Options{})
+		if err == nil && sc == nil {
+			t.Fatal("no scenario and no error")
+		}
+		if err == nil {
+			yamlReadsBack(t, "fuzz", sc)
+		}
+	})
+}
+
+// readTxtarF is readTxtar for a fuzz target.
+func readTxtarF(f *testing.F, path string) []txtarFile {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		f.Fatal(err)
+	}
+	return parseTxtar(string(data))
+}
+
+// A file with more mistakes than are listed says so, last.
+func TestGoTooManyMistakes(t *testing.T) {
+	src := "package main\n\nimport \"fmt\"\n\nfunc main() {\n" + strings.Repeat("\tfmt.Println()\n", 30) + "}\n"
+	_, err := Translate("main.go", []byte(src), Options{})
+	var list scenarios.ErrorList
+	if !errors.As(err, &list) || len(list) != maxErrors+1 {
+		t.Fatalf("want %d errors and a last line, got %v", maxErrors, err)
+	}
+	if last := list[len(list)-1]; last.Pos.Line != 26 || !strings.HasPrefix(last.Msg, "more than 20 mistakes") {
+		t.Errorf("the last error is %v", last)
+	}
+}

@@ -1,0 +1,77 @@
+// Source: the usage example of github.com/panjf2000/ants's README (v2):
+// the common pool, then a pool with a function.
+package main
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/panjf2000/ants/v2"
+)
+
+var sum int32
+
+func myFunc(i interface{}) {
+	n := i.(int32)
+	atomic.AddInt32(&sum, n)
+	fmt.Printf("run with %d\n", n)
+}
+
+func demoFunc() {
+	time.Sleep(10 * time.Millisecond)
+	fmt.Println("Hello World!")
+}
+
+func main() {
+	defer ants.Release()
+
+	runTimes := 1000
+
+	// Use the common pool.
+	var wg sync.WaitGroup
+	syncCalculateSum := func() {
+		demoFunc()
+		wg.Done()
+	}
+	for i := 0; i < runTimes; i++ {
+		wg.Add(1)
+		_ = ants.Submit(syncCalculateSum)
+	}
+	wg.Wait()
+	fmt.Printf("running goroutines: %d\n", ants.Running())
+	fmt.Printf("finish all tasks.\n")
+
+	// Use the pool with a function,
+	// set 10 to the capacity of goroutine pool and 1 second for expired duration.
+	p, _ := ants.NewPoolWithFunc(10, func(i interface{}) {
+		myFunc(i)
+		wg.Done()
+	})
+	defer p.Release()
+	// Submit tasks one by one.
+	for i := 0; i < runTimes; i++ {
+		wg.Add(1)
+		_ = p.Invoke(int32(i))
+	}
+	wg.Wait()
+	fmt.Printf("running goroutines: %d\n", p.Running())
+	fmt.Printf("finish all tasks, result is %d\n", sum)
+}
+
+// What the front end says today:
+//
+// want error: 8:2: package sync/atomic is not in the Go subset schedlab reads
+// want error: 19:2: fmt.Printf is not modelled yet (a print action) (issue 25)
+// want error: 24:2: fmt.Println is not modelled yet (a print action) (issue 25)
+// want error: 36:3: sync.WaitGroup is not modelled yet (issue 24)
+// want error: 39:3: sync.WaitGroup is not modelled yet (issue 24)
+// want error: 42:2: sync.WaitGroup is not modelled yet (issue 24)
+// want error: 43:2: fmt.Printf is not modelled yet (a print action) (issue 25)
+// want error: 44:2: fmt.Printf is not modelled yet (a print action) (issue 25)
+// want error: 50:3: sync.WaitGroup is not modelled yet (issue 24)
+// want error: 55:3: sync.WaitGroup is not modelled yet (issue 24)
+// want error: 58:2: sync.WaitGroup is not modelled yet (issue 24)
+// want error: 59:2: fmt.Printf is not modelled yet (a print action) (issue 25)
+// want error: 60:2: fmt.Printf is not modelled yet (a print action) (issue 25)

@@ -1,0 +1,25 @@
+// Source: the same example as many tutorials give it with
+// runtime.Gosched in place of time.Sleep, to show two goroutines taking
+// turns on one thread (the Tour's early text had this form).
+package main
+
+import (
+	"fmt"
+	"runtime"
+)
+
+func say(s string) {
+	for i := 0; i < 5; i++ {
+		runtime.Gosched()
+		fmt.Println(s)
+	}
+}
+
+func main() {
+	go say("world")
+	say("hello")
+}
+
+// What the front end says today:
+//
+// want error: 14:3: fmt.Println is not modelled yet (a print action) (issue 25)
