@@ -57,6 +57,7 @@ type implementation struct {
 
 var implementations = []implementation{
 	{"pool", openPool},
+	{"pool-queue", openPoolQueue},
 	{"ants", openAnts},
 	{"raw", openRaw},
 	{"errgroup", openErrgroup},
@@ -70,6 +71,16 @@ type poolExecutor struct{ p *pool.Pool }
 
 func openPool(b *testing.B, capacity int) executor {
 	p, err := pool.New(capacity, pool.WithExpiry(benchExpiry))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return poolExecutor{p}
+}
+
+// openPoolQueue is this pool with a queue as long as its capacity
+// (Options.Queue): workers drain queued tasks before they park.
+func openPoolQueue(b *testing.B, capacity int) executor {
+	p, err := pool.New(capacity, pool.WithExpiry(benchExpiry), pool.WithQueue(capacity))
 	if err != nil {
 		b.Fatal(err)
 	}
