@@ -433,6 +433,17 @@ func (c *checker) pool(pi int) {
 	for _, g := range pl.Served {
 		c.place(g, Loc{Kind: LocPoolWait, ID: int32(pi)}, name+"'s served waiters")
 	}
+	if len(pl.Queued) > 0 && len(ids) > 0 {
+		c.bad("%s: %d tasks are queued while %d workers are idle", name, len(pl.Queued), len(ids))
+	}
+	if len(pl.Queued) > pl.Decl.Queue {
+		c.bad("%s: %d tasks are queued, past its queue of %d", name, len(pl.Queued), pl.Decl.Queue)
+	}
+	for i, qt := range pl.Queued {
+		if i > 0 && qt.Task <= pl.Queued[i-1].Task {
+			c.bad("%s: the queue is out of FIFO order at task %d", name, qt.Task)
+		}
+	}
 	if pl.IdleLen() > 0 && !pl.PurgeArmed {
 		c.bad("%s: %d workers are idle but no purge is pending", name, pl.IdleLen())
 	}
