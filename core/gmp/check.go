@@ -23,6 +23,7 @@ func (s *Machine) CheckInvariants() error {
 	for i := range s.ps {
 		c.proc(&s.ps[i], pendingP[i])
 	}
+	c.workSet()
 	c.globalRunq()
 	for ci := range s.chans {
 		c.channel(ci)
@@ -91,6 +92,30 @@ func (c *checker) queued(g GID, want Loc, where string) {
 		return
 	}
 	c.place(g, want, where)
+}
+
+// workSet checks the work set against the Ps it counts.
+func (c *checker) workSet() {
+	s := c.s
+	queued, timed := 0, 0
+	for i := range s.ps {
+		pp := &s.ps[i]
+		q, t := pp.Runnext != NoG || pp.runq.len() > 0, pp.timers.len() > 0
+		if q != pp.queued || t != pp.timed || s.work.busy(i) != (q || t) {
+			c.bad("%v: the work set has queued=%v timed=%v busy=%v, the P queued=%v timed=%v",
+				pp.ID, pp.queued, pp.timed, s.work.busy(i), q, t)
+		}
+		if q {
+			queued++
+		}
+		if t {
+			timed++
+		}
+	}
+	if queued != s.work.queued || timed != s.work.timed {
+		c.bad("the work set counts %d Ps with queued Gs and %d with timers; there are %d and %d",
+			s.work.queued, s.work.timed, queued, timed)
+	}
 }
 
 // proc checks a P: its runnext, ring and timers, and its M. pending says

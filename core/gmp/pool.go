@@ -498,6 +498,7 @@ func (s *Machine) firePurgeTimer(m *M, runner, owner *P, t Timer) {
 	// The timer leaves the heap after the event, like every change.
 	owner.timers.pop()
 	s.ntimers--
+	s.noteTimers(owner)
 }
 
 // poolPurge is the purge goroutine's work (purgeExpired): it stops every

@@ -143,6 +143,9 @@ type P struct {
 	// Idle says the P is on the idle list (the runtime's idlepMask bit).
 	Idle   bool
 	timers timerHeap
+	// queued and timed are the P's place in the machine's work set
+	// (workset.go): a G in runnext or the ring; timers pending.
+	queued, timed bool
 }
 
 // Runq returns the Gs in the local ring, head first.

@@ -38,8 +38,16 @@ func (s *Machine) stealWork(m *M) (pick, stealResult) {
 		if !st.started {
 			st.enum = s.stealOrder.start(s.rng.Uint32())
 			st.started = true
+			if !s.othersHaveWork(pp, last) {
+				// Nothing to find: the pass would look at every P
+				// and do nothing (workset.go).
+				st.enum.finish()
+			}
 		}
 		for ; !st.enum.done(); st.enum.next() {
+			if !s.work.busy(st.enum.pos) {
+				continue // no queued G, no timer: nothing to do here
+			}
 			p2 := s.p(PID(st.enum.pos))
 			if p2 == pp {
 				continue
@@ -96,6 +104,8 @@ func (s *Machine) runqsteal(m *M, pp, victim *P, stealRunNext bool, expect GID) 
 			s.g(g).Where = at(LocRunq, pp.ID)
 		}
 		victim.runq.pop()
+		s.noteQueue(pp)
+		s.noteQueue(victim)
 		return pick{g: g, rule: RuleStolenRun, from: at(LocRunq, victim.ID), victim: victim.ID, n: n}, stealFound
 	}
 	next := victim.Runnext
@@ -122,6 +132,7 @@ func (s *Machine) stealRunnext(m *M, pp, victim *P, afterBackoff bool) pick {
 		From: at(LocRunnext, victim.ID), To: at(LocRunning, pp.ID), P2: victim.ID, N: 1,
 		D: s.usleep(runnextBackoff), Flag: afterBackoff})
 	victim.Runnext = NoG
+	s.noteQueue(victim)
 	return pick{g: g, rule: RuleStolenRun, from: at(LocRunnext, victim.ID), victim: victim.ID, n: 1}
 }
 
@@ -157,10 +168,19 @@ func (o randomOrder) start(r uint32) randomEnum {
 
 func (e *randomEnum) done() bool { return e.i == e.count }
 
+// next steps to the next P. pos < count and inc <= count, so one
+// subtraction wraps pos: no division on a path taken for every P of
+// every steal pass.
 func (e *randomEnum) next() {
 	e.i++
-	e.pos = (e.pos + e.inc) % e.count
+	e.pos += e.inc
+	if e.pos >= e.count {
+		e.pos -= e.count
+	}
 }
+
+// finish ends the enumeration.
+func (e *randomEnum) finish() { e.i = e.count }
 
 func gcd(a, b int) int {
 	for b != 0 {

@@ -173,6 +173,7 @@ func (s *Machine) addTimer(pp *P, t Timer) {
 	earliest := pp.timers.len() == 0 || t.When < pp.timers.wakeTime()
 	pp.timers.push(t)
 	s.ntimers++
+	s.noteTimers(pp)
 	if earliest {
 		s.wakeNetPoller(t.When)
 	}
