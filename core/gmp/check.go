@@ -101,9 +101,14 @@ func (c *checker) workSet() {
 	for i := range s.ps {
 		pp := &s.ps[i]
 		q, t := pp.Runnext != NoG || pp.runq.len() > 0, pp.timers.len() > 0
-		if q != pp.queued || t != pp.timed || s.work.busy(i) != (q || t) {
-			c.bad("%v: the work set has queued=%v timed=%v busy=%v, the P queued=%v timed=%v",
-				pp.ID, pp.queued, pp.timed, s.work.busy(i), q, t)
+		qb := i>>6 < len(s.work.queuedBits) && s.work.queuedBits[i>>6]&(1<<(i&63)) != 0
+		tb := i>>6 < len(s.work.timedBits) && s.work.timedBits[i>>6]&(1<<(i&63)) != 0
+		if q != pp.queued || t != pp.timed || qb != q || tb != t {
+			c.bad("%v: the work set has queued=%v (bit %v) timed=%v (bit %v), the P queued=%v timed=%v",
+				pp.ID, pp.queued, qb, pp.timed, tb, q, t)
+		}
+		if i < len(s.work.wake) && s.work.wake[i] != pp.timers.wakeTime() {
+			c.bad("%v: the work set has its earliest timer at %v, the heap at %v", pp.ID, s.work.wake[i], pp.timers.wakeTime())
 		}
 		if q {
 			queued++

@@ -53,6 +53,7 @@ type Machine struct {
 	idleWhileRunnable time.Duration
 	ntimers           int // timers pending over all Ps
 	work              workSet
+	stealSteps        []int32 // scratch for victimsAhead
 
 	// Things a thread holds in its hands for a moment inside one step,
 	// between two events: a P taken from its M and not yet handed to
@@ -456,6 +457,7 @@ func (s *Machine) Clone() *Machine {
 	c.causes = s.causes.clone()
 	c.gs = s.gs.clone()
 	c.work = s.work.clone()
+	c.stealSteps = nil // scratch: sharing it would tie the copies together
 	c.ps = make([]P, len(s.ps))
 	copy(c.ps, s.ps)
 	for i := range c.ps {

@@ -39,3 +39,27 @@ func TestEarliestTimersAreTheSortedPrefix(t *testing.T) {
 		}
 	}
 }
+
+// stepOf inverts the enumeration: for every count, start and stride, the
+// step it gives each P is the step at which the enumeration visits it,
+// and seek lands there.
+func TestRandomEnumStepOf(t *testing.T) {
+	for _, n := range []int{1, 2, 3, 8, 12, 64, 97, 256} {
+		o := newRandomOrder(n)
+		for r := range uint32(300) {
+			e := o.start(r * 2654435761)
+			first := e
+			for k := 0; !e.done(); k++ {
+				if got := first.stepOf(e.pos); got != k {
+					t.Fatalf("n=%d start=%d inc=%d: P %d is visited at step %d, stepOf says %d", n, first.start, first.inc, e.pos, k, got)
+				}
+				s := first
+				s.seek(k)
+				if s.pos != e.pos || s.i != k {
+					t.Fatalf("n=%d: seek(%d) lands on P %d, step %d; the enumeration is at P %d", n, k, s.pos, s.i, e.pos)
+				}
+				e.next()
+			}
+		}
+	}
+}
