@@ -46,6 +46,9 @@ benchtime() {
   esac
 }
 
+# The load while it runs: the machine is shared, and the figures mean
+# more beside it.
+echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 for round in $(seq "$rounds"); do
   # Rotate the order by one each round.
   n=${#impls_all[@]}
@@ -60,4 +63,5 @@ for round in $(seq "$rounds"); do
   done
 done
 
+echo "load at end: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 go run "golang.org/x/perf/cmd/benchstat@$benchstat_version" -col "/impl@(${impls_all[*]})" "$out"
