@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
-# Compares package pool with ants v2.12.1 on ants' benchmark shapes
+# Compares package pool, without and with a queue (pool-queue: WithQueue as
+# long as the capacity), with ants v2.12.1 on ants' benchmark shapes
 # (core/pool/bench_test.go) and prints benchstat's table, pool beside ants.
 #
 # The machine this project is measured on has two cores shared with other
 # work, so a figure taken alone says little. The two implementations are run
 # in the same session, alternately, one process per benchmark run, and the
-# order of the two flips every round, so that a slow spell of the machine
-# lands on both; benchstat then gives each ratio with its p-value. ants is
+# order rotates every round, so that a slow spell of the machine lands on
+# each; benchstat then gives each ratio with its p-value. ants is
 # benchstat's base, so "vs base" reads as the pool's difference from ants.
 # Besides sec/op the benchmarks report cpu-sec/op, the CPU time of the whole
 # process per operation, which the load of other work moves much less.
 #
 #   scripts/bench-pool.sh                 # 10 rounds of the four shapes
 #   ROUNDS=6 SHAPES='ParallelSubmit' scripts/bench-pool.sh
+#   IMPLS='ants pool' scripts/bench-pool.sh   # leave the queue out
 #   OUT=/tmp/pool-bench.txt scripts/bench-pool.sh   # keep the raw results
 #   ROUNDS=0 OUT=/tmp/pool-bench.txt scripts/bench-pool.sh   # table again
 #
@@ -22,6 +24,7 @@ cd "$(dirname "$0")/.."
 
 rounds=${ROUNDS:-10}
 shapes=${SHAPES:-ParallelSubmit CPU100k Sleep100k Sleep1M}
+read -r -a impls_all <<<"${IMPLS:-ants pool pool-queue}"
 benchstat_version=v0.0.0-20260908200009-22c9c6c9d4da
 
 work=$(mktemp -d)
@@ -43,10 +46,16 @@ benchtime() {
   esac
 }
 
+# The load while it runs: the machine is shared, and the figures mean
+# more beside it.
+echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 for round in $(seq "$rounds"); do
-  if ((round % 2)); then impls='pool ants'; else impls='ants pool'; fi
+  # Rotate the order by one each round.
+  n=${#impls_all[@]}
+  impls=()
+  for ((i = 0; i < n; i++)); do impls+=("${impls_all[(i + round) % n]}"); done
   for shape in $shapes; do
-    for impl in $impls; do
+    for impl in "${impls[@]}"; do
       echo "round $round/$rounds: $shape impl=$impl" >&2
       "$work/pool.test" -test.run '^$' -test.bench "^Benchmark$shape\$/^impl=$impl\$" \
         -test.benchtime "$(benchtime "$shape")" -test.benchmem -test.count 1 >>"$out"
@@ -54,4 +63,5 @@ for round in $(seq "$rounds"); do
   done
 done
 
-go run "golang.org/x/perf/cmd/benchstat@$benchstat_version" -col '/impl@(ants pool)' "$out"
+echo "load at end: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+go run "golang.org/x/perf/cmd/benchstat@$benchstat_version" -col "/impl@(${impls_all[*]})" "$out"

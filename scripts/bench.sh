@@ -7,7 +7,7 @@
 #   scripts/bench.sh                 # every part (about 15 minutes on 2 cores)
 #   scripts/bench.sh model output    # only some parts
 #
-# Parts: fidelity verify real bench model output pool.
+# Parts: fidelity verify real bench model procs output pool.
 # Timing figures are ratios against a baseline measured in the same run,
 # interleaved; a busy machine widens them, so note the load printed first.
 set -euo pipefail
@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 
 parts=("$@")
 if [ ${#parts[@]} -eq 0 ]; then
-	parts=(fidelity verify real bench model output pool)
+	parts=(fidelity verify real bench model procs output pool)
 fi
 
 bin=$(mktemp -d)/schedlab
@@ -54,6 +54,10 @@ for part in "${parts[@]}"; do
 		heading "docs/speed.md: the model's cost per event (scripts/bench-model.sh)"
 		scripts/bench-model.sh
 		;;
+	procs)
+		heading "core/gmp BenchmarkProcs: cost per event at 8, 64 and 256 Ps (scripts/bench-procs.sh)"
+		scripts/bench-procs.sh
+		;;
 	output)
 		# 9431b3f: the last commit before the writers appended into one
 		# buffer, which docs/speed.md's "before" figures come from.
@@ -65,7 +69,7 @@ for part in "${parts[@]}"; do
 		scripts/bench-pool.sh
 		;;
 	*)
-		echo "bench.sh: unknown part $part (parts: fidelity verify real bench model output pool)" >&2
+		echo "bench.sh: unknown part $part (parts: fidelity verify real bench model procs output pool)" >&2
 		exit 2
 		;;
 	esac

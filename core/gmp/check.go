@@ -23,6 +23,7 @@ func (s *Machine) CheckInvariants() error {
 	for i := range s.ps {
 		c.proc(&s.ps[i], pendingP[i])
 	}
+	c.workSet()
 	c.globalRunq()
 	for ci := range s.chans {
 		c.channel(ci)
@@ -91,6 +92,35 @@ func (c *checker) queued(g GID, want Loc, where string) {
 		return
 	}
 	c.place(g, want, where)
+}
+
+// workSet checks the work set against the Ps it counts.
+func (c *checker) workSet() {
+	s := c.s
+	queued, timed := 0, 0
+	for i := range s.ps {
+		pp := &s.ps[i]
+		q, t := pp.Runnext != NoG || pp.runq.len() > 0, pp.timers.len() > 0
+		qb := i>>6 < len(s.work.queuedBits) && s.work.queuedBits[i>>6]&(1<<(i&63)) != 0
+		tb := i>>6 < len(s.work.timedBits) && s.work.timedBits[i>>6]&(1<<(i&63)) != 0
+		if q != pp.queued || t != pp.timed || qb != q || tb != t {
+			c.bad("%v: the work set has queued=%v (bit %v) timed=%v (bit %v), the P queued=%v timed=%v",
+				pp.ID, pp.queued, qb, pp.timed, tb, q, t)
+		}
+		if i < len(s.work.wake) && s.work.wake[i] != pp.timers.wakeTime() {
+			c.bad("%v: the work set has its earliest timer at %v, the heap at %v", pp.ID, s.work.wake[i], pp.timers.wakeTime())
+		}
+		if q {
+			queued++
+		}
+		if t {
+			timed++
+		}
+	}
+	if queued != s.work.queued || timed != s.work.timed {
+		c.bad("the work set counts %d Ps with queued Gs and %d with timers; there are %d and %d",
+			s.work.queued, s.work.timed, queued, timed)
+	}
 }
 
 // proc checks a P: its runnext, ring and timers, and its M. pending says
@@ -421,6 +451,17 @@ func (c *checker) pool(pi int) {
 		}
 	}
 	pl.Waiters.check(c, Loc{Kind: LocPoolWait, ID: int32(pi)}, name+"'s waiters", true)
+	if len(pl.Queued) > 0 && len(ids) > 0 {
+		c.bad("%s: %d tasks are queued while %d workers are idle", name, len(pl.Queued), len(ids))
+	}
+	if len(pl.Queued) > pl.Decl.Queue {
+		c.bad("%s: %d tasks are queued, past its queue of %d", name, len(pl.Queued), pl.Decl.Queue)
+	}
+	for i, qt := range pl.Queued {
+		if i > 0 && qt.Task <= pl.Queued[i-1].Task {
+			c.bad("%s: the queue is out of FIFO order at task %d", name, qt.Task)
+		}
+	}
 	if pl.IdleLen() > 0 && !pl.PurgeArmed {
 		c.bad("%s: %d workers are idle but no purge is pending", name, pl.IdleLen())
 	}

@@ -188,6 +188,16 @@ func (e *Event) IdleMs() int {
 	return 0
 }
 
+// InQueue is the detail the rule table calls "inQueue": N3 of
+// RulePoolRefill. It is 0 for other rules.
+func (e *Event) InQueue() int {
+	switch e.Rule {
+	case RulePoolRefill:
+		return int(e.N3)
+	}
+	return 0
+}
+
 // Kicked is the detail the rule table calls "kicked": G3 of RuleNewproc,
 // RuleReadyChan, RuleReadyClose, RuleReadyTimer, RuleReadyChildren,
 // RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop,
@@ -303,6 +313,16 @@ func (e *Event) Oldest() time.Duration {
 	return 0
 }
 
+// Owner is the detail the rule table calls "owner": G2 of
+// RulePoolTakeQueued. It is NoG for other rules.
+func (e *Event) Owner() GID {
+	switch e.Rule {
+	case RulePoolTakeQueued:
+		return e.G2
+	}
+	return NoG
+}
+
 // Period is the detail the rule table calls "period": N2 of
 // RuleGlobalFairness. It is 0 for other rules.
 func (e *Event) Period() int {
@@ -317,10 +337,11 @@ func (e *Event) Period() int {
 // RulePoolDispatchIdle, RulePoolDispatchNew, RulePoolHandoff,
 // RulePoolServeWaiter, RulePoolBlock, RulePoolReject, RulePoolIdle,
 // RulePoolPurge, RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop,
-// RulePoolWorkerLost, RulePurgeTimer. It is 0 for other rules.
+// RulePoolWorkerLost, RulePurgeTimer, RulePoolEnqueue, RulePoolTakeQueued,
+// RulePoolServeQueued, RulePoolRefill. It is 0 for other rules.
 func (e *Event) Pool() int {
 	switch e.Rule {
-	case RulePoolDispatchIdle, RulePoolDispatchNew, RulePoolHandoff, RulePoolServeWaiter, RulePoolBlock, RulePoolReject, RulePoolIdle, RulePoolPurge, RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop, RulePoolWorkerLost, RulePurgeTimer:
+	case RulePoolDispatchIdle, RulePoolDispatchNew, RulePoolHandoff, RulePoolServeWaiter, RulePoolBlock, RulePoolReject, RulePoolIdle, RulePoolPurge, RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop, RulePoolWorkerLost, RulePurgeTimer, RulePoolEnqueue, RulePoolTakeQueued, RulePoolServeQueued, RulePoolRefill:
 		return int(e.Obj)
 	}
 	return 0
@@ -382,6 +403,26 @@ func (e *Event) PurgeIn() time.Duration {
 func (e *Event) Purged() int {
 	switch e.Rule {
 	case RulePoolPurge:
+		return e.N
+	}
+	return 0
+}
+
+// QueueLeft is the detail the rule table calls "queueLeft": N3 of
+// RulePoolTakeQueued. It is 0 for other rules.
+func (e *Event) QueueLeft() int {
+	switch e.Rule {
+	case RulePoolTakeQueued:
+		return int(e.N3)
+	}
+	return 0
+}
+
+// QueueLen is the detail the rule table calls "queueLen": N of
+// RulePoolEnqueue. It is 0 for other rules.
+func (e *Event) QueueLen() int {
+	switch e.Rule {
+	case RulePoolEnqueue:
 		return e.N
 	}
 	return 0
@@ -470,10 +511,11 @@ func (e *Event) RingLen() int {
 // Running is the detail the rule table calls "running": N3 of
 // RulePoolDispatchIdle, RulePoolDispatchNew, RulePoolHandoff,
 // RulePoolServeWaiter, RulePoolBlock, RulePoolReject, RulePoolIdle,
-// RulePoolPurge, RulePoolWorkerLost. It is 0 for other rules.
+// RulePoolPurge, RulePoolWorkerLost, RulePoolEnqueue, RulePoolServeQueued.
+// It is 0 for other rules.
 func (e *Event) Running() int {
 	switch e.Rule {
-	case RulePoolDispatchIdle, RulePoolDispatchNew, RulePoolHandoff, RulePoolServeWaiter, RulePoolBlock, RulePoolReject, RulePoolIdle, RulePoolPurge, RulePoolWorkerLost:
+	case RulePoolDispatchIdle, RulePoolDispatchNew, RulePoolHandoff, RulePoolServeWaiter, RulePoolBlock, RulePoolReject, RulePoolIdle, RulePoolPurge, RulePoolWorkerLost, RulePoolEnqueue, RulePoolServeQueued:
 		return int(e.N3)
 	}
 	return 0
@@ -597,10 +639,11 @@ func (e *Event) Taken() int {
 
 // Task is the detail the rule table calls "task": N2 of
 // RulePoolDispatchIdle, RulePoolDispatchNew, RulePoolHandoff,
-// RulePoolServeWaiter. It is 0 for other rules.
+// RulePoolServeWaiter, RulePoolEnqueue, RulePoolTakeQueued,
+// RulePoolServeQueued, RulePoolRefill. It is 0 for other rules.
 func (e *Event) Task() int {
 	switch e.Rule {
-	case RulePoolDispatchIdle, RulePoolDispatchNew, RulePoolHandoff, RulePoolServeWaiter:
+	case RulePoolDispatchIdle, RulePoolDispatchNew, RulePoolHandoff, RulePoolServeWaiter, RulePoolEnqueue, RulePoolTakeQueued, RulePoolServeQueued, RulePoolRefill:
 		return e.N2
 	}
 	return 0
@@ -670,21 +713,22 @@ func (e *Event) WaitArg() int {
 
 // Waited is the detail the rule table calls "waited": D of RuleRunnext,
 // RuleRunqHead, RuleGlobalFairness, RuleGlobalBatch, RuleNetpollRun,
-// RuleStolenRun, RulePoolHandoff, RulePoolServeWaiter. It is 0 for other
-// rules.
+// RuleStolenRun, RulePoolHandoff, RulePoolServeWaiter, RulePoolTakeQueued,
+// RulePoolServeQueued, RulePoolRefill. It is 0 for other rules.
 func (e *Event) Waited() time.Duration {
 	switch e.Rule {
-	case RuleRunnext, RuleRunqHead, RuleGlobalFairness, RuleGlobalBatch, RuleNetpollRun, RuleStolenRun, RulePoolHandoff, RulePoolServeWaiter:
+	case RuleRunnext, RuleRunqHead, RuleGlobalFairness, RuleGlobalBatch, RuleNetpollRun, RuleStolenRun, RulePoolHandoff, RulePoolServeWaiter, RulePoolTakeQueued, RulePoolServeQueued, RulePoolRefill:
 		return e.D
 	}
 	return 0
 }
 
 // WaiterG is the detail the rule table calls "waiterG": G2 of
-// RulePoolHandoff; G3 of RulePoolServeWaiter. It is NoG for other rules.
+// RulePoolHandoff, RulePoolRefill; G3 of RulePoolServeWaiter. It is NoG for
+// other rules.
 func (e *Event) WaiterG() GID {
 	switch e.Rule {
-	case RulePoolHandoff:
+	case RulePoolHandoff, RulePoolRefill:
 		return e.G2
 	case RulePoolServeWaiter:
 		return e.G3
@@ -693,10 +737,10 @@ func (e *Event) WaiterG() GID {
 }
 
 // WaiterNo is the detail the rule table calls "waiterNo": N of
-// RulePoolBlock. It is 0 for other rules.
+// RulePoolBlock, RulePoolRefill. It is 0 for other rules.
 func (e *Event) WaiterNo() int {
 	switch e.Rule {
-	case RulePoolBlock:
+	case RulePoolBlock, RulePoolRefill:
 		return e.N
 	}
 	return 0
@@ -748,22 +792,22 @@ func (e *Event) Weight() int {
 // Worker is the detail the rule table calls "worker": N of
 // RulePoolDispatchIdle, RulePoolDispatchNew, RulePoolHandoff,
 // RulePoolServeWaiter, RulePoolIdle, RulePoolReadyIdle,
-// RulePoolReadyWaiter, RulePoolReadyStop, RulePoolWorkerLost. It is 0 for
-// other rules.
+// RulePoolReadyWaiter, RulePoolReadyStop, RulePoolWorkerLost,
+// RulePoolTakeQueued, RulePoolServeQueued. It is 0 for other rules.
 func (e *Event) Worker() int {
 	switch e.Rule {
-	case RulePoolDispatchIdle, RulePoolDispatchNew, RulePoolHandoff, RulePoolServeWaiter, RulePoolIdle, RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop, RulePoolWorkerLost:
+	case RulePoolDispatchIdle, RulePoolDispatchNew, RulePoolHandoff, RulePoolServeWaiter, RulePoolIdle, RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop, RulePoolWorkerLost, RulePoolTakeQueued, RulePoolServeQueued:
 		return e.N
 	}
 	return 0
 }
 
 // WorkerG is the detail the rule table calls "workerG": G2 of
-// RulePoolDispatchIdle, RulePoolDispatchNew, RulePoolServeWaiter. It is NoG
-// for other rules.
+// RulePoolDispatchIdle, RulePoolDispatchNew, RulePoolServeWaiter,
+// RulePoolServeQueued. It is NoG for other rules.
 func (e *Event) WorkerG() GID {
 	switch e.Rule {
-	case RulePoolDispatchIdle, RulePoolDispatchNew, RulePoolServeWaiter:
+	case RulePoolDispatchIdle, RulePoolDispatchNew, RulePoolServeWaiter, RulePoolServeQueued:
 		return e.G2
 	}
 	return NoG
@@ -784,7 +828,7 @@ func (e *Event) Involves(g GID) bool {
 		return e.G2 == g || e.G3 == g
 	case RuleReadyTimer, RulePurgeTimer:
 		return e.G3 == g
-	case RulePoolDispatchIdle, RulePoolDispatchNew, RulePoolHandoff, RuleSemRelease:
+	case RulePoolDispatchIdle, RulePoolDispatchNew, RulePoolHandoff, RuleSemRelease, RulePoolTakeQueued, RulePoolServeQueued, RulePoolRefill:
 		return e.G2 == g
 	}
 	return false

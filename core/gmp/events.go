@@ -38,6 +38,7 @@ const (
 	KindSemAcquire                   // sem-acquire: a semaphore is taken, or the caller waits
 	KindSemRelease                   // sem-release: a semaphore is given back
 	KindPoolExit                     // pool-exit: a worker stops because its task called runtime.Goexit
+	KindPoolQueue                    // pool-queue: an accepted task goes into a pool's queue
 	numKinds
 )
 
@@ -52,6 +53,7 @@ var kindNames = [numKinds]string{
 	KindGFree: "gfree", KindProgram: "program", KindPoolDispatch: "pool-dispatch", KindPoolBlock: "pool-block",
 	KindPoolReject: "pool-reject", KindPoolIdle: "pool-idle", KindPoolPurge: "pool-purge",
 	KindSemAcquire: "sem-acquire", KindSemRelease: "sem-release", KindPoolExit: "pool-exit",
+	KindPoolQueue: "pool-queue",
 }
 
 func (k Kind) String() string {
@@ -175,6 +177,11 @@ const (
 	RuleGroupGo
 	RuleGroupSlot
 	RuleGroupWaitDone
+	// pools with a queue (pool.WithQueue)
+	RulePoolEnqueue
+	RulePoolTakeQueued
+	RulePoolServeQueued
+	RulePoolRefill
 	numRules
 )
 

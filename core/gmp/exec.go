@@ -428,8 +428,9 @@ func (s *Machine) ready(m *M, runner *P, g *G, ev Event) {
 func (s *Machine) detach(g *G) {
 	switch g.Where.Kind {
 	case LocTimer:
-		if s.p(g.Where.P()).timers.remove(g.ID) {
+		if tp := s.p(g.Where.P()); tp.timers.remove(g.ID) {
 			s.ntimers--
+			s.noteTimers(tp)
 		}
 	case LocNetpoll:
 		s.netDetach(g.ID)

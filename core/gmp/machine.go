@@ -52,6 +52,8 @@ type Machine struct {
 	// idleWhileRunnable is the work-conservation measure (workcons.go).
 	idleWhileRunnable time.Duration
 	ntimers           int // timers pending over all Ps
+	work              workSet
+	stealSteps        []int32 // scratch for victimsAhead
 
 	// Things a thread holds in its hands for a moment inside one step,
 	// between two events: a P taken from its M and not yet handed to
@@ -184,6 +186,7 @@ func New(cfg Config, prog *Program) (*Machine, error) {
 		prog:       prog,
 		rng:        sim.NewRand(cfg.Seed),
 		stealOrder: newRandomOrder(cfg.Procs),
+		work:       newWorkSet(cfg.Procs),
 	}
 	if len(prog.Chans) > maxChans {
 		return nil, fmt.Errorf("the program declares %d channels; the model allows %d", len(prog.Chans), maxChans)
@@ -453,6 +456,8 @@ func (s *Machine) Clone() *Machine {
 	c.agenda = s.agenda.Clone()
 	c.causes = s.causes.clone()
 	c.gs = s.gs.clone()
+	c.work = s.work.clone()
+	c.stealSteps = nil // scratch: sharing it would tie the copies together
 	c.ps = make([]P, len(s.ps))
 	copy(c.ps, s.ps)
 	for i := range c.ps {

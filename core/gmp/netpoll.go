@@ -152,6 +152,7 @@ func (s *Machine) injectOne(m *M, pid PID, gid GID, global bool) {
 	} else {
 		s.p(pid).runq.push(gid)
 		g.Where = at(LocRunq, pid)
+		s.noteQueue(s.p(pid))
 	}
 }
 

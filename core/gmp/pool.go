@@ -28,6 +28,14 @@ import (
 // workers' task channels. What the model leaves out: Tune, Release and
 // Reboot (no scenario action calls them), panicking tasks, and
 // SubmitContext's cancellation.
+//
+// A pool with a queue (PoolDecl.Queue, pool.WithQueue) follows the same
+// decisions with the queue in them: a submitter with no worker puts its
+// task in the queue and goes on, while the queue has room and nobody
+// waits; a worker that finishes takes the oldest queued task and runs it
+// without parking; once the queue is down to half, the first waiters
+// move their tasks into it and are readied, all of them after the moves,
+// as the real pool signals them once its decision is made.
 
 // WorkerState is what a pool worker is doing.
 type WorkerState uint8
@@ -55,9 +63,19 @@ type PoolWorker struct {
 	Owner GID
 }
 
+// PoolQueued is an accepted task in a pool's queue.
+type PoolQueued struct {
+	Task   int      // numbered as PoolWorker.Task
+	Owner  GID      // the goroutine that submitted it
+	Waiter int      // the wait it went through first (the waiter's number, Sudog.N), or 0
+	Since  sim.Time // when it entered the queue
+	body   uint16
+}
+
 // PoolStats are a pool's counters, package pool's Stats.
 type PoolStats struct {
 	Submitted, Completed, Rejected, Blocked      int
+	Queued                                       int // tasks that went into the queue
 	WorkersStarted, WorkersReused, WorkersPurged int
 	PeakRunning                                  int
 	Purges                                       int // purge runs
@@ -80,6 +98,8 @@ type Pool struct {
 	// worker readies it (package pool takes a waiter off the line under
 	// its lock and signals it after).
 	Waiters WaitQ
+	// Queued is the queue, oldest first.
+	Queued []PoolQueued
 	// Workers lists every worker ever started, in start order, so by
 	// ascending G: a worker's goroutine finds its record by binary search.
 	Workers []PoolWorker
@@ -117,11 +137,11 @@ func (pl *Pool) expiry() time.Duration {
 
 // counts is what package decide's decisions read.
 func (pl *Pool) counts() decide.Counts {
-	return decide.Counts{Idle: pl.IdleLen(), Running: pl.Running, Capacity: pl.Cap, Waiting: pl.Waiters.Len()}
+	return decide.Counts{Idle: pl.IdleLen(), Running: pl.Running, Capacity: pl.Cap, Waiting: pl.Waiters.Len(), Queued: len(pl.Queued)}
 }
 
 func (pl *Pool) limits() decide.Limits {
-	return decide.Limits{Nonblocking: pl.Decl.Nonblocking, MaxBlocking: pl.Decl.MaxBlocking}
+	return decide.Limits{Nonblocking: pl.Decl.Nonblocking, MaxBlocking: pl.Decl.MaxBlocking, Queue: pl.Decl.Queue}
 }
 
 // nextIdle is the worker the next task goes to: the top of the stack, or
@@ -194,6 +214,7 @@ func (pl *Pool) clone() Pool {
 	c := *pl
 	c.idle = append([]int32(nil), pl.idle...)
 	c.Waiters = pl.Waiters.clone()
+	c.Queued = append([]PoolQueued(nil), pl.Queued...)
 	c.Workers = append([]PoolWorker(nil), pl.Workers...)
 	return c
 }
@@ -235,6 +256,12 @@ func (s *Machine) poolSubmit(m *M, g *G, op *Op) {
 		s.poolStartWorker(m, pp, pi, g, g.ID, body, Event{Rule: RulePoolDispatchNew, Op: op}, false)
 		s.continueAfter(m, s.cfg.Costs.Newproc)
 		return
+	case decide.Enqueue:
+		s.emit(Event{Kind: KindPoolQueue, Rule: RulePoolEnqueue, G: g.ID, P: pp.ID, M: m.ID,
+			N: len(pl.Queued) + 1, N2: pl.Stats.Submitted + 1, N3: int32(pl.Running), Obj: int32(pi), Op: op})
+		s.poolEnqueue(pl, g.ID, body, 0)
+		s.continueAfter(m, s.cfg.Costs.ChanOp)
+		return
 	case decide.Reject:
 		s.emit(Event{Kind: KindPoolReject, Rule: RulePoolReject, G: g.ID, P: pp.ID, M: m.ID,
 			N: pl.Waiters.Len(), N3: int32(pl.Running), Obj: int32(pi), Flag: pl.Decl.Nonblocking, Op: op})
@@ -269,6 +296,62 @@ func (s *Machine) poolAccept(pl *Pool, w *PoolWorker, owner GID, reused bool) {
 	}
 }
 
+// poolEnqueue accepts a task of owner's into the queue; waiter is the
+// wait it went through, or 0.
+func (s *Machine) poolEnqueue(pl *Pool, owner GID, body uint16, waiter int) {
+	pl.Stats.Submitted++
+	pl.Stats.Queued++
+	pl.Queued = append(pl.Queued, PoolQueued{Task: pl.Stats.Submitted, Owner: owner, Waiter: waiter, Since: s.now, body: body})
+	if o := s.gs.current(owner); o != nil && o.Status != Gdead {
+		o.Children++ // wait: children waits for the task
+	}
+}
+
+// poolTakeQueued takes the oldest queued task off the queue for w.
+// reused says w ran a task before (it finished one) rather than being
+// started for this one.
+func (s *Machine) poolTakeQueued(pl *Pool, w *PoolWorker, reused bool) PoolQueued {
+	qt := pl.Queued[0]
+	pl.Queued = pl.Queued[1:]
+	if reused {
+		pl.Stats.WorkersReused++
+	}
+	w.State = WorkerBusy
+	w.BusySince = s.now
+	w.Task = qt.Task
+	w.Owner = qt.Owner
+	return qt
+}
+
+// poolRefill lets waiters into the queue after a task left it, as
+// decide.Refill says; g, on pp, does it. It returns the waiters moved,
+// for poolWakeMoved to ready once the rest of the decision is done.
+func (s *Machine) poolRefill(m *M, pp *P, pi int, g *G) []Sudog {
+	pl := &s.pools[pi]
+	n := decide.Refill(pl.counts(), pl.limits())
+	if n == 0 {
+		return nil
+	}
+	moved := make([]Sudog, 0, n)
+	for range n {
+		wt := *pl.Waiters.first()
+		s.emit(Event{Kind: KindPoolQueue, Rule: RulePoolRefill, G: g.ID, G2: wt.G, P: pp.ID, M: m.ID,
+			N: wt.N, N2: pl.Stats.Submitted + 1, N3: int32(len(pl.Queued) + 1), Obj: int32(pi), D: s.now.Sub(wt.Since)})
+		pl.serveFirst()
+		s.poolEnqueue(pl, wt.G, wt.elem, wt.N)
+		moved = append(moved, wt)
+	}
+	return moved
+}
+
+// poolWakeMoved readies the waiters poolRefill moved into the queue:
+// worker g (worker number worker) signals each one's ready channel.
+func (s *Machine) poolWakeMoved(m *M, pp *P, pi int, g *G, worker int, moved []Sudog) {
+	for _, wt := range moved {
+		s.ready(m, pp, s.g(wt.G), Event{Rule: RulePoolReadyWaiter, G2: g.ID, N: worker, Obj: int32(pi)})
+	}
+}
+
 // poolStartWorker starts a worker for a task of owner's (go runWorker):
 // a new goroutine, created by g, into pp's runnext, with body as its first
 // task. ev carries the dispatch's rule and details.
@@ -283,14 +366,42 @@ func (s *Machine) poolStartWorker(m *M, pp *P, pi int, g *G, owner GID, body uin
 	if served {
 		pl.serveFirst()
 	}
+	s.poolAccept(pl, s.poolAddWorker(pl, ev.G2), owner, false)
+	s.poolSpawn(m, pp, pi, g, body, ev.Op)
+}
+
+// poolStartQueued starts a worker, created by g, for the oldest queued
+// task: room appeared while tasks were queued. The waiters the queue then
+// lets in are moved before the go statement and readied after it, as
+// package pool moves them in its decision and signals them after.
+func (s *Machine) poolStartQueued(m *M, pp *P, pi int, g *G, worker int) {
+	pl := &s.pools[pi]
+	qt := pl.Queued[0]
+	// The goroutine is created below; its id is the next one.
+	workerG := GID(s.gs.len())
+	s.emit(Event{Kind: KindPoolDispatch, Rule: RulePoolServeQueued, G: g.ID, G2: workerG, P: pp.ID, M: m.ID,
+		N: len(pl.Workers) + 1, N2: qt.Task, N3: int32(pl.Running + 1), Obj: int32(pi), D: s.now.Sub(qt.Since)})
+	s.poolTakeQueued(pl, s.poolAddWorker(pl, workerG), false)
+	moved := s.poolRefill(m, pp, pi, g)
+	s.poolSpawn(m, pp, pi, g, qt.body, nil)
+	s.poolWakeMoved(m, pp, pi, g, worker, moved)
+}
+
+// poolAddWorker counts a new worker, whose goroutine will be g.
+func (s *Machine) poolAddWorker(pl *Pool, g GID) *PoolWorker {
 	pl.Running++
 	pl.Stats.WorkersStarted++
 	pl.Stats.PeakRunning = max(pl.Stats.PeakRunning, pl.Running)
-	pl.Workers = append(pl.Workers, PoolWorker{ID: id, G: ev.G2})
-	s.poolAccept(pl, &pl.Workers[id-1], owner, false)
+	pl.Workers = append(pl.Workers, PoolWorker{ID: len(pl.Workers) + 1, G: g})
+	return &pl.Workers[len(pl.Workers)-1]
+}
+
+// poolSpawn is the go statement that starts a worker of pool pi, created
+// by g on pp, with body as its first task.
+func (s *Machine) poolSpawn(m *M, pp *P, pi int, g *G, body uint16, op *Op) {
 	newg, reusedFrom := s.newproc1(pp, g, s.poolBody[pi])
 	newg.pushFrame(frame{body: body}) // the first task, at depth 2: cannot fail
-	s.emitCreate(m, pp, newg, reusedFrom, Event{Rule: RuleNewproc, G2: g.ID, Op: ev.Op})
+	s.emitCreate(m, pp, newg, reusedFrom, Event{Rule: RuleNewproc, G2: g.ID, Op: op})
 }
 
 // poolWorkerStep runs when a worker's goroutine reaches the top of its
@@ -313,8 +424,20 @@ func (s *Machine) poolWorkerStep(m *M, g *G, op *Op) {
 	// bookkeeping.
 	s.taskDone(m, pp, w.Owner, g.ID)
 	// The model has no Release or Tune, so a worker is never stopped
-	// after its task: it serves the first waiter or goes idle.
-	if decide.AfterTask(pl.counts(), false) == decide.Handoff {
+	// after its task: it takes a queued task, serves the first waiter or
+	// goes idle.
+	switch decide.AfterTask(pl.counts(), false) {
+	case decide.TakeQueued:
+		qt := pl.Queued[0]
+		s.emit(Event{Kind: KindPoolDispatch, Rule: RulePoolTakeQueued, G: g.ID, G2: qt.Owner, P: pp.ID, M: m.ID,
+			N: w.ID, N2: qt.Task, N3: int32(len(pl.Queued) - 1), Obj: int32(pi), D: s.now.Sub(qt.Since), Op: op})
+		pl.Stats.Completed++
+		s.poolTakeQueued(pl, w, true)
+		g.pushFrame(frame{body: qt.body}) // depth 2: cannot fail
+		s.poolWakeMoved(m, pp, pi, g, w.ID, s.poolRefill(m, pp, pi, g))
+		s.continueAfter(m, s.cfg.Costs.ChanOp)
+		return
+	case decide.Handoff:
 		// Take the first waiter's task and run it at once.
 		wt := *pl.Waiters.first()
 		s.emit(Event{Kind: KindPoolDispatch, Rule: RulePoolHandoff, G: g.ID, G2: wt.G, P: pp.ID, M: m.ID,
@@ -364,6 +487,7 @@ func (s *Machine) firePurgeTimer(m *M, runner, owner *P, t Timer) {
 	// The timer leaves the heap after the event, like every change.
 	owner.timers.pop()
 	s.ntimers--
+	s.noteTimers(owner)
 }
 
 // poolPurge is the purge goroutine's work (purgeExpired): it stops every
@@ -419,6 +543,9 @@ func (s *Machine) poolWorkerLost(m *M, g *G, pi int) {
 	pl.Stats.Completed++
 	w.State = WorkerStopped
 	pl.Running--
+	for decide.ServeQueued(pl.counts()) {
+		s.poolStartQueued(m, pp, pi, g, w.ID)
+	}
 	for decide.ServeWaiter(pl.counts()) {
 		wt := *pl.Waiters.first()
 		s.poolStartWorker(m, pp, pi, g, wt.G, wt.elem, Event{Rule: RulePoolServeWaiter, G3: wt.G, D: s.now.Sub(wt.Since)}, true)

@@ -89,7 +89,10 @@ type PoolDecl struct {
 	Nonblocking bool // pool.WithNonblocking
 	MaxBlocking int  // pool.WithMaxBlocking (0: no limit)
 	PreAlloc    bool // pool.WithPreAlloc: idle workers in a ring, the oldest reused first
-	Pos         Pos
+	// Queue is pool.WithQueue: how many accepted tasks may wait for a
+	// worker, which workers drain before they park (0: no queue).
+	Queue int
+	Pos   Pos
 }
 
 // DefaultPoolExpiry is package pool's default expiry.

@@ -83,6 +83,12 @@ var (
 	// A task's Goexit ends its worker; a new one serves the waiter.
 	poolGoexit = microProg{procs: 1, prog: Program{Pools: []PoolDecl{{Name: "p", Size: 1}},
 		Main: []Op{submit(0, 1, cpu(time.Millisecond), exitOp), submit(0, 1, cpu(time.Millisecond)), waitKids()}}}
+	// A pool of one worker with a queue of two: tasks queue, main blocks
+	// behind the full queue and is let in when it drains to half, the
+	// worker takes queued tasks, and after the first task's Goexit a new
+	// worker starts for the oldest queued one.
+	poolQueue = microProg{procs: 1, prog: Program{Pools: []PoolDecl{{Name: "p", Size: 1, Queue: 2}},
+		Main: []Op{submit(0, 1, cpu(time.Millisecond), exitOp), submit(0, 6, cpu(time.Millisecond)), waitKids()}}}
 	// A semaphore of 4: holders, a large waiter, releases that let it in.
 	semaphore = microProg{procs: 2, prog: Program{Sems: []SemDecl{{Name: "s", Size: 4}},
 		Main: []Op{goN(1, acquire(0, 3), cpu(time.Millisecond), release(0, 3)), cpu(10 * time.Microsecond),
@@ -177,6 +183,10 @@ var ruleProgs = map[Rule]microProg{
 	RulePoolReadyWaiter:  poolLine,
 	RulePoolReadyStop:    poolPurge,
 	RulePoolWorkerLost:   poolGoexit,
+	RulePoolEnqueue:      poolQueue,
+	RulePoolTakeQueued:   poolQueue,
+	RulePoolServeQueued:  poolQueue,
+	RulePoolRefill:       poolQueue,
 	RulePurgeTimer:       poolPurge,
 	RuleReadyTasks:       poolReuse,
 

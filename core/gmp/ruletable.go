@@ -139,6 +139,15 @@ var ruleTable = [numRules]ruleInfo{
 	RuleGroupGo:       {"errgroup.Go", "errgroup.Go starts a goroutine, as a go statement does", "G2 creator; G3 kicked; N ringLen; N2 reusedFrom GID; Flag ringFull"},
 	RuleGroupSlot:     {"chanrecv", "a group's goroutine ends and frees a slot for a blocked errgroup.Go", "G2 waker; G3 kicked; N chanCap"},
 	RuleGroupWaitDone: {"sync.WaitGroup.Done", "a group's last goroutine ends and errgroup.Wait returns", "G2 waker; G3 kicked"},
+
+	RulePoolEnqueue: {"pool.submit", "a pool with a queue, no idle worker and no room queues the task; the submitter goes on (P5)",
+		"Obj pool; N queueLen; N2 task; N3 running"},
+	RulePoolTakeQueued: {"pool.finishTask", "a worker done with its task takes the oldest queued task instead of parking (P5)",
+		"Obj pool; N worker; N2 task; N3 queueLeft; G2 owner; D waited"},
+	RulePoolServeQueued: {"pool.serveWaiters", "a worker gone and room made: a new worker takes the oldest queued task (P5)",
+		"Obj pool; N worker; N2 task; N3 running; G2 workerG; D waited"},
+	RulePoolRefill: {"pool.refill", "a queue drained to half lets the first waiters move their tasks into it (P5)",
+		"Obj pool; N waiterNo; N2 task; N3 inQueue; G2 waiterG; D waited"},
 }
 
 // Fn is the runtime function the rule models.

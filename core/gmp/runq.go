@@ -92,6 +92,7 @@ func (s *Machine) runqput(pp *P, gid GID, next bool) {
 		pp.Runnext = gid
 		s.g(gid).Where = at(LocRunnext, pp.ID)
 		if old == NoG {
+			s.noteQueue(pp)
 			return
 		}
 		gid = old
@@ -99,11 +100,13 @@ func (s *Machine) runqput(pp *P, gid GID, next bool) {
 	if !pp.runq.full() {
 		pp.runq.push(gid)
 		s.g(gid).Where = at(LocRunq, pp.ID)
+		s.noteQueue(pp)
 		return
 	}
 	s.kicked = gid // out of runnext, not yet in the global queue
 	s.runqputslow(pp, gid)
 	s.kicked = NoG
+	s.noteQueue(pp)
 }
 
 // runqputslow moves the older half of a full ring (128 Gs) plus gid to the
@@ -134,6 +137,7 @@ func (s *Machine) runqputbatch(pp *P, q *gqueue, n int) {
 		pp.runq.push(g)
 		s.g(g).Where = at(LocRunq, pp.ID)
 	}
+	s.noteQueue(pp)
 }
 
 func (s *Machine) globrunqput(gid GID) {
@@ -146,10 +150,13 @@ func (s *Machine) globrunqput(gid GID) {
 func (s *Machine) runqget(pp *P) (pick, bool) {
 	if g := pp.Runnext; g != NoG {
 		pp.Runnext = NoG
+		s.noteQueue(pp)
 		return pick{g: g, inherit: true, rule: RuleRunnext, from: at(LocRunnext, pp.ID)}, true
 	}
 	if pp.runq.len() > 0 {
-		return pick{g: pp.runq.pop(), rule: RuleRunqHead, from: at(LocRunq, pp.ID)}, true
+		g := pp.runq.pop()
+		s.noteQueue(pp)
+		return pick{g: g, rule: RuleRunqHead, from: at(LocRunq, pp.ID)}, true
 	}
 	return pick{}, false
 }

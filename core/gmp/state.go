@@ -143,6 +143,9 @@ type P struct {
 	// Idle says the P is on the idle list (the runtime's idlepMask bit).
 	Idle   bool
 	timers timerHeap
+	// queued and timed are the P's place in the machine's work set
+	// (workset.go): a G in runnext or the ring; timers pending.
+	queued, timed bool
 }
 
 // Runq returns the Gs in the local ring, head first.
@@ -157,6 +160,14 @@ func (p *P) RunqAt(i int) GID { return p.runq.at(i) }
 
 // Timers returns the P's pending timers in the order they will fire.
 func (p *P) Timers() []Timer { return p.timers.sorted() }
+
+// TimerCount is the number of the P's pending timers.
+func (p *P) TimerCount() int { return p.timers.len() }
+
+// EarliestTimers appends the P's k earliest timers to buf, in the order
+// they will fire, and returns it: the first k of Timers(), without
+// sorting (or copying) the whole heap.
+func (p *P) EarliestTimers(k int, buf []Timer) []Timer { return p.timers.earliest(k, buf) }
 
 // M is an OS thread.
 type M struct {

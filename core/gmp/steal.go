@@ -22,7 +22,9 @@ const (
 
 // stealWork makes up to four passes over all other Ps in a random order.
 // Only the last pass runs other Ps' timers and may take a runnext. It
-// resumes where it stopped when the M comes back from the back-off.
+// resumes where it stopped when the M comes back from the back-off. The
+// Ps that cannot give anything are passed over without a look
+// (workset.go).
 func (s *Machine) stealWork(m *M) (pick, stealResult) {
 	st := &m.fr
 	pp := s.p(m.P)
@@ -39,31 +41,57 @@ func (s *Machine) stealWork(m *M) (pick, stealResult) {
 			st.enum = s.stealOrder.start(s.rng.Uint32())
 			st.started = true
 		}
-		for ; !st.enum.done(); st.enum.next() {
-			p2 := s.p(PID(st.enum.pos))
-			if p2 == pp {
-				continue
-			}
-			if last && p2.timers.len() > 0 {
-				w, ran := s.runTimers(p2, pp, m)
-				if w != 0 && (st.stealPoll == 0 || w < st.stealPoll) {
-					st.stealPoll = w
+		// Only the Ps with queued Gs, or timers on the last pass, can
+		// give anything (workset.go); visiting the others did nothing,
+		// so skipping them keeps the order and the outcome.
+		if steps, dense := s.victimsAhead(&st.enum, pp, last); !dense {
+			for _, k := range steps {
+				st.enum.seek(int(k))
+				if last && s.foldWake(m, st.enum.pos) {
+					continue
 				}
-				if ran {
-					// The timers readied Gs into this P: run one now.
-					if pk, ok := s.runqget(pp); ok {
-						return pk, stealFound
-					}
-					st.ranTimer = true
-				}
-			}
-			if !p2.Idle && !s.cfg.Policy.NoSteal {
-				if pk, res := s.runqsteal(m, pp, p2, last, NoG); res != stealNone {
+				if pk, res := s.stealFrom(m, pp, s.p(PID(st.enum.pos)), last); res != stealNone {
 					return pk, res
 				}
 			}
+			st.enum.finish()
+		}
+		for ; !st.enum.done(); st.enum.next() {
+			if s.victimWord(st.enum.pos>>6, pp, last)&(1<<(st.enum.pos&63)) == 0 {
+				continue
+			}
+			if last && s.foldWake(m, st.enum.pos) {
+				continue
+			}
+			if pk, res := s.stealFrom(m, pp, s.p(PID(st.enum.pos)), last); res != stealNone {
+				return pk, res
+			}
 		}
 		st.started = false
+	}
+	return pick{}, stealNone
+}
+
+// stealFrom is one step of a steal pass by pp: on the last pass, p2's
+// timers run, and then half of p2's ring, or on the last pass its
+// runnext, may be taken.
+func (s *Machine) stealFrom(m *M, pp, p2 *P, last bool) (pick, stealResult) {
+	st := &m.fr
+	if last && p2.timers.len() > 0 {
+		w, ran := s.runTimers(p2, pp, m)
+		if w != 0 && (st.stealPoll == 0 || w < st.stealPoll) {
+			st.stealPoll = w
+		}
+		if ran {
+			// The timers readied Gs into this P: run one now.
+			if pk, ok := s.runqget(pp); ok {
+				return pk, stealFound
+			}
+			st.ranTimer = true
+		}
+	}
+	if !p2.Idle && !s.cfg.Policy.NoSteal {
+		return s.runqsteal(m, pp, p2, last, NoG)
 	}
 	return pick{}, stealNone
 }
@@ -96,6 +124,8 @@ func (s *Machine) runqsteal(m *M, pp, victim *P, stealRunNext bool, expect GID) 
 			s.g(g).Where = at(LocRunq, pp.ID)
 		}
 		victim.runq.pop()
+		s.noteQueue(pp)
+		s.noteQueue(victim)
 		return pick{g: g, rule: RuleStolenRun, from: at(LocRunq, victim.ID), victim: victim.ID, n: n}, stealFound
 	}
 	next := victim.Runnext
@@ -122,6 +152,7 @@ func (s *Machine) stealRunnext(m *M, pp, victim *P, afterBackoff bool) pick {
 		From: at(LocRunnext, victim.ID), To: at(LocRunning, pp.ID), P2: victim.ID, N: 1,
 		D: s.usleep(runnextBackoff), Flag: afterBackoff})
 	victim.Runnext = NoG
+	s.noteQueue(victim)
 	return pick{g: g, rule: RuleStolenRun, from: at(LocRunnext, victim.ID), victim: victim.ID, n: 1}
 }
 
@@ -131,10 +162,14 @@ func (s *Machine) stealRunnext(m *M, pp, victim *P, afterBackoff bool) pick {
 type randomOrder struct {
 	count    int
 	coprimes []int
+	// inverses[i] is coprimes[i]'s inverse modulo count: it turns a P
+	// back into the step that visits it (randomEnum.stepOf).
+	inverses []int
 }
 
 type randomEnum struct {
 	i, count, pos, inc int
+	start, inv         int
 }
 
 func newRandomOrder(count int) randomOrder {
@@ -142,24 +177,63 @@ func newRandomOrder(count int) randomOrder {
 	for i := 1; i <= count; i++ {
 		if gcd(i, count) == 1 {
 			o.coprimes = append(o.coprimes, i)
+			o.inverses = append(o.inverses, inverseMod(i, count))
 		}
 	}
 	return o
 }
 
 func (o randomOrder) start(r uint32) randomEnum {
-	return randomEnum{
-		count: o.count,
-		pos:   int(r % uint32(o.count)),
-		inc:   o.coprimes[int(r/uint32(o.count))%len(o.coprimes)],
-	}
+	c := int(r/uint32(o.count)) % len(o.coprimes)
+	pos := int(r % uint32(o.count))
+	return randomEnum{count: o.count, pos: pos, inc: o.coprimes[c], start: pos, inv: o.inverses[c]}
 }
 
 func (e *randomEnum) done() bool { return e.i == e.count }
 
+// next steps to the next P. pos < count and inc <= count, so one
+// subtraction wraps pos: no division on a path taken for every P of
+// every steal pass.
 func (e *randomEnum) next() {
 	e.i++
-	e.pos = (e.pos + e.inc) % e.count
+	e.pos += e.inc
+	if e.pos >= e.count {
+		e.pos -= e.count
+	}
+}
+
+// finish ends the enumeration.
+func (e *randomEnum) finish() { e.i = e.count }
+
+// stepOf is the step at which the enumeration visits P p: the k with
+// start + k*inc = p modulo count.
+func (e *randomEnum) stepOf(p int) int {
+	d := p - e.start
+	if d < 0 {
+		d += e.count
+	}
+	return d * e.inv % e.count
+}
+
+// seek moves the enumeration to step k.
+func (e *randomEnum) seek(k int) {
+	e.i = k
+	e.pos = (e.start + k*e.inc) % e.count
+}
+
+// inverseMod is a's inverse modulo n, for a coprime with n (extended
+// Euclid); 0 when n is 1, where every step is 0.
+func inverseMod(a, n int) int {
+	t, newT, r, newR := 0, 1, n, a%n
+	for newR != 0 {
+		q := r / newR
+		t, newT = newT, t-q*newT
+		r, newR = newR, r-q*newR
+	}
+	if t < 0 {
+		t += n
+	}
+	return t % n
 }
 
 func gcd(a, b int) int {

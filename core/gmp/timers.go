@@ -113,6 +113,39 @@ func (h *timerHeap) clone() timerHeap {
 	return timerHeap{items: append([]Timer(nil), h.items...), seq: h.seq}
 }
 
+// earliest appends the heap's k earliest timers to buf, in firing order,
+// and returns it. It reads the heap without changing or copying it: the
+// next timer to fire is always the earliest of a frontier that starts at
+// the root and, each time one is taken, gains that one's two children,
+// so k of them cost O(k²) comparisons however many timers the heap holds.
+// A display that shows a few timers per P needs no more.
+func (h *timerHeap) earliest(k int, buf []Timer) []Timer {
+	if k <= 0 || len(h.items) == 0 {
+		return buf
+	}
+	var small [9]int
+	frontier := append(small[:0], 0)
+	for range k {
+		if len(frontier) == 0 {
+			break
+		}
+		best := 0
+		for i := 1; i < len(frontier); i++ {
+			if h.less(frontier[i], frontier[best]) {
+				best = i
+			}
+		}
+		top := frontier[best]
+		buf = append(buf, h.items[top])
+		frontier[best] = frontier[len(frontier)-1]
+		frontier = frontier[:len(frontier)-1]
+		for c := 2*top + 1; c <= 2*top+2 && c < len(h.items); c++ {
+			frontier = append(frontier, c)
+		}
+	}
+	return buf
+}
+
 // sorted returns the timers in firing order.
 func (h *timerHeap) sorted() []Timer {
 	c := h.clone()
@@ -140,6 +173,7 @@ func (s *Machine) addTimer(pp *P, t Timer) {
 	earliest := pp.timers.len() == 0 || t.When < pp.timers.wakeTime()
 	pp.timers.push(t)
 	s.ntimers++
+	s.noteTimers(pp)
 	if earliest {
 		s.wakeNetPoller(t.When)
 	}

@@ -12,8 +12,9 @@ import (
 // summed over Ps: 2 idle Ps for 1ms while a G waits count 2ms. It is what
 // no-steal or a slow wake-up costs, in one number.
 //
-// The measure costs a look at every P's queue whenever time advances with
-// a P idle, so it is off unless Config.MeasureIdle asks for it.
+// Whether a G waits anywhere is the work set's count (workset.go), so the
+// measure costs O(1) whenever time advances; it is still off unless
+// Config.MeasureIdle asks for it.
 
 // accountIdle adds the idle-while-runnable time between now and at.
 func (s *Machine) accountIdle(at sim.Time) {
@@ -25,17 +26,7 @@ func (s *Machine) accountIdle(at sim.Time) {
 
 // runnableWaits reports whether some G waits in the global queue or in a
 // P's runnext or ring.
-func (s *Machine) runnableWaits() bool {
-	if s.sched.runq.len() > 0 {
-		return true
-	}
-	for i := range s.ps {
-		if pp := &s.ps[i]; pp.Runnext != NoG || pp.runq.len() > 0 {
-			return true
-		}
-	}
-	return false
-}
+func (s *Machine) runnableWaits() bool { return s.sched.runq.len() > 0 || s.work.queued > 0 }
 
 // IdleWhileRunnable is the time Ps spent idle while runnable Gs waited in a
 // queue, summed over Ps, up to now. It is 0 unless Config.MeasureIdle is

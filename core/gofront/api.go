@@ -141,6 +141,7 @@ func init() {
 			return newPoolCall(t, s)
 		},
 		"ants options": poolOptionCall,
+		"pool queue":   poolOptionCall,
 		"ants.Submit":  submitCall,
 		"ants.Release": func(t *translator, s *site) []value {
 			t.emit(item{kind: iRelease, op: gmp.Op{Pos: t.pos(s.x.Pos())}})
@@ -456,6 +457,12 @@ func poolOptionCall(t *translator, s *site) []value {
 			return []value{refusedValue}
 		}
 		return []value{{k: kOption, opt: poolOption{set: func(d *gmp.PoolDecl) { d.MaxBlocking = int(max(0, min(n, math.MaxInt32))) }}}}
+	case "WithQueue":
+		n, ok := t.need(s.arg(0), s.argPos(0), "the queue's length")
+		if !ok {
+			return []value{refusedValue}
+		}
+		return []value{{k: kOption, opt: poolOption{set: func(d *gmp.PoolDecl) { d.Queue = int(max(0, min(n, math.MaxInt32))) }}}}
 	case "WithNonblocking", "WithPreAlloc":
 		b, ok := t.boolOf(s.arg(0))
 		if !ok {

@@ -217,6 +217,7 @@ func WithExpiry(d time.Duration) Option
 func WithPreAlloc(preAlloc bool) Option
 func WithMaxBlocking(n int) Option
 func WithNonblocking(nonblocking bool) Option
+func WithQueue(n int) Option
 type Pool struct{ size int }
 func New(size int, opts ...Option) (*Pool, error)
 func (p *Pool) Submit(task func()) error

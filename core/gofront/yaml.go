@@ -77,6 +77,9 @@ func yamlWithLines(sc *scenarios.Scenario) ([]byte, []gmp.Pos) {
 			if p.PreAlloc {
 				opts = append(opts, "prealloc: true")
 			}
+			if p.Queue > 0 {
+				opts = append(opts, fmt.Sprintf("queue: %d", p.Queue))
+			}
 			w.line(p.Pos, "  %s: {%s}", yamlString(p.Name), strings.Join(opts, ", "))
 		}
 	}

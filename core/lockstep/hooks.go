@@ -19,9 +19,10 @@ const (
 	hookIdle
 	hookExit
 	hookPurge
+	hookQueued
 )
 
-var hookNames = [...]string{"", "submit", "dispatch", "block", "reject", "idle", "exit", "purge"}
+var hookNames = [...]string{"", "submit", "dispatch", "block", "reject", "idle", "exit", "purge", "queue"}
 
 func (k hookKind) String() string { return hookNames[k] }
 
@@ -70,6 +71,7 @@ func (q *hookQueue) hooks() pool.Hooks {
 			q.push(hookRecord{kind: hookDispatch, task: e.Task, worker: e.Worker, dispatch: e.Kind, waiter: e.Waiter})
 		},
 		OnBlock:      func(e pool.WaiterEvent) { q.push(hookRecord{kind: hookBlock, waiter: e.Waiter}) },
+		OnQueue:      func(e pool.QueueEvent) { q.push(hookRecord{kind: hookQueued, task: e.Task, waiter: e.Waiter}) },
 		OnReject:     func(e pool.RejectEvent) { q.push(hookRecord{kind: hookReject, err: e.Err, waiter: e.Waiter}) },
 		OnWorkerIdle: func(e pool.WorkerEvent) { q.push(hookRecord{kind: hookIdle, worker: e.Worker}) },
 		OnWorkerExit: func(e pool.WorkerExitEvent) {

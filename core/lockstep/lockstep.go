@@ -91,7 +91,9 @@ func (d *Driver) Event(m *gmp.Machine, e gmp.Event) error {
 	// A worker's exit and the waiters it lets the pool serve are one
 	// decision of the real pool and several events of the model: hold
 	// the states against each other after the last of them.
-	serving := e.Kind == gmp.KindPoolDispatch && e.Rule == gmp.RulePoolServeWaiter
+	// So are a worker's taking a queued task and the waiters it then lets
+	// into the queue.
+	serving := e.Rule == gmp.RulePoolServeWaiter || e.Rule == gmp.RulePoolServeQueued || e.Rule == gmp.RulePoolRefill
 	if d.pending && !serving {
 		d.pending = false
 		for i, mp := range d.pools {
@@ -120,7 +122,7 @@ func (d *Driver) Event(m *gmp.Machine, e gmp.Event) error {
 func IsPoolEvent(e gmp.Event) bool {
 	switch e.Kind {
 	case gmp.KindPoolDispatch, gmp.KindPoolBlock, gmp.KindPoolReject, gmp.KindPoolIdle,
-		gmp.KindPoolPurge, gmp.KindPoolExit:
+		gmp.KindPoolPurge, gmp.KindPoolExit, gmp.KindPoolQueue:
 		return true
 	}
 	return false
@@ -152,6 +154,7 @@ type mirror struct {
 	waitSID  map[uint64]int        // real waiter number -> sid
 	onWorker map[pool.WorkerID]int // worker -> sid of the task it runs
 	waiterOf map[gmp.GID]uint64    // simulated waiting goroutine -> its waiter number
+	queued   map[uint64]queuedSub  // task number -> the queued task's submission
 	nextSID  int
 	submits  sync.WaitGroup // blocked Submit calls in flight
 }
@@ -160,7 +163,7 @@ func newMirror(i int, decl gmp.PoolDecl) (*mirror, error) {
 	mp := &mirror{
 		decl: decl, clock: manualclock.New(Epoch),
 		gates: map[int]chan bool{}, waitSID: map[uint64]int{},
-		onWorker: map[pool.WorkerID]int{}, waiterOf: map[gmp.GID]uint64{},
+		onWorker: map[pool.WorkerID]int{}, waiterOf: map[gmp.GID]uint64{}, queued: map[uint64]queuedSub{},
 	}
 	mp.hooks.init()
 	opts := []pool.Option{
@@ -169,6 +172,7 @@ func newMirror(i int, decl gmp.PoolDecl) (*mirror, error) {
 		pool.WithNonblocking(decl.Nonblocking),
 		pool.WithMaxBlocking(decl.MaxBlocking),
 		pool.WithPreAlloc(decl.PreAlloc),
+		pool.WithQueue(decl.Queue),
 	}
 	if decl.Expiry > 0 {
 		opts = append(opts, pool.WithExpiry(decl.Expiry))
@@ -210,8 +214,11 @@ func (mp *mirror) apply(e gmp.Event) error {
 		switch e.Rule {
 		case gmp.RulePoolDispatchIdle, gmp.RulePoolDispatchNew:
 			return mp.submitNow(e)
-		case gmp.RulePoolHandoff:
+		case gmp.RulePoolHandoff, gmp.RulePoolTakeQueued:
 			return mp.finish(e, false)
+		case gmp.RulePoolServeQueued:
+			// As for a waiter: served in the same breath as the exit.
+			return mp.expectQueuedDispatch(e, pool.DispatchNew)
 		case gmp.RulePoolServeWaiter:
 			// The real pool served the waiter in the same breath as the
 			// worker's exit (pool-exit, just before): its hooks are queued.
@@ -219,6 +226,19 @@ func (mp *mirror) apply(e gmp.Event) error {
 			delete(mp.waiterOf, e.WaiterG())
 			return mp.expectDispatch(e, pool.DispatchNew, waiter, mp.waitSID[waiter])
 		}
+	case gmp.KindPoolQueue:
+		if e.Rule == gmp.RulePoolRefill {
+			// The real pool let the waiter in as the worker finished (or
+			// exited): its hooks are queued.
+			waiter := mp.waiterOf[e.WaiterG()]
+			delete(mp.waiterOf, e.WaiterG())
+			return mp.expectQueued(e, waiter, mp.waitSID[waiter])
+		}
+		sid, task := mp.task()
+		if err := mp.p.Submit(task); err != nil {
+			return fmt.Errorf("the model queues task %d; the real Submit returned %v", e.Task(), err)
+		}
+		return mp.expectQueued(e, 0, sid)
 	case gmp.KindPoolBlock:
 		return mp.submitBlocking(e)
 	case gmp.KindPoolReject:
@@ -287,6 +307,52 @@ func (mp *mirror) expectDispatch(e gmp.Event, kind pool.DispatchKind, waiter uin
 	return nil
 }
 
+// queuedSub is a task in the real pool's queue: the submission it came
+// from and the wait it went through (0 for none).
+type queuedSub struct {
+	sid    int
+	waiter uint64
+}
+
+// expectQueued reads the real pool's acceptance of a task into its queue
+// and holds it against the model's: the same task number, from the same
+// waiter. sid is the submission the task came from.
+func (mp *mirror) expectQueued(e gmp.Event, waiter uint64, sid int) error {
+	if _, err := mp.hooks.next(hookSubmit); err != nil {
+		return err
+	}
+	h, err := mp.hooks.next(hookQueued)
+	if err != nil {
+		return err
+	}
+	if h.task != uint64(e.Task()) || h.waiter != waiter {
+		return fmt.Errorf("the model queues task %d (waiter %d); the real pool queues task %d (waiter %d)", e.Task(), waiter, h.task, h.waiter)
+	}
+	mp.queued[h.task] = queuedSub{sid: sid, waiter: waiter}
+	return nil
+}
+
+// expectQueuedDispatch reads the real pool's dispatch of a queued task
+// and holds it against the model's.
+func (mp *mirror) expectQueuedDispatch(e gmp.Event, kind pool.DispatchKind) error {
+	h, err := mp.hooks.next(hookDispatch)
+	if err != nil {
+		return err
+	}
+	task := uint64(e.Task())
+	q, ok := mp.queued[task]
+	if !ok {
+		return fmt.Errorf("the model gives queued task %d to w%d; the real pool never queued it", task, e.Worker())
+	}
+	if h.task != task || h.worker != pool.WorkerID(e.Worker()) || h.dispatch != kind || h.waiter != q.waiter {
+		return fmt.Errorf("the model gives queued task %d to worker w%d (%v, waiter %d); the real pool gives task %d to w%d (%v, waiter %d)",
+			task, e.Worker(), kind, q.waiter, h.task, h.worker, h.dispatch, h.waiter)
+	}
+	delete(mp.queued, task)
+	mp.onWorker[h.worker] = q.sid
+	return nil
+}
+
 // submitBlocking is a Submit that the model says waits: the real one runs
 // in a goroutine of its own, and the driver waits until it is in line.
 func (mp *mirror) submitBlocking(e gmp.Event) error {
@@ -342,6 +408,9 @@ func (mp *mirror) finish(e gmp.Event, goexit bool) error {
 		}
 		return nil
 	}
+	if e.Rule == gmp.RulePoolTakeQueued {
+		return mp.expectQueuedDispatch(e, pool.DispatchQueued)
+	}
 	waiter := mp.waiterOf[e.WaiterG()]
 	delete(mp.waiterOf, e.WaiterG())
 	return mp.expectDispatch(e, pool.DispatchHandoff, waiter, mp.waitSID[waiter])
@@ -390,6 +459,13 @@ func compareState(sp *gmp.Pool, rs *pool.Snapshot) error {
 			return fmt.Errorf("waiter %d: the model has #%d, the real pool #%d", i, w.N, rs.Waiters[i].Seq)
 		}
 	}
+	var queued []pool.QueuedTask
+	for _, qt := range sp.Queued {
+		queued = append(queued, pool.QueuedTask{Task: uint64(qt.Task), Waiter: uint64(qt.Waiter)})
+	}
+	if !slices.Equal(queued, rs.Queued) {
+		return fmt.Errorf("queued tasks: the model has %v, the real pool %v", queued, rs.Queued)
+	}
 	var next time.Time
 	if sp.PurgeArmed {
 		next = Epoch.Add(sp.PurgeAt.D())
@@ -398,11 +474,11 @@ func compareState(sp *gmp.Pool, rs *pool.Snapshot) error {
 		return fmt.Errorf("next purge: the model at %v, the real pool at %v", next, rs.NextPurge)
 	}
 	st, rst := sp.Stats, rs.Stats
-	model := [...]int{st.Submitted, st.Completed, st.Rejected, st.Blocked, st.WorkersStarted, st.WorkersReused, st.WorkersPurged, st.PeakRunning}
+	model := [...]int{st.Submitted, st.Completed, st.Rejected, st.Blocked, st.WorkersStarted, st.WorkersReused, st.WorkersPurged, st.PeakRunning, st.Queued}
 	real := [...]int{int(rst.Submitted), int(rst.Completed), int(rst.Rejected), int(rst.Blocked), int(rst.WorkersStarted),
-		int(rst.WorkersReused), int(rst.WorkersPurged), rst.PeakRunning}
+		int(rst.WorkersReused), int(rst.WorkersPurged), rst.PeakRunning, int(rst.Queued)}
 	if model != real {
-		return fmt.Errorf("stats (submitted, completed, rejected, blocked, started, reused, purged, peak): the model %v, the real pool %v", model, real)
+		return fmt.Errorf("stats (submitted, completed, rejected, blocked, started, reused, purged, peak, queued): the model %v, the real pool %v", model, real)
 	}
 	return nil
 }

@@ -89,6 +89,91 @@ func TestModelDecidesAsThePool(t *testing.T) {
 	}
 }
 
+// The same built-ins with a queue on every pool (pool.WithQueue): as long
+// as the pool, and of two tasks, so that the line is let into the queue
+// both in batches and one by one. The model takes the queue's decisions
+// as the pool does, and every rule of the queue is reached.
+func TestModelDecidesAsThePoolWithAQueue(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	all, err := scenarios.Builtins()
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[gmp.Rule]int{}
+	for _, sc := range all {
+		if len(sc.Pools) == 0 {
+			continue
+		}
+		for _, queue := range []int{0, 2} {
+			for _, procs := range []int{sc.Procs, 1, 3} {
+				t.Run(fmt.Sprintf("%s/queue=%d/procs=%d", sc.Name, queue, procs), func(t *testing.T) {
+					prog := *sc.Program()
+					prog.Pools = append([]gmp.PoolDecl(nil), prog.Pools...)
+					for i := range prog.Pools {
+						prog.Pools[i].Queue = queue
+						if queue == 0 {
+							prog.Pools[i].Queue = prog.Pools[i].Size
+						}
+					}
+					cfg := sc.Config()
+					cfg.Procs, cfg.Check = procs, true
+					m, n := runCounting(t, &prog, cfg, seen)
+					if n == 0 {
+						t.Fatal("no pool events: nothing was compared")
+					}
+					// A queue lets a task submit to its own full pool:
+					// nested-submit's deadlock is gone.
+					if !sc.AsExpected(m.End()) && m.End().Reason != gmp.MainReturned {
+						t.Fatalf("ended %v: %v", m.End().Reason, m.End().Err)
+					}
+				})
+			}
+		}
+	}
+	for _, r := range []gmp.Rule{gmp.RulePoolEnqueue, gmp.RulePoolTakeQueued, gmp.RulePoolRefill} {
+		if seen[r] == 0 {
+			t.Errorf("no event of rule %s (%s)", r.Fn(), r.Doc())
+		}
+	}
+}
+
+// runCounting is run, counting the events of each rule into seen.
+func runCounting(t *testing.T, prog *gmp.Program, cfg gmp.Config, seen map[gmp.Rule]int) (*gmp.Machine, int) {
+	t.Helper()
+	var m *gmp.Machine
+	n := 0
+	synctest.Test(t, func(t *testing.T) {
+		d, err := New(prog)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer func() {
+			if err := d.Close(); err != nil {
+				t.Errorf("Close: %v", err)
+			}
+		}()
+		m, err = gmp.New(cfg, prog)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.SetSink(func(e gmp.Event) {
+			if IsPoolEvent(e) {
+				n++
+			}
+			seen[e.Rule]++
+			d.Event(m, e)
+		})
+		end := m.Run()
+		if end.Reason == gmp.Invariant {
+			t.Fatalf("invariant: %v", end.Err)
+		}
+		if err := d.Event(m, gmp.Event{T: m.Now(), Kind: gmp.KindProgram}); err != nil {
+			t.Fatalf("the real pool disagrees: %v", err)
+		}
+	})
+	return m, n
+}
+
 // Options and rules the built-ins do not reach: PreAlloc's ring, several
 // pools at once with purges due together, MaxBlocking, a task calling
 // runtime.Goexit with waiters in line, and an unlimited pool.
@@ -124,6 +209,27 @@ main:
   - go: {count: 3, do: [{submit: {pool: p, do: [{cpu: 100us}]}}]}
   - wait: children
 `,
+		"queue goexit": `procs: 2
+pools: {p: {size: 2, queue: 4}}
+main:
+  - submit: {pool: p, count: 2, do: [{sleep: 1ms}, exit]}
+  - submit: {pool: p, count: 3, do: [{cpu: 100us}]}
+  - go: {count: 3, do: [{submit: {pool: p, do: [{cpu: 100us}]}}]}
+  - wait: children
+`,
+		"queue nonblocking": `procs: 1
+pools: {p: {size: 1, queue: 2, nonblocking: true}}
+main:
+  - submit: {pool: p, count: 5, do: [{sleep: 1ms}]}
+  - wait: children
+`,
+		"queue max blocking": `procs: 2
+pools: {p: {size: 1, queue: 2, max_blocking: 2}}
+main:
+  - submit: {pool: p, count: 3, do: [{sleep: 2ms}]}
+  - go: {count: 5, do: [{submit: {pool: p, do: [{cpu: 200us}]}}]}
+  - wait: children
+`,
 		"unlimited": `procs: 2
 pools: {p: {size: 0, expiry: 3ms}}
 main:
@@ -133,6 +239,7 @@ main:
   - wait: children
 `,
 	}
+	seen := map[gmp.Rule]int{}
 	for name, src := range cases {
 		t.Run(name, func(t *testing.T) {
 			sc, err := scenarios.Parse(strings.ReplaceAll(name, " ", "-")+".yaml", []byte(src))
@@ -141,11 +248,15 @@ main:
 			}
 			cfg := sc.Config()
 			cfg.Check = true
-			m, n := run(t, sc.Program(), cfg)
+			m, n := runCounting(t, sc.Program(), cfg, seen)
 			if n == 0 || m.End().Reason != gmp.MainReturned {
 				t.Fatalf("%d pool events; ended %v: %v", n, m.End().Reason, m.End().Err)
 			}
 		})
+	}
+	// A worker's Goexit with tasks queued starts a worker for the oldest.
+	if seen[gmp.RulePoolServeQueued] == 0 {
+		t.Error("no queued task was served by a new worker")
 	}
 }
 

@@ -32,16 +32,16 @@ func chaosTasks() int {
 // the chaos may reject is bounded by what it did, whatever the OS does
 // with the threads.
 func TestChaos(t *testing.T) {
-	for _, preAlloc := range []bool{false, true} {
-		name := "stack"
-		if preAlloc {
-			name = "prealloc"
-		}
-		t.Run(name, func(t *testing.T) { chaos(t, preAlloc, 0xC0FFEE) })
+	for _, c := range []struct {
+		name     string
+		preAlloc bool
+		queue    int
+	}{{"stack", false, 0}, {"prealloc", true, 0}, {"queue", false, 32}} {
+		t.Run(c.name, func(t *testing.T) { chaos(t, c.preAlloc, c.queue, 0xC0FFEE) })
 	}
 }
 
-func chaos(t *testing.T, preAlloc bool, seed uint64) {
+func chaos(t *testing.T, preAlloc bool, queue int, seed uint64) {
 	const (
 		submitters = 4
 		maxCap     = 64
@@ -72,7 +72,7 @@ func chaos(t *testing.T, preAlloc bool, seed uint64) {
 			overStarted.Add(1)
 		}
 	}}
-	p, err := pool.New(maxCap, pool.WithHooks(hooks), pool.WithPreAlloc(preAlloc),
+	p, err := pool.New(maxCap, pool.WithHooks(hooks), pool.WithPreAlloc(preAlloc), pool.WithQueue(queue),
 		pool.WithExpiry(time.Millisecond), pool.WithPanicHandler(func(any) {}))
 	if err != nil {
 		t.Fatal(err)

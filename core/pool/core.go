@@ -52,6 +52,7 @@ type core[T any] struct {
 	running    atomic.Int64 // workers started and not told to stop
 	waiters    chain[*waiter[T]]
 	waiting    atomic.Int64 // == waiters.len
+	queue      taskQueue[T] // Options.Queue
 	// gen counts Releases (modulo 2^32: a busy worker would have to see
 	// four billion of them to be mistaken). A worker started in an earlier
 	// generation stops after its task.
@@ -98,7 +99,7 @@ func (c *core[T]) init(size int, exec func(T), opts []Option) error {
 	c.expiry = int64(o.Expiry)
 	c.purge = !o.DisablePurge
 	c.preAlloc = o.PreAlloc
-	c.limits = decide.Limits{Nonblocking: o.Nonblocking, MaxBlocking: o.MaxBlocking}
+	c.limits = decide.Limits{Nonblocking: o.Nonblocking, MaxBlocking: o.MaxBlocking, Queue: o.Queue}
 	if size <= 0 {
 		size = -1
 	}
@@ -202,7 +203,8 @@ func (c *core[T]) Tune(size int) {
 
 // countsLocked is what the decisions of package decide read.
 func (c *core[T]) countsLocked() decide.Counts {
-	return decide.Counts{Idle: c.idle.len(), Running: int(c.running.Load()), Capacity: int(c.capacity.Load()), Waiting: c.waiters.len}
+	return decide.Counts{Idle: c.idle.len(), Running: int(c.running.Load()), Capacity: int(c.capacity.Load()),
+		Waiting: c.waiters.len, Queued: c.queue.len}
 }
 
 // submitContext is SubmitContext and InvokeContext: a done context rejects
@@ -251,6 +253,10 @@ func (c *core[T]) submit(ctx context.Context, task T) error {
 		c.mu.Unlock()
 		w.tasks <- task
 		go w.run()
+		return nil
+	case decide.Enqueue:
+		c.enqueueLocked(task, 0, now)
+		c.mu.Unlock()
 		return nil
 	case decide.Reject:
 		c.rejectLocked(ErrPoolOverload, 0, now)
@@ -321,16 +327,79 @@ func (c *core[T]) takeFirstWaiterLocked() (*waiter[T], T) {
 	return wt, task
 }
 
-// serveWaitersLocked starts a worker for each waiter, first come first
-// served, while there is room. It runs when room may have appeared without a
-// worker finishing a task: Tune growing the capacity, or a worker stopping.
+// serveWaitersLocked starts a worker for each queued task, then for each
+// waiter, first come first served, while there is room. It runs when room
+// may have appeared without a worker finishing a task: Tune growing the
+// capacity, or a worker stopping.
 func (c *core[T]) serveWaitersLocked(now int64) {
-	for !c.closed.Load() && decide.ServeWaiter(c.countsLocked()) {
+	for {
+		counts := c.countsLocked()
+		switch {
+		case decide.ServeQueued(counts):
+			// Even on a released pool: the task was accepted. A worker
+			// started then belongs to the released incarnation, so it
+			// stops once the queue is empty.
+			qt := c.queue.pop()
+			w := c.startWorkerLocked()
+			if c.closed.Load() {
+				w.gen = c.gen - 1
+			}
+			c.dispatchQueuedLocked(w, qt, DispatchNew, now)
+			w.tasks <- qt.task
+			go w.run()
+			c.refillLocked(now)
+		case !c.closed.Load() && decide.ServeWaiter(counts):
+			wt, task := c.takeFirstWaiterLocked()
+			w := c.startWorkerLocked()
+			c.acceptLocked(w, DispatchNew, wt, now)
+			w.tasks <- task
+			go w.run()
+			wt.ready <- struct{}{}
+		default:
+			return
+		}
+	}
+}
+
+// enqueueLocked accepts task into the queue. waiter is the wait it came
+// from, or 0.
+func (c *core[T]) enqueueLocked(task T, waiter uint64, now int64) {
+	c.submitted++
+	c.stats.Queued++
+	c.queue.push(queuedTask[T]{task: task, seq: c.submitted, waiter: waiter})
+	if h := c.hooks.OnSubmit; h != nil {
+		h(SubmitEvent{Task: c.submitted, Waiter: waiter, At: c.timeAt(now)})
+	}
+	if h := c.hooks.OnQueue; h != nil {
+		h(QueueEvent{Task: c.submitted, Waiter: waiter, Len: c.queue.len, At: c.timeAt(now)})
+	}
+}
+
+// dispatchQueuedLocked records that w takes the queued task qt: a worker
+// that finished its task (DispatchQueued), or one started for it
+// (DispatchNew).
+func (c *core[T]) dispatchQueuedLocked(w *worker[T], qt queuedTask[T], kind DispatchKind, now int64) {
+	if kind == DispatchQueued {
+		c.reused++
+	}
+	w.busySince.Store(now)
+	if h := c.hooks.OnWorkerStart; h != nil && kind == DispatchNew {
+		h(WorkerEvent{Worker: w.id, At: c.timeAt(now)})
+	}
+	if h := c.hooks.OnDispatch; h != nil {
+		h(DispatchEvent{Task: qt.seq, Worker: w.id, Kind: kind, Waiter: qt.waiter, At: c.timeAt(now)})
+	}
+}
+
+// refillLocked lets waiters into the queue after a task has left it, as
+// many as decide.Refill says, first come first served, and wakes each.
+func (c *core[T]) refillLocked(now int64) {
+	for n := decide.Refill(c.countsLocked(), c.limits); n > 0; n-- {
 		wt, task := c.takeFirstWaiterLocked()
-		w := c.startWorkerLocked()
-		c.acceptLocked(w, DispatchNew, wt, now)
-		w.tasks <- task
-		go w.run()
+		if h := c.hooks.OnUnblock; h != nil {
+			h(UnblockEvent{Waiter: wt.seq, At: c.timeAt(now)})
+		}
+		c.enqueueLocked(task, wt.seq, now)
 		wt.ready <- struct{}{}
 	}
 }

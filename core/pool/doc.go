@@ -18,7 +18,7 @@
 //
 // Every decision is made under the pool's one lock by the goroutine that
 // reaches it, and its hooks fire there and then, so the hooks' order is the
-// decisions' order. The choices below (Submit's 3–6, F2–F5, W, and P's
+// decisions' order. The choices below (Submit's 3–7, F2–F6, Q, W, and P's
 // count) are package decide's functions, which schedlab's model of a pool
 // calls too, so the model decides with this code. There is no background
 // goroutine: a pool with no workers runs no goroutine at all, and a pool
@@ -41,35 +41,53 @@
 //     started for the task. It counts in Running before its goroutine
 //     exists, so Running never exceeds Cap. Worker IDs go 1, 2, 3… in
 //     start order and are never reused. [DispatchNew]
-//  5. Otherwise, if the pool is Nonblocking, or MaxBlocking > 0 submitters
+//  5. Otherwise, if the pool has a queue (WithQueue) with room and nobody
+//     waits, the task is accepted into the queue and Submit returns nil at
+//     once; the next worker to finish takes it (F2). [Queue]
+//  6. Otherwise, if the pool is Nonblocking, or MaxBlocking > 0 submitters
 //     already wait, the task is rejected with ErrPoolOverload.
-//  6. Otherwise the submitter waits at the back of a FIFO line with the next
+//  7. Otherwise the submitter waits at the back of a FIFO line with the next
 //     waiter number. No later submitter can overtake it: a waiter exists only
-//     while no worker is idle, and rules F4 and W serve the line in order.
+//     while no worker is idle, no task is queued while someone waits, and
+//     rules F5, Q and W serve the line in order.
 //
 // The decision is made, and its hooks have fired, before Submit returns or
-// blocks. Submit returns nil once a worker has the task.
+// blocks. Submit returns nil once a worker has the task, or the queue.
 //
 // When a worker finishes a task (in its own goroutine):
 //
 //  1. The task counts as completed (and as panicked, if it panicked: the
 //     panic is recovered and handed to the panic handler or the logger, and
 //     the worker carries on).
-//  2. If the pool was released since the worker started, even if it has been
+//  2. If a task is queued and Running <= Cap, the worker takes the oldest
+//     and runs it at once, without parking; then rule Q lets waiters into
+//     the queue. A queued task was accepted, so even a released pool's
+//     workers run the queue out before they stop. [DispatchQueued]
+//  3. If the pool was released since the worker started, even if it has been
 //     rebooted since, the worker stops. [ExitReleased]
-//  3. If Running > Cap (Tune lowered it), the worker stops. [ExitShrunk]
-//  4. If submitters are waiting, the worker takes the first one's task and
+//  4. If Running > Cap (Tune lowered it), the worker stops. [ExitShrunk]
+//  5. If submitters are waiting, the worker takes the first one's task and
 //     runs it at once; the submitter is woken only to return nil. This hand-
 //     off costs one goroutine switch less than ants', where the worker parks
 //     and the woken submitter hands it the task. [DispatchHandoff]
-//  5. Otherwise the worker goes onto the idle stack, stamped with the time as
+//  6. Otherwise the worker goes onto the idle stack, stamped with the time as
 //     its last use, and OnWorkerIdle fires before any submit can take it. If
 //     no purge is scheduled, one is scheduled for last use + expiry.
 //
-// W, serving waiters: after a worker stops (F2, F3, or a task calling
-// runtime.Goexit) and after Tune raises the capacity, while someone waits and
-// Running < Cap, a worker is started for the first waiter's task. This is
-// what keeps waiters from being stranded when workers go away (ants #146).
+// Q, letting the line into the queue: after a task leaves the queue, if the
+// queue is down to half its length or less, the first waiters move their
+// tasks into it, in order, as many as fit, and each is woken to return nil.
+// Waking the line in batches is what the queue is for: a submitter that
+// keeps the pool full parks once per half a queue, not once per task, and
+// a worker under load takes its next task without parking at all.
+//
+// W, serving waiters: after a worker stops (F3, F4, or a task calling
+// runtime.Goexit) and after Tune raises the capacity, while Running < Cap, a
+// worker is started for the oldest queued task (then Q applies), or, with
+// the queue empty, for the first waiter's task. This is what keeps waiters
+// and queued tasks from being stranded when workers go away (ants #146). A
+// worker started for a queued task of a released pool stops once the queue
+// is empty.
 //
 // P, the purge: the purge timer is due at the oldest idle worker's last use +
 // expiry, or earlier. When it fires at time t it stops every idle worker
@@ -84,11 +102,12 @@
 // the one the timer was set for, the timer is never late.
 //
 // Tune(n): sets the capacity (no-op on unlimited and PreAlloc pools, and for
-// n <= 0). Growing it applies W. Shrinking it stops nobody at once: see F3.
+// n <= 0). Growing it applies W. Shrinking it stops nobody at once: see F4.
 //
 // Release: closes the pool; every waiter, in FIFO order, is woken with
 // ErrPoolClosed (ants #141); every idle worker, in reuse order, is told to
-// stop; the purge timer is stopped. Busy workers stop after their task (F2).
+// stop; the purge timer is stopped. Busy workers stop after their task, once
+// the queue is empty (F2, F3).
 // ReleaseTimeout and ReleaseContext also wait until every worker goroutine
 // has returned. Reboot reopens a released pool without waiting.
 //
@@ -112,7 +131,10 @@
 // A task costs two clock readings, two short critical sections (under a
 // mutex that yields the processor a few times before it parks), and the
 // channel send that wakes an idle worker; a task handed off to a waiter
-// saves the worker's park and wake-up. With no hooks set each hook costs a
+// saves the worker's park and wake-up. With a queue (WithQueue), a task
+// that finds every worker busy costs its submitter a push and the worker
+// that takes it a pop, with no goroutine parked or woken: under a load that
+// keeps the workers busy, that is most tasks. With no hooks set each hook costs a
 // nil check. The pool allocates nothing per task: waiter records are
 // recycled through a sync.Pool, and a worker is a 48-byte record, a one-slot
 // channel and a goroutine, as in ants.

@@ -31,6 +31,10 @@ var (
 	// a negative number.
 	ErrInvalidMaxBlocking = errors.New("pool: max blocking must not be negative")
 
+	// ErrInvalidQueue is returned by New when WithQueue is given a negative
+	// length.
+	ErrInvalidQueue = errors.New("pool: queue length must not be negative")
+
 	// ErrNilTask is returned by Submit for a nil task, and by NewFunc for a
 	// nil function.
 	ErrNilTask = errors.New("pool: nil task")

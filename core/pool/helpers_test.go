@@ -70,10 +70,15 @@ func (r *recorder) hooks() pool.Hooks {
 			r.add(e.At, "purge [%s] next %s", strings.Join(ids, " "), next)
 		},
 		OnPanic: func(e pool.PanicEvent) { r.add(e.At, "panic w%d: %v", e.Worker, e.Value) },
+		OnQueue: func(e pool.QueueEvent) { r.add(e.At, "queue t%d%s (%d queued)", e.Task, from(e.Waiter), e.Len) },
 		OnBlock: func(e pool.WaiterEvent) { r.add(e.At, "block #%d", e.Waiter) },
 		OnUnblock: func(e pool.UnblockEvent) {
 			if e.Err != nil {
 				r.add(e.At, "unblock #%d: %v", e.Waiter, e.Err)
+				return
+			}
+			if e.Worker == 0 {
+				r.add(e.At, "unblock #%d -> queue", e.Waiter)
 				return
 			}
 			r.add(e.At, "unblock #%d -> w%d", e.Waiter, e.Worker)

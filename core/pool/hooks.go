@@ -19,6 +19,9 @@ const (
 	// DispatchHandoff: a worker that had just finished its task took the
 	// first waiting submitter's task instead of going idle.
 	DispatchHandoff
+	// DispatchQueued: a worker that had just finished its task took the
+	// oldest task in the queue (Options.Queue).
+	DispatchQueued
 )
 
 func (k DispatchKind) String() string {
@@ -27,6 +30,8 @@ func (k DispatchKind) String() string {
 		return "new"
 	case DispatchIdle:
 		return "idle"
+	case DispatchQueued:
+		return "queued"
 	case DispatchHandoff:
 		return "handoff"
 	}
@@ -111,6 +116,16 @@ type PurgeEvent struct {
 	Next time.Time
 }
 
+// QueueEvent reports an accepted task put in the queue (Options.Queue),
+// where the next worker to finish a task takes it.
+type QueueEvent struct {
+	Task   uint64 // as in SubmitEvent
+	Waiter uint64 // as in SubmitEvent
+	// Len is the queue's length with the task in it.
+	Len int
+	At  time.Time
+}
+
 // PanicEvent reports a task's panic, recovered by its worker.
 type PanicEvent struct {
 	Worker WorkerID
@@ -129,8 +144,9 @@ type WaiterEvent struct {
 // UnblockEvent reports the end of a wait.
 type UnblockEvent struct {
 	Waiter uint64
-	// Err is nil if the submitter got a worker (then Worker is set), or
-	// ErrPoolClosed, or the error of the submitter's context.
+	// Err is nil if the submitter got a worker (then Worker is set) or a
+	// place in the queue (then Worker is 0), or ErrPoolClosed, or the
+	// error of the submitter's context.
 	Err    error
 	Worker WorkerID
 	At     time.Time
@@ -172,6 +188,8 @@ type RejectEvent struct {
 //   - OnPurge: the purge timer's goroutine.
 //   - OnPanic: the worker, after recovering the panic and calling the panic
 //     handler.
+//   - OnQueue: the submitter; a worker finishing its task, when it lets
+//     waiters into the queue (OnUnblock and OnSubmit come first, for each).
 //   - OnBlock: the submitter.
 //   - OnUnblock: whoever served the waiter (as for OnDispatch), the caller of
 //     Release (ErrPoolClosed), or the submitter itself when its context ends.
@@ -180,7 +198,10 @@ type RejectEvent struct {
 //
 // Within one decision the hooks fire in this order: OnUnblock (if the task
 // waited), OnSubmit, OnWorkerStart (if a worker is started for it),
-// OnDispatch. A rejected wait fires OnUnblock then OnReject. A task's panic
+// OnDispatch; for a task put in the queue, OnSubmit then OnQueue, and its
+// OnDispatch comes when a worker takes it. A worker that takes a queued
+// task fires OnDispatch, then the hooks of the waiters it lets into the
+// queue. A rejected wait fires OnUnblock then OnReject. A task's panic
 // fires OnPanic before the hooks of what its worker does next. A purge fires
 // OnPurge, then OnWorkerExit for each worker it stops, oldest first.
 type Hooks struct {
@@ -199,6 +220,8 @@ type Hooks struct {
 	OnPurge func(PurgeEvent)
 	// OnPanic: a task panicked and its worker recovered.
 	OnPanic func(PanicEvent)
+	// OnQueue: an accepted task went into the queue.
+	OnQueue func(QueueEvent)
 	// OnBlock: a submitter found no free worker and waits, last in line.
 	OnBlock func(WaiterEvent)
 	// OnUnblock: a waiting submitter's wait ended.

@@ -51,6 +51,20 @@ type Options struct {
 	// with ErrPoolOverload instead of waiting. It overrides MaxBlocking.
 	Nonblocking bool
 
+	// Queue is how many accepted tasks may wait in the pool's queue when
+	// every worker is busy and none may be started. A worker that finishes
+	// a task takes the oldest queued one and runs it at once, before it
+	// would park; a submit that finds no worker queues its task and returns
+	// without waiting, while the queue has room and nobody waits. Once it
+	// is full, submitters wait (or are rejected) as without a queue, and
+	// are let into it, in arrival order, when it has drained to half its
+	// length. Zero (the default) means no queue. A negative value makes New
+	// fail with ErrInvalidQueue. Under load it saves a worker's park and
+	// wake-up, or a waiting submitter's, per task (see Cost in the package
+	// doc); with it, a task may wait behind a busy worker's task while
+	// another worker could start, as in any queued executor.
+	Queue int
+
 	// PanicHandler is called with the value of every panic a task raises,
 	// in the worker's goroutine, after the panic is recovered and before
 	// the worker takes its next task. It must not panic itself. When it is
@@ -81,6 +95,10 @@ func WithPreAlloc(preAlloc bool) Option { return func(o *Options) { o.PreAlloc =
 
 // WithMaxBlocking sets Options.MaxBlocking: the most submitters that may wait.
 func WithMaxBlocking(n int) Option { return func(o *Options) { o.MaxBlocking = n } }
+
+// WithQueue sets Options.Queue: how many accepted tasks may wait for a
+// worker, which the workers drain before they park.
+func WithQueue(n int) Option { return func(o *Options) { o.Queue = n } }
 
 // WithNonblocking sets Options.Nonblocking: fail instead of waiting.
 func WithNonblocking(nonblocking bool) Option {
@@ -118,6 +136,8 @@ func resolveOptions(size int, opts []Option) (Options, error) {
 		return o, ErrInvalidExpiry
 	case o.MaxBlocking < 0:
 		return o, ErrInvalidMaxBlocking
+	case o.Queue < 0:
+		return o, ErrInvalidQueue
 	case o.PreAlloc && size <= 0:
 		return o, ErrInvalidPreAllocSize
 	}

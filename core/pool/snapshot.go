@@ -25,17 +25,20 @@ type Snapshot struct {
 	// Waiters lists the blocked submitters in the order they will be
 	// served.
 	Waiters []WaitingSubmitter
+	// Queued lists the tasks in the queue, oldest (the next taken) first.
+	Queued []QueuedTask
 	// NextPurge is when the purge timer fires next, or the zero time if
 	// it is not armed.
 	NextPurge time.Time
 	// Expiry is how long a worker may stay idle.
 	Expiry time.Duration
-	// PurgeDisabled, PreAlloc, Nonblocking and MaxBlocking are the pool's
+	// PurgeDisabled, PreAlloc, Nonblocking, MaxBlocking and Queue are the pool's
 	// options.
 	PurgeDisabled bool
 	PreAlloc      bool
 	Nonblocking   bool
 	MaxBlocking   int
+	Queue         int
 	// Closed is IsClosed().
 	Closed bool
 	// Stats are the pool's counters.
@@ -68,6 +71,12 @@ type WaitingSubmitter struct {
 	Since time.Time
 }
 
+// QueuedTask is a task in the queue in a Snapshot.
+type QueuedTask struct {
+	// Task and Waiter are as in SubmitEvent.
+	Task, Waiter uint64
+}
+
 // Snapshot returns the pool's current state.
 func (c *core[T]) Snapshot() Snapshot {
 	var s Snapshot
@@ -79,7 +88,7 @@ func (c *core[T]) Snapshot() Snapshot {
 // its slices: a UI that redraws often can keep one Snapshot and allocate
 // nothing once its slices are large enough.
 func (c *core[T]) SnapshotInto(s *Snapshot) {
-	idle, busy, waiters := s.Idle[:0], s.Busy[:0], s.Waiters[:0]
+	idle, busy, waiters, queued := s.Idle[:0], s.Busy[:0], s.Waiters[:0], s.Queued[:0]
 	now := c.lock()
 	defer c.mu.Unlock()
 	// A worker is busy if it runs and is not idle. The worker records have
@@ -100,6 +109,7 @@ func (c *core[T]) SnapshotInto(s *Snapshot) {
 	c.waiters.each(func(wt *waiter[T]) {
 		waiters = append(waiters, WaitingSubmitter{Seq: wt.seq, Since: c.timeAt(wt.since)})
 	})
+	c.queue.each(func(qt queuedTask[T]) { queued = append(queued, QueuedTask{Task: qt.seq, Waiter: qt.waiter}) })
 	var nextPurge time.Time
 	if c.purgeArmed {
 		nextPurge = c.timeAt(c.purgeAt)
@@ -111,12 +121,14 @@ func (c *core[T]) SnapshotInto(s *Snapshot) {
 		Idle:          idle,
 		Busy:          busy,
 		Waiters:       waiters,
+		Queued:        queued,
 		NextPurge:     nextPurge,
 		Expiry:        time.Duration(c.expiry),
 		PurgeDisabled: !c.purge,
 		PreAlloc:      c.preAlloc,
 		Nonblocking:   c.limits.Nonblocking,
 		MaxBlocking:   c.limits.MaxBlocking,
+		Queue:         c.limits.Queue,
 		Closed:        c.closed.Load(),
 		Stats:         c.statsLocked(),
 	}

@@ -125,6 +125,12 @@ func (c *core[T]) finishTask(w *worker[T], panicked bool, value any) (T, afterTa
 		c.mu.Unlock()
 		wt.ready <- struct{}{}
 		return task, runNext
+	case decide.TakeQueued:
+		qt := c.queue.pop()
+		c.dispatchQueuedLocked(w, qt, DispatchQueued, now)
+		c.refillLocked(now)
+		c.mu.Unlock()
+		return qt.task, runNext
 	case decide.GoIdle:
 		w.lastUsed = now
 		if c.idle.push(w) {

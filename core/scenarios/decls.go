@@ -11,7 +11,7 @@ import (
 // The declarations a scenario names its objects in (chans:, pools:,
 // sems:), and the references actions make to them.
 
-var poolKeys = []string{"size", "expiry", "nonblocking", "max_blocking", "prealloc"}
+var poolKeys = []string{"size", "expiry", "nonblocking", "max_blocking", "prealloc", "queue"}
 
 // declarations reads a mapping of names to what they declare (chans:,
 // pools:, sems:), calling each for every named entry in file order. An
@@ -86,6 +86,12 @@ func (p *reader) poolDecls(n ast.Node) []gmp.PoolDecl {
 			d.PreAlloc = p.boolean(v, "prealloc")
 			if d.PreAlloc && d.Size == 0 {
 				p.errorf(v, "give the pool a size, or drop prealloc", "a prealloc pool needs a size (ErrInvalidPreAllocSize)")
+			}
+		}
+		if v, ok := f["queue"]; ok {
+			d.Queue = int(p.integer(v, "queue of pool "+name, 0, maxPoolSize))
+			if d.Queue > 0 && d.Size == 0 {
+				p.errorf(v, "give the pool a size, or drop queue", "a pool with no limit never queues a task: it starts a worker")
 			}
 		}
 		p.pools[name] = len(out)

@@ -10,7 +10,7 @@ import (
 // Pools, semaphores and errgroups: the shape issue 5 gives the format.
 func TestParsePoolsSemsAndGroups(t *testing.T) {
 	sc := mustParse(t, "p.yaml", `procs: 2
-pools: {workers: {size: 8, expiry: 1s, nonblocking: false, max_blocking: 0, prealloc: false}, spare: {size: 0}}
+pools: {workers: {size: 8, expiry: 1s, nonblocking: false, max_blocking: 0, prealloc: false, queue: 16}, spare: {size: 0}}
 sems:  {io: 4}
 main:
   - submit: {pool: workers, count: 1000, do: [{cpu: 200us}]}
@@ -22,7 +22,7 @@ main:
 	if len(sc.Pools) != 2 || len(sc.Sems) != 1 {
 		t.Fatalf("pools %+v, sems %+v", sc.Pools, sc.Sems)
 	}
-	if p := sc.Pools[0]; p.Name != "workers" || p.Size != 8 || p.Expiry != time.Second || p.Pos != at("p.yaml", 2, 9) {
+	if p := sc.Pools[0]; p.Name != "workers" || p.Size != 8 || p.Expiry != time.Second || p.Queue != 16 || p.Pos != at("p.yaml", 2, 9) {
 		t.Fatalf("pool %+v", p)
 	}
 	if sc.Pools[1].Size != 0 {
@@ -68,6 +68,12 @@ var poolErrorCases = []struct {
 	{name: "prealloc without a size",
 		src:  "procs: 1\npools: {workers: {size: 0, prealloc: true}}\nmain: []\n",
 		want: []wantErr{{"2:38", "a prealloc pool needs a size", "give the pool a size"}}},
+	{name: "queue without a size",
+		src:  "procs: 1\npools: {workers: {size: 0, queue: 4}}\nmain: []\n",
+		want: []wantErr{{"2:35", "a pool with no limit never queues a task", "give the pool a size, or drop queue"}}},
+	{name: "negative queue",
+		src:  "procs: 1\npools: {workers: {size: 2, queue: -1}}\nmain: []\n",
+		want: []wantErr{{"2:35", "queue of pool workers", ""}}},
 	{name: "zero expiry",
 		src:  "procs: 1\npools: {workers: {size: 1, expiry: 0s}}\nmain: []\n",
 		want: []wantErr{{"2:36", "expiry must be greater than zero", "default of 1s"}}},

@@ -369,6 +369,9 @@ func (t *translator) poolOptions(p gmp.PoolDecl) string {
 	if p.PreAlloc {
 		b.WriteString(", pool.WithPreAlloc(true)")
 	}
+	if p.Queue > 0 {
+		fmt.Fprintf(&b, ", pool.WithQueue(%d)", p.Queue)
+	}
 	return b.String()
 }
 

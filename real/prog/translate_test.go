@@ -135,3 +135,12 @@ func TestGoMinor(t *testing.T) {
 		t.Error("goMinor read a version from gccgo")
 	}
 }
+
+// A pool's queue reaches the program as pool.WithQueue, which the copy of
+// package pool beside it has.
+func TestTranslationKeepsThePoolsQueue(t *testing.T) {
+	prog := translate(t, "procs: 1\npools: {p: {size: 2, queue: 8}}\nmain: [{submit: {pool: p, count: 3, do: [{cpu: 1ms}]}}, {wait: children}]\n")
+	if src := string(prog.Main); !strings.Contains(src, "pool.WithQueue(8)") {
+		t.Errorf("the program lacks pool.WithQueue(8):\n%s", src)
+	}
+}

@@ -199,25 +199,32 @@ func netpollText(st *gmp.Machine) string {
 	return fmt.Sprintf("%s%d waiting: %s", who, len(waiters), strings.Join(ws, ", "))
 }
 
+// timersShown is how many timers per P the timers line names; the rest
+// are counted.
+const timersShown = 4
+
+// timersText names each P's earliest timers. It asks the heap for those
+// alone: sorting every P's whole heap for four names each was most of a
+// frame's cost with 100k goroutines asleep.
 func timersText(st *gmp.Machine) string {
 	var parts []string
+	var buf [timersShown]gmp.Timer
 	for i := range st.Procs() {
 		p := st.P(gmp.PID(i))
-		ts := p.Timers()
-		if len(ts) == 0 {
+		n := p.TimerCount()
+		if n == 0 {
 			continue
 		}
 		var gs []string
-		for j, tm := range ts {
-			if j == 4 {
-				gs = append(gs, fmt.Sprintf("+%d", len(ts)-4))
-				break
-			}
+		for _, tm := range p.EarliestTimers(timersShown, buf[:0]) {
 			if tm.Purge != 0 {
 				gs = append(gs, fmt.Sprintf("purge:%s@%v", st.Pools()[tm.Purge-1].Decl.Name, tm.When))
 				continue
 			}
 			gs = append(gs, fmt.Sprintf("%v@%v", tm.G, tm.When))
+		}
+		if n > timersShown {
+			gs = append(gs, fmt.Sprintf("+%d", n-timersShown))
 		}
 		parts = append(parts, p.ID.String()+": "+strings.Join(gs, " "))
 	}

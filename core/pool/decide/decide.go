@@ -19,12 +19,17 @@ type Counts struct {
 	// unlimited pool.
 	Capacity int
 	Waiting  int // submitters waiting for a worker
+	Queued   int // accepted tasks in the queue, waiting for a worker
 }
 
 // Limits are the options that turn a wait into a rejection.
 type Limits struct {
 	Nonblocking bool // never wait: reject when there is no worker
 	MaxBlocking int  // reject when this many already wait; 0 for no limit
+	// Queue is how many accepted tasks may wait for a worker in the
+	// pool's queue, which the workers drain before they park; 0 for no
+	// queue, when a submitter with no worker waits itself.
+	Queue int
 }
 
 // HasRoom reports whether a worker may be started.
@@ -49,20 +54,30 @@ const (
 	// Wait queues the submitter, first come first served, until a worker
 	// finishing a task (or a stop making room) serves it.
 	Wait
+	// Enqueue accepts the task into the pool's queue: the submitter
+	// returns at once, and the first worker to finish a task runs it.
+	Enqueue
 )
 
-var submitNames = [...]string{ToIdle: "to an idle worker", NewWorker: "to a new worker", Reject: "rejected", Wait: "wait"}
+var submitNames = [...]string{ToIdle: "to an idle worker", NewWorker: "to a new worker", Reject: "rejected", Wait: "wait",
+	Enqueue: "to the queue"}
 
 func (s Submit) String() string { return submitNames[s] }
 
 // OnSubmit decides a submit to an open pool: an idle worker first, then a
-// new one while there is room, then a rejection or a place in the line.
+// new one while there is room, then the queue while it has room and
+// nobody waits (a submitter never overtakes one in the line), then a
+// rejection or a place in the line. No task is queued while a worker is
+// idle, or idles while a task is queued: a worker goes idle only when the
+// queue is empty.
 func OnSubmit(c Counts, l Limits) Submit {
 	switch {
 	case c.Idle > 0:
 		return ToIdle
 	case c.HasRoom():
 		return NewWorker
+	case c.Queued < l.Queue && c.Waiting == 0:
+		return Enqueue
 	case l.Nonblocking || (l.MaxBlocking > 0 && c.Waiting >= l.MaxBlocking):
 		return Reject
 	}
@@ -81,9 +96,13 @@ const (
 	Handoff
 	// GoIdle: the worker goes on the idle list, stamped with the time.
 	GoIdle
+	// TakeQueued: the worker takes the oldest queued task and runs it,
+	// without parking.
+	TakeQueued
 )
 
-var afterNames = [...]string{StopReleased: "stop (released)", StopShrunk: "stop (shrunk)", Handoff: "serve the first waiter", GoIdle: "go idle"}
+var afterNames = [...]string{StopReleased: "stop (released)", StopShrunk: "stop (shrunk)", Handoff: "serve the first waiter", GoIdle: "go idle",
+	TakeQueued: "take the oldest queued task"}
 
 func (a After) String() string { return afterNames[a] }
 
@@ -91,9 +110,14 @@ func (a After) String() string { return afterNames[a] }
 // pool was released (and perhaps rebooted) since the worker started.
 // Stopping comes before serving a waiter, so a shrinking pool shrinks even
 // under load; a worker stopping makes room, and the caller then serves
-// waiters with new workers (ServeWaiter).
+// the queue and the waiters with new workers (ServeQueued, ServeWaiter).
+// A queued task was accepted, so even a released pool's worker runs it
+// before stopping; only a shrinking pool's stops, leaving the queue to
+// the others (there are Capacity of them).
 func AfterTask(c Counts, released bool) After {
 	switch {
+	case c.Queued > 0 && !c.Shrinking():
+		return TakeQueued
 	case released:
 		return StopReleased
 	case c.Shrinking():
@@ -107,7 +131,27 @@ func AfterTask(c Counts, released bool) After {
 // ServeWaiter reports whether the first waiter gets a new worker now:
 // room appeared without a worker finishing a task (a worker stopped, or
 // Tune grew the capacity). The caller asks again after each one it serves.
-func ServeWaiter(c Counts) bool { return c.Waiting > 0 && c.HasRoom() }
+// The queue comes first (ServeQueued): its tasks were accepted before
+// anyone in the line.
+func ServeWaiter(c Counts) bool { return c.Queued == 0 && c.Waiting > 0 && c.HasRoom() }
+
+// ServeQueued reports whether the oldest queued task gets a new worker
+// now, when room appears as for ServeWaiter. The caller asks again after
+// each one it serves, and refills the queue (Refill) after each.
+func ServeQueued(c Counts) bool { return c.Queued > 0 && c.HasRoom() }
+
+// Refill says how many waiters, first come first served, move their tasks
+// into the queue now that a task has left it: none until the queue is down
+// to half its length, then as many as fit. Each is woken to return nil.
+// Waking the line in batches rather than one waiter per task is the point
+// of the queue: a lone submitter that fills it is woken once per half a
+// queue, not once per task.
+func Refill(c Counts, l Limits) int {
+	if c.Waiting == 0 || 2*c.Queued > l.Queue {
+		return 0
+	}
+	return min(c.Waiting, l.Queue-c.Queued)
+}
 
 // ArmPurge reports whether a worker going idle arms the purge: the purge
 // is enabled and its one timer is not already pending.

@@ -54,6 +54,67 @@ func TestAfterTask(t *testing.T) {
 	}
 }
 
+// The queue's decisions (Limits.Queue): after the idle workers and the
+// room, before the line, and never past someone in it.
+func TestQueueDecisions(t *testing.T) {
+	q := Limits{Queue: 4}
+	for _, c := range []struct {
+		name string
+		c    Counts
+		l    Limits
+		want Submit
+	}{
+		{"an idle worker before the queue", Counts{Idle: 1, Running: 2, Capacity: 2}, q, ToIdle},
+		{"room before the queue", Counts{Running: 1, Capacity: 2}, q, NewWorker},
+		{"full: the queue", Counts{Running: 2, Capacity: 2, Queued: 3}, q, Enqueue},
+		{"a full queue: wait", Counts{Running: 2, Capacity: 2, Queued: 4}, q, Wait},
+		{"room in the queue but someone waits: wait behind them", Counts{Running: 2, Capacity: 2, Queued: 3, Waiting: 1}, q, Wait},
+		{"a full queue, nonblocking: reject", Counts{Running: 2, Capacity: 2, Queued: 4}, Limits{Queue: 4, Nonblocking: true}, Reject},
+		{"nonblocking queues while it can", Counts{Running: 2, Capacity: 2}, Limits{Queue: 4, Nonblocking: true}, Enqueue},
+		{"no queue: wait as before", Counts{Running: 2, Capacity: 2}, Limits{}, Wait},
+	} {
+		if got := OnSubmit(c.c, c.l); got != c.want {
+			t.Errorf("%s: OnSubmit(%+v, %+v) = %v, want %v", c.name, c.c, c.l, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		name     string
+		c        Counts
+		released bool
+		want     After
+	}{
+		{"a queued task before a waiter", Counts{Running: 2, Capacity: 2, Queued: 1, Waiting: 1}, false, TakeQueued},
+		{"a released pool's worker runs the queue out", Counts{Running: 2, Capacity: 2, Queued: 1}, true, TakeQueued},
+		{"a shrinking pool's worker stops, queue or not", Counts{Running: 3, Capacity: 2, Queued: 1}, false, StopShrunk},
+	} {
+		if got := AfterTask(c.c, c.released); got != c.want {
+			t.Errorf("%s: AfterTask(%+v, %v) = %v, want %v", c.name, c.c, c.released, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		c    Counts
+		want int
+	}{
+		{Counts{Queued: 3, Waiting: 5}, 0}, // more than half left
+		{Counts{Queued: 2, Waiting: 5}, 2}, // half: as many as fit
+		{Counts{Queued: 0, Waiting: 1}, 1},
+		{Counts{Queued: 1}, 0}, // nobody waits
+	} {
+		if got := Refill(c.c, q); got != c.want {
+			t.Errorf("Refill(%+v, queue 4) = %d, want %d", c.c, got, c.want)
+		}
+	}
+	if Refill(Counts{Waiting: 3}, Limits{}) != 0 {
+		t.Error("Refill without a queue lets someone in")
+	}
+	if !ServeQueued(Counts{Running: 1, Capacity: 2, Queued: 1}) || ServeQueued(Counts{Running: 2, Capacity: 2, Queued: 1}) {
+		t.Error("ServeQueued: a queued task gets a worker exactly when there is room")
+	}
+	if ServeWaiter(Counts{Running: 1, Capacity: 2, Queued: 1, Waiting: 1}) {
+		t.Error("ServeWaiter serves the line before the queue")
+	}
+}
+
 // Expired agrees with a linear count over random sorted lists, ties and
 // all.
 func TestExpiredIsTheSortedPrefix(t *testing.T) {

@@ -1,0 +1,63 @@
+package gmp
+
+import (
+	"fmt"
+	"hash/fnv"
+	"testing"
+	"time"
+)
+
+// traceHash runs prog on procs Ps and hashes every event but its Op
+// pointer, which differs between processes.
+func traceHash(t *testing.T, procs int, prog *Program) (hash uint64, steals, stolenTimers int) {
+	t.Helper()
+	m, err := New(Config{Procs: procs, Seed: 3, Costs: DefaultCosts(), MaxEvents: 1 << 40}, prog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := fnv.New64a()
+	m.SetSink(func(e Event) {
+		e.Op = nil
+		fmt.Fprintf(h, "%+v\n", e)
+		if e.Kind == KindSteal {
+			steals++
+		}
+		if e.Rule == RuleReadyTimer && e.P2 != e.P {
+			stolenTimers++
+		}
+	})
+	for m.Step() {
+	}
+	if m.End().Reason != MainReturned {
+		t.Fatalf("procs=%d: %v", procs, m.End())
+	}
+	return h.Sum64(), steals, stolenTimers
+}
+
+// The steal passes visit only the Ps that can give something, in the
+// enumeration's order; skipping the others must change no event. These
+// hashes are those of the traces before the work set existed (commit
+// 9cde5ed), at P counts the built-ins' goldens do not reach, with passes
+// sparse and dense, runnext steals and timers run by thieves. They were
+// taken again at 0c06e4e, the model before the work set once the rule table
+// had lost a rule (the hash prints rules by number), and the work set
+// gives them unchanged.
+func TestStealTracesUnchangedAtManyPs(t *testing.T) {
+	prog := &Program{Main: []Op{
+		goN(3000, cpu(10*time.Microsecond), sleep(time.Millisecond), cpu(10*time.Microsecond), gosched(), cpu(3*time.Microsecond)),
+		waitKids(),
+	}}
+	want := map[int]uint64{
+		7: 0x2323b31393a104a6, 64: 0x1226865433116123, 100: 0x21cd8c13aaee8ed7, 256: 0x3be908e8aeefcd07,
+	}
+	for _, procs := range []int{7, 64, 100, 256} {
+		got, steals, timers := traceHash(t, procs, prog)
+		t.Logf("procs=%d: %d steals, %d timers run by another P, hash %#x", procs, steals, timers, got)
+		if steals == 0 || timers == 0 {
+			t.Errorf("procs=%d: %d steals and %d timers run by another P: the passes are not exercised", procs, steals, timers)
+		}
+		if w, ok := want[procs]; ok && got != w {
+			t.Errorf("procs=%d: the trace's hash is %#x, was %#x", procs, got, w)
+		}
+	}
+}
