@@ -31,12 +31,15 @@ go test -c -o "$tmp/new.test" ./core/gmp
 bins=(new)
 if [ -n "$base" ]; then
   git worktree add --detach "$tmp/base" "$base" >/dev/null
-  (cd "$tmp/base" && go test -c -o "$tmp/base.test" ./core/gmp)
+  # A base from before the folders were grouped has the model in gmp/.
+  basegmp=core/gmp
+  [ -d "$tmp/base/core/gmp" ] || basegmp=gmp
+  (cd "$tmp/base" && go test -c -o "$tmp/base.test" "./$basegmp")
   bins=(base new)
 fi
 
-# The test binaries run in gmp/, as go test would run them.
-cd gmp
+# The test binaries run in core/gmp/, as go test would run them.
+cd core/gmp
 for i in $(seq "$count"); do
   for b in "${bins[@]}"; do
     echo "run $i/$count: $b" >&2
@@ -60,7 +63,7 @@ for b in "${bins[@]}"; do
   fi
 done
 
-cd ..
+cd ../..
 if [ -n "$base" ]; then
   "${benchstat[@]}" base="$tmp/base.txt" new="$tmp/new.txt"
   echo
