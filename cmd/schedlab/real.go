@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/schedlab/schedlab/core/gmp"
 	"github.com/schedlab/schedlab/core/scenarios"
+	"github.com/schedlab/schedlab/real/calibrate"
 	"github.com/schedlab/schedlab/real/prog"
 	"github.com/schedlab/schedlab/real/verify"
 )
@@ -143,7 +145,7 @@ runs writing the same DIR do not read each other's programs or traces.
 			return scenarios.BuiltinNames(), cobra.ShellCompDirectiveDefault
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := modelOnly(cmd, "policy", "noise"); err != nil {
+			if err := modelOnly(cmd, "policy", "noise", "costs"); err != nil {
 				return err
 			}
 			if err := rf.check(); err != nil {
@@ -222,6 +224,10 @@ real range, or above or below it. The verdict uses the real runs' own
 spread, not a fixed tolerance, so a noisy machine widens it; the report says
 how loaded the machine was.
 
+The model's costs are this machine's profile (schedlab calibrate writes it)
+when there is one, else the model's own; --costs FILE picks another profile,
+--costs builtin the model's own. The report says which it used.
+
 The observables are those a runtime trace can show: the first goroutine to
 start after main, the makespan, goroutines created and alive at once,
 preempted slices, P migrations and P utilisation. Run queues are not among
@@ -231,7 +237,8 @@ A scenario that ends in a deadlock or a panic by design (expect:) is not run
 for real. --all verifies every built-in.`,
 		Example: `  schedlab verify tour
   schedlab verify steal --runs 10 --seeds 10
-  schedlab verify --all --format json`,
+  schedlab verify --all --format json
+  schedlab verify pingpong --costs builtin`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if all {
 				if len(args) > 0 {
@@ -271,6 +278,10 @@ for real. --all verifies every built-in.`,
 				on := true
 				over.Noise = &on
 			}
+			costs, costsNote, err := verifyCosts(&sim, &over)
+			if err != nil {
+				return err
+			}
 			var list []*scenarios.Scenario
 			if all {
 				list, err = scenarios.Builtins()
@@ -286,7 +297,7 @@ for real. --all verifies every built-in.`,
 			defer stop()
 			var reps []*verify.Report
 			for i, sc := range list {
-				rep, err := verify.Scenario(ctx, sc, verify.Options{Overrides: over, Seeds: seeds, Runs: rf.runs, Timeout: rf.timeout, MaxMemory: int64(rf.maxMemory), MaxTrace: int64(rf.maxTrace), Dir: rf.emit, Force: rf.force})
+				rep, err := verify.Scenario(ctx, sc, verify.Options{Overrides: over, Costs: costs, CostsNote: costsNote, Seeds: seeds, Runs: rf.runs, Timeout: rf.timeout, MaxMemory: int64(rf.maxMemory), MaxTrace: int64(rf.maxTrace), Dir: rf.emit, Force: rf.force})
 				switch {
 				case errors.Is(err, prog.ErrEmitNotEmpty):
 					return usageError{err}
@@ -320,4 +331,30 @@ for real. --all verifies every built-in.`,
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text, or json (one object per scenario)")
 	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletions("text", "json"))
 	return cmd
+}
+
+// verifyCosts picks the costs verify times the model with, and says which
+// for the report: --costs when it is given, else this machine's profile
+// where schedlab calibrate writes it, else the model's built-in costs.
+// The note, if any, says that the profile measured another machine.
+func verifyCosts(sim *simFlags, over *scenarios.Overrides) (costs, note string, err error) {
+	if sim.costsSet {
+		if sim.profile == nil {
+			return "the model's built-in costs (--costs " + builtinCosts + ")", "", nil
+		}
+		return "the profile " + sim.costs + ", " + sim.profile.Describe(), sim.profile.Elsewhere(), nil
+	}
+	path, err := calibrate.DefaultPath()
+	if err != nil {
+		return "the model's built-in costs (no configuration directory to hold a profile)", "", nil
+	}
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return "the model's built-in costs (no profile at " + path + ": schedlab calibrate writes one)", "", nil
+	}
+	k, p, err := readCosts(path)
+	if err != nil {
+		return "", "", usageError{fmt.Errorf("%w\n\thint: this machine's cost profile, which verify uses by default: schedlab calibrate writes it again, --costs %s leaves it out", err, builtinCosts)}
+	}
+	over.Costs = k
+	return "this machine's profile " + path + ", " + p.Describe(), p.Elsewhere(), nil
 }

@@ -72,7 +72,10 @@ type Report struct {
 	Runs int    `json:"runs"`
 	Go   string `json:"go"`
 	Load string `json:"load"`
-	Rows []Row  `json:"rows"`
+	// Costs says which costs timed the model: a machine's profile or the
+	// model's own.
+	Costs string `json:"costs,omitempty"`
+	Rows  []Row  `json:"rows"`
 	// Notes say what the figures need to be read with (a model run that
 	// did not end normally…).
 	Notes []string `json:"notes,omitempty"`
@@ -268,6 +271,9 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, " (%s, GOMAXPROCS=%d; %s)", safetext.Term(r.Go), r.Procs, safetext.Term(r.Load))
 	}
 	b.WriteString("\n")
+	if r.Costs != "" {
+		fmt.Fprintf(&b, "costs: %s\n", safetext.Term(r.Costs))
+	}
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "observable\tmodel\treal median\treal range\tverdict")
 	for _, row := range r.Rows {

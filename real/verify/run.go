@@ -17,6 +17,10 @@ import (
 // Options say how to verify a scenario.
 type Options struct {
 	Overrides scenarios.Overrides
+	// Costs says which costs Overrides.Costs holds, for the report's
+	// header (a profile's file and machine, or the model's own);
+	// CostsNote, if set, is a note on them (a profile of another machine).
+	Costs, CostsNote string
 	// Seeds is how many seeds the model runs, from the override's seed
 	// or 1.
 	Seeds int
@@ -154,7 +158,10 @@ func RealRuns(ctx context.Context, s *prog.Session, n int, timeout time.Duration
 // figures and a note, and no real run.
 func Scenario(ctx context.Context, sc *scenarios.Scenario, o Options) (*Report, error) {
 	cfg := sc.ConfigWith(o.Overrides)
-	rep := &Report{Scenario: sc.Name, Procs: cfg.Procs, Noise: cfg.Noise, Runs: o.Runs}
+	rep := &Report{Scenario: sc.Name, Procs: cfg.Procs, Noise: cfg.Noise, Runs: o.Runs, Costs: o.Costs}
+	if o.CostsNote != "" {
+		rep.Notes = append(rep.Notes, o.CostsNote)
+	}
 	first := uint64(1)
 	if o.Overrides.Seed != nil {
 		first = *o.Overrides.Seed
