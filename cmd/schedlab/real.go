@@ -219,10 +219,13 @@ func newVerifyCmd(stdout io.Writer) *cobra.Command {
 		Long: `verify runs a scenario in the model over several seeds (noise on, as on a
 real machine, unless --noise=false) and for real, as schedlab real does,
 several times, and prints for each observable the model's value (the median
-over its seeds), the real runs' median and range, and a verdict: within the
-real range, or above or below it. The verdict uses the real runs' own
-spread, not a fixed tolerance, so a noisy machine widens it; the report says
-how loaded the machine was.
+over its seeds), the real runs' median and range, and a verdict that compares
+the two samples: a Mann-Whitney rank test at the 5% level. "model faster" or
+"slower" (a duration), "lower" or "higher" (a count or a share) when the test
+tells them apart; "within" when it cannot and the model's median is inside
+the real range (widened by a bootstrap interval of the medians' difference);
+"undecided" when the runs are too few to tell, with about how many would. The
+report says how loaded the machine was before and after the runs.
 
 The model's costs are this machine's profile (schedlab calibrate writes it)
 when there is one, else the model's own; --costs FILE picks another profile,
@@ -236,7 +239,7 @@ them: a trace does not record them.
 A scenario that ends in a deadlock or a panic by design (expect:) is not run
 for real. --all verifies every built-in.`,
 		Example: `  schedlab verify tour
-  schedlab verify steal --runs 10 --seeds 10
+  schedlab verify steal --runs 20 --seeds 20
   schedlab verify --all --format json
   schedlab verify pingpong --costs builtin`,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -325,8 +328,11 @@ for real. --all verifies every built-in.`,
 		},
 	}
 	sim.register(cmd, "stop")
-	rf.register(cmd, 5)
-	cmd.Flags().IntVar(&seeds, "seeds", 5, "run the model with seeds 1 to this (or from --seed)")
+	// Ten of each: the rank test can then tell apart samples that overlap
+	// by a fair part (with five seeds and five runs only samples almost
+	// apart), for twice the time of five runs.
+	rf.register(cmd, 10)
+	cmd.Flags().IntVar(&seeds, "seeds", 10, "run the model with seeds 1 to this (or from --seed)")
 	cmd.Flags().BoolVar(&all, "all", false, "verify every built-in scenario")
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text, or json (one object per scenario)")
 	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletions("text", "json"))

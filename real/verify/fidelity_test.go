@@ -50,7 +50,8 @@ func robust(observable string, sc *scenarios.Scenario, makespan float64) bool {
 // within the real runs' range when the baseline was written.
 type baseline map[string][]string
 
-// TestFidelitySuite runs verify on every built-in (3 seeds, 3 real runs)
+// TestFidelitySuite runs verify on every built-in (5 seeds, 5 real runs:
+// the fewest with which the rank test can tell samples apart, stats.go)
 // and fails when a robust observable the baseline holds within the real
 // range has left it: a regression of the model or of the translation.
 func TestFidelitySuite(t *testing.T) {
@@ -77,7 +78,7 @@ func TestFidelitySuite(t *testing.T) {
 	}
 	written := baseline{}
 	for _, sc := range all {
-		rep, err := verify.Scenario(ctx, sc, verify.Options{Seeds: 3, Runs: 3, Timeout: time.Minute})
+		rep, err := verify.Scenario(ctx, sc, verify.Options{Seeds: 5, Runs: 5, Timeout: time.Minute})
 		if err != nil {
 			t.Fatalf("%s: %v", sc.Name, err)
 		}

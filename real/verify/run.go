@@ -196,12 +196,13 @@ func Scenario(ctx context.Context, sc *scenarios.Scenario, o Options) (*Report, 
 	if cpus := runtime.NumCPU(); cfg.Procs > cpus {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("GOMAXPROCS=%d on %d CPUs: the real Ps take turns on the CPUs, the model's each have one", cfg.Procs, cpus))
 	}
-	before := LoadAverage()
+	rep.LoadBefore = LoadAverage()
 	real, err := RealRuns(ctx, s, o.Runs, o.Timeout, nil)
 	if err != nil {
 		return nil, err
 	}
-	rep.Load = DescribeLoad(before, LoadAverage())
+	rep.LoadAfter = LoadAverage()
+	rep.Load = DescribeLoad(rep.LoadBefore, rep.LoadAfter)
 	rep.Notes = append(rep.Notes, tracerNotes(real)...)
 	rep.Judge(model, real)
 	return rep, nil
