@@ -236,3 +236,32 @@ func TestMeasureStopsWhenAsked(t *testing.T) {
 		t.Errorf("a cancelled measurement returned %v", err)
 	}
 }
+
+// FuzzParse: whatever a profile holds, Parse returns a profile or an
+// error, never a panic, and a profile it accepts gives costs the model
+// accepts.
+func FuzzParse(f *testing.F) {
+	good, err := os.ReadFile("testdata/costs.json")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(good)
+	f.Add([]byte(`{"format": "schedlab-costs/1"}`))
+	f.Add([]byte(`[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := Parse("fuzz.json", data)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "fuzz.json:") {
+				t.Errorf("an error without the file: %v", err)
+			}
+			return
+		}
+		k, err := p.Costs()
+		if err != nil {
+			t.Fatalf("an accepted profile gives no costs: %v", err)
+		}
+		if err := (&gmp.Config{Procs: 1, Costs: k}).Validate(); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
