@@ -12,6 +12,8 @@
 //     (schedlab verify).
 //   - bench: a pool against raw goroutines on the real runtime
 //     (schedlab bench).
+//   - calibrate: this machine's costs measured for the model, written as
+//     a cost profile that --costs reads (schedlab calibrate).
 //
 // What these do depends on the machine: their tests that run real programs
 // are in scripts/fidelity.sh, not ./test.sh.

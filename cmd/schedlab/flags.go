@@ -12,10 +12,12 @@ import (
 	"github.com/schedlab/schedlab/core/gmp"
 	"github.com/schedlab/schedlab/core/gofront"
 	"github.com/schedlab/schedlab/core/scenarios"
+	"github.com/schedlab/schedlab/real/calibrate"
 )
 
 // simFlags are the simulation's flags, registered and checked in one place
-// for every command that runs a scenario: run, tui, compare and check.
+// for every command that runs a scenario: run, tui, compare, export,
+// check and verify (real refuses those that have no real counterpart).
 // --seed is a string so that its error can quote what was typed.
 type simFlags struct {
 	seed      string
@@ -24,6 +26,11 @@ type simFlags struct {
 	maxEvents int
 	policy    string
 	noise     bool
+	costs     string
+	// costsSet and profile are what overrides read of --costs: whether
+	// it was given, and the profile it named (nil for builtin).
+	costsSet bool
+	profile  *calibrate.Profile
 }
 
 // register adds the flags to cmd. each says what a value applies to, for
@@ -36,6 +43,7 @@ func (f *simFlags) register(cmd *cobra.Command, each string) {
 	fl.IntVar(&f.maxEvents, "max-events", 0, fmt.Sprintf("end a run that has not ended after this many events (default: the scenario's max_events, else %d)", gmp.DefaultMaxEvents))
 	fl.StringVar(&f.policy, "policy", "", "a what-if scheduler: "+strings.Join(gmp.PolicyNames(), ", ")+"; join several with + (see schedlab list --policies)")
 	fl.BoolVar(&f.noise, "noise", false, "make thread wake-ups and timed waits late by seeded amounts, as on a real machine (--noise=false for exact)")
+	fl.StringVar(&f.costs, "costs", "", "time the runtime's own work with the cost profile in FILE, which schedlab calibrate writes ("+builtinCosts+": the model's own costs)")
 	_ = cmd.RegisterFlagCompletionFunc("policy", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return gmp.PolicyNames(), cobra.ShellCompDirectiveNoFileComp
 	})
@@ -81,7 +89,39 @@ func (f *simFlags) overrides(cmd *cobra.Command) (scenarios.Overrides, error) {
 	if fl.Changed("noise") {
 		o.Noise = &f.noise
 	}
+	if fl.Changed("costs") {
+		k, p, err := readCosts(f.costs)
+		if err != nil {
+			return o, err
+		}
+		o.Costs, f.costsSet, f.profile = k, true, p
+	}
 	return o, nil
+}
+
+// builtinCosts is the --costs value that names the model's own costs.
+// (A profile called builtin is ./builtin.)
+const builtinCosts = "builtin"
+
+// readCosts reads the cost profile --costs names: its costs for the model
+// and the profile, or nil for both with builtin. A bad profile is a
+// mistake in a file, as a bad scenario is.
+func readCosts(path string) (*gmp.Costs, *calibrate.Profile, error) {
+	switch path {
+	case builtinCosts:
+		return nil, nil, nil
+	case "":
+		return nil, nil, usageError{fmt.Errorf("--costs needs a cost profile's file (schedlab calibrate writes one) or %s", builtinCosts)}
+	}
+	p, err := calibrate.Read(path)
+	if err != nil {
+		return nil, nil, usageError{err}
+	}
+	k, err := p.Costs()
+	if err != nil {
+		return nil, nil, usageError{fmt.Errorf("%s: %w", path, err)}
+	}
+	return &k, p, nil
 }
 
 // parseSeed reads a --seed value.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/schedlab/schedlab/core/gmp"
 	"github.com/schedlab/schedlab/core/scenarios"
+	"github.com/schedlab/schedlab/real/calibrate"
 	"github.com/schedlab/schedlab/real/prog"
 	"github.com/schedlab/schedlab/real/verify"
 )
@@ -143,7 +145,7 @@ runs writing the same DIR do not read each other's programs or traces.
 			return scenarios.BuiltinNames(), cobra.ShellCompDirectiveDefault
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := modelOnly(cmd, "policy", "noise"); err != nil {
+			if err := modelOnly(cmd, "policy", "noise", "costs"); err != nil {
 				return err
 			}
 			if err := rf.check(); err != nil {
@@ -217,10 +219,17 @@ func newVerifyCmd(stdout io.Writer) *cobra.Command {
 		Long: `verify runs a scenario in the model over several seeds (noise on, as on a
 real machine, unless --noise=false) and for real, as schedlab real does,
 several times, and prints for each observable the model's value (the median
-over its seeds), the real runs' median and range, and a verdict: within the
-real range, or above or below it. The verdict uses the real runs' own
-spread, not a fixed tolerance, so a noisy machine widens it; the report says
-how loaded the machine was.
+over its seeds), the real runs' median and range, and a verdict that compares
+the two samples: a Mann-Whitney rank test at the 5% level. "model faster" or
+"slower" (a duration), "lower" or "higher" (a count or a share) when the test
+tells them apart; "within" when it cannot and the model's median is inside
+the real range (widened by a bootstrap interval of the medians' difference);
+"undecided" when the runs are too few to tell, with about how many would. The
+report says how loaded the machine was before and after the runs.
+
+The model's costs are this machine's profile (schedlab calibrate writes it)
+when there is one, else the model's own; --costs FILE picks another profile,
+--costs builtin the model's own. The report says which it used.
 
 The observables are those a runtime trace can show: the first goroutine to
 start after main, the makespan, goroutines created and alive at once,
@@ -230,8 +239,9 @@ them: a trace does not record them.
 A scenario that ends in a deadlock or a panic by design (expect:) is not run
 for real. --all verifies every built-in.`,
 		Example: `  schedlab verify tour
-  schedlab verify steal --runs 10 --seeds 10
-  schedlab verify --all --format json`,
+  schedlab verify steal --runs 20 --seeds 20
+  schedlab verify --all --format json
+  schedlab verify pingpong --costs builtin`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if all {
 				if len(args) > 0 {
@@ -271,6 +281,10 @@ for real. --all verifies every built-in.`,
 				on := true
 				over.Noise = &on
 			}
+			costs, costsNote, err := verifyCosts(&sim, &over)
+			if err != nil {
+				return err
+			}
 			var list []*scenarios.Scenario
 			if all {
 				list, err = scenarios.Builtins()
@@ -286,7 +300,7 @@ for real. --all verifies every built-in.`,
 			defer stop()
 			var reps []*verify.Report
 			for i, sc := range list {
-				rep, err := verify.Scenario(ctx, sc, verify.Options{Overrides: over, Seeds: seeds, Runs: rf.runs, Timeout: rf.timeout, MaxMemory: int64(rf.maxMemory), MaxTrace: int64(rf.maxTrace), Dir: rf.emit, Force: rf.force})
+				rep, err := verify.Scenario(ctx, sc, verify.Options{Overrides: over, Costs: costs, CostsNote: costsNote, Seeds: seeds, Runs: rf.runs, Timeout: rf.timeout, MaxMemory: int64(rf.maxMemory), MaxTrace: int64(rf.maxTrace), Dir: rf.emit, Force: rf.force})
 				switch {
 				case errors.Is(err, prog.ErrEmitNotEmpty):
 					return usageError{err}
@@ -314,10 +328,39 @@ for real. --all verifies every built-in.`,
 		},
 	}
 	sim.register(cmd, "stop")
-	rf.register(cmd, 5)
-	cmd.Flags().IntVar(&seeds, "seeds", 5, "run the model with seeds 1 to this (or from --seed)")
+	// Ten of each: the rank test can then tell apart samples that overlap
+	// by a fair part (with five seeds and five runs only samples almost
+	// apart), for twice the time of five runs.
+	rf.register(cmd, 10)
+	cmd.Flags().IntVar(&seeds, "seeds", 10, "run the model with seeds 1 to this (or from --seed)")
 	cmd.Flags().BoolVar(&all, "all", false, "verify every built-in scenario")
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text, or json (one object per scenario)")
 	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletions("text", "json"))
 	return cmd
+}
+
+// verifyCosts picks the costs verify times the model with, and says which
+// for the report: --costs when it is given, else this machine's profile
+// where schedlab calibrate writes it, else the model's built-in costs.
+// The note, if any, says that the profile measured another machine.
+func verifyCosts(sim *simFlags, over *scenarios.Overrides) (costs, note string, err error) {
+	if sim.costsSet {
+		if sim.profile == nil {
+			return "the model's built-in costs (--costs " + builtinCosts + ")", "", nil
+		}
+		return "the profile " + sim.costs + ", " + sim.profile.Describe(), sim.profile.Elsewhere(), nil
+	}
+	path, err := calibrate.DefaultPath()
+	if err != nil {
+		return "the model's built-in costs (no configuration directory to hold a profile)", "", nil
+	}
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return "the model's built-in costs (no profile at " + path + ": schedlab calibrate writes one)", "", nil
+	}
+	k, p, err := readCosts(path)
+	if err != nil {
+		return "", "", usageError{fmt.Errorf("%w\n\thint: this machine's cost profile, which verify uses by default: schedlab calibrate writes it again, --costs %s leaves it out", err, builtinCosts)}
+	}
+	over.Costs = k
+	return "this machine's profile " + path + ", " + p.Describe(), p.Elsewhere(), nil
 }

@@ -79,21 +79,23 @@ func TestRealRunsAScenario(t *testing.T) {
 func TestVerifyPrintsAVerdictPerObservable(t *testing.T) {
 	realtest.Require(t)
 	file := writeScenario(t, "two.yaml", "procs: 2\nmain:\n  - go: {count: 2, do: [{cpu: 200us}]}\n  - wait: children\n")
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // no cost profile of this machine's
 	code, out, errOut := cli(t, "verify", file, "--runs", "2", "--seeds", "2")
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"the model (seeds 1–2, noise on) against 2 real runs", "load average"} {
+	for _, want := range []string{"the model (seeds 1–2, noise on) against 2 real runs", "load average", "\ncosts: the model's built-in costs (no profile at "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the report lacks %q:\n%s", want, out)
 		}
 	}
-	// The file fixes the goroutines: the model and every real run agree.
-	if !regexp.MustCompile(`(?m)^goroutines created +2 +2 +2 +within$`).MatchString(out) {
+	// The file fixes the goroutines: the model and every real run agree,
+	// and identical samples are within at any size.
+	if !regexp.MustCompile(`(?m)^goroutines created +2 +2 +2 +1\.00 +within$`).MatchString(out) {
 		t.Errorf("the report does not find 2 goroutines on both sides, within:\n%s", out)
 	}
-	if n := strings.Count(out, "\n"); n != 9 {
-		t.Errorf("the report has %d lines, want a title, a header and 7 observables:\n%s", n, out)
+	if n := strings.Count(out, "\n"); n != 10 {
+		t.Errorf("the report has %d lines, want a title, the costs, a header and 7 observables:\n%s", n, out)
 	}
 }
 

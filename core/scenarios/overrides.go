@@ -20,6 +20,9 @@ type Overrides struct {
 	MaxEvents int           // 0: the file's, else gmp.DefaultMaxEvents
 	Policy    *gmp.Policy
 	Noise     *bool
+	// Costs are a machine's measured costs (--costs, a profile schedlab
+	// calibrate wrote); nil keeps the model's defaults.
+	Costs *gmp.Costs
 }
 
 // ConfigWith returns the scenario's configuration with o applied.
@@ -42,6 +45,9 @@ func (s *Scenario) ConfigWith(o Overrides) gmp.Config {
 	}
 	if o.Noise != nil {
 		cfg.Noise = *o.Noise
+	}
+	if o.Costs != nil {
+		cfg.Costs = *o.Costs
 	}
 	return cfg
 }

@@ -45,19 +45,37 @@ const (
 )
 
 // Row is one observable: the model's value (the median over its seeds),
-// the real runs' median and range, and the verdict.
+// the real runs' median and range, and the verdict (stats.go says how it
+// is reached).
 type Row struct {
 	Observable string  `json:"observable"`
 	Model      float64 `json:"model"`
 	RealMedian float64 `json:"real_median"`
 	RealMin    float64 `json:"real_min"`
 	RealMax    float64 `json:"real_max"`
-	// Within says whether the model falls inside the real runs' range
-	// (for the first goroutine started: whether any real run agreed).
+	// Within says whether the verdict is "within": the rank test cannot
+	// tell the model's values from the real runs' and the model's median
+	// is inside the real range widened by the bootstrap interval (for the
+	// first goroutine started: whether any real run agreed).
 	Within  bool   `json:"within"`
 	Verdict string `json:"verdict"`
-	unit    unit
-	tally   string // for a goroutine: the real runs' values and how often
+	// Outcome is the verdict as a word for programs: within, lower,
+	// higher, undecided; for the first goroutine started agrees or
+	// differs; none without data or real runs.
+	Outcome string `json:"outcome"`
+	// ModelMin and ModelMax are the model's range over its seeds.
+	ModelMin float64 `json:"model_min"`
+	ModelMax float64 `json:"model_max"`
+	// P is the rank test's p-value, DiffLow and DiffHigh a 95% interval
+	// of the model's median less the real one; absent where no test ran.
+	P        *float64 `json:"p,omitempty"`
+	DiffLow  *float64 `json:"diff_low,omitempty"`
+	DiffHigh *float64 `json:"diff_high,omitempty"`
+	// RunsNeeded, for an undecided row, is about how many real runs would
+	// decide it (-1: more than a thousand).
+	RunsNeeded int `json:"runs_needed,omitempty"`
+	unit       unit
+	tally      string // for a goroutine: the real runs' values and how often
 }
 
 // Report holds one scenario's model against its real runs.
@@ -68,11 +86,19 @@ type Report struct {
 	Seeds []uint64 `json:"seeds"`
 	Noise bool     `json:"noise"`
 	// Runs is how many real runs there were, Go the toolchain, Load what
-	// the machine was doing meanwhile.
-	Runs int    `json:"runs"`
-	Go   string `json:"go"`
-	Load string `json:"load"`
-	Rows []Row  `json:"rows"`
+	// the machine was doing meanwhile (LoadBefore and LoadAfter the
+	// one-minute load average before the first run and after the last).
+	Runs       int    `json:"runs"`
+	Go         string `json:"go"`
+	Load       string `json:"load"`
+	LoadBefore string `json:"load_before,omitempty"`
+	LoadAfter  string `json:"load_after,omitempty"`
+	// Costs says which costs timed the model: a machine's profile or the
+	// model's own.
+	Costs string `json:"costs,omitempty"`
+	// Alpha is the rank test's significance level.
+	Alpha float64 `json:"alpha"`
+	Rows  []Row   `json:"rows"`
 	// Notes say what the figures need to be read with (a model run that
 	// did not end normally…).
 	Notes []string `json:"notes,omitempty"`
@@ -81,18 +107,20 @@ type Report struct {
 // Judge fills r.Rows from the model's runs and the real ones.
 func (r *Report) Judge(model, real []Observables) {
 	r.Rows = r.Rows[:0]
+	r.Alpha = Alpha
 	for _, ob := range observables {
 		// Values are judged at the precision the report shows them: a
 		// model at 100.0% is not outside real runs at 99.98–99.99%.
 		get := func(o Observables) float64 { return ob.unit.round(ob.get(o)) }
 		mv := values(model, get)
 		rv := values(real, get)
-		row := Row{Observable: ob.name, unit: ob.unit}
+		row := Row{Observable: ob.name, unit: ob.unit, Outcome: "none"}
 		if len(mv) == 0 {
 			row.Verdict = noData
 			r.Rows = append(r.Rows, row)
 			continue
 		}
+		row.ModelMin, row.ModelMax = mv[0], mv[len(mv)-1]
 		if len(rv) == 0 {
 			row.Model = median(mv)
 			if ob.unit == unitGoroutine {
@@ -108,6 +136,10 @@ func (r *Report) Judge(model, real []Observables) {
 			row.tally = tally(rv)
 			row.Model = mode(mv)
 			row.Within = slices.Contains(rv, row.Model)
+			row.Outcome = "differs"
+			if row.Within {
+				row.Outcome = "agrees"
+			}
 			agree := 0
 			for _, o := range real {
 				if get(o) == row.Model {
@@ -118,27 +150,65 @@ func (r *Report) Judge(model, real []Observables) {
 			if row.Model == 0 && rv[len(rv)-1] == 0 {
 				row.tally, row.Verdict = "-", "only main runs"
 			}
-		} else {
-			row.Model = median(mv)
-			row.Within = row.Model >= row.RealMin && row.Model <= row.RealMax
-			switch {
-			case row.Within:
-				row.Verdict = "within"
-			case row.Model < row.RealMin:
-				row.Verdict = "below the real range"
-			default:
-				row.Verdict = "above the real range"
+			r.Rows = append(r.Rows, row)
+			continue
+		}
+		row.Model = median(mv)
+		j := judge(mv, rv)
+		row.P, row.DiffLow, row.DiffHigh = &j.p, &j.diffLow, &j.diffHigh
+		row.Within = j.outcome == outWithin
+		row.Outcome, row.Verdict = ob.unit.verdict(j)
+		if j.outcome == outUndecided {
+			row.RunsNeeded = j.needed
+			if j.needed == 0 {
+				row.RunsNeeded = -1
 			}
 		}
 		r.Rows = append(r.Rows, row)
 	}
 }
 
-// Outside lists the observables where the model fell outside the real runs.
+// verdict words a judgement for an observable of unit u: a duration is
+// faster or slower, anything else lower or higher.
+func (u unit) verdict(j judgement) (outcome, text string) {
+	switch j.outcome {
+	case outWithin:
+		return "within", "within"
+	case outLower:
+		if u == unitDuration {
+			return "lower", "model faster"
+		}
+		return "lower", "model lower"
+	case outHigher:
+		if u == unitDuration {
+			return "higher", "model slower"
+		}
+		return "higher", "model higher"
+	}
+	if j.needed == 0 {
+		return "undecided", fmt.Sprintf("undecided: more than %d real runs would tell", maxRunsNeeded)
+	}
+	return "undecided", fmt.Sprintf("undecided: about %d real runs would tell", j.needed)
+}
+
+// Outside lists the observables where the model differs from the real
+// runs: the rank test rejected equality, or (the first goroutine started)
+// no real run agreed.
 func (r *Report) Outside() []string {
 	var out []string
 	for _, row := range r.Rows {
-		if !row.Within && row.Verdict != noData && row.Verdict != noReal {
+		if row.Outcome == "lower" || row.Outcome == "higher" || row.Outcome == "differs" {
+			out = append(out, row.Observable)
+		}
+	}
+	return out
+}
+
+// Undecided lists the observables the real runs were too few to judge.
+func (r *Report) Undecided() []string {
+	var out []string
+	for _, row := range r.Rows {
+		if row.Outcome == "undecided" {
 			out = append(out, row.Observable)
 		}
 	}
@@ -268,15 +338,18 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, " (%s, GOMAXPROCS=%d; %s)", safetext.Term(r.Go), r.Procs, safetext.Term(r.Load))
 	}
 	b.WriteString("\n")
+	if r.Costs != "" {
+		fmt.Fprintf(&b, "costs: %s\n", safetext.Term(r.Costs))
+	}
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "observable\tmodel\treal median\treal range\tverdict")
+	fmt.Fprintln(tw, "observable\tmodel\treal median\treal range\tp\tverdict")
 	for _, row := range r.Rows {
 		switch row.Verdict {
 		case noData:
-			fmt.Fprintf(tw, "%s\t-\t-\t-\t%s\n", row.Observable, row.Verdict)
+			fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t%s\n", row.Observable, row.Verdict)
 			continue
 		case noReal:
-			fmt.Fprintf(tw, "%s\t%s\t-\t-\t%s\n", row.Observable, row.unit.format(row.Model), row.Verdict)
+			fmt.Fprintf(tw, "%s\t%s\t-\t-\t-\t%s\n", row.Observable, row.unit.format(row.Model), row.Verdict)
 			continue
 		}
 		rng := row.unit.format(row.RealMin)
@@ -286,7 +359,11 @@ func (r *Report) WriteText(w io.Writer) error {
 		if row.tally != "" {
 			rng = row.tally
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", row.Observable, row.unit.format(row.Model), row.unit.format(row.RealMedian), rng, row.Verdict)
+		p := "-"
+		if row.P != nil {
+			p = formatP(*row.P)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", row.Observable, row.unit.format(row.Model), row.unit.format(row.RealMedian), rng, p, row.Verdict)
 	}
 	tw.Flush()
 	for _, n := range r.Notes {
@@ -294,6 +371,18 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// formatP writes a p-value to two significant figures, small ones as a
+// bound.
+func formatP(p float64) string {
+	switch {
+	case p < 0.001:
+		return "<0.001"
+	case p >= 0.1:
+		return fmt.Sprintf("%.2f", p)
+	}
+	return fmt.Sprintf("%.3f", p)
 }
 
 // WriteJSON writes the report as one JSON object.
@@ -310,9 +399,10 @@ func plural(n int) string {
 }
 
 // WriteSummary writes one row per report: for each observable, "ok" when
-// the model is within the real range ("agrees" for the first goroutine
-// started, when a real run agreed), "low" or "high" when it is outside,
-// "differs" when no real run agreed, "-" without real runs.
+// the verdict is within ("agrees" for the first goroutine started, when a
+// real run agreed), "low" or "high" when the rank test puts the model
+// below or above the real runs, "?" when the runs cannot decide, "differs"
+// when no real run agreed, "-" without real runs.
 func WriteSummary(w io.Writer, reps []*Report) error {
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
@@ -321,31 +411,27 @@ func WriteSummary(w io.Writer, reps []*Report) error {
 		header = append(header, summaryHeads[ob.name])
 	}
 	fmt.Fprintln(tw, strings.Join(header, "\t"))
-	outside := 0
+	outside, undecided := 0, 0
 	for _, r := range reps {
 		cells := []string{safetext.Term(r.Scenario)}
 		for _, row := range r.Rows {
-			cell := "ok"
-			switch {
-			case row.Verdict == noData || row.Verdict == noReal:
-				cell = "-"
-			case row.Within:
-			case row.unit == unitGoroutine:
-				cell = "differs"
-			case row.Model < row.RealMin:
-				cell = "low"
-			default:
-				cell = "high"
-			}
-			if cell != "ok" && cell != "-" {
+			cell := map[string]string{"within": "ok", "agrees": "ok", "lower": "low", "higher": "high", "undecided": "?", "differs": "differs", "none": "-"}[row.Outcome]
+			switch cell {
+			case "low", "high", "differs":
 				outside++
+			case "?":
+				undecided++
 			}
 			cells = append(cells, cell)
 		}
 		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}
 	tw.Flush()
-	fmt.Fprintf(&b, "%d scenarios; the model is outside the real runs' range on %d of %d observables\n", len(reps), outside, len(reps)*len(observables))
+	fmt.Fprintf(&b, "%d scenarios; the model differs from the real runs on %d of %d observables (rank test, p < %v)", len(reps), outside, len(reps)*len(observables), Alpha)
+	if undecided > 0 {
+		fmt.Fprintf(&b, "; %d undecided (too few runs)", undecided)
+	}
+	b.WriteString("\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }

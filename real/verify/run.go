@@ -17,6 +17,10 @@ import (
 // Options say how to verify a scenario.
 type Options struct {
 	Overrides scenarios.Overrides
+	// Costs says which costs Overrides.Costs holds, for the report's
+	// header (a profile's file and machine, or the model's own);
+	// CostsNote, if set, is a note on them (a profile of another machine).
+	Costs, CostsNote string
 	// Seeds is how many seeds the model runs, from the override's seed
 	// or 1.
 	Seeds int
@@ -154,7 +158,10 @@ func RealRuns(ctx context.Context, s *prog.Session, n int, timeout time.Duration
 // figures and a note, and no real run.
 func Scenario(ctx context.Context, sc *scenarios.Scenario, o Options) (*Report, error) {
 	cfg := sc.ConfigWith(o.Overrides)
-	rep := &Report{Scenario: sc.Name, Procs: cfg.Procs, Noise: cfg.Noise, Runs: o.Runs}
+	rep := &Report{Scenario: sc.Name, Procs: cfg.Procs, Noise: cfg.Noise, Runs: o.Runs, Costs: o.Costs}
+	if o.CostsNote != "" {
+		rep.Notes = append(rep.Notes, o.CostsNote)
+	}
 	first := uint64(1)
 	if o.Overrides.Seed != nil {
 		first = *o.Overrides.Seed
@@ -189,12 +196,13 @@ func Scenario(ctx context.Context, sc *scenarios.Scenario, o Options) (*Report, 
 	if cpus := runtime.NumCPU(); cfg.Procs > cpus {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("GOMAXPROCS=%d on %d CPUs: the real Ps take turns on the CPUs, the model's each have one", cfg.Procs, cpus))
 	}
-	before := LoadAverage()
+	rep.LoadBefore = LoadAverage()
 	real, err := RealRuns(ctx, s, o.Runs, o.Timeout, nil)
 	if err != nil {
 		return nil, err
 	}
-	rep.Load = DescribeLoad(before, LoadAverage())
+	rep.LoadAfter = LoadAverage()
+	rep.Load = DescribeLoad(rep.LoadBefore, rep.LoadAfter)
 	rep.Notes = append(rep.Notes, tracerNotes(real)...)
 	rep.Judge(model, real)
 	return rep, nil

@@ -47,26 +47,30 @@ func TestRecorderMeasuresARun(t *testing.T) {
 	}
 }
 
-func TestJudgeUsesTheRealSpread(t *testing.T) {
+// TestJudgeComparesDistributions judges a report's rows: the makespans
+// alike, the migrations far apart, the first goroutine by agreement; then
+// writes it as text and JSON.
+func TestJudgeComparesDistributions(t *testing.T) {
 	ms := time.Millisecond
 	obs := func(makespan time.Duration, first int64, migrations int) Observables {
 		return Observables{Makespan: makespan, FirstStarted: first, Migrations: migrations, Goroutines: 4, PeakLive: 5}
 	}
-	model := []Observables{obs(10*ms, 3, 9), obs(12*ms, 3, 9), obs(30*ms, 2, 9)}
-	real := []Observables{obs(11*ms, 2, 1), obs(14*ms, 3, 2), obs(9*ms, 3, 3), obs(20*ms, 3, 2)}
-	rep := &Report{Scenario: "x", Procs: 2, Seeds: []uint64{1, 2, 3}, Runs: 4, Go: "go1.26.0", Load: "load"}
+	model := []Observables{obs(10*ms, 3, 9), obs(12*ms, 3, 9), obs(30*ms, 2, 9), obs(11*ms, 3, 8), obs(13*ms, 3, 9)}
+	real := []Observables{obs(11*ms, 2, 1), obs(14*ms, 3, 2), obs(9*ms, 3, 3), obs(20*ms, 3, 2), obs(12*ms, 3, 1), obs(10*ms, 3, 2)}
+	rep := &Report{Scenario: "x", Procs: 2, Seeds: []uint64{1, 2, 3, 4, 5}, Runs: 6, Go: "go1.26.0", Load: "load", Costs: "the model's built-in costs"}
 	rep.Judge(model, real)
 	rows := map[string]Row{}
 	for _, r := range rep.Rows {
 		rows[r.Observable] = r
 	}
-	if r := rows["makespan"]; r.Model != float64(12*ms) || r.RealMin != float64(9*ms) || r.RealMax != float64(20*ms) || r.RealMedian != float64(12500*time.Microsecond) || !r.Within {
+	if r := rows["makespan"]; r.Model != float64(12*ms) || r.RealMin != float64(9*ms) || r.RealMax != float64(20*ms) || r.RealMedian != float64(11500*time.Microsecond) ||
+		r.ModelMin != float64(10*ms) || r.ModelMax != float64(30*ms) || !r.Within || r.Outcome != "within" || r.P == nil || *r.P < Alpha {
 		t.Errorf("makespan row %+v", r)
 	}
-	if r := rows["P migrations"]; r.Within || r.Verdict != "above the real range" {
+	if r := rows["P migrations"]; r.Within || r.Verdict != "model higher" || r.Outcome != "higher" || *r.P >= Alpha || *r.DiffLow <= 0 {
 		t.Errorf("migrations row %+v", r)
 	}
-	if r := rows["first goroutine started"]; r.Model != 3 || !r.Within || r.Verdict != "3 of 4 real runs agree" || r.tally != "G2, G3 x3" {
+	if r := rows["first goroutine started"]; r.Model != 3 || !r.Within || r.Verdict != "5 of 6 real runs agree" || r.tally != "G2, G3 x5" || r.P != nil {
 		t.Errorf("first-started row %+v", r)
 	}
 	if got := rep.Outside(); strings.Join(got, ",") != "P migrations" {
@@ -76,7 +80,7 @@ func TestJudgeUsesTheRealSpread(t *testing.T) {
 	if err := rep.WriteText(&text); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"x: the model (seeds 1–3, exact) against 4 real runs (go1.26.0, GOMAXPROCS=2; load)", "makespan", "9ms–20ms", "12.5ms", "above the real range"} {
+	for _, want := range []string{"x: the model (seeds 1–5, exact) against 6 real runs (go1.26.0, GOMAXPROCS=2; load)\ncosts: the model's built-in costs\n", "makespan", "9ms–20ms", "11.5ms", "model higher"} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("the text report lacks %q:\n%s", want, text.String())
 		}
@@ -88,6 +92,40 @@ func TestJudgeUsesTheRealSpread(t *testing.T) {
 	var back Report
 	if err := json.Unmarshal(js.Bytes(), &back); err != nil || len(back.Rows) != len(rep.Rows) {
 		t.Errorf("the JSON report does not read back: %v\n%s", err, js.String())
+	}
+	// The fields a reader of the JSON had before the verdicts changed are
+	// all still there, with their types.
+	var fields struct {
+		Rows []map[string]any `json:"rows"`
+	}
+	if err := json.Unmarshal(js.Bytes(), &fields); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"observable", "model", "real_median", "real_min", "real_max", "within", "verdict", "outcome", "model_min", "model_max", "p"} {
+		if _, ok := fields.Rows[1][f]; !ok {
+			t.Errorf("the JSON makespan row has no %q: %v", f, fields.Rows[1])
+		}
+	}
+}
+
+// TestSummaryCountsVerdicts: the summary marks each verdict and counts the
+// observables that differ and those undecided.
+func TestSummaryCountsVerdicts(t *testing.T) {
+	ms := time.Millisecond
+	five := []Observables{{Makespan: 10 * ms, Goroutines: 2}, {Makespan: 11 * ms, Goroutines: 2}, {Makespan: 12 * ms, Goroutines: 2}, {Makespan: 13 * ms, Goroutines: 2}, {Makespan: 14 * ms, Goroutines: 2}}
+	slow := []Observables{{Makespan: 30 * ms, Goroutines: 2}, {Makespan: 31 * ms, Goroutines: 2}, {Makespan: 32 * ms, Goroutines: 2}, {Makespan: 33 * ms, Goroutines: 2}, {Makespan: 34 * ms, Goroutines: 2}}
+	differs := &Report{Scenario: "slow", Seeds: []uint64{1}}
+	differs.Judge(five, slow)
+	few := &Report{Scenario: "few", Seeds: []uint64{1}}
+	few.Judge(five, slow[:2])
+	var b strings.Builder
+	if err := WriteSummary(&b, []*Report{differs, few}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"slow      ok       low       ok", "few       ok       ?         ok", "2 scenarios; the model differs from the real runs on 1 of 14 observables (rank test, p < 0.05); 1 undecided (too few runs)"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the summary lacks %q:\n%s", want, b.String())
+		}
 	}
 }
 

@@ -1,0 +1,165 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/schedlab/schedlab/internal/realtest"
+	"github.com/schedlab/schedlab/real/calibrate"
+)
+
+// profileFixture is a valid cost profile (real/calibrate's test data).
+const profileFixture = "../../real/calibrate/testdata/costs.json"
+
+// TestCostsChangeTheRunDeterministically: --costs FILE times the model's
+// runtime work with the profile, the same way every time, on every
+// command that runs the model.
+func TestCostsChangeTheRunDeterministically(t *testing.T) {
+	for _, args := range [][]string{
+		{"run", "pingpong", "--until", "1ms"},
+		{"export", "pingpong", "--until", "1ms", "--format", "md"},
+		{"compare", "burst"},
+	} {
+		_, plain, errOut := cli(t, args...)
+		if errOut != "" {
+			t.Fatalf("%q: %s", args, errOut)
+		}
+		withCosts := append(args[:len(args):len(args)], "--costs", profileFixture)
+		code, once, errOut := cli(t, withCosts...)
+		if code != exitOK {
+			t.Fatalf("%q: exit %d, %s", withCosts, code, errOut)
+		}
+		_, again, _ := cli(t, withCosts...)
+		if once != again {
+			t.Errorf("%q: two runs differ", withCosts)
+		}
+		if once == plain {
+			t.Errorf("%q: the profile changed nothing", withCosts)
+		}
+		_, builtin, _ := cli(t, append(args[:len(args):len(args)], "--costs", "builtin")...)
+		if builtin != plain {
+			t.Errorf("%q --costs builtin differs from the default costs", args)
+		}
+	}
+	// The profile's go statement costs 81ns, its hand-off's Schedule 20ns
+	// and Execute 60ns (real/calibrate's TestCostsFromAProfile): main
+	// creates G2 at 60ns (its 150ns Execute scaled to 60).
+	_, out, _ := cli(t, "run", "pingpong", "--until", "1ms", "--costs", profileFixture)
+	if !strings.Contains(out, "0.000060ms  P0  M0   go-create      G1 creates G2") {
+		t.Errorf("with the profile, G1 does not create G2 at 60ns:\n%s", out)
+	}
+	if code, out, errOut := cli(t, "check", "tour", "--costs", profileFixture); code != exitOK || !strings.Contains(out, "tour.yaml: ok") {
+		t.Errorf("check --costs: exit %d, %s%s", code, out, errOut)
+	}
+}
+
+// TestCostsRefusesABadProfile: a bad profile is a mistake in a file,
+// named with its line and column, on every command.
+func TestCostsRefusesABadProfile(t *testing.T) {
+	bad := writeScenario(t, "bad.json", strings.Replace(mustRead(t, profileFixture), `"median_ns": 206`, `"median_ns": -1`, 1))
+	for _, cmd := range []string{"run", "check", "compare", "export", "tui", "verify"} {
+		code, _, errOut := cli(t, cmd, "tour", "--costs", bad)
+		if code != exitUsage || !strings.Contains(errOut, bad+":48:20: figures.syscall.median_ns: want a positive figure") {
+			t.Errorf("%s --costs with a negative cost: exit %d, %q", cmd, code, errOut)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "tour", "--costs", filepath.Join(t.TempDir(), "none.json")}, "none.json: no such file"},
+		{[]string{"run", "tour", "--costs", ""}, "--costs needs a cost profile's file"},
+		{[]string{"real", "tour", "--costs", profileFixture}, "--costs applies to the model only"},
+		{[]string{"calibrate", "now"}, `calibrate takes no arguments, got "now"`},
+		{[]string{"calibrate", "--samples", "0"}, "--samples 0: want 1 to 100000"},
+	} {
+		if code, _, errOut := cli(t, c.args...); code != exitUsage || !strings.Contains(errOut, c.want) {
+			t.Errorf("%q: exit %d, %q; want %q", c.args, code, errOut, c.want)
+		}
+	}
+}
+
+func mustRead(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestVerifySaysWhichCosts: verify uses this machine's profile where
+// calibrate writes it, the model's own costs without one, --costs over
+// both, and says which in its report. nested-submit deadlocks by design,
+// so verify runs only the model and builds nothing.
+func TestVerifySaysWhichCosts(t *testing.T) {
+	config := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", config)
+	t.Setenv("HOME", config) // where UserConfigDir does not read XDG_CONFIG_HOME
+	def, err := calibrate.DefaultPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	verify := func(args ...string) string {
+		t.Helper()
+		code, out, errOut := cli(t, append([]string{"verify", "nested-submit", "--seeds", "1"}, args...)...)
+		if code != exitOK {
+			t.Fatalf("verify %q: exit %d, %s", args, code, errOut)
+		}
+		return out
+	}
+	if out := verify(); !strings.Contains(out, "\ncosts: the model's built-in costs (no profile at "+def+": schedlab calibrate writes one)\n") {
+		t.Errorf("without a profile:\n%s", out)
+	}
+	if err := os.MkdirAll(filepath.Dir(def), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(def, []byte(mustRead(t, profileFixture)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out := verify(); !strings.Contains(out, "\ncosts: this machine's profile "+def+", measured 2026-05-04T10:20:30Z on AMD EPYC, 2 CPUs, linux/amd64, go1.26.8; load average 0.52 before, 0.61 after\n") {
+		t.Errorf("with this machine's profile:\n%s", out)
+	}
+	if out := verify("--costs", "builtin"); !strings.Contains(out, "\ncosts: the model's built-in costs (--costs builtin)\n") {
+		t.Errorf("with --costs builtin:\n%s", out)
+	}
+	other := filepath.Join(t.TempDir(), "other.json")
+	if err := os.WriteFile(other, []byte(strings.Replace(mustRead(t, profileFixture), `"cpus": 2`, `"cpus": 64`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out := verify("--costs", other); !strings.Contains(out, "\ncosts: the profile "+other+", measured") || !strings.Contains(out, "note: the cost profile measured another machine:") || !strings.Contains(out, "64 CPUs, this one") {
+		t.Errorf("with another machine's profile:\n%s", out)
+	}
+	// A broken default profile is an error that says how to go on.
+	if err := os.WriteFile(def, []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := cli(t, "verify", "nested-submit", "--seeds", "1")
+	if code != exitUsage || !strings.Contains(errOut, def+":1:2: the profile ends early") || !strings.Contains(errOut, "--costs builtin leaves it out") {
+		t.Errorf("a broken default profile: exit %d, %q", code, errOut)
+	}
+}
+
+// TestCalibrateWritesAProfile measures this machine with a few samples and
+// reads the profile back; what it measured depends on the machine.
+func TestCalibrateWritesAProfile(t *testing.T) {
+	realtest.Require(t)
+	path := filepath.Join(t.TempDir(), "costs.json")
+	code, out, errOut := cli(t, "calibrate", "-o", path, "--samples", "3")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"futex wake-up", "the model's costs: Newproc", "wrote " + path + ": --costs " + path + " uses it"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the output lacks %q:\n%s", want, out)
+		}
+	}
+	if _, err := calibrate.Read(path); err != nil {
+		t.Error(err)
+	}
+	if code, _, errOut := cli(t, "run", "tour", "--costs", path, "--format", "none"); code != exitOK {
+		t.Errorf("run --costs with the new profile: exit %d, %s", code, errOut)
+	}
+}

@@ -1,0 +1,104 @@
+package calibrate
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/schedlab/schedlab/core/gmp"
+	"github.com/schedlab/schedlab/core/scenarios"
+)
+
+// Costs returns the model's costs for this profile's machine, the mapping
+// doc.go tables: each measured figure sets the costs it informs, and the
+// costs no figure measures keep their defaults.
+func (p *Profile) Costs() (gmp.Costs, error) {
+	f := p.Figures
+	k := gmp.DefaultCosts()
+	// The costs the model makes late under Config.Noise (a woken thread,
+	// a usleep) are the undisturbed time: the noise adds the lateness a
+	// busy machine shows. They take the fast end of the measurements, the
+	// 10th percentile; the median and the spread stay in the profile.
+	k.WakeM = ns(f.FutexWake.P10)
+	k.NetpollWake = ns(f.FutexWake.P10)
+	k.UsleepSlack = ns(f.NanosleepSlack.P10)
+	// The costs the model never makes late are the typical time: the
+	// median.
+	k.Syscall = ns(f.Syscall.Median)
+	k.Newproc = ns(f.GoCreate.Median)
+	// A hand-off between two goroutines on one P is, in the model, channel
+	// work, the scheduler's choice and the switch to the chosen G. The
+	// three keep their ratio and are scaled so that the model's hop takes
+	// what the machine's did.
+	hop, err := ModelHop(k)
+	if err != nil {
+		return gmp.Costs{}, err
+	}
+	scale := f.Handoff.Median / hop
+	k.ChanOp = scaled(k.ChanOp, scale)
+	k.Schedule = scaled(k.Schedule, scale)
+	k.Execute = scaled(k.Execute, scale)
+	if err := (&gmp.Config{Procs: 1, Costs: k}).Validate(); err != nil {
+		return gmp.Costs{}, err
+	}
+	return k, nil
+}
+
+// ns rounds a figure to a whole nanosecond, at least one: a cost of zero
+// would read as "use the defaults" to a gmp.Config.
+func ns(v float64) time.Duration {
+	return max(time.Duration(math.Round(v)), 1)
+}
+
+func scaled(d time.Duration, by float64) time.Duration {
+	return ns(float64(d) * by)
+}
+
+// hopProgram is a ping-pong on one P: rounds round trips, two hops each.
+func hopProgram(rounds int) string {
+	return fmt.Sprintf(`procs: 1
+chans: {ping: 0, pong: 0}
+main:
+  - go:
+      do:
+        - loop: {times: %[1]d, do: [{recv: ping}, {send: pong}]}
+  - loop: {times: %[1]d, do: [{send: ping}, {recv: pong}]}
+`, rounds)
+}
+
+// ModelHop is how long, in nanoseconds, the model with costs k takes for
+// one hop of a channel ping-pong on one P: the time of 300 round trips
+// less that of 100, over 400 hops, so that starting and ending cost
+// nothing. It runs the model rather than adding up costs so that it stays
+// true when the model's rules change.
+func ModelHop(k gmp.Costs) (float64, error) {
+	end := func(rounds int) (time.Duration, error) {
+		sc, err := scenarios.Parse("hop.yaml", []byte(hopProgram(rounds)))
+		if err != nil {
+			return 0, err
+		}
+		cfg := sc.Config()
+		cfg.Costs = k
+		m, err := gmp.New(cfg, sc.Program())
+		if err != nil {
+			return 0, err
+		}
+		if e := m.Run(); !sc.AsExpected(e) {
+			return 0, fmt.Errorf("the model's ping-pong ended with %v: %v", e.Reason, e.Err)
+		}
+		return m.Now().D(), nil
+	}
+	short, err := end(100)
+	if err != nil {
+		return 0, err
+	}
+	long, err := end(300)
+	if err != nil {
+		return 0, err
+	}
+	hop := float64(long-short) / 400
+	if hop <= 0 {
+		return 0, fmt.Errorf("the model's ping-pong hop takes %vns", hop)
+	}
+	return hop, nil
+}

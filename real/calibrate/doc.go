@@ -1,0 +1,96 @@
+// Package calibrate measures what the runtime's own work costs on this
+// machine (schedlab calibrate) and turns the measurements into the model's
+// costs, gmp.Costs (--costs FILE, and verify by default).
+//
+// # The figures
+//
+// Measure measures Linux, whose futex, nanosleep and CPU affinity the
+// figures are about; on other systems it says so, and --costs still reads
+// a profile measured on Linux. Each figure is taken Options.Samples times
+// (500 by default) after a few thrown away, and kept as its median, 10th
+// and 90th percentiles, minimum and maximum. Durations are in nanoseconds.
+//
+//   - futex_wake: the one-way time of a ping-pong through unbuffered
+//     channels between two goroutines locked to threads of their own, with
+//     GOMAXPROCS=1: each hop hands the P to the other thread and wakes it
+//     with a futex, and this thread sleeps on one.
+//   - context_switch: a hop between two threads held to one CPU
+//     (sched_setaffinity) through two pipes: a write, the reader's wake-up
+//     and switch-in, its read.
+//   - nanosleep_slack: how much longer than asked nanosleep(20µs) takes:
+//     the system call under the runtime's usleep, sysmon's shortest sleep.
+//   - sleep_slack: how much longer than asked time.Sleep(1ms) takes: the
+//     runtime's timer, the thread's wait in the network poller or on a
+//     futex, the kernel's slack and wake-up.
+//   - syscall: a one-byte write to /dev/null through package syscall,
+//     which enters and leaves the runtime's system-call state.
+//   - timer_slack: the kernel's timer slack, from /proc/self/timerslack_ns
+//     ("procfs"), or where that cannot be read the 10th percentile of
+//     nanosleep_slack ("measured").
+//   - go_create: a go statement's cost to its creator, on one P (the new
+//     goroutines wait until the creator blocks): 100 statements timed
+//     together.
+//   - go_first_run: from a go statement to the new goroutine's first
+//     instruction, on one P with the creator blocking at once.
+//   - handoff: the one-way time of a ping-pong between two goroutines on
+//     one P and one thread: the runtime's own hand-off.
+//   - cpu_work: the speed of real/prog/cpuwork's loop, the one a
+//     scenario's cpu action runs for real, in iterations per microsecond.
+//
+// # What each sets in the model
+//
+//	figure            statistic  gmp.Costs fields
+//	futex_wake        p10        WakeM, NetpollWake
+//	nanosleep_slack   p10        UsleepSlack
+//	syscall           median     Syscall
+//	go_create         median     Newproc
+//	handoff           median     ChanOp, Schedule, Execute, scaled together
+//	                             so that the model's hop takes the median
+//	                             (ModelHop runs the model to find its hop)
+//	context_switch, sleep_slack, timer_slack, go_first_run, cpu_work:
+//	                  none: kept to read beside the others, and for a model
+//	                  of the machine's CPUs
+//	not measured: NewM and PreemptSignal keep the defaults.
+//
+// The costs the model makes late under Config.Noise (a woken thread, a
+// usleep, a netpoll wake-up) take the fast end, the 10th percentile: they
+// are the undisturbed time, and the noise adds the lateness a real machine
+// shows. The costs it never makes late take the median.
+//
+// # The profile
+//
+// A profile is one JSON object, written by Profile.Write and read by Read:
+//
+//	{
+//	  "format": "schedlab-costs/1",
+//	  "measured": "2026-05-04T10:20:30Z",         RFC 3339
+//	  "machine": {
+//	    "goos": "linux", "goarch": "amd64",        GOOS and GOARCH
+//	    "cpu_model": "AMD EPYC",                   /proc/cpuinfo's model name
+//	    "cpus": 2,                                 CPUs the process may use
+//	    "go": "go1.26.8",                          the runtime that measured
+//	    "load_before": 0.52, "load_after": 0.61    one-minute load average (optional)
+//	  },
+//	  "figures": {
+//	    "futex_wake": {"samples": 500, "median_ns": 6600, "p10_ns": 5700,
+//	                   "p90_ns": 18600, "min_ns": 4800, "max_ns": 1505000},
+//	    … each duration figure alike …
+//	    "timer_slack": {"ns": 50000, "source": "procfs"},
+//	    "cpu_work": {"samples": 500, "median_per_us": 722, "p10_per_us": 719,
+//	                 "p90_per_us": 723, "min_per_us": 3.9, "max_per_us": 725}
+//	  }
+//	}
+//
+// Every field is required but the loads. A profile is untrusted input,
+// shared as a scenario is: Parse refuses a file over 1 MiB, text that is
+// not UTF-8 or not JSON, a field it does not know or given twice, a format
+// other than schedlab-costs/1, and any figure that is missing, not
+// positive, over one second (a rate over 10⁶ per µs), or out of order
+// (min ≤ p10 ≤ median ≤ p90 ≤ max), a count of samples outside 1–10⁷,
+// CPUs outside 1–65536, a name that is empty, over 200 characters or not
+// printable, each with the file, line and column and the field's path.
+//
+// The machine's CPU count and load are recorded, not used: a model of the
+// machine's CPUs (--cpus, --load) can take its defaults from them. A
+// layout that adds fields gets a new format name.
+package calibrate

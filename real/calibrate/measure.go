@@ -1,0 +1,325 @@
+package calibrate
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+
+	"github.com/schedlab/schedlab/real/prog/cpuwork"
+	"github.com/schedlab/schedlab/real/verify"
+)
+
+// DefaultSamples is how many times Measure takes each figure by default:
+// about two seconds on an idle machine, most of it in the 1ms sleeps.
+const DefaultSamples = 500
+
+// Options say how to measure.
+type Options struct {
+	// Samples is how many times each figure is taken (DefaultSamples if
+	// 0); a few more are taken first and thrown away, to warm up.
+	Samples int
+	// Each, if set, is told each figure's name before it is measured.
+	Each func(name string)
+}
+
+// The durations some figures are taken at.
+const (
+	// nanosleepFor is sysmon's shortest usleep, 20µs.
+	nanosleepFor = 20 * time.Microsecond
+	// sleepFor is a short time.Sleep, through the runtime's timers.
+	sleepFor = time.Millisecond
+	// hopRounds and batch are how many round trips or calls one sample
+	// of a fast figure times, so that reading the clock does not weigh.
+	hopRounds = 20
+	batch     = 10
+	// spinChunk is how many iterations of cpuwork's loop a sample of the
+	// work rate times (tens of microseconds).
+	spinChunk = 1 << 14
+)
+
+// Measure measures this machine. It changes GOMAXPROCS while it measures
+// and puts it back; it runs no other work meanwhile, and the less else
+// the machine runs, the truer the figures.
+func Measure(ctx context.Context, o Options) (*Profile, error) {
+	n := o.Samples
+	if n == 0 {
+		n = DefaultSamples
+	}
+	if n < 1 || n > MaxSamples {
+		return nil, fmt.Errorf("samples: want 1 to %d, got %d", MaxSamples, n)
+	}
+	if !measured {
+		return nil, fmt.Errorf("calibrate measures Linux (its futex wake-ups, nanosleep, CPU affinity), not %s/%s; --costs reads a profile measured there", runtime.GOOS, runtime.GOARCH)
+	}
+	p := &Profile{Format: Format, Machine: machine()}
+	p.Machine.LoadBefore = loadAverage()
+	var missing []string
+	figure := func(name string, samples []float64) Figure {
+		if len(samples) == 0 {
+			missing = append(missing, name)
+			return Figure{}
+		}
+		return summarise(samples)
+	}
+	steps := []struct {
+		name string
+		run  func()
+	}{
+		{"futex_wake", func() {
+			p.Figures.FutexWake = figure("futex_wake", onOneP(func() []float64 { return pingPong(n, 1, true) }))
+		}},
+		{"context_switch", func() { p.Figures.ContextSwitch = figure("context_switch", contextSwitch(n)) }},
+		{"nanosleep_slack", func() { p.Figures.NanosleepSlack = figure("nanosleep_slack", nanosleepSlack(n)) }},
+		{"sleep_slack", func() { p.Figures.SleepSlack = figure("sleep_slack", sleepSlack(n)) }},
+		{"syscall", func() { p.Figures.Syscall = figure("syscall", syscallCost(n)) }},
+		{"go_create", func() { p.Figures.GoCreate = figure("go_create", onOneP(func() []float64 { return goCreate(n) })) }},
+		{"go_first_run", func() {
+			p.Figures.GoFirstRun = figure("go_first_run", onOneP(func() []float64 { return goFirstRun(n) }))
+		}},
+		{"handoff", func() {
+			p.Figures.Handoff = figure("handoff", onOneP(func() []float64 { return pingPong(n, hopRounds, false) }))
+		}},
+		{"cpu_work", func() { p.Figures.CPUWork = Rate(figure("cpu_work", cpuWork(n))) }},
+	}
+	for _, s := range steps {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if o.Each != nil {
+			o.Each(s.name)
+		}
+		s.run()
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("could not measure %s on this machine", strings.Join(missing, ", "))
+	}
+	p.Figures.TimerSlack = timerSlack(p.Figures.NanosleepSlack)
+	p.Machine.LoadAfter = loadAverage()
+	p.Measured = time.Now().UTC().Format(time.RFC3339)
+	if err := p.Validate(); err != nil {
+		return nil, fmt.Errorf("the measurements are not usable: %w", err)
+	}
+	return p, nil
+}
+
+// summarise summarises samples: the median and the spread, by linear
+// interpolation between the sorted samples. A sample is at least 1ns: a
+// clock too coarse to see a cost does not make it free.
+func summarise(samples []float64) Figure {
+	for i, s := range samples {
+		if !(s >= 1) || !finite(s) {
+			samples[i] = 1
+		}
+	}
+	slices.Sort(samples)
+	return Figure{Samples: len(samples), Median: Quantile(samples, 0.5), P10: Quantile(samples, 0.1),
+		P90: Quantile(samples, 0.9), Min: samples[0], Max: samples[len(samples)-1]}
+}
+
+// Quantile is the q-quantile of sorted values, interpolated linearly
+// between the two nearest (Hyndman and Fan's definition 7, R's default).
+func Quantile(sorted []float64, q float64) float64 {
+	if len(sorted) == 0 {
+		return 0
+	}
+	h := q * float64(len(sorted)-1)
+	lo := int(h)
+	if lo >= len(sorted)-1 {
+		return sorted[len(sorted)-1]
+	}
+	return sorted[lo] + (h-float64(lo))*(sorted[lo+1]-sorted[lo])
+}
+
+// warm is how many samples are taken first and thrown away: the first
+// hand-offs create threads, the first go statements allocate goroutines.
+func warm(n int) int { return min(n, 20) }
+
+// onOneP runs f with GOMAXPROCS=1, so that goroutines take turns on one
+// P and no idle P's thread joins in.
+func onOneP(f func() []float64) []float64 {
+	prev := runtime.GOMAXPROCS(1)
+	defer runtime.GOMAXPROCS(prev)
+	return f()
+}
+
+// pingPong times n samples of rounds round trips between two goroutines
+// through unbuffered channels, and returns the one-way time of each.
+// Locked, each goroutine has an OS thread of its own, so on one P each hop
+// hands the P to the other thread and wakes it with a futex: a thread's
+// wake-up. Unlocked, both run on one thread: the runtime's own hand-off.
+// A locked goroutine ends without unlocking, so that its thread ends with
+// it: the runtime keeps no thread of the measurement's.
+func pingPong(n, rounds int, locked bool) []float64 {
+	ping, pong := make(chan struct{}), make(chan struct{})
+	out := make(chan []float64)
+	start := func() {
+		if locked {
+			runtime.LockOSThread()
+		}
+	}
+	go func() {
+		start()
+		for range ping {
+			pong <- struct{}{}
+		}
+	}()
+	go func() {
+		start()
+		samples := make([]float64, 0, n)
+		for i := range n + warm(n) {
+			t0 := time.Now()
+			for range rounds {
+				ping <- struct{}{}
+				<-pong
+			}
+			if i >= warm(n) {
+				samples = append(samples, float64(time.Since(t0))/float64(2*rounds))
+			}
+		}
+		close(ping)
+		out <- samples
+	}()
+	return <-out
+}
+
+// sleepSlack times time.Sleep(1ms) and returns how much longer than asked
+// each took: the runtime's timer, the thread's wait for it, the kernel's
+// slack and wake-up.
+func sleepSlack(n int) []float64 {
+	samples := make([]float64, 0, n)
+	for i := range n + warm(n) {
+		t0 := time.Now()
+		time.Sleep(sleepFor)
+		if i >= warm(n) {
+			samples = append(samples, float64(time.Since(t0)-sleepFor))
+		}
+	}
+	return samples
+}
+
+// goCreate times go statements on one P, whose new goroutines wait until
+// the creator blocks: the creator's side of a go statement.
+func goCreate(n int) []float64 {
+	const per = 100
+	var wg sync.WaitGroup
+	samples := make([]float64, 0, n)
+	for i := range n + warm(n) {
+		wg.Add(per)
+		t0 := time.Now()
+		for range per {
+			go wg.Done()
+		}
+		d := time.Since(t0)
+		wg.Wait()
+		if i >= warm(n) {
+			samples = append(samples, float64(d)/per)
+		}
+	}
+	return samples
+}
+
+// goFirstRun times, on one P, a go statement and the creator blocking
+// until the new goroutine's first instruction.
+func goFirstRun(n int) []float64 {
+	samples := make([]float64, 0, n)
+	for i := range n + warm(n) {
+		var started time.Time
+		done := make(chan struct{})
+		t0 := time.Now()
+		go func() {
+			started = time.Now()
+			close(done)
+		}()
+		<-done
+		if i >= warm(n) {
+			samples = append(samples, float64(started.Sub(t0)))
+		}
+	}
+	return samples
+}
+
+// cpuWork times cpuwork's loop, the one a scenario's cpu action runs for
+// real, and returns its speed in iterations per microsecond.
+func cpuWork(n int) []float64 {
+	samples := make([]float64, 0, n)
+	for i := range n + warm(n) {
+		t0 := time.Now()
+		cpuwork.Spin(spinChunk)
+		d := time.Since(t0)
+		if i >= warm(n) && d > 0 {
+			samples = append(samples, spinChunk/(float64(d)/float64(time.Microsecond)))
+		}
+	}
+	return samples
+}
+
+// timerSlack reads the kernel's timer slack, or where /proc does not say
+// estimates it as the fast end of the nanosleep overshoot.
+func timerSlack(nanosleep Figure) TimerSlack {
+	if b, err := os.ReadFile("/proc/self/timerslack_ns"); err == nil {
+		if v, err := strconv.ParseFloat(strings.TrimSpace(string(b)), 64); err == nil && v >= 1 && v <= MaxCost {
+			return TimerSlack{NS: v, Source: "procfs"}
+		}
+	}
+	return TimerSlack{NS: nanosleep.P10, Source: "measured"}
+}
+
+// machine says which machine this is.
+func machine() Machine {
+	return Machine{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, CPUModel: cpuModel(), CPUs: runtime.NumCPU(), Go: runtime.Version()}
+}
+
+// cpuModel is the first CPU's model as /proc/cpuinfo names it (the field
+// differs by architecture), or "unknown".
+func cpuModel() string {
+	f, err := os.Open("/proc/cpuinfo")
+	if err != nil {
+		return "unknown"
+	}
+	defer f.Close()
+	found := map[string]string{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		key, value, ok := strings.Cut(sc.Text(), ":")
+		key = strings.TrimSpace(key)
+		if _, seen := found[key]; ok && !seen {
+			found[key] = strings.TrimSpace(value)
+		}
+	}
+	for _, key := range []string{"model name", "Hardware", "cpu model", "uarch", "cpu", "Processor"} {
+		if v := printable(found[key]); v != "" {
+			return v
+		}
+	}
+	return "unknown"
+}
+
+// printable keeps what a profile may hold of a machine's name.
+func printable(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if !unicode.IsPrint(r) {
+			return -1
+		}
+		return r
+	}, s)
+	if r := []rune(s); len(r) > maxText {
+		s = string(r[:maxText])
+	}
+	return strings.TrimSpace(s)
+}
+
+func loadAverage() *float64 {
+	v, err := strconv.ParseFloat(verify.LoadAverage(), 64)
+	if err != nil || v < 0 || v > MaxLoad {
+		return nil
+	}
+	return &v
+}

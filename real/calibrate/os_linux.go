@@ -1,0 +1,160 @@
+package calibrate
+
+import (
+	"os"
+	"runtime"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// measured says whether Measure can measure this system: the figures
+// are Linux's (futex, nanosleep, sched_setaffinity), the runtime's
+// threads' system.
+const measured = true
+
+// contextSwitch times a hop between two threads on one CPU through two
+// pipes: a write, the reader's wake-up, the switch to it, and its read.
+// Where the kernel does not let the threads be held to one CPU, it places
+// them, and the figure may include a cross-CPU wake-up.
+func contextSwitch(n int) []float64 {
+	// there carries the hops out, back the echoes: [0] reads, [1] writes.
+	var there, back [2]int
+	if err := syscall.Pipe(there[:]); err != nil {
+		return nil
+	}
+	if err := syscall.Pipe(back[:]); err != nil {
+		syscall.Close(there[0])
+		syscall.Close(there[1])
+		return nil
+	}
+	defer func() {
+		for _, fd := range []int{there[0], back[0], back[1]} {
+			syscall.Close(fd)
+		}
+	}()
+	prev := runtime.GOMAXPROCS(max(2, runtime.GOMAXPROCS(0)))
+	defer runtime.GOMAXPROCS(prev)
+	cpu := firstCPU()
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		runtime.LockOSThread() // never unlocked: the pinned thread ends here
+		pinToCPU(cpu)
+		b := make([]byte, 1)
+		for {
+			if k, err := readFull(there[0], b); k == 0 || err != nil {
+				return
+			}
+			if _, err := syscall.Write(back[1], b); err != nil {
+				return
+			}
+		}
+	}()
+	out := make(chan []float64)
+	go func() {
+		runtime.LockOSThread() // never unlocked, as above
+		pinToCPU(cpu)
+		b := []byte{1}
+		samples := make([]float64, 0, n)
+		for i := range n + warm(n) {
+			t0 := time.Now()
+			for range hopRounds {
+				if _, err := syscall.Write(there[1], b); err != nil {
+					break
+				}
+				if _, err := readFull(back[0], b); err != nil {
+					break
+				}
+			}
+			if i >= warm(n) {
+				samples = append(samples, float64(time.Since(t0))/(2*hopRounds))
+			}
+		}
+		syscall.Close(there[1]) // the echo reads the end of its pipe and ends
+		out <- samples
+	}()
+	samples := <-out
+	wg.Wait()
+	return samples
+}
+
+// readFull reads one byte, again if a signal (the runtime's preemption)
+// interrupts the read.
+func readFull(fd int, b []byte) (int, error) {
+	for {
+		k, err := syscall.Read(fd, b)
+		if err != syscall.EINTR {
+			return k, err
+		}
+	}
+}
+
+// nanosleepSlack times nanosleep(20µs), the system call under the
+// runtime's usleep, and returns how much longer than asked each took.
+func nanosleepSlack(n int) []float64 {
+	ts := syscall.NsecToTimespec(int64(nanosleepFor))
+	samples := make([]float64, 0, n)
+	for i := range n + warm(n) {
+		t0 := time.Now()
+		if err := syscall.Nanosleep(&ts, nil); err != nil {
+			continue // interrupted: not a whole sleep
+		}
+		if i >= warm(n) {
+			samples = append(samples, float64(time.Since(t0)-nanosleepFor))
+		}
+	}
+	return samples
+}
+
+// syscallCost times one-byte writes to /dev/null through package syscall,
+// which enters and leaves the runtime's system-call state as a scenario's
+// syscall action does.
+func syscallCost(n int) []float64 {
+	fd, err := syscall.Open(os.DevNull, syscall.O_WRONLY, 0)
+	if err != nil {
+		return nil
+	}
+	defer syscall.Close(fd)
+	b := []byte{0}
+	samples := make([]float64, 0, n)
+	for i := range n + warm(n) {
+		t0 := time.Now()
+		for range batch {
+			syscall.Write(fd, b)
+		}
+		if i >= warm(n) {
+			samples = append(samples, float64(time.Since(t0))/batch)
+		}
+	}
+	return samples
+}
+
+// firstCPU is the lowest-numbered CPU this process may run on, or -1.
+func firstCPU() int {
+	var set unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &set); err != nil {
+		return -1
+	}
+	for cpu := range 1024 {
+		if set.IsSet(cpu) {
+			return cpu
+		}
+	}
+	return -1
+}
+
+// pinToCPU holds the calling thread to cpu (the caller has locked its
+// goroutine to the thread, and lets the thread end with it). Where the
+// kernel refuses, the thread stays where the kernel puts it.
+func pinToCPU(cpu int) {
+	if cpu < 0 {
+		return
+	}
+	var set unix.CPUSet
+	set.Set(cpu)
+	_ = unix.SchedSetaffinity(0, &set)
+}

@@ -1,0 +1,11 @@
+//go:build !linux
+
+package calibrate
+
+// measured: calibrate measures Linux only; elsewhere --costs still reads
+// a profile measured there.
+const measured = false
+
+func contextSwitch(int) []float64  { return nil }
+func nanosleepSlack(int) []float64 { return nil }
+func syscallCost(int) []float64    { return nil }

@@ -1,0 +1,526 @@
+package calibrate
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/schedlab/schedlab/core/gmp"
+)
+
+// Format names the profile's layout; a profile of another format is
+// refused rather than half read. A later layout (the CPU count and load a
+// model of the machine's CPUs would take from machine:) gets a new name.
+const Format = "schedlab-costs/1"
+
+// Profile is one machine's measured costs, as schedlab calibrate writes
+// them and --costs reads them.
+type Profile struct {
+	Format string `json:"format"`
+	// Measured is when, in RFC 3339.
+	Measured string  `json:"measured"`
+	Machine  Machine `json:"machine"`
+	Figures  Figures `json:"figures"`
+}
+
+// Machine says which machine was measured, and how busy it was.
+type Machine struct {
+	GOOS   string `json:"goos"`
+	GOARCH string `json:"goarch"`
+	// CPUModel is /proc/cpuinfo's model name ("unknown" without one).
+	CPUModel string `json:"cpu_model"`
+	// CPUs is how many CPUs the process could use (nproc).
+	CPUs int `json:"cpus"`
+	// Go is the runtime that measured: schedlab's own.
+	Go string `json:"go"`
+	// LoadBefore and LoadAfter are the one-minute load average before and
+	// after the measurements, absent where the system has none.
+	LoadBefore *float64 `json:"load_before,omitempty"`
+	LoadAfter  *float64 `json:"load_after,omitempty"`
+}
+
+// Figures are the measurements; doc.go says how each is taken and which
+// of the model's costs it sets.
+type Figures struct {
+	FutexWake      Figure     `json:"futex_wake"`
+	ContextSwitch  Figure     `json:"context_switch"`
+	NanosleepSlack Figure     `json:"nanosleep_slack"`
+	SleepSlack     Figure     `json:"sleep_slack"`
+	Syscall        Figure     `json:"syscall"`
+	TimerSlack     TimerSlack `json:"timer_slack"`
+	GoCreate       Figure     `json:"go_create"`
+	GoFirstRun     Figure     `json:"go_first_run"`
+	Handoff        Figure     `json:"handoff"`
+	CPUWork        Rate       `json:"cpu_work"`
+}
+
+// Figure is a duration measured many times, in nanoseconds: the median
+// and the spread around it.
+type Figure struct {
+	Samples int     `json:"samples"`
+	Median  float64 `json:"median_ns"`
+	P10     float64 `json:"p10_ns"`
+	P90     float64 `json:"p90_ns"`
+	Min     float64 `json:"min_ns"`
+	Max     float64 `json:"max_ns"`
+}
+
+// Rate is a speed measured many times, in loop iterations per
+// microsecond.
+type Rate struct {
+	Samples int     `json:"samples"`
+	Median  float64 `json:"median_per_us"`
+	P10     float64 `json:"p10_per_us"`
+	P90     float64 `json:"p90_per_us"`
+	Min     float64 `json:"min_per_us"`
+	Max     float64 `json:"max_per_us"`
+}
+
+// TimerSlack is the kernel's timer slack for the measuring thread, in
+// nanoseconds, read from /proc ("procfs") or, where that cannot be read,
+// estimated from the nanosleep overshoot ("measured").
+type TimerSlack struct {
+	NS     float64 `json:"ns"`
+	Source string  `json:"source"`
+}
+
+// The bounds a profile's figures must keep. A cost above MaxCost is no
+// cost of these kinds but a broken file, or a machine that cannot run the
+// model's scenarios anyway; MaxRate is far above any CPU's speed.
+const (
+	MaxCost    = float64(time.Second)
+	MaxRate    = 1e6
+	MaxSamples = 10_000_000
+	MaxCPUs    = 1 << 16
+	// MaxLoad bounds a load average: a thousand runnable threads per CPU
+	// of the largest machine.
+	MaxLoad = 1000 * MaxCPUs
+	// MaxFileSize bounds what Read reads: a profile is a few hundred
+	// bytes.
+	MaxFileSize = 1 << 20
+	// maxText bounds a machine's names.
+	maxText = 200
+)
+
+// Read reads and validates the profile in path.
+func Read(path string) (*Profile, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("cost profile: %w", err)
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("cost profile %s: not a regular file", path)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("cost profile %s: %w", path, err)
+	}
+	return Parse(path, data)
+}
+
+// Parse reads a profile from data, which came from file (named in the
+// errors). Every field must be there and within its bounds: a profile
+// is shared like a scenario, and what it says times every run.
+func Parse(file string, data []byte) (*Profile, error) {
+	if len(data) > MaxFileSize {
+		return nil, &gmp.Error{Pos: gmp.Pos{File: file, Line: 1, Col: 1}, Msg: fmt.Sprintf("a cost profile is a few hundred bytes; this one is over %d", MaxFileSize)}
+	}
+	if !utf8.Valid(data) {
+		return nil, &gmp.Error{Pos: posAt(file, data, int64(firstInvalid(data))), Msg: "not UTF-8 text"}
+	}
+	// A syntax error is placed by json.Unmarshal, whose offsets count
+	// from the start of the data (a Decoder's count from its buffer).
+	var syntax json.RawMessage
+	if err := json.Unmarshal(data, &syntax); err != nil {
+		return nil, jsonError(file, data, err)
+	}
+	pos, err := fieldPositions(data)
+	if err != nil {
+		return nil, jsonError(file, data, err)
+	}
+	var p Profile
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&p); err != nil {
+		return nil, jsonError(file, data, err)
+	}
+	v := validator{file: file, data: data, pos: pos}
+	v.profile(&p)
+	if len(v.errs) > 0 {
+		return nil, errors.Join(v.errs...)
+	}
+	return &p, nil
+}
+
+// Validate checks a profile built in memory (Measure's) as Parse checks
+// a file's.
+func (p *Profile) Validate() error {
+	v := validator{file: "profile"}
+	v.profile(p)
+	return errors.Join(v.errs...)
+}
+
+// Write writes p to path as indented JSON, through a temporary file in
+// the same folder so that a reader never sees half a profile, creating
+// the folder if it is missing.
+func (p *Profile) Write(path string) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(p, "", "  ")
+	if err != nil {
+		return err
+	}
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, ".costs-*.json")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(append(b, '\n')); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// DefaultPath is where calibrate writes and verify looks: costs.json in
+// schedlab's folder of the user's configuration directory
+// (~/.config/schedlab on Linux).
+func DefaultPath() (string, error) {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, "schedlab", "costs.json"), nil
+}
+
+// validator collects a profile's mistakes, each at its field's place in
+// the file when the file is known.
+type validator struct {
+	file string
+	data []byte
+	pos  map[string]int64
+	errs []error
+}
+
+func (v *validator) fail(field, msg string) {
+	if v.data == nil {
+		v.errs = append(v.errs, fmt.Errorf("%s: %s: %s", v.file, field, msg))
+		return
+	}
+	off, ok := v.pos[field]
+	if !ok {
+		// A field that is not in the file is missing: the place to put
+		// it is its object, or the top.
+		off = v.parentOffset(field)
+	}
+	v.errs = append(v.errs, &gmp.Error{Pos: posAt(v.file, v.data, off), Msg: field + ": " + msg})
+}
+
+func (v *validator) parentOffset(field string) int64 {
+	for f := field; ; {
+		i := strings.LastIndexByte(f, '.')
+		if i < 0 {
+			return 0
+		}
+		f = f[:i]
+		if off, ok := v.pos[f]; ok {
+			return off
+		}
+	}
+}
+
+func (v *validator) present(field string) bool {
+	if v.pos == nil {
+		return true // built in memory: zero values are judged as values
+	}
+	if _, ok := v.pos[field]; ok {
+		return true
+	}
+	v.fail(field, "missing (schedlab calibrate writes every field)")
+	return false
+}
+
+func (v *validator) profile(p *Profile) {
+	if v.present("format") && p.Format != Format {
+		v.fail("format", fmt.Sprintf("want %q, got %q: this schedlab reads only that layout (schedlab calibrate writes it)", Format, quote(p.Format)))
+		return
+	}
+	if v.present("measured") {
+		if _, err := time.Parse(time.RFC3339, p.Measured); err != nil || len(p.Measured) > 64 {
+			v.fail("measured", fmt.Sprintf("want a time such as 2026-01-02T15:04:05Z, got %q", quote(p.Measured)))
+		}
+	}
+	if v.present("machine") {
+		m := p.Machine
+		v.name("machine.goos", m.GOOS, true)
+		v.name("machine.goarch", m.GOARCH, true)
+		v.name("machine.cpu_model", m.CPUModel, false)
+		v.name("machine.go", m.Go, false)
+		if v.present("machine.cpus") && (m.CPUs < 1 || m.CPUs > MaxCPUs) {
+			v.fail("machine.cpus", fmt.Sprintf("want 1 to %d CPUs, got %d", MaxCPUs, m.CPUs))
+		}
+		v.load("machine.load_before", m.LoadBefore)
+		v.load("machine.load_after", m.LoadAfter)
+	}
+	if !v.present("figures") {
+		return
+	}
+	f := p.Figures
+	for _, r := range figureRows {
+		name := "figures." + r.name
+		if v.present(name) {
+			fig := r.get(&f)
+			v.spread(name, "_ns", fig.Samples, [5]float64{fig.Min, fig.P10, fig.Median, fig.P90, fig.Max}, MaxCost, "ns (1s)")
+		}
+	}
+	if v.present("figures.cpu_work") {
+		r := f.CPUWork
+		v.spread("figures.cpu_work", "_per_us", r.Samples, [5]float64{r.Min, r.P10, r.Median, r.P90, r.Max}, MaxRate, "iterations per µs")
+	}
+	if v.present("figures.timer_slack") {
+		ts := f.TimerSlack
+		if v.present("figures.timer_slack.ns") && !(ts.NS >= 1 && ts.NS <= MaxCost) {
+			v.fail("figures.timer_slack.ns", fmt.Sprintf("want 1 to %.0f ns, got %v", MaxCost, ts.NS))
+		}
+		if v.present("figures.timer_slack.source") && ts.Source != "procfs" && ts.Source != "measured" {
+			v.fail("figures.timer_slack.source", fmt.Sprintf("want procfs or measured, got %q", quote(ts.Source)))
+		}
+	}
+}
+
+// spread checks a measured figure: its count of samples, each statistic
+// present, positive and at most top, and the statistics in order.
+func (v *validator) spread(name, unit string, samples int, stats [5]float64, top float64, topText string) {
+	if v.present(name+".samples") && (samples < 1 || samples > MaxSamples) {
+		v.fail(name+".samples", fmt.Sprintf("want 1 to %d samples, got %d", MaxSamples, samples))
+	}
+	names := [5]string{"min", "p10", "median", "p90", "max"}
+	ok := true
+	for i, s := range stats {
+		field := name + "." + names[i] + unit
+		if !v.present(field) {
+			ok = false
+			continue
+		}
+		if !(s > 0 && s <= top) {
+			v.fail(field, fmt.Sprintf("want a positive figure up to %v %s, got %v", top, topText, s))
+			ok = false
+		}
+	}
+	if !ok {
+		return
+	}
+	for i := 1; i < len(stats); i++ {
+		if stats[i] < stats[i-1] {
+			v.fail(name+"."+names[i]+unit, fmt.Sprintf("%v is below %s %v: want min ≤ p10 ≤ median ≤ p90 ≤ max", stats[i], names[i-1], stats[i-1]))
+			return
+		}
+	}
+}
+
+func (v *validator) load(field string, l *float64) {
+	if l != nil && !(*l >= 0 && *l <= MaxLoad) {
+		v.fail(field, fmt.Sprintf("want a load average from 0 to %d, got %v", MaxLoad, *l))
+	}
+}
+
+// name checks a machine's name: printable, short, and for GOOS and
+// GOARCH the lower-case letters and digits Go uses.
+func (v *validator) name(field, s string, goName bool) {
+	if !v.present(field) {
+		return
+	}
+	switch {
+	case s == "":
+		v.fail(field, "empty")
+	case utf8.RuneCountInString(s) > maxText:
+		v.fail(field, fmt.Sprintf("longer than %d characters", maxText))
+	case strings.IndexFunc(s, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0:
+		v.fail(field, fmt.Sprintf("has a character that is not printable: %q", quote(s)))
+	case goName && strings.IndexFunc(s, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9') }) >= 0:
+		v.fail(field, fmt.Sprintf("want lower-case letters and digits as in GOOS and GOARCH, got %q", quote(s)))
+	}
+}
+
+// quote clips a file's text to quote it in a message.
+func quote(s string) string {
+	if r := []rune(s); len(r) > 40 {
+		return string(r[:39]) + "…"
+	}
+	return s
+}
+
+// fieldPositions walks the JSON in data and returns the offset of each
+// object member's value by its dotted path (machine.cpus), so that an
+// error can name the line and column of the field it is about. It also
+// refuses what the decoder would take silently: a member given twice.
+func fieldPositions(data []byte) (map[string]int64, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	pos := map[string]int64{}
+	var walk func(path string, depth int) error
+	walk = func(path string, depth int) error {
+		if depth > 8 {
+			return &json.SyntaxError{Offset: dec.InputOffset()}
+		}
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch tok {
+		case json.Delim('{'):
+			for dec.More() {
+				key, err := dec.Token()
+				if err != nil {
+					return err
+				}
+				name := key.(string)
+				if path != "" {
+					name = path + "." + name
+				}
+				if _, dup := pos[name]; dup {
+					return duplicateError{name, dec.InputOffset()}
+				}
+				// The value starts after the colon: the offset after
+				// the key, past spaces and the colon, is close enough
+				// for a line and column, and exact in a file calibrate
+				// wrote.
+				pos[name] = valueOffset(data, dec.InputOffset())
+				if err := walk(name, depth+1); err != nil {
+					return err
+				}
+			}
+			_, err = dec.Token()
+			return err
+		case json.Delim('['):
+			for dec.More() {
+				if err := walk(path+"[]", depth+1); err != nil {
+					return err
+				}
+			}
+			_, err = dec.Token()
+			return err
+		}
+		return nil
+	}
+	if err := walk("", 0); err != nil {
+		return nil, err
+	}
+	return pos, nil
+}
+
+func valueOffset(data []byte, off int64) int64 {
+	for off < int64(len(data)) && (data[off] == ' ' || data[off] == '\t' || data[off] == '\n' || data[off] == '\r' || data[off] == ':') {
+		off++
+	}
+	return off
+}
+
+type duplicateError struct {
+	field  string
+	offset int64
+}
+
+func (e duplicateError) Error() string { return e.field + ": given twice" }
+
+// jsonError places a decoding error at its line and column.
+func jsonError(file string, data []byte, err error) error {
+	var (
+		syn *json.SyntaxError
+		typ *json.UnmarshalTypeError
+		dup duplicateError
+	)
+	off, msg := int64(0), err.Error()
+	switch {
+	case errors.As(err, &syn) && strings.Contains(syn.Error(), "unexpected end"):
+		off = int64(len(data))
+		msg = "the profile ends early: not JSON"
+	case errors.As(err, &syn):
+		off = syn.Offset - 1 // the offset is past the character at fault
+		msg = "not JSON: " + syn.Error()
+	case errors.As(err, &typ):
+		off = typ.Offset
+		field := typ.Field
+		if field == "" {
+			field = "the profile"
+		}
+		msg = fmt.Sprintf("%s: want a %s, got a JSON %s", field, jsonKind(typ.Type.Kind().String()), typ.Value)
+		if strings.HasPrefix(typ.Value, "number") {
+			msg = fmt.Sprintf("%s: %s is out of range, or not a whole number where one is wanted", field, strings.TrimSpace(strings.TrimPrefix(typ.Value, "number")))
+		}
+	case errors.As(err, &dup):
+		off = dup.offset
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		off = int64(len(data))
+		msg = "the profile ends early: not JSON"
+	case strings.HasPrefix(msg, "json: unknown field "):
+		name := strings.Trim(strings.TrimPrefix(msg, "json: unknown field "), `"`)
+		msg = fmt.Sprintf("unknown field %q: a typo, or a profile of another layout than %s", quote(name), Format)
+		off = int64(bytes.Index(data, []byte(`"`+name+`"`)))
+	}
+	return &gmp.Error{Pos: posAt(file, data, max(off, 0)), Msg: msg}
+}
+
+func jsonKind(k string) string {
+	switch k {
+	case "float64", "int":
+		return "number"
+	case "struct", "ptr":
+		return "JSON object"
+	}
+	return k
+}
+
+// posAt is the line and column of byte offset off in data, the column
+// counted in characters.
+func posAt(file string, data []byte, off int64) gmp.Pos {
+	off = min(off, int64(len(data)))
+	before := data[:off]
+	line := bytes.Count(before, []byte("\n")) + 1
+	col := utf8.RuneCount(before[bytes.LastIndexByte(before, '\n')+1:]) + 1
+	return gmp.Pos{File: file, Line: line, Col: col}
+}
+
+func firstInvalid(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return len(b)
+}
+
+// finite says whether every statistic is a number: Measure's figures,
+// before they are written.
+func finite(xs ...float64) bool {
+	for _, x := range xs {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return false
+		}
+	}
+	return true
+}

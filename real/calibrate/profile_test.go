@@ -1,0 +1,267 @@
+package calibrate
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/schedlab/schedlab/core/gmp"
+	"github.com/schedlab/schedlab/internal/realtest"
+)
+
+func goodProfile(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile("testdata/costs.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestReadsAProfile(t *testing.T) {
+	p, err := Read("testdata/costs.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Machine.CPUModel != "AMD EPYC" || p.Machine.CPUs != 2 || *p.Machine.LoadBefore != 0.52 || p.Figures.FutexWake.P10 != 5700 ||
+		p.Figures.CPUWork.Median != 722 || p.Figures.TimerSlack.Source != "procfs" {
+		t.Errorf("read %+v", p)
+	}
+}
+
+// TestBadProfilesAreRefused: a profile is untrusted input. Each mistake
+// is refused with the file, the line and column, and the field.
+func TestBadProfilesAreRefused(t *testing.T) {
+	good := goodProfile(t)
+	edit := func(old, new string) string {
+		t.Helper()
+		if !strings.Contains(good, old) {
+			t.Fatalf("the good profile has no %q", old)
+		}
+		return strings.Replace(good, old, new, 1)
+	}
+	for _, c := range []struct {
+		name, data, want string
+	}{
+		{"empty", "", "costs.json:1:1: the profile ends early: not JSON"},
+		{"cut short", good[:40], "costs.json:3:7: the profile ends early: not JSON"},
+		{"not JSON", "format: yaml\n", "costs.json:1:2: not JSON: invalid character 'o' in literal false"},
+		{"NaN", edit(`"median_ns": 6600`, `"median_ns": NaN`), "costs.json:16:20: not JSON: invalid character 'N' looking for beginning of value"},
+		{"an array", "[1, 2]", "costs.json:1:2: the profile: want a JSON object, got a JSON array"},
+		{"more after the end", good + "{}", "costs.json:92:1: not JSON: invalid character '{' after top-level value"},
+		{"another layout", edit(`"schedlab-costs/1"`, `"schedlab-costs/2"`), `costs.json:2:13: format: want "schedlab-costs/1", got "schedlab-costs/2"`},
+		{"an unknown field", edit(`"cpus": 2,`, `"cpus": 2, "cores": 4,`), `costs.json:8:16: unknown field "cores"`},
+		{"a field twice", edit(`"cpus": 2,`, `"cpus": 2, "cpus": 4,`), "costs.json:8:22: machine.cpus: given twice"},
+		{"a missing figure", edit(`"syscall": {`, `"syscall_x": {`), `unknown field "syscall_x"`},
+		{"a missing statistic", edit(`"p10_ns": 5700,`, ``), "costs.json:14:19: figures.futex_wake.p10_ns: missing"},
+		{"a missing section", strings.Replace(good, `"format": "schedlab-costs/1",`, `"format": "schedlab-costs/1", "figures": {},`, 1)[:0] + `{"format": "schedlab-costs/1", "measured": "2026-05-04T10:20:30Z", "machine": {"goos": "linux", "goarch": "amd64", "cpu_model": "x", "cpus": 1, "go": "go1.26.0"}}`, "figures: missing"},
+		{"a negative cost", edit(`"median_ns": 6600`, `"median_ns": -6600`), "costs.json:16:20: figures.futex_wake.median_ns: want a positive figure up to 1e+09 ns (1s), got -6600"},
+		{"a zero cost", edit(`"median_ns": 206`, `"median_ns": 0`), "figures.syscall.median_ns: want a positive figure"},
+		{"an hour", edit(`"max_ns": 14784000`, `"max_ns": 3.6e12`), "figures.sleep_slack.max_ns: want a positive figure up to 1e+09 ns (1s), got 3.6e+12"},
+		{"out of float range", edit(`"max_ns": 14784000`, `"max_ns": 1e400`), "costs.json:44:22: figures.sleep_slack.max_ns: 1e400 is out of range"},
+		{"out of order", edit(`"p10_ns": 5700`, `"p10_ns": 7000`), "figures.futex_wake.median_ns: 6600 is below p10 7000"},
+		{"no samples", edit(`"samples": 500,
+      "median_ns": 206`, `"samples": 0,
+      "median_ns": 206`), "figures.syscall.samples: want 1 to 10000000 samples, got 0"},
+		{"a string for a number", edit(`"median_ns": 206`, `"median_ns": "fast"`), "want a number, got a JSON string"},
+		{"half a CPU", edit(`"cpus": 2`, `"cpus": 2.5`), "machine.cpus: 2.5 is out of range, or not a whole number"},
+		{"no CPUs", edit(`"cpus": 2`, `"cpus": 0`), "costs.json:8:13: machine.cpus: want 1 to 65536 CPUs, got 0"},
+		{"a negative load", edit(`"load_before": 0.52`, `"load_before": -1`), "machine.load_before: want a load average from 0"},
+		{"escape codes", edit(`"AMD EPYC"`, `"AMD\u001b[2J EPYC"`), "machine.cpu_model: has a character that is not printable"},
+		{"a long name", edit(`"AMD EPYC"`, `"`+strings.Repeat("x", 300)+`"`), "machine.cpu_model: longer than 200 characters"},
+		{"a strange GOOS", edit(`"goos": "linux"`, `"goos": "Linux;rm"`), "machine.goos: want lower-case letters and digits"},
+		{"no time", edit(`"2026-05-04T10:20:30Z"`, `"yesterday"`), `measured: want a time such as 2026-01-02T15:04:05Z, got "yesterday"`},
+		{"a guessed slack", edit(`"procfs"`, `"guess"`), `figures.timer_slack.source: want procfs or measured, got "guess"`},
+		{"no slack", edit(`"ns": 50000`, `"ns": 0`), "figures.timer_slack.ns: want 1 to 1000000000 ns, got 0"},
+		{"not UTF-8", edit(`"AMD EPYC"`, "\"AMD \xff\""), "costs.json:7:23: not UTF-8 text"},
+		{"too large", good + strings.Repeat(" ", MaxFileSize), "costs.json:1:1: a cost profile is a few hundred bytes; this one is over 1048576"},
+		{"nested deep", edit(`"cpus": 2,`, `"cpus": 2, "x": [[[[[[[[[[1]]]]]]]]]],`), "costs.json:8:"},
+	} {
+		_, err := Parse("costs.json", []byte(c.data))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v\nwant %q", c.name, err, c.want)
+		}
+	}
+}
+
+// Read refuses what is not a regular file, and names the file.
+func TestReadRefusesWhatIsNoFile(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Read(dir); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("a folder: %v", err)
+	}
+	missing := filepath.Join(dir, "none.json")
+	if _, err := Read(missing); err == nil || !strings.Contains(err.Error(), missing) {
+		t.Errorf("a missing file: %v", err)
+	}
+}
+
+// TestCostsFromAProfile: each figure sets the costs doc.go says, and the
+// costs no figure measures keep the defaults.
+func TestCostsFromAProfile(t *testing.T) {
+	p, err := Read("testdata/costs.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := p.Costs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	def := gmp.DefaultCosts()
+	ns := time.Nanosecond
+	want := gmp.Costs{
+		Newproc:     81 * ns,   // go_create's median
+		Syscall:     206 * ns,  // syscall's median
+		WakeM:       5700 * ns, // futex_wake's 10th percentile
+		NetpollWake: 5700 * ns,
+		UsleepSlack: 61200 * ns, // nanosleep_slack's 10th percentile
+		// handoff's median, 160ns, is 0.4 of the model's default hop
+		// (400ns): the three costs of a hop are scaled by 0.4.
+		ChanOp:        40 * ns,
+		Schedule:      20 * ns,
+		Execute:       60 * ns,
+		NewM:          def.NewM,
+		PreemptSignal: def.PreemptSignal,
+	}
+	if k != want {
+		t.Errorf("costs %+v\nwant  %+v", k, want)
+	}
+	hop, err := ModelHop(k)
+	if err != nil || hop != 160 {
+		t.Errorf("the model's hop with the profile's costs takes %vns (%v), want the measured 160ns", hop, err)
+	}
+}
+
+func TestModelHopFollowsTheCosts(t *testing.T) {
+	k := gmp.DefaultCosts()
+	one, err := ModelHop(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k.ChanOp, k.Schedule, k.Execute = 2*k.ChanOp, 2*k.Schedule, 2*k.Execute
+	two, err := ModelHop(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if one <= 0 || two != 2*one {
+		t.Errorf("a hop takes %vns, and %vns with its costs doubled", one, two)
+	}
+}
+
+func TestWriteThenRead(t *testing.T) {
+	p, err := Read("testdata/costs.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "new", "costs.json")
+	if err := p.Write(path); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(p, back) {
+		t.Errorf("wrote %+v\nread  %+v", p, back)
+	}
+	entries, _ := os.ReadDir(filepath.Dir(path))
+	if len(entries) != 1 {
+		t.Errorf("the folder holds %d files, want the profile alone", len(entries))
+	}
+	var bad Profile
+	if err := bad.Write(filepath.Join(t.TempDir(), "bad.json")); err == nil {
+		t.Error("an empty profile was written")
+	}
+}
+
+func TestWriteText(t *testing.T) {
+	p, err := Read("testdata/costs.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := p.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"measured 2026-05-04T10:20:30Z on AMD EPYC, 2 CPUs, linux/amd64, go1.26.8; load average 0.52 before, 0.61 after\n",
+		"futex wake-up", "6.6µs", "WakeM, NetpollWake (p10)", "timer slack", "50.0µs", "(procfs)", "cpu work (iterations/µs)",
+		"the model's costs: Newproc 81ns, Schedule 20ns, Execute 60ns, ChanOp 40ns, Syscall 206ns, WakeM 5.7µs, NetpollWake 5.7µs, UsleepSlack 61.2µs",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the text lacks %q:\n%s", want, b.String())
+		}
+	}
+	if strings.Contains(b.String(), "busy") {
+		t.Errorf("a load of 0.52 on 2 CPUs is called busy:\n%s", b.String())
+	}
+}
+
+// TestMeasureFillsEveryField measures this machine with a few samples of
+// each figure: what the figures are depends on the machine, so the test
+// holds only that each is there, positive and in order (Validate), and
+// that the profile reads back.
+func TestMeasureFillsEveryField(t *testing.T) {
+	realtest.Require(t)
+	p, err := Measure(context.Background(), Options{Samples: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "costs.json")
+	if err := p.Write(path); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range figureRows {
+		if f := r.get(&back.Figures); f.Samples != 3 || f.Min <= 0 {
+			t.Errorf("%s: %+v", r.name, f)
+		}
+	}
+	if _, err := back.Costs(); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestMeasureStopsWhenAsked(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Measure(ctx, Options{Samples: 1}); err != context.Canceled {
+		t.Errorf("a cancelled measurement returned %v", err)
+	}
+}
+
+// FuzzParse: whatever a profile holds, Parse returns a profile or an
+// error, never a panic, and a profile it accepts gives costs the model
+// accepts.
+func FuzzParse(f *testing.F) {
+	good, err := os.ReadFile("testdata/costs.json")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(good)
+	f.Add([]byte(`{"format": "schedlab-costs/1"}`))
+	f.Add([]byte(`[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := Parse("fuzz.json", data)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "fuzz.json:") {
+				t.Errorf("an error without the file: %v", err)
+			}
+			return
+		}
+		k, err := p.Costs()
+		if err != nil {
+			t.Fatalf("an accepted profile gives no costs: %v", err)
+		}
+		if err := (&gmp.Config{Procs: 1, Costs: k}).Validate(); err != nil {
+			t.Fatal(err)
+		}
+	})
+}

@@ -1,0 +1,97 @@
+package calibrate
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"runtime"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/schedlab/schedlab/internal/safetext"
+	"github.com/schedlab/schedlab/internal/table"
+)
+
+// figureRows are the duration figures in the order a report shows them,
+// with the costs each sets (doc.go's table says the same in prose).
+var figureRows = []struct {
+	name, label, sets string
+	get               func(*Figures) Figure
+}{
+	{"futex_wake", "futex wake-up", "WakeM, NetpollWake (p10)", func(f *Figures) Figure { return f.FutexWake }},
+	{"context_switch", "context switch", "-", func(f *Figures) Figure { return f.ContextSwitch }},
+	{"nanosleep_slack", "nanosleep(20µs) slack", "UsleepSlack (p10)", func(f *Figures) Figure { return f.NanosleepSlack }},
+	{"sleep_slack", "time.Sleep(1ms) slack", "-", func(f *Figures) Figure { return f.SleepSlack }},
+	{"syscall", "system call", "Syscall", func(f *Figures) Figure { return f.Syscall }},
+	{"go_create", "go statement", "Newproc", func(f *Figures) Figure { return f.GoCreate }},
+	{"go_first_run", "go to first run", "-", func(f *Figures) Figure { return f.GoFirstRun }},
+	{"handoff", "goroutine hand-off", "ChanOp, Schedule, Execute (scaled)", func(f *Figures) Figure { return f.Handoff }},
+}
+
+// WriteText writes the profile for a person: the machine, each figure's
+// median and spread and the costs it sets, and the costs the model takes
+// from it.
+func (p *Profile) WriteText(w io.Writer) error {
+	k, err := p.Costs()
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n", p.Describe())
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "figure\tmedian\tp10–p90\tmin–max\tsamples\tsets")
+	for _, r := range figureRows {
+		f := r.get(&p.Figures)
+		fmt.Fprintf(tw, "%s\t%s\t%s–%s\t%s–%s\t%d\t%s\n", r.label, dur(f.Median), dur(f.P10), dur(f.P90), dur(f.Min), dur(f.Max), f.Samples, r.sets)
+	}
+	ts := p.Figures.TimerSlack
+	fmt.Fprintf(tw, "timer slack\t%s\t(%s)\t\t\t-\n", dur(ts.NS), ts.Source)
+	c := p.Figures.CPUWork
+	fmt.Fprintf(tw, "cpu work (iterations/µs)\t%.0f\t%.0f–%.0f\t%.0f–%.0f\t%d\t-\n", c.Median, c.P10, c.P90, c.Min, c.Max, c.Samples)
+	tw.Flush()
+	fmt.Fprintf(&b, "the model's costs: Newproc %v, Schedule %v, Execute %v, ChanOp %v, Syscall %v, WakeM %v, NetpollWake %v, UsleepSlack %v; not measured, the defaults: NewM %v, PreemptSignal %v\n",
+		k.Newproc, k.Schedule, k.Execute, k.ChanOp, k.Syscall, k.WakeM, k.NetpollWake, k.UsleepSlack, k.NewM, k.PreemptSignal)
+	if m := p.Machine; m.LoadBefore != nil && (*m.LoadBefore >= float64(m.CPUs) || m.LoadAfter != nil && *m.LoadAfter >= float64(m.CPUs)) {
+		fmt.Fprintf(&b, "note: the machine was busy (a load average of at least its %d CPUs): the figures include waiting for a CPU; calibrate on a quiet machine for its own costs\n", m.CPUs)
+	}
+	_, err = io.WriteString(w, b.String())
+	return err
+}
+
+// Describe says in one line which machine the profile measured, when,
+// and how busy it was.
+func (p *Profile) Describe() string {
+	m := p.Machine
+	load := "load unknown"
+	if m.LoadBefore != nil && m.LoadAfter != nil {
+		load = fmt.Sprintf("load average %.2f before, %.2f after", *m.LoadBefore, *m.LoadAfter)
+	}
+	return safetext.Term(fmt.Sprintf("measured %s on %s, %d CPUs, %s/%s, %s; %s", p.Measured, m.CPUModel, m.CPUs, m.GOOS, m.GOARCH, m.Go, load))
+}
+
+// Elsewhere says how this machine differs from the one the profile
+// measured (nothing if it is the same kind): a profile brought from
+// another machine times the model as that one.
+func (p *Profile) Elsewhere() string {
+	here := machine()
+	m := p.Machine
+	var diffs []string
+	if m.GOOS != here.GOOS || m.GOARCH != here.GOARCH {
+		diffs = append(diffs, fmt.Sprintf("%s/%s, this one is %s/%s", m.GOOS, m.GOARCH, runtime.GOOS, runtime.GOARCH))
+	}
+	if m.CPUModel != here.CPUModel {
+		diffs = append(diffs, fmt.Sprintf("%s, this one %s", m.CPUModel, here.CPUModel))
+	}
+	if m.CPUs != here.CPUs {
+		diffs = append(diffs, fmt.Sprintf("%d CPUs, this one %d", m.CPUs, here.CPUs))
+	}
+	if len(diffs) == 0 {
+		return ""
+	}
+	return safetext.Term("the cost profile measured another machine: " + strings.Join(diffs, "; "))
+}
+
+// dur writes a figure's nanoseconds as the project's tables write
+// durations.
+func dur(v float64) string { return table.Duration(time.Duration(math.Round(v))) }
