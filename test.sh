@@ -56,14 +56,15 @@ staticcheck() {
 }
 
 # Packages whose code starts goroutines (the real pool, the lockstep check
-# that drives it, the real benchmark) run under the race detector; the
+# that drives it, the real benchmark, the class server) run under the race
+# detector; the
 # pure core and the packages over it gain nothing from it and take several
 # times longer under it. The UI starts goroutines only in its event loop
 # (App.run: the player and the signal watcher; the trace view's player):
 # the tests that start it (TestIdle* in tui, TestTUI* and TestRoot* in
 # cmd/schedlab, through the CLI) run under the race detector too, the
 # rest of the UI's tests, which drive it key by key, without it.
-race_pkgs='/(core/pool|core/lockstep|real/bench)(/|$)'
+race_pkgs='/(core/pool|core/lockstep|real/bench|teach/class)(/|$)'
 race_ui_tests='^(TestIdle|TestTUI|TestRoot)'
 pkgs=$(go list ./...)
 
