@@ -674,3 +674,26 @@ func TestCompletion(t *testing.T) {
 		}
 	}
 }
+
+// --max-events N ends a run with N events, the last the one that says it
+// stops, and stdout's end line, stderr's message and the JSON end record
+// all give that one number.
+func TestMaxEventsOneNumber(t *testing.T) {
+	for _, n := range []string{"5", "40"} {
+		code, out, errOut := cli(t, "run", "steal", "--max-events", n)
+		events := len(textEvents(t, out))
+		if code != 1 || strconv.Itoa(events) != n {
+			t.Errorf("--max-events %s: exit %d, %d events printed", n, code, events)
+		}
+		if want := "after " + n + " events"; !strings.Contains(out, "# end: event limit at") || !strings.Contains(out, want) {
+			t.Errorf("--max-events %s: stdout's end line does not say %q:\n%s", n, want, out)
+		}
+		if want := "stopped after " + n + " events"; !strings.Contains(errOut, want) {
+			t.Errorf("--max-events %s: stderr does not say %q: %s", n, want, errOut)
+		}
+		_, out, _ = cli(t, "run", "steal", "--max-events", n, "--format", "jsonl")
+		if want := `"events":` + n + `,`; !strings.Contains(out, want) || !strings.Contains(out, "stopped after "+n+" events") {
+			t.Errorf("--max-events %s: the JSON end record lacks %s:\n%s", n, want, out[max(len(out)-400, 0):])
+		}
+	}
+}
