@@ -13,12 +13,6 @@ import (
 	"github.com/schedlab/schedlab/view/export"
 )
 
-// exporter is what export writes: a sink for the run's events and the end.
-type exporter interface {
-	Event(gmp.Event)
-	End(*gmp.Machine) error
-}
-
 func newExportCmd(stdout io.Writer) *cobra.Command {
 	var (
 		sim            simFlags
@@ -32,11 +26,13 @@ func newExportCmd(stdout io.Writer) *cobra.Command {
 		Long: `export writes a run of a scenario for tools outside the terminal:
 
   --format perfetto  Chrome trace-event JSON, for the Perfetto UI
-                     (ui.perfetto.dev, Open trace file) or chrome://tracing:
-                     a track per P with a slice per goroutine run, the Ms,
-                     instants for steals, overflows, preemptions and
-                     retakes, counters for the global queue and each ring,
-                     and an arrow from each event's cause to it.
+                     (ui.perfetto.dev, Open trace file), chrome://tracing
+                     or speedscope: a track per P with a slice per
+                     goroutine run, the Ms, instants for steals, overflows,
+                     preemptions and retakes, a counter for every queue
+                     (rings, runnext, global queue, idle Ps, spinning Ms,
+                     pools), and an arrow from what woke each goroutine
+                     to its next run.
   --format svg       a timeline for slides: a lane per P with a bar per
                      goroutine run in the UI's colours, markers for steals,
                      preemptions, syscalls, retakes and overflows, the
@@ -89,10 +85,10 @@ by go tool trace, in another, to hold them side by side.`,
 				defer f.Close()
 				out = f
 			}
-			var x exporter
+			var x export.Exporter
 			switch format {
 			case "perfetto":
-				x = export.NewPerfetto(out, sc.Name, sc.Program(), cfg.Procs)
+				x = export.NewPerfetto(out, sc.Name, m)
 			case "md":
 				x = export.NewHandout(out, sc)
 			default:
@@ -109,8 +105,7 @@ by go tool trace, in another, to hold them side by side.`,
 				}
 				x = export.NewSVG(out, title, cfg.Procs, from, to, width)
 			}
-			m.SetSink(x.Event)
-			end := m.Run()
+			end := export.Run(m, x)
 			if err := x.End(m); err != nil {
 				return runError{err}
 			}

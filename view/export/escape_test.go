@@ -60,8 +60,7 @@ func TestSVGEscapesItsTitle(t *testing.T) {
 	}
 	var buf bytes.Buffer
 	s := NewSVG(&buf, title, sc.Procs, 0, 5e6, 800)
-	m.SetSink(s.Event)
-	m.Run()
+	Run(m, s)
 	if err := s.End(m); err != nil {
 		t.Fatal(err)
 	}
@@ -113,9 +112,8 @@ func TestPerfettoEscapesItsStrings(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	p := NewPerfetto(&buf, name, sc.Program(), sc.Procs)
-	m.SetSink(p.Event)
-	m.Run()
+	p := NewPerfetto(&buf, name, m)
+	Run(m, p)
 	if err := p.End(m); err != nil {
 		t.Fatal(err)
 	}

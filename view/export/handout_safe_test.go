@@ -49,8 +49,7 @@ func render(t *testing.T, sc *scenarios.Scenario) (md, page string) {
 	}
 	var buf bytes.Buffer
 	h := NewHandout(&buf, sc)
-	m.SetSink(h.Event)
-	m.Run()
+	Run(m, h)
 	if err := h.End(m); err != nil {
 		t.Fatal(err)
 	}

@@ -26,8 +26,7 @@ func handout(t *testing.T, name string) string {
 	}
 	var buf bytes.Buffer
 	h := NewHandout(&buf, sc)
-	m.SetSink(h.Event)
-	m.Run()
+	Run(m, h)
 	if err := h.End(m); err != nil {
 		t.Fatal(err)
 	}

@@ -32,8 +32,7 @@ func timeline(t *testing.T, name string, to time.Duration) []byte {
 	}
 	var buf bytes.Buffer
 	s := NewSVG(&buf, sc.Name, sc.Procs, 0, to, 1600)
-	m.SetSink(s.Event)
-	m.Run()
+	Run(m, s)
 	if err := s.End(m); err != nil {
 		t.Fatal(err)
 	}
