@@ -245,6 +245,33 @@ func TestExport(t *testing.T) {
 	}
 }
 
+// export --format svg --ps and --fit choose the Ps and the image's shape;
+// a mistake in either is a usage error that leaves no file behind.
+func TestExportSVGForSlides(t *testing.T) {
+	code, out, errOut := cli(t, "export", "steal", "--format", "svg", "--ps", "1", "--fit", "16:9")
+	if code != 0 || !strings.Contains(out, `width="1280" height="720"`) || strings.Count(out, `class="lane"`) != 1 || !strings.Contains(out, `id="P1"`) {
+		t.Errorf("--ps 1 --fit 16:9: exit %d, %s", code, errOut)
+	}
+	dir := t.TempDir()
+	for _, c := range []struct{ flag, value, want string }{
+		{"--ps", "2", `--ps "2": the run has Ps 0 to 1`},
+		{"--ps", "0,0", `--ps "0,0": P0 twice`},
+		{"--ps", "1-0", `want Ps such as 0-7`},
+		{"--ps", "x", `want Ps such as 0-7`},
+		{"--fit", "16x9", `--fit "16x9": want a shape such as 16:9`},
+		{"--fit", "0:9", `want a shape`},
+	} {
+		file := filepath.Join(dir, "out.svg")
+		code, _, errOut := cli(t, "export", "steal", "--format", "svg", c.flag, c.value, "-o", file)
+		if _, err := os.Stat(file); code != 2 || !strings.Contains(errOut, c.want) || err == nil {
+			t.Errorf("%s %s: exit %d, %q, file made: %v", c.flag, c.value, code, errOut, err == nil)
+		}
+	}
+	if code, _, errOut := cli(t, "export", "steal", "--format", "svg", "-o", filepath.Join(dir, "no", "such", "dir.svg")); code != 2 || !strings.Contains(errOut, "-o: open") {
+		t.Errorf("-o into a missing folder: exit %d, %q", code, errOut)
+	}
+}
+
 // trace reads a real runtime trace, in text and as JSON lines, and says
 // so when a file is not one.
 func TestTraceCommand(t *testing.T) {

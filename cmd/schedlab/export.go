@@ -1,9 +1,12 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -19,6 +22,7 @@ func newExportCmd(stdout io.Writer) *cobra.Command {
 		format, output string
 		from, to       time.Duration
 		width          int
+		psFlag, fit    string
 	)
 	cmd := &cobra.Command{
 		Use:   "export NAME|FILE",
@@ -36,8 +40,10 @@ func newExportCmd(stdout io.Writer) *cobra.Command {
   --format svg       a timeline for slides: a lane per P with a bar per
                      goroutine run in the UI's colours, markers for steals,
                      preemptions, syscalls, retakes and overflows, the
-                     global queue as a strip, and a legend; --from, --to
-                     and --width choose what and how wide.
+                     global queue as a strip, and a legend of what it
+                     shows; --from, --to, --ps choose what, --width and
+                     --fit how big (--fit 16:9 --width 1280 is a slide of
+                     1280x720, however many Ps).
   --format md        a handout: the scenario, its notes in the order the
                      run meets them with the events around each, and how
                      the run ended.
@@ -48,6 +54,7 @@ by go tool trace, in another, to hold them side by side.`,
 		Example: `  schedlab export steal --format perfetto -o steal.json
   schedlab export tour --format md > tour.md
   schedlab export tour --format svg --to 25ms -o tour.svg
+  schedlab export burst --procs 64 --format svg --ps 0-7 --fit 16:9 -o slide.svg
   schedlab export steal --format perfetto --policy no-steal -o no-steal.json`,
 		Args: exactArgs("a scenario name or file"),
 		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
@@ -63,6 +70,10 @@ by go tool trace, in another, to hold them side by side.`,
 			if width < 400 || width > 20000 {
 				return usageError{fmt.Errorf("--width %d: want 400 to 20000 pixels", width)}
 			}
+			aspect, err := parseFit(fit)
+			if err != nil {
+				return usageError{err}
+			}
 			over, err := sim.overrides(cmd)
 			if err != nil {
 				return err
@@ -76,14 +87,19 @@ by go tool trace, in another, to hold them side by side.`,
 			if err != nil {
 				return usageError{fmt.Errorf("%s: %w", sc.File, err)}
 			}
-			out := stdout
-			if output != "" {
-				f, err := os.Create(output)
-				if err != nil {
-					return usageError{fmt.Errorf("-o: %w", err)}
+			var ps []int
+			if psFlag != "" {
+				if ps, err = parsePs(psFlag, cfg.Procs); err != nil {
+					return usageError{err}
 				}
-				defer f.Close()
-				out = f
+			}
+			// The file is made by the first write, so that a mistake found
+			// before the export starts leaves no file, nor empties one.
+			var out io.Writer = stdout
+			file := &lazyFile{path: output}
+			if output != "" {
+				defer file.Close()
+				out = file
 			}
 			var x export.Exporter
 			switch format {
@@ -103,16 +119,21 @@ by go tool trace, in another, to hold them side by side.`,
 				if sc.Title != "" {
 					title += " — " + sc.Title
 				}
-				x = export.NewSVG(out, title, cfg.Procs, from, to, width)
+				svg, err := export.NewSVG(out, title, m, export.SVGOptions{From: from, To: to, Width: width, Ps: ps, Aspect: aspect})
+				if err != nil {
+					return usageError{err}
+				}
+				x = svg
 			}
 			end := export.Run(m, x)
 			if err := x.End(m); err != nil {
+				if file.err != nil && !errors.Is(file.err, os.ErrClosed) {
+					return usageError{fmt.Errorf("-o: %w", file.err)} // the file could not be made
+				}
 				return runError{err}
 			}
-			if f, ok := out.(*os.File); ok && output != "" {
-				if err := f.Close(); err != nil {
-					return runError{err}
-				}
+			if err := file.Close(); err != nil {
+				return runError{err}
 			}
 			if !sc.AsExpected(end) {
 				return runError{fmt.Errorf("the run ended with %s: %v", end.Reason, end.Err)}
@@ -125,8 +146,82 @@ by go tool trace, in another, to hold them side by side.`,
 	fl.StringVar(&format, "format", "perfetto", "perfetto (trace-event JSON), md (a handout) or svg (a timeline for slides)")
 	fl.DurationVar(&from, "from", 0, "svg: the timeline starts at this simulated time")
 	fl.DurationVar(&to, "to", 0, "svg: the timeline ends at this simulated time (default: the run's end)")
-	fl.IntVar(&width, "width", 1600, "svg: the image's width in pixels")
+	fl.IntVar(&width, "width", export.DefaultWidth, "svg: the image's width in pixels")
+	fl.StringVar(&psFlag, "ps", "", "svg: the Ps to draw, as 0-7 or 0,2,5-7 (default: all)")
+	fl.StringVar(&fit, "fit", "", "svg: the image's shape, as 16:9, its lanes sharing the height (default: lanes of their natural height)")
 	fl.StringVarP(&output, "output", "o", "", "write to this file instead of stdout")
 	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletions("perfetto", "md", "svg"))
+	_ = cmd.RegisterFlagCompletionFunc("fit", fixedCompletions("16:9", "4:3", "16:10"))
 	return cmd
+}
+
+// parsePs reads --ps: Ps and ranges of Ps, "0-7" or "0,2,5-7", each once
+// and each one the run has.
+func parsePs(s string, procs int) ([]int, error) {
+	var ps []int
+	seen := map[int]bool{}
+	for part := range strings.SplitSeq(s, ",") {
+		lo, hi, isRange := strings.Cut(strings.TrimSpace(part), "-")
+		a, err1 := strconv.Atoi(lo)
+		b, err2 := a, error(nil)
+		if isRange {
+			b, err2 = strconv.Atoi(hi)
+		}
+		if err1 != nil || err2 != nil || a < 0 || b < a {
+			return nil, fmt.Errorf("--ps %q: want Ps such as 0-7 or 0,2,5-7", s)
+		}
+		if b >= procs {
+			return nil, fmt.Errorf("--ps %q: the run has Ps 0 to %d", s, procs-1)
+		}
+		for p := a; p <= b; p++ {
+			if seen[p] {
+				return nil, fmt.Errorf("--ps %q: P%d twice", s, p)
+			}
+			seen[p] = true
+			ps = append(ps, p)
+		}
+	}
+	return ps, nil
+}
+
+// parseFit reads --fit, "16:9", as the image's width over its height; ""
+// is 0, lanes of their natural height.
+func parseFit(s string) (float64, error) {
+	if s == "" {
+		return 0, nil
+	}
+	w, h, ok := strings.Cut(s, ":")
+	a, err1 := strconv.Atoi(w)
+	b, err2 := strconv.Atoi(h)
+	if !ok || err1 != nil || err2 != nil || a < 1 || b < 1 || a > 100 || b > 100 || float64(a)/float64(b) > 10 || float64(b)/float64(a) > 10 {
+		return 0, fmt.Errorf("--fit %q: want a shape such as 16:9 or 4:3", s)
+	}
+	return float64(a) / float64(b), nil
+}
+
+// lazyFile is an output file made by its first write.
+type lazyFile struct {
+	path string
+	f    *os.File
+	err  error
+}
+
+func (l *lazyFile) Write(b []byte) (int, error) {
+	if l.f == nil && l.err == nil {
+		l.f, l.err = os.Create(l.path)
+	}
+	if l.err != nil {
+		return 0, fmt.Errorf("-o: %w", l.err)
+	}
+	return l.f.Write(b)
+}
+
+// Close closes the file, if it was made; a second call does nothing.
+func (l *lazyFile) Close() error {
+	if l.f == nil {
+		return nil
+	}
+	f := l.f
+	l.f, l.err = nil, os.ErrClosed
+	return f.Close()
 }

@@ -59,7 +59,11 @@ func TestSVGEscapesItsTitle(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	s := NewSVG(&buf, title, sc.Procs, 0, 5e6, 800)
+	// Wide enough for the whole title, which a narrower image cuts.
+	s, err := NewSVG(&buf, title, m, SVGOptions{To: 5e6, Width: 4000})
+	if err != nil {
+		t.Fatal(err)
+	}
 	Run(m, s)
 	if err := s.End(m); err != nil {
 		t.Fatal(err)
