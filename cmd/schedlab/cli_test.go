@@ -245,6 +245,28 @@ func TestExport(t *testing.T) {
 	}
 }
 
+// export --format md -o NAME.md writes the timeline beside the handout,
+// as NAME.svg, and shows it; on stdout the handout says how to draw it.
+func TestExportHandoutWithTimeline(t *testing.T) {
+	dir := t.TempDir()
+	md := filepath.Join(dir, "tour.md")
+	if code, _, errOut := cli(t, "export", "tour", "--format", "md", "-o", md); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	page, err := os.ReadFile(md)
+	if err != nil || !strings.Contains(string(page), "\n![The run as a timeline: a lane per P, a bar per goroutine run](tour.svg)\n") ||
+		!strings.Contains(string(page), "| G2–G7 | G1 (main), line 7 | cpu 3ms; send results |") {
+		t.Errorf("the handout does not show its timeline or its table (%v):\n%s", err, page)
+	}
+	if svg, err := os.ReadFile(filepath.Join(dir, "tour.svg")); err != nil || !strings.HasPrefix(string(svg), "<svg ") || !strings.HasSuffix(string(svg), "</svg>\n") {
+		t.Errorf("no timeline beside the handout: %v", err)
+	}
+	_, out, _ := cli(t, "export", "tour", "--format", "md")
+	if !strings.Contains(out, "Draw its timeline with `schedlab export tour --format svg -o tour.svg`.") {
+		t.Errorf("the handout on stdout does not say how to draw its timeline")
+	}
+}
+
 // export --format svg --ps and --fit choose the Ps and the image's shape;
 // a mistake in either is a usage error that leaves no file behind.
 func TestExportSVGForSlides(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -44,15 +45,17 @@ func newExportCmd(stdout io.Writer) *cobra.Command {
                      shows; --from, --to, --ps choose what, --width and
                      --fit how big (--fit 16:9 --width 1280 is a slide of
                      1280x720, however many Ps).
-  --format md        a handout: the scenario, its notes in the order the
-                     run meets them with the events around each, and how
-                     the run ended.
+  --format md        a handout: the program as a table of goroutines and
+                     actions, the run's timeline (with -o NAME.md, the
+                     image NAME.svg beside it), the notes in the order the
+                     run meets them with the events around each, how the
+                     run ended, and questions with their answers last.
 
 A real program's trace (schedlab bench --trace FILE) opens in go tool trace;
 the Perfetto UI can show a model's trace in one tab and a real one, converted
 by go tool trace, in another, to hold them side by side.`,
 		Example: `  schedlab export steal --format perfetto -o steal.json
-  schedlab export tour --format md > tour.md
+  schedlab export tour --format md -o tour.md     # and tour.svg beside it
   schedlab export tour --format svg --to 25ms -o tour.svg
   schedlab export burst --procs 64 --format svg --ps 0-7 --fit 16:9 -o slide.svg
   schedlab export steal --format perfetto --policy no-steal -o no-steal.json`,
@@ -106,20 +109,23 @@ by go tool trace, in another, to hold them side by side.`,
 			case "perfetto":
 				x = export.NewPerfetto(out, sc.Name, m)
 			case "md":
-				x = export.NewHandout(out, sc)
+				if output == "" {
+					x = export.NewHandout(out, sc, m, export.HandoutOptions{})
+					break
+				}
+				// The handout's timeline is an image beside it.
+				image := strings.TrimSuffix(output, filepath.Ext(output)) + ".svg"
+				if image == output {
+					image += ".svg"
+				}
+				svg, err := newSVG(sc, cfg, &lazyFile{path: image}, m, export.SVGOptions{From: from, To: to, Width: width, Ps: ps, Aspect: aspect})
+				if err != nil {
+					return usageError{err}
+				}
+				defer svg.file.Close()
+				x = export.Both(export.NewHandout(out, sc, m, export.HandoutOptions{Timeline: filepath.Base(image)}), svg)
 			default:
-				if to == 0 {
-					// The timeline's scale needs the end: a first run,
-					// which gives the same run, finds it.
-					first, _ := gmp.New(cfg, sc.Program())
-					first.Run()
-					to = first.Now().D()
-				}
-				title := sc.Name
-				if sc.Title != "" {
-					title += " — " + sc.Title
-				}
-				svg, err := export.NewSVG(out, title, m, export.SVGOptions{From: from, To: to, Width: width, Ps: ps, Aspect: aspect})
+				svg, err := newSVG(sc, cfg, out, m, export.SVGOptions{From: from, To: to, Width: width, Ps: ps, Aspect: aspect})
 				if err != nil {
 					return usageError{err}
 				}
@@ -224,4 +230,52 @@ func (l *lazyFile) Close() error {
 	f := l.f
 	l.f, l.err = nil, os.ErrClosed
 	return f.Close()
+}
+
+// svgFile is a timeline and the file it is written to, if it has one of
+// its own.
+type svgFile struct {
+	*export.SVG
+	file io.Closer
+}
+
+// End ends the timeline and closes its own file.
+func (s svgFile) End(m *gmp.Machine) error {
+	err := s.SVG.End(m)
+	if s.file != nil {
+		if cerr := s.file.Close(); err == nil {
+			err = cerr
+		}
+	}
+	return err
+}
+
+// newSVG starts sc's timeline on w over o, titled by the scenario. Its
+// scale needs the run's end: without o.To a first run, which gives the
+// same run, finds it.
+func newSVG(sc *scenarios.Scenario, cfg gmp.Config, w io.Writer, m *gmp.Machine, o export.SVGOptions) (svgFile, error) {
+	if o.To == 0 {
+		first, err := gmp.New(cfg, sc.Program())
+		if err != nil {
+			return svgFile{}, err
+		}
+		first.Run()
+		o.To = first.Now().D()
+	}
+	if o.To <= o.From {
+		return svgFile{}, fmt.Errorf("--from %v is at or after the run's end, %v", o.From, o.To)
+	}
+	title := sc.Name
+	if sc.Title != "" {
+		title += " — " + sc.Title
+	}
+	s, err := export.NewSVG(w, title, m, o)
+	if err != nil {
+		return svgFile{}, err
+	}
+	f, _ := w.(*lazyFile)
+	if f == nil {
+		return svgFile{SVG: s}, nil
+	}
+	return svgFile{SVG: s, file: f}, nil
 }

@@ -33,3 +33,34 @@ func Run(m *gmp.Machine, x Exporter) gmp.End {
 		}
 	}
 }
+
+// Both is an exporter that hands a run to each of xs: one run of the
+// model draws a handout and its timeline.
+func Both(xs ...Exporter) Exporter { return both(xs) }
+
+type both []Exporter
+
+func (b both) Event(e gmp.Event) {
+	for _, x := range b {
+		x.Event(e)
+	}
+}
+
+func (b both) AfterStep() {
+	for _, x := range b {
+		if s, ok := x.(stepper); ok {
+			s.AfterStep()
+		}
+	}
+}
+
+// End ends each, and returns the first error.
+func (b both) End(m *gmp.Machine) error {
+	var first error
+	for _, x := range b {
+		if err := x.End(m); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
