@@ -245,6 +245,58 @@ func TestExport(t *testing.T) {
 	}
 }
 
+// export --trace exports a runtime trace in the three formats (a trace
+// was read as a scenario and failed "not UTF-8 text"), and says so when a
+// trace is given as a scenario; --vs FILE sets the model beside a real
+// run of the same scenario.
+func TestExportTrace(t *testing.T) {
+	const trace, yaml = "../../view/export/testdata/small.trace", "../../view/export/testdata/small.yaml"
+	dir := t.TempDir()
+	for _, c := range []struct{ format, want string }{
+		{"perfetto", `"name":"process_name","args":{"name":"real: small.trace"}`},
+		{"svg", `<g class="lane" id="P1">`},
+		{"md", "# Runtime trace small.trace\n"},
+	} {
+		out := filepath.Join(dir, "small."+c.format)
+		code, _, errOut := cli(t, "export", "--trace", trace, "--scenario", "--format", c.format, "-o", out)
+		data, err := os.ReadFile(out)
+		if code != 0 || err != nil || !strings.Contains(string(data), c.want) {
+			t.Errorf("--trace --format %s: exit %d, %s, %v; the file lacks %q", c.format, code, errOut, err, c.want)
+		}
+	}
+	if md, _ := os.ReadFile(filepath.Join(dir, "small.md")); !strings.Contains(string(md), "](small.svg)") {
+		t.Errorf("the trace's handout does not show its timeline:\n%s", md)
+	}
+	code, _, errOut := cli(t, "export", trace)
+	if code != 2 || !strings.Contains(errOut, "is a runtime trace, not a scenario: export it with schedlab export --trace") {
+		t.Errorf("a trace as a scenario: exit %d, %q", code, errOut)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"export", "tour", "--trace", trace}, "exports a trace: leave out the scenario"},
+		{[]string{"export", "--trace", trace, "--seed", "2"}, "--seed applies to the model only"},
+		{[]string{"export", "--trace", trace, "--vs", "real"}, "leave out --trace"},
+		{[]string{"export", "tour", "--scenario"}, "--scenario numbers a trace's goroutines"},
+		{[]string{"export", yaml, "--vs", trace, "--format", "md"}, "--vs makes a Perfetto file or a timeline"},
+		{[]string{"export", yaml, "--vs", "nosuch.trace"}, "--vs: open nosuch.trace"},
+		{[]string{"export", "--trace", "nosuch.trace"}, "cannot read the trace"},
+	} {
+		if code, _, errOut := cli(t, c.args...); code != 2 || !strings.Contains(errOut, c.want) {
+			t.Errorf("%q: exit %d, %q; want %q", c.args, code, errOut, c.want)
+		}
+	}
+	code, out, errOut := cli(t, "export", yaml, "--vs", trace, "--format", "svg")
+	if code != 0 || !strings.Contains(out, `<text class="group"`) || strings.Count(out, `class="lane"`) != 4 {
+		t.Errorf("--vs FILE --format svg: exit %d, %s", code, errOut)
+	}
+	code, out, errOut = cli(t, "export", yaml, "--vs", trace)
+	if code != 0 || !strings.Contains(out, `"name":"schedlab model: small"`) || !strings.Contains(out, `"name":"real: small.trace"`) {
+		t.Errorf("--vs FILE --format perfetto: exit %d, %s", code, errOut)
+	}
+}
+
 // export --format md -o NAME.md writes the timeline beside the handout,
 // as NAME.svg, and shows it; on stdout the handout says how to draw it.
 func TestExportHandoutWithTimeline(t *testing.T) {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +16,8 @@ import (
 
 	"github.com/schedlab/schedlab/core/gmp"
 	"github.com/schedlab/schedlab/core/scenarios"
+	"github.com/schedlab/schedlab/real/recorded"
+	"github.com/schedlab/schedlab/real/verify"
 	"github.com/schedlab/schedlab/view/export"
 )
 
@@ -24,10 +28,12 @@ func newExportCmd(stdout io.Writer) *cobra.Command {
 		from, to       time.Duration
 		width          int
 		psFlag, fit    string
+		traceFile, vs  string
+		scenario       bool
 	)
 	cmd := &cobra.Command{
-		Use:   "export NAME|FILE",
-		Short: "Write a run as a Perfetto trace, an SVG timeline or a Markdown handout",
+		Use:   "export NAME|FILE | export --trace FILE",
+		Short: "Write a run or a runtime trace as a Perfetto trace, an SVG timeline or a Markdown handout",
 		Long: `export writes a run of a scenario for tools outside the terminal:
 
   --format perfetto  Chrome trace-event JSON, for the Perfetto UI
@@ -51,15 +57,33 @@ func newExportCmd(stdout io.Writer) *cobra.Command {
                      run meets them with the events around each, how the
                      run ended, and questions with their answers last.
 
-A real program's trace (schedlab bench --trace FILE) opens in go tool trace;
-the Perfetto UI can show a model's trace in one tab and a real one, converted
-by go tool trace, in another, to hold them side by side.`,
+--trace FILE exports a real program's runtime trace instead (Go 1.22 or
+later: runtime/trace, go test -trace, schedlab real --trace, schedlab bench
+--trace) in the same three formats: its goroutines' runs on each P, the
+wake-ups, syscalls and retakes it records (a runtime trace has no queues).
+With --scenario, a trace of schedlab real is numbered as its scenario.
+
+--vs real sets the model's run beside a real run of the same scenario,
+built and run once as schedlab real does (this needs the go command):
+two processes of one Perfetto file, or two timelines of one SVG on one
+time axis. --vs FILE takes that real run from a trace schedlab real
+--trace wrote instead of running one.`,
 		Example: `  schedlab export steal --format perfetto -o steal.json
   schedlab export tour --format md -o tour.md     # and tour.svg beside it
   schedlab export tour --format svg --to 25ms -o tour.svg
   schedlab export burst --procs 64 --format svg --ps 0-7 --fit 16:9 -o slide.svg
-  schedlab export steal --format perfetto --policy no-steal -o no-steal.json`,
-		Args: exactArgs("a scenario name or file"),
+  schedlab export steal --format perfetto --policy no-steal -o no-steal.json
+  schedlab export --trace prog.trace --format perfetto -o prog.json
+  schedlab export steal --vs real --format svg -o steal-vs-real.svg`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if traceFile != "" {
+				if len(args) > 0 {
+					return usageError{fmt.Errorf("--trace %s exports a trace: leave out the scenario %q", traceFile, args[0])}
+				}
+				return nil
+			}
+			return exactArgs("a scenario name or file (or --trace FILE)")(cmd, args)
+		},
 		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 			return scenarios.BuiltinNames(), cobra.ShellCompDirectiveDefault
 		},
@@ -77,72 +101,40 @@ by go tool trace, in another, to hold them side by side.`,
 			if err != nil {
 				return usageError{err}
 			}
-			over, err := sim.overrides(cmd)
-			if err != nil {
-				return err
-			}
-			sc, err := scenarios.LoadFrom(args[0], stdin)
-			if err != nil {
-				return usageError{err}
-			}
-			cfg := sc.ConfigWith(over)
-			m, err := gmp.New(cfg, sc.Program())
-			if err != nil {
-				return usageError{fmt.Errorf("%s: %w", sc.File, err)}
-			}
-			var ps []int
-			if psFlag != "" {
-				if ps, err = parsePs(psFlag, cfg.Procs); err != nil {
-					return usageError{err}
-				}
-			}
-			// The file is made by the first write, so that a mistake found
-			// before the export starts leaves no file, nor empties one.
+			svgOpts := export.SVGOptions{From: from, To: to, Width: width, Aspect: aspect}
+			// The files are made by their first write, so that a mistake
+			// found before the export starts leaves no file, nor empties
+			// one.
 			var out io.Writer = stdout
 			file := &lazyFile{path: output}
 			if output != "" {
 				defer file.Close()
 				out = file
 			}
-			var x export.Exporter
-			switch format {
-			case "perfetto":
-				x = export.NewPerfetto(out, sc.Name, m)
-			case "md":
-				if output == "" {
-					x = export.NewHandout(out, sc, m, export.HandoutOptions{})
-					break
+			var done error
+			switch {
+			case traceFile != "":
+				if err := modelOnly(cmd, "seed", "procs", "until", "max-events", "policy", "noise"); err != nil {
+					return err
 				}
-				// The handout's timeline is an image beside it.
-				image := strings.TrimSuffix(output, filepath.Ext(output)) + ".svg"
-				if image == output {
-					image += ".svg"
+				if vs != "" {
+					return usageError{errors.New("--vs sets a scenario's run beside a real one: leave out --trace")}
 				}
-				svg, err := newSVG(sc, cfg, &lazyFile{path: image}, m, export.SVGOptions{From: from, To: to, Width: width, Ps: ps, Aspect: aspect})
-				if err != nil {
-					return usageError{err}
-				}
-				defer svg.file.Close()
-				x = export.Both(export.NewHandout(out, sc, m, export.HandoutOptions{Timeline: filepath.Base(image)}), svg)
+				done = exportTrace(traceFile, scenario, format, output, out, psFlag, svgOpts)
 			default:
-				svg, err := newSVG(sc, cfg, out, m, export.SVGOptions{From: from, To: to, Width: width, Ps: ps, Aspect: aspect})
-				if err != nil {
-					return usageError{err}
+				if scenario {
+					return usageError{errors.New("--scenario numbers a trace's goroutines: it goes with --trace")}
 				}
-				x = svg
+				done = exportScenario(cmd, args[0], &sim, format, output, out, vs, psFlag, svgOpts)
 			}
-			end := export.Run(m, x)
-			if err := x.End(m); err != nil {
+			if done != nil {
 				if file.err != nil && !errors.Is(file.err, os.ErrClosed) {
 					return usageError{fmt.Errorf("-o: %w", file.err)} // the file could not be made
 				}
-				return runError{err}
+				return done
 			}
 			if err := file.Close(); err != nil {
 				return runError{err}
-			}
-			if !sc.AsExpected(end) {
-				return runError{fmt.Errorf("the run ended with %s: %v", end.Reason, end.Err)}
 			}
 			return nil
 		},
@@ -156,9 +148,199 @@ by go tool trace, in another, to hold them side by side.`,
 	fl.StringVar(&psFlag, "ps", "", "svg: the Ps to draw, as 0-7 or 0,2,5-7 (default: all)")
 	fl.StringVar(&fit, "fit", "", "svg: the image's shape, as 16:9, its lanes sharing the height (default: lanes of their natural height)")
 	fl.StringVarP(&output, "output", "o", "", "write to this file instead of stdout")
+	fl.StringVar(&traceFile, "trace", "", "export this runtime trace instead of a scenario's run")
+	fl.BoolVar(&scenario, "scenario", false, "with --trace: number goroutines as the scenario does (a trace from schedlab real)")
+	fl.StringVar(&vs, "vs", "", "perfetto or svg: the model beside a real run, built and run now (real) or from a trace of schedlab real (a file)")
 	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletions("perfetto", "md", "svg"))
 	_ = cmd.RegisterFlagCompletionFunc("fit", fixedCompletions("16:9", "4:3", "16:10"))
 	return cmd
+}
+
+// exportScenario exports a run of the scenario name, alone or (vs) beside
+// a real run of it.
+func exportScenario(cmd *cobra.Command, name string, sim *simFlags, format, output string, out io.Writer, vs, psFlag string, o export.SVGOptions) error {
+	over, err := sim.overrides(cmd)
+	if err != nil {
+		return err
+	}
+	sc, err := scenarios.LoadFrom(name, stdin)
+	if err != nil {
+		if isRuntimeTrace(name) {
+			return usageError{fmt.Errorf("%s is a runtime trace, not a scenario: export it with schedlab export --trace %s", name, name)}
+		}
+		return usageError{err}
+	}
+	cfg := sc.ConfigWith(over)
+	m, err := gmp.New(cfg, sc.Program())
+	if err != nil {
+		return usageError{fmt.Errorf("%s: %w", sc.File, err)}
+	}
+	if psFlag != "" {
+		if o.Ps, err = parsePs(psFlag, cfg.Procs); err != nil {
+			return usageError{err}
+		}
+	}
+	var x export.Exporter
+	switch {
+	case vs != "":
+		if format == "md" {
+			return usageError{errors.New("--vs makes a Perfetto file or a timeline: use --format perfetto or svg")}
+		}
+		realName, real, err := realRunOf(cmd, sc, cfg, vs)
+		if err != nil {
+			return err
+		}
+		if format == "perfetto" {
+			x = export.NewPerfettoVersus(out, sc.Name, m, realName, real)
+			break
+		}
+		if o.To == 0 {
+			first, _ := gmp.New(cfg, sc.Program())
+			first.Run()
+			o.To = max(first.Now().D(), real.End())
+		}
+		svg, err := export.NewSVGVersus(out, sc.Name+": the model above a real run", m, realName, real, o)
+		if err != nil {
+			return usageError{err}
+		}
+		x = svg
+	case format == "perfetto":
+		x = export.NewPerfetto(out, sc.Name, m)
+	case format == "md" && output == "":
+		x = export.NewHandout(out, sc, m, export.HandoutOptions{})
+	case format == "md":
+		// The handout's timeline is an image beside it.
+		image := besideImage(output)
+		svg, err := newSVG(sc, cfg, &lazyFile{path: image}, m, o)
+		if err != nil {
+			return usageError{err}
+		}
+		defer svg.file.Close()
+		x = export.Both(export.NewHandout(out, sc, m, export.HandoutOptions{Timeline: filepath.Base(image)}), svg)
+	default:
+		svg, err := newSVG(sc, cfg, out, m, o)
+		if err != nil {
+			return usageError{err}
+		}
+		x = svg
+	}
+	end := export.Run(m, x)
+	if err := x.End(m); err != nil {
+		return runError{err}
+	}
+	if !sc.AsExpected(end) {
+		return runError{fmt.Errorf("the run ended with %s: %v", end.Reason, end.Err)}
+	}
+	return nil
+}
+
+// besideImage is the timeline image written beside a handout: tour.md's
+// is tour.svg.
+func besideImage(output string) string {
+	image := strings.TrimSuffix(output, filepath.Ext(output)) + ".svg"
+	if image == output {
+		image += ".svg"
+	}
+	return image
+}
+
+// realRunOf is the real run --vs names: one built and run now (real), or
+// one schedlab real traced (a file), read in the scenario's numbering.
+func realRunOf(cmd *cobra.Command, sc *scenarios.Scenario, cfg gmp.Config, vs string) (string, *recorded.Run, error) {
+	if err := modelOnly(cmd, "policy", "noise", "max-events"); err != nil {
+		return "", nil, err
+	}
+	path := vs
+	label := "real: " + filepath.Base(vs)
+	if vs == "real" {
+		if sc.Expect != gmp.Running {
+			return "", nil, usageError{fmt.Errorf("%s ends with %s by design, so it is not run for real: %s", sc.Name, sc.Expect, verify.NotRunForReal(sc.Expect))}
+		}
+		fmt.Fprintf(cmd.ErrOrStderr(), "building and running %s for real…\n", sc.Name)
+		ctx, stop := interruptible()
+		defer stop()
+		s, done, err := realSession(ctx, sc, cfg, realFlags{runs: 1, timeout: time.Minute})
+		if err != nil {
+			return "", nil, err
+		}
+		defer done()
+		if path, err = s.Run(ctx, 1, time.Minute); err != nil {
+			return "", nil, runError{err}
+		}
+		label = fmt.Sprintf("real: %s, GOMAXPROCS=%d", s.Toolchain.Version, cfg.Procs)
+		run, err := openTraceRun(path, true)
+		if err != nil {
+			return "", nil, runError{err}
+		}
+		return label, run, nil
+	}
+	run, err := openTraceRun(path, true)
+	if err != nil {
+		return "", nil, usageError{fmt.Errorf("--vs: %w", err)}
+	}
+	return label, run, nil
+}
+
+// exportTrace exports the runtime trace in path.
+func exportTrace(path string, scenario bool, format, output string, out io.Writer, psFlag string, o export.SVGOptions) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return usageError{fmt.Errorf("cannot read the trace: %w", err)}
+	}
+	defer f.Close()
+	var size int64
+	if fi, err := f.Stat(); err == nil {
+		size = fi.Size()
+	}
+	run, sum, err := recorded.FromTrace(bufio.NewReader(f), scenario, size)
+	if err != nil {
+		return usageError{fmt.Errorf("%s: %w", path, err)}
+	}
+	run.Label = "real: " + filepath.Base(path)
+	if psFlag != "" {
+		if o.Ps, err = parsePs(psFlag, run.Procs()); err != nil {
+			return usageError{err}
+		}
+	}
+	title := "Runtime trace " + filepath.Base(path)
+	switch format {
+	case "perfetto":
+		err = export.WriteRecordedPerfetto(out, run.Label, run)
+	case "svg":
+		err = export.WriteRecordedSVG(out, title, run, o)
+	default:
+		var h export.HandoutOptions
+		if output != "" {
+			image := besideImage(output)
+			img := &lazyFile{path: image}
+			err = export.WriteRecordedSVG(img, title, run, o)
+			if cerr := img.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil {
+				break
+			}
+			h.Timeline = filepath.Base(image)
+		}
+		err = export.WriteTraceHandout(out, title, run, sum, h)
+	}
+	if err != nil {
+		return usageError{err}
+	}
+	return nil
+}
+
+// isRuntimeTrace says whether the file at path starts as a runtime trace
+// does ("go 1.22 trace").
+func isRuntimeTrace(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 16)
+	n, _ := io.ReadFull(f, head)
+	return bytes.HasPrefix(head[:n], []byte("go 1.")) && bytes.Contains(head[:n], []byte(" trace"))
 }
 
 // parsePs reads --ps: Ps and ranges of Ps, "0-7" or "0,2,5-7", each once

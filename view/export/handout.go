@@ -194,13 +194,16 @@ func (h *Handout) head(w *bufio.Writer) {
 	h.program(w)
 	w.WriteString("\n## The run\n\n")
 	if h.o.Timeline != "" {
-		// The path is ours, but from a file name the user chose: escaped
-		// as a URL path, it is one link whatever it holds.
-		fmt.Fprintf(w, "![The run as a timeline: a lane per P, a bar per goroutine run](%s)\n", (&url.URL{Path: h.o.Timeline}).EscapedPath())
+		fmt.Fprintf(w, "![The run as a timeline: a lane per P, a bar per goroutine run](%s)\n", timelineURL(h.o.Timeline))
 	} else {
 		fmt.Fprintf(w, "Draw its timeline with %s.\n", safetext.CodeSpan("schedlab export "+sc.Name+" --format svg -o "+sc.Name+".svg"))
 	}
 }
+
+// timelineURL is path as a link's destination: the path is ours, but from
+// a file name the user chose; escaped as a URL path, it is one link
+// whatever it holds.
+func timelineURL(path string) string { return (&url.URL{Path: path}).EscapedPath() }
 
 func plural(n int) string {
 	if n == 1 {

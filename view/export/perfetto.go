@@ -29,7 +29,8 @@ const (
 // from that instant on.
 type Perfetto struct {
 	f    *traceFile
-	own  bool // f is this trace's alone: End closes it
+	own  bool   // f is this trace's alone: End closes it
+	then func() // writes what follows the run in f, before End closes it
 	pid  int
 	m    *gmp.Machine
 	d    *gmp.Describer
@@ -289,6 +290,9 @@ func (p *Perfetto) End(m *gmp.Machine) error {
 	ts := int64(m.Now())
 	for pp := range gmp.PID(m.Procs()) {
 		p.closeP(pp, ts)
+	}
+	if p.then != nil {
+		p.then()
 	}
 	if p.own {
 		return p.f.close()

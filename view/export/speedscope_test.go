@@ -8,18 +8,22 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/schedlab/schedlab/core/gmp"
+	"github.com/schedlab/schedlab/core/scenarios"
 )
 
 // speedscopeVersion is the speedscope the check imports with: the script
 // patches its bundle, so another version must be looked at first.
 const speedscopeVersion = "1.25.0"
 
-// A second consumer reads every built-in's trace: speedscope, installed
-// from the npm registry into a temporary folder and run by node, imports
-// each with its own trace-event importer into one profile per P that ran
-// a goroutine, with no warning: no slice it cannot end, none left open.
-// Without node and npm the check is skipped (.ci/run installs them); on
-// CI, a failed install fails it.
+// A second consumer reads every built-in's trace, a runtime trace's and
+// the model's beside a real run: speedscope, installed from the npm
+// registry into a temporary folder and run by node, imports each with its
+// own trace-event importer into one profile per P (of each process) that
+// ran a goroutine, with no warning: no slice it cannot end, none left
+// open. Without node and npm the check is skipped (.ci/run installs
+// them); on CI, a failed install fails it.
 func TestPerfettoInSpeedscope(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: speedscope is installed from the npm registry")
@@ -40,19 +44,44 @@ func TestPerfettoInSpeedscope(t *testing.T) {
 	}
 	want := map[string]int{}
 	files := []string{}
-	for _, sc := range builtins(t) {
-		data := perfetto(t, sc)
+	add := func(name string, data []byte) {
 		st, errs := validate(data)
 		if len(errs) > 0 {
-			t.Fatalf("%s: %v", sc.Name, errs)
+			t.Fatalf("%s: %v", name, errs)
 		}
-		file := filepath.Join(dir, sc.Name+".json")
+		file := filepath.Join(dir, name+".json")
 		if err := os.WriteFile(file, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		files = append(files, file)
-		want[sc.Name+".json"] = len(st.slices)
+		want[name+".json"] = len(st.slices)
 	}
+	for _, sc := range builtins(t) {
+		add(sc.Name, perfetto(t, sc))
+	}
+	// A runtime trace's export, and the model beside it: a profile per P
+	// of each process.
+	run, _ := smallTrace(t)
+	var buf bytes.Buffer
+	if err := WriteRecordedPerfetto(&buf, run.Label, run); err != nil {
+		t.Fatal(err)
+	}
+	add("small-trace", bytes.Clone(buf.Bytes()))
+	sc, err := scenarios.Load("testdata/small.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := gmp.New(sc.Config(), sc.Program())
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf.Reset()
+	p := NewPerfettoVersus(&buf, sc.Name, m, run.Label, run)
+	Run(m, p)
+	if err := p.End(m); err != nil {
+		t.Fatal(err)
+	}
+	add("small-vs-real", buf.Bytes())
 	script, err := filepath.Abs("testdata/speedscope_import.cjs")
 	if err != nil {
 		t.Fatal(err)

@@ -624,6 +624,7 @@ type SVG struct {
 	rows []int // rows[p] is P p's row, -1 if it is not drawn
 	open map[gmp.PID]bar
 	g    *tlGroup
+	then func() // draws what follows the run, before the legend
 }
 
 // bar is a run in progress on a P.
@@ -645,23 +646,20 @@ func NewSVG(w io.Writer, title string, m *gmp.Machine, o SVGOptions) (*SVG, erro
 	if err != nil {
 		return nil, err
 	}
-	return newModelSVG(t, 0, m, ps), nil
+	return newModelSVG(t, 0, m, ps, [][]string{laneNames(ps)}), nil
 }
 
-// newModelSVG draws m's run as group gi of t, on the Ps ps.
-func newModelSVG(t *timeline, gi int, m *gmp.Machine, ps []int) *SVG {
+// newModelSVG draws m's run as group gi of t, on the Ps ps, and the lanes
+// of every group, named names.
+func newModelSVG(t *timeline, gi int, m *gmp.Machine, ps []int, names [][]string) *SVG {
 	s := &SVG{t: t, m: m, rows: make([]int, m.Procs()), open: map[gmp.PID]bar{}, g: &t.groups[gi]}
 	for i := range s.rows {
 		s.rows[i] = -1
 	}
-	names := make([]string, len(ps))
 	for i, p := range ps {
 		s.rows[p] = s.g.first + i
-		names[i] = "P" + strconv.Itoa(p)
 	}
-	all := make([][]string, len(t.groups))
-	all[gi] = names
-	t.lanes(all)
+	t.lanes(names)
 	return s
 }
 
@@ -740,6 +738,9 @@ func (s *SVG) finish(p gmp.PID, at sim.Time) {
 // End draws what is still in progress at the run's end, and the legend.
 func (s *SVG) End(m *gmp.Machine) error {
 	s.finishAll(m)
+	if s.then != nil {
+		s.then()
+	}
 	return s.t.end()
 }
 
