@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
+	"runtime/debug"
 	rtrace "runtime/trace"
 	"strconv"
 	"strings"
@@ -796,5 +798,31 @@ func TestMaxEventsOneNumber(t *testing.T) {
 		if want := `"events":` + n + `,`; !strings.Contains(out, want) || !strings.Contains(out, "stopped after "+n+" events") {
 			t.Errorf("--max-events %s: the JSON end record lacks %s:\n%s", n, want, out[max(len(out)-400, 0):])
 		}
+	}
+}
+
+// --version names the module's version and the commit the build recorded,
+// and says "devel" and that no commit was recorded when there is none.
+func TestVersionFromBuildInfo(t *testing.T) {
+	platform := ", " + runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH
+	for _, c := range []struct {
+		bi   *debug.BuildInfo
+		want string
+	}{
+		{nil, "schedlab devel (no commit recorded: go run and go test record none)" + platform},
+		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, "schedlab devel (no commit recorded: go run and go test record none)" + platform},
+		{&debug.BuildInfo{GoVersion: runtime.Version(), Main: debug.Module{Version: "(devel)"}, Settings: []debug.BuildSetting{
+			{Key: "vcs.revision", Value: "183c99d1e0a4c2b9f00d"}, {Key: "vcs.time", Value: "2026-11-20T10:00:00Z"}, {Key: "vcs.modified", Value: "true"}}},
+			"schedlab devel (commit 183c99d1e0a4, 2026-11-20T10:00:00Z, modified)" + platform},
+		{&debug.BuildInfo{GoVersion: runtime.Version(), Main: debug.Module{Version: "v1.2.0"}, Settings: []debug.BuildSetting{
+			{Key: "vcs.revision", Value: "183c99d1e0a4c2b9f00d"}}},
+			"schedlab v1.2.0 (commit 183c99d1e0a4)" + platform},
+	} {
+		if got := versionFrom(c.bi, c.bi != nil); got != c.want {
+			t.Errorf("got  %q\nwant %q", got, c.want)
+		}
+	}
+	if code, out, _ := cli(t, "--version"); code != 0 || out != version()+"\n" {
+		t.Errorf("--version: exit %d, %q", code, out)
 	}
 }
