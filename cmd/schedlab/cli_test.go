@@ -826,3 +826,19 @@ func TestVersionFromBuildInfo(t *testing.T) {
 		t.Errorf("--version: exit %d, %q", code, out)
 	}
 }
+
+// Without a Go toolchain, export --vs real says that it needs one, as
+// real and verify do; everything else export does needs none.
+func TestExportVsRealWithoutGoSaysSo(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	code, _, errOut := cli(t, "export", "steal", "--vs", "real")
+	if code != exitRun || !strings.Contains(errOut, "the go command is not on PATH") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+	if code, _, errOut := cli(t, "verify", "steal"); code != exitRun || !strings.Contains(errOut, "the go command is not on PATH") {
+		t.Errorf("verify: exit %d, stderr %q", code, errOut)
+	}
+	if code, out, errOut := cli(t, "export", "steal", "--format", "svg"); code != 0 || !strings.HasPrefix(out, "<svg ") {
+		t.Errorf("export svg without Go: exit %d, %s", code, errOut)
+	}
+}
