@@ -156,7 +156,7 @@ func selectPs(o SVGOptions, procs int) ([]int, error) {
 	}
 	for _, p := range o.Ps {
 		if p < 0 || p >= procs {
-			return nil, fmt.Errorf("P%d: the run has Ps 0 to %d", p, procs-1)
+			return nil, fmt.Errorf("the run has no P%d, only Ps 0 to %d", p, procs-1)
 		}
 	}
 	if len(o.Ps) == 0 {
