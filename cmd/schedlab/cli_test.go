@@ -236,7 +236,7 @@ func TestExport(t *testing.T) {
 	if code != 0 || !strings.HasPrefix(out, "# A tour of the scheduler\n") || !strings.Contains(out, "## The end") {
 		t.Errorf("export md: exit %d\n%s", code, out)
 	}
-	if code, _, errOut := cli(t, "export", "tour", "--format", "png"); code != 2 || !strings.Contains(errOut, `--format "png": use perfetto, md or svg`) {
+	if code, _, errOut := cli(t, "export", "tour", "--format", "png"); code != 2 || !strings.Contains(errOut, `--format "png": use perfetto, md, svg or gotrace`) {
 		t.Errorf("export png: exit %d, %q", code, errOut)
 	}
 	if code, _, errOut := cli(t, "export", "tour", "--format", "svg", "--from", "5ms", "--to", "2ms"); code != 2 || !strings.Contains(errOut, "want 0 <= from < to") {
@@ -296,6 +296,30 @@ func TestExportTrace(t *testing.T) {
 	code, out, errOut = cli(t, "export", yaml, "--vs", trace)
 	if code != 0 || !strings.Contains(out, `"name":"schedlab model: small"`) || !strings.Contains(out, `"name":"real: small.trace"`) {
 		t.Errorf("--vs FILE --format perfetto: exit %d, %s", code, errOut)
+	}
+}
+
+// export --format gotrace writes a Go execution trace of the model's run,
+// which schedlab trace reads back as a real program's.
+func TestExportGoTrace(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "tour.trace")
+	if code, _, errOut := cli(t, "export", "tour", "--format", "gotrace", "-o", file); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	code, out, errOut := cli(t, "trace", file, "--format", "text")
+	if code != 0 || !strings.Contains(out, "G1 creates G2") || !strings.Contains(out, "scheduler events over 30.172500ms; 8 goroutines created; 2 Ps, 5 threads") {
+		t.Errorf("schedlab trace of the model's trace: exit %d, %s\n%s", code, errOut, out)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"export", "--trace", file, "--format", "gotrace"}, "is a runtime trace already"},
+		{[]string{"export", "tour", "--vs", file, "--format", "gotrace"}, "--vs makes a Perfetto file or a timeline"},
+	} {
+		if code, _, errOut := cli(t, c.args...); code != 2 || !strings.Contains(errOut, c.want) {
+			t.Errorf("%q: exit %d, %q", c.args, code, errOut)
+		}
 	}
 }
 

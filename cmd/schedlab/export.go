@@ -51,6 +51,11 @@ func newExportCmd(stdout io.Writer) *cobra.Command {
                      shows; --from, --to, --ps choose what, --width and
                      --fit how big (--fit 16:9 --width 1280 is a slide of
                      1280x720, however many Ps).
+  --format gotrace   a Go execution trace, as runtime/trace writes it (Go
+                     1.26's format), for go tool trace and gotraceui: the
+                     goroutines' and Ps' changes of state on each thread,
+                     at the model's times; no stacks, GC or queues, which
+                     the format has and the model does not.
   --format md        a handout: the program as a table of goroutines and
                      actions, the run's timeline (with -o NAME.md, the
                      image NAME.svg beside it), the notes in the order the
@@ -73,6 +78,7 @@ time axis. --vs FILE takes that real run from a trace schedlab real
   schedlab export tour --format svg --to 25ms -o tour.svg
   schedlab export burst --procs 64 --format svg --ps 0-7 --fit 16:9 -o slide.svg
   schedlab export steal --format perfetto --policy no-steal -o no-steal.json
+  schedlab export steal --format gotrace -o steal.trace && go tool trace steal.trace
   schedlab export --trace prog.trace --format perfetto -o prog.json
   schedlab export steal --vs real --format svg -o steal-vs-real.svg`,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -88,8 +94,11 @@ time axis. --vs FILE takes that real run from a trace schedlab real
 			return scenarios.BuiltinNames(), cobra.ShellCompDirectiveDefault
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if format != "perfetto" && format != "md" && format != "svg" {
-				return usageError{fmt.Errorf("--format %q: use perfetto, md or svg", format)}
+			if format != "perfetto" && format != "md" && format != "svg" && format != "gotrace" {
+				return usageError{fmt.Errorf("--format %q: use perfetto, md, svg or gotrace", format)}
+			}
+			if format == "gotrace" && output == "" && isTerminal(stdout) {
+				return usageError{errors.New("--format gotrace writes a binary file: give it one with -o FILE")}
 			}
 			if from < 0 || to < 0 || (to > 0 && to <= from) {
 				return usageError{fmt.Errorf("--from %v --to %v: want 0 <= from < to", from, to)}
@@ -120,6 +129,9 @@ time axis. --vs FILE takes that real run from a trace schedlab real
 				if vs != "" {
 					return usageError{errors.New("--vs sets a scenario's run beside a real one: leave out --trace")}
 				}
+				if format == "gotrace" {
+					return usageError{fmt.Errorf("%s is a runtime trace already: go tool trace %s opens it", traceFile, traceFile)}
+				}
 				done = exportTrace(traceFile, scenario, format, output, out, psFlag, svgOpts)
 			default:
 				if scenario {
@@ -141,7 +153,7 @@ time axis. --vs FILE takes that real run from a trace schedlab real
 	}
 	sim.register(cmd, "stop")
 	fl := cmd.Flags()
-	fl.StringVar(&format, "format", "perfetto", "perfetto (trace-event JSON), md (a handout) or svg (a timeline for slides)")
+	fl.StringVar(&format, "format", "perfetto", "perfetto (trace-event JSON), md (a handout), svg (a timeline for slides) or gotrace (a Go execution trace)")
 	fl.DurationVar(&from, "from", 0, "svg: the timeline starts at this simulated time")
 	fl.DurationVar(&to, "to", 0, "svg: the timeline ends at this simulated time (default: the run's end)")
 	fl.IntVar(&width, "width", export.DefaultWidth, "svg: the image's width in pixels")
@@ -151,7 +163,7 @@ time axis. --vs FILE takes that real run from a trace schedlab real
 	fl.StringVar(&traceFile, "trace", "", "export this runtime trace instead of a scenario's run")
 	fl.BoolVar(&scenario, "scenario", false, "with --trace: number goroutines as the scenario does (a trace from schedlab real)")
 	fl.StringVar(&vs, "vs", "", "perfetto or svg: the model beside a real run, built and run now (real) or from a trace of schedlab real (a file)")
-	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletions("perfetto", "md", "svg"))
+	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletions("perfetto", "md", "svg", "gotrace"))
 	_ = cmd.RegisterFlagCompletionFunc("fit", fixedCompletions("16:9", "4:3", "16:10"))
 	return cmd
 }
@@ -183,7 +195,7 @@ func exportScenario(cmd *cobra.Command, name string, sim *simFlags, format, outp
 	var x export.Exporter
 	switch {
 	case vs != "":
-		if format == "md" {
+		if format == "md" || format == "gotrace" {
 			return usageError{errors.New("--vs makes a Perfetto file or a timeline: use --format perfetto or svg")}
 		}
 		realName, real, err := realRunOf(cmd, sc, cfg, vs)
@@ -206,6 +218,8 @@ func exportScenario(cmd *cobra.Command, name string, sim *simFlags, format, outp
 		x = svg
 	case format == "perfetto":
 		x = export.NewPerfetto(out, sc.Name, m)
+	case format == "gotrace":
+		x = export.NewGoTrace(out, m)
 	case format == "md" && output == "":
 		x = export.NewHandout(out, sc, m, export.HandoutOptions{})
 	case format == "md":
