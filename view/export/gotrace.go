@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/schedlab/schedlab/core/gmp"
 )
@@ -25,8 +26,12 @@ import (
 // reader orders the threads' streams. The model's run is one generation,
 // from the start: every P's and main's status first, on M0.
 //
-// What the format holds that the model does not is left out, not made
-// up: no stacks, no GC or STW, no user tasks; the model's events that
+// Where an event happens in the program, the format's stacks, is the
+// scenario's line: a one-frame stack naming the action and its line ("go
+// at line 7") in the scenario's file, so that go tool trace groups
+// goroutines by the go statement that made them. What the format holds that the model does
+// not is left out, not made up: no call stacks, no GC or STW, no user
+// tasks; the model's events that
 // have no trace event (steals, overflows, sysmon's requests, the pools'
 // bookkeeping, M wake-ups and parks) are not written, and those that
 // happen on no M (the run's end) neither. Timestamps are the model's
@@ -53,10 +58,14 @@ type GoTrace struct {
 	order   []gmp.MID // the Ms in the order they first act, to write their batches
 	strings map[string]uint64
 	strList []string
-	gseq    map[gmp.GID]uint64
-	pseq    []uint64
-	procs   int
-	started bool
+	// stacks are the scenario's lines the events happen at, as one-frame
+	// stacks, by place; stackList in the order of their ids.
+	stacks    map[gmp.Pos]uint64
+	stackList []gmp.Op
+	gseq      map[gmp.GID]uint64
+	pseq      []uint64
+	procs     int
+	started   bool
 }
 
 // goBatch is an M's events not yet written.
@@ -68,6 +77,8 @@ type goBatch struct {
 // Event types and statuses of the format (internal/trace/tracev2).
 const (
 	evEventBatch          = 1
+	evStacks              = 2
+	evStack               = 3
 	evStrings             = 4
 	evString              = 5
 	evFrequency           = 8
@@ -102,7 +113,7 @@ const (
 
 // NewGoTrace starts a Go execution trace of m's run on w.
 func NewGoTrace(w io.Writer, m *gmp.Machine) *GoTrace {
-	t := &GoTrace{w: bufio.NewWriterSize(w, 256<<10), batches: map[gmp.MID]*goBatch{}, strings: map[string]uint64{},
+	t := &GoTrace{w: bufio.NewWriterSize(w, 256<<10), batches: map[gmp.MID]*goBatch{}, strings: map[string]uint64{}, stacks: map[gmp.Pos]uint64{},
 		gseq: map[gmp.GID]uint64{}, pseq: make([]uint64, m.Procs()), procs: m.Procs()}
 	fmt.Fprintf(t.w, "go 1.%d trace\x00\x00\x00", 26)
 	// The sync batch: a tick is a nanosecond; the clocks' snapshot at the
@@ -168,6 +179,24 @@ func (t *GoTrace) str(s string) uint64 {
 	return id
 }
 
+// stack is the id of a one-frame stack at the scenario line of op, the
+// action an event happens at, or 0 (no stack) for none. The frame is the
+// action's kind, in the scenario's file at its line: where go tool
+// trace shows a goroutine was created, or blocked, the line of the
+// scenario says.
+func (t *GoTrace) stack(op *gmp.Op) uint64 {
+	if op == nil || op.Pos.Line <= 0 {
+		return 0
+	}
+	if id, ok := t.stacks[op.Pos]; ok {
+		return id
+	}
+	t.stackList = append(t.stackList, *op)
+	id := uint64(len(t.stackList))
+	t.stacks[op.Pos] = id
+	return id
+}
+
 func (t *GoTrace) nextG(g gmp.GID) uint64 {
 	t.gseq[g]++
 	return t.gseq[g]
@@ -200,19 +229,20 @@ func (t *GoTrace) Event(e gmp.Event) {
 	m := e.M
 	switch e.Kind {
 	case gmp.KindGoCreate:
-		t.event(m, ts, evGoCreate, uint64(e.G), 0, 0)
+		st := t.stack(e.Op)
+		t.event(m, ts, evGoCreate, uint64(e.G), st, st)
 	case gmp.KindGoStart:
 		t.event(m, ts, evGoStart, uint64(e.G), t.nextG(e.G))
 	case gmp.KindGoStop:
-		t.event(m, ts, evGoStop, t.str(e.Reason.String()), 0)
+		t.event(m, ts, evGoStop, t.str(e.Reason.String()), t.stack(e.Op))
 	case gmp.KindGoBlock:
-		t.event(m, ts, evGoBlock, t.str(e.Reason.String()), 0)
+		t.event(m, ts, evGoBlock, t.str(e.Reason.String()), t.stack(e.Op))
 	case gmp.KindGoUnblock:
-		t.event(m, ts, evGoUnblock, uint64(e.G), t.nextG(e.G), 0)
+		t.event(m, ts, evGoUnblock, uint64(e.G), t.nextG(e.G), t.stack(e.Op))
 	case gmp.KindGoExit:
 		t.event(m, ts, evGoDestroy)
 	case gmp.KindSyscallEnter:
-		t.event(m, ts, evGoSyscallBegin, t.nextP(e.P), 0)
+		t.event(m, ts, evGoSyscallBegin, t.nextP(e.P), t.stack(e.Op))
 	case gmp.KindSyscallExit:
 		switch {
 		case e.Rule == gmp.RuleExitsyscallFast:
@@ -241,6 +271,26 @@ func (t *GoTrace) End(*gmp.Machine) error {
 		if b := t.batches[m]; len(b.data) > 0 {
 			t.writeBatch(uint64(m), b.base, b.data)
 		}
+	}
+	// The stacks, each a frame whose program counter is its id: a reader
+	// needs a counter to tell frames apart, and the model has no code.
+	var st []byte
+	st = append(st, evStacks)
+	for i, op := range t.stackList {
+		if len(st) > goTraceMaxBatch-64 {
+			t.writeBatch(noThread, goTraceT0, st)
+			st = append(st[:0], evStacks)
+		}
+		st = append(st, evStack)
+		// The function's name has the line: go tool trace groups
+		// goroutines by it, one group per go statement.
+		fn := op.Kind.String() + " at line " + strconv.Itoa(op.Pos.Line)
+		for _, v := range []uint64{uint64(i + 1), 1, uint64(i + 1), t.str(fn), t.str(op.Pos.File), uint64(op.Pos.Line)} {
+			st = binary.AppendUvarint(st, v)
+		}
+	}
+	if len(st) > 1 {
+		t.writeBatch(noThread, goTraceT0, st)
 	}
 	var s []byte
 	s = append(s, evStrings)

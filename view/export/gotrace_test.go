@@ -174,3 +174,44 @@ func sameSteps(got, want []step) bool {
 // shared with others on its thread: the model emits at most a few dozen
 // events at one instant on one thread.
 const goTraceTieSpread = 64
+
+// Where a goroutine was created is the scenario line of its go
+// statement: go tool trace groups goroutines by it.
+func TestGoTraceStacksAreScenarioLines(t *testing.T) {
+	sc, err := scenarios.Load("tour")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := modelSteps(t, sc, sc.Config())
+	r, err := trace.NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	created := map[string]int{}
+	for {
+		ev, err := r.ReadEvent()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Kind() != trace.EventStateTransition {
+			continue
+		}
+		st := ev.StateTransition()
+		if st.Resource.Kind != trace.ResourceGoroutine {
+			continue
+		}
+		if from, _ := st.Goroutine(); from != trace.GoNotExist {
+			continue
+		}
+		for f := range st.Stack.Frames() {
+			created[fmt.Sprintf("%s %s:%d", f.Func, f.File, f.Line)]++
+		}
+	}
+	want := map[string]int{"go at line 7 builtin/tour.yaml:7": 6, "go at line 12 builtin/tour.yaml:12": 1, "go at line 16 builtin/tour.yaml:16": 1}
+	if fmt.Sprint(created) != fmt.Sprint(want) {
+		t.Errorf("creations by stack %v, want %v", created, want)
+	}
+}
