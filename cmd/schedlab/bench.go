@@ -52,16 +52,22 @@ Every task must run exactly once, or bench fails.
 first of --modes unless given), after the measured runs and not counted in
 them: open it with go tool trace FILE.
 
+--format benchstat writes Go's benchmark format (goos:, goarch:, pkg: and
+the settings as configuration lines, then a line per run of each mode,
+BenchmarkBench/mode=raw-GOMAXPROCS), so that benchstat compares two
+benches, run for run: benchstat old.txt new.txt.
+
 While it runs, bench shows its progress on stderr if stderr is a terminal
 (--progress auto), so stdout holds only the report.`,
 		Example: `  schedlab bench
   schedlab bench --shape sleep --task-time 1ms --tasks 5000 --concurrency 64
   schedlab bench --modes raw,pool --runs 5 --format json | jq '.modes[] | {mode, wall_ns, peak_goroutines}'
-  schedlab bench --modes pool --runs 1 --trace pool.trace && go tool trace pool.trace`,
+  schedlab bench --modes pool --runs 1 --trace pool.trace && go tool trace pool.trace
+  schedlab bench --runs 10 --format benchstat > old.txt; …; benchstat old.txt new.txt`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if format != "text" && format != "json" {
-				return usageError{fmt.Errorf("--format %q: use text or json", format)}
+			if format != "text" && format != "json" && format != "benchstat" {
+				return usageError{fmt.Errorf("--format %q: use text, json or benchstat", format)}
 			}
 			if progress != "auto" && progress != "always" && progress != "never" {
 				return usageError{fmt.Errorf("--progress %q: use auto, always or never", progress)}
@@ -126,8 +132,11 @@ While it runs, bench shows its progress on stderr if stderr is a terminal
 			if traceFile != "" {
 				fmt.Fprintf(stderr, "schedlab bench: trace of a %s run written to %s (go tool trace %s)\n", cfg.TraceMode, safetext.Term(traceFile), safetext.Term(traceFile))
 			}
-			if format == "json" {
+			switch format {
+			case "json":
 				return rep.WriteJSON(stdout)
+			case "benchstat":
+				return writeBenchstat(stdout, rep)
 			}
 			return rep.WriteText(stdout)
 		},
@@ -139,12 +148,12 @@ While it runs, bench shows its progress on stderr if stderr is a terminal
 	fl.DurationVar(&cfg.TaskTime, "task-time", bench.DefaultTaskTime, "how long a task computes or sleeps")
 	fl.StringVar(&modes, "modes", "raw,pool,semaphore,errgroup", "the ways to run the tasks, comma-separated")
 	fl.IntVar(&cfg.Runs, "runs", bench.DefaultRuns, "runs of each mode; the report shows the medians")
-	fl.StringVar(&format, "format", "text", "output format: text or json")
+	fl.StringVar(&format, "format", "text", "output format: text, json, or benchstat (Go's benchmark format, one line per run, for benchstat)")
 	fl.StringVar(&traceFile, "trace", "", "write a runtime/trace of one more run to this file, for go tool trace")
 	fl.StringVar(&traceMode, "trace-mode", "", "the mode of the traced run (default: the first of --modes)")
 	fl.StringVar(&progress, "progress", "auto", "show progress on stderr: auto (if it is a terminal), always or never")
 	fl.BoolVar(&force, "force", false, fmt.Sprintf("run even if the bench would take more than %v", benchRefuse))
-	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletions("text", "json"))
+	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletions("text", "json", "benchstat"))
 	_ = cmd.RegisterFlagCompletionFunc("shape", fixedCompletions("cpu", "sleep", "mixed"))
 	_ = cmd.RegisterFlagCompletionFunc("progress", fixedCompletions("auto", "always", "never"))
 	_ = cmd.RegisterFlagCompletionFunc("trace-mode", fixedCompletions("raw", "pool", "semaphore", "errgroup"))
@@ -185,4 +194,27 @@ func fixedCompletions(values ...string) func(*cobra.Command, []string, string) (
 	return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return values, cobra.ShellCompDirectiveNoFileComp
 	}
+}
+
+// writeBenchstat writes rep in Go's benchmark format, which benchstat
+// reads: configuration lines (goos, goarch, pkg, then the bench's
+// settings, which benchstat keeps apart when they differ), and a line per
+// run of each mode, named by the mode as a sub-benchmark and ending in
+// GOMAXPROCS, with each measure as a value and its unit. A run is one
+// iteration: ns/op is its wall time. Each run is a line of its own, not
+// the median, so that benchstat has the samples it tests.
+func writeBenchstat(w io.Writer, rep *bench.Report) error {
+	b := &strings.Builder{}
+	fmt.Fprintf(b, "goos: %s\ngoarch: %s\npkg: github.com/schedlab/schedlab/real/bench\n", rep.GOOS, rep.GOARCH)
+	fmt.Fprintf(b, "schedlab: %s\ntasks: %d\nconcurrency: %d\nshape: %s\ntask-time: %v\n", versionOnly(), rep.Tasks, rep.Concurrency, rep.Shape, rep.TaskTime)
+	for _, r := range rep.Results {
+		for _, m := range r.Runs {
+			fmt.Fprintf(b, "BenchmarkBench/mode=%s-%d\t1\t%d ns/op\t%.0f tasks/s\t%d goroutines\t%d heap-B\t%d stack-B\t%d B/op\t%d allocs/op\t%d gc-cycles\t%d sched-p50-ns\t%d sched-p99-ns\n",
+				r.Mode, rep.GOMAXPROCS, m.Wall.Nanoseconds(), float64(rep.Tasks)/max(m.Wall.Seconds(), 1e-9), m.PeakGoroutines,
+				m.PeakHeapBytes, m.PeakStackBytes, m.AllocBytes, m.AllocObjects, m.GCCycles,
+				m.SchedLatencyP50.Nanoseconds(), m.SchedLatencyP99.Nanoseconds())
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }

@@ -5,10 +5,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
 	"golang.org/x/exp/trace"
+	"golang.org/x/perf/benchfmt"
 )
 
 // tinyBench is a bench that takes a fraction of a second, race detector
@@ -148,7 +151,7 @@ func TestBenchErrors(t *testing.T) {
 		{[]string{"bench", "--shape", "square"}, `--shape: unknown shape "square"`},
 		{[]string{"bench", "--modes", "raw,threads"}, `--modes: unknown mode "threads"`},
 		{[]string{"bench", "--modes", "pool,pool"}, "--modes: mode pool is given twice"},
-		{[]string{"bench", "--format", "csv"}, `--format "csv": use text or json`},
+		{[]string{"bench", "--format", "csv"}, `--format "csv": use text, json or benchstat`},
 		{[]string{"bench", "--progress", "sometimes"}, `--progress "sometimes": use auto, always or never`},
 		{[]string{"bench", "--trace-mode", "pool"}, "--trace-mode needs --trace FILE"},
 		{[]string{"bench", "--trace", filepath.Join(dir, "t"), "--trace-mode", "threads"}, `--trace-mode: unknown mode "threads"`},
@@ -159,5 +162,55 @@ func TestBenchErrors(t *testing.T) {
 		if code != exitUsage || !strings.Contains(errOut, c.want) || out != "" {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit %d and %q", c.args, code, out, errOut, exitUsage, c.want)
 		}
+	}
+}
+
+// --format benchstat is Go's benchmark format: golang.org/x/perf's
+// benchfmt, which benchstat reads with, reads the configuration and a
+// result per run of each mode, with the units benchstat compares.
+func TestBenchBenchstat(t *testing.T) {
+	code, out, errOut := cli(t, benchArgs("--modes", "raw,pool", "--runs", "2", "--format", "benchstat")...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	r := benchfmt.NewReader(strings.NewReader(out), "bench.txt")
+	var names []string
+	for r.Scan() {
+		switch rec := r.Result().(type) {
+		case *benchfmt.Result:
+			names = append(names, string(rec.Name.Full()))
+			for _, k := range []string{"goos", "goarch", "pkg", "tasks", "concurrency", "shape", "task-time", "schedlab"} {
+				if rec.GetConfig(k) == "" {
+					t.Errorf("%s: no %s: configuration", rec.Name.Full(), k)
+				}
+			}
+			units := map[string]float64{}
+			for _, v := range rec.Values {
+				// benchfmt tidies ns/op into sec/op, keeping the original.
+				if v.OrigUnit != "" {
+					units[v.OrigUnit] = v.OrigValue
+				} else {
+					units[v.Unit] = v.Value
+				}
+			}
+			for _, u := range []string{"ns/op", "tasks/s", "goroutines", "B/op", "allocs/op", "sched-p99-ns"} {
+				if _, ok := units[u]; !ok {
+					t.Errorf("%s: no %s in %v", rec.Name.Full(), u, units)
+				}
+			}
+			if units["ns/op"] <= 0 || rec.Iters != 1 {
+				t.Errorf("%s: %v iterations, %v ns/op", rec.Name.Full(), rec.Iters, units["ns/op"])
+			}
+		case *benchfmt.SyntaxError:
+			t.Errorf("not Go's benchmark format: %v", rec)
+		}
+	}
+	if err := r.Err(); err != nil {
+		t.Fatal(err)
+	}
+	procs := "-" + strconv.Itoa(runtime.GOMAXPROCS(0))
+	want := []string{"Bench/mode=raw" + procs, "Bench/mode=raw" + procs, "Bench/mode=pool" + procs, "Bench/mode=pool" + procs}
+	if strings.Join(names, " ") != strings.Join(want, " ") {
+		t.Errorf("results %q, want %q\n%s", names, want, out)
 	}
 }

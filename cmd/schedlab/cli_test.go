@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
+	"runtime/debug"
 	rtrace "runtime/trace"
 	"strconv"
 	"strings"
@@ -234,7 +236,7 @@ func TestExport(t *testing.T) {
 	if code != 0 || !strings.HasPrefix(out, "# A tour of the scheduler\n") || !strings.Contains(out, "## The end") {
 		t.Errorf("export md: exit %d\n%s", code, out)
 	}
-	if code, _, errOut := cli(t, "export", "tour", "--format", "png"); code != 2 || !strings.Contains(errOut, `--format "png": use perfetto, md or svg`) {
+	if code, _, errOut := cli(t, "export", "tour", "--format", "png"); code != 2 || !strings.Contains(errOut, `--format "png": use perfetto, md, svg or gotrace`) {
 		t.Errorf("export png: exit %d, %q", code, errOut)
 	}
 	if code, _, errOut := cli(t, "export", "tour", "--format", "svg", "--from", "5ms", "--to", "2ms"); code != 2 || !strings.Contains(errOut, "want 0 <= from < to") {
@@ -242,6 +244,131 @@ func TestExport(t *testing.T) {
 	}
 	if code, out, _ := cli(t, "export", "steal", "--format", "svg", "--to", "1ms", "--width", "800"); code != 0 || !strings.Contains(out, `width="800"`) {
 		t.Errorf("export svg --width 800: exit %d", code)
+	}
+}
+
+// export --trace exports a runtime trace in the three formats (a trace
+// was read as a scenario and failed "not UTF-8 text"), and says so when a
+// trace is given as a scenario; --vs FILE sets the model beside a real
+// run of the same scenario.
+func TestExportTrace(t *testing.T) {
+	const trace, yaml = "../../view/export/testdata/small.trace", "../../view/export/testdata/small.yaml"
+	dir := t.TempDir()
+	for _, c := range []struct{ format, want string }{
+		{"perfetto", `"name":"process_name","args":{"name":"real: small.trace"}`},
+		{"svg", `<g class="lane" id="P1">`},
+		{"md", "# Runtime trace small.trace\n"},
+	} {
+		out := filepath.Join(dir, "small."+c.format)
+		code, _, errOut := cli(t, "export", "--trace", trace, "--scenario", "--format", c.format, "-o", out)
+		data, err := os.ReadFile(out)
+		if code != 0 || err != nil || !strings.Contains(string(data), c.want) {
+			t.Errorf("--trace --format %s: exit %d, %s, %v; the file lacks %q", c.format, code, errOut, err, c.want)
+		}
+	}
+	if md, _ := os.ReadFile(filepath.Join(dir, "small.md")); !strings.Contains(string(md), "](small.svg)") {
+		t.Errorf("the trace's handout does not show its timeline:\n%s", md)
+	}
+	code, _, errOut := cli(t, "export", trace)
+	if code != 2 || !strings.Contains(errOut, "is a runtime trace, not a scenario: export it with schedlab export --trace") {
+		t.Errorf("a trace as a scenario: exit %d, %q", code, errOut)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"export", "tour", "--trace", trace}, "exports a trace: leave out the scenario"},
+		{[]string{"export", "--trace", trace, "--seed", "2"}, "--seed applies to the model only"},
+		{[]string{"export", "--trace", trace, "--vs", "real"}, "leave out --trace"},
+		{[]string{"export", "tour", "--scenario"}, "--scenario numbers a trace's goroutines"},
+		{[]string{"export", yaml, "--vs", trace, "--format", "md"}, "--vs makes a Perfetto file or a timeline"},
+		{[]string{"export", yaml, "--vs", "nosuch.trace"}, "--vs: open nosuch.trace"},
+		{[]string{"export", "--trace", "nosuch.trace"}, "cannot read the trace"},
+	} {
+		if code, _, errOut := cli(t, c.args...); code != 2 || !strings.Contains(errOut, c.want) {
+			t.Errorf("%q: exit %d, %q; want %q", c.args, code, errOut, c.want)
+		}
+	}
+	code, out, errOut := cli(t, "export", yaml, "--vs", trace, "--format", "svg")
+	if code != 0 || !strings.Contains(out, `<text class="group"`) || strings.Count(out, `class="lane"`) != 4 {
+		t.Errorf("--vs FILE --format svg: exit %d, %s", code, errOut)
+	}
+	code, out, errOut = cli(t, "export", yaml, "--vs", trace)
+	if code != 0 || !strings.Contains(out, `"name":"schedlab model: small"`) || !strings.Contains(out, `"name":"real: small.trace"`) {
+		t.Errorf("--vs FILE --format perfetto: exit %d, %s", code, errOut)
+	}
+}
+
+// export --format gotrace writes a Go execution trace of the model's run,
+// which schedlab trace reads back as a real program's.
+func TestExportGoTrace(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "tour.trace")
+	if code, _, errOut := cli(t, "export", "tour", "--format", "gotrace", "-o", file); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	code, out, errOut := cli(t, "trace", file, "--format", "text")
+	if code != 0 || !strings.Contains(out, "G1 creates G2") || !strings.Contains(out, "scheduler events over 30.172500ms; 8 goroutines created; 2 Ps, 5 threads") {
+		t.Errorf("schedlab trace of the model's trace: exit %d, %s\n%s", code, errOut, out)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"export", "--trace", file, "--format", "gotrace"}, "is a runtime trace already"},
+		{[]string{"export", "tour", "--vs", file, "--format", "gotrace"}, "--vs makes a Perfetto file or a timeline"},
+	} {
+		if code, _, errOut := cli(t, c.args...); code != 2 || !strings.Contains(errOut, c.want) {
+			t.Errorf("%q: exit %d, %q", c.args, code, errOut)
+		}
+	}
+}
+
+// export --format md -o NAME.md writes the timeline beside the handout,
+// as NAME.svg, and shows it; on stdout the handout says how to draw it.
+func TestExportHandoutWithTimeline(t *testing.T) {
+	dir := t.TempDir()
+	md := filepath.Join(dir, "tour.md")
+	if code, _, errOut := cli(t, "export", "tour", "--format", "md", "-o", md); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	page, err := os.ReadFile(md)
+	if err != nil || !strings.Contains(string(page), "\n![The run as a timeline: a lane per P, a bar per goroutine run](tour.svg)\n") ||
+		!strings.Contains(string(page), "| G2–G7 | G1 (main), line 7 | cpu 3ms; send results |") {
+		t.Errorf("the handout does not show its timeline or its table (%v):\n%s", err, page)
+	}
+	if svg, err := os.ReadFile(filepath.Join(dir, "tour.svg")); err != nil || !strings.HasPrefix(string(svg), "<svg ") || !strings.HasSuffix(string(svg), "</svg>\n") {
+		t.Errorf("no timeline beside the handout: %v", err)
+	}
+	_, out, _ := cli(t, "export", "tour", "--format", "md")
+	if !strings.Contains(out, "Draw its timeline with `schedlab export tour --format svg -o tour.svg`.") {
+		t.Errorf("the handout on stdout does not say how to draw its timeline")
+	}
+}
+
+// export --format svg --ps and --fit choose the Ps and the image's shape;
+// a mistake in either is a usage error that leaves no file behind.
+func TestExportSVGForSlides(t *testing.T) {
+	code, out, errOut := cli(t, "export", "steal", "--format", "svg", "--ps", "1", "--fit", "16:9")
+	if code != 0 || !strings.Contains(out, `width="1280" height="720"`) || strings.Count(out, `class="lane"`) != 1 || !strings.Contains(out, `id="P1"`) {
+		t.Errorf("--ps 1 --fit 16:9: exit %d, %s", code, errOut)
+	}
+	dir := t.TempDir()
+	for _, c := range []struct{ flag, value, want string }{
+		{"--ps", "2", `--ps "2": the run has Ps 0 to 1`},
+		{"--ps", "0,0", `--ps "0,0": P0 twice`},
+		{"--ps", "1-0", `want Ps such as 0-7`},
+		{"--ps", "x", `want Ps such as 0-7`},
+		{"--fit", "16x9", `--fit "16x9": want a shape such as 16:9`},
+		{"--fit", "0:9", `want a shape`},
+	} {
+		file := filepath.Join(dir, "out.svg")
+		code, _, errOut := cli(t, "export", "steal", "--format", "svg", c.flag, c.value, "-o", file)
+		if _, err := os.Stat(file); code != 2 || !strings.Contains(errOut, c.want) || err == nil {
+			t.Errorf("%s %s: exit %d, %q, file made: %v", c.flag, c.value, code, errOut, err == nil)
+		}
+	}
+	if code, _, errOut := cli(t, "export", "steal", "--format", "svg", "-o", filepath.Join(dir, "no", "such", "dir.svg")); code != 2 || !strings.Contains(errOut, "-o: open") {
+		t.Errorf("-o into a missing folder: exit %d, %q", code, errOut)
 	}
 }
 
@@ -672,5 +799,70 @@ func TestCompletion(t *testing.T) {
 		if !strings.Contains(split, want) {
 			t.Errorf("--split completion lacks %s: %s", want, split)
 		}
+	}
+}
+
+// --max-events N ends a run with N events, the last the one that says it
+// stops, and stdout's end line, stderr's message and the JSON end record
+// all give that one number.
+func TestMaxEventsOneNumber(t *testing.T) {
+	for _, n := range []string{"5", "40"} {
+		code, out, errOut := cli(t, "run", "steal", "--max-events", n)
+		events := len(textEvents(t, out))
+		if code != 1 || strconv.Itoa(events) != n {
+			t.Errorf("--max-events %s: exit %d, %d events printed", n, code, events)
+		}
+		if want := "after " + n + " events"; !strings.Contains(out, "# end: event limit at") || !strings.Contains(out, want) {
+			t.Errorf("--max-events %s: stdout's end line does not say %q:\n%s", n, want, out)
+		}
+		if want := "stopped after " + n + " events"; !strings.Contains(errOut, want) {
+			t.Errorf("--max-events %s: stderr does not say %q: %s", n, want, errOut)
+		}
+		_, out, _ = cli(t, "run", "steal", "--max-events", n, "--format", "jsonl")
+		if want := `"events":` + n + `,`; !strings.Contains(out, want) || !strings.Contains(out, "stopped after "+n+" events") {
+			t.Errorf("--max-events %s: the JSON end record lacks %s:\n%s", n, want, out[max(len(out)-400, 0):])
+		}
+	}
+}
+
+// --version names the module's version and the commit the build recorded,
+// and says "devel" and that no commit was recorded when there is none.
+func TestVersionFromBuildInfo(t *testing.T) {
+	platform := ", " + runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH
+	for _, c := range []struct {
+		bi   *debug.BuildInfo
+		want string
+	}{
+		{nil, "schedlab devel (no commit recorded: go run and go test record none)" + platform},
+		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, "schedlab devel (no commit recorded: go run and go test record none)" + platform},
+		{&debug.BuildInfo{GoVersion: runtime.Version(), Main: debug.Module{Version: "(devel)"}, Settings: []debug.BuildSetting{
+			{Key: "vcs.revision", Value: "183c99d1e0a4c2b9f00d"}, {Key: "vcs.time", Value: "2026-11-20T10:00:00Z"}, {Key: "vcs.modified", Value: "true"}}},
+			"schedlab devel (commit 183c99d1e0a4, 2026-11-20T10:00:00Z, modified)" + platform},
+		{&debug.BuildInfo{GoVersion: runtime.Version(), Main: debug.Module{Version: "v1.2.0"}, Settings: []debug.BuildSetting{
+			{Key: "vcs.revision", Value: "183c99d1e0a4c2b9f00d"}}},
+			"schedlab v1.2.0 (commit 183c99d1e0a4)" + platform},
+	} {
+		if got := versionFrom(c.bi, c.bi != nil); got != c.want {
+			t.Errorf("got  %q\nwant %q", got, c.want)
+		}
+	}
+	if code, out, _ := cli(t, "--version"); code != 0 || out != version()+"\n" {
+		t.Errorf("--version: exit %d, %q", code, out)
+	}
+}
+
+// Without a Go toolchain, export --vs real says that it needs one, as
+// real and verify do; everything else export does needs none.
+func TestExportVsRealWithoutGoSaysSo(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	code, _, errOut := cli(t, "export", "steal", "--vs", "real")
+	if code != exitRun || !strings.Contains(errOut, "the go command is not on PATH") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+	if code, _, errOut := cli(t, "verify", "steal"); code != exitRun || !strings.Contains(errOut, "the go command is not on PATH") {
+		t.Errorf("verify: exit %d, stderr %q", code, errOut)
+	}
+	if code, out, errOut := cli(t, "export", "steal", "--format", "svg"); code != 0 || !strings.HasPrefix(out, "<svg ") {
+		t.Errorf("export svg without Go: exit %d, %s", code, errOut)
 	}
 }

@@ -21,18 +21,87 @@ const (
 	exitUsage = 2 // bad flags, unreadable or invalid files
 )
 
-// version is the module's version and the Go that built the binary:
-// "schedlab (devel), go1.26.0" from a checkout.
+// version says which schedlab this is: the module's version, the commit
+// it was built from, and the Go and platform that built it, from the
+// binary's build information (runtime/debug.ReadBuildInfo):
+//
+//	schedlab v1.2.0 (commit 183c99d1e0a4, 2026-11-20T10:00:00Z), go1.26.8 linux/amd64
+//	schedlab devel (commit 183c99d1e0a4, modified), go1.26.8 linux/amd64
+//	schedlab devel (no commit recorded: go run and go test record none), go1.26.8 linux/amd64
 func version() string {
-	v := "(devel)"
+	bi, ok := debug.ReadBuildInfo()
+	return versionFrom(bi, ok)
+}
+
+// versionFrom is version from given build information.
+func versionFrom(bi *debug.BuildInfo, ok bool) string {
 	goVersion := runtime.Version()
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		if bi.Main.Version != "" {
-			v = bi.Main.Version
-		}
+	if ok && bi.GoVersion != "" {
 		goVersion = bi.GoVersion
 	}
-	return "schedlab " + v + ", " + goVersion
+	v, rev := moduleVersion(bi, ok)
+	where := "no commit recorded: go run and go test record none"
+	if rev != "" {
+		where = "commit " + rev
+	}
+	return "schedlab " + v + " (" + where + "), " + goVersion + " " + runtime.GOOS + "/" + runtime.GOARCH
+}
+
+// Set by scripts/release.sh (-ldflags -X), for a build whose information
+// lacks them: Go records no commit for a build of a git worktree, nor with
+// -buildvcs=false.
+var (
+	releaseVersion string
+	releaseCommit  string
+)
+
+// moduleVersion is the module's version ("devel" for a build of a
+// checkout, which Go marks "(devel)") and the commit, with its time and
+// whether the checkout had changes, when the build recorded them.
+func moduleVersion(bi *debug.BuildInfo, ok bool) (v, rev string) {
+	v = "devel"
+	if releaseVersion != "" {
+		v = releaseVersion
+	}
+	if !ok {
+		return v, releaseCommit
+	}
+	if bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		v = bi.Main.Version
+	}
+	var when string
+	modified := false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value[:min(len(s.Value), 12)]
+		case "vcs.time":
+			when = s.Value
+		case "vcs.modified":
+			modified = s.Value == "true"
+		}
+	}
+	if rev == "" {
+		return v, releaseCommit
+	}
+	if when != "" {
+		rev += ", " + when
+	}
+	if modified {
+		rev += ", modified"
+	}
+	return v, rev
+}
+
+// versionOnly is the module's version and short commit, "v1.2.0" or
+// "devel+183c99d1e0a4", for a line that names the build.
+func versionOnly() string {
+	bi, ok := debug.ReadBuildInfo()
+	v, rev := moduleVersion(bi, ok)
+	if rev, _, _ = strings.Cut(rev, ","); v == "devel" && rev != "" {
+		v += "+" + rev
+	}
+	return v
 }
 
 // usageError marks errors in what the user asked for.

@@ -31,7 +31,7 @@ func (s *Machine) stepLimitError() error {
 	}
 	return fmt.Errorf("stopped after %d steps and %d events at %v without an end%s: "+
 		"raise the limit with --max-events or max_events: in the file (a run may take %d steps per event), or stop the run earlier with --until",
-		s.steps, s.emitted, s.now, where, stepsPerEvent)
+		s.steps, s.emitted+1, s.now, where, stepsPerEvent) // the stop is an event too
 }
 
 // A sweep of the invariants (Config.Check) visits every goroutine id the

@@ -313,8 +313,10 @@ func (s *Machine) Step() bool {
 			s.fail(Invariant, err)
 		}
 	}
-	if !s.ended && s.emitted >= s.cfg.MaxEvents {
-		s.finish(EventLimit, fmt.Errorf("stopped after %d events at %v without an end: raise the limit with --max-events or max_events: in the file, or stop the run earlier with --until", s.emitted, s.now), RuleUntil)
+	// The event that says the run stops is one of its MaxEvents, so that
+	// the limit, the count of events and the message give one number.
+	if !s.ended && s.emitted+1 >= s.cfg.MaxEvents {
+		s.finish(EventLimit, fmt.Errorf("stopped after %d events at %v without an end: raise the limit with --max-events or max_events: in the file, or stop the run earlier with --until", s.emitted+1, s.now), RuleUntil)
 	}
 	if !s.ended && s.steps >= uint64(s.cfg.MaxEvents)*stepsPerEvent {
 		s.finish(EventLimit, s.stepLimitError(), RuleUntil)

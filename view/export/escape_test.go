@@ -59,9 +59,12 @@ func TestSVGEscapesItsTitle(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	s := NewSVG(&buf, title, sc.Procs, 0, 5e6, 800)
-	m.SetSink(s.Event)
-	m.Run()
+	// Wide enough for the whole title, which a narrower image cuts.
+	s, err := NewSVG(&buf, title, m, SVGOptions{To: 5e6, Width: 4000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	Run(m, s)
 	if err := s.End(m); err != nil {
 		t.Fatal(err)
 	}
@@ -113,9 +116,8 @@ func TestPerfettoEscapesItsStrings(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	p := NewPerfetto(&buf, name, sc.Program(), sc.Procs)
-	m.SetSink(p.Event)
-	m.Run()
+	p := NewPerfetto(&buf, name, m)
+	Run(m, p)
 	if err := p.End(m); err != nil {
 		t.Fatal(err)
 	}

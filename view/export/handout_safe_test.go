@@ -48,9 +48,8 @@ func render(t *testing.T, sc *scenarios.Scenario) (md, page string) {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	h := NewHandout(&buf, sc)
-	m.SetSink(h.Event)
-	m.Run()
+	h := NewHandout(&buf, sc, m, HandoutOptions{})
+	Run(m, h)
 	if err := h.End(m); err != nil {
 		t.Fatal(err)
 	}
@@ -101,9 +100,9 @@ func sameElements(t *testing.T, got, want map[string]int) {
 // The handout shows a scenario's text as text: rendered by a CommonMark
 // renderer that lets raw HTML through (goldmark with WithUnsafe, and
 // GitHub's extensions), it has no element or attribute the scenario wrote,
-// and exactly the headings, code blocks and lists the handout means; the
-// scenario in its code block reads back as the file, whatever fences the
-// file holds.
+// and exactly the headings, tables, code spans and lists the handout
+// means; the scenario's names read back in the program's table, whatever
+// pipes and fences they hold.
 func TestHandoutEscapesTheScenariosText(t *testing.T) {
 	sc, err := scenarios.Parse("a`b<i>x</i>.yaml", []byte(hostileScenario))
 	if err != nil {
@@ -111,11 +110,15 @@ func TestHandoutEscapesTheScenariosText(t *testing.T) {
 	}
 	md, out := render(t, sc)
 	tags := elementsOf(t, out)
-	// What the handout means: its title; the scenario in a code block,
-	// its file and command in code spans; the reached note's section, the
-	// unreached one's and the end's; a list of events after the note and
-	// a list of notes not reached.
-	sameElements(t, tags, map[string]int{"h1": 1, "h2": 3, "p": -1, "pre": 1, "code": 3, "ul": 2, "li": -1})
+	// What the handout means: its title; the file and the commands (tui,
+	// export for the timeline, tui --quiz) in code spans; the program's
+	// table, a row for main and one for the pool's tasks; the program's,
+	// the run's, the reached note's, the unreached one's, the end's, the
+	// questions' and the answers' sections; a list of events after the
+	// note, of notes not reached, and of each question's choices; the
+	// questions and the answers as numbered lists.
+	sameElements(t, tags, map[string]int{"h1": 1, "h2": 7, "p": -1, "code": 4, "ul": 3, "ol": 2, "li": -1,
+		"table": 1, "thead": 1, "tbody": 1, "tr": 3, "th": 3, "td": 6})
 	if t.Failed() {
 		t.Logf("the handout:\n%s\nthe page:\n%s", md, out)
 	}
@@ -126,20 +129,53 @@ func TestHandoutEscapesTheScenariosText(t *testing.T) {
 		"# <script>alert(1)</script> *T* [x](javascript:alert(1)) ]0;t",
 		"<script>alert(1)</script> <img src=x onerror=alert(1)> # heading ``` code ```` NUL, _em_ `tick` a|b ~~s~~ &amp; [2J ``` ````",
 		"- item > quote 1. one | a | b | |---|---| <script>alert(2)</script> indented code",
-		"pool <img src=x onerror=alert(1)>",
+		"It declares channel ``` (buffer 1), pool <img src=x onerror=alert(1)> (size 1).",
 		"a`b<i>x</i>.yaml",
 	} {
 		if !strings.Contains(text, s) {
 			t.Errorf("the page's text lacks %q", s)
 		}
 	}
-	// The code block is the file, as it is but for its control
-	// characters.
-	file := strings.NewReplacer("\x1b", "", "\a", "").Replace(hostileScenario)
-	pre := regexp.MustCompile(`(?s)<pre><code class="language-yaml">(.*?)</code></pre>`).FindStringSubmatch(out)
-	if pre == nil || html.UnescapeString(pre[1]) != file {
-		t.Errorf("the scenario's code block does not read back as the file:\n%v", pre)
+	// The table's cells are the program, in the scenario's names.
+	cells := regexp.MustCompile(`(?s)<td>(.*?)</td>`).FindAllStringSubmatch(out, -1)
+	var got []string
+	for _, c := range cells {
+		got = append(got, html.UnescapeString(c[1]))
 	}
+	want := []string{"G1 (main)", "the runtime", "submit ×2 to pool <img src=x onerror=alert(1)>; send ```; recv ```; wait for its children",
+		"2 tasks of pool <img src=x onerror=alert(1)>, run by its workers G2", "G1 (main), line 9", "cpu 1ms"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("the program's table reads\n%q\nwant\n%q", got, want)
+	}
+}
+
+// The timeline's image is one image whatever its file is called: the
+// path is escaped as a URL's, so no name closes the link or adds markup.
+func TestHandoutLinksItsTimeline(t *testing.T) {
+	sc, err := scenarios.Load("runnext")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := gmp.New(sc.Config(), sc.Program())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	h := NewHandout(&buf, sc, m, HandoutOptions{Timeline: "a b)(x<y>\n[z]#.svg"})
+	Run(m, h)
+	if err := h.End(m); err != nil {
+		t.Fatal(err)
+	}
+	var page bytes.Buffer
+	gm := goldmark.New(goldmark.WithExtensions(extension.GFM), goldmark.WithRendererOptions(gmhtml.WithUnsafe()))
+	if err := gm.Convert(buf.Bytes(), &page); err != nil {
+		t.Fatal(err)
+	}
+	imgs := regexp.MustCompile(`<img src="([^"]*)"`).FindAllStringSubmatch(page.String(), -1)
+	if len(imgs) != 1 || imgs[0][1] != "a%20b%29%28x%3Cy%3E%0A%5Bz%5D%23.svg" && imgs[0][1] != "a%20b)(x%3Cy%3E%0A%5Bz%5D%23.svg" {
+		t.Errorf("the timeline's images: %q\n%s", imgs, buf.String())
+	}
+	elementsOf(t, page.String())
 }
 
 // A run that ends in an error shows it in a code block of its own, fenced
@@ -150,7 +186,8 @@ func TestHandoutFencesTheError(t *testing.T) {
 		t.Fatal(err)
 	}
 	md, page := render(t, sc)
-	sameElements(t, elementsOf(t, page), map[string]int{"h1": 1, "h2": 1, "p": -1, "pre": 2, "code": 4})
+	sameElements(t, elementsOf(t, page), map[string]int{"h1": 1, "h2": -1, "p": -1, "pre": 1, "code": -1,
+		"table": 1, "thead": 1, "tbody": 1, "tr": 2, "th": 3, "td": 3})
 	if !strings.Contains(md, "\n````\n") || !strings.Contains(html.UnescapeString(page), "channel \"```<script>alert(1)</script>\"") {
 		t.Errorf("the error is not in a fence of four:\n%s\n%s", md, page)
 	}

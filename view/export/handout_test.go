@@ -22,17 +22,17 @@ func handout(t *testing.T, name string) string {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	h := NewHandout(&buf, sc)
-	m.SetSink(h.Event)
-	m.Run()
+	h := NewHandout(&buf, sc, m, HandoutOptions{})
+	Run(m, h)
 	if err := h.End(m); err != nil {
 		t.Fatal(err)
 	}
 	return buf.String()
 }
 
-// tour's handout is its golden file; every built-in's handout has every
-// note, numbered in order, each followed by the events around it.
+// tour's handout is its golden file; every built-in's handout has its
+// program as a table, every note, numbered in order, each followed by the
+// events around it, and questions with their answers last.
 func TestHandout(t *testing.T) {
 	got := handout(t, "tour")
 	golden.Check(t, "testdata/tour.md", []byte(got))
@@ -49,6 +49,15 @@ func TestHandout(t *testing.T) {
 		}
 		if !strings.Contains(md, "## The end") || !strings.HasPrefix(md, "# ") {
 			t.Errorf("%s: no title or end", sc.Name)
+		}
+		// The program as a table, not the file; questions, with the
+		// answers after the end.
+		if !strings.Contains(md, "\n| G1 (main) | the runtime | ") || strings.Contains(md, "```yaml") {
+			t.Errorf("%s: the program is not a table of goroutines", sc.Name)
+		}
+		q, a := strings.Index(md, "\n## Questions\n"), strings.Index(md, "\n## Answers\n")
+		if q < strings.Index(md, "## The end") || a < q {
+			t.Errorf("%s: no questions after the end, or no answers after them", sc.Name)
 		}
 	}
 }

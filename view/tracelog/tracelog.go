@@ -312,8 +312,10 @@ func (w *Writer) jsonEvent(e gmp.Event) {
 		b = appendPos(b, e.Op.Pos)
 	}
 	if e.Cause >= 0 {
+		// The model counts events from 0; people, the UI and the handout
+		// count them from 1 (docs/jsonl.md).
 		b = append(b, `,"cause":`...)
-		b = decimal.AppendInt(b, int64(e.Cause))
+		b = decimal.AppendInt(b, int64(e.Cause)+1)
 	}
 	w.buf = append(b, "}\n"...)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gdamore/tcell/v2"
 
@@ -234,7 +235,13 @@ func (a *App) classTimeline() []byte {
 	first := max(s.Cursor()-classTimelineEvents+1, 0)
 	var b bytes.Buffer
 	st := s.State()
-	x := export.NewSVG(&b, "the latest events", s.Config().Procs, s.Event(first).T.D(), st.Now().D(), 960)
+	from, to := s.Event(first).T.D(), st.Now().D()
+	// The state at the cursor stands in for the machine: it has the Ps;
+	// the global queue's line is left out (it needs every step).
+	x, err := export.NewSVG(&b, "the latest events", st, export.SVGOptions{From: from, To: max(to, from+time.Microsecond), Width: 960})
+	if err != nil {
+		return nil
+	}
 	for i := first; i <= s.Cursor(); i++ {
 		x.Event(s.Event(i))
 	}
