@@ -20,6 +20,10 @@ func loop(n int, body ...Op) Op  { return Op{Kind: OpLoop, Count: n, Body: body}
 func send(c int) Op              { return Op{Kind: OpSend, Chan: c} }
 func recv(c int) Op              { return Op{Kind: OpRecv, Chan: c} }
 func closeCh(c int) Op           { return Op{Kind: OpClose, Chan: c} }
+func lockOp(mu int) Op           { return Op{Kind: OpLock, Mutex: mu} }
+func unlockOp(mu int) Op         { return Op{Kind: OpUnlock, Mutex: mu} }
+func rlockOp(mu int) Op          { return Op{Kind: OpRLock, Mutex: mu} }
+func runlockOp(mu int) Op        { return Op{Kind: OpRUnlock, Mutex: mu} }
 
 type run struct {
 	m      *Machine

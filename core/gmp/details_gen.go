@@ -105,6 +105,16 @@ func (e *Event) Duration() time.Duration {
 	return 0
 }
 
+// EndsStarvation is the detail the rule table calls "endsStarvation": Flag
+// of RuleMutexHandedOff. It is false for other rules.
+func (e *Event) EndsStarvation() bool {
+	switch e.Rule {
+	case RuleMutexHandedOff:
+		return e.Flag
+	}
+	return false
+}
+
 // FirstSyscall is the detail the rule table calls "firstSyscall": Flag of
 // RuleRetake. It is false for other rules.
 func (e *Event) FirstSyscall() bool {
@@ -138,6 +148,16 @@ func (e *Event) Grace() time.Duration {
 	return 0
 }
 
+// Handoff is the detail the rule table calls "handoff": Flag of
+// RuleReadyMutex. It is false for other rules.
+func (e *Event) Handoff() bool {
+	switch e.Rule {
+	case RuleReadyMutex:
+		return e.Flag
+	}
+	return false
+}
+
 // HandoffPolicy is the detail the rule table calls "handoffPolicy": Flag of
 // RuleEntersyscallblock. It is false for other rules.
 func (e *Event) HandoffPolicy() bool {
@@ -156,6 +176,17 @@ func (e *Event) HasTimeout() bool {
 		return e.Flag
 	}
 	return false
+}
+
+// Holder is the detail the rule table calls "holder": G2 of RuleMutexSpin,
+// RuleMutexQueue, RuleMutexStarve, RuleRWRLockWait. It is NoG for other
+// rules.
+func (e *Event) Holder() GID {
+	switch e.Rule {
+	case RuleMutexSpin, RuleMutexQueue, RuleMutexStarve, RuleRWRLockWait:
+		return e.G2
+	}
+	return NoG
 }
 
 // Idle is the detail the rule table calls "idle": N2 of RulePoolIdle,
@@ -192,10 +223,11 @@ func (e *Event) IdleMs() int {
 // RuleReadyChan, RuleReadyClose, RuleReadyTimer, RuleReadyChildren,
 // RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop,
 // RulePurgeTimer, RuleReadyTasks, RuleReadySem, RuleGroupGo, RuleGroupSlot,
-// RuleGroupWaitDone. It is NoG for other rules.
+// RuleGroupWaitDone, RuleReadyMutex, RuleReadyRWReader, RuleReadyRWWriter.
+// It is NoG for other rules.
 func (e *Event) Kicked() GID {
 	switch e.Rule {
-	case RuleNewproc, RuleReadyChan, RuleReadyClose, RuleReadyTimer, RuleReadyChildren, RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop, RulePurgeTimer, RuleReadyTasks, RuleReadySem, RuleGroupGo, RuleGroupSlot, RuleGroupWaitDone:
+	case RuleNewproc, RuleReadyChan, RuleReadyClose, RuleReadyTimer, RuleReadyChildren, RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop, RulePurgeTimer, RuleReadyTasks, RuleReadySem, RuleGroupGo, RuleGroupSlot, RuleGroupWaitDone, RuleReadyMutex, RuleReadyRWReader, RuleReadyRWWriter:
 		return e.G3
 	}
 	return NoG
@@ -231,6 +263,16 @@ func (e *Event) LetThrough() int {
 	return 0
 }
 
+// Lifo is the detail the rule table calls "lifo": Flag of RuleMutexQueue.
+// It is false for other rules.
+func (e *Event) Lifo() bool {
+	switch e.Rule {
+	case RuleMutexQueue:
+		return e.Flag
+	}
+	return false
+}
+
 // LineLen is the detail the rule table calls "lineLen": N2 of
 // RulePoolBlock. It is 0 for other rules.
 func (e *Event) LineLen() int {
@@ -247,6 +289,20 @@ func (e *Event) Moved() int {
 	switch e.Rule {
 	case RuleRunqputslow, RuleGfput, RuleGfget:
 		return e.N
+	}
+	return 0
+}
+
+// Mutex is the detail the rule table calls "mutex": Obj of RuleMutexLock,
+// RuleMutexSpin, RuleMutexAcquire, RuleMutexQueue, RuleMutexStarve,
+// RuleMutexHandedOff, RuleMutexUnlock, RuleMutexWake, RuleMutexHandoff,
+// RuleReadyMutex, RuleRWRLock, RuleRWRLockWait, RuleRWRUnlock, RuleRWLock,
+// RuleRWUnlock, RuleReadyRWReader, RuleReadyRWWriter. It is 0 for other
+// rules.
+func (e *Event) Mutex() int {
+	switch e.Rule {
+	case RuleMutexLock, RuleMutexSpin, RuleMutexAcquire, RuleMutexQueue, RuleMutexStarve, RuleMutexHandedOff, RuleMutexUnlock, RuleMutexWake, RuleMutexHandoff, RuleReadyMutex, RuleRWRLock, RuleRWRLockWait, RuleRWRUnlock, RuleRWLock, RuleRWUnlock, RuleReadyRWReader, RuleReadyRWWriter:
+		return int(e.Obj)
 	}
 	return 0
 }
@@ -327,11 +383,14 @@ func (e *Event) Pool() int {
 }
 
 // Position is the detail the rule table calls "position": N3 of
-// RuleSemWait, RuleSemNever. It is 0 for other rules.
+// RuleSemWait, RuleSemNever; N of RuleMutexQueue, RuleRWRLockWait. It is 0
+// for other rules.
 func (e *Event) Position() int {
 	switch e.Rule {
 	case RuleSemWait, RuleSemNever:
 		return int(e.N3)
+	case RuleMutexQueue, RuleRWRLockWait:
+		return int(e.N)
 	}
 	return 0
 }
@@ -388,11 +447,21 @@ func (e *Event) Purged() int {
 }
 
 // Ran is the detail the rule table calls "ran": D of RulePreemptAsync,
-// RulePreemptSync, RuleGosched. It is 0 for other rules.
+// RulePreemptSync, RuleGosched, RuleGoyield. It is 0 for other rules.
 func (e *Event) Ran() time.Duration {
 	switch e.Rule {
-	case RulePreemptAsync, RulePreemptSync, RuleGosched:
+	case RulePreemptAsync, RulePreemptSync, RuleGosched, RuleGoyield:
 		return e.D
+	}
+	return 0
+}
+
+// Readers is the detail the rule table calls "readers": N of RuleRWRLock,
+// RuleRWRUnlock, RuleRWLock, RuleRWUnlock. It is 0 for other rules.
+func (e *Event) Readers() int {
+	switch e.Rule {
+	case RuleRWRLock, RuleRWRUnlock, RuleRWLock, RuleRWUnlock:
+		return e.N
 	}
 	return 0
 }
@@ -458,10 +527,10 @@ func (e *Event) RingFull() bool {
 }
 
 // RingLen is the detail the rule table calls "ringLen": N of RuleNewproc,
-// RulePurgeTimer, RuleGroupGo. It is 0 for other rules.
+// RulePurgeTimer, RuleGroupGo, RuleGoyield. It is 0 for other rules.
 func (e *Event) RingLen() int {
 	switch e.Rule {
-	case RuleNewproc, RulePurgeTimer, RuleGroupGo:
+	case RuleNewproc, RulePurgeTimer, RuleGroupGo, RuleGoyield:
 		return e.N
 	}
 	return 0
@@ -512,6 +581,16 @@ func (e *Event) Sem() int {
 	return 0
 }
 
+// SetsWoken is the detail the rule table calls "setsWoken": Flag of
+// RuleMutexSpin. It is false for other rules.
+func (e *Event) SetsWoken() bool {
+	switch e.Rule {
+	case RuleMutexSpin:
+		return e.Flag
+	}
+	return false
+}
+
 // Sleep is the detail the rule table calls "sleep": D of RuleSysmonSleep.
 // It is 0 for other rules.
 func (e *Event) Sleep() time.Duration {
@@ -523,11 +602,22 @@ func (e *Event) Sleep() time.Duration {
 }
 
 // SliceAge is the detail the rule table calls "sliceAge": D2 of
-// RulePreemptAsync, RulePreemptSync, RuleGosched. It is 0 for other rules.
+// RulePreemptAsync, RulePreemptSync, RuleGosched, RuleGoyield. It is 0 for
+// other rules.
 func (e *Event) SliceAge() time.Duration {
 	switch e.Rule {
-	case RulePreemptAsync, RulePreemptSync, RuleGosched:
+	case RulePreemptAsync, RulePreemptSync, RuleGosched, RuleGoyield:
 		return e.D2
+	}
+	return 0
+}
+
+// Spin is the detail the rule table calls "spin": N of RuleMutexSpin. It is
+// 0 for other rules.
+func (e *Event) Spin() int {
+	switch e.Rule {
+	case RuleMutexSpin:
+		return e.N
 	}
 	return 0
 }
@@ -551,6 +641,16 @@ func (e *Event) Spins() bool {
 		return e.Flag
 	}
 	return false
+}
+
+// Spun is the detail the rule table calls "spun": N of RuleMutexAcquire. It
+// is 0 for other rules.
+func (e *Event) Spun() int {
+	switch e.Rule {
+	case RuleMutexAcquire:
+		return e.N
+	}
+	return 0
 }
 
 // StealAll is the detail the rule table calls "stealAll": Flag of
@@ -670,11 +770,12 @@ func (e *Event) WaitArg() int {
 
 // Waited is the detail the rule table calls "waited": D of RuleRunnext,
 // RuleRunqHead, RuleGlobalFairness, RuleGlobalBatch, RuleNetpollRun,
-// RuleStolenRun, RulePoolHandoff, RulePoolServeWaiter. It is 0 for other
-// rules.
+// RuleStolenRun, RulePoolHandoff, RulePoolServeWaiter, RuleMutexAcquire,
+// RuleMutexQueue, RuleMutexStarve, RuleMutexHandedOff, RuleReadyMutex. It
+// is 0 for other rules.
 func (e *Event) Waited() time.Duration {
 	switch e.Rule {
-	case RuleRunnext, RuleRunqHead, RuleGlobalFairness, RuleGlobalBatch, RuleNetpollRun, RuleStolenRun, RulePoolHandoff, RulePoolServeWaiter:
+	case RuleRunnext, RuleRunqHead, RuleGlobalFairness, RuleGlobalBatch, RuleNetpollRun, RuleStolenRun, RulePoolHandoff, RulePoolServeWaiter, RuleMutexAcquire, RuleMutexQueue, RuleMutexStarve, RuleMutexHandedOff, RuleReadyMutex:
 		return e.D
 	}
 	return 0
@@ -702,6 +803,17 @@ func (e *Event) WaiterNo() int {
 	return 0
 }
 
+// Waiters is the detail the rule table calls "waiters": N2 of
+// RuleMutexQueue, RuleMutexHandedOff, RuleMutexUnlock, RuleMutexWake,
+// RuleMutexHandoff. It is 0 for other rules.
+func (e *Event) Waiters() int {
+	switch e.Rule {
+	case RuleMutexQueue, RuleMutexHandedOff, RuleMutexUnlock, RuleMutexWake, RuleMutexHandoff:
+		return e.N2
+	}
+	return 0
+}
+
 // Waiting is the detail the rule table calls "waiting": N of
 // RuleNetpollBlock, RulePoolReject. It is 0 for other rules.
 func (e *Event) Waiting() int {
@@ -712,16 +824,37 @@ func (e *Event) Waiting() int {
 	return 0
 }
 
+// Waits is the detail the rule table calls "waits": Flag of RuleRWLock. It
+// is false for other rules.
+func (e *Event) Waits() bool {
+	switch e.Rule {
+	case RuleRWLock:
+		return e.Flag
+	}
+	return false
+}
+
 // Waker is the detail the rule table calls "waker": G2 of RuleReadyChan,
 // RuleReadyClose, RuleReadyChildren, RulePoolReadyIdle,
 // RulePoolReadyWaiter, RulePoolReadyStop, RuleReadyTasks, RuleReadySem,
-// RuleGroupSlot, RuleGroupWaitDone. It is NoG for other rules.
+// RuleGroupSlot, RuleGroupWaitDone, RuleReadyMutex, RuleReadyRWReader,
+// RuleReadyRWWriter. It is NoG for other rules.
 func (e *Event) Waker() GID {
 	switch e.Rule {
-	case RuleReadyChan, RuleReadyClose, RuleReadyChildren, RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop, RuleReadyTasks, RuleReadySem, RuleGroupSlot, RuleGroupWaitDone:
+	case RuleReadyChan, RuleReadyClose, RuleReadyChildren, RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop, RuleReadyTasks, RuleReadySem, RuleGroupSlot, RuleGroupWaitDone, RuleReadyMutex, RuleReadyRWReader, RuleReadyRWWriter:
 		return e.G2
 	}
 	return NoG
+}
+
+// WakesWriter is the detail the rule table calls "wakesWriter": Flag of
+// RuleRWRUnlock. It is false for other rules.
+func (e *Event) WakesWriter() bool {
+	switch e.Rule {
+	case RuleRWRUnlock:
+		return e.Flag
+	}
+	return false
 }
 
 // WasSpinning is the detail the rule table calls "wasSpinning": Flag of
@@ -743,6 +876,26 @@ func (e *Event) Weight() int {
 		return e.N
 	}
 	return 0
+}
+
+// Woke is the detail the rule table calls "woke": Flag of RuleMutexAcquire.
+// It is false for other rules.
+func (e *Event) Woke() bool {
+	switch e.Rule {
+	case RuleMutexAcquire:
+		return e.Flag
+	}
+	return false
+}
+
+// WokenPending is the detail the rule table calls "wokenPending": Flag of
+// RuleMutexUnlock. It is false for other rules.
+func (e *Event) WokenPending() bool {
+	switch e.Rule {
+	case RuleMutexUnlock:
+		return e.Flag
+	}
+	return false
 }
 
 // Worker is the detail the rule table calls "worker": N of
@@ -780,11 +933,11 @@ func (e *Event) Involves(g GID) bool {
 		return true
 	}
 	switch e.Rule {
-	case RuleNewproc, RuleReadyChan, RuleReadyClose, RuleReadyChildren, RulePoolServeWaiter, RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop, RuleReadyTasks, RuleReadySem, RuleGroupGo, RuleGroupSlot, RuleGroupWaitDone:
+	case RuleNewproc, RuleReadyChan, RuleReadyClose, RuleReadyChildren, RulePoolServeWaiter, RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop, RuleReadyTasks, RuleReadySem, RuleGroupGo, RuleGroupSlot, RuleGroupWaitDone, RuleReadyMutex, RuleReadyRWReader, RuleReadyRWWriter:
 		return e.G2 == g || e.G3 == g
 	case RuleReadyTimer, RulePurgeTimer:
 		return e.G3 == g
-	case RulePoolDispatchIdle, RulePoolDispatchNew, RulePoolHandoff, RuleSemRelease:
+	case RulePoolDispatchIdle, RulePoolDispatchNew, RulePoolHandoff, RuleSemRelease, RuleMutexSpin, RuleMutexQueue, RuleMutexStarve, RuleRWRLockWait:
 		return e.G2 == g
 	}
 	return false

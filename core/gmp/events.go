@@ -38,6 +38,8 @@ const (
 	KindSemAcquire                   // sem-acquire: a semaphore is taken, or the caller waits
 	KindSemRelease                   // sem-release: a semaphore is given back
 	KindPoolExit                     // pool-exit: a worker stops because its task called runtime.Goexit
+	KindMutexLock                    // mutex-lock: a Lock or RLock takes a mutex, spins, or queues
+	KindMutexUnlock                  // mutex-unlock: an Unlock or RUnlock, and whom it wakes
 	numKinds
 )
 
@@ -52,6 +54,7 @@ var kindNames = [numKinds]string{
 	KindGFree: "gfree", KindProgram: "program", KindPoolDispatch: "pool-dispatch", KindPoolBlock: "pool-block",
 	KindPoolReject: "pool-reject", KindPoolIdle: "pool-idle", KindPoolPurge: "pool-purge",
 	KindSemAcquire: "sem-acquire", KindSemRelease: "sem-release", KindPoolExit: "pool-exit",
+	KindMutexLock: "mutex-lock", KindMutexUnlock: "mutex-unlock",
 }
 
 func (k Kind) String() string {
@@ -175,6 +178,26 @@ const (
 	RuleGroupGo
 	RuleGroupSlot
 	RuleGroupWaitDone
+	// sync.Mutex (internal/sync/mutex.go over runtime/sema.go)
+	RuleMutexLock
+	RuleMutexSpin
+	RuleMutexAcquire
+	RuleMutexQueue
+	RuleMutexStarve
+	RuleMutexHandedOff
+	RuleMutexUnlock
+	RuleMutexWake
+	RuleMutexHandoff
+	RuleReadyMutex
+	RuleGoyield
+	// sync.RWMutex (sync/rwmutex.go)
+	RuleRWRLock
+	RuleRWRLockWait
+	RuleRWRUnlock
+	RuleRWLock
+	RuleRWUnlock
+	RuleReadyRWReader
+	RuleReadyRWWriter
 	numRules
 )
 
@@ -231,10 +254,15 @@ const (
 	ReasonWait
 	ReasonSelect
 	ReasonWaitGroup
+	ReasonMutexLock
+	ReasonRWMutexRLock
+	ReasonRWMutexLock
 )
 
+// reasonNames are runtime/trace's reasons for stops, and for parks the
+// waitReason Go's goroutine dump prints ("sync.Mutex.Lock").
 var reasonNames = [...]string{"", "preempted", "gosched", "sleep", "chan send", "chan receive", "network", "wait",
-	"select", "sync.WaitGroup.Wait"}
+	"select", "sync.WaitGroup.Wait", "sync.Mutex.Lock", "sync.RWMutex.RLock", "sync.RWMutex.Lock"}
 
 func (r Reason) String() string {
 	if int(r) < len(reasonNames) {

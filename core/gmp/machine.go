@@ -38,6 +38,9 @@ type Machine struct {
 	mon   Sysmon
 	pools []Pool
 	sems  []Sem
+	// mutexes are the program's sync.Mutexes and RWMutexes, in
+	// declaration order.
+	mutexes []Mutex
 	// groups are the errgroups in use; freeChans the channels groups
 	// made and gave back, for the next group to reuse.
 	groups    []group
@@ -206,6 +209,9 @@ func New(cfg Config, prog *Program) (*Machine, error) {
 	}
 	for _, d := range prog.Sems {
 		s.sems = append(s.sems, Sem{Decl: d})
+	}
+	for _, d := range prog.Mutexes {
+		s.mutexes = append(s.mutexes, Mutex{Decl: d})
 	}
 	s.starting = true
 	defer func() { s.starting = false }()
@@ -483,6 +489,10 @@ func (s *Machine) Clone() *Machine {
 	for i := range s.sems {
 		c.sems[i] = s.sems[i].clone()
 	}
+	c.mutexes = make([]Mutex, len(s.mutexes))
+	for i := range s.mutexes {
+		c.mutexes[i] = s.mutexes[i].clone()
+	}
 	c.groups = append([]group(nil), s.groups...)
 	for i := range c.groups {
 		c.groups[i].wait = s.groups[i].wait.clone()
@@ -587,6 +597,10 @@ func (s *Machine) Pools() []Pool { return s.pools }
 
 // Sems returns the semaphores (read-only), in declaration order.
 func (s *Machine) Sems() []Sem { return s.sems }
+
+// Mutexes returns the mutexes and rwmutexes (read-only), in declaration
+// order.
+func (s *Machine) Mutexes() []Mutex { return s.mutexes }
 
 // SysmonState returns sysmon's state (read-only).
 func (s *Machine) SysmonState() *Sysmon { return &s.mon }

@@ -56,10 +56,12 @@ type Op struct {
 	Count int
 	// Body: go, the new goroutines' program; loop, the repeated actions;
 	// submit and group, what each task runs.
-	Body  []Op
-	Chan  int // send, recv, close: index into Program.Chans
-	Pool  int // submit: index into Program.Pools
-	Sem   int // acquire, release: index into Program.Sems
+	Body []Op
+	Chan int // send, recv, close: index into Program.Chans
+	Pool int // submit: index into Program.Pools
+	Sem  int // acquire, release: index into Program.Sems
+	// Mutex: lock, unlock, rlock, runlock: index into Program.Mutexes.
+	Mutex int
 	N     int // acquire, release: the weight
 	Limit int // group: SetLimit's argument; negative: no limit (SetLimit not called)
 	// Defer marks an action a deferred call makes: it also runs when the
@@ -102,13 +104,21 @@ type SemDecl struct {
 	Pos  Pos
 }
 
+// MutexDecl declares a sync.Mutex, or with RW a sync.RWMutex.
+type MutexDecl struct {
+	Name string
+	RW   bool
+	Pos  Pos
+}
+
 // Program is what a simulation runs: the main goroutine's actions and the
-// channels, pools and semaphores they use. The scenarios package builds
-// one from a file.
+// channels, pools, semaphores and mutexes they use. The scenarios
+// package builds one from a file.
 type Program struct {
-	Name  string
-	Chans []ChanDecl
-	Pools []PoolDecl
-	Sems  []SemDecl
-	Main  []Op
+	Name    string
+	Chans   []ChanDecl
+	Pools   []PoolDecl
+	Sems    []SemDecl
+	Mutexes []MutexDecl
+	Main    []Op
 }

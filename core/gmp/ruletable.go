@@ -139,6 +139,30 @@ var ruleTable = [numRules]ruleInfo{
 	RuleGroupGo:       {"errgroup.Go", "errgroup.Go starts a goroutine, as a go statement does", "G2 creator; G3 kicked; N ringLen; N2 reusedFrom GID; Flag ringFull"},
 	RuleGroupSlot:     {"chanrecv", "a group's goroutine ends and frees a slot for a blocked errgroup.Go", "G2 waker; G3 kicked; N chanCap"},
 	RuleGroupWaitDone: {"sync.WaitGroup.Done", "a group's last goroutine ends and errgroup.Wait returns", "G2 waker; G3 kicked"},
+
+	RuleMutexLock: {"sync.Mutex.Lock", "the fast path: one CAS takes a mutex that is free, with nobody waiting or woken for it", "Obj mutex"},
+	RuleMutexSpin: {"sync_runtime_canSpin", "the mutex is held and spinning may pay (more than one P busy, the local run queue empty, fewer than 4 spins since the goroutine arrived or woke): it spins, procyield(30)",
+		"Obj mutex; N spin; G2 holder; Flag setsWoken"},
+	RuleMutexAcquire: {"sync.Mutex.lockSlow", "a CAS in lockSlow takes the mutex: after spinning, on waking from the queue, or arriving while it is free but contended",
+		"Obj mutex; N spun; D waited; Flag woke"},
+	RuleMutexQueue: {"semacquire1", "the mutex is held, or handed to a waiter: the goroutine queues on its semaphore at the tail, or at the head if it woke and lost (lifo)",
+		"Obj mutex; N position; N2 waiters; G2 holder; Flag lifo; D waited"},
+	RuleMutexStarve:    {"sync.Mutex.lockSlow", "a woken waiter that has waited over 1ms and loses again puts the mutex in starvation mode", "Obj mutex; G2 holder; D waited"},
+	RuleMutexHandedOff: {"sync.Mutex.lockSlow", "in starvation mode the woken waiter owns the mutex it was handed; it ends the mode if it waited under 1ms or nobody waits behind it", "Obj mutex; N2 waiters; D waited; Flag endsStarvation"},
+	RuleMutexUnlock:    {"sync.Mutex.Unlock", "an unlock that wakes nobody: no one waits, or a woken or spinning goroutine is already on its way to the mutex", "Obj mutex; N2 waiters; Flag wokenPending"},
+	RuleMutexWake:      {"sync.Mutex.unlockSlow", "in normal mode an unlock wakes the first waiter, which must then compete with arriving goroutines for the mutex", "Obj mutex; N2 waiters"},
+	RuleMutexHandoff:   {"sync.Mutex.unlockSlow", "in starvation mode an unlock hands the mutex to the first waiter (semrelease with handoff) and yields its P to it", "Obj mutex; N2 waiters"},
+	RuleReadyMutex:     {"semrelease1", "an unlock readies the first waiter of a mutex: to compete for it, or handed it", "Obj mutex; G2 waker; G3 kicked; D waited; Flag handoff"},
+	RuleGoyield:        {"goyield", "after a handoff the releaser yields its P: it goes to the tail of its P's ring, and the waiter in runnext runs at once", "N ringLen; D ran; D2 sliceAge; Reason reason"},
+
+	RuleRWRLock:     {"sync.RWMutex.RLock", "no writer holds or waits: the reader is in", "Obj mutex; N readers"},
+	RuleRWRLockWait: {"sync.RWMutex.RLock", "a writer holds the lock or waits for it: the reader queues on readerSem", "Obj mutex; N position; G2 holder"},
+	RuleRWRUnlock:   {"sync.RWMutex.RUnlock", "a reader leaves; the last of those a waiting writer waits for wakes it", "Obj mutex; N readers; Flag wakesWriter"},
+	RuleRWLock: {"sync.RWMutex.Lock", "the writer, holding rw.w, shuts new readers out: it has the lock, or waits on writerSem for the readers inside to leave",
+		"Obj mutex; N readers; Flag waits"},
+	RuleRWUnlock:      {"sync.RWMutex.Unlock", "the writer lets in the readers that queued behind it, then unlocks rw.w", "Obj mutex; N readers"},
+	RuleReadyRWReader: {"semrelease1", "a writer's unlock readies a reader that queued behind it", "Obj mutex; G2 waker; G3 kicked"},
+	RuleReadyRWWriter: {"semrelease1", "the last reader to leave readies the writer waiting for it", "Obj mutex; G2 waker; G3 kicked"},
 }
 
 // Fn is the runtime function the rule models.

@@ -120,6 +120,13 @@ func randomScenario(seed uint64) string {
 		}
 		fmt.Fprintf(&b, "sems: {%s}\n", strings.Join(ss, ", "))
 	}
+	g.mutexes, g.rws = g.n(3), g.n(2)
+	if g.mutexes > 0 {
+		fmt.Fprintf(&b, "mutexes: [%s]\n", names("m", g.mutexes))
+	}
+	if g.rws > 0 {
+		fmt.Fprintf(&b, "rwmutexes: [%s]\n", names("r", g.rws))
+	}
 	fmt.Fprintf(&b, "main: [%s]\n", g.actions(0, 1+g.n(6)))
 	return b.String()
 }
@@ -127,6 +134,16 @@ func randomScenario(seed uint64) string {
 type soakGen struct {
 	r                  *sim.Rand
 	chans, pools, sems int
+	mutexes, rws       int
+}
+
+// names lists n names: m0, m1, …
+func names(prefix string, n int) string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("%s%d", prefix, i)
+	}
+	return strings.Join(out, ", ")
 }
 
 func (g *soakGen) n(k int) int { return int(g.r.Int63n(int64(k))) }
@@ -160,7 +177,7 @@ func (g *soakGen) action(depth int) string {
 		return g.actions(depth+1, 1+g.n(3))
 	}
 	for {
-		switch g.n(17) {
+		switch g.n(19) {
 		case 0, 1:
 			return "{cpu: " + g.dur() + "}"
 		case 2:
@@ -200,6 +217,22 @@ func (g *soakGen) action(depth int) string {
 				limit = fmt.Sprintf("limit: %d, ", g.n(4))
 			}
 			return fmt.Sprintf("{group: {%scount: %d, do: [%s]}}", limit, g.n(5), inner())
+		case 17:
+			if g.mutexes > 0 {
+				m := g.n(g.mutexes)
+				if g.n(16) == 0 {
+					return fmt.Sprintf("{unlock: m%d}", m) // of an unlocked mutex, most likely: a fatal error
+				}
+				return fmt.Sprintf("{lock: m%d}, {cpu: %s}, {unlock: m%d}", m, g.dur(), m)
+			}
+		case 18:
+			if g.rws > 0 {
+				r := g.n(g.rws)
+				if g.n(2) == 0 {
+					return fmt.Sprintf("{rlock: r%d}, {cpu: %s}, {runlock: r%d}", r, g.dur(), r)
+				}
+				return fmt.Sprintf("{lock: r%d}, {cpu: %s}, {unlock: r%d}", r, g.dur(), r)
+			}
 		}
 	}
 }

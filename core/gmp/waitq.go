@@ -14,8 +14,7 @@ import "github.com/schedlab/schedlab/core/sim"
 // takes a G off every other queue it sat in (dequeueSudoG).
 //
 // Every object of the model a goroutine parks on keeps its line as a
-// WaitQ: channels, semaphores, pools' submitters, errgroups, mutexes,
-// wait groups. The queue knows nothing of the object; the object decides
+// WaitQ: channels, semaphores, pools' submitters, errgroups, mutexes. The queue knows nothing of the object; the object decides
 // whom to grant, and Machine.ready takes the granted G off the queue when
 // it readies it (detach), so every wake-up goes through one door:
 // queuesAt says which queues a place has. What a G parked at a place
@@ -154,6 +153,12 @@ func (s *Machine) queuesAt(l Loc, g GID) (a, b *WaitQ) {
 		if gr := s.groupOf(g); gr != nil {
 			return &gr.wait, nil
 		}
+	case LocMutex:
+		return &s.mutexes[l.ID].Sema, nil
+	case LocRWReader:
+		return &s.mutexes[l.ID].ReaderSem, nil
+	case LocRWWriter:
+		return &s.mutexes[l.ID].WriterSem, nil
 	}
 	return nil, nil
 }
@@ -178,6 +183,12 @@ func (d *Describer) waitsOn(b []byte, l Loc) []byte {
 		return appendf(b, "sending to %s", d.place(l))
 	case LocGroupWait:
 		return append(b, "in errgroup.Wait"...)
+	case LocMutex:
+		return appendf(b, "in %v on %s", ReasonMutexLock, d.place(l))
+	case LocRWReader:
+		return appendf(b, "in %v on %s", ReasonRWMutexRLock, d.place(l))
+	case LocRWWriter:
+		return appendf(b, "in %v on %s", ReasonRWMutexLock, d.place(l))
 	}
 	return appendf(b, "in %s", d.place(l))
 }

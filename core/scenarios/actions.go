@@ -56,12 +56,17 @@ func init() {
 			doc: "`group: {limit, count, do}` (errgroup: SetLimit, Go, Wait)", read: func(p *reader, _ *actionInfo, mv *ast.MappingValueNode, pos gmp.Pos) (gmp.Op, bool) {
 				return p.group(mv, pos)
 			}},
+		{name: "lock", kind: gmp.OpLock, needs: "a mutex", example: "mu", doc: "`lock: MU` (sync.Mutex.Lock; of an rwmutex, RWMutex.Lock)", read: readLockOp},
+		{name: "unlock", kind: gmp.OpUnlock, needs: "a mutex", example: "mu", doc: "`unlock: MU`", read: readLockOp},
+		{name: "rlock", kind: gmp.OpRLock, needs: "an rwmutex", example: "rw", doc: "`rlock: RW` (sync.RWMutex.RLock)", read: readLockOp},
+		{name: "runlock", kind: gmp.OpRUnlock, needs: "an rwmutex", example: "rw", doc: "`runlock: RW`", read: readLockOp},
 	}
 }
 
 // ExampleDecls declares what the actions' examples name: the channel
-// done, the semaphore io and the pool workers.
-const ExampleDecls = "chans: {done: 1}\nsems: {io: 2}\npools: {workers: {size: 2}}\n"
+// done, the semaphore io, the pool workers, the mutex mu and the rwmutex
+// rw.
+const ExampleDecls = "chans: {done: 1}\nsems: {io: 2}\npools: {workers: {size: 2}}\nmutexes: [mu]\nrwmutexes: [rw]\n"
 
 // ActionExample is an action a scenario can write, with a line that
 // writes it (`recv: done`), valid in a file with ExampleDecls.
@@ -202,6 +207,20 @@ func readWait(p *reader, _ *actionInfo, mv *ast.MappingValueNode, pos gmp.Pos) (
 		return gmp.Op{}, false
 	}
 	return gmp.Op{Kind: gmp.OpWait, Pos: pos}, true
+}
+
+// readLockOp reads lock:, unlock:, rlock: and runlock: MU. rlock and
+// runlock need an rwmutex.
+func readLockOp(p *reader, a *actionInfo, mv *ast.MappingValueNode, pos gmp.Pos) (gmp.Op, bool) {
+	op := gmp.Op{Kind: a.kind, Pos: pos}
+	name, _ := p.scalar(mv.Value)
+	_, declared := p.mutexes[name]
+	op.Mutex = p.ref(mv.Value, mv.Key, a.name, "mutex", p.mutexes, "mutexes: [NAME] or rwmutexes: [NAME]")
+	if declared && (a.kind == gmp.OpRLock || a.kind == gmp.OpRUnlock) && !p.rw[op.Mutex] {
+		p.errorf(mv.Value, "declare it under rwmutexes: to have readers", "%s needs an rwmutex, and %q is a sync.Mutex", a.name, name)
+		return op, false
+	}
+	return op, true
 }
 
 func readSemOp(p *reader, a *actionInfo, mv *ast.MappingValueNode, pos gmp.Pos) (gmp.Op, bool) {

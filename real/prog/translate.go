@@ -26,6 +26,8 @@
 //	                 model's pool follows), built into the program
 //	acquire/release  golang.org/x/sync/semaphore
 //	group            golang.org/x/sync/errgroup with SetLimit
+//	lock/unlock      Lock and Unlock of a sync.Mutex, or of a sync.RWMutex
+//	rlock/runlock    RLock and RUnlock of a sync.RWMutex
 //
 // Durations drawn from distributions use math/rand/v2 seeded with the
 // run's seed; the real program's timing is its own.
@@ -64,6 +66,7 @@ func Translate(sc *scenarios.Scenario, cfg gmp.Config) (*Program, error) {
 	t.chans = identifiers("ch_", sc.Chans, func(c gmp.ChanDecl) string { return c.Name })
 	t.sems = identifiers("sem_", sc.Sems, func(s gmp.SemDecl) string { return s.Name })
 	t.pools = identifiers("pool_", sc.Pools, func(p gmp.PoolDecl) string { return p.Name })
+	t.mutexes = identifiers("mu_", sc.Mutexes, func(m gmp.MutexDecl) string { return m.Name })
 	if len(sc.Sems) > 0 {
 		t.imports["golang.org/x/sync/semaphore"] = true
 	}
@@ -145,7 +148,7 @@ func Translate(sc *scenarios.Scenario, cfg gmp.Config) (*Program, error) {
 	t.line("\tscenarioTitle = %s", strconv.Quote(sc.Title))
 	t.line(")")
 	t.line("")
-	if len(sc.Chans)+len(sc.Sems)+len(sc.Pools) > 0 || t.random {
+	if len(sc.Chans)+len(sc.Sems)+len(sc.Pools)+len(sc.Mutexes) > 0 || t.random {
 		t.line("var (")
 		if t.random {
 			t.line("\trng   = rand.New(rand.NewPCG(%d, 0)) // the run's seed", cfg.Seed)
@@ -159,6 +162,13 @@ func Translate(sc *scenarios.Scenario, cfg gmp.Config) (*Program, error) {
 		}
 		for i, p := range sc.Pools {
 			t.line("\t%s *pool.Pool // line %d", t.pools[i], p.Pos.Line)
+		}
+		for i, m := range sc.Mutexes {
+			typ := "sync.Mutex"
+			if m.RW {
+				typ = "sync.RWMutex"
+			}
+			t.line("\t%s %s // line %d", t.mutexes[i], typ, m.Pos.Line)
 		}
 		t.line(")")
 		t.line("")
@@ -203,9 +213,9 @@ type translator struct {
 	n       int // fresh names
 	imports map[string]bool
 
-	// The Go identifiers of the declared channels, semaphores and pools,
-	// by index (identifiers).
-	chans, sems, pools []string
+	// The Go identifiers of the declared channels, semaphores, pools and
+	// mutexes, by index (identifiers).
+	chans, sems, pools, mutexes []string
 
 	usesCPU, usesSyscall, usesNet, usesPool, random bool
 	err                                             error // the first action it could not translate
@@ -289,6 +299,14 @@ func (t *translator) body(ops []gmp.Op, depth int) {
 		case gmp.OpRelease:
 			t.imports["golang.org/x/sync/semaphore"] = true
 			t.line("%s%s.Release(%d) // %s", ind, t.sems[op.Sem], op.N, pos)
+		case gmp.OpLock:
+			t.line("%s%s.Lock() // lock, %s", ind, t.mutexes[op.Mutex], pos)
+		case gmp.OpUnlock:
+			t.line("%s%s.Unlock() // unlock, %s", ind, t.mutexes[op.Mutex], pos)
+		case gmp.OpRLock:
+			t.line("%s%s.RLock() // rlock, %s", ind, t.mutexes[op.Mutex], pos)
+		case gmp.OpRUnlock:
+			t.line("%s%s.RUnlock() // runlock, %s", ind, t.mutexes[op.Mutex], pos)
 		case gmp.OpLoop:
 			t.line("%sfor range %d { // loop, %s", ind, op.Count, pos)
 			t.body(op.Body, depth+1)

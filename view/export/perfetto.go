@@ -178,7 +178,8 @@ func (p *Perfetto) Event(e gmp.Event) {
 		if e.Kind == gmp.KindGoStop && e.Reason == gmp.ReasonPreempted {
 			p.instant(tid, ts, "preempted "+e.G.String(), &e)
 		}
-		if n := e.GlobalLen(); e.Kind == gmp.KindGoStop {
+		// A yield after a mutex handoff goes to the P's own ring.
+		if n := e.GlobalLen(); e.Kind == gmp.KindGoStop && e.Rule != gmp.RuleGoyield {
 			p.counter(ts, "global queue", n)
 		}
 	case gmp.KindSyscallEnter:

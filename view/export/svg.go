@@ -166,7 +166,7 @@ func (s *SVG) Event(e gmp.Event) {
 // and those that take a batch from it.
 func (s *SVG) followGlobal(e *gmp.Event) {
 	switch {
-	case e.Kind == gmp.KindGoStop || e.Kind == gmp.KindRunqOverflow:
+	case e.Kind == gmp.KindGoStop && e.Rule != gmp.RuleGoyield || e.Kind == gmp.KindRunqOverflow:
 		s.queue(e.T, e.GlobalLen())
 	case e.To.Kind == gmp.LocGlobal:
 		s.queue(e.T, s.globalLen+1)

@@ -8,16 +8,16 @@ import (
 	"github.com/schedlab/schedlab/core/sim"
 )
 
-// The pools panel shows, for a scenario that uses them, each pool and
-// each semaphore as the model has them at the cursor. The model's pools
+// The pools panel shows, for a scenario that uses them, each pool, each
+// semaphore and each mutex as the model has them at the cursor. The model's pools
 // decide with package pool's code (core/pool/decide); lockstep's tests hold
 // real pools to them.
 
 // poolRows is how many rows the pools panel wants: a title and a row per
-// pool and semaphore, or none without them.
+// pool, semaphore and mutex, or none without them.
 func poolRows(a *App) int {
 	st := a.sess.State()
-	n := len(st.Pools()) + len(st.Sems())
+	n := len(st.Pools()) + len(st.Sems()) + len(st.Mutexes())
 	if n == 0 {
 		return 0
 	}
@@ -35,6 +35,8 @@ func (poolsPanel) draw(c canvas, a *App, _ layout) {
 	st := a.sess.State()
 	name, detail := "pools", "package pool's decisions · idle workers: idle for / expiry, next first"
 	switch {
+	case len(st.Pools())+len(st.Sems()) == 0:
+		name, detail = "mutexes", "sync.Mutex and RWMutex: who holds it, the mode, who spins and who waits in line"
 	case len(st.Pools()) == 0:
 		name, detail = "semaphores", "golang.org/x/sync/semaphore: who holds what, and who waits in line"
 	case len(st.Sems()) > 0:
@@ -54,6 +56,13 @@ func (poolsPanel) draw(c canvas, a *App, _ layout) {
 			return
 		}
 		drawSem(c, a, row, &st.Sems()[i])
+		row++
+	}
+	for i := range st.Mutexes() {
+		if row >= c.h {
+			return
+		}
+		drawMutex(c, a, row, &st.Mutexes()[i])
 		row++
 	}
 }
@@ -135,6 +144,48 @@ func drawSem(c canvas, a *App, row int, sm *gmp.Sem) {
 	s := fmt.Sprintf(" · %d waiting, first in line first: %s", sm.Waiters.Len(), strings.Join(ws, " "))
 	if sm.Stuck.Len() > 0 {
 		s += fmt.Sprintf(" · %d ask more than it holds and wait forever", sm.Stuck.Len())
+	}
+	c.text(col, row, truncate(s, c.w-col), t.Warn)
+}
+
+// drawMutex writes one mutex's row: who holds it, its mode, who spins on
+// it, and its queue, first waiter first; for an rwmutex, the readers in
+// and those waiting behind the writer too.
+func drawMutex(c canvas, a *App, row int, mu *gmp.Mutex) {
+	t := a.theme
+	col := c.text(0, row, mu.Decl.Name+" ", t.Title)
+	kind := "mutex"
+	if mu.Decl.RW {
+		kind = "rwmutex"
+	}
+	held := "free"
+	switch {
+	case mu.Holder != gmp.NoG && mu.WriterWaiting():
+		held = fmt.Sprintf("writer %v waits for %d readers", mu.Holder, mu.Readers())
+	case mu.Holder != gmp.NoG:
+		held = "held by " + mu.Holder.String()
+	case mu.Starving && mu.Waiters > mu.Sema.Len():
+		held = "handed to a waiter"
+	}
+	col = c.text(col, row, kind+" "+held, t.Base)
+	if mu.Decl.RW && mu.Readers() > 0 && !mu.WriterWaiting() {
+		col = c.text(col, row, fmt.Sprintf(" · %d readers in", mu.Readers()), t.Base)
+	}
+	mode := " · normal"
+	style := t.Dim
+	if mu.Starving {
+		mode, style = " · starving", t.Warn
+	}
+	col = c.text(col, row, mode, style)
+	var s string
+	if sp := mu.Spinning(); len(sp) > 0 {
+		s += " · spinning " + gids(sp)
+	}
+	if mu.Sema.Len() > 0 {
+		s += fmt.Sprintf(" · %d waiting, next first: %s", mu.Sema.Len(), gids(mu.Sema.GIDs()))
+	}
+	if mu.ReaderSem.Len() > 0 {
+		s += fmt.Sprintf(" · %d readers wait: %s", mu.ReaderSem.Len(), gids(mu.ReaderSem.GIDs()))
 	}
 	c.text(col, row, truncate(s, c.w-col), t.Warn)
 }
