@@ -16,8 +16,9 @@ type Describer struct {
 	chans []string
 	pools []PoolDecl
 	sems  []string
-	// mutexes name the sync.Mutexes and RWMutexes.
+	// mutexes and wgs name the sync.Mutexes, RWMutexes and WaitGroups.
 	mutexes []MutexDecl
+	wgs     []string
 	// quote puts declared names in quotes, as error messages write
 	// them (quoted).
 	quote bool
@@ -35,6 +36,9 @@ func NewDescriber(prog *Program) *Describer {
 			d.sems = append(d.sems, sm.Name)
 		}
 		d.mutexes = prog.Mutexes
+		for _, wg := range prog.WaitGroups {
+			d.wgs = append(d.wgs, wg.Name)
+		}
 	}
 	return d
 }
@@ -86,6 +90,8 @@ func (d *Describer) AppendLoc(b []byte, l Loc) []byte {
 		return append(d.mutexName(int(l.ID)).appendTo(append(b, "rwmutex:"...)), ".readers"...)
 	case LocRWWriter:
 		return append(d.mutexName(int(l.ID)).appendTo(append(b, "rwmutex:"...)), ".writer"...)
+	case LocWaitGroup:
+		return d.wgName(int(l.ID)).appendTo(append(b, "wg:"...))
 	}
 	return b
 }
@@ -193,6 +199,8 @@ func (d *Describer) appendPlace(b []byte, l Loc) []byte {
 		return appendf(b, "mutex %s", d.mutexName(int(l.ID)))
 	case LocRWReader, LocRWWriter:
 		return appendf(b, "rwmutex %s", d.mutexName(int(l.ID)))
+	case LocWaitGroup:
+		return appendf(b, "wait group %s", d.wgName(int(l.ID)))
 	}
 	return d.AppendLoc(b, l)
 }

@@ -1,7 +1,7 @@
 package gmp
 
 // mutexWords tells of sync.Mutex (internal/sync/mutex.go over
-// runtime/sema.go) and sync.RWMutex.
+// runtime/sema.go), sync.RWMutex and sync.WaitGroup.
 var mutexWords = words{
 	RuleMutexLock: func(d *Describer, b []byte, e Event) []byte {
 		return appendf(b, "%v locks %s on the fast path: one CAS, as it was free and nobody waited", e.G, d.lockPlace(e.Mutex()))
@@ -99,6 +99,31 @@ var mutexWords = words{
 	RuleReadyRWWriter: func(d *Describer, b []byte, e Event) []byte {
 		return appendf(b, "%v, the last reader out of rwmutex %s, wakes writer %v: %v goes %s%s", e.Waker(), d.mutexName(e.Mutex()), e.G, e.G, d.into(e), kicked(e))
 	},
+
+	RuleWGAdd: func(d *Describer, b []byte, e Event) []byte {
+		name := d.wgName(e.Wg())
+		switch {
+		case e.Op != nil && e.Op.Kind == OpDone:
+			b = appendf(b, "%v calls Done on wait group %s: the counter goes to %d", e.G, name, e.Counter())
+		case e.Op != nil && e.Op.Kind == OpGo:
+			b = appendf(b, "%v calls wg.Go on wait group %s: Add(1) makes the counter %d, then a go statement", e.G, name, e.Counter())
+		default:
+			b = appendf(b, "%v adds %d to wait group %s: the counter goes to %d", e.G, e.Delta(), name, e.Counter())
+		}
+		if n := e.Released(); n > 0 {
+			b = appendf(b, "; at zero it releases %s", plural(n, "waiter", "waiters"))
+		}
+		return b
+	},
+	RuleWGWait: func(d *Describer, b []byte, e Event) []byte {
+		if e.Parks() {
+			return appendf(b, "%v waits on wait group %s with the counter at %d: it counts itself a waiter and parks (%d waiting)", e.G, d.wgName(e.Wg()), e.Counter(), e.Waiters())
+		}
+		return appendf(b, "%v waits on wait group %s: the counter is zero, so Wait returns at once", e.G, d.wgName(e.Wg()))
+	},
+	RuleReadyWG: func(d *Describer, b []byte, e Event) []byte {
+		return appendf(b, "%v brings wait group %s to zero: %v returns from Wait and goes %s%s", e.Waker(), d.wgName(e.Wg()), e.G, d.into(e), kicked(e))
+	},
 }
 
 // lockPlace names the lock a mutex event is about: a mutex, or an
@@ -113,6 +138,13 @@ func (d *Describer) mutexName(i int) namePhrase {
 }
 
 func (d *Describer) isRW(i int) bool { return i >= 0 && i < len(d.mutexes) && d.mutexes[i].RW }
+
+func (d *Describer) wgName(i int) namePhrase {
+	if i >= 0 && i < len(d.wgs) {
+		return namePhrase{name: d.wgs[i], quote: d.quote}
+	}
+	return namePhrase{prefix: "#", i: i}
+}
 
 // holder names who holds a mutex a goroutine queues on: nobody, in
 // starvation mode, while it is handed to a waiter that has not run.

@@ -59,6 +59,9 @@ func (d *Describer) park(b []byte, e Event) []byte {
 		}
 		return appendf(b, "%v waits for its %s to exit", e.G, plural(e.WaitArg(), "child", "children"))
 	case ReasonWaitGroup:
+		if e.To.Kind == LocWaitGroup {
+			return appendf(d.waitsOn(appendf(b, "%v blocks ", e.G), e.To), " until its counter, %d, drops to zero", e.WaitArg())
+		}
 		return appendf(d.waitsOn(appendf(b, "%v waits ", e.G), e.To), " for %s", plural(e.WaitArg(), "goroutine", "goroutines"))
 	case ReasonMutexLock, ReasonRWMutexRLock:
 		return appendf(d.waitsOn(appendf(b, "%v blocks ", e.G), e.To), " (#%d in line)", e.WaitArg())

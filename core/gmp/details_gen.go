@@ -85,6 +85,16 @@ func (e *Event) ChanCap() int {
 	return 0
 }
 
+// Counter is the detail the rule table calls "counter": N2 of RuleWGAdd,
+// RuleWGWait. It is 0 for other rules.
+func (e *Event) Counter() int {
+	switch e.Rule {
+	case RuleWGAdd, RuleWGWait:
+		return e.N2
+	}
+	return 0
+}
+
 // Creator is the detail the rule table calls "creator": G2 of RuleNewproc,
 // RuleGroupGo. It is NoG for other rules.
 func (e *Event) Creator() GID {
@@ -93,6 +103,16 @@ func (e *Event) Creator() GID {
 		return e.G2
 	}
 	return NoG
+}
+
+// Delta is the detail the rule table calls "delta": N of RuleWGAdd. It is 0
+// for other rules.
+func (e *Event) Delta() int {
+	switch e.Rule {
+	case RuleWGAdd:
+		return e.N
+	}
+	return 0
 }
 
 // Duration is the detail the rule table calls "duration": D of RulePark,
@@ -223,11 +243,11 @@ func (e *Event) IdleMs() int {
 // RuleReadyChan, RuleReadyClose, RuleReadyTimer, RuleReadyChildren,
 // RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop,
 // RulePurgeTimer, RuleReadyTasks, RuleReadySem, RuleGroupGo, RuleGroupSlot,
-// RuleGroupWaitDone, RuleReadyMutex, RuleReadyRWReader, RuleReadyRWWriter.
-// It is NoG for other rules.
+// RuleGroupWaitDone, RuleReadyMutex, RuleReadyRWReader, RuleReadyRWWriter,
+// RuleReadyWG. It is NoG for other rules.
 func (e *Event) Kicked() GID {
 	switch e.Rule {
-	case RuleNewproc, RuleReadyChan, RuleReadyClose, RuleReadyTimer, RuleReadyChildren, RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop, RulePurgeTimer, RuleReadyTasks, RuleReadySem, RuleGroupGo, RuleGroupSlot, RuleGroupWaitDone, RuleReadyMutex, RuleReadyRWReader, RuleReadyRWWriter:
+	case RuleNewproc, RuleReadyChan, RuleReadyClose, RuleReadyTimer, RuleReadyChildren, RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop, RulePurgeTimer, RuleReadyTasks, RuleReadySem, RuleGroupGo, RuleGroupSlot, RuleGroupWaitDone, RuleReadyMutex, RuleReadyRWReader, RuleReadyRWWriter, RuleReadyWG:
 		return e.G3
 	}
 	return NoG
@@ -357,6 +377,16 @@ func (e *Event) Oldest() time.Duration {
 		return e.D2
 	}
 	return 0
+}
+
+// Parks is the detail the rule table calls "parks": Flag of RuleWGWait. It
+// is false for other rules.
+func (e *Event) Parks() bool {
+	switch e.Rule {
+	case RuleWGWait:
+		return e.Flag
+	}
+	return false
 }
 
 // Period is the detail the rule table calls "period": N2 of
@@ -494,6 +524,16 @@ func (e *Event) Rearmed() bool {
 		return e.Flag
 	}
 	return false
+}
+
+// Released is the detail the rule table calls "released": N3 of RuleWGAdd.
+// It is 0 for other rules.
+func (e *Event) Released() int {
+	switch e.Rule {
+	case RuleWGAdd:
+		return int(e.N3)
+	}
+	return 0
 }
 
 // RetakeCause is the detail the rule table calls "retakeCause": N2 of
@@ -805,11 +845,13 @@ func (e *Event) WaiterNo() int {
 
 // Waiters is the detail the rule table calls "waiters": N2 of
 // RuleMutexQueue, RuleMutexHandedOff, RuleMutexUnlock, RuleMutexWake,
-// RuleMutexHandoff. It is 0 for other rules.
+// RuleMutexHandoff; N of RuleWGWait. It is 0 for other rules.
 func (e *Event) Waiters() int {
 	switch e.Rule {
 	case RuleMutexQueue, RuleMutexHandedOff, RuleMutexUnlock, RuleMutexWake, RuleMutexHandoff:
 		return e.N2
+	case RuleWGWait:
+		return e.N
 	}
 	return 0
 }
@@ -838,10 +880,10 @@ func (e *Event) Waits() bool {
 // RuleReadyClose, RuleReadyChildren, RulePoolReadyIdle,
 // RulePoolReadyWaiter, RulePoolReadyStop, RuleReadyTasks, RuleReadySem,
 // RuleGroupSlot, RuleGroupWaitDone, RuleReadyMutex, RuleReadyRWReader,
-// RuleReadyRWWriter. It is NoG for other rules.
+// RuleReadyRWWriter, RuleReadyWG. It is NoG for other rules.
 func (e *Event) Waker() GID {
 	switch e.Rule {
-	case RuleReadyChan, RuleReadyClose, RuleReadyChildren, RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop, RuleReadyTasks, RuleReadySem, RuleGroupSlot, RuleGroupWaitDone, RuleReadyMutex, RuleReadyRWReader, RuleReadyRWWriter:
+	case RuleReadyChan, RuleReadyClose, RuleReadyChildren, RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop, RuleReadyTasks, RuleReadySem, RuleGroupSlot, RuleGroupWaitDone, RuleReadyMutex, RuleReadyRWReader, RuleReadyRWWriter, RuleReadyWG:
 		return e.G2
 	}
 	return NoG
@@ -874,6 +916,16 @@ func (e *Event) Weight() int {
 	switch e.Rule {
 	case RuleSemAcquire, RuleSemWait, RuleSemNever, RuleSemRelease, RuleReadySem:
 		return e.N
+	}
+	return 0
+}
+
+// Wg is the detail the rule table calls "wg": Obj of RuleWGAdd, RuleWGWait,
+// RuleReadyWG. It is 0 for other rules.
+func (e *Event) Wg() int {
+	switch e.Rule {
+	case RuleWGAdd, RuleWGWait, RuleReadyWG:
+		return int(e.Obj)
 	}
 	return 0
 }
@@ -933,7 +985,7 @@ func (e *Event) Involves(g GID) bool {
 		return true
 	}
 	switch e.Rule {
-	case RuleNewproc, RuleReadyChan, RuleReadyClose, RuleReadyChildren, RulePoolServeWaiter, RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop, RuleReadyTasks, RuleReadySem, RuleGroupGo, RuleGroupSlot, RuleGroupWaitDone, RuleReadyMutex, RuleReadyRWReader, RuleReadyRWWriter:
+	case RuleNewproc, RuleReadyChan, RuleReadyClose, RuleReadyChildren, RulePoolServeWaiter, RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop, RuleReadyTasks, RuleReadySem, RuleGroupGo, RuleGroupSlot, RuleGroupWaitDone, RuleReadyMutex, RuleReadyRWReader, RuleReadyRWWriter, RuleReadyWG:
 		return e.G2 == g || e.G3 == g
 	case RuleReadyTimer, RulePurgeTimer:
 		return e.G3 == g

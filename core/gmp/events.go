@@ -40,6 +40,7 @@ const (
 	KindPoolExit                     // pool-exit: a worker stops because its task called runtime.Goexit
 	KindMutexLock                    // mutex-lock: a Lock or RLock takes a mutex, spins, or queues
 	KindMutexUnlock                  // mutex-unlock: an Unlock or RUnlock, and whom it wakes
+	KindWaitGroup                    // waitgroup: a sync.WaitGroup's Add, Done or Wait
 	numKinds
 )
 
@@ -54,7 +55,7 @@ var kindNames = [numKinds]string{
 	KindGFree: "gfree", KindProgram: "program", KindPoolDispatch: "pool-dispatch", KindPoolBlock: "pool-block",
 	KindPoolReject: "pool-reject", KindPoolIdle: "pool-idle", KindPoolPurge: "pool-purge",
 	KindSemAcquire: "sem-acquire", KindSemRelease: "sem-release", KindPoolExit: "pool-exit",
-	KindMutexLock: "mutex-lock", KindMutexUnlock: "mutex-unlock",
+	KindMutexLock: "mutex-lock", KindMutexUnlock: "mutex-unlock", KindWaitGroup: "waitgroup",
 }
 
 func (k Kind) String() string {
@@ -198,6 +199,10 @@ const (
 	RuleRWUnlock
 	RuleReadyRWReader
 	RuleReadyRWWriter
+	// sync.WaitGroup (sync/waitgroup.go)
+	RuleWGAdd
+	RuleWGWait
+	RuleReadyWG
 	numRules
 )
 

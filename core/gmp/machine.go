@@ -38,9 +38,10 @@ type Machine struct {
 	mon   Sysmon
 	pools []Pool
 	sems  []Sem
-	// mutexes are the program's sync.Mutexes and RWMutexes, in
-	// declaration order.
+	// mutexes are the program's sync.Mutexes and RWMutexes, wgs its
+	// WaitGroups, in declaration order.
 	mutexes []Mutex
+	wgs     []WaitGroup
 	// groups are the errgroups in use; freeChans the channels groups
 	// made and gave back, for the next group to reuse.
 	groups    []group
@@ -212,6 +213,9 @@ func New(cfg Config, prog *Program) (*Machine, error) {
 	}
 	for _, d := range prog.Mutexes {
 		s.mutexes = append(s.mutexes, Mutex{Decl: d})
+	}
+	for _, d := range prog.WaitGroups {
+		s.wgs = append(s.wgs, WaitGroup{Decl: d})
 	}
 	s.starting = true
 	defer func() { s.starting = false }()
@@ -493,6 +497,10 @@ func (s *Machine) Clone() *Machine {
 	for i := range s.mutexes {
 		c.mutexes[i] = s.mutexes[i].clone()
 	}
+	c.wgs = make([]WaitGroup, len(s.wgs))
+	for i := range s.wgs {
+		c.wgs[i] = s.wgs[i].clone()
+	}
 	c.groups = append([]group(nil), s.groups...)
 	for i := range c.groups {
 		c.groups[i].wait = s.groups[i].wait.clone()
@@ -601,6 +609,9 @@ func (s *Machine) Sems() []Sem { return s.sems }
 // Mutexes returns the mutexes and rwmutexes (read-only), in declaration
 // order.
 func (s *Machine) Mutexes() []Mutex { return s.mutexes }
+
+// WaitGroups returns the wait groups (read-only), in declaration order.
+func (s *Machine) WaitGroups() []WaitGroup { return s.wgs }
 
 // SysmonState returns sysmon's state (read-only).
 func (s *Machine) SysmonState() *Sysmon { return &s.mon }

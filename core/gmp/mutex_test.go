@@ -7,8 +7,8 @@ import (
 	"time"
 )
 
-// sync.Mutex and sync.RWMutex held to Go 1.26's code: each test names the
-// function whose behaviour it checks.
+// sync.Mutex, sync.RWMutex and sync.WaitGroup held to Go 1.26's code: each
+// test names the function whose behaviour it checks.
 
 // simulateSync runs prog under policy with invariant checks after every
 // step.
@@ -297,6 +297,79 @@ func TestRWMutexWaitingWriterBlocksNewReaders(t *testing.T) {
 	// A reader blocked behind a writer deadlocks with Go's words.
 	r = simulateSync(t, 1, "", rwProg(lockOp(0), rlockOp(0)))
 	if why := r.m.BlockedAtEnd()[0].Why; !strings.Contains(why, "in sync.RWMutex.RLock on rwmutex \"rw\"") {
+		t.Errorf("deadlock says %q", why)
+	}
+}
+
+func wgProg(main ...Op) *Program {
+	return &Program{WaitGroups: []WaitGroupDecl{{Name: "wg"}}, Main: main}
+}
+
+// WaitGroup.Add: the Add that brings the counter to zero releases every
+// waiter, each readied into the releaser's runnext in the order they
+// waited; a counter below zero panics with the runtime's words.
+func TestWaitGroupReleasesEveryWaiter(t *testing.T) {
+	r := simulateSync(t, 1, "", &waitGroup.prog)
+	if r.m.End().Reason != MainReturned {
+		t.Fatalf("end %v\n%s", r.m.End(), r.dump())
+	}
+	var released []GID
+	for _, e := range r.events {
+		if e.Rule == RuleReadyWG {
+			released = append(released, e.G)
+		}
+	}
+	// Main, then G4, wait for G2 and G3 (main gets there first: G4 runs
+	// once main parks); main's second Wait finds zero; then main waits
+	// for the two wg.Go goroutines.
+	if !slices.Equal(released, []GID{1, 4, 1}) {
+		t.Errorf("released %v, want main then G4, and main again", released)
+	}
+	r = simulateSync(t, 1, "", wgProg(addOp(0, 1), doneOp(0), doneOp(0)))
+	if end := r.m.End(); end.Reason != Panicked || !strings.HasPrefix(end.Err.Error(), "panic: sync: negative WaitGroup counter") {
+		t.Errorf("end %v %v", end.Reason, end.Err)
+	}
+}
+
+// WaitGroup.Wait, woken, looks at the state word again and panics if the
+// group is in use once more: an Add before every Wait of the previous
+// round has returned. Reuse after they returned is fine.
+func TestWaitGroupReuse(t *testing.T) {
+	// G2 waits; main's Done releases it into main's runnext, and main's
+	// Add comes before G2 has run: G2 panics when it returns, as main
+	// yields.
+	early := wgProg(addOp(0, 1), goN(1, waitOp(0)), gosched(), doneOp(0), addOp(0, 1), gosched(), doneOp(0), waitKids())
+	r := simulateSync(t, 1, "", early)
+	if end := r.m.End(); end.Reason != Panicked || end.Err.Error() != "panic: sync: WaitGroup is reused before previous Wait has returned [G2]" {
+		t.Errorf("early reuse: end %v %v", end.Reason, end.Err)
+	}
+	late := wgProg(addOp(0, 1), goN(1, waitOp(0)), sleep(10*time.Microsecond), doneOp(0), sleep(10*time.Microsecond),
+		addOp(0, 1), goN(1, doneOp(0)), waitOp(0), waitKids())
+	r = simulateSync(t, 1, "", late)
+	if end := r.m.End(); end.Reason != MainReturned {
+		t.Errorf("reuse after the Wait returned: end %v %v", end.Reason, end.Err)
+	}
+}
+
+// wg.Go (Go 1.25) is Add(1) and a go statement whose goroutine defers
+// Done, so a goroutine that calls runtime.Goexit still counts down.
+func TestWaitGroupGoDefersDone(t *testing.T) {
+	r := simulateSync(t, 2, "", wgProg(wgGo(0, 3, cpu(time.Microsecond), exitOp), waitOp(0)))
+	if r.m.End().Reason != MainReturned {
+		t.Fatalf("end %v\n%s", r.m.End(), r.dump())
+	}
+	adds := 0
+	for _, e := range r.events {
+		if e.Rule == RuleWGAdd {
+			adds++
+		}
+	}
+	if adds != 6 {
+		t.Errorf("%d Adds, want 3 from wg.Go and 3 deferred Dones", adds)
+	}
+	// Waiting on a group nobody finishes is a deadlock, in Go's words.
+	r = simulateSync(t, 1, "", wgProg(addOp(0, 1), waitOp(0)))
+	if why := r.m.BlockedAtEnd()[0].Why; why != `G1 is blocked in sync.WaitGroup.Wait on wait group "wg" (counter 1)` {
 		t.Errorf("deadlock says %q", why)
 	}
 }

@@ -62,7 +62,11 @@ type Op struct {
 	Sem  int // acquire, release: index into Program.Sems
 	// Mutex: lock, unlock, rlock, runlock: index into Program.Mutexes.
 	Mutex int
-	N     int // acquire, release: the weight
+	// WG: add, done, wait, and a go that calls wg.Go: one more than the
+	// index into Program.WaitGroups; 0 for none (wait: children, a plain
+	// go statement).
+	WG    int
+	N     int // acquire, release: the weight; add: the delta
 	Limit int // group: SetLimit's argument; negative: no limit (SetLimit not called)
 	// Defer marks an action a deferred call makes: it also runs when the
 	// goroutine calls runtime.Goexit before reaching it (the release that
@@ -111,14 +115,21 @@ type MutexDecl struct {
 	Pos  Pos
 }
 
+// WaitGroupDecl declares a sync.WaitGroup.
+type WaitGroupDecl struct {
+	Name string
+	Pos  Pos
+}
+
 // Program is what a simulation runs: the main goroutine's actions and the
-// channels, pools, semaphores and mutexes they use. The scenarios
-// package builds one from a file.
+// channels, pools, semaphores, mutexes and wait groups they use. The
+// scenarios package builds one from a file.
 type Program struct {
-	Name    string
-	Chans   []ChanDecl
-	Pools   []PoolDecl
-	Sems    []SemDecl
-	Mutexes []MutexDecl
-	Main    []Op
+	Name       string
+	Chans      []ChanDecl
+	Pools      []PoolDecl
+	Sems       []SemDecl
+	Mutexes    []MutexDecl
+	WaitGroups []WaitGroupDecl
+	Main       []Op
 }

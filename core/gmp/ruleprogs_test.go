@@ -108,6 +108,11 @@ var (
 		Main: []Op{goN(1, rlockOp(0), cpu(time.Millisecond), runlockOp(0)), gosched(),
 			goN(1, rlockOp(0), runlockOp(0)),
 			lockOp(0), cpu(100 * time.Microsecond), unlockOp(0), waitKids()}}}
+	// A wait group: Add, Done, two waiters released at zero, a Wait that
+	// returns at once, and wg.Go.
+	waitGroup = microProg{procs: 2, prog: Program{WaitGroups: []WaitGroupDecl{{Name: "wg"}},
+		Main: []Op{addOp(0, 2), goN(2, cpu(time.Millisecond), doneOp(0)), goN(1, waitOp(0)), waitOp(0), waitOp(0),
+			wgGo(0, 2, cpu(100*time.Microsecond)), waitOp(0), waitKids()}}}
 )
 
 // actionProgs runs the actions no program of ruleProgs uses: an action
@@ -227,6 +232,10 @@ var ruleProgs = map[Rule]microProg{
 	RuleRWUnlock:      rwmutex,
 	RuleReadyRWReader: rwmutex,
 	RuleReadyRWWriter: rwmutex,
+
+	RuleWGAdd:   waitGroup,
+	RuleWGWait:  waitGroup,
+	RuleReadyWG: waitGroup,
 }
 
 // runMicro runs a micro-program with the invariants checked and gives

@@ -163,6 +163,11 @@ var ruleTable = [numRules]ruleInfo{
 	RuleRWUnlock:      {"sync.RWMutex.Unlock", "the writer lets in the readers that queued behind it, then unlocks rw.w", "Obj mutex; N readers"},
 	RuleReadyRWReader: {"semrelease1", "a writer's unlock readies a reader that queued behind it", "Obj mutex; G2 waker; G3 kicked"},
 	RuleReadyRWWriter: {"semrelease1", "the last reader to leave readies the writer waiting for it", "Obj mutex; G2 waker; G3 kicked"},
+
+	RuleWGAdd: {"sync.WaitGroup.Add", "Add changes the counter (Done is Add(-1), wg.Go calls Add(1)); the Add that brings it to zero releases every waiter",
+		"Obj wg; N delta; N2 counter; N3 released"},
+	RuleWGWait:  {"sync.WaitGroup.Wait", "Wait returns at once with the counter at zero, or counts itself a waiter and parks", "Obj wg; N waiters; N2 counter; Flag parks"},
+	RuleReadyWG: {"semrelease1", "the Add that brings a wait group's counter to zero readies a waiter", "Obj wg; G2 waker; G3 kicked"},
 }
 
 // Fn is the runtime function the rule models.

@@ -120,12 +120,15 @@ func randomScenario(seed uint64) string {
 		}
 		fmt.Fprintf(&b, "sems: {%s}\n", strings.Join(ss, ", "))
 	}
-	g.mutexes, g.rws = g.n(3), g.n(2)
+	g.mutexes, g.rws, g.wgs = g.n(3), g.n(2), g.n(2)
 	if g.mutexes > 0 {
 		fmt.Fprintf(&b, "mutexes: [%s]\n", names("m", g.mutexes))
 	}
 	if g.rws > 0 {
 		fmt.Fprintf(&b, "rwmutexes: [%s]\n", names("r", g.rws))
+	}
+	if g.wgs > 0 {
+		fmt.Fprintf(&b, "waitgroups: [%s]\n", names("w", g.wgs))
 	}
 	fmt.Fprintf(&b, "main: [%s]\n", g.actions(0, 1+g.n(6)))
 	return b.String()
@@ -134,7 +137,7 @@ func randomScenario(seed uint64) string {
 type soakGen struct {
 	r                  *sim.Rand
 	chans, pools, sems int
-	mutexes, rws       int
+	mutexes, rws, wgs  int
 }
 
 // names lists n names: m0, m1, …
@@ -177,7 +180,7 @@ func (g *soakGen) action(depth int) string {
 		return g.actions(depth+1, 1+g.n(3))
 	}
 	for {
-		switch g.n(19) {
+		switch g.n(21) {
 		case 0, 1:
 			return "{cpu: " + g.dur() + "}"
 		case 2:
@@ -232,6 +235,19 @@ func (g *soakGen) action(depth int) string {
 					return fmt.Sprintf("{rlock: r%d}, {cpu: %s}, {runlock: r%d}", r, g.dur(), r)
 				}
 				return fmt.Sprintf("{lock: r%d}, {cpu: %s}, {unlock: r%d}", r, g.dur(), r)
+			}
+		case 19, 20:
+			if g.wgs > 0 {
+				w := g.n(g.wgs)
+				switch g.n(4) {
+				case 0:
+					return fmt.Sprintf("{add: {wg: w%d, n: %d}}, {go: {count: 1, do: [%s, {done: w%d}]}}, {wait: w%d}", w, 1, inner(), w, w)
+				case 1:
+					return fmt.Sprintf("{go: {count: %d, wg: w%d, do: [%s]}}, {wait: w%d}", 1+g.n(4), w, inner(), w)
+				case 2:
+					return fmt.Sprintf("{add: {wg: w%d, n: %d}}", w, g.n(3)-1) // may go negative: a panic
+				}
+				return fmt.Sprintf("{wait: w%d}", w)
 			}
 		}
 	}

@@ -14,7 +14,8 @@ import "github.com/schedlab/schedlab/core/sim"
 // takes a G off every other queue it sat in (dequeueSudoG).
 //
 // Every object of the model a goroutine parks on keeps its line as a
-// WaitQ: channels, semaphores, pools' submitters, errgroups, mutexes. The queue knows nothing of the object; the object decides
+// WaitQ: channels, semaphores, pools' submitters, errgroups, mutexes,
+// wait groups. The queue knows nothing of the object; the object decides
 // whom to grant, and Machine.ready takes the granted G off the queue when
 // it readies it (detach), so every wake-up goes through one door:
 // queuesAt says which queues a place has. What a G parked at a place
@@ -159,6 +160,8 @@ func (s *Machine) queuesAt(l Loc, g GID) (a, b *WaitQ) {
 		return &s.mutexes[l.ID].ReaderSem, nil
 	case LocRWWriter:
 		return &s.mutexes[l.ID].WriterSem, nil
+	case LocWaitGroup:
+		return &s.wgs[l.ID].Sema, nil
 	}
 	return nil, nil
 }
@@ -189,6 +192,8 @@ func (d *Describer) waitsOn(b []byte, l Loc) []byte {
 		return appendf(b, "in %v on %s", ReasonRWMutexRLock, d.place(l))
 	case LocRWWriter:
 		return appendf(b, "in %v on %s", ReasonRWMutexLock, d.place(l))
+	case LocWaitGroup:
+		return appendf(b, "in %v on %s", ReasonWaitGroup, d.place(l))
 	}
 	return appendf(b, "in %s", d.place(l))
 }

@@ -148,6 +148,16 @@ func (p *reader) mutexDecls(n ast.Node, section string, rw bool, out []gmp.Mutex
 	return out
 }
 
+// waitGroupDecls reads waitgroups: [NAME, …].
+func (p *reader) waitGroupDecls(n ast.Node) []gmp.WaitGroupDecl {
+	var out []gmp.WaitGroupDecl
+	p.names(n, "waitgroups", "wait group", p.wgs, func(name string, at ast.Node) {
+		p.wgs[name] = len(out)
+		out = append(out, gmp.WaitGroupDecl{Name: name, Pos: p.pos(at)})
+	})
+	return out
+}
+
 // ref resolves the name of a declared pool or semaphore.
 func (p *reader) ref(v, key ast.Node, action, what string, known map[string]int, decl string) int {
 	name, ok := p.scalar(v)

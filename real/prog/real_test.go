@@ -27,6 +27,7 @@ sems: {s: 2}
 pools: {p: {size: 2, expiry: 1s}}
 mutexes: [mu]
 rwmutexes: [rw]
+waitgroups: [wg]
 main:
   - go:
       count: 3
@@ -48,6 +49,9 @@ main:
   - close: fin
   - lock: rw
   - unlock: rw
+  - add: {wg: wg, n: 1}
+  - done: wg
+  - wait: wg
   - wait: children
 `
 

@@ -33,3 +33,19 @@ func TestMutexRowShowsHolderModeAndQueue(t *testing.T) {
 		t.Errorf("in starvation mode the row reads %q", got)
 	}
 }
+
+// A wait group's row shows its counter and who waits on it.
+func TestWaitGroupRowShowsCounterAndWaiters(t *testing.T) {
+	a := newApp(t, "waitgroup-fanout", false)
+	keys(a, "]") // main's Wait
+	key(a, tcell.KeyRight, 0)
+	var got string
+	for _, line := range strings.Split(draw(t, a, 160, 48).text, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "wg wait group") {
+			got = line
+		}
+	}
+	if !strings.Contains(got, "counter 8") || !strings.Contains(got, "1 waiting: G1") {
+		t.Errorf("the wait group's row reads %q", got)
+	}
+}

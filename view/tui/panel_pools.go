@@ -9,15 +9,16 @@ import (
 )
 
 // The pools panel shows, for a scenario that uses them, each pool, each
-// semaphore and each mutex as the model has them at the cursor. The model's pools
+// semaphore, each mutex and each wait group as the model has them at the
+// cursor. The model's pools
 // decide with package pool's code (core/pool/decide); lockstep's tests hold
 // real pools to them.
 
 // poolRows is how many rows the pools panel wants: a title and a row per
-// pool, semaphore and mutex, or none without them.
+// pool, semaphore, mutex and wait group, or none without them.
 func poolRows(a *App) int {
 	st := a.sess.State()
-	n := len(st.Pools()) + len(st.Sems()) + len(st.Mutexes())
+	n := len(st.Pools()) + len(st.Sems()) + len(st.Mutexes()) + len(st.WaitGroups())
 	if n == 0 {
 		return 0
 	}
@@ -36,7 +37,7 @@ func (poolsPanel) draw(c canvas, a *App, _ layout) {
 	name, detail := "pools", "package pool's decisions · idle workers: idle for / expiry, next first"
 	switch {
 	case len(st.Pools())+len(st.Sems()) == 0:
-		name, detail = "mutexes", "sync.Mutex and RWMutex: who holds it, the mode, who spins and who waits in line"
+		name, detail = "sync", "sync.Mutex and RWMutex: who holds it, the mode, who spins and who waits; sync.WaitGroup: its counter and waiters"
 	case len(st.Pools()) == 0:
 		name, detail = "semaphores", "golang.org/x/sync/semaphore: who holds what, and who waits in line"
 	case len(st.Sems()) > 0:
@@ -65,6 +66,25 @@ func (poolsPanel) draw(c canvas, a *App, _ layout) {
 		drawMutex(c, a, row, &st.Mutexes()[i])
 		row++
 	}
+	for i := range st.WaitGroups() {
+		if row >= c.h {
+			return
+		}
+		drawWaitGroup(c, a, row, &st.WaitGroups()[i])
+		row++
+	}
+}
+
+// drawWaitGroup writes one wait group's row: its counter and who waits.
+func drawWaitGroup(c canvas, a *App, row int, wg *gmp.WaitGroup) {
+	t := a.theme
+	col := c.text(0, row, wg.Decl.Name+" ", t.Title)
+	col = c.text(col, row, fmt.Sprintf("wait group, counter %d", wg.Counter), t.Base)
+	if wg.Sema.Len() == 0 {
+		c.text(col, row, " · nobody waits", t.Dim)
+		return
+	}
+	c.text(col, row, truncate(fmt.Sprintf(" · %d waiting: %s", wg.Sema.Len(), gids(wg.Sema.GIDs())), c.w-col), t.Warn)
 }
 
 // drawPool writes one pool's row at time now: capacity and running, the
