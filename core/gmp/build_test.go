@@ -20,6 +20,18 @@ func loop(n int, body ...Op) Op  { return Op{Kind: OpLoop, Count: n, Body: body}
 func send(c int) Op              { return Op{Kind: OpSend, Chan: c} }
 func recv(c int) Op              { return Op{Kind: OpRecv, Chan: c} }
 func closeCh(c int) Op           { return Op{Kind: OpClose, Chan: c} }
+func lockOp(mu int) Op           { return Op{Kind: OpLock, Mutex: mu} }
+func unlockOp(mu int) Op         { return Op{Kind: OpUnlock, Mutex: mu} }
+func rlockOp(mu int) Op          { return Op{Kind: OpRLock, Mutex: mu} }
+func runlockOp(mu int) Op        { return Op{Kind: OpRUnlock, Mutex: mu} }
+func addOp(wg, n int) Op         { return Op{Kind: OpAdd, WG: wg + 1, N: n} }
+func doneOp(wg int) Op           { return Op{Kind: OpDone, WG: wg + 1} }
+func waitOp(wg int) Op           { return Op{Kind: OpWait, WG: wg + 1} }
+
+// wgGo is count wg.Go calls, each running body.
+func wgGo(wg, count int, body ...Op) Op {
+	return Op{Kind: OpGo, WG: wg + 1, Count: count, Body: body}
+}
 
 type run struct {
 	m      *Machine

@@ -12,7 +12,8 @@ import (
 //   - Ps and Ms agree about who is attached to whom, and P states match;
 //   - npidle, nmidle and nmspinning match the lists and flags they count;
 //   - at most one M is blocked in netpoll, and it is the one sched names;
-//   - each channel, pool, semaphore and errgroup keeps its books.
+//   - each channel, pool, semaphore, errgroup, mutex and wait group keeps
+//     its books.
 //
 // Each runtime structure has its own check below; every place a G can be
 // counts it, and the last check accounts for every live G exactly once.
@@ -34,6 +35,12 @@ func (s *Machine) CheckInvariants() error {
 	}
 	for si := range s.sems {
 		c.sem(si)
+	}
+	for i := range s.mutexes {
+		c.mutex(i)
+	}
+	for i := range s.wgs {
+		c.waitGroup(i)
 	}
 	c.errgroups()
 	c.idleLists()

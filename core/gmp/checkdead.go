@@ -74,6 +74,27 @@ type Blocked struct {
 	Pos Pos
 }
 
+// waitState appends, in brackets, what the object a goroutine waits on at
+// l holds now: for a deadlock report.
+func (s *Machine) waitState(b []byte, l Loc) []byte {
+	switch l.Kind {
+	case LocMutex:
+		mu := &s.mutexes[l.ID]
+		b = appendf(b, " (held by %s, %d waiting", holder(mu.Holder), mu.Sema.Len())
+		if mu.Starving {
+			b = append(b, ", starvation mode"...)
+		}
+		return append(b, ')')
+	case LocRWReader:
+		return appendf(b, " (%s holds it or waits for it)", writer(s.mutexes[l.ID].Holder))
+	case LocRWWriter:
+		return appendf(b, " (for %s to leave)", plural(s.mutexes[l.ID].ReaderWait, "reader", "readers"))
+	case LocWaitGroup:
+		return appendf(b, " (counter %d)", s.wgs[l.ID].Counter)
+	}
+	return b
+}
+
 // BlockedAtEnd lists the goroutines a deadlock left waiting, in goroutine
 // order; nil unless the run ended in a deadlock.
 func (s *Machine) BlockedAtEnd() []Blocked {
@@ -105,6 +126,9 @@ func (s *Machine) blockedOn(g *G) string {
 		return fmt.Sprintf("%v is waiting to acquire semaphore %q (%d of %d taken)", g.ID, sm.Decl.Name, sm.Cur, sm.Decl.Size)
 	case LocChanRecv, LocChanSend, LocGroupWait:
 		return string(NewDescriber(s.prog).quoted().waitsOn(appendf(nil, "%v is blocked ", g.ID), g.Where))
+	case LocMutex, LocRWReader, LocRWWriter, LocWaitGroup:
+		b := NewDescriber(s.prog).quoted().waitsOn(appendf(nil, "%v is blocked ", g.ID), g.Where)
+		return string(s.waitState(b, g.Where))
 	}
 	return fmt.Sprintf("%v is blocked (%v)", g.ID, g.WaitReason)
 }

@@ -16,6 +16,9 @@ type Describer struct {
 	chans []string
 	pools []PoolDecl
 	sems  []string
+	// mutexes and wgs name the sync.Mutexes, RWMutexes and WaitGroups.
+	mutexes []MutexDecl
+	wgs     []string
 	// quote puts declared names in quotes, as error messages write
 	// them (quoted).
 	quote bool
@@ -31,6 +34,10 @@ func NewDescriber(prog *Program) *Describer {
 		d.pools = prog.Pools
 		for _, sm := range prog.Sems {
 			d.sems = append(d.sems, sm.Name)
+		}
+		d.mutexes = prog.Mutexes
+		for _, wg := range prog.WaitGroups {
+			d.wgs = append(d.wgs, wg.Name)
 		}
 	}
 	return d
@@ -74,6 +81,17 @@ func (d *Describer) AppendLoc(b []byte, l Loc) []byte {
 		return append(d.poolName(int(l.ID)).appendTo(append(b, "pool:"...)), ".wait"...)
 	case LocGroupWait:
 		return append(b, "errgroup.wait"...)
+	case LocMutex:
+		if d.isRW(int(l.ID)) {
+			return append(d.mutexName(int(l.ID)).appendTo(append(b, "rwmutex:"...)), ".w"...)
+		}
+		return d.mutexName(int(l.ID)).appendTo(append(b, "mutex:"...))
+	case LocRWReader:
+		return append(d.mutexName(int(l.ID)).appendTo(append(b, "rwmutex:"...)), ".readers"...)
+	case LocRWWriter:
+		return append(d.mutexName(int(l.ID)).appendTo(append(b, "rwmutex:"...)), ".writer"...)
+	case LocWaitGroup:
+		return d.wgName(int(l.ID)).appendTo(append(b, "wg:"...))
 	}
 	return b
 }
@@ -174,6 +192,15 @@ func (d *Describer) appendPlace(b []byte, l Loc) []byte {
 		return appendf(b, "pool %s's line of waiting submitters", d.poolName(int(l.ID)))
 	case LocGroupWait:
 		return append(b, "errgroup.Wait"...)
+	case LocMutex:
+		if d.isRW(int(l.ID)) {
+			return appendf(b, "the writer lock of rwmutex %s", d.mutexName(int(l.ID)))
+		}
+		return appendf(b, "mutex %s", d.mutexName(int(l.ID)))
+	case LocRWReader, LocRWWriter:
+		return appendf(b, "rwmutex %s", d.mutexName(int(l.ID)))
+	case LocWaitGroup:
+		return appendf(b, "wait group %s", d.wgName(int(l.ID)))
 	}
 	return d.AppendLoc(b, l)
 }
@@ -205,7 +232,7 @@ type words map[Rule]wording
 // wordings is every rule's wording, gathered once. A rule told twice is a
 // programmer's mistake, caught when the package loads.
 var wordings = gatherWords(goroutineWords, scheduleWords, parkWords, syscallWords, procWords,
-	netpollWords, sysmonWords, poolWords, poolQueueWords, syncWords, endWords)
+	netpollWords, sysmonWords, poolWords, poolQueueWords, syncWords, mutexWords, endWords)
 
 func gatherWords(sets ...words) (all [numRules]wording) {
 	var told [numRules]bool

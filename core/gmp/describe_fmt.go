@@ -117,6 +117,8 @@ func appendArg(b []byte, a any, verb byte) []byte {
 		return x.appendTo(b)
 	case capPhrase:
 		return x.appendTo(b)
+	case holderPhrase:
+		return x.appendTo(b)
 	}
 	return append(append(b, '%', '!', verb), "(unsupported type)"...)
 }

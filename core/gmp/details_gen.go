@@ -85,6 +85,16 @@ func (e *Event) ChanCap() int {
 	return 0
 }
 
+// Counter is the detail the rule table calls "counter": N2 of RuleWGAdd,
+// RuleWGWait. It is 0 for other rules.
+func (e *Event) Counter() int {
+	switch e.Rule {
+	case RuleWGAdd, RuleWGWait:
+		return e.N2
+	}
+	return 0
+}
+
 // Creator is the detail the rule table calls "creator": G2 of RuleNewproc,
 // RuleGroupGo. It is NoG for other rules.
 func (e *Event) Creator() GID {
@@ -95,6 +105,16 @@ func (e *Event) Creator() GID {
 	return NoG
 }
 
+// Delta is the detail the rule table calls "delta": N of RuleWGAdd. It is 0
+// for other rules.
+func (e *Event) Delta() int {
+	switch e.Rule {
+	case RuleWGAdd:
+		return e.N
+	}
+	return 0
+}
+
 // Duration is the detail the rule table calls "duration": D of RulePark,
 // RuleEntersyscall, RuleEntersyscallblock. It is 0 for other rules.
 func (e *Event) Duration() time.Duration {
@@ -103,6 +123,16 @@ func (e *Event) Duration() time.Duration {
 		return e.D
 	}
 	return 0
+}
+
+// EndsStarvation is the detail the rule table calls "endsStarvation": Flag
+// of RuleMutexHandedOff. It is false for other rules.
+func (e *Event) EndsStarvation() bool {
+	switch e.Rule {
+	case RuleMutexHandedOff:
+		return e.Flag
+	}
+	return false
 }
 
 // FirstSyscall is the detail the rule table calls "firstSyscall": Flag of
@@ -138,6 +168,16 @@ func (e *Event) Grace() time.Duration {
 	return 0
 }
 
+// Handoff is the detail the rule table calls "handoff": Flag of
+// RuleReadyMutex. It is false for other rules.
+func (e *Event) Handoff() bool {
+	switch e.Rule {
+	case RuleReadyMutex:
+		return e.Flag
+	}
+	return false
+}
+
 // HandoffPolicy is the detail the rule table calls "handoffPolicy": Flag of
 // RuleEntersyscallblock. It is false for other rules.
 func (e *Event) HandoffPolicy() bool {
@@ -156,6 +196,17 @@ func (e *Event) HasTimeout() bool {
 		return e.Flag
 	}
 	return false
+}
+
+// Holder is the detail the rule table calls "holder": G2 of RuleMutexSpin,
+// RuleMutexQueue, RuleMutexStarve, RuleRWRLockWait. It is NoG for other
+// rules.
+func (e *Event) Holder() GID {
+	switch e.Rule {
+	case RuleMutexSpin, RuleMutexQueue, RuleMutexStarve, RuleRWRLockWait:
+		return e.G2
+	}
+	return NoG
 }
 
 // Idle is the detail the rule table calls "idle": N2 of RulePoolIdle,
@@ -202,10 +253,11 @@ func (e *Event) InQueue() int {
 // RuleReadyChan, RuleReadyClose, RuleReadyTimer, RuleReadyChildren,
 // RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop,
 // RulePurgeTimer, RuleReadyTasks, RuleReadySem, RuleGroupGo, RuleGroupSlot,
-// RuleGroupWaitDone. It is NoG for other rules.
+// RuleGroupWaitDone, RuleReadyMutex, RuleReadyRWReader, RuleReadyRWWriter,
+// RuleReadyWG. It is NoG for other rules.
 func (e *Event) Kicked() GID {
 	switch e.Rule {
-	case RuleNewproc, RuleReadyChan, RuleReadyClose, RuleReadyTimer, RuleReadyChildren, RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop, RulePurgeTimer, RuleReadyTasks, RuleReadySem, RuleGroupGo, RuleGroupSlot, RuleGroupWaitDone:
+	case RuleNewproc, RuleReadyChan, RuleReadyClose, RuleReadyTimer, RuleReadyChildren, RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop, RulePurgeTimer, RuleReadyTasks, RuleReadySem, RuleGroupGo, RuleGroupSlot, RuleGroupWaitDone, RuleReadyMutex, RuleReadyRWReader, RuleReadyRWWriter, RuleReadyWG:
 		return e.G3
 	}
 	return NoG
@@ -241,6 +293,16 @@ func (e *Event) LetThrough() int {
 	return 0
 }
 
+// Lifo is the detail the rule table calls "lifo": Flag of RuleMutexQueue.
+// It is false for other rules.
+func (e *Event) Lifo() bool {
+	switch e.Rule {
+	case RuleMutexQueue:
+		return e.Flag
+	}
+	return false
+}
+
 // LineLen is the detail the rule table calls "lineLen": N2 of
 // RulePoolBlock. It is 0 for other rules.
 func (e *Event) LineLen() int {
@@ -257,6 +319,20 @@ func (e *Event) Moved() int {
 	switch e.Rule {
 	case RuleRunqputslow, RuleGfput, RuleGfget:
 		return e.N
+	}
+	return 0
+}
+
+// Mutex is the detail the rule table calls "mutex": Obj of RuleMutexLock,
+// RuleMutexSpin, RuleMutexAcquire, RuleMutexQueue, RuleMutexStarve,
+// RuleMutexHandedOff, RuleMutexUnlock, RuleMutexWake, RuleMutexHandoff,
+// RuleReadyMutex, RuleRWRLock, RuleRWRLockWait, RuleRWRUnlock, RuleRWLock,
+// RuleRWUnlock, RuleReadyRWReader, RuleReadyRWWriter. It is 0 for other
+// rules.
+func (e *Event) Mutex() int {
+	switch e.Rule {
+	case RuleMutexLock, RuleMutexSpin, RuleMutexAcquire, RuleMutexQueue, RuleMutexStarve, RuleMutexHandedOff, RuleMutexUnlock, RuleMutexWake, RuleMutexHandoff, RuleReadyMutex, RuleRWRLock, RuleRWRLockWait, RuleRWRUnlock, RuleRWLock, RuleRWUnlock, RuleReadyRWReader, RuleReadyRWWriter:
+		return int(e.Obj)
 	}
 	return 0
 }
@@ -323,6 +399,16 @@ func (e *Event) Owner() GID {
 	return NoG
 }
 
+// Parks is the detail the rule table calls "parks": Flag of RuleWGWait. It
+// is false for other rules.
+func (e *Event) Parks() bool {
+	switch e.Rule {
+	case RuleWGWait:
+		return e.Flag
+	}
+	return false
+}
+
 // Period is the detail the rule table calls "period": N2 of
 // RuleGlobalFairness. It is 0 for other rules.
 func (e *Event) Period() int {
@@ -348,11 +434,14 @@ func (e *Event) Pool() int {
 }
 
 // Position is the detail the rule table calls "position": N3 of
-// RuleSemWait, RuleSemNever. It is 0 for other rules.
+// RuleSemWait, RuleSemNever; N of RuleMutexQueue, RuleRWRLockWait. It is 0
+// for other rules.
 func (e *Event) Position() int {
 	switch e.Rule {
 	case RuleSemWait, RuleSemNever:
 		return int(e.N3)
+	case RuleMutexQueue, RuleRWRLockWait:
+		return int(e.N)
 	}
 	return 0
 }
@@ -429,11 +518,21 @@ func (e *Event) QueueLen() int {
 }
 
 // Ran is the detail the rule table calls "ran": D of RulePreemptAsync,
-// RulePreemptSync, RuleGosched. It is 0 for other rules.
+// RulePreemptSync, RuleGosched, RuleGoyield. It is 0 for other rules.
 func (e *Event) Ran() time.Duration {
 	switch e.Rule {
-	case RulePreemptAsync, RulePreemptSync, RuleGosched:
+	case RulePreemptAsync, RulePreemptSync, RuleGosched, RuleGoyield:
 		return e.D
+	}
+	return 0
+}
+
+// Readers is the detail the rule table calls "readers": N of RuleRWRLock,
+// RuleRWRUnlock, RuleRWLock, RuleRWUnlock. It is 0 for other rules.
+func (e *Event) Readers() int {
+	switch e.Rule {
+	case RuleRWRLock, RuleRWRUnlock, RuleRWLock, RuleRWUnlock:
+		return e.N
 	}
 	return 0
 }
@@ -468,6 +567,16 @@ func (e *Event) Rearmed() bool {
 	return false
 }
 
+// Released is the detail the rule table calls "released": N3 of RuleWGAdd.
+// It is 0 for other rules.
+func (e *Event) Released() int {
+	switch e.Rule {
+	case RuleWGAdd:
+		return int(e.N3)
+	}
+	return 0
+}
+
 // RetakeCause is the detail the rule table calls "retakeCause": N2 of
 // RuleRetake. It is 0 for other rules.
 func (e *Event) RetakeCause() RetakeCause {
@@ -499,10 +608,10 @@ func (e *Event) RingFull() bool {
 }
 
 // RingLen is the detail the rule table calls "ringLen": N of RuleNewproc,
-// RulePurgeTimer, RuleGroupGo. It is 0 for other rules.
+// RulePurgeTimer, RuleGroupGo, RuleGoyield. It is 0 for other rules.
 func (e *Event) RingLen() int {
 	switch e.Rule {
-	case RuleNewproc, RulePurgeTimer, RuleGroupGo:
+	case RuleNewproc, RulePurgeTimer, RuleGroupGo, RuleGoyield:
 		return e.N
 	}
 	return 0
@@ -554,6 +663,16 @@ func (e *Event) Sem() int {
 	return 0
 }
 
+// SetsWoken is the detail the rule table calls "setsWoken": Flag of
+// RuleMutexSpin. It is false for other rules.
+func (e *Event) SetsWoken() bool {
+	switch e.Rule {
+	case RuleMutexSpin:
+		return e.Flag
+	}
+	return false
+}
+
 // Sleep is the detail the rule table calls "sleep": D of RuleSysmonSleep.
 // It is 0 for other rules.
 func (e *Event) Sleep() time.Duration {
@@ -565,11 +684,22 @@ func (e *Event) Sleep() time.Duration {
 }
 
 // SliceAge is the detail the rule table calls "sliceAge": D2 of
-// RulePreemptAsync, RulePreemptSync, RuleGosched. It is 0 for other rules.
+// RulePreemptAsync, RulePreemptSync, RuleGosched, RuleGoyield. It is 0 for
+// other rules.
 func (e *Event) SliceAge() time.Duration {
 	switch e.Rule {
-	case RulePreemptAsync, RulePreemptSync, RuleGosched:
+	case RulePreemptAsync, RulePreemptSync, RuleGosched, RuleGoyield:
 		return e.D2
+	}
+	return 0
+}
+
+// Spin is the detail the rule table calls "spin": N of RuleMutexSpin. It is
+// 0 for other rules.
+func (e *Event) Spin() int {
+	switch e.Rule {
+	case RuleMutexSpin:
+		return e.N
 	}
 	return 0
 }
@@ -593,6 +723,16 @@ func (e *Event) Spins() bool {
 		return e.Flag
 	}
 	return false
+}
+
+// Spun is the detail the rule table calls "spun": N of RuleMutexAcquire. It
+// is 0 for other rules.
+func (e *Event) Spun() int {
+	switch e.Rule {
+	case RuleMutexAcquire:
+		return e.N
+	}
+	return 0
 }
 
 // StealAll is the detail the rule table calls "stealAll": Flag of
@@ -714,10 +854,12 @@ func (e *Event) WaitArg() int {
 // Waited is the detail the rule table calls "waited": D of RuleRunnext,
 // RuleRunqHead, RuleGlobalFairness, RuleGlobalBatch, RuleNetpollRun,
 // RuleStolenRun, RulePoolHandoff, RulePoolServeWaiter, RulePoolTakeQueued,
-// RulePoolServeQueued, RulePoolRefill. It is 0 for other rules.
+// RulePoolServeQueued, RulePoolRefill, RuleMutexAcquire, RuleMutexQueue,
+// RuleMutexStarve, RuleMutexHandedOff, RuleReadyMutex. It is 0 for other
+// rules.
 func (e *Event) Waited() time.Duration {
 	switch e.Rule {
-	case RuleRunnext, RuleRunqHead, RuleGlobalFairness, RuleGlobalBatch, RuleNetpollRun, RuleStolenRun, RulePoolHandoff, RulePoolServeWaiter, RulePoolTakeQueued, RulePoolServeQueued, RulePoolRefill:
+	case RuleRunnext, RuleRunqHead, RuleGlobalFairness, RuleGlobalBatch, RuleNetpollRun, RuleStolenRun, RulePoolHandoff, RulePoolServeWaiter, RulePoolTakeQueued, RulePoolServeQueued, RulePoolRefill, RuleMutexAcquire, RuleMutexQueue, RuleMutexStarve, RuleMutexHandedOff, RuleReadyMutex:
 		return e.D
 	}
 	return 0
@@ -746,6 +888,19 @@ func (e *Event) WaiterNo() int {
 	return 0
 }
 
+// Waiters is the detail the rule table calls "waiters": N2 of
+// RuleMutexQueue, RuleMutexHandedOff, RuleMutexUnlock, RuleMutexWake,
+// RuleMutexHandoff; N of RuleWGWait. It is 0 for other rules.
+func (e *Event) Waiters() int {
+	switch e.Rule {
+	case RuleMutexQueue, RuleMutexHandedOff, RuleMutexUnlock, RuleMutexWake, RuleMutexHandoff:
+		return e.N2
+	case RuleWGWait:
+		return e.N
+	}
+	return 0
+}
+
 // Waiting is the detail the rule table calls "waiting": N of
 // RuleNetpollBlock, RulePoolReject. It is 0 for other rules.
 func (e *Event) Waiting() int {
@@ -756,16 +911,37 @@ func (e *Event) Waiting() int {
 	return 0
 }
 
+// Waits is the detail the rule table calls "waits": Flag of RuleRWLock. It
+// is false for other rules.
+func (e *Event) Waits() bool {
+	switch e.Rule {
+	case RuleRWLock:
+		return e.Flag
+	}
+	return false
+}
+
 // Waker is the detail the rule table calls "waker": G2 of RuleReadyChan,
 // RuleReadyClose, RuleReadyChildren, RulePoolReadyIdle,
 // RulePoolReadyWaiter, RulePoolReadyStop, RuleReadyTasks, RuleReadySem,
-// RuleGroupSlot, RuleGroupWaitDone. It is NoG for other rules.
+// RuleGroupSlot, RuleGroupWaitDone, RuleReadyMutex, RuleReadyRWReader,
+// RuleReadyRWWriter, RuleReadyWG. It is NoG for other rules.
 func (e *Event) Waker() GID {
 	switch e.Rule {
-	case RuleReadyChan, RuleReadyClose, RuleReadyChildren, RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop, RuleReadyTasks, RuleReadySem, RuleGroupSlot, RuleGroupWaitDone:
+	case RuleReadyChan, RuleReadyClose, RuleReadyChildren, RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop, RuleReadyTasks, RuleReadySem, RuleGroupSlot, RuleGroupWaitDone, RuleReadyMutex, RuleReadyRWReader, RuleReadyRWWriter, RuleReadyWG:
 		return e.G2
 	}
 	return NoG
+}
+
+// WakesWriter is the detail the rule table calls "wakesWriter": Flag of
+// RuleRWRUnlock. It is false for other rules.
+func (e *Event) WakesWriter() bool {
+	switch e.Rule {
+	case RuleRWRUnlock:
+		return e.Flag
+	}
+	return false
 }
 
 // WasSpinning is the detail the rule table calls "wasSpinning": Flag of
@@ -787,6 +963,36 @@ func (e *Event) Weight() int {
 		return e.N
 	}
 	return 0
+}
+
+// Wg is the detail the rule table calls "wg": Obj of RuleWGAdd, RuleWGWait,
+// RuleReadyWG. It is 0 for other rules.
+func (e *Event) Wg() int {
+	switch e.Rule {
+	case RuleWGAdd, RuleWGWait, RuleReadyWG:
+		return int(e.Obj)
+	}
+	return 0
+}
+
+// Woke is the detail the rule table calls "woke": Flag of RuleMutexAcquire.
+// It is false for other rules.
+func (e *Event) Woke() bool {
+	switch e.Rule {
+	case RuleMutexAcquire:
+		return e.Flag
+	}
+	return false
+}
+
+// WokenPending is the detail the rule table calls "wokenPending": Flag of
+// RuleMutexUnlock. It is false for other rules.
+func (e *Event) WokenPending() bool {
+	switch e.Rule {
+	case RuleMutexUnlock:
+		return e.Flag
+	}
+	return false
 }
 
 // Worker is the detail the rule table calls "worker": N of
@@ -824,11 +1030,11 @@ func (e *Event) Involves(g GID) bool {
 		return true
 	}
 	switch e.Rule {
-	case RuleNewproc, RuleReadyChan, RuleReadyClose, RuleReadyChildren, RulePoolServeWaiter, RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop, RuleReadyTasks, RuleReadySem, RuleGroupGo, RuleGroupSlot, RuleGroupWaitDone:
+	case RuleNewproc, RuleReadyChan, RuleReadyClose, RuleReadyChildren, RulePoolServeWaiter, RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop, RuleReadyTasks, RuleReadySem, RuleGroupGo, RuleGroupSlot, RuleGroupWaitDone, RuleReadyMutex, RuleReadyRWReader, RuleReadyRWWriter, RuleReadyWG:
 		return e.G2 == g || e.G3 == g
 	case RuleReadyTimer, RulePurgeTimer:
 		return e.G3 == g
-	case RulePoolDispatchIdle, RulePoolDispatchNew, RulePoolHandoff, RuleSemRelease, RulePoolTakeQueued, RulePoolServeQueued, RulePoolRefill:
+	case RulePoolDispatchIdle, RulePoolDispatchNew, RulePoolHandoff, RuleSemRelease, RulePoolTakeQueued, RulePoolServeQueued, RulePoolRefill, RuleMutexSpin, RuleMutexQueue, RuleMutexStarve, RuleRWRLockWait:
 		return e.G2 == g
 	}
 	return false

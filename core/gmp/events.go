@@ -39,6 +39,9 @@ const (
 	KindSemRelease                   // sem-release: a semaphore is given back
 	KindPoolExit                     // pool-exit: a worker stops because its task called runtime.Goexit
 	KindPoolQueue                    // pool-queue: an accepted task goes into a pool's queue
+	KindMutexLock                    // mutex-lock: a Lock or RLock takes a mutex, spins, or queues
+	KindMutexUnlock                  // mutex-unlock: an Unlock or RUnlock, and whom it wakes
+	KindWaitGroup                    // waitgroup: a sync.WaitGroup's Add, Done or Wait
 	numKinds
 )
 
@@ -54,6 +57,7 @@ var kindNames = [numKinds]string{
 	KindPoolReject: "pool-reject", KindPoolIdle: "pool-idle", KindPoolPurge: "pool-purge",
 	KindSemAcquire: "sem-acquire", KindSemRelease: "sem-release", KindPoolExit: "pool-exit",
 	KindPoolQueue: "pool-queue",
+	KindMutexLock: "mutex-lock", KindMutexUnlock: "mutex-unlock", KindWaitGroup: "waitgroup",
 }
 
 func (k Kind) String() string {
@@ -182,6 +186,30 @@ const (
 	RulePoolTakeQueued
 	RulePoolServeQueued
 	RulePoolRefill
+	// sync.Mutex (internal/sync/mutex.go over runtime/sema.go)
+	RuleMutexLock
+	RuleMutexSpin
+	RuleMutexAcquire
+	RuleMutexQueue
+	RuleMutexStarve
+	RuleMutexHandedOff
+	RuleMutexUnlock
+	RuleMutexWake
+	RuleMutexHandoff
+	RuleReadyMutex
+	RuleGoyield
+	// sync.RWMutex (sync/rwmutex.go)
+	RuleRWRLock
+	RuleRWRLockWait
+	RuleRWRUnlock
+	RuleRWLock
+	RuleRWUnlock
+	RuleReadyRWReader
+	RuleReadyRWWriter
+	// sync.WaitGroup (sync/waitgroup.go)
+	RuleWGAdd
+	RuleWGWait
+	RuleReadyWG
 	numRules
 )
 
@@ -238,10 +266,15 @@ const (
 	ReasonWait
 	ReasonSelect
 	ReasonWaitGroup
+	ReasonMutexLock
+	ReasonRWMutexRLock
+	ReasonRWMutexLock
 )
 
+// reasonNames are runtime/trace's reasons for stops, and for parks the
+// waitReason Go's goroutine dump prints ("sync.Mutex.Lock").
 var reasonNames = [...]string{"", "preempted", "gosched", "sleep", "chan send", "chan receive", "network", "wait",
-	"select", "sync.WaitGroup.Wait"}
+	"select", "sync.WaitGroup.Wait", "sync.Mutex.Lock", "sync.RWMutex.RLock", "sync.RWMutex.Lock"}
 
 func (r Reason) String() string {
 	if int(r) < len(reasonNames) {

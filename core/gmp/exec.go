@@ -25,12 +25,18 @@ const (
 	OpSend                      // channel send
 	OpRecv                      // channel receive
 	OpClose                     // close a channel
-	OpWait                      // wait until every goroutine this one started, and every task it submitted, has finished
+	OpWait                      // wait until every goroutine this one started, and every task it submitted, has finished; or sync.WaitGroup.Wait
 	OpExit                      // runtime.Goexit
 	OpSubmit                    // submit tasks to a pool (pool.Submit)
 	OpAcquire                   // acquire a weighted semaphore (semaphore.Weighted.Acquire)
 	OpRelease                   // release a weighted semaphore
 	OpGroup                     // errgroup: SetLimit, Go count times, Wait
+	OpLock                      // sync.Mutex.Lock, or sync.RWMutex.Lock
+	OpUnlock                    // sync.Mutex.Unlock, or sync.RWMutex.Unlock
+	OpRLock                     // sync.RWMutex.RLock
+	OpRUnlock                   // sync.RWMutex.RUnlock
+	OpAdd                       // sync.WaitGroup.Add
+	OpDone                      // sync.WaitGroup.Done
 
 	// Actions New makes up: the code of the libraries a scenario uses,
 	// run by the goroutines that call into them.
@@ -46,7 +52,8 @@ var opNames = [...]string{
 	OpCPU: "cpu", OpSyscall: "syscall", OpSleep: "sleep", OpNet: "net", OpGosched: "gosched",
 	OpGo: "go", OpLoop: "loop", OpSend: "send", OpRecv: "recv", OpClose: "close",
 	OpWait: "wait", OpExit: "exit", OpSubmit: "submit", OpAcquire: "acquire", OpRelease: "release",
-	OpGroup: "group", opPoolWorker: "pool worker", opPoolPurge: "pool purge", opGroupSend: "errgroup.Go", opGroupGo: "errgroup.Go",
+	OpGroup: "group", OpLock: "lock", OpUnlock: "unlock", OpRLock: "rlock", OpRUnlock: "runlock", OpAdd: "add", OpDone: "done",
+	opPoolWorker: "pool worker", opPoolPurge: "pool purge", opGroupSend: "errgroup.Go", opGroupGo: "errgroup.Go",
 	opGroupDone: "errgroup done", opGroupWait: "errgroup.Wait",
 }
 
@@ -146,7 +153,12 @@ func (s *Machine) indexBodies(ops []Op) (uint16, error) {
 		}
 		var body []Op
 		switch op.Kind {
-		case OpGo, OpLoop, OpSubmit:
+		case OpGo:
+			body = op.Body
+			if op.WG > 0 {
+				body = wgGoBody(op)
+			}
+		case OpLoop, OpSubmit:
 			body = op.Body
 		case opGroupGo:
 			body = groupTaskBody(op)
@@ -186,6 +198,17 @@ func (s *Machine) checkRefs(op *Op) error {
 		}
 		if op.N < 1 {
 			return &Error{Pos: op.Pos, Msg: fmt.Sprintf("%s of %d: the weight must be at least 1", op.Kind, op.N)}
+		}
+	case OpLock, OpUnlock, OpRLock, OpRUnlock:
+		if op.Mutex < 0 || op.Mutex >= len(s.prog.Mutexes) {
+			return bad("mutex", op.Mutex, len(s.prog.Mutexes))
+		}
+		if (op.Kind == OpRLock || op.Kind == OpRUnlock) && !s.prog.Mutexes[op.Mutex].RW {
+			return &Error{Pos: op.Pos, Msg: fmt.Sprintf("%s names %s, a sync.Mutex: only an RWMutex has readers", op.Kind, s.prog.Mutexes[op.Mutex].Name)}
+		}
+	case OpAdd, OpDone, OpWait, OpGo:
+		if op.WG < 0 || op.WG > len(s.prog.WaitGroups) || (op.WG == 0 && (op.Kind == OpAdd || op.Kind == OpDone)) {
+			return bad("wait group", op.WG-1, len(s.prog.WaitGroups))
 		}
 	}
 	return nil
@@ -270,12 +293,22 @@ func (s *Machine) runG(m *M) {
 	case OpGosched:
 		s.goschedImpl(m, g, RuleGosched)
 	case OpGo:
+		if op.WG > 0 {
+			s.wgAdd(m, g, op, 1) // wg.Go: Add(1), then the go statement
+			if s.ended {
+				return
+			}
+		}
 		s.newproc(m, g, op)
 	case OpSend, OpRecv, OpClose:
 		// The channel's lock and the work under it come before the
 		// operation's effect (chan.go).
 		s.wakeMAt(m, s.after(s.cfg.Costs.ChanOp), stepChanWorkDone)
 	case OpWait:
+		if op.WG > 0 {
+			s.wgWait(m, g, op)
+			return
+		}
 		s.waitChildren(m, g)
 	case OpExit:
 		s.goexit(m, g, false)
@@ -287,6 +320,22 @@ func (s *Machine) runG(m *M) {
 		s.semRelease(m, g, op)
 	case OpGroup:
 		s.groupStart(m, g, op)
+	case OpLock:
+		s.lock(m, g, op)
+	case OpUnlock:
+		s.unlock(m, g, op)
+	case OpRLock:
+		s.rlock(m, g, op)
+	case OpRUnlock:
+		s.runlock(m, g, op)
+	case OpAdd, OpDone:
+		delta := op.N
+		if op.Kind == OpDone {
+			delta = -1
+		}
+		if s.wgAdd(m, g, op, delta); !s.ended {
+			s.continueAfter(m, s.cfg.Costs.ChanOp)
+		}
 	case opGroupSend:
 		s.groupSend(m, g)
 	case opGroupGo:
@@ -325,7 +374,8 @@ func (s *Machine) runCPU(m *M, g *G) {
 // gosched and exit leave the P anyway.
 func (k OpKind) entersRuntime() bool {
 	switch k {
-	case OpSend, OpRecv, OpClose, OpGo, OpSleep, OpNet, OpSyscall, OpWait, OpSubmit, OpAcquire, OpRelease, OpGroup:
+	case OpSend, OpRecv, OpClose, OpGo, OpSleep, OpNet, OpSyscall, OpWait, OpSubmit, OpAcquire, OpRelease, OpGroup,
+		OpLock, OpUnlock, OpRLock, OpRUnlock, OpAdd, OpDone:
 		return true
 	}
 	return false
@@ -451,12 +501,18 @@ func without(q []GID, g GID) []GID {
 
 // gopanic ends the run: the program panicked. The position is the action
 // of the goroutine that panicked.
-func (s *Machine) gopanic(g *G, msg string) {
+func (s *Machine) gopanic(g *G, msg string) { s.die(g, "panic: "+msg) }
+
+// fatal ends the run with an error no recover can catch: the runtime's
+// fatal, which sync calls for an unlock of an unlocked mutex.
+func (s *Machine) fatal(g *G, msg string) { s.die(g, "fatal error: "+msg) }
+
+func (s *Machine) die(g *G, msg string) {
 	var pos Pos
 	if op := s.OpOf(g); op != nil {
 		pos = op.Pos
 	}
-	s.fail(Panicked, &Error{Pos: pos, Msg: "panic: " + msg + " [" + g.ID.String() + "]"})
+	s.fail(Panicked, &Error{Pos: pos, Msg: msg + " [" + g.ID.String() + "]"})
 }
 
 // waitChildren parks g until every goroutine it started has exited (a

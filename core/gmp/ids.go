@@ -127,6 +127,10 @@ const (
 	LocPoolIdle          // an idle pool worker, parked on its task channel; ID is the pool
 	LocPoolWait          // a submitter waiting for a pool worker; ID is the pool
 	LocGroupWait         // parked in errgroup.Wait
+	LocMutex             // parked in sync.Mutex.Lock (an RWMutex's writer lock too); ID is the mutex
+	LocRWReader          // a reader parked in sync.RWMutex.RLock behind a writer; ID is the mutex
+	LocRWWriter          // a writer parked in sync.RWMutex.Lock until its readers leave; ID is the mutex
+	LocWaitGroup         // parked in sync.WaitGroup.Wait; ID is the wait group
 )
 
 // Loc is a place: a kind and, where it matters, the P or channel it

@@ -38,6 +38,10 @@ type Machine struct {
 	mon   Sysmon
 	pools []Pool
 	sems  []Sem
+	// mutexes are the program's sync.Mutexes and RWMutexes, wgs its
+	// WaitGroups, in declaration order.
+	mutexes []Mutex
+	wgs     []WaitGroup
 	// groups are the errgroups in use; freeChans the channels groups
 	// made and gave back, for the next group to reuse.
 	groups    []group
@@ -209,6 +213,12 @@ func New(cfg Config, prog *Program) (*Machine, error) {
 	}
 	for _, d := range prog.Sems {
 		s.sems = append(s.sems, Sem{Decl: d})
+	}
+	for _, d := range prog.Mutexes {
+		s.mutexes = append(s.mutexes, Mutex{Decl: d})
+	}
+	for _, d := range prog.WaitGroups {
+		s.wgs = append(s.wgs, WaitGroup{Decl: d})
 	}
 	s.starting = true
 	defer func() { s.starting = false }()
@@ -490,6 +500,14 @@ func (s *Machine) Clone() *Machine {
 	for i := range s.sems {
 		c.sems[i] = s.sems[i].clone()
 	}
+	c.mutexes = make([]Mutex, len(s.mutexes))
+	for i := range s.mutexes {
+		c.mutexes[i] = s.mutexes[i].clone()
+	}
+	c.wgs = make([]WaitGroup, len(s.wgs))
+	for i := range s.wgs {
+		c.wgs[i] = s.wgs[i].clone()
+	}
 	c.groups = append([]group(nil), s.groups...)
 	for i := range c.groups {
 		c.groups[i].wait = s.groups[i].wait.clone()
@@ -594,6 +612,13 @@ func (s *Machine) Pools() []Pool { return s.pools }
 
 // Sems returns the semaphores (read-only), in declaration order.
 func (s *Machine) Sems() []Sem { return s.sems }
+
+// Mutexes returns the mutexes and rwmutexes (read-only), in declaration
+// order.
+func (s *Machine) Mutexes() []Mutex { return s.mutexes }
+
+// WaitGroups returns the wait groups (read-only), in declaration order.
+func (s *Machine) WaitGroups() []WaitGroup { return s.wgs }
 
 // SysmonState returns sysmon's state (read-only).
 func (s *Machine) SysmonState() *Sysmon { return &s.mon }

@@ -12,7 +12,8 @@ import (
 //
 // Each switch is read in the one function of the model that the rule it
 // changes lives in (readyPlace, findRunnable, runqsteal, retake,
-// entersyscall), and each event a switch changes says so in its sentence.
+// entersyscall, canSpin, lockSlow), and each event a switch changes says
+// so in its sentence.
 type Policy struct {
 	// NoRunnext: a new or readied G goes to the tail of the P's ring, not
 	// into runnext (newproc, goready).
@@ -37,6 +38,12 @@ type Policy struct {
 	// GlobalFIFO: one global FIFO queue and no per-P queues: new and
 	// readied Gs go to its tail, and an M takes one G from its head.
 	GlobalFIFO bool
+	// NoSpin: a goroutine that finds a sync.Mutex held never spins
+	// (runtime_canSpin always says no): it queues at once.
+	NoSpin bool
+	// NoStarvation: a sync.Mutex never enters starvation mode, however
+	// long a waiter has waited (lockSlow's 1ms threshold is never met).
+	NoStarvation bool
 }
 
 // fairnessPeriod is the runtime's: proc.go findRunnable checks the global
@@ -55,15 +62,19 @@ const (
 	decideFairness
 	decidePreempt
 	decideSyscall
+	decideMutexSpin
+	decideMutexStarve
 )
 
 // decisionWords say what each decision is, for ParsePolicy's message.
 var decisionWords = [...]string{
-	decideReadyPlace: "where a new or readied goroutine goes",
-	decideSteal:      "what an idle M takes from another P",
-	decideFairness:   "how often the global queue is looked at first",
-	decidePreempt:    "whether sysmon preempts a goroutine that runs long",
-	decideSyscall:    "who keeps the P through a system call",
+	decideReadyPlace:  "where a new or readied goroutine goes",
+	decideSteal:       "what an idle M takes from another P",
+	decideFairness:    "how often the global queue is looked at first",
+	decidePreempt:     "whether sysmon preempts a goroutine that runs long",
+	decideSyscall:     "who keeps the P through a system call",
+	decideMutexSpin:   "whether a goroutine spins on a held mutex",
+	decideMutexStarve: "whether a mutex hands itself to a waiter that waited over 1ms",
 }
 
 // PolicyConflictError is ParsePolicy's error for two policies that
@@ -110,6 +121,10 @@ var policies = []PolicyInfo{
 		[]decision{decideSyscall}, func(p *Policy) { p.SyscallHandoff = true }},
 	{"global-fifo", "one global FIFO run queue and no per-P queues, the naive scheduler: every decision contends on one queue and no goroutine keeps its P's cache warm (network-ready goroutines still arrive through injectglist)",
 		[]decision{decideReadyPlace}, func(p *Policy) { p.GlobalFIFO = true }},
+	{"no-spin", "a goroutine that finds a sync.Mutex held queues at once instead of spinning up to 4 times: the lock passes through the semaphore, and a waiter woken by Unlock meets fewer goroutines arriving in the meantime",
+		[]decision{decideMutexSpin}, func(p *Policy) { p.NoSpin = true }},
+	{"no-starvation", "a sync.Mutex stays in normal mode (Go before 1.9): a woken waiter keeps losing to goroutines that arrive running, and the one that just unlocked takes the lock back again and again however long the queue has waited",
+		[]decision{decideMutexStarve}, func(p *Policy) { p.NoStarvation = true }},
 }
 
 // Policies lists the named policies.
@@ -193,6 +208,8 @@ func (p Policy) String() string {
 	add(p.NoPreempt, "no-preempt")
 	add(p.SyscallHandoff, "syscall-handoff")
 	add(p.GlobalFIFO, "global-fifo")
+	add(p.NoSpin, "no-spin")
+	add(p.NoStarvation, "no-starvation")
 	if len(parts) == 0 {
 		return "default"
 	}

@@ -56,11 +56,17 @@ type Op struct {
 	Count int
 	// Body: go, the new goroutines' program; loop, the repeated actions;
 	// submit and group, what each task runs.
-	Body  []Op
-	Chan  int // send, recv, close: index into Program.Chans
-	Pool  int // submit: index into Program.Pools
-	Sem   int // acquire, release: index into Program.Sems
-	N     int // acquire, release: the weight
+	Body []Op
+	Chan int // send, recv, close: index into Program.Chans
+	Pool int // submit: index into Program.Pools
+	Sem  int // acquire, release: index into Program.Sems
+	// Mutex: lock, unlock, rlock, runlock: index into Program.Mutexes.
+	Mutex int
+	// WG: add, done, wait, and a go that calls wg.Go: one more than the
+	// index into Program.WaitGroups; 0 for none (wait: children, a plain
+	// go statement).
+	WG    int
+	N     int // acquire, release: the weight; add: the delta
 	Limit int // group: SetLimit's argument; negative: no limit (SetLimit not called)
 	// Defer marks an action a deferred call makes: it also runs when the
 	// goroutine calls runtime.Goexit before reaching it (the release that
@@ -105,13 +111,28 @@ type SemDecl struct {
 	Pos  Pos
 }
 
+// MutexDecl declares a sync.Mutex, or with RW a sync.RWMutex.
+type MutexDecl struct {
+	Name string
+	RW   bool
+	Pos  Pos
+}
+
+// WaitGroupDecl declares a sync.WaitGroup.
+type WaitGroupDecl struct {
+	Name string
+	Pos  Pos
+}
+
 // Program is what a simulation runs: the main goroutine's actions and the
-// channels, pools and semaphores they use. The scenarios package builds
-// one from a file.
+// channels, pools, semaphores, mutexes and wait groups they use. The
+// scenarios package builds one from a file.
 type Program struct {
-	Name  string
-	Chans []ChanDecl
-	Pools []PoolDecl
-	Sems  []SemDecl
-	Main  []Op
+	Name       string
+	Chans      []ChanDecl
+	Pools      []PoolDecl
+	Sems       []SemDecl
+	Mutexes    []MutexDecl
+	WaitGroups []WaitGroupDecl
+	Main       []Op
 }

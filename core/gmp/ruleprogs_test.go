@@ -96,6 +96,29 @@ var (
 			acquire(0, 1), release(0, 1), waitKids()}}}
 	// errgroup.Go past its limit, and Wait.
 	errgroup = microProg{procs: 2, prog: mainOnly(errgroupOp(2, 4, cpu(time.Millisecond)))}
+	// Four goroutines on 2 Ps contend for a mutex: the fast path,
+	// spinning, queueing, wake-ups and a woken waiter's win.
+	mutexContended = microProg{procs: 2, prog: Program{Mutexes: []MutexDecl{{Name: "mu"}},
+		Main: []Op{goN(4, loop(20, lockOp(0), cpu(10*time.Microsecond), unlockOp(0), cpu(10*time.Microsecond))), waitKids()}}}
+	// On one P main keeps re-taking a mutex while a waiter's wait passes
+	// 1ms: starvation mode, the handoff and the yield
+	// (TestMutexStarvationHandsOff).
+	mutexStarving = microProg{procs: 1, prog: Program{Mutexes: []MutexDecl{{Name: "mu"}},
+		Main: []Op{lockOp(0), goN(1, lockOp(0), unlockOp(0)),
+			loop(4, cpu(400*time.Microsecond), unlockOp(0), lockOp(0), sleep(10*time.Microsecond)),
+			unlockOp(0), waitKids()}}}
+	// A reader in (G2, on P0 while main yields), a writer (main, on P1)
+	// waiting for it, a reader (G3) queued behind the writer and let in
+	// by its Unlock.
+	rwmutex = microProg{procs: 2, prog: Program{Mutexes: []MutexDecl{{Name: "rw", RW: true}},
+		Main: []Op{goN(1, rlockOp(0), cpu(time.Millisecond), runlockOp(0)), gosched(),
+			goN(1, rlockOp(0), runlockOp(0)),
+			lockOp(0), cpu(100 * time.Microsecond), unlockOp(0), waitKids()}}}
+	// A wait group: Add, Done, two waiters released at zero, a Wait that
+	// returns at once, and wg.Go.
+	waitGroup = microProg{procs: 2, prog: Program{WaitGroups: []WaitGroupDecl{{Name: "wg"}},
+		Main: []Op{addOp(0, 2), goN(2, cpu(time.Millisecond), doneOp(0)), goN(1, waitOp(0)), waitOp(0), waitOp(0),
+			wgGo(0, 2, cpu(100*time.Microsecond)), waitOp(0), waitKids()}}}
 )
 
 // actionProgs runs the actions no program of ruleProgs uses: an action
@@ -199,6 +222,30 @@ var ruleProgs = map[Rule]microProg{
 	RuleGroupGo:       errgroup,
 	RuleGroupSlot:     errgroup,
 	RuleGroupWaitDone: errgroup,
+
+	RuleMutexLock:      mutexContended,
+	RuleMutexSpin:      mutexContended,
+	RuleMutexAcquire:   mutexContended,
+	RuleMutexQueue:     mutexContended,
+	RuleMutexStarve:    mutexStarving,
+	RuleMutexHandedOff: mutexStarving,
+	RuleMutexUnlock:    mutexContended,
+	RuleMutexWake:      mutexContended,
+	RuleMutexHandoff:   mutexStarving,
+	RuleReadyMutex:     mutexContended,
+	RuleGoyield:        mutexStarving,
+
+	RuleRWRLock:       rwmutex,
+	RuleRWRLockWait:   rwmutex,
+	RuleRWRUnlock:     rwmutex,
+	RuleRWLock:        rwmutex,
+	RuleRWUnlock:      rwmutex,
+	RuleReadyRWReader: rwmutex,
+	RuleReadyRWWriter: rwmutex,
+
+	RuleWGAdd:   waitGroup,
+	RuleWGWait:  waitGroup,
+	RuleReadyWG: waitGroup,
 }
 
 // runMicro runs a micro-program with the invariants checked and gives

@@ -120,6 +120,16 @@ func randomScenario(seed uint64) string {
 		}
 		fmt.Fprintf(&b, "sems: {%s}\n", strings.Join(ss, ", "))
 	}
+	g.mutexes, g.rws, g.wgs = g.n(3), g.n(2), g.n(2)
+	if g.mutexes > 0 {
+		fmt.Fprintf(&b, "mutexes: [%s]\n", names("m", g.mutexes))
+	}
+	if g.rws > 0 {
+		fmt.Fprintf(&b, "rwmutexes: [%s]\n", names("r", g.rws))
+	}
+	if g.wgs > 0 {
+		fmt.Fprintf(&b, "waitgroups: [%s]\n", names("w", g.wgs))
+	}
 	fmt.Fprintf(&b, "main: [%s]\n", g.actions(0, 1+g.n(6)))
 	return b.String()
 }
@@ -127,6 +137,16 @@ func randomScenario(seed uint64) string {
 type soakGen struct {
 	r                  *sim.Rand
 	chans, pools, sems int
+	mutexes, rws, wgs  int
+}
+
+// names lists n names: m0, m1, …
+func names(prefix string, n int) string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("%s%d", prefix, i)
+	}
+	return strings.Join(out, ", ")
 }
 
 func (g *soakGen) n(k int) int { return int(g.r.Int63n(int64(k))) }
@@ -160,7 +180,7 @@ func (g *soakGen) action(depth int) string {
 		return g.actions(depth+1, 1+g.n(3))
 	}
 	for {
-		switch g.n(17) {
+		switch g.n(21) {
 		case 0, 1:
 			return "{cpu: " + g.dur() + "}"
 		case 2:
@@ -200,6 +220,35 @@ func (g *soakGen) action(depth int) string {
 				limit = fmt.Sprintf("limit: %d, ", g.n(4))
 			}
 			return fmt.Sprintf("{group: {%scount: %d, do: [%s]}}", limit, g.n(5), inner())
+		case 17:
+			if g.mutexes > 0 {
+				m := g.n(g.mutexes)
+				if g.n(16) == 0 {
+					return fmt.Sprintf("{unlock: m%d}", m) // of an unlocked mutex, most likely: a fatal error
+				}
+				return fmt.Sprintf("{lock: m%d}, {cpu: %s}, {unlock: m%d}", m, g.dur(), m)
+			}
+		case 18:
+			if g.rws > 0 {
+				r := g.n(g.rws)
+				if g.n(2) == 0 {
+					return fmt.Sprintf("{rlock: r%d}, {cpu: %s}, {runlock: r%d}", r, g.dur(), r)
+				}
+				return fmt.Sprintf("{lock: r%d}, {cpu: %s}, {unlock: r%d}", r, g.dur(), r)
+			}
+		case 19, 20:
+			if g.wgs > 0 {
+				w := g.n(g.wgs)
+				switch g.n(4) {
+				case 0:
+					return fmt.Sprintf("{add: {wg: w%d, n: %d}}, {go: {count: 1, do: [%s, {done: w%d}]}}, {wait: w%d}", w, 1, inner(), w, w)
+				case 1:
+					return fmt.Sprintf("{go: {count: %d, wg: w%d, do: [%s]}}, {wait: w%d}", 1+g.n(4), w, inner(), w)
+				case 2:
+					return fmt.Sprintf("{add: {wg: w%d, n: %d}}", w, g.n(3)-1) // may go negative: a panic
+				}
+				return fmt.Sprintf("{wait: w%d}", w)
+			}
 		}
 	}
 }

@@ -154,6 +154,14 @@ func (s *Machine) queuesAt(l Loc, g GID) (a, b *WaitQ) {
 		if gr := s.groupOf(g); gr != nil {
 			return &gr.wait, nil
 		}
+	case LocMutex:
+		return &s.mutexes[l.ID].Sema, nil
+	case LocRWReader:
+		return &s.mutexes[l.ID].ReaderSem, nil
+	case LocRWWriter:
+		return &s.mutexes[l.ID].WriterSem, nil
+	case LocWaitGroup:
+		return &s.wgs[l.ID].Sema, nil
 	}
 	return nil, nil
 }
@@ -178,6 +186,14 @@ func (d *Describer) waitsOn(b []byte, l Loc) []byte {
 		return appendf(b, "sending to %s", d.place(l))
 	case LocGroupWait:
 		return append(b, "in errgroup.Wait"...)
+	case LocMutex:
+		return appendf(b, "in %v on %s", ReasonMutexLock, d.place(l))
+	case LocRWReader:
+		return appendf(b, "in %v on %s", ReasonRWMutexRLock, d.place(l))
+	case LocRWWriter:
+		return appendf(b, "in %v on %s", ReasonRWMutexLock, d.place(l))
+	case LocWaitGroup:
+		return appendf(b, "in %v on %s", ReasonWaitGroup, d.place(l))
 	}
 	return appendf(b, "in %s", d.place(l))
 }

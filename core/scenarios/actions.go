@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/goccy/go-yaml/ast"
@@ -39,12 +40,14 @@ func init() {
 		{name: "sleep", kind: gmp.OpSleep, needs: "a duration", example: "1ms", doc: "`sleep: D`", read: readDuration},
 		{name: "net", kind: gmp.OpNet, needs: "a duration", example: "1ms", doc: "`net: D` (a network read that becomes ready after D)", read: readDuration},
 		{name: "gosched", kind: gmp.OpGosched, bare: true, doc: "`gosched`"},
-		{name: "go", kind: gmp.OpGo, needs: "a mapping with count and do", example: "{count: 4, do: [{cpu: 1ms}]}", doc: "`go: {count, do}`", read: readGo},
+		{name: "go", kind: gmp.OpGo, needs: "a mapping with count and do", example: "{count: 4, do: [{cpu: 1ms}]}",
+			doc: "`go: {count, do}` (with `wg: WG`, `wg.Go`: Add(1), and Done deferred in the goroutine)", read: readGo},
 		{name: "loop", kind: gmp.OpLoop, needs: "a mapping with times and do", example: "{times: 3, do: [{cpu: 1ms}]}", doc: "`loop: {times, do}`", read: readLoop},
 		{name: "send", kind: gmp.OpSend, needs: "a channel name", example: "done", doc: "`send: CH`", read: readChanOp},
 		{name: "recv", kind: gmp.OpRecv, needs: "a channel name", example: "done", doc: "`recv: CH`", read: readChanOp},
 		{name: "close", kind: gmp.OpClose, needs: "a channel name", example: "done", doc: "`close: CH`", read: readChanOp},
-		{name: "wait", kind: gmp.OpWait, needs: "the word children", example: "children", doc: "`wait: children`", read: readWait},
+		{name: "wait", kind: gmp.OpWait, needs: "the word children or a wait group", example: "children",
+			doc: "`wait: children` (or `wait: WG`, sync.WaitGroup.Wait)", read: readWait},
 		{name: "exit", kind: gmp.OpExit, bare: true, doc: "`exit` (runtime.Goexit)"},
 		{name: "submit", kind: gmp.OpSubmit, needs: "a mapping with pool, count and do", example: "{pool: workers, count: 100, do: [{cpu: 1ms}]}",
 			doc: "`submit: {pool, count, do}` (pool.Submit)", read: func(p *reader, _ *actionInfo, mv *ast.MappingValueNode, pos gmp.Pos) (gmp.Op, bool) {
@@ -56,12 +59,19 @@ func init() {
 			doc: "`group: {limit, count, do}` (errgroup: SetLimit, Go, Wait)", read: func(p *reader, _ *actionInfo, mv *ast.MappingValueNode, pos gmp.Pos) (gmp.Op, bool) {
 				return p.group(mv, pos)
 			}},
+		{name: "lock", kind: gmp.OpLock, needs: "a mutex", example: "mu", doc: "`lock: MU` (sync.Mutex.Lock; of an rwmutex, RWMutex.Lock)", read: readLockOp},
+		{name: "unlock", kind: gmp.OpUnlock, needs: "a mutex", example: "mu", doc: "`unlock: MU`", read: readLockOp},
+		{name: "rlock", kind: gmp.OpRLock, needs: "an rwmutex", example: "rw", doc: "`rlock: RW` (sync.RWMutex.RLock)", read: readLockOp},
+		{name: "runlock", kind: gmp.OpRUnlock, needs: "an rwmutex", example: "rw", doc: "`runlock: RW`", read: readLockOp},
+		{name: "add", kind: gmp.OpAdd, needs: "a wait group", example: "{wg: wg, n: 2}", doc: "`add: {wg, n}` (sync.WaitGroup.Add; `add: WG` adds 1)", read: readAdd},
+		{name: "done", kind: gmp.OpDone, needs: "a wait group", example: "wg", doc: "`done: WG` (sync.WaitGroup.Done)", read: readDone},
 	}
 }
 
 // ExampleDecls declares what the actions' examples name: the channel
-// done, the semaphore io and the pool workers.
-const ExampleDecls = "chans: {done: 1}\nsems: {io: 2}\npools: {workers: {size: 2}}\n"
+// done, the semaphore io, the pool workers, the mutex mu, the rwmutex rw
+// and the wait group wg.
+const ExampleDecls = "chans: {done: 1}\nsems: {io: 2}\npools: {workers: {size: 2}}\nmutexes: [mu]\nrwmutexes: [rw]\nwaitgroups: [wg]\n"
 
 // ActionExample is an action a scenario can write, with a line that
 // writes it (`recv: done`), valid in a file with ExampleDecls.
@@ -151,10 +161,15 @@ func readGo(p *reader, _ *actionInfo, mv *ast.MappingValueNode, pos gmp.Pos) (gm
 		p.errorf(mv.Key, "write go: {count: 4, do: [{cpu: 1ms}]}", "go needs a mapping with count and do")
 		return gmp.Op{}, false
 	}
-	f := p.mapping(m, []string{"count", "do"}, "go")
+	f := p.mapping(m, []string{"count", "do", "wg"}, "go")
 	op := gmp.Op{Kind: gmp.OpGo, Count: 1, Pos: pos}
 	if c, ok := f["count"]; ok {
 		op.Count = int(p.integer(c, "go count", 1, maxGoCount))
+	}
+	if w, ok := f["wg"]; ok {
+		// wg.Go: the goroutine's body gains a deferred Done, one more
+		// frame's worth of nothing; the body itself is unchanged.
+		op.WG = 1 + p.ref(w, mv.Key, "go", "wait group", p.wgs, "waitgroups: [NAME]")
 	}
 	if d, ok := f["do"]; ok {
 		op.Body = p.actionList(d, "go's do")
@@ -197,11 +212,68 @@ func readChanOp(p *reader, a *actionInfo, mv *ast.MappingValueNode, pos gmp.Pos)
 }
 
 func readWait(p *reader, _ *actionInfo, mv *ast.MappingValueNode, pos gmp.Pos) (gmp.Op, bool) {
-	if s, ok := p.scalar(mv.Value); !ok || s != "children" {
-		p.errorf(mv.Value, "the only form is wait: children", "wait takes the word children")
-		return gmp.Op{}, false
+	s, ok := p.scalar(mv.Value)
+	if ok && s == "children" {
+		return gmp.Op{Kind: gmp.OpWait, Pos: pos}, true
 	}
-	return gmp.Op{Kind: gmp.OpWait, Pos: pos}, true
+	if _, declared := p.wgs[s]; ok && declared {
+		return gmp.Op{Kind: gmp.OpWait, WG: 1 + p.wgs[s], Pos: pos}, true
+	}
+	hint := "write wait: children, or wait: WG for a wait group declared under waitgroups:"
+	if c := closest(s, append([]string{"children"}, sortedNames(p.wgs)...)); ok && c != "" {
+		hint = "did you mean " + c + "?"
+	}
+	p.errorf(mv.Value, hint, "wait takes the word children or a wait group's name")
+	return gmp.Op{}, false
+}
+
+// readLockOp reads lock:, unlock:, rlock: and runlock: MU. rlock and
+// runlock need an rwmutex.
+func readLockOp(p *reader, a *actionInfo, mv *ast.MappingValueNode, pos gmp.Pos) (gmp.Op, bool) {
+	op := gmp.Op{Kind: a.kind, Pos: pos}
+	name, _ := p.scalar(mv.Value)
+	_, declared := p.mutexes[name]
+	op.Mutex = p.ref(mv.Value, mv.Key, a.name, "mutex", p.mutexes, "mutexes: [NAME] or rwmutexes: [NAME]")
+	if declared && (a.kind == gmp.OpRLock || a.kind == gmp.OpRUnlock) && !p.rw[op.Mutex] {
+		p.errorf(mv.Value, "declare it under rwmutexes: to have readers", "%s needs an rwmutex, and %q is a sync.Mutex", a.name, name)
+		return op, false
+	}
+	return op, true
+}
+
+// readAdd reads add: {wg: WG, n: N} (add: WG is n: 1). N may be
+// negative, as Add's delta may.
+func readAdd(p *reader, _ *actionInfo, mv *ast.MappingValueNode, pos gmp.Pos) (gmp.Op, bool) {
+	op := gmp.Op{Kind: gmp.OpAdd, N: 1, Pos: pos}
+	m, ok := p.resolve(mv.Value).(*ast.MappingNode)
+	if !ok {
+		op.WG = 1 + p.ref(mv.Value, mv.Key, "add", "wait group", p.wgs, "waitgroups: [NAME]")
+		return op, true
+	}
+	f := p.mapping(m, []string{"wg", "n"}, "add")
+	if v, ok := f["wg"]; ok {
+		op.WG = 1 + p.ref(v, mv.Key, "add", "wait group", p.wgs, "waitgroups: [NAME]")
+	} else {
+		p.errorf(m, "name the wait group: wg: wg", "add has no wg:")
+	}
+	if v, ok := f["n"]; ok {
+		op.N = int(p.integer(v, "add n", -maxGoCount, maxGoCount))
+	}
+	return op, true
+}
+
+// readDone reads done: WG.
+func readDone(p *reader, _ *actionInfo, mv *ast.MappingValueNode, pos gmp.Pos) (gmp.Op, bool) {
+	return gmp.Op{Kind: gmp.OpDone, WG: 1 + p.ref(mv.Value, mv.Key, "done", "wait group", p.wgs, "waitgroups: [NAME]"), Pos: pos}, true
+}
+
+func sortedNames(known map[string]int) []string {
+	names := make([]string, 0, len(known))
+	for n := range known {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
 }
 
 func readSemOp(p *reader, a *actionInfo, mv *ast.MappingValueNode, pos gmp.Pos) (gmp.Op, bool) {

@@ -139,11 +139,15 @@ func (p *reader) fact(n ast.Node) quiz.Fact {
 	mv := m.Values[0]
 	arg, ok := p.scalar(mv.Value)
 	if !ok {
-		p.errorf(mv.Value, hint, "the fact %s needs a P, a goroutine or a pool", keyName(mv))
+		p.errorf(mv.Value, hint, "the fact %s needs a P, a goroutine, a pool or a mutex", keyName(mv))
 		return quiz.Fact{}
 	}
-	f, err := quiz.ParseFact(keyName(mv), arg, func(name string) (int, bool) {
-		i, ok := p.pools[name]
+	f, err := quiz.ParseFact(keyName(mv), arg, func(what, name string) (int, bool) {
+		known := p.pools
+		if what == "mutex" {
+			known = p.mutexes
+		}
+		i, ok := known[name]
 		return i, ok
 	})
 	if err != nil {

@@ -25,6 +25,7 @@ var Order = []string{
 	"timer-1p", "timer-2p", "timer-bursts", "netpoll",
 	"freelist",
 	"burst", "burst-queue", "purge", "nested-submit", "nested-nonblocking", "sem-heavy",
+	"mutex-starvation", "mutex-retake", "waitgroup-fanout",
 }
 
 // DefaultName is the built-in the UI opens with no arguments.

@@ -111,6 +111,59 @@ func (p *reader) semDecls(n ast.Node) []gmp.SemDecl {
 	return out
 }
 
+// names reads a list of names (mutexes: [mu, cache]), calling each for
+// every name in file order. A name given twice in the list, or already
+// declared (taken), is an error; so is one with a control character.
+func (p *reader) names(n ast.Node, section, what string, taken map[string]int, each func(name string, at ast.Node)) {
+	seq, ok := p.resolve(n).(*ast.SequenceNode)
+	if !ok {
+		if _, null := p.resolve(n).(*ast.NullNode); !null {
+			p.errorf(n, "write "+section+": [NAME, …]", "%s must list %s names", section, what)
+		}
+		return
+	}
+	for _, v := range seq.Values {
+		name, ok := p.scalar(v)
+		if !ok || name == "" {
+			p.errorf(v, "write a name, e.g. "+section+": [mu]", "a %s needs a name", what)
+			continue
+		}
+		if hasControl(name) {
+			p.errorf(v, "use letters, digits, spaces and punctuation", "%s name %q contains a control character", what, name)
+		}
+		if _, dup := taken[name]; dup {
+			p.errorf(v, "give each a name of its own", "%q is declared twice", name)
+			continue
+		}
+		each(name, v)
+	}
+}
+
+// mutexDecls reads mutexes: [NAME, …] or, with rw, rwmutexes: [NAME, …],
+// after those already declared: lock: names either kind.
+func (p *reader) mutexDecls(n ast.Node, section string, rw bool, out []gmp.MutexDecl) []gmp.MutexDecl {
+	what := "mutex"
+	if rw {
+		what = "rwmutex"
+	}
+	p.names(n, section, what, p.mutexes, func(name string, at ast.Node) {
+		p.mutexes[name] = len(out)
+		p.rw = append(p.rw, rw)
+		out = append(out, gmp.MutexDecl{Name: name, RW: rw, Pos: p.pos(at)})
+	})
+	return out
+}
+
+// waitGroupDecls reads waitgroups: [NAME, …].
+func (p *reader) waitGroupDecls(n ast.Node) []gmp.WaitGroupDecl {
+	var out []gmp.WaitGroupDecl
+	p.names(n, "waitgroups", "wait group", p.wgs, func(name string, at ast.Node) {
+		p.wgs[name] = len(out)
+		out = append(out, gmp.WaitGroupDecl{Name: name, Pos: p.pos(at)})
+	})
+	return out
+}
+
 // ref resolves the name of a declared pool or semaphore.
 func (p *reader) ref(v, key ast.Node, action, what string, known map[string]int, decl string) int {
 	name, ok := p.scalar(v)

@@ -28,7 +28,7 @@ const (
 	maxErrors    = 20
 )
 
-var topKeys = []string{"name", "title", "summary", "procs", "seed", "until", "max_events", "policy", "noise", "expect", "chans", "pools", "sems", "main", "notes", "ask"}
+var topKeys = []string{"name", "title", "summary", "procs", "seed", "until", "max_events", "policy", "noise", "expect", "chans", "pools", "sems", "mutexes", "rwmutexes", "waitgroups", "main", "notes", "ask"}
 
 var validName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
 
@@ -39,7 +39,8 @@ func Parse(file string, data []byte) (*Scenario, error) {
 	if perr != nil {
 		return nil, ErrorList{perr}
 	}
-	p := &reader{file: file, anchors: map[string]ast.Node{}, chans: map[string]int{}, pools: map[string]int{}, sems: map[string]int{}}
+	p := &reader{file: file, anchors: map[string]ast.Node{}, chans: map[string]int{}, pools: map[string]int{}, sems: map[string]int{},
+		mutexes: map[string]int{}, wgs: map[string]int{}}
 	sc := p.parse(data)
 	if len(p.errs) > 0 {
 		p.errs.sort()
@@ -67,6 +68,9 @@ type reader struct {
 	chans   map[string]int
 	pools   map[string]int
 	sems    map[string]int
+	mutexes map[string]int // mutexes and rwmutexes, one namespace
+	rw      []bool         // by mutex: declared under rwmutexes:
+	wgs     map[string]int
 	actions int
 	depth   int
 	loops   int // loops enclosing the action being read, in its goroutine
@@ -212,6 +216,15 @@ func (p *reader) parse(data []byte) *Scenario {
 	}
 	if n, ok := fields["sems"]; ok {
 		sc.Sems = p.semDecls(n)
+	}
+	if n, ok := fields["mutexes"]; ok {
+		sc.Mutexes = p.mutexDecls(n, "mutexes", false, sc.Mutexes)
+	}
+	if n, ok := fields["rwmutexes"]; ok {
+		sc.Mutexes = p.mutexDecls(n, "rwmutexes", true, sc.Mutexes)
+	}
+	if n, ok := fields["waitgroups"]; ok {
+		sc.WaitGroups = p.waitGroupDecls(n)
 	}
 	if n, ok := fields["main"]; ok {
 		sc.Main = p.actionList(n, "main")

@@ -28,8 +28,12 @@ type Scenario struct {
 	Chans  []gmp.ChanDecl
 	Pools  []gmp.PoolDecl
 	Sems   []gmp.SemDecl
-	Main   []gmp.Op
-	Notes  []Note
+	// Mutexes are the sync.Mutexes (mutexes:) and RWMutexes (rwmutexes:),
+	// WaitGroups the sync.WaitGroups (waitgroups:).
+	Mutexes    []gmp.MutexDecl
+	WaitGroups []gmp.WaitGroupDecl
+	Main       []gmp.Op
+	Notes      []Note
 	// Asks are the questions asked as the run goes (package quiz).
 	Asks []quiz.Ask
 	// refs are the Ps and goroutines the asks name, for Validate.
@@ -55,7 +59,8 @@ type Note struct {
 
 // Program returns the program the simulation runs.
 func (s *Scenario) Program() *gmp.Program {
-	return &gmp.Program{Name: s.Name, Chans: s.Chans, Pools: s.Pools, Sems: s.Sems, Main: s.Main}
+	return &gmp.Program{Name: s.Name, Chans: s.Chans, Pools: s.Pools, Sems: s.Sems,
+		Mutexes: s.Mutexes, WaitGroups: s.WaitGroups, Main: s.Main}
 }
 
 // Config returns a simulation configuration for the scenario, with the

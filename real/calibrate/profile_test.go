@@ -126,6 +126,7 @@ func TestCostsFromAProfile(t *testing.T) {
 		Execute:       60 * ns,
 		NewM:          def.NewM,
 		PreemptSignal: def.PreemptSignal,
+		Spin:          def.Spin,
 	}
 	if k != want {
 		t.Errorf("costs %+v\nwant  %+v", k, want)

@@ -25,6 +25,9 @@ const everyAction = `procs: 2
 chans: {done: 1, fin: 0}
 sems: {s: 2}
 pools: {p: {size: 2, expiry: 1s}}
+mutexes: [mu]
+rwmutexes: [rw]
+waitgroups: [wg]
 main:
   - go:
       count: 3
@@ -32,6 +35,10 @@ main:
         - acquire: {sem: s, n: 1}
         - cpu: {uniform: [100us, 300us]}
         - release: {sem: s, n: 1}
+        - lock: mu
+        - unlock: mu
+        - rlock: rw
+        - runlock: rw
         - gosched
   - group: {count: 2, limit: 1, do: [{sleep: 200us}, {net: 300us}]}
   - submit: {pool: p, count: 4, do: [{syscall: 100us}]}
@@ -40,6 +47,11 @@ main:
   - go: {do: [{recv: fin}]}
   - loop: {times: 2, do: [gosched]}
   - close: fin
+  - lock: rw
+  - unlock: rw
+  - add: {wg: wg, n: 1}
+  - done: wg
+  - wait: wg
   - wait: children
 `
 

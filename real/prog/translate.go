@@ -26,6 +26,12 @@
 //	                 model's pool follows), built into the program
 //	acquire/release  golang.org/x/sync/semaphore
 //	group            golang.org/x/sync/errgroup with SetLimit
+//	lock/unlock      Lock and Unlock of a sync.Mutex, or of a sync.RWMutex
+//	rlock/runlock    RLock and RUnlock of a sync.RWMutex
+//	add/done         Add and Done of a sync.WaitGroup
+//	wait: WG         its Wait
+//	go with wg:      its Go (Go 1.25), the goroutine also counted for
+//	                 wait: children
 //
 // Durations drawn from distributions use math/rand/v2 seeded with the
 // run's seed; the real program's timing is its own.
@@ -64,6 +70,8 @@ func Translate(sc *scenarios.Scenario, cfg gmp.Config) (*Program, error) {
 	t.chans = identifiers("ch_", sc.Chans, func(c gmp.ChanDecl) string { return c.Name })
 	t.sems = identifiers("sem_", sc.Sems, func(s gmp.SemDecl) string { return s.Name })
 	t.pools = identifiers("pool_", sc.Pools, func(p gmp.PoolDecl) string { return p.Name })
+	t.mutexes = identifiers("mu_", sc.Mutexes, func(m gmp.MutexDecl) string { return m.Name })
+	t.wgs = identifiers("wg_", sc.WaitGroups, func(w gmp.WaitGroupDecl) string { return w.Name })
 	if len(sc.Sems) > 0 {
 		t.imports["golang.org/x/sync/semaphore"] = true
 	}
@@ -145,7 +153,7 @@ func Translate(sc *scenarios.Scenario, cfg gmp.Config) (*Program, error) {
 	t.line("\tscenarioTitle = %s", strconv.Quote(sc.Title))
 	t.line(")")
 	t.line("")
-	if len(sc.Chans)+len(sc.Sems)+len(sc.Pools) > 0 || t.random {
+	if len(sc.Chans)+len(sc.Sems)+len(sc.Pools)+len(sc.Mutexes)+len(sc.WaitGroups) > 0 || t.random {
 		t.line("var (")
 		if t.random {
 			t.line("\trng   = rand.New(rand.NewPCG(%d, 0)) // the run's seed", cfg.Seed)
@@ -159,6 +167,16 @@ func Translate(sc *scenarios.Scenario, cfg gmp.Config) (*Program, error) {
 		}
 		for i, p := range sc.Pools {
 			t.line("\t%s *pool.Pool // line %d", t.pools[i], p.Pos.Line)
+		}
+		for i, m := range sc.Mutexes {
+			typ := "sync.Mutex"
+			if m.RW {
+				typ = "sync.RWMutex"
+			}
+			t.line("\t%s %s // line %d", t.mutexes[i], typ, m.Pos.Line)
+		}
+		for i, w := range sc.WaitGroups {
+			t.line("\t%s sync.WaitGroup // line %d", t.wgs[i], w.Pos.Line)
 		}
 		t.line(")")
 		t.line("")
@@ -203,9 +221,9 @@ type translator struct {
 	n       int // fresh names
 	imports map[string]bool
 
-	// The Go identifiers of the declared channels, semaphores and pools,
-	// by index (identifiers).
-	chans, sems, pools []string
+	// The Go identifiers of the declared channels, semaphores, pools and
+	// mutexes, by index (identifiers).
+	chans, sems, pools, mutexes, wgs []string
 
 	usesCPU, usesSyscall, usesNet, usesPool, random bool
 	err                                             error // the first action it could not translate
@@ -236,8 +254,12 @@ func (t *translator) goroutine(ops []gmp.Op, depth int) {
 func needsChildren(ops []gmp.Op) bool {
 	for _, op := range ops {
 		switch op.Kind {
-		case gmp.OpGo, gmp.OpSubmit, gmp.OpWait:
+		case gmp.OpGo, gmp.OpSubmit:
 			return true
+		case gmp.OpWait:
+			if op.WG == 0 {
+				return true
+			}
 		case gmp.OpLoop:
 			if needsChildren(op.Body) {
 				return true
@@ -275,7 +297,15 @@ func (t *translator) body(ops []gmp.Op, depth int) {
 		case gmp.OpExit:
 			t.line("%sruntime.Goexit() // exit, %s", ind, pos)
 		case gmp.OpWait:
+			if op.WG > 0 {
+				t.line("%s%s.Wait() // wait, %s", ind, t.wgs[op.WG-1], pos)
+				break
+			}
 			t.line("%schildren.Wait() // wait: children, %s", ind, pos)
+		case gmp.OpAdd:
+			t.line("%s%s.Add(%d) // add, %s", ind, t.wgs[op.WG-1], op.N, pos)
+		case gmp.OpDone:
+			t.line("%s%s.Done() // done, %s", ind, t.wgs[op.WG-1], pos)
 		case gmp.OpSend:
 			t.line("%s%s <- struct{}{} // %s", ind, t.chans[op.Chan], pos)
 		case gmp.OpRecv:
@@ -289,11 +319,31 @@ func (t *translator) body(ops []gmp.Op, depth int) {
 		case gmp.OpRelease:
 			t.imports["golang.org/x/sync/semaphore"] = true
 			t.line("%s%s.Release(%d) // %s", ind, t.sems[op.Sem], op.N, pos)
+		case gmp.OpLock:
+			t.line("%s%s.Lock() // lock, %s", ind, t.mutexes[op.Mutex], pos)
+		case gmp.OpUnlock:
+			t.line("%s%s.Unlock() // unlock, %s", ind, t.mutexes[op.Mutex], pos)
+		case gmp.OpRLock:
+			t.line("%s%s.RLock() // rlock, %s", ind, t.mutexes[op.Mutex], pos)
+		case gmp.OpRUnlock:
+			t.line("%s%s.RUnlock() // runlock, %s", ind, t.mutexes[op.Mutex], pos)
 		case gmp.OpLoop:
 			t.line("%sfor range %d { // loop, %s", ind, op.Count, pos)
 			t.body(op.Body, depth+1)
 			t.line("%s}", ind)
 		case gmp.OpGo:
+			if op.WG > 0 {
+				// wg.Go defers its Done after the function, which
+				// itself defers the count wait: children keeps.
+				t.line("%sfor range %d { // go with wg.Go, %s", ind, op.Count, pos)
+				t.line("%s\tchildren.Add(1)", ind)
+				t.line("%s\t%s.Go(func() {", ind, t.wgs[op.WG-1])
+				t.line("%s\t\tdefer children.Done()", ind)
+				t.goroutine(op.Body, depth+2)
+				t.line("%s\t})", ind)
+				t.line("%s}", ind)
+				break
+			}
 			t.line("%sfor range %d { // go, %s", ind, op.Count, pos)
 			t.line("%s\tchildren.Add(1)", ind)
 			t.line("%s\tgo func() {", ind)

@@ -144,3 +144,45 @@ func TestTranslationKeepsThePoolsQueue(t *testing.T) {
 		t.Errorf("the program lacks pool.WithQueue(8):\n%s", src)
 	}
 }
+
+// TestSyncTranslations checks that mutexes and wait groups reach the
+// program as sync's own types and calls, named through the identifier
+// mapping; wg.Go keeps the goroutine counted for wait: children.
+func TestSyncTranslations(t *testing.T) {
+	prog := translate(t, `procs: 2
+mutexes: [mu]
+rwmutexes: [cache]
+waitgroups: [all done]
+main:
+  - go: {count: 4, wg: all done, do: [{lock: mu}, {unlock: mu}, {rlock: cache}, {runlock: cache}]}
+  - add: {wg: all done, n: 2}
+  - go: {count: 2, do: [{done: all done}]}
+  - wait: all done
+  - lock: cache
+  - unlock: cache
+  - wait: children
+`)
+	src := string(prog.Main)
+	for _, want := range []string{
+		"mu_mu            sync.Mutex     // line 2",
+		"mu_cache         sync.RWMutex   // line 3",
+		"wg_all_u0020done sync.WaitGroup // line 4",
+		"wg_all_u0020done.Go(func() {",
+		"defer children.Done()",
+		"mu_mu.Lock()",
+		"mu_cache.RLock()",
+		"wg_all_u0020done.Add(2)",
+		"wg_all_u0020done.Done()",
+		"wg_all_u0020done.Wait()",
+		"mu_cache.Unlock()",
+	} {
+		if !strings.Contains(src, want) {
+			t.Errorf("the program lacks %q:\n%s", want, src)
+		}
+	}
+	// A goroutine that only waits on a wait group declares no children.
+	prog = translate(t, "procs: 1\nwaitgroups: [wg]\nmain: [{add: wg}, {go: {do: [{done: wg}]}}, {go: {do: [{wait: wg}]}}, {wait: wg}]\n")
+	if n := strings.Count(string(prog.Main), "var children"); n != 1 {
+		t.Errorf("%d children WaitGroups, want main's alone:\n%s", n, prog.Main)
+	}
+}

@@ -20,6 +20,7 @@ const (
 	FactTakes                      // takes: P0, the M that next acquires P0
 	FactWorker                     // worker: POOL, the worker the pool's next task goes to
 	FactPurged                     // purged: POOL, how many workers the pool's next purge stops
+	FactLocks                      // locks: MU, the goroutine that takes the mutex next
 )
 
 // Fact is one fact of a run a question asks about.
@@ -30,6 +31,10 @@ type Fact struct {
 	Pool int     // worker, purged: an index into the program's pools
 	// PoolName is the pool's name, for the question's text.
 	PoolName string
+	// Mutex (locks) is an index into the program's mutexes, MutexName
+	// its name.
+	Mutex     int
+	MutexName string
 }
 
 // factInfo is one row of the fact table: how a fact is written, asked,
@@ -37,7 +42,7 @@ type Fact struct {
 type factInfo struct {
 	kind FactKind
 	name string // the key in a scenario's answer: {name: arg}
-	arg  string // what the argument names: "P", "G" or "pool"
+	arg  string // what the argument names: "P", "G", "pool" or "mutex"
 	doc  string
 	// text is the question a fact asks when the scenario gives none.
 	text func(f Fact) string
@@ -230,6 +235,55 @@ var facts = []factInfo{
 				fmt.Sprintf("The purge timer of pool %s fires with %d workers idle.", name, e.Purged()+e.Idle()), true
 		},
 	},
+	{
+		kind: FactLocks, name: "locks", arg: "mutex",
+		doc: "the goroutine that takes the mutex next (an rwmutex's writer lock)",
+		text: func(f Fact) string {
+			return fmt.Sprintf("Which goroutine takes mutex %s next?", f.MutexName)
+		},
+		settles: func(f Fact, e *gmp.Event) bool { return acquires(e) && e.Mutex() == f.Mutex },
+		answer:  func(_ Fact, e *gmp.Event, _ *gmp.Describer) string { return e.G.String() },
+		wrong: func(f Fact, e *gmp.Event, v *view, _ *gmp.Describer) []string {
+			// The waiters in line, the goroutine that had it last, and
+			// those spinning for it.
+			var out []string
+			for _, g := range v.contenders(f.Mutex) {
+				out = append(out, g.String())
+			}
+			return out
+		},
+		decision: func(e *gmp.Event, v *view, prog *gmp.Program) (Fact, string, bool) {
+			if e.Rule != gmp.RuleMutexWake && e.Rule != gmp.RuleMutexHandoff || len(v.contenders(e.Mutex())) < 2 {
+				return Fact{}, "", false
+			}
+			// The scene names no goroutine: the one that unlocks is often
+			// the answer.
+			name := mutexName(prog, e.Mutex())
+			how := "normal mode, by a goroutine that keeps running"
+			if e.Rule == gmp.RuleMutexHandoff {
+				how = "starvation mode"
+			}
+			return Fact{Kind: FactLocks, Mutex: e.Mutex(), MutexName: name},
+				fmt.Sprintf("Mutex %s is unlocked in %s, with %d waiting in line.", name, how, e.Waiters()), true
+		},
+	},
+}
+
+// acquires reports whether e is a goroutine taking a mutex (or an
+// rwmutex's writer lock): on the fast path, in lockSlow, or handed it.
+func acquires(e *gmp.Event) bool {
+	switch e.Rule {
+	case gmp.RuleMutexLock, gmp.RuleMutexAcquire, gmp.RuleMutexHandedOff:
+		return true
+	}
+	return false
+}
+
+func mutexName(prog *gmp.Program, i int) string {
+	if prog != nil && i >= 0 && i < len(prog.Mutexes) {
+		return prog.Mutexes[i].Name
+	}
+	return fmt.Sprintf("#%d", i)
 }
 
 func (k FactKind) info() *factInfo {
@@ -252,8 +306,9 @@ func FactNames() []string {
 }
 
 // ParseFact reads a fact as a scenario writes it, {name: arg}: "next-on",
-// "P1". pool finds a declared pool by name.
-func ParseFact(name, arg string, pool func(string) (int, bool)) (Fact, error) {
+// "P1". declared finds a declared pool or mutex by name: what is "pool"
+// or "mutex".
+func ParseFact(name, arg string, declared func(what, name string) (int, bool)) (Fact, error) {
 	var info *factInfo
 	var names []string
 	for i := range facts {
@@ -280,11 +335,17 @@ func ParseFact(name, arg string, pool func(string) (int, bool)) (Fact, error) {
 		}
 		f.G = gmp.GID(n)
 	case "pool":
-		i, ok := pool(arg)
+		i, ok := declared("pool", arg)
 		if !ok {
 			return Fact{}, fmt.Errorf("%s: pool %q is not declared", name, arg)
 		}
 		f.Pool, f.PoolName = i, arg
+	case "mutex":
+		i, ok := declared("mutex", arg)
+		if !ok {
+			return Fact{}, fmt.Errorf("%s: mutex %q is not declared", name, arg)
+		}
+		f.Mutex, f.MutexName = i, arg
 	}
 	return f, nil
 }
@@ -299,7 +360,7 @@ func numbered(s, prefix string) (int, bool) {
 	return n, err == nil && n >= 0
 }
 
-// Arg says what the fact's argument names: "P", "G" or "pool".
+// Arg says what the fact's argument names: "P", "G", "pool" or "mutex".
 func (f Fact) Arg() string { return f.Kind.info().arg }
 
 // Text is the question the fact asks when the scenario gives none.
@@ -345,6 +406,9 @@ func stopping(e *gmp.Event) bool {
 func stopName(e *gmp.Event) string {
 	switch e.Kind {
 	case gmp.KindGoStop:
+		if e.Rule == gmp.RuleGoyield {
+			return "it yields its P to the waiter it handed a mutex"
+		}
 		if e.Reason == gmp.ReasonGosched {
 			return "it yields (runtime.Gosched)"
 		}

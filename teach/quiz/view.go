@@ -16,11 +16,21 @@ type view struct {
 	idle      map[int][]int
 	maxWorker map[int]int
 	retaken   map[gmp.PID]bool
+	// locks follows each mutex: who took it last, who waits in line, who
+	// spins.
+	locks map[int]*lockView
+}
+
+// lockView is what the events have shown of one mutex.
+type lockView struct {
+	last     gmp.GID
+	queued   []gmp.GID
+	spinning []gmp.GID
 }
 
 func newView(procs int) *view {
 	return &view{procs: procs, runnable: map[gmp.GID]gmp.Loc{}, idle: map[int][]int{},
-		maxWorker: map[int]int{}, retaken: map[gmp.PID]bool{}}
+		maxWorker: map[int]int{}, retaken: map[gmp.PID]bool{}, locks: map[int]*lockView{}}
 }
 
 // observe updates the view with e, the next event of the run.
@@ -58,6 +68,50 @@ func (v *view) observe(e *gmp.Event) {
 	if e.Rule == gmp.RulePoolDispatchNew || e.Rule == gmp.RulePoolIdle {
 		v.maxWorker[pool] = max(v.maxWorker[pool], e.Worker())
 	}
+	v.observeLock(e)
+}
+
+// observeLock follows a mutex's contenders through its events.
+func (v *view) observeLock(e *gmp.Event) {
+	if e.Kind != gmp.KindMutexLock {
+		return
+	}
+	l := v.locks[e.Mutex()]
+	if l == nil {
+		l = &lockView{}
+		v.locks[e.Mutex()] = l
+	}
+	drop := func(gs []gmp.GID) []gmp.GID { return slices.DeleteFunc(gs, func(g gmp.GID) bool { return g == e.G }) }
+	switch e.Rule {
+	case gmp.RuleMutexSpin:
+		if !slices.Contains(l.spinning, e.G) {
+			l.spinning = append(l.spinning, e.G)
+		}
+	case gmp.RuleMutexQueue:
+		l.spinning = drop(l.spinning)
+		if !slices.Contains(l.queued, e.G) {
+			l.queued = append(l.queued, e.G)
+		}
+	case gmp.RuleMutexLock, gmp.RuleMutexAcquire, gmp.RuleMutexHandedOff:
+		l.spinning, l.queued = drop(l.spinning), drop(l.queued)
+		l.last = e.G
+	}
+}
+
+// contenders are the goroutines that might take mutex mu next: those in
+// line, those spinning, and the one that had it last, in goroutine
+// order.
+func (v *view) contenders(mu int) []gmp.GID {
+	l := v.locks[mu]
+	if l == nil {
+		return nil
+	}
+	out := slices.Concat(l.queued, l.spinning)
+	if l.last != gmp.NoG && !slices.Contains(out, l.last) {
+		out = append(out, l.last)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // runnableNames names the goroutines waiting to run, those on p first,

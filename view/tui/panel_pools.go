@@ -8,15 +8,16 @@ import (
 	"github.com/schedlab/schedlab/core/sim"
 )
 
-// The pools panel shows, for a scenario that uses them, each pool and
-// each semaphore as the model has them at the cursor. The model's pools
+// The pools panel shows, for a scenario that uses them, each pool, each
+// semaphore, each mutex and each wait group as the model has them at the
+// cursor. The model's pools
 // decide with package pool's code (core/pool/decide); lockstep's tests hold
 // real pools to them.
 
 // poolRows is how many rows the pools panel wants: a title and a row per
-// pool and semaphore, or none without them.
+// pool, semaphore, mutex and wait group, or none without them.
 func poolRows(st *gmp.Machine) int {
-	n := len(st.Pools()) + len(st.Sems())
+	n := len(st.Pools()) + len(st.Sems()) + len(st.Mutexes()) + len(st.WaitGroups())
 	if n == 0 {
 		return 0
 	}
@@ -49,6 +50,8 @@ func (poolsPanel) draw(c canvas, f frame) {
 	st := f.state
 	name, detail := "pools", "package pool's decisions · idle workers: idle for / expiry, next first"
 	switch {
+	case len(st.Pools())+len(st.Sems()) == 0:
+		name, detail = "sync", "sync.Mutex and RWMutex: who holds it, the mode, who spins and who waits; sync.WaitGroup: its counter and waiters"
 	case len(st.Pools()) == 0:
 		name, detail = "semaphores", "golang.org/x/sync/semaphore: who holds what, and who waits in line"
 	case len(st.Sems()) > 0:
@@ -70,6 +73,31 @@ func (poolsPanel) draw(c canvas, f frame) {
 		drawSem(c, f.theme, row, &st.Sems()[i])
 		row++
 	}
+	for i := range st.Mutexes() {
+		if row >= c.h {
+			return
+		}
+		drawMutex(c, f.theme, row, &st.Mutexes()[i])
+		row++
+	}
+	for i := range st.WaitGroups() {
+		if row >= c.h {
+			return
+		}
+		drawWaitGroup(c, f.theme, row, &st.WaitGroups()[i])
+		row++
+	}
+}
+
+// drawWaitGroup writes one wait group's row: its counter and who waits.
+func drawWaitGroup(c canvas, t *Theme, row int, wg *gmp.WaitGroup) {
+	col := c.text(0, row, wg.Decl.Name+" ", t.Title)
+	col = c.text(col, row, fmt.Sprintf("wait group, counter %d", wg.Counter), t.Base)
+	if wg.Sema.Len() == 0 {
+		c.text(col, row, " · nobody waits", t.Dim)
+		return
+	}
+	c.text(col, row, truncate(fmt.Sprintf(" · %d waiting: %s", wg.Sema.Len(), gids(wg.Sema.GIDs())), c.w-col), t.Warn)
 }
 
 // drawPool writes one pool's row at time now: capacity and running, the
@@ -147,6 +175,47 @@ func drawSem(c canvas, t *Theme, row int, sm *gmp.Sem) {
 	s := fmt.Sprintf(" · %d waiting, first in line first: %s", sm.Waiters.Len(), strings.Join(ws, " "))
 	if sm.Stuck.Len() > 0 {
 		s += fmt.Sprintf(" · %d ask more than it holds and wait forever", sm.Stuck.Len())
+	}
+	c.text(col, row, truncate(s, c.w-col), t.Warn)
+}
+
+// drawMutex writes one mutex's row: who holds it, its mode, who spins on
+// it, and its queue, first waiter first; for an rwmutex, the readers in
+// and those waiting behind the writer too.
+func drawMutex(c canvas, t *Theme, row int, mu *gmp.Mutex) {
+	col := c.text(0, row, mu.Decl.Name+" ", t.Title)
+	kind := "mutex"
+	if mu.Decl.RW {
+		kind = "rwmutex"
+	}
+	held := "free"
+	switch {
+	case mu.Holder != gmp.NoG && mu.WriterWaiting():
+		held = fmt.Sprintf("writer %v waits for %d readers", mu.Holder, mu.Readers())
+	case mu.Holder != gmp.NoG:
+		held = "held by " + mu.Holder.String()
+	case mu.Starving && mu.Waiters > mu.Sema.Len():
+		held = "handed to a waiter"
+	}
+	col = c.text(col, row, kind+" "+held, t.Base)
+	if mu.Decl.RW && mu.Readers() > 0 && !mu.WriterWaiting() {
+		col = c.text(col, row, fmt.Sprintf(" · %d readers in", mu.Readers()), t.Base)
+	}
+	mode := " · normal"
+	style := t.Dim
+	if mu.Starving {
+		mode, style = " · starving", t.Warn
+	}
+	col = c.text(col, row, mode, style)
+	var s string
+	if sp := mu.Spinning(); len(sp) > 0 {
+		s += " · spinning " + gids(sp)
+	}
+	if mu.Sema.Len() > 0 {
+		s += fmt.Sprintf(" · %d waiting, next first: %s", mu.Sema.Len(), gids(mu.Sema.GIDs()))
+	}
+	if mu.ReaderSem.Len() > 0 {
+		s += fmt.Sprintf(" · %d readers wait: %s", mu.ReaderSem.Len(), gids(mu.ReaderSem.GIDs()))
 	}
 	c.text(col, row, truncate(s, c.w-col), t.Warn)
 }
