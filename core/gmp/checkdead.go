@@ -105,6 +105,11 @@ func (s *Machine) blockedOn(g *G) string {
 		return fmt.Sprintf("%v is waiting to acquire semaphore %q (%d of %d taken)", g.ID, sm.Decl.Name, sm.Cur, sm.Decl.Size)
 	case LocChanRecv, LocChanSend, LocGroupWait:
 		return string(NewDescriber(s.prog).quoted().waitsOn(appendf(nil, "%v is blocked ", g.ID), g.Where))
+	case LocSelect:
+		// As the park sentence says it, then the wait reason Go's
+		// traceback prints in the goroutine's header: [select].
+		b := NewDescriber(s.prog).quoted().waitsOnSelect(appendf(nil, "%v is blocked ", g.ID), s.OpOf(g))
+		return string(append(append(append(b, " ["...), g.WaitReason.String()...), ']'))
 	}
 	return fmt.Sprintf("%v is blocked (%v)", g.ID, g.WaitReason)
 }

@@ -74,6 +74,8 @@ func (d *Describer) AppendLoc(b []byte, l Loc) []byte {
 		return append(d.poolName(int(l.ID)).appendTo(append(b, "pool:"...)), ".wait"...)
 	case LocGroupWait:
 		return append(b, "errgroup.wait"...)
+	case LocSelect:
+		return append(b, "select"...)
 	}
 	return b
 }
@@ -174,6 +176,8 @@ func (d *Describer) appendPlace(b []byte, l Loc) []byte {
 		return appendf(b, "pool %s's line of waiting submitters", d.poolName(int(l.ID)))
 	case LocGroupWait:
 		return append(b, "errgroup.Wait"...)
+	case LocSelect:
+		return append(b, "its select"...)
 	}
 	return d.AppendLoc(b, l)
 }
@@ -205,7 +209,7 @@ type words map[Rule]wording
 // wordings is every rule's wording, gathered once. A rule told twice is a
 // programmer's mistake, caught when the package loads.
 var wordings = gatherWords(goroutineWords, scheduleWords, parkWords, syscallWords, procWords,
-	netpollWords, sysmonWords, poolWords, syncWords, endWords)
+	netpollWords, sysmonWords, poolWords, syncWords, selectWords, endWords)
 
 func gatherWords(sets ...words) (all [numRules]wording) {
 	var told [numRules]bool

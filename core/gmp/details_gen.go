@@ -65,11 +65,22 @@ func (e *Event) BySyscall() bool {
 	return false
 }
 
+// ByTimer is the detail the rule table calls "byTimer": Flag of
+// RuleSelectSkip. It is false for other rules.
+func (e *Event) ByTimer() bool {
+	switch e.Rule {
+	case RuleSelectSkip:
+		return e.Flag
+	}
+	return false
+}
+
 // Chan is the detail the rule table calls "chan": N of RuleReadyChan,
-// RuleReadyClose. It is 0 for other rules.
+// RuleReadyClose, RuleReadySelect, RuleReadySelectClose. It is 0 for other
+// rules.
 func (e *Event) Chan() int {
 	switch e.Rule {
-	case RuleReadyChan, RuleReadyClose:
+	case RuleReadyChan, RuleReadyClose, RuleReadySelect, RuleReadySelectClose:
 		return e.N
 	}
 	return 0
@@ -85,6 +96,16 @@ func (e *Event) ChanCap() int {
 	return 0
 }
 
+// Closed is the detail the rule table calls "closed": Flag of
+// RuleSelectResume. It is false for other rules.
+func (e *Event) Closed() bool {
+	switch e.Rule {
+	case RuleSelectResume:
+		return e.Flag
+	}
+	return false
+}
+
 // Creator is the detail the rule table calls "creator": G2 of RuleNewproc,
 // RuleGroupGo. It is NoG for other rules.
 func (e *Event) Creator() GID {
@@ -93,6 +114,16 @@ func (e *Event) Creator() GID {
 		return e.G2
 	}
 	return NoG
+}
+
+// Dequeued is the detail the rule table calls "dequeued": N2 of
+// RuleSelectResume. It is 0 for other rules.
+func (e *Event) Dequeued() int {
+	switch e.Rule {
+	case RuleSelectResume:
+		return e.N2
+	}
+	return 0
 }
 
 // Duration is the detail the rule table calls "duration": D of RulePark,
@@ -158,6 +189,16 @@ func (e *Event) HasTimeout() bool {
 	return false
 }
 
+// How is the detail the rule table calls "how": Obj of RuleSelectPick. It
+// is 0 for other rules.
+func (e *Event) How() SelectReady {
+	switch e.Rule {
+	case RuleSelectPick:
+		return SelectReady(e.Obj)
+	}
+	return 0
+}
+
 // Idle is the detail the rule table calls "idle": N2 of RulePoolIdle,
 // RulePoolPurge. It is 0 for other rules.
 func (e *Event) Idle() int {
@@ -192,20 +233,21 @@ func (e *Event) IdleMs() int {
 // RuleReadyChan, RuleReadyClose, RuleReadyTimer, RuleReadyChildren,
 // RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop,
 // RulePurgeTimer, RuleReadyTasks, RuleReadySem, RuleGroupGo, RuleGroupSlot,
-// RuleGroupWaitDone. It is NoG for other rules.
+// RuleGroupWaitDone, RuleReadySelect, RuleReadySelectClose,
+// RuleReadySelectTimer. It is NoG for other rules.
 func (e *Event) Kicked() GID {
 	switch e.Rule {
-	case RuleNewproc, RuleReadyChan, RuleReadyClose, RuleReadyTimer, RuleReadyChildren, RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop, RulePurgeTimer, RuleReadyTasks, RuleReadySem, RuleGroupGo, RuleGroupSlot, RuleGroupWaitDone:
+	case RuleNewproc, RuleReadyChan, RuleReadyClose, RuleReadyTimer, RuleReadyChildren, RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop, RulePurgeTimer, RuleReadyTasks, RuleReadySem, RuleGroupGo, RuleGroupSlot, RuleGroupWaitDone, RuleReadySelect, RuleReadySelectClose, RuleReadySelectTimer:
 		return e.G3
 	}
 	return NoG
 }
 
 // Late is the detail the rule table calls "late": D of RuleReadyTimer,
-// RulePurgeTimer. It is 0 for other rules.
+// RulePurgeTimer, RuleReadySelectTimer. It is 0 for other rules.
 func (e *Event) Late() time.Duration {
 	switch e.Rule {
-	case RuleReadyTimer, RulePurgeTimer:
+	case RuleReadyTimer, RulePurgeTimer, RuleReadySelectTimer:
 		return e.D
 	}
 	return 0
@@ -303,12 +345,42 @@ func (e *Event) Oldest() time.Duration {
 	return 0
 }
 
+// Partner is the detail the rule table calls "partner": G2 of
+// RuleSelectPick, RuleSelectSkip. It is NoG for other rules.
+func (e *Event) Partner() GID {
+	switch e.Rule {
+	case RuleSelectPick, RuleSelectSkip:
+		return e.G2
+	}
+	return NoG
+}
+
 // Period is the detail the rule table calls "period": N2 of
 // RuleGlobalFairness. It is 0 for other rules.
 func (e *Event) Period() int {
 	switch e.Rule {
 	case RuleGlobalFairness:
 		return e.N2
+	}
+	return 0
+}
+
+// PollOrder is the detail the rule table calls "pollOrder": N2 of
+// RuleSelectPick, RuleSelectDefault. It is 0 for other rules.
+func (e *Event) PollOrder() int {
+	switch e.Rule {
+	case RuleSelectPick, RuleSelectDefault:
+		return e.N2
+	}
+	return 0
+}
+
+// Polled is the detail the rule table calls "polled": N3 of RuleSelectPick,
+// RuleSelectDefault. It is 0 for other rules.
+func (e *Event) Polled() int {
+	switch e.Rule {
+	case RuleSelectPick, RuleSelectDefault:
+		return int(e.N3)
 	}
 	return 0
 }
@@ -501,6 +573,20 @@ func (e *Event) Seen() time.Duration {
 	return 0
 }
 
+// SelCase is the detail the rule table calls "selCase": N of
+// RuleSelectPick, RuleSelectDefault, RuleSelectResume, RuleSelectSkip; N2
+// of RuleReadySelect, RuleReadySelectClose, RuleReadySelectTimer. It is 0
+// for other rules.
+func (e *Event) SelCase() int {
+	switch e.Rule {
+	case RuleSelectPick, RuleSelectDefault, RuleSelectResume, RuleSelectSkip:
+		return e.N
+	case RuleReadySelect, RuleReadySelectClose, RuleReadySelectTimer:
+		return e.N2
+	}
+	return 0
+}
+
 // Sem is the detail the rule table calls "sem": Obj of RuleSemAcquire,
 // RuleSemWait, RuleSemNever, RuleSemRelease, RuleReadySem. It is 0 for
 // other rules.
@@ -575,6 +661,16 @@ func (e *Event) Stolen() int {
 	return 0
 }
 
+// Stopped is the detail the rule table calls "stopped": N3 of
+// RuleSelectResume. It is 0 for other rules.
+func (e *Event) Stopped() int {
+	switch e.Rule {
+	case RuleSelectResume:
+		return int(e.N3)
+	}
+	return 0
+}
+
 // Stuck is the detail the rule table calls "stuck": Flag of RuleSemRelease.
 // It is false for other rules.
 func (e *Event) Stuck() bool {
@@ -629,10 +725,11 @@ func (e *Event) Timeout() time.Duration {
 }
 
 // TimerOwner is the detail the rule table calls "timerOwner": P2 of
-// RuleReadyTimer, RulePurgeTimer. It is NoP for other rules.
+// RuleReadyTimer, RulePurgeTimer, RuleReadySelectTimer. It is NoP for other
+// rules.
 func (e *Event) TimerOwner() PID {
 	switch e.Rule {
-	case RuleReadyTimer, RulePurgeTimer:
+	case RuleReadyTimer, RulePurgeTimer, RuleReadySelectTimer:
 		return e.P2
 	}
 	return NoP
@@ -715,10 +812,11 @@ func (e *Event) Waiting() int {
 // Waker is the detail the rule table calls "waker": G2 of RuleReadyChan,
 // RuleReadyClose, RuleReadyChildren, RulePoolReadyIdle,
 // RulePoolReadyWaiter, RulePoolReadyStop, RuleReadyTasks, RuleReadySem,
-// RuleGroupSlot, RuleGroupWaitDone. It is NoG for other rules.
+// RuleGroupSlot, RuleGroupWaitDone, RuleReadySelect, RuleReadySelectClose.
+// It is NoG for other rules.
 func (e *Event) Waker() GID {
 	switch e.Rule {
-	case RuleReadyChan, RuleReadyClose, RuleReadyChildren, RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop, RuleReadyTasks, RuleReadySem, RuleGroupSlot, RuleGroupWaitDone:
+	case RuleReadyChan, RuleReadyClose, RuleReadyChildren, RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop, RuleReadyTasks, RuleReadySem, RuleGroupSlot, RuleGroupWaitDone, RuleReadySelect, RuleReadySelectClose:
 		return e.G2
 	}
 	return NoG
@@ -780,11 +878,11 @@ func (e *Event) Involves(g GID) bool {
 		return true
 	}
 	switch e.Rule {
-	case RuleNewproc, RuleReadyChan, RuleReadyClose, RuleReadyChildren, RulePoolServeWaiter, RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop, RuleReadyTasks, RuleReadySem, RuleGroupGo, RuleGroupSlot, RuleGroupWaitDone:
+	case RuleNewproc, RuleReadyChan, RuleReadyClose, RuleReadyChildren, RulePoolServeWaiter, RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop, RuleReadyTasks, RuleReadySem, RuleGroupGo, RuleGroupSlot, RuleGroupWaitDone, RuleReadySelect, RuleReadySelectClose:
 		return e.G2 == g || e.G3 == g
-	case RuleReadyTimer, RulePurgeTimer:
+	case RuleReadyTimer, RulePurgeTimer, RuleReadySelectTimer:
 		return e.G3 == g
-	case RulePoolDispatchIdle, RulePoolDispatchNew, RulePoolHandoff, RuleSemRelease:
+	case RulePoolDispatchIdle, RulePoolDispatchNew, RulePoolHandoff, RuleSemRelease, RuleSelectPick, RuleSelectSkip:
 		return e.G2 == g
 	}
 	return false

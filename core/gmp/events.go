@@ -38,6 +38,7 @@ const (
 	KindSemAcquire                   // sem-acquire: a semaphore is taken, or the caller waits
 	KindSemRelease                   // sem-release: a semaphore is given back
 	KindPoolExit                     // pool-exit: a worker stops because its task called runtime.Goexit
+	KindSelect                       // select: a select statement picks a case, takes its default, or resumes with the case that woke it
 	numKinds
 )
 
@@ -52,6 +53,7 @@ var kindNames = [numKinds]string{
 	KindGFree: "gfree", KindProgram: "program", KindPoolDispatch: "pool-dispatch", KindPoolBlock: "pool-block",
 	KindPoolReject: "pool-reject", KindPoolIdle: "pool-idle", KindPoolPurge: "pool-purge",
 	KindSemAcquire: "sem-acquire", KindSemRelease: "sem-release", KindPoolExit: "pool-exit",
+	KindSelect: "select",
 }
 
 func (k Kind) String() string {
@@ -175,6 +177,14 @@ const (
 	RuleGroupGo
 	RuleGroupSlot
 	RuleGroupWaitDone
+	// select (runtime/select.go)
+	RuleSelectPick
+	RuleSelectDefault
+	RuleSelectResume
+	RuleSelectSkip
+	RuleReadySelect
+	RuleReadySelectClose
+	RuleReadySelectTimer
 	numRules
 )
 
@@ -231,10 +241,11 @@ const (
 	ReasonWait
 	ReasonSelect
 	ReasonWaitGroup
+	ReasonSelectNoCases // select {}: waitReasonSelectNoCases, parked for ever
 )
 
 var reasonNames = [...]string{"", "preempted", "gosched", "sleep", "chan send", "chan receive", "network", "wait",
-	"select", "sync.WaitGroup.Wait"}
+	"select", "sync.WaitGroup.Wait", "select (no cases)"}
 
 func (r Reason) String() string {
 	if int(r) < len(reasonNames) {

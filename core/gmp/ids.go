@@ -127,6 +127,7 @@ const (
 	LocPoolIdle          // an idle pool worker, parked on its task channel; ID is the pool
 	LocPoolWait          // a submitter waiting for a pool worker; ID is the pool
 	LocGroupWait         // parked in errgroup.Wait
+	LocSelect            // parked in a select: its sudogs wait in the queues of every channel it selects on (select.go)
 )
 
 // Loc is a place: a kind and, where it matters, the P or channel it

@@ -90,6 +90,17 @@ var (
 			acquire(0, 1), release(0, 1), waitKids()}}}
 	// errgroup.Go past its limit, and Wait.
 	errgroup = microProg{procs: 2, prog: mainOnly(errgroupOp(2, 4, cpu(time.Millisecond)))}
+	// A select parked on two channels, won by a send on one; the send
+	// on the other finds the stale sudog and drops it, then takes the
+	// default of a select of its own; a select with a buffered value
+	// picks it in pass 1.
+	selectWake = microProg{procs: 1, prog: Program{Chans: []ChanDecl{{Name: "a"}, {Name: "b"}, {Name: "c", Cap: 1}},
+		Main: []Op{goN(1, selectOp(caseRecv(0, cpu(time.Microsecond)), caseRecv(1))), sleep(time.Millisecond),
+			send(0), selectOp(caseSend(1), caseDefault()), send(2), selectOp(caseRecv(2), caseRecv(0)), waitKids()}}}
+	// One select woken by its time.After, one by a close.
+	selectTimerClose = microProg{procs: 1, prog: Program{Chans: []ChanDecl{{Name: "a"}},
+		Main: []Op{goN(1, selectOp(caseRecv(0), caseAfter(time.Millisecond))), goN(1, selectOp(caseRecv(0), caseAfter(time.Second))),
+			sleep(5 * time.Millisecond), closeCh(0), waitKids()}}}
 )
 
 // actionProgs runs the actions no program of ruleProgs uses: an action
@@ -189,6 +200,14 @@ var ruleProgs = map[Rule]microProg{
 	RuleGroupGo:       errgroup,
 	RuleGroupSlot:     errgroup,
 	RuleGroupWaitDone: errgroup,
+
+	RuleSelectPick:       selectWake,
+	RuleSelectDefault:    selectWake,
+	RuleSelectResume:     selectWake,
+	RuleSelectSkip:       selectWake,
+	RuleReadySelect:      selectWake,
+	RuleReadySelectClose: selectTimerClose,
+	RuleReadySelectTimer: selectTimerClose,
 }
 
 // runMicro runs a micro-program with the invariants checked and gives

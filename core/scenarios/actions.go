@@ -56,6 +56,9 @@ func init() {
 			doc: "`group: {limit, count, do}` (errgroup: SetLimit, Go, Wait)", read: func(p *reader, _ *actionInfo, mv *ast.MappingValueNode, pos gmp.Pos) (gmp.Op, bool) {
 				return p.group(mv, pos)
 			}},
+		{name: "select", kind: gmp.OpSelect, needs: "a mapping with cases and a default, or {} to block for ever",
+			example: "{cases: [{recv: done, do: [{cpu: 1ms}]}, {after: 1ms}], default: [gosched]}",
+			doc:     "`select: {cases: [{recv: CH, do}, {send: CH, do}, {after: D, do}], default}` (a select statement; `select: {}` blocks for ever)", read: readSelect},
 	}
 }
 
