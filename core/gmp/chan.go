@@ -104,8 +104,7 @@ func (s *Machine) closechan(m *M, g *G, ci int) {
 				}
 			} else {
 				q.detachSel(w.G, w.sel)
-				sw := s.selectOf(w.G)
-				sw.won, sw.closed = int16(w.sel-1), true
+				s.claim(w.G, int(w.sel-1), true)
 			}
 			list = append(list, w)
 		}
@@ -117,6 +116,7 @@ func (s *Machine) closechan(m *M, g *G, ci int) {
 		w := list[i]
 		if w.sel != 0 {
 			s.ready(m, pp, s.g(w.G), Event{Rule: RuleReadySelectClose, G2: g.ID, N: ci, N2: int(w.sel - 1)})
+			s.selectOf(w.G).readying = false
 			continue
 		}
 		s.ready(m, pp, s.g(w.G), Event{Rule: RuleReadyClose, G2: g.ID, N: ci})

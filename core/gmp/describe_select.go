@@ -43,9 +43,9 @@ var selectWords = words{
 		b = d.appendCase(appendf(b, "%v resumes in its select with case ", e.G), e.Op, e.SelCase())
 		switch n, t := e.Dequeued(), e.Stopped(); {
 		case n > 0 && t > 0:
-			b = appendf(b, ", takes %s off their channels' queues and lets go of %s", plural(n, "other sudog", "other sudogs"), plural(t, "timer", "timers"))
+			b = appendf(appendSudogsOff(append(b, ", takes "...), n), " and lets go of %s", plural(t, "timer", "timers"))
 		case n > 0:
-			b = appendf(b, " and takes %s off their channels' queues", plural(n, "other sudog", "other sudogs"))
+			b = appendSudogsOff(append(b, " and takes "...), n)
 		case t > 0:
 			b = appendf(b, " and lets go of %s", plural(t, "timer", "timers"))
 		default:
@@ -88,18 +88,26 @@ var selectWords = words{
 	},
 }
 
+// appendSudogsOff says how many sudogs pass 3 takes off their queues.
+func appendSudogsOff(b []byte, n int) []byte {
+	if n == 1 {
+		return append(b, "its other sudog off its channel's queue"...)
+	}
+	return appendf(b, "its %d other sudogs off their channels' queues", n)
+}
+
 // pollOrder appends how pass 1 went through the cases of e's select.
 func (d *Describer) pollOrder(b []byte, e Event) []byte {
-	n := e.Polled()
+	n, enc := e.Polled(), e.PollOrder()
 	if n == 1 {
-		return d.appendCase(append(b, "tries "...), e.Op, UnpackPollOrder(e.PollOrder(), 1)[0])
+		return d.appendCase(append(b, "tries "...), e.Op, polledAt(enc, 0))
 	}
 	b = append(b, "polls "...)
-	for k, i := range UnpackPollOrder(e.PollOrder(), n) {
+	for k := range min(n, MaxSelectCases) {
 		if k > 0 {
 			b = append(b, ", "...)
 		}
-		b = d.appendCase(b, e.Op, i)
+		b = d.appendCase(b, e.Op, polledAt(enc, k))
 	}
 	return append(b, " in that order (a random permutation: selectgo's cheaprandn)"...)
 }
@@ -123,7 +131,7 @@ func (d *Describer) appendCase(b []byte, op *Op, i int) []byte {
 	case SelectRecv, SelectSend:
 		return d.chanName(c.Chan).appendTo(append(append(b, c.Dir.String()...), ' '))
 	case SelectAfter:
-		return append(append(b, "after "...), c.Dur.String()...)
+		return appendDur(append(b, "after "...), c.Dur)
 	case SelectDefault:
 		return append(b, "default"...)
 	}
@@ -148,7 +156,7 @@ func (d *Describer) waitsOnSelect(b []byte, op *Op) []byte {
 	case len(polled) == 0:
 		return append(b, "in select {} for ever (a select with no cases)"...)
 	case len(polled) == 1 && op.Cases[polled[0]].Dir == SelectAfter:
-		return append(append(append(b, "receiving from the channel of time.After("...), op.Cases[polled[0]].Dur.String()...), ')')
+		return append(appendDur(append(b, "receiving from the channel of time.After("...), op.Cases[polled[0]].Dur), ')')
 	}
 	b = append(b, "in select on "...)
 	for k, i := range polled {
@@ -162,13 +170,24 @@ func (d *Describer) waitsOnSelect(b []byte, op *Op) []byte {
 		c := op.Cases[i]
 		if c.Dir == SelectAfter {
 			if c.Dur.Kind == DurFixed {
-				b = append(append(append(b, "a "...), c.Dur.String()...), " timer"...)
+				b = append(appendDur(append(b, "a "...), c.Dur), " timer"...)
 			} else {
-				b = append(append(b, "a timer of "...), c.Dur.String()...)
+				b = appendDur(append(b, "a timer of "...), c.Dur)
 			}
 			continue
 		}
 		b = append(append(append(d.chanName(c.Chan).appendTo(b), " ("...), c.Dir.String()...), ')')
 	}
 	return b
+}
+
+// appendDur appends d as Dur.String writes it, without making the string.
+func appendDur(b []byte, d Dur) []byte {
+	switch d.Kind {
+	case DurUniform:
+		return append(appendDuration(append(appendDuration(append(b, "uniform["...), d.A), ','), d.B), ']')
+	case DurExp:
+		return append(appendDuration(append(b, "exp("...), d.A), ')')
+	}
+	return appendDuration(b, d.A)
 }

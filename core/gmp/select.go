@@ -72,6 +72,14 @@ type selWait struct {
 	// closed says that a close woke it (sudog.success false): a send
 	// case then panics in pass 3.
 	closed bool
+	// parking is set from pass 2's first sudog until gopark: the G is
+	// still running while its sudogs wait in the queues, as in the
+	// runtime.
+	parking bool
+	// readying is set from the claim until the waker has readied the G:
+	// the runtime's waker dequeues (and claims) before it calls goready,
+	// so for that moment the select is won and its G still parked.
+	readying bool
 	// timerP is the P whose heap holds its time.After timers: the one it
 	// ran on when it parked.
 	timerP PID
@@ -104,6 +112,26 @@ func (q *WaitQ) detachSel(g GID, sel uint16) bool {
 	for i, w := range q.q {
 		if w.G == g && w.sel == sel {
 			q.q = append(q.q[:i], q.q[i+1:]...)
+			return true
+		}
+	}
+	return false
+}
+
+// holdsSel reports whether g's sudog for case sel (plus one) is in q.
+func (q *WaitQ) holdsSel(g GID, sel uint16) bool {
+	for _, w := range q.q {
+		if w.G == g && w.sel == sel {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsSel reports whether g's timer for case sel (plus one) is in h.
+func (h *timerHeap) holdsSel(g GID, sel int32) bool {
+	for _, t := range h.items {
+		if t.G == g && t.sel == sel {
 			return true
 		}
 	}
@@ -146,8 +174,16 @@ func (s *Machine) handOff(m *M, g *G, q *WaitQ, ci int, reason Reason) {
 		return
 	}
 	q.detachSel(w.G, w.sel)
-	s.selectOf(w.G).won = int16(w.sel - 1)
+	s.claim(w.G, int(w.sel-1), false)
 	s.ready(m, s.p(m.P), s.g(w.G), Event{Rule: RuleReadySelect, G2: g.ID, Reason: reason, N: ci, N2: int(w.sel - 1)})
+	s.selectOf(w.G).readying = false
+}
+
+// claim is selectDone's CAS won by case k of g's select: the waker
+// readies g next (readying until it has). closed says a close woke it.
+func (s *Machine) claim(g GID, k int, closed bool) {
+	sw := s.selectOf(g)
+	sw.won, sw.closed, sw.readying = int16(k), closed, true
 }
 
 // selectgo runs a select statement whose channel locks are taken (its
@@ -165,8 +201,9 @@ func (s *Machine) selectgo(m *M, g *G, op *Op) {
 	switch {
 	case polled == 0 && def < 0:
 		// select {}: block().
-		s.selects = append(s.selects, selWait{g: g.ID, won: -1, timerP: NoP})
+		s.selects = append(s.selects, selWait{g: g.ID, won: -1, timerP: NoP, parking: true})
 		s.gopark(m, g, ReasonSelectNoCases, Loc{Kind: LocSelect}, 0, 0)
+		s.selectOf(g.ID).parking = false
 		s.enterScheduler(m)
 		return
 	case polled == 1 && def < 0:
@@ -252,7 +289,8 @@ func (s *Machine) selectgo(m *M, g *G, op *Op) {
 	// Pass 2: a sudog on every channel, in lock order; the timers into
 	// this P's heap.
 	pp := s.p(m.P)
-	sw := selWait{g: g.ID, won: -1, timerP: NoP}
+	s.selects = append(s.selects, selWait{g: g.ID, won: -1, timerP: NoP, parking: true})
+	sw := &s.selects[len(s.selects)-1] // nothing below adds a select
 	for _, i := range s.lockOrder(cases, order) {
 		c := &cases[i]
 		w := Sudog{G: g.ID, Since: s.now, sel: uint16(i + 1)}
@@ -266,12 +304,12 @@ func (s *Machine) selectgo(m *M, g *G, op *Op) {
 			s.addTimer(pp, Timer{When: when[i], G: g.ID, sel: int32(i + 1)})
 		}
 	}
-	s.selects = append(s.selects, sw)
 	reason := ReasonSelect
 	if len(order) == 1 {
 		reason = ReasonChanRecv // a lone time.After: <-ch on its channel
 	}
 	s.gopark(m, g, reason, Loc{Kind: LocSelect}, 0, len(order))
+	sw.parking = false
 	s.enterScheduler(m)
 }
 
@@ -353,10 +391,13 @@ func packOrder(order []int) int {
 func UnpackPollOrder(enc, n int) []int {
 	out := make([]int, 0, n)
 	for k := range min(n, MaxSelectCases) {
-		out = append(out, int(uint64(enc)>>(4*k)&0xf))
+		out = append(out, polledAt(enc, k))
 	}
 	return out
 }
+
+// polledAt returns the case polled k-th in a packed poll order.
+func polledAt(enc, k int) int { return int(uint64(enc) >> (4 * k) & 0xf) }
 
 // enterCase makes g run case i's body next, after the select. It reports
 // false when the body would nest deeper than a goroutine allows, which
@@ -378,16 +419,21 @@ func (s *Machine) enterCase(g *G, op *Op, i int) bool {
 // heap by runner's M (timers.check): its send wakes the select with that
 // case, unless another case has already won it.
 func (s *Machine) fireSelectTimer(m *M, runner, tp *P, t Timer) {
-	tp.timers.pop()
-	s.ntimers--
-	sw := s.selectOf(t.G)
-	if sw.won >= 0 {
+	if s.selectOf(t.G).won >= 0 {
 		s.emit(Event{Kind: KindSelect, Rule: RuleSelectSkip, G: t.G, P: runner.ID, M: m.ID, N: int(t.sel - 1), Flag: true,
 			Op: s.OpOf(s.g(t.G))})
+		tp.timers.pop()
+		s.ntimers--
 		return
 	}
-	sw.won = int16(t.sel - 1)
+	s.claim(t.G, int(t.sel-1), false)
 	s.ready(m, runner, s.g(t.G), Event{Rule: RuleReadySelectTimer, P2: tp.ID, D: s.now.Sub(t.When), N2: int(t.sel - 1)})
+	// The timer leaves the heap after the event, as a sleep's does
+	// (detach).
+	s.selectOf(t.G).readying = false
+	if tp.timers.removeSel(t.G, t.sel) {
+		s.ntimers--
+	}
 }
 
 // selectResume is pass 3, run when a goroutine woken from a select runs
@@ -401,8 +447,8 @@ func (s *Machine) selectResume(m *M, g *G) bool {
 		return false
 	}
 	won, closed, timerP := int(sw.won), sw.closed, sw.timerP
-	s.selects = slices.DeleteFunc(s.selects, func(w selWait) bool { return w.g == g.ID })
 	op := s.OpOf(g)
+	// What pass 3 finds left: counted before its event, taken after.
 	dequeued, stopped, polled := 0, 0, 0
 	for i := range op.Cases {
 		c := &op.Cases[i]
@@ -415,18 +461,11 @@ func (s *Machine) selectResume(m *M, g *G) bool {
 		sel := uint16(i + 1)
 		switch c.Dir {
 		case SelectRecv:
-			if s.chans[c.Chan].RecvQ.detachSel(g.ID, sel) {
-				dequeued++
-			}
+			dequeued += boolInt(s.chans[c.Chan].RecvQ.holdsSel(g.ID, sel))
 		case SelectSend:
-			if s.chans[c.Chan].SendQ.detachSel(g.ID, sel) {
-				dequeued++
-			}
+			dequeued += boolInt(s.chans[c.Chan].SendQ.holdsSel(g.ID, sel))
 		case SelectAfter:
-			if timerP != NoP && s.p(timerP).timers.removeSel(g.ID, int32(sel)) {
-				s.ntimers--
-				stopped++
-			}
+			stopped += boolInt(timerP != NoP && s.p(timerP).timers.holdsSel(g.ID, int32(sel)))
 		}
 	}
 	c := &op.Cases[won]
@@ -434,6 +473,21 @@ func (s *Machine) selectResume(m *M, g *G) bool {
 		s.emit(Event{Kind: KindSelect, Rule: RuleSelectResume, G: g.ID, P: m.P, M: m.ID, N: won, N2: dequeued, N3: int32(stopped),
 			Flag: closed && c.Dir == SelectSend, Op: op})
 	}
+	for i := range op.Cases {
+		sel := uint16(i + 1)
+		switch cs := &op.Cases[i]; {
+		case i == won:
+		case cs.Dir == SelectRecv:
+			s.chans[cs.Chan].RecvQ.detachSel(g.ID, sel)
+		case cs.Dir == SelectSend:
+			s.chans[cs.Chan].SendQ.detachSel(g.ID, sel)
+		case cs.Dir == SelectAfter && timerP != NoP:
+			if s.p(timerP).timers.removeSel(g.ID, int32(sel)) {
+				s.ntimers--
+			}
+		}
+	}
+	s.selects = slices.DeleteFunc(s.selects, func(w selWait) bool { return w.g == g.ID })
 	if closed && c.Dir == SelectSend {
 		s.gopanic(g, "send on closed channel "+s.chans[c.Chan].Name)
 		return true
@@ -460,13 +514,21 @@ func (c *checker) selects() {
 			c.bad("a select wait outlives its goroutine %v", sw.g)
 			continue
 		}
-		if sw.won >= 0 {
-			if g.Status == Gwaiting && g.Where.Kind == LocSelect {
-				c.bad("%v's select was won by case %d but it is still parked in it", sw.g, sw.won)
-			}
+		parked := g.Status == Gwaiting && g.Where.Kind == LocSelect
+		switch {
+		case sw.parking:
+			// Pass 2 between its first sudog and gopark: the G runs,
+			// and the M's check counts it.
 			continue
+		case sw.won >= 0 && parked && !sw.readying:
+			c.bad("%v's select was won by case %d but it is still parked in it: a lost wake-up", sw.g, sw.won)
+		case sw.won >= 0 && !parked:
+			continue // woken; pass 3 will take its sudogs off
 		}
 		c.place(sw.g, Loc{Kind: LocSelect}, "select of "+sw.g.String())
+		if sw.won >= 0 {
+			continue // claimed: its waker readies it next
+		}
 		op := s.OpOf(g)
 		want := 0
 		if op != nil && op.Kind == OpSelect && g.WaitReason != ReasonSelectNoCases {
