@@ -284,3 +284,42 @@ func TestUnequalWorkIsFlagged(t *testing.T) {
 		t.Error("a warning for modes that ran the same tasks")
 	}
 }
+
+// A submit inside a select's case is rewritten like any other, and runs
+// every mode: the case is taken from a buffered channel, or on a timeout.
+func TestTransformRewritesSubmitsInSelectCases(t *testing.T) {
+	prog := parse(t, `procs: 2
+chans: {go: 1}
+pools: {p: {size: 3}}
+main:
+  - send: go
+  - select:
+      cases:
+        - recv: go
+          do: [{submit: {pool: p, count: 20, do: [{cpu: 300us}]}}]
+        - after: 1ms
+  - wait: children
+`)
+	if !Submits(prog) {
+		t.Fatal("Submits misses the submit in a select case")
+	}
+	p, err := Transform(prog, taskmode.Raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k := p.Main[1].Cases[0].Body[0].Kind; k != gmp.OpGo {
+		t.Errorf("raw: the case runs %v, want go", k)
+	}
+	if k := prog.Main[1].Cases[0].Body[0].Kind; k != gmp.OpSubmit {
+		t.Errorf("Transform changed the program it was given: the case runs %v", k)
+	}
+	rep, err := Compare(prog.Name, "", prog, gmp.Config{Procs: 2, Seed: 1}, taskmode.All)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rep.Results {
+		if r.End.Reason != gmp.MainReturned || r.TasksStarted != 20 {
+			t.Errorf("%s: ended %v (%v) after %d tasks", r.Label, r.End.Reason, r.End.Err, r.TasksStarted)
+		}
+	}
+}

@@ -88,6 +88,9 @@ func submitSites(ops []gmp.Op, into map[gmp.Pos]bool) map[gmp.Pos]bool {
 			into[ops[i].Pos] = true
 		}
 		submitSites(ops[i].Body, into)
+		for _, c := range ops[i].Cases {
+			submitSites(c.Body, into)
+		}
 	}
 	return into
 }

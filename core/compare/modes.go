@@ -52,6 +52,11 @@ func submits(ops []gmp.Op) bool {
 		if ops[i].Kind == gmp.OpSubmit || submits(ops[i].Body) {
 			return true
 		}
+		for _, c := range ops[i].Cases {
+			if submits(c.Body) {
+				return true
+			}
+		}
 	}
 	return false
 }
@@ -75,6 +80,13 @@ func (t *transformer) ops(in []gmp.Op, loops int) []gmp.Op {
 		switch op.Kind {
 		case gmp.OpLoop:
 			op.Body = t.ops(op.Body, loops+1)
+		case gmp.OpSelect:
+			// A case's body is a level of the goroutine's, as a loop's.
+			// The cases are the program's: copy them before rewriting.
+			op.Cases = slices.Clone(op.Cases)
+			for k := range op.Cases {
+				op.Cases[k].Body = t.ops(op.Cases[k].Body, loops+1)
+			}
 		default:
 			op.Body = t.ops(op.Body, 0) // a new goroutine's, or a task's
 		}

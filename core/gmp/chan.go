@@ -3,7 +3,8 @@ package gmp
 // Channels (R8.3). Only the number of buffered values is modelled. A
 // sender or receiver that finds a parked partner hands over directly and
 // readies it into its own P's runnext; wait queues are FIFO; close readies
-// every waiter.
+// every waiter. A waiter may be a select's sudog (select.go): the partner
+// that takes it claims the select, and drops one whose select is claimed.
 //
 // An operation's cost (Costs.ChanOp) comes before its effect: chansend,
 // chanrecv and closechan take the channel's lock, do their work, and
@@ -17,8 +18,11 @@ package gmp
 // unlocks it afterwards, and execute clears the request (R7.6).
 
 // chanop does a channel operation whose work is done: it takes effect.
+// A select's work is locking its channels (sellock).
 func (s *Machine) chanop(m *M, g *G, op *Op) {
 	switch op.Kind {
+	case OpSelect:
+		s.selectgo(m, g, op)
 	case OpSend:
 		s.chansend(m, g, op.Chan)
 	case OpRecv:
@@ -34,9 +38,9 @@ func (s *Machine) chansend(m *M, g *G, ci int) {
 		s.gopanic(g, "send on closed channel "+c.Name)
 		return
 	}
+	s.dropClaimed(m, g.ID, &c.RecvQ)
 	if c.RecvQ.Len() > 0 {
-		r := c.RecvQ.grant().G // ready takes it off the queue
-		s.ready(m, s.p(m.P), s.g(r), Event{Rule: RuleReadyChan, G2: g.ID, Reason: ReasonChanRecv, N: ci})
+		s.handOff(m, g, &c.RecvQ, ci, ReasonChanRecv)
 		s.continueAfter(m, 0)
 		return
 	}
@@ -52,11 +56,11 @@ func (s *Machine) chansend(m *M, g *G, ci int) {
 
 func (s *Machine) chanrecv(m *M, g *G, ci int) {
 	c := &s.chans[ci]
+	s.dropClaimed(m, g.ID, &c.SendQ)
 	if c.SendQ.Len() > 0 {
 		// A parked sender: unbuffered, take its value; buffered (and so
 		// full), take the head of the buffer and move its value in.
-		w := c.SendQ.grant().G // ready takes it off the queue
-		s.ready(m, s.p(m.P), s.g(w), Event{Rule: RuleReadyChan, G2: g.ID, Reason: ReasonChanSend, N: ci})
+		s.handOff(m, g, &c.SendQ, ci, ReasonChanSend)
 		s.continueAfter(m, 0)
 		return
 	}
@@ -86,18 +90,36 @@ func (s *Machine) closechan(m *M, g *G, ci int) {
 		return
 	}
 	c.Closed = true
-	var list []GID
-	for c.RecvQ.Len() > 0 {
-		list = append(list, c.RecvQ.grant().G)
+	// A select's sudog claims its select as it is taken (dequeue's
+	// selectDone); a select already claimed is dropped (dropClaimed),
+	// which also drops a second sudog of a select just taken.
+	var list []Sudog
+	take := func(q *WaitQ, send bool) {
+		for s.dropClaimed(m, g.ID, q); q.Len() > 0; s.dropClaimed(m, g.ID, q) {
+			w := *q.first()
+			if w.sel == 0 {
+				q.grant()
+				if send {
+					s.g(w.G).closedOn = uint16(ci + 1) // New bounds the number of channels
+				}
+			} else {
+				q.detachSel(w.G, w.sel)
+				s.claim(w.G, int(w.sel-1), true)
+			}
+			list = append(list, w)
+		}
 	}
-	for c.SendQ.Len() > 0 {
-		w := c.SendQ.grant().G
-		s.g(w).closedOn = uint16(ci + 1) // New bounds the number of channels
-		list = append(list, w)
-	}
+	take(&c.RecvQ, false)
+	take(&c.SendQ, true)
 	pp := s.p(m.P) // each ready takes its G off the channel's queues
 	for i := len(list) - 1; i >= 0; i-- {
-		s.ready(m, pp, s.g(list[i]), Event{Rule: RuleReadyClose, G2: g.ID, N: ci})
+		w := list[i]
+		if w.sel != 0 {
+			s.ready(m, pp, s.g(w.G), Event{Rule: RuleReadySelectClose, G2: g.ID, N: ci, N2: int(w.sel - 1)})
+			s.selectOf(w.G).readying = false
+			continue
+		}
+		s.ready(m, pp, s.g(w.G), Event{Rule: RuleReadyClose, G2: g.ID, N: ci})
 	}
 	s.continueAfter(m, 0)
 }

@@ -29,6 +29,7 @@ func (s *Machine) CheckInvariants() error {
 	for ci := range s.chans {
 		c.channel(ci)
 	}
+	c.selects()
 	c.netpoller()
 	for pi := range s.pools {
 		c.pool(pi)
@@ -53,6 +54,9 @@ type checker struct {
 	s    *Machine
 	errs []error
 	seen []uint8 // by goroutine id: the places that hold it
+	// selSudogs counts, by goroutine, the sudogs of selects still waiting
+	// that the channels' queues hold (select.go).
+	selSudogs map[GID]int
 }
 
 func (c *checker) bad(format string, args ...any) {
@@ -147,6 +151,10 @@ func (c *checker) proc(pp *P, pending bool) {
 		c.runnable(g, pp.ID.String()+".runq")
 	}
 	for _, t := range pp.timers.items {
+		if t.sel != 0 {
+			c.selectTimer(pp, t)
+			continue
+		}
 		if t.Purge != 0 {
 			if pl := &s.pools[t.Purge-1]; !pl.PurgeArmed || pl.PurgeAt != t.When {
 				c.bad("%v holds a purge timer for pool %s at %v, but the pool's purge is armed=%v at %v",

@@ -129,6 +129,11 @@ func (s *Machine) blockedOn(g *G) string {
 	case LocMutex, LocRWReader, LocRWWriter, LocWaitGroup:
 		b := NewDescriber(s.prog).quoted().waitsOn(appendf(nil, "%v is blocked ", g.ID), g.Where)
 		return string(s.waitState(b, g.Where))
+	case LocSelect:
+		// As the park sentence says it, then the wait reason Go's
+		// traceback prints in the goroutine's header: [select].
+		b := NewDescriber(s.prog).quoted().waitsOnSelect(appendf(nil, "%v is blocked ", g.ID), s.OpOf(g))
+		return string(append(append(append(b, " ["...), g.WaitReason.String()...), ']'))
 	}
 	return fmt.Sprintf("%v is blocked (%v)", g.ID, g.WaitReason)
 }

@@ -92,6 +92,8 @@ func (d *Describer) AppendLoc(b []byte, l Loc) []byte {
 		return append(d.mutexName(int(l.ID)).appendTo(append(b, "rwmutex:"...)), ".writer"...)
 	case LocWaitGroup:
 		return d.wgName(int(l.ID)).appendTo(append(b, "wg:"...))
+	case LocSelect:
+		return append(b, "select"...)
 	}
 	return b
 }
@@ -201,6 +203,8 @@ func (d *Describer) appendPlace(b []byte, l Loc) []byte {
 		return appendf(b, "rwmutex %s", d.mutexName(int(l.ID)))
 	case LocWaitGroup:
 		return appendf(b, "wait group %s", d.wgName(int(l.ID)))
+	case LocSelect:
+		return append(b, "its select"...)
 	}
 	return d.AppendLoc(b, l)
 }
@@ -232,7 +236,7 @@ type words map[Rule]wording
 // wordings is every rule's wording, gathered once. A rule told twice is a
 // programmer's mistake, caught when the package loads.
 var wordings = gatherWords(goroutineWords, scheduleWords, parkWords, syscallWords, procWords,
-	netpollWords, sysmonWords, poolWords, poolQueueWords, syncWords, mutexWords, endWords)
+	netpollWords, sysmonWords, poolWords, poolQueueWords, syncWords, mutexWords, selectWords, endWords)
 
 func gatherWords(sets ...words) (all [numRules]wording) {
 	var told [numRules]bool

@@ -46,6 +46,9 @@ func (d *Describer) park(b []byte, e Event) []byte {
 	if e.Reason == ReasonChanRecv && e.To.Kind == LocPoolIdle {
 		return appendf(b, "worker w%d (%v) parks receiving on its task channel until a submitter sends it a task, or the purge closes it", e.WaitArg(), e.G)
 	}
+	if e.To.Kind == LocSelect {
+		return d.waitsOnSelect(appendf(b, "%v blocks ", e.G), e.Op)
+	}
 	switch e.Reason {
 	case ReasonSleep:
 		return appendf(b, "%v sleeps %v: parked, its timer goes into %v's heap", e.G, e.Duration(), e.P)

@@ -65,11 +65,22 @@ func (e *Event) BySyscall() bool {
 	return false
 }
 
+// ByTimer is the detail the rule table calls "byTimer": Flag of
+// RuleSelectSkip. It is false for other rules.
+func (e *Event) ByTimer() bool {
+	switch e.Rule {
+	case RuleSelectSkip:
+		return e.Flag
+	}
+	return false
+}
+
 // Chan is the detail the rule table calls "chan": N of RuleReadyChan,
-// RuleReadyClose. It is 0 for other rules.
+// RuleReadyClose, RuleReadySelect, RuleReadySelectClose. It is 0 for other
+// rules.
 func (e *Event) Chan() int {
 	switch e.Rule {
-	case RuleReadyChan, RuleReadyClose:
+	case RuleReadyChan, RuleReadyClose, RuleReadySelect, RuleReadySelectClose:
 		return e.N
 	}
 	return 0
@@ -83,6 +94,16 @@ func (e *Event) ChanCap() int {
 		return e.N
 	}
 	return 0
+}
+
+// Closed is the detail the rule table calls "closed": Flag of
+// RuleSelectResume. It is false for other rules.
+func (e *Event) Closed() bool {
+	switch e.Rule {
+	case RuleSelectResume:
+		return e.Flag
+	}
+	return false
 }
 
 // Counter is the detail the rule table calls "counter": N2 of RuleWGAdd,
@@ -111,6 +132,16 @@ func (e *Event) Delta() int {
 	switch e.Rule {
 	case RuleWGAdd:
 		return e.N
+	}
+	return 0
+}
+
+// Dequeued is the detail the rule table calls "dequeued": N2 of
+// RuleSelectResume. It is 0 for other rules.
+func (e *Event) Dequeued() int {
+	switch e.Rule {
+	case RuleSelectResume:
+		return e.N2
 	}
 	return 0
 }
@@ -209,6 +240,16 @@ func (e *Event) Holder() GID {
 	return NoG
 }
 
+// How is the detail the rule table calls "how": Obj of RuleSelectPick. It
+// is 0 for other rules.
+func (e *Event) How() SelectReady {
+	switch e.Rule {
+	case RuleSelectPick:
+		return SelectReady(e.Obj)
+	}
+	return 0
+}
+
 // Idle is the detail the rule table calls "idle": N2 of RulePoolIdle,
 // RulePoolPurge. It is 0 for other rules.
 func (e *Event) Idle() int {
@@ -254,20 +295,21 @@ func (e *Event) InQueue() int {
 // RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop,
 // RulePurgeTimer, RuleReadyTasks, RuleReadySem, RuleGroupGo, RuleGroupSlot,
 // RuleGroupWaitDone, RuleReadyMutex, RuleReadyRWReader, RuleReadyRWWriter,
-// RuleReadyWG. It is NoG for other rules.
+// RuleReadyWG, RuleReadySelect, RuleReadySelectClose, RuleReadySelectTimer.
+// It is NoG for other rules.
 func (e *Event) Kicked() GID {
 	switch e.Rule {
-	case RuleNewproc, RuleReadyChan, RuleReadyClose, RuleReadyTimer, RuleReadyChildren, RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop, RulePurgeTimer, RuleReadyTasks, RuleReadySem, RuleGroupGo, RuleGroupSlot, RuleGroupWaitDone, RuleReadyMutex, RuleReadyRWReader, RuleReadyRWWriter, RuleReadyWG:
+	case RuleNewproc, RuleReadyChan, RuleReadyClose, RuleReadyTimer, RuleReadyChildren, RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop, RulePurgeTimer, RuleReadyTasks, RuleReadySem, RuleGroupGo, RuleGroupSlot, RuleGroupWaitDone, RuleReadyMutex, RuleReadyRWReader, RuleReadyRWWriter, RuleReadyWG, RuleReadySelect, RuleReadySelectClose, RuleReadySelectTimer:
 		return e.G3
 	}
 	return NoG
 }
 
 // Late is the detail the rule table calls "late": D of RuleReadyTimer,
-// RulePurgeTimer. It is 0 for other rules.
+// RulePurgeTimer, RuleReadySelectTimer. It is 0 for other rules.
 func (e *Event) Late() time.Duration {
 	switch e.Rule {
-	case RuleReadyTimer, RulePurgeTimer:
+	case RuleReadyTimer, RulePurgeTimer, RuleReadySelectTimer:
 		return e.D
 	}
 	return 0
@@ -409,12 +451,42 @@ func (e *Event) Parks() bool {
 	return false
 }
 
+// Partner is the detail the rule table calls "partner": G2 of
+// RuleSelectPick, RuleSelectSkip. It is NoG for other rules.
+func (e *Event) Partner() GID {
+	switch e.Rule {
+	case RuleSelectPick, RuleSelectSkip:
+		return e.G2
+	}
+	return NoG
+}
+
 // Period is the detail the rule table calls "period": N2 of
 // RuleGlobalFairness. It is 0 for other rules.
 func (e *Event) Period() int {
 	switch e.Rule {
 	case RuleGlobalFairness:
 		return e.N2
+	}
+	return 0
+}
+
+// PollOrder is the detail the rule table calls "pollOrder": N2 of
+// RuleSelectPick, RuleSelectDefault. It is 0 for other rules.
+func (e *Event) PollOrder() int {
+	switch e.Rule {
+	case RuleSelectPick, RuleSelectDefault:
+		return e.N2
+	}
+	return 0
+}
+
+// Polled is the detail the rule table calls "polled": N3 of RuleSelectPick,
+// RuleSelectDefault. It is 0 for other rules.
+func (e *Event) Polled() int {
+	switch e.Rule {
+	case RuleSelectPick, RuleSelectDefault:
+		return int(e.N3)
 	}
 	return 0
 }
@@ -652,6 +724,20 @@ func (e *Event) Seen() time.Duration {
 	return 0
 }
 
+// SelCase is the detail the rule table calls "selCase": N of
+// RuleSelectPick, RuleSelectDefault, RuleSelectResume, RuleSelectSkip; N2
+// of RuleReadySelect, RuleReadySelectClose, RuleReadySelectTimer. It is 0
+// for other rules.
+func (e *Event) SelCase() int {
+	switch e.Rule {
+	case RuleSelectPick, RuleSelectDefault, RuleSelectResume, RuleSelectSkip:
+		return e.N
+	case RuleReadySelect, RuleReadySelectClose, RuleReadySelectTimer:
+		return e.N2
+	}
+	return 0
+}
+
 // Sem is the detail the rule table calls "sem": Obj of RuleSemAcquire,
 // RuleSemWait, RuleSemNever, RuleSemRelease, RuleReadySem. It is 0 for
 // other rules.
@@ -757,6 +843,16 @@ func (e *Event) Stolen() int {
 	return 0
 }
 
+// Stopped is the detail the rule table calls "stopped": N3 of
+// RuleSelectResume. It is 0 for other rules.
+func (e *Event) Stopped() int {
+	switch e.Rule {
+	case RuleSelectResume:
+		return int(e.N3)
+	}
+	return 0
+}
+
 // Stuck is the detail the rule table calls "stuck": Flag of RuleSemRelease.
 // It is false for other rules.
 func (e *Event) Stuck() bool {
@@ -812,10 +908,11 @@ func (e *Event) Timeout() time.Duration {
 }
 
 // TimerOwner is the detail the rule table calls "timerOwner": P2 of
-// RuleReadyTimer, RulePurgeTimer. It is NoP for other rules.
+// RuleReadyTimer, RulePurgeTimer, RuleReadySelectTimer. It is NoP for other
+// rules.
 func (e *Event) TimerOwner() PID {
 	switch e.Rule {
-	case RuleReadyTimer, RulePurgeTimer:
+	case RuleReadyTimer, RulePurgeTimer, RuleReadySelectTimer:
 		return e.P2
 	}
 	return NoP
@@ -925,10 +1022,11 @@ func (e *Event) Waits() bool {
 // RuleReadyClose, RuleReadyChildren, RulePoolReadyIdle,
 // RulePoolReadyWaiter, RulePoolReadyStop, RuleReadyTasks, RuleReadySem,
 // RuleGroupSlot, RuleGroupWaitDone, RuleReadyMutex, RuleReadyRWReader,
-// RuleReadyRWWriter, RuleReadyWG. It is NoG for other rules.
+// RuleReadyRWWriter, RuleReadyWG, RuleReadySelect, RuleReadySelectClose. It
+// is NoG for other rules.
 func (e *Event) Waker() GID {
 	switch e.Rule {
-	case RuleReadyChan, RuleReadyClose, RuleReadyChildren, RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop, RuleReadyTasks, RuleReadySem, RuleGroupSlot, RuleGroupWaitDone, RuleReadyMutex, RuleReadyRWReader, RuleReadyRWWriter, RuleReadyWG:
+	case RuleReadyChan, RuleReadyClose, RuleReadyChildren, RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop, RuleReadyTasks, RuleReadySem, RuleGroupSlot, RuleGroupWaitDone, RuleReadyMutex, RuleReadyRWReader, RuleReadyRWWriter, RuleReadyWG, RuleReadySelect, RuleReadySelectClose:
 		return e.G2
 	}
 	return NoG
@@ -1030,11 +1128,11 @@ func (e *Event) Involves(g GID) bool {
 		return true
 	}
 	switch e.Rule {
-	case RuleNewproc, RuleReadyChan, RuleReadyClose, RuleReadyChildren, RulePoolServeWaiter, RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop, RuleReadyTasks, RuleReadySem, RuleGroupGo, RuleGroupSlot, RuleGroupWaitDone, RuleReadyMutex, RuleReadyRWReader, RuleReadyRWWriter, RuleReadyWG:
+	case RuleNewproc, RuleReadyChan, RuleReadyClose, RuleReadyChildren, RulePoolServeWaiter, RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop, RuleReadyTasks, RuleReadySem, RuleGroupGo, RuleGroupSlot, RuleGroupWaitDone, RuleReadyMutex, RuleReadyRWReader, RuleReadyRWWriter, RuleReadyWG, RuleReadySelect, RuleReadySelectClose:
 		return e.G2 == g || e.G3 == g
-	case RuleReadyTimer, RulePurgeTimer:
+	case RuleReadyTimer, RulePurgeTimer, RuleReadySelectTimer:
 		return e.G3 == g
-	case RulePoolDispatchIdle, RulePoolDispatchNew, RulePoolHandoff, RuleSemRelease, RulePoolTakeQueued, RulePoolServeQueued, RulePoolRefill, RuleMutexSpin, RuleMutexQueue, RuleMutexStarve, RuleRWRLockWait:
+	case RulePoolDispatchIdle, RulePoolDispatchNew, RulePoolHandoff, RuleSemRelease, RulePoolTakeQueued, RulePoolServeQueued, RulePoolRefill, RuleMutexSpin, RuleMutexQueue, RuleMutexStarve, RuleRWRLockWait, RuleSelectPick, RuleSelectSkip:
 		return e.G2 == g
 	}
 	return false

@@ -42,6 +42,7 @@ const (
 	KindMutexLock                    // mutex-lock: a Lock or RLock takes a mutex, spins, or queues
 	KindMutexUnlock                  // mutex-unlock: an Unlock or RUnlock, and whom it wakes
 	KindWaitGroup                    // waitgroup: a sync.WaitGroup's Add, Done or Wait
+	KindSelect                       // select: a select statement picks a case, takes its default, or resumes with the case that woke it
 	numKinds
 )
 
@@ -58,6 +59,7 @@ var kindNames = [numKinds]string{
 	KindSemAcquire: "sem-acquire", KindSemRelease: "sem-release", KindPoolExit: "pool-exit",
 	KindPoolQueue: "pool-queue",
 	KindMutexLock: "mutex-lock", KindMutexUnlock: "mutex-unlock", KindWaitGroup: "waitgroup",
+	KindSelect: "select",
 }
 
 func (k Kind) String() string {
@@ -210,6 +212,14 @@ const (
 	RuleWGAdd
 	RuleWGWait
 	RuleReadyWG
+	// select (runtime/select.go)
+	RuleSelectPick
+	RuleSelectDefault
+	RuleSelectResume
+	RuleSelectSkip
+	RuleReadySelect
+	RuleReadySelectClose
+	RuleReadySelectTimer
 	numRules
 )
 
@@ -269,12 +279,13 @@ const (
 	ReasonMutexLock
 	ReasonRWMutexRLock
 	ReasonRWMutexLock
+	ReasonSelectNoCases // select {}: waitReasonSelectNoCases, parked for ever
 )
 
 // reasonNames are runtime/trace's reasons for stops, and for parks the
 // waitReason Go's goroutine dump prints ("sync.Mutex.Lock").
 var reasonNames = [...]string{"", "preempted", "gosched", "sleep", "chan send", "chan receive", "network", "wait",
-	"select", "sync.WaitGroup.Wait", "sync.Mutex.Lock", "sync.RWMutex.RLock", "sync.RWMutex.Lock"}
+	"select", "sync.WaitGroup.Wait", "sync.Mutex.Lock", "sync.RWMutex.RLock", "sync.RWMutex.Lock", "select (no cases)"}
 
 func (r Reason) String() string {
 	if int(r) < len(reasonNames) {

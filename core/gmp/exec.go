@@ -37,6 +37,7 @@ const (
 	OpRUnlock                   // sync.RWMutex.RUnlock
 	OpAdd                       // sync.WaitGroup.Add
 	OpDone                      // sync.WaitGroup.Done
+	OpSelect                    // a select statement (select.go)
 
 	// Actions New makes up: the code of the libraries a scenario uses,
 	// run by the goroutines that call into them.
@@ -52,7 +53,7 @@ var opNames = [...]string{
 	OpCPU: "cpu", OpSyscall: "syscall", OpSleep: "sleep", OpNet: "net", OpGosched: "gosched",
 	OpGo: "go", OpLoop: "loop", OpSend: "send", OpRecv: "recv", OpClose: "close",
 	OpWait: "wait", OpExit: "exit", OpSubmit: "submit", OpAcquire: "acquire", OpRelease: "release",
-	OpGroup: "group", OpLock: "lock", OpUnlock: "unlock", OpRLock: "rlock", OpRUnlock: "runlock", OpAdd: "add", OpDone: "done",
+	OpGroup: "group", OpLock: "lock", OpUnlock: "unlock", OpRLock: "rlock", OpRUnlock: "runlock", OpAdd: "add", OpDone: "done", OpSelect: "select",
 	opPoolWorker: "pool worker", opPoolPurge: "pool purge", opGroupSend: "errgroup.Go", opGroupGo: "errgroup.Go",
 	opGroupDone: "errgroup done", opGroupWait: "errgroup.Wait",
 }
@@ -164,6 +165,20 @@ func (s *Machine) indexBodies(ops []Op) (uint16, error) {
 			body = groupTaskBody(op)
 		case OpGroup:
 			body = groupBody(op)
+		case OpSelect:
+			// Each case's body, numbered from childBody's entry in
+			// caseBody (below maxBodies entries: one per body).
+			start := len(s.caseBody)
+			s.caseBody = append(s.caseBody, make([]uint16, len(op.Cases))...)
+			for k := range op.Cases {
+				b, err := s.indexBodies(op.Cases[k].Body)
+				if err != nil {
+					return 0, err
+				}
+				s.caseBody[start+k] = b
+			}
+			s.childBody[first+i] = uint16(start)
+			continue
 		default:
 			continue
 		}
@@ -210,6 +225,34 @@ func (s *Machine) checkRefs(op *Op) error {
 		if op.WG < 0 || op.WG > len(s.prog.WaitGroups) || (op.WG == 0 && (op.Kind == OpAdd || op.Kind == OpDone)) {
 			return bad("wait group", op.WG-1, len(s.prog.WaitGroups))
 		}
+	case OpSelect:
+		return s.checkSelect(op)
+	}
+	return nil
+}
+
+// checkSelect rejects a select the model cannot run: too many cases, two
+// defaults, a case of no kind or on a channel the program does not
+// declare.
+func (s *Machine) checkSelect(op *Op) error {
+	if len(op.Cases) > MaxSelectCases {
+		return &Error{Pos: op.Pos, Msg: fmt.Sprintf("a select of %d cases: the model allows %d, default included", len(op.Cases), MaxSelectCases)}
+	}
+	defaults := 0
+	for _, c := range op.Cases {
+		switch c.Dir {
+		case SelectRecv, SelectSend:
+			if c.Chan < 0 || c.Chan >= len(s.prog.Chans) {
+				return &Error{Pos: c.Pos, Msg: fmt.Sprintf("a select case names channel %d, but the program declares %d", c.Chan, len(s.prog.Chans))}
+			}
+		case SelectAfter:
+		case SelectDefault:
+			if defaults++; defaults > 1 {
+				return &Error{Pos: c.Pos, Msg: "a select has two defaults"}
+			}
+		default:
+			return &Error{Pos: c.Pos, Msg: fmt.Sprintf("a select case of kind %d", c.Dir)}
+		}
 	}
 	return nil
 }
@@ -251,6 +294,9 @@ func (s *Machine) runG(m *M) {
 	if g.closedOn != 0 {
 		s.gopanic(g, "send on closed channel "+s.chans[int(g.closedOn)-1].Name)
 		return
+	}
+	if len(s.selects) > 0 && s.selectResume(m, g) {
+		return // pass 3 of a select it was woken from
 	}
 	if g.CPULeft > 0 {
 		s.runCPU(m, g)
@@ -300,9 +346,9 @@ func (s *Machine) runG(m *M) {
 			}
 		}
 		s.newproc(m, g, op)
-	case OpSend, OpRecv, OpClose:
+	case OpSend, OpRecv, OpClose, OpSelect:
 		// The channel's lock and the work under it come before the
-		// operation's effect (chan.go).
+		// operation's effect (chan.go); a select's, before its passes.
 		s.wakeMAt(m, s.after(s.cfg.Costs.ChanOp), stepChanWorkDone)
 	case OpWait:
 		if op.WG > 0 {
@@ -375,7 +421,7 @@ func (s *Machine) runCPU(m *M, g *G) {
 func (k OpKind) entersRuntime() bool {
 	switch k {
 	case OpSend, OpRecv, OpClose, OpGo, OpSleep, OpNet, OpSyscall, OpWait, OpSubmit, OpAcquire, OpRelease, OpGroup,
-		OpLock, OpUnlock, OpRLock, OpRUnlock, OpAdd, OpDone:
+		OpLock, OpUnlock, OpRLock, OpRUnlock, OpAdd, OpDone, OpSelect:
 		return true
 	}
 	return false

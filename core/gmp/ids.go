@@ -131,6 +131,7 @@ const (
 	LocRWReader          // a reader parked in sync.RWMutex.RLock behind a writer; ID is the mutex
 	LocRWWriter          // a writer parked in sync.RWMutex.Lock until its readers leave; ID is the mutex
 	LocWaitGroup         // parked in sync.WaitGroup.Wait; ID is the wait group
+	LocSelect            // parked in a select: its sudogs wait in the queues of every channel it selects on (select.go)
 )
 
 // Loc is a place: a kind and, where it matters, the P or channel it

@@ -20,6 +20,9 @@ type Machine struct {
 	// change, so clones share them.
 	bodies    [][]Op
 	childBody []uint16
+	// caseBody gives the body of each case of each select: a select's
+	// childBody is where its cases' entries start.
+	caseBody []uint16
 	// ops lists every action, body by body; body b's actions start at
 	// bodyStart[b]. A G names its current action by index (G.op).
 	ops       []*Op
@@ -46,6 +49,9 @@ type Machine struct {
 	// made and gave back, for the next group to reuse.
 	groups    []group
 	freeChans []int32
+	// selects are the goroutines parked in a select, or woken from one
+	// and not yet through its pass 3 (select.go).
+	selects []selWait
 	// poolBody and purgeBody are the bodies New makes up for each pool:
 	// a worker's loop and the purge goroutine's work.
 	poolBody, purgeBody []uint16
@@ -513,6 +519,7 @@ func (s *Machine) Clone() *Machine {
 		c.groups[i].wait = s.groups[i].wait.clone()
 	}
 	c.freeChans = append([]int32(nil), s.freeChans...)
+	c.selects = append([]selWait(nil), s.selects...)
 	return &c
 }
 

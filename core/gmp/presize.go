@@ -18,7 +18,8 @@ const maxPresizedIDs = 1 << 21
 
 // goroutinesIn counts the goroutines that running ops once starts: go
 // statements and errgroup goroutines, with what their bodies start,
-// multiplied by the loops around them. Pool workers are not counted:
+// multiplied by the loops around them; of a select's cases, the most any
+// one starts. Pool workers are not counted:
 // how many a pool starts depends on the run. The count saturates at
 // limit.
 func goroutinesIn(ops []Op, limit int) int {
@@ -31,6 +32,13 @@ func goroutinesIn(ops []Op, limit int) int {
 			per = 1 + goroutinesIn(op.Body, limit)
 		case OpLoop:
 			per = goroutinesIn(op.Body, limit)
+		case OpSelect:
+			// One case runs: the one that starts the most bounds it.
+			for k := range op.Cases {
+				per = max(per, goroutinesIn(op.Cases[k].Body, limit))
+			}
+			n += per
+			per = 0
 		}
 		if op.Count > 0 && per > 0 {
 			n += min(op.Count, limit) * min(per, limit) // both ≤ 2^21: no overflow

@@ -73,8 +73,44 @@ type Op struct {
 	// a task's wrapper defers, in compare's semaphore mode).
 	Defer bool
 	Block bool // syscall: entered with entersyscallblock (hands the P off at once)
+	// Cases: select, its cases in the order written, a default among
+	// them where it is written.
+	Cases []SelectCase
 	Pos   Pos
 }
+
+// SelectDir says what a select case waits for.
+type SelectDir uint8
+
+const (
+	SelectRecv    SelectDir = iota + 1 // case <-ch
+	SelectSend                         // case ch <- v
+	SelectAfter                        // case <-time.After(d)
+	SelectDefault                      // default
+)
+
+var selectDirNames = [...]string{SelectRecv: "recv", SelectSend: "send", SelectAfter: "after", SelectDefault: "default"}
+
+func (d SelectDir) String() string {
+	if int(d) < len(selectDirNames) && selectDirNames[d] != "" {
+		return selectDirNames[d]
+	}
+	return "case?"
+}
+
+// SelectCase is one case of a select statement.
+type SelectCase struct {
+	Dir  SelectDir
+	Chan int  // recv, send: index into Program.Chans
+	Dur  Dur  // after: time.After's argument
+	Body []Op // what the case runs once chosen
+	Pos  Pos
+}
+
+// MaxSelectCases is the most cases, default included, a select may have
+// in the model: the poll order an event carries packs a case into four
+// bits (selectgo allows 65536).
+const MaxSelectCases = 16
 
 // ChanDecl declares a channel.
 type ChanDecl struct {

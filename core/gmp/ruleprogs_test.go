@@ -119,6 +119,17 @@ var (
 	waitGroup = microProg{procs: 2, prog: Program{WaitGroups: []WaitGroupDecl{{Name: "wg"}},
 		Main: []Op{addOp(0, 2), goN(2, cpu(time.Millisecond), doneOp(0)), goN(1, waitOp(0)), waitOp(0), waitOp(0),
 			wgGo(0, 2, cpu(100*time.Microsecond)), waitOp(0), waitKids()}}}
+	// A select parked on two channels, won by a send on one; the send
+	// on the other finds the stale sudog and drops it, then takes the
+	// default of a select of its own; a select with a buffered value
+	// picks it in pass 1.
+	selectWake = microProg{procs: 1, prog: Program{Chans: []ChanDecl{{Name: "a"}, {Name: "b"}, {Name: "c", Cap: 1}},
+		Main: []Op{goN(1, selectOp(caseRecv(0, cpu(time.Microsecond)), caseRecv(1))), sleep(time.Millisecond),
+			send(0), selectOp(caseSend(1), caseDefault()), send(2), selectOp(caseRecv(2), caseRecv(0)), waitKids()}}}
+	// One select woken by its time.After, one by a close.
+	selectTimerClose = microProg{procs: 1, prog: Program{Chans: []ChanDecl{{Name: "a"}},
+		Main: []Op{goN(1, selectOp(caseRecv(0), caseAfter(time.Millisecond))), goN(1, selectOp(caseRecv(0), caseAfter(time.Second))),
+			sleep(5 * time.Millisecond), closeCh(0), waitKids()}}}
 )
 
 // actionProgs runs the actions no program of ruleProgs uses: an action
@@ -243,9 +254,16 @@ var ruleProgs = map[Rule]microProg{
 	RuleReadyRWReader: rwmutex,
 	RuleReadyRWWriter: rwmutex,
 
-	RuleWGAdd:   waitGroup,
-	RuleWGWait:  waitGroup,
-	RuleReadyWG: waitGroup,
+	RuleWGAdd:            waitGroup,
+	RuleWGWait:           waitGroup,
+	RuleReadyWG:          waitGroup,
+	RuleSelectPick:       selectWake,
+	RuleSelectDefault:    selectWake,
+	RuleSelectResume:     selectWake,
+	RuleSelectSkip:       selectWake,
+	RuleReadySelect:      selectWake,
+	RuleReadySelectClose: selectTimerClose,
+	RuleReadySelectTimer: selectTimerClose,
 }
 
 // runMicro runs a micro-program with the invariants checked and gives

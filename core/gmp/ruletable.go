@@ -176,6 +176,20 @@ var ruleTable = [numRules]ruleInfo{
 		"Obj wg; N delta; N2 counter; N3 released"},
 	RuleWGWait:  {"sync.WaitGroup.Wait", "Wait returns at once with the counter at zero, or counts itself a waiter and parks", "Obj wg; N waiters; N2 counter; Flag parks"},
 	RuleReadyWG: {"semrelease1", "the Add that brings a wait group's counter to zero readies a waiter", "Obj wg; G2 waker; G3 kicked"},
+	RuleSelectPick: {"selectgo", "pass 1 polls the cases in a random order and takes the first one ready: a partner parked on the other side, the buffer, a closed channel, an expired timer (R8.7)",
+		"N selCase; N2 pollOrder; N3 polled; Obj how SelectReady; G2 partner"},
+	RuleSelectDefault: {"selectgo", "pass 1 finds no case ready and the select has a default: it takes it without blocking (R8.7)",
+		"N selCase; N2 pollOrder; N3 polled"},
+	RuleSelectResume: {"selectgo", "pass 3: a select woken by one case takes its sudogs off every other channel's queue and stops its timers (R8.7)",
+		"N selCase; N2 dequeued; N3 stopped; Flag closed"},
+	RuleSelectSkip: {"waitq.dequeue", "a select's sudog whose select another case already won is dropped from the queue, not woken (selectDone, R8.7)",
+		"G2 partner; N selCase; Flag byTimer"},
+	RuleReadySelect: {"goready", "a send or receive finds a select's sudog, claims the select and wakes it with that case (R8.2, R8.7)",
+		"G2 waker; G3 kicked; N chan; N2 selCase; Reason reason"},
+	RuleReadySelectClose: {"closechan", "closing a channel wakes a select waiting on it with that case (R8.7)",
+		"G2 waker; G3 kicked; N chan; N2 selCase"},
+	RuleReadySelectTimer: {"sendTime", "a time.After timer fires in findRunnable; its send wakes the select waiting on its channel (R8.5, R8.7)",
+		"G3 kicked; P2 timerOwner; D late; N2 selCase"},
 }
 
 // Fn is the runtime function the rule models.

@@ -180,7 +180,7 @@ func (g *soakGen) action(depth int) string {
 		return g.actions(depth+1, 1+g.n(3))
 	}
 	for {
-		switch g.n(21) {
+		switch g.n(22) {
 		case 0, 1:
 			return "{cpu: " + g.dur() + "}"
 		case 2:
@@ -249,6 +249,39 @@ func (g *soakGen) action(depth int) string {
 				}
 				return fmt.Sprintf("{wait: w%d}", w)
 			}
+		case 21:
+			if g.chans > 0 {
+				return g.selectAction(inner)
+			}
 		}
 	}
+}
+
+// selectAction writes a select of up to four cases on the channels and
+// time.After, with or without a default; now and then select {}.
+func (g *soakGen) selectAction(inner func() string) string {
+	if g.n(16) == 0 {
+		return "{select: {}}"
+	}
+	var cases []string
+	for range 1 + g.n(4) {
+		var c string
+		switch g.n(3) {
+		case 0:
+			c = fmt.Sprintf("recv: c%d", g.n(g.chans))
+		case 1:
+			c = fmt.Sprintf("send: c%d", g.n(g.chans))
+		default:
+			c = "after: " + g.dur()
+		}
+		if g.n(2) == 0 {
+			c += ", do: [" + inner() + "]"
+		}
+		cases = append(cases, "{"+c+"}")
+	}
+	def := ""
+	if g.n(3) == 0 {
+		def = ", default: [" + inner() + "]"
+	}
+	return fmt.Sprintf("{select: {cases: [%s]%s}}", strings.Join(cases, ", "), def)
 }

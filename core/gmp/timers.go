@@ -11,15 +11,18 @@ import (
 // findRunnable: its own at the top, other Ps' on the last steal pass.
 // sysmon never runs them.
 
-// Timer is a pending time.Sleep, or a pool's purge timer (a
-// time.AfterFunc).
+// Timer is a pending time.Sleep, a pool's purge timer (a
+// time.AfterFunc), or the timer of a select's time.After case.
 type Timer struct {
 	When sim.Time
 	G    GID // the sleeper; NoG for a purge timer
 	// Purge is the pool (index plus one) whose purge the timer starts,
 	// or 0.
 	Purge int32
-	seq   uint64
+	// sel is, for the timer of a select's time.After case, the case plus
+	// one (select.go); 0 otherwise.
+	sel int32
+	seq uint64
 }
 
 // timerHeap is a binary min-heap ordered by (When, seq).
@@ -189,6 +192,10 @@ func (s *Machine) runTimers(tp, runner *P, m *M) (sim.Time, bool) {
 		ran = true
 		if t.Purge != 0 {
 			s.firePurgeTimer(m, runner, tp, t)
+			continue
+		}
+		if t.sel != 0 {
+			s.fireSelectTimer(m, runner, tp, t)
 			continue
 		}
 		s.ready(m, runner, s.g(t.G), Event{Rule: RuleReadyTimer, P2: tp.ID, D: s.now.Sub(t.When)})

@@ -10,8 +10,9 @@ import "github.com/schedlab/schedlab/core/sim"
 // semaRoot (sema.go), where semacquire1 queues at the tail or, asked for
 // lifo, at the head: sync.Mutex puts a woken waiter that lost the lock
 // back at the front that way. semrelease1 dequeues the first sudog and
-// readies its G after letting go of the root's lock; select's waker
-// takes a G off every other queue it sat in (dequeueSudoG).
+// readies its G after letting go of the root's lock; a select queues a
+// sudog on every channel it selects on, and once woken takes itself off
+// every other queue it sat in (dequeueSudoG, select.go).
 //
 // Every object of the model a goroutine parks on keeps its line as a
 // WaitQ: channels, semaphores, pools' submitters, errgroups, mutexes,
@@ -36,6 +37,10 @@ type Sudog struct {
 	// elem is what the waiter carries: a pool submitter's task, as the
 	// body index it runs.
 	elem uint16
+	// sel is, for a select's sudog (isSelect), its case plus one: a
+	// select queues one per case, so one G may wait in several queues
+	// (select.go). 0 for every other waiter.
+	sel uint16
 }
 
 // WaitQ is a line of parked goroutines, first waiter first, plus those a
@@ -124,6 +129,10 @@ func (q *WaitQ) clone() WaitQ {
 // still running for a moment: lib accepts that.
 func (q *WaitQ) check(c *checker, l Loc, where string, lib bool) {
 	for _, w := range q.q {
+		if w.sel != 0 {
+			c.selectSudog(w, l, where)
+			continue
+		}
 		if lib {
 			c.queued(w.G, l, where)
 		} else {
@@ -177,7 +186,8 @@ func (s *Machine) unqueue(g GID, l Loc) {
 // waitsOn appends what a goroutine parked at l waits on, after a verb:
 // "receiving from channel jobs". The describer's park sentences ("G3
 // blocks …") and checkdead's deadlock report ("G3 is blocked …") both
-// read it, so the two cannot word one wait two ways.
+// read it, so the two cannot word one wait two ways. A select's wait is
+// worded by waitsOnSelect, which needs the select's cases.
 func (d *Describer) waitsOn(b []byte, l Loc) []byte {
 	switch l.Kind {
 	case LocChanRecv:

@@ -65,6 +65,9 @@ func init() {
 		{name: "runlock", kind: gmp.OpRUnlock, needs: "an rwmutex", example: "rw", doc: "`runlock: RW`", read: readLockOp},
 		{name: "add", kind: gmp.OpAdd, needs: "a wait group", example: "{wg: wg, n: 2}", doc: "`add: {wg, n}` (sync.WaitGroup.Add; `add: WG` adds 1)", read: readAdd},
 		{name: "done", kind: gmp.OpDone, needs: "a wait group", example: "wg", doc: "`done: WG` (sync.WaitGroup.Done)", read: readDone},
+		{name: "select", kind: gmp.OpSelect, needs: "a mapping with cases and a default, or {} to block for ever",
+			example: "{cases: [{recv: done, do: [{cpu: 1ms}]}, {after: 1ms}], default: [gosched]}",
+			doc:     "`select: {cases: [{recv: CH, do}, {send: CH, do}, {after: D, do}], default}` (a select statement; `select: {}` blocks for ever)", read: readSelect},
 	}
 }
 

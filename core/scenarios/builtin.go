@@ -21,6 +21,7 @@ var Order = []string{
 	"tour",
 	"runnext", "overflow", "steal", "spinning", "fairness61",
 	"preempt", "gosched", "pingpong", "pingpong-2p", "hog-pingpong",
+	"select-fanin", "select-timeout",
 	"syscall-busy", "syscall-idle",
 	"timer-1p", "timer-2p", "timer-bursts", "netpoll",
 	"freelist",

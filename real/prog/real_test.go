@@ -46,6 +46,7 @@ main:
   - recv: done
   - go: {do: [{recv: fin}]}
   - loop: {times: 2, do: [gosched]}
+  - select: {cases: [{recv: done}, {after: 200us, do: [gosched]}]}
   - close: fin
   - lock: rw
   - unlock: rw

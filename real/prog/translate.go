@@ -32,6 +32,9 @@
 //	wait: WG         its Wait
 //	go with wg:      its Go (Go 1.25), the goroutine also counted for
 //	                 wait: children
+//	select           a select statement: case <-ch, case ch <- struct{}{},
+//	                 case <-time.After(D), default, each with its body;
+//	                 select: {} is select {}
 //
 // Durations drawn from distributions use math/rand/v2 seeded with the
 // run's seed; the real program's timing is its own.
@@ -264,6 +267,12 @@ func needsChildren(ops []gmp.Op) bool {
 			if needsChildren(op.Body) {
 				return true
 			}
+		case gmp.OpSelect:
+			for _, c := range op.Cases {
+				if needsChildren(c.Body) {
+					return true
+				}
+			}
 		}
 	}
 	return false
@@ -376,6 +385,8 @@ func (t *translator) body(ops []gmp.Op, depth int) {
 			t.line("%s\t})", ind)
 			t.line("%s}", ind)
 			t.line("%s_ = %s.Wait()", ind, g)
+		case gmp.OpSelect:
+			t.selectStmt(op, depth)
 		default:
 			// Every action a scenario file can name is above
 			// (TestEveryActionIsTranslated); a new one must be added.
@@ -384,6 +395,29 @@ func (t *translator) body(ops []gmp.Op, depth int) {
 			}
 		}
 	}
+}
+
+// selectStmt writes a select statement: its cases in the order written,
+// each with its body; the channels by the identifiers the declarations
+// got, never by the scenario's names.
+func (t *translator) selectStmt(op gmp.Op, depth int) {
+	ind := strings.Repeat("\t", depth)
+	t.line("%sselect { // select, line %d", ind, op.Pos.Line)
+	for _, c := range op.Cases {
+		switch c.Dir {
+		case gmp.SelectRecv:
+			t.line("%scase <-%s: // line %d", ind, t.chans[c.Chan], c.Pos.Line)
+		case gmp.SelectSend:
+			t.line("%scase %s <- struct{}{}: // line %d", ind, t.chans[c.Chan], c.Pos.Line)
+		case gmp.SelectAfter:
+			t.imports["time"] = true
+			t.line("%scase <-time.After(%s): // line %d", ind, t.dur(c.Dur), c.Pos.Line)
+		case gmp.SelectDefault:
+			t.line("%sdefault: // line %d", ind, c.Pos.Line)
+		}
+		t.body(c.Body, depth+1)
+	}
+	t.line("%s}", ind)
 }
 
 // dur writes a duration, drawing it when the scenario draws it.

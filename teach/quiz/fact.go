@@ -21,6 +21,7 @@ const (
 	FactWorker                     // worker: POOL, the worker the pool's next task goes to
 	FactPurged                     // purged: POOL, how many workers the pool's next purge stops
 	FactLocks                      // locks: MU, the goroutine that takes the mutex next
+	FactSelect                     // selects: G5, the case G5's next select takes
 )
 
 // Fact is one fact of a run a question asks about.
@@ -267,6 +268,33 @@ var facts = []factInfo{
 				fmt.Sprintf("Mutex %s is unlocked in %s, with %d waiting in line.", name, how, e.Waiters()), true
 		},
 	},
+	{
+		kind: FactSelect, name: "selects", arg: "G",
+		doc:  "the case the goroutine's next select takes (recv CH, send CH, after D or default)",
+		text: func(f Fact) string { return fmt.Sprintf("Which case does %v's select take?", f.G) },
+		settles: func(f Fact, e *gmp.Event) bool {
+			return e.G == f.G && selectTakes(e)
+		},
+		answer: func(_ Fact, e *gmp.Event, d *gmp.Describer) string { return d.CaseName(e.Op, e.SelCase()) },
+		wrong: func(_ Fact, e *gmp.Event, _ *view, d *gmp.Describer) []string {
+			var out []string
+			if e.Op != nil {
+				for i := range e.Op.Cases {
+					out = append(out, d.CaseName(e.Op, i))
+				}
+			}
+			return out
+		},
+		decision: func(e *gmp.Event, _ *view, _ *gmp.Program) (Fact, string, bool) {
+			if !selectTakes(e) || e.Op == nil || len(e.Op.Cases) < 2 {
+				return Fact{}, "", false
+			}
+			if e.Rule == gmp.RuleSelectResume {
+				return Fact{Kind: FactSelect, G: e.G}, fmt.Sprintf("%v, parked in a select of %d cases, runs again.", e.G, len(e.Op.Cases)), true
+			}
+			return Fact{Kind: FactSelect, G: e.G}, fmt.Sprintf("%v comes to a select of %d cases.", e.G, len(e.Op.Cases)), true
+		},
+	},
 }
 
 // acquires reports whether e is a goroutine taking a mutex (or an
@@ -284,6 +312,17 @@ func mutexName(prog *gmp.Program, i int) string {
 		return prog.Mutexes[i].Name
 	}
 	return fmt.Sprintf("#%d", i)
+
+}
+
+// selectTakes reports whether e is a select taking a case: pass 1's pick
+// or default, or the case a woken select resumes with (pass 3).
+func selectTakes(e *gmp.Event) bool {
+	switch e.Rule {
+	case gmp.RuleSelectPick, gmp.RuleSelectDefault, gmp.RuleSelectResume:
+		return true
+	}
+	return false
 }
 
 func (k FactKind) info() *factInfo {
