@@ -38,6 +38,7 @@ const (
 	KindSemAcquire                   // sem-acquire: a semaphore is taken, or the caller waits
 	KindSemRelease                   // sem-release: a semaphore is given back
 	KindPoolExit                     // pool-exit: a worker stops because its task called runtime.Goexit
+	KindPrint                        // print: the program writes a line of output
 	numKinds
 )
 
@@ -52,6 +53,7 @@ var kindNames = [numKinds]string{
 	KindGFree: "gfree", KindProgram: "program", KindPoolDispatch: "pool-dispatch", KindPoolBlock: "pool-block",
 	KindPoolReject: "pool-reject", KindPoolIdle: "pool-idle", KindPoolPurge: "pool-purge",
 	KindSemAcquire: "sem-acquire", KindSemRelease: "sem-release", KindPoolExit: "pool-exit",
+	KindPrint: "print",
 }
 
 func (k Kind) String() string {
@@ -175,6 +177,8 @@ const (
 	RuleGroupGo
 	RuleGroupSlot
 	RuleGroupWaitDone
+	// output
+	RulePrint
 	numRules
 )
 

@@ -98,7 +98,7 @@ var ruleTable = [numRules]ruleInfo{
 	RuleNetpollBreak:  {"netpollBreak", "a timer due sooner wakes the M blocked in the poller", "M2 breaker"},
 	RuleNetReady:      {"netpoll", "a goroutine's network read becomes ready", ""},
 
-	RuleSysmonPreempt: {"preemptone", "sysmon asks a goroutine that ran 10ms to stop (R6.6, R7.1)", "N schedtick; D seen; M2 thread"},
+	RuleSysmonPreempt: {"preemptone", "sysmon asks a goroutine that ran 10ms to stop (R6.6, R7.1)", "N schedtick; D seen; M2 thread; Flag noSignal"},
 	RuleSysmonNetpoll: {"sysmon", "sysmon polls the network nobody polled for 10ms", "N ready"},
 	RuleSysmonSleep:   {"sysmon", "with every P idle, sysmon sleeps deeply", "D sleep; Flag untilTimer"},
 	RuleSysmonWake:    {"sysmon", "sysmon wakes from its deep sleep", "Flag bySyscall"},
@@ -139,6 +139,8 @@ var ruleTable = [numRules]ruleInfo{
 	RuleGroupGo:       {"errgroup.Go", "errgroup.Go starts a goroutine, as a go statement does", "G2 creator; G3 kicked; N ringLen; N2 reusedFrom GID; Flag ringFull"},
 	RuleGroupSlot:     {"chanrecv", "a group's goroutine ends and frees a slot for a blocked errgroup.Go", "G2 waker; G3 kicked; N chanCap"},
 	RuleGroupWaitDone: {"sync.WaitGroup.Done", "a group's last goroutine ends and errgroup.Wait returns", "G2 waker; G3 kicked"},
+
+	RulePrint: {"fmt.Println", "a goroutine's line goes out in a write system call, after fmt formats it", "N line; Flag firstPrint"},
 }
 
 // Fn is the runtime function the rule models.

@@ -20,6 +20,7 @@ type Overrides struct {
 	MaxEvents int           // 0: the file's, else gmp.DefaultMaxEvents
 	Policy    *gmp.Policy
 	Noise     *bool
+	WarmStart *bool
 }
 
 // ConfigWith returns the scenario's configuration with o applied.
@@ -42,6 +43,9 @@ func (s *Scenario) ConfigWith(o Overrides) gmp.Config {
 	}
 	if o.Noise != nil {
 		cfg.Noise = *o.Noise
+	}
+	if o.WarmStart != nil {
+		cfg.WarmStart = *o.WarmStart
 	}
 	return cfg
 }
