@@ -21,6 +21,7 @@ const (
 	unitCount
 	unitShare
 	unitGoroutine // a goroutine's number: compared as a category
+	unitCategory  // a word, such as a printed order: the row holds tallies (output.go)
 )
 
 // observables is the one table of what verify compares, in report order.
@@ -56,8 +57,12 @@ type Row struct {
 	// (for the first goroutine started: whether any real run agreed).
 	Within  bool   `json:"within"`
 	Verdict string `json:"verdict"`
-	unit    unit
-	tally   string // for a goroutine: the real runs' values and how often
+	// ModelValues and RealValues are, for a category such as the
+	// printed order, each value with how often it came on that side.
+	ModelValues string `json:"model_values,omitempty"`
+	RealValues  string `json:"real_values,omitempty"`
+	unit        unit
+	tally       string // for a goroutine: the real runs' values and how often
 }
 
 // Report holds one scenario's model against its real runs.
@@ -78,9 +83,21 @@ type Report struct {
 	Notes []string `json:"notes,omitempty"`
 }
 
-// Judge fills r.Rows from the model's runs and the real ones.
+// Judge fills r.Rows from the model's runs and the real ones: the
+// observables of the trace, then, if any run printed, the printed order.
+// Untraced real runs (a scenario that fails by design) have no trace:
+// its rows have no real run.
 func (r *Report) Judge(model, real []Observables) {
 	r.Rows = r.Rows[:0]
+	printed := real
+	defer func() {
+		if row, ok := judgeOutput(model, printed); ok {
+			r.Rows = append(r.Rows, row)
+		}
+	}()
+	if len(real) > 0 && real[0].Untraced {
+		real = nil
+	}
 	for _, ob := range observables {
 		// Values are judged at the precision the report shows them: a
 		// model at 100.0% is not outside real runs at 99.98–99.99%.
@@ -271,6 +288,14 @@ func (r *Report) WriteText(w io.Writer) error {
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "observable\tmodel\treal median\treal range\tverdict")
 	for _, row := range r.Rows {
+		if row.unit == unitCategory {
+			real := row.RealValues
+			if row.Verdict == noReal {
+				real = "-"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", row.Observable, clipCell(row.ModelValues), "-", clipCell(real), row.Verdict)
+			continue
+		}
 		switch row.Verdict {
 		case noData:
 			fmt.Fprintf(tw, "%s\t-\t-\t-\t%s\n", row.Observable, row.Verdict)
@@ -316,26 +341,41 @@ func plural(n int) string {
 func WriteSummary(w io.Writer, reps []*Report) error {
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	header := []string{"scenario"}
+	// The columns: every observable of the trace, then the printed
+	// order and the ending when some report has them.
+	var names []string
 	for _, ob := range observables {
-		header = append(header, summaryHeads[ob.name])
+		names = append(names, ob.name)
+	}
+	for _, extra := range []string{orderRow, endingRow} {
+		if slices.ContainsFunc(reps, func(r *Report) bool { return r.row(extra) != nil }) {
+			names = append(names, extra)
+		}
+	}
+	header := []string{"scenario"}
+	for _, n := range names {
+		header = append(header, summaryHeads[n])
 	}
 	fmt.Fprintln(tw, strings.Join(header, "\t"))
-	outside := 0
+	outside, judged := 0, 0
 	for _, r := range reps {
 		cells := []string{safetext.Term(r.Scenario)}
-		for _, row := range r.Rows {
+		for _, name := range names {
+			row := r.row(name)
 			cell := "ok"
 			switch {
-			case row.Verdict == noData || row.Verdict == noReal:
+			case row == nil || row.Verdict == noData || row.Verdict == noReal:
 				cell = "-"
 			case row.Within:
-			case row.unit == unitGoroutine:
+			case row.unit == unitGoroutine || row.unit == unitCategory:
 				cell = "differs"
 			case row.Model < row.RealMin:
 				cell = "low"
 			default:
 				cell = "high"
+			}
+			if row != nil {
+				judged++
 			}
 			if cell != "ok" && cell != "-" {
 				outside++
@@ -345,7 +385,7 @@ func WriteSummary(w io.Writer, reps []*Report) error {
 		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}
 	tw.Flush()
-	fmt.Fprintf(&b, "%d scenarios; the model is outside the real runs' range on %d of %d observables\n", len(reps), outside, len(reps)*len(observables))
+	fmt.Fprintf(&b, "%d scenarios; the model is outside the real runs' range on %d of %d observables\n", len(reps), outside, judged)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -359,4 +399,25 @@ var summaryHeads = map[string]string{
 	"preempted slices":        "preempted",
 	"P migrations":            "migrations",
 	"P utilisation":           "P use",
+	orderRow:                  "output",
+	endingRow:                 "ending",
+}
+
+// row returns the report's row of an observable, or nil.
+func (r *Report) row(name string) *Row {
+	for i := range r.Rows {
+		if r.Rows[i].Observable == name {
+			return &r.Rows[i]
+		}
+	}
+	return nil
+}
+
+// clipCell shortens a tally for the table's cell; the JSON keeps it whole.
+func clipCell(s string) string {
+	const most = 60
+	if r := []rune(s); len(r) > most {
+		return string(r[:most-1]) + "…"
+	}
+	return s
 }
