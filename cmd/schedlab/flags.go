@@ -23,6 +23,7 @@ type simFlags struct {
 	maxEvents int
 	policy    string
 	noise     bool
+	warm      bool
 }
 
 // register adds the flags to cmd. each says what a value applies to, for
@@ -35,6 +36,7 @@ func (f *simFlags) register(cmd *cobra.Command, each string) {
 	fl.IntVar(&f.maxEvents, "max-events", 0, fmt.Sprintf("end a run that has not ended after this many events (default: the scenario's max_events, else %d)", gmp.DefaultMaxEvents))
 	fl.StringVar(&f.policy, "policy", "", "a what-if scheduler: "+strings.Join(gmp.PolicyNames(), ", ")+"; join several with + (see schedlab list --policies)")
 	fl.BoolVar(&f.noise, "noise", false, "make thread wake-ups and timed waits late by seeded amounts, as on a real machine (--noise=false for exact)")
+	fl.BoolVar(&f.warm, "warm-start", false, "start as the runtime is when main.main starts: idle threads already made, schedtick advanced (the scenario's start: warm; --warm-start=false for a bare start)")
 	_ = cmd.RegisterFlagCompletionFunc("policy", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return gmp.PolicyNames(), cobra.ShellCompDirectiveNoFileComp
 	})
@@ -79,6 +81,9 @@ func (f *simFlags) overrides(cmd *cobra.Command) (scenarios.Overrides, error) {
 	}
 	if fl.Changed("noise") {
 		o.Noise = &f.noise
+	}
+	if fl.Changed("warm-start") {
+		o.WarmStart = &f.warm
 	}
 	return o, nil
 }

@@ -150,7 +150,7 @@ all goroutines are asleep - deadlock!").`,
 			return scenarios.BuiltinNames(), cobra.ShellCompDirectiveDefault
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := modelOnly(cmd, "policy", "noise"); err != nil {
+			if err := modelOnly(cmd, "policy", "noise", "warm-start"); err != nil {
 				return err
 			}
 			if err := rf.check(); err != nil {
