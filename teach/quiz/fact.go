@@ -13,14 +13,14 @@ import (
 type FactKind uint8
 
 const (
-	FactNextOn FactKind = iota + 1 // next-on: P1, the G that runs next on P1
-	FactWhere                      // where: G258, where G258 goes next
-	FactSteals                     // steals: P1, how many Gs P1 takes at its next steal
-	FactStops                      // stops: G5, how G5 next stops running
-	FactTakes                      // takes: P0, the M that next acquires P0
-	FactWorker                     // worker: POOL, the worker the pool's next task goes to
-	FactPurged                     // purged: POOL, how many workers the pool's next purge stops
-	FactPrinted                    // printed: 3, the order of the program's first 3 lines (all: of all it prints)
+	FactNextOn  FactKind = iota + 1 // next-on: P1, the G that runs next on P1
+	FactWhere                       // where: G258, where G258 goes next
+	FactSteals                      // steals: P1, how many Gs P1 takes at its next steal
+	FactStops                       // stops: G5, how G5 next stops running
+	FactTakes                       // takes: P0, the M that next acquires P0
+	FactWorker                      // worker: POOL, the worker the pool's next task goes to
+	FactPurged                      // purged: POOL, how many workers the pool's next purge stops
+	FactPrinted                     // printed: 3, the order of the program's first 3 lines (all: of all it prints)
 )
 
 // Fact is one fact of a run a question asks about.
