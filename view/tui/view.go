@@ -45,6 +45,7 @@ type layout struct {
 	timeline, timelineRows int
 	timelineHidden         bool // for every P to fit: a taller screen shows it
 	log, logRows           int
+	console, consoleRows   int
 	explain, explainRows   int
 	note, noteRows         int
 	status                 int
@@ -94,7 +95,8 @@ func (v *rootView) computeLayout(w, h int) layout {
 		l.visibleProcs, l.procsRows, l.timelineRows = procs, 1+procs, 0
 		l.timelineHidden = true
 	}
-	rest := h - (1 + l.procsRows + l.infoRows + l.poolsRows + l.timelineRows + l.explainRows + l.noteRows + 1)
+	l.consoleRows = consoleRows(a, h)
+	rest := h - (1 + l.procsRows + l.infoRows + l.poolsRows + l.timelineRows + l.consoleRows + l.explainRows + l.noteRows + 1)
 	l.logRows = max(rest, 2)
 
 	row := 0
@@ -104,6 +106,7 @@ func (v *rootView) computeLayout(w, h int) layout {
 	l.pools, row = row, row+l.poolsRows
 	l.timeline, row = row, row+l.timelineRows
 	l.log, row = row, row+l.logRows
+	l.console, row = row, row+l.consoleRows
 	l.explain, row = row, row+l.explainRows
 	l.note, row = row, row+l.noteRows
 	l.status = row
@@ -115,6 +118,7 @@ func (v *rootView) computeLayout(w, h int) layout {
 		{poolsPanel{}, l.pools, l.poolsRows},
 		{timelinePanel{}, l.timeline, l.timelineRows},
 		{&a.log, l.log, l.logRows},
+		{consolePanel{}, l.console, l.consoleRows},
 		{explainPanel{}, l.explain, l.explainRows},
 		{notePanel{}, l.note, l.noteRows},
 		{statusPanel{}, l.status, 1},
