@@ -101,3 +101,38 @@ func TestPrintHonoursAPendingRequest(t *testing.T) {
 	}
 	t.Errorf("main was never stopped at a print's call")
 }
+
+// A warm start is the runtime as main.main finds it: idle threads to
+// wake (the first wakep wakes one, no thread is created), and main's P
+// at schedtick 6, so the 1-in-61 check brings back a yielding main after
+// 56 goroutines, as go1.26 does with GOMAXPROCS=1 (scripts/puzzles
+// schedtick), not 61.
+func TestWarmStart(t *testing.T) {
+	events, _, m := runProg(t, Config{Procs: 2, Seed: 1, WarmStart: true}, printing.prog)
+	if _, start := firstOf(events, func(e *Event) bool { return e.Rule == RuleMainStart }); start.Schedtick() != 6 {
+		t.Errorf("main starts in schedtick %d, want 6", start.Schedtick())
+	}
+	if _, w := firstOf(events, func(e *Event) bool { return e.Rule == RuleWakep }); w == nil || w.NewM() {
+		t.Errorf("the first wakep %+v creates a thread, want it to wake an idle one", w)
+	}
+	if n := m.NumM(); n != 4 {
+		t.Errorf("%d threads, want main's, sysmon's and 2 idle ones on 2 Ps", n)
+	}
+	finishedBeforeMain := func(warm bool) int {
+		events, _, _ := runProg(t, Config{Procs: 1, Seed: 1, WarmStart: warm}, fairness.prog)
+		n := 0
+		for _, e := range events {
+			switch {
+			case e.Kind == KindGoExit && e.G != 1:
+				n++
+			case e.Rule == RuleGlobalFairness && e.G == 1:
+				return n
+			}
+		}
+		t.Fatal("main never came back through the fairness check")
+		return 0
+	}
+	if cold, warm := finishedBeforeMain(false), finishedBeforeMain(true); cold != 61 || warm != 56 {
+		t.Errorf("main came back after %d goroutines from a bare start, %d from a warm one; want 61 and 56", cold, warm)
+	}
+}
