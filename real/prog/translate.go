@@ -137,6 +137,7 @@ func Translate(sc *scenarios.Scenario, cfg gmp.Config) (*Program, error) {
 		t.line("\tgo func() {")
 		t.line("\t\tstop := <-until")
 		t.line("\t\ttime.Sleep(%s)", t.goDur(cfg.Until))
+		t.closeStdout("\t\t", "the run stops here")
 		t.line("\t\tstop()")
 		t.line("\t\tos.Exit(0)")
 		t.line("\t}()")
@@ -144,10 +145,12 @@ func Translate(sc *scenarios.Scenario, cfg gmp.Config) (*Program, error) {
 		t.line("\tuntil <- stop")
 		t.line("\tdefer stop()")
 		t.line("\tscenario()")
+		t.closeStdout("\t", "main returned")
 	default:
 		t.line("\tstop := startTrace()")
 		t.line("\tdefer stop()")
 		t.line("\tscenario()")
+		t.closeStdout("\t", "main returned")
 	}
 	t.line("}")
 	t.line("")
@@ -260,8 +263,21 @@ type translator struct {
 	// by index (identifiers).
 	chans, sems, pools, flags []string
 
-	usesCPU, usesSyscall, usesNet, usesPool, random bool
+	usesCPU, usesSyscall, usesNet, usesPool, usesPrint, random bool
 	err                                             error // the first action it could not translate
+}
+
+// closeStdout writes, for a program that prints, the close of its
+// standard output where the scenario's run ends: a traced program goes on
+// while the trace stops, and the goroutines it lets run must not print
+// what the scenario's program, which exits there, never would.
+func (t *translator) closeStdout(ind, why string) {
+	if !t.usesPrint {
+		return
+	}
+	t.line("%s// %s: what goroutines print while the trace stops is not the", ind, why)
+	t.line("%s// scenario's output (an untraced program would have exited).", ind)
+	t.line("%sos.Stdout.Close()", ind)
 }
 
 func (t *translator) line(format string, args ...any) {
@@ -356,6 +372,7 @@ func (t *translator) body(ops []gmp.Op, depth int) {
 		case gmp.OpPrint:
 			// The text only as a quoted literal: nothing of it is code.
 			t.imports["fmt"] = true
+			t.usesPrint = true
 			t.line("%sfmt.Println(%s) // print, %s", ind, strconv.Quote(op.Text), pos)
 		case gmp.OpSet:
 			t.line("%s%s.Store(true) // set, %s", ind, t.flags[op.Flag], pos)

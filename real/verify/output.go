@@ -101,8 +101,15 @@ func tallyOf(cs []counted) string {
 // orders of the lines every run printed (a run stopped at its until may
 // print more or fewer lines than another).
 func judgeOutput(model, real []Observables) (Row, bool) {
+	return judgeOrders(model, real, false)
+}
+
+// judgeOrders is judgeOutput; with prints set (the scenario has print
+// actions) a row is made even when no run printed: "nothing" is an
+// answer, the one a program that returns first gives.
+func judgeOrders(model, real []Observables, prints bool) (Row, bool) {
 	n := -1
-	printed := false
+	printed := prints
 	for _, o := range slices.Concat(model, real) {
 		printed = printed || len(o.Output) > 0
 		if n < 0 || len(o.Output) < n {
@@ -157,4 +164,15 @@ func judgeEnding(modelEnds []gmp.EndReason, real []Observables) Row {
 		ended[i] = o.Ended
 	}
 	return judgeCategory(endingRow, model, ended)
+}
+
+// printsAnything reports whether ops, or the actions nested in them,
+// print.
+func printsAnything(ops []gmp.Op) bool {
+	for i := range ops {
+		if ops[i].Kind == gmp.OpPrint || printsAnything(ops[i].Body) {
+			return true
+		}
+	}
+	return false
 }

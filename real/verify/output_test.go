@@ -101,3 +101,12 @@ func TestJudgeUntraced(t *testing.T) {
 		}
 	}
 }
+
+// A scenario that prints may print nothing, on both sides: judged as the
+// order "nothing".
+func TestJudgeNothingPrinted(t *testing.T) {
+	row, ok := judgeOrders([]Observables{{}, {}}, []Observables{{}}, true)
+	if !ok || !row.Within || row.ModelValues != "nothing x2" || row.RealValues != "nothing x1" {
+		t.Errorf("row %+v, %v", row, ok)
+	}
+}

@@ -199,6 +199,11 @@ func Scenario(ctx context.Context, sc *scenarios.Scenario, o Options) (*Report, 
 	}
 	rep.Load = DescribeLoad(before, LoadAverage())
 	rep.Judge(model, real)
+	if rep.row(orderRow) == nil && printsAnything(sc.Main) {
+		// Nothing printed, on either side: an answer too.
+		row, _ := judgeOrders(model, real, true)
+		rep.Rows = append(rep.Rows, row)
+	}
 	if s.Prog.Untraced {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("%s ends with %s by design: its program ran untraced (the runtime does not detect a deadlock while it traces, and a panic ends a program before its trace is written), and is judged by Go's exit status and message", sc.Name, sc.Expect))
 		rep.Rows = append(rep.Rows, judgeEnding(ends, real))
