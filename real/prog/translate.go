@@ -264,7 +264,7 @@ type translator struct {
 	chans, sems, pools, flags []string
 
 	usesCPU, usesSyscall, usesNet, usesPool, usesPrint, random bool
-	err                                             error // the first action it could not translate
+	err                                                        error // the first action it could not translate
 }
 
 // closeStdout writes, for a program that prints, the close of its
