@@ -92,3 +92,45 @@ func reorderings(lines []string) []string {
 	add(reversed)
 	return out
 }
+
+// Gosched: main starts k goroutines and yields. runtime.Gosched puts the
+// caller on the global queue's tail, not its P's ring, so on one P the
+// goroutines in runnext and the ring run first, and a yielding goroutine
+// comes back only when the P's own queue is empty (or at the 1-in-61
+// check). Each goroutine prints before and after its own yield.
+var topicGosched = &Topic{
+	Name:  "gosched",
+	Title: "runtime.Gosched goes to the global queue's tail",
+	scenario: func(r *sim.Rand) string {
+		k := between(r, 2, 4)
+		var b strings.Builder
+		fmt.Fprintf(&b, `title: gosched
+summary: "On one P, main starts %d goroutines that each print a, yield (runtime.Gosched) and print b, then waits for them."
+procs: 1
+seed: %d
+main:
+`, k, between(r, 1, 99))
+		for i := 1; i <= k; i++ {
+			fmt.Fprintf(&b, "  - go: {do: [{print: \"%da\"}, gosched, {print: \"%db\"}]}\n", i, i)
+		}
+		b.WriteString("  - wait: children\n")
+		return b.String()
+	},
+	ask: func(x *run, r *sim.Rand) []Question {
+		yield := x.find(0, func(e *gmp.Event) bool { return e.Rule == gmp.RuleGosched })
+		idx := x.all(func(e *gmp.Event) bool { return e.Kind == gmp.KindPrint })
+		if yield < 0 || len(idx) < 4 {
+			return nil
+		}
+		e := x.events[yield]
+		var lines []string
+		for _, i := range idx {
+			lines = append(lines, x.events[i].Text())
+		}
+		return []Question{
+			x.question(r, fmt.Sprintf("%v calls runtime.Gosched. Where does it go?", e.G),
+				"the tail of the global queue", []string{"the tail of P0's ring", "P0's runnext", "the head of P0's ring"}, yield),
+			x.question(r, "What does the program print?", quiz.OrderText(lines), reorderings(lines), idx...),
+		}
+	},
+}
