@@ -17,6 +17,11 @@
 //	go run ./scripts/puzzles -cooperative forever  # GODEBUG=asyncpreemptoff=1
 //	go run ./scripts/puzzles fairness61            # goroutines run before main resumes
 //	go run ./scripts/puzzles -traced fairness61    # the same under runtime/trace
+//	go run ./scripts/puzzles schedtick             # schedtick at main.main, no calibration
+//	GOMAXPROCS=1 go run ./scripts/puzzles schedtick          # without the resize
+//	SCHEDLAB_PUZZLE_SETTLE=1 go run ./scripts/puzzles schedtick  # a 1ms pause after it
+//
+// docs/puzzles.md has the figures, with the load they were taken at.
 //
 // A child that has not ended after -timeout is killed, and the run's
 // answer is "hung".
@@ -324,6 +329,7 @@ func forever(procs int) {
 	setProcs(procs, 1)
 	start := time.Now()
 	go func() {
+		//lint:ignore SA5002 the spin is the puzzle: a loop with no call in it
 		for {
 		}
 	}()
