@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/schedlab/schedlab/core/gmp"
 	"github.com/schedlab/schedlab/core/scenarios"
@@ -78,6 +79,21 @@ main:
 	}
 	if program.Untraced || !strings.Contains(src, "startTrace()") {
 		t.Errorf("a scenario that ends normally is traced")
+	}
+	// A traced program goes on while its trace stops: what is printed
+	// after main returned is not the scenario's output (done-flag's
+	// real runs printed done! when it was).
+	if !strings.Contains(src, "\tscenario()\n\t// main returned: what goroutines print while the trace stops is not the\n\t// scenario's output (an untraced program would have exited).\n\tos.Stdout.Close()\n}") {
+		t.Errorf("main does not close stdout once scenario() returns:\n%s", src)
+	}
+	cfg := sc.Config()
+	cfg.Until = time.Second
+	program, err = Translate(sc, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if src := string(program.Main); !strings.Contains(src, "\t\tos.Stdout.Close()\n\t\tstop()\n\t\tos.Exit(0)") {
+		t.Errorf("the until goroutine does not close stdout before stopping the trace:\n%s", src)
 	}
 }
 
