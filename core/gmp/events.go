@@ -39,6 +39,7 @@ const (
 	KindSemRelease                   // sem-release: a semaphore is given back
 	KindPoolExit                     // pool-exit: a worker stops because its task called runtime.Goexit
 	KindPoolQueue                    // pool-queue: an accepted task goes into a pool's queue
+	KindPrint                        // print: the program writes a line of output
 	numKinds
 )
 
@@ -54,6 +55,7 @@ var kindNames = [numKinds]string{
 	KindPoolReject: "pool-reject", KindPoolIdle: "pool-idle", KindPoolPurge: "pool-purge",
 	KindSemAcquire: "sem-acquire", KindSemRelease: "sem-release", KindPoolExit: "pool-exit",
 	KindPoolQueue: "pool-queue",
+	KindPrint: "print",
 }
 
 func (k Kind) String() string {
@@ -182,6 +184,8 @@ const (
 	RulePoolTakeQueued
 	RulePoolServeQueued
 	RulePoolRefill
+	// output
+	RulePrint
 	numRules
 )
 

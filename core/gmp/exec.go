@@ -31,6 +31,8 @@ const (
 	OpAcquire                   // acquire a weighted semaphore (semaphore.Weighted.Acquire)
 	OpRelease                   // release a weighted semaphore
 	OpGroup                     // errgroup: SetLimit, Go count times, Wait
+	OpPrint                     // fmt.Println of a line: its formatting, then a write system call
+	OpSet                       // set a shared flag (an atomic.Bool's Store(true))
 
 	// Actions New makes up: the code of the libraries a scenario uses,
 	// run by the goroutines that call into them.
@@ -46,7 +48,7 @@ var opNames = [...]string{
 	OpCPU: "cpu", OpSyscall: "syscall", OpSleep: "sleep", OpNet: "net", OpGosched: "gosched",
 	OpGo: "go", OpLoop: "loop", OpSend: "send", OpRecv: "recv", OpClose: "close",
 	OpWait: "wait", OpExit: "exit", OpSubmit: "submit", OpAcquire: "acquire", OpRelease: "release",
-	OpGroup: "group", opPoolWorker: "pool worker", opPoolPurge: "pool purge", opGroupSend: "errgroup.Go", opGroupGo: "errgroup.Go",
+	OpGroup: "group", OpPrint: "print", OpSet: "set", opPoolWorker: "pool worker", opPoolPurge: "pool purge", opGroupSend: "errgroup.Go", opGroupGo: "errgroup.Go",
 	opGroupDone: "errgroup done", opGroupWait: "errgroup.Wait",
 }
 
@@ -72,12 +74,25 @@ func (k OpKind) String() string {
 // nextOp moves g to its next action and returns it, or nil when the
 // program is over. Loops are unrolled here, so they cost nothing.
 func (s *Machine) nextOp(g *G) *Op {
+	wraps := 0 // passes of unbounded loops made in this call
 	for g.depth > 0 {
 		f := g.top()
 		ops := s.bodies[f.body]
 		if int(f.pc) >= len(ops) {
-			if f.left > 0 {
+			switch {
+			case f.left > 0:
 				f.left--
+				f.pc = 0
+				continue
+			case f.left == unboundedLoop && !s.loopDone(f.body):
+				// for { … } and for !flag { … } go round again.
+				wraps++
+				if wraps > 1 {
+					// A whole pass ran no action: the loop's body
+					// calls nothing (for {}, for !done {}), and
+					// the G spins at the loop (spin).
+					return s.spinAt(g)
+				}
 				f.pc = 0
 				continue
 			}
@@ -88,6 +103,12 @@ func (s *Machine) nextOp(g *G) *Op {
 		g.op = s.bodyStart[f.body] + int32(f.pc) + 1
 		switch op.Kind {
 		case OpLoop:
+			if op.Unbounded() {
+				if !s.enterLoop(g, op) {
+					return nil
+				}
+				continue
+			}
 			f.pc++
 			if op.Count > 0 && len(op.Body) > 0 && !g.pushFrame(frame{body: s.childBody[g.op-1], left: int32(op.Count - 1)}) {
 				s.fail(Panicked, &Error{Pos: op.Pos, Msg: fmt.Sprintf("loops nested more than %d deep in %v", MaxLoopDepth, g.ID),
@@ -133,6 +154,7 @@ func (s *Machine) indexBodies(ops []Op) (uint16, error) {
 	}
 	id := uint16(len(s.bodies))
 	s.bodies = append(s.bodies, ops)
+	s.bodyLoop = append(s.bodyLoop, 0)
 	first := len(s.ops)
 	s.bodyStart = append(s.bodyStart, int32(first))
 	for i := range ops {
@@ -146,7 +168,7 @@ func (s *Machine) indexBodies(ops []Op) (uint16, error) {
 		}
 		var body []Op
 		switch op.Kind {
-		case OpGo, OpLoop, OpSubmit:
+		case OpLoop, OpGo, OpSubmit:
 			body = op.Body
 		case opGroupGo:
 			body = groupTaskBody(op)
@@ -160,6 +182,9 @@ func (s *Machine) indexBodies(ops []Op) (uint16, error) {
 			return 0, err
 		}
 		s.childBody[first+i] = b
+		if op.Kind == OpLoop {
+			s.bodyLoop[b] = int32(first + i + 1)
+		}
 	}
 	return id, nil
 }
@@ -175,6 +200,21 @@ func (s *Machine) checkRefs(op *Op) error {
 	case OpSend, OpRecv, OpClose:
 		if op.Chan < 0 || op.Chan >= len(s.prog.Chans) {
 			return bad("channel", op.Chan, len(s.prog.Chans))
+		}
+	case OpSet:
+		if op.Flag < 0 || op.Flag >= len(s.prog.Flags) {
+			return bad("flag", op.Flag, len(s.prog.Flags))
+		}
+	case OpLoop:
+		if op.Loop == LoopUntil && (op.Flag < 0 || op.Flag >= len(s.prog.Flags)) {
+			return bad("flag", op.Flag, len(s.prog.Flags))
+		}
+		if op.Loop > LoopUntil {
+			return &Error{Pos: op.Pos, Msg: fmt.Sprintf("loop of kind %d: want times, forever or until", op.Loop)}
+		}
+	case OpPrint:
+		if len(op.Text) > MaxPrintText {
+			return &Error{Pos: op.Pos, Msg: fmt.Sprintf("print of %d bytes: the model prints lines of at most %d", len(op.Text), MaxPrintText)}
 		}
 	case OpSubmit:
 		if op.Pool < 0 || op.Pool >= len(s.prog.Pools) {
@@ -287,6 +327,12 @@ func (s *Machine) runG(m *M) {
 		s.semRelease(m, g, op)
 	case OpGroup:
 		s.groupStart(m, g, op)
+	case OpPrint:
+		s.fmtPrintln(m, g)
+	case OpSet:
+		s.storeFlag(m, g, op)
+	case OpLoop:
+		s.spin(m, g, op)
 	case opGroupSend:
 		s.groupSend(m, g)
 	case opGroupGo:
@@ -325,7 +371,7 @@ func (s *Machine) runCPU(m *M, g *G) {
 // gosched and exit leave the P anyway.
 func (k OpKind) entersRuntime() bool {
 	switch k {
-	case OpSend, OpRecv, OpClose, OpGo, OpSleep, OpNet, OpSyscall, OpWait, OpSubmit, OpAcquire, OpRelease, OpGroup:
+	case OpSend, OpRecv, OpClose, OpGo, OpSleep, OpNet, OpSyscall, OpWait, OpSubmit, OpAcquire, OpRelease, OpGroup, OpPrint:
 		return true
 	}
 	return false

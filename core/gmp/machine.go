@@ -24,6 +24,9 @@ type Machine struct {
 	// bodyStart[b]. A G names its current action by index (G.op).
 	ops       []*Op
 	bodyStart []int32
+	// bodyLoop gives, for each body, the loop action that repeats it
+	// (an index into ops plus one), or 0.
+	bodyLoop []int32
 
 	now    sim.Time
 	rng    sim.Rand
@@ -42,6 +45,10 @@ type Machine struct {
 	// made and gave back, for the next group to reuse.
 	groups    []group
 	freeChans []int32
+	// flags are the program's shared flags (Program.Flags).
+	flags []bool
+	// out is what the program printed (print.go).
+	out output
 	// poolBody and purgeBody are the bodies New makes up for each pool:
 	// a worker's loop and the purge goroutine's work.
 	poolBody, purgeBody []uint16
@@ -147,6 +154,7 @@ const (
 	stepStealResume        // the usleep(3) in runqgrab is over
 	stepNetpollDone        // blocking netpoll returns
 	stepStart              // woken by startm, or a new thread starts: take nextp
+	stepWrite              // a print's formatting is done: the write system call
 )
 
 type wakeKind uint8
@@ -210,6 +218,7 @@ func New(cfg Config, prog *Program) (*Machine, error) {
 	for _, d := range prog.Sems {
 		s.sems = append(s.sems, Sem{Decl: d})
 	}
+	s.flags = make([]bool, len(prog.Flags))
 	s.starting = true
 	defer func() { s.starting = false }()
 	// G0, main, and the goroutines the program says it starts.
@@ -227,6 +236,9 @@ func New(cfg Config, prog *Program) (*Machine, error) {
 	}
 	m0 := s.newM(MRunning)
 	s.mon.M = s.newM(MSysmon).ID
+	if cfg.WarmStart {
+		s.warmStart()
+	}
 	// procresize makes every P but the caller's idle, pushing them in
 	// ascending order, so the highest-numbered P is at the head (R11.4).
 	for i := 1; i < cfg.Procs; i++ {
@@ -314,7 +326,7 @@ func (s *Machine) Step() bool {
 		}
 	}
 	if !s.ended && s.emitted >= s.cfg.MaxEvents {
-		s.finish(EventLimit, fmt.Errorf("stopped after %d events at %v without an end: raise the limit with --max-events or max_events: in the file, or stop the run earlier with --until", s.emitted, s.now), RuleUntil)
+		s.finish(EventLimit, fmt.Errorf("stopped after %d events at %v without an end%s: raise the limit with --max-events or max_events: in the file, or stop the run earlier with --until", s.emitted, s.now, s.spinNote()), RuleUntil)
 	}
 	if !s.ended && s.steps >= uint64(s.cfg.MaxEvents)*stepsPerEvent {
 		s.finish(EventLimit, s.stepLimitError(), RuleUntil)
@@ -360,6 +372,8 @@ func (s *Machine) runM(m *M, next mStep) {
 		s.schedule(m)
 	case stepStart:
 		s.mstart(m)
+	case stepWrite:
+		s.write(m)
 	}
 }
 
@@ -492,6 +506,8 @@ func (s *Machine) Clone() *Machine {
 	for i := range c.groups {
 		c.groups[i].wait = s.groups[i].wait.clone()
 	}
+	c.flags = append([]bool(nil), s.flags...)
+	c.out = s.out.clone()
 	c.freeChans = append([]int32(nil), s.freeChans...)
 	return &c
 }

@@ -67,8 +67,29 @@ type Op struct {
 	// a task's wrapper defers, in compare's semaphore mode).
 	Defer bool
 	Block bool // syscall: entered with entersyscallblock (hands the P off at once)
-	Pos   Pos
+	// Loop: how a loop ends: after Count times, never, or once Flag is
+	// set (LoopTimes, LoopForever, LoopUntil).
+	Loop LoopKind
+	// Flag: set, the flag it sets; a loop until a flag, the flag it
+	// reads (an index into Program.Flags).
+	Flag int
+	// Text: print, the line it prints (without the newline).
+	Text string
+	Pos  Pos
 }
+
+// LoopKind is how a loop ends.
+type LoopKind uint8
+
+const (
+	LoopTimes   LoopKind = iota // for range Count
+	LoopForever                 // for { … }
+	LoopUntil                   // for !flag { … }
+)
+
+// Unbounded reports whether op is a loop that runs until a flag is set,
+// or for ever.
+func (op *Op) Unbounded() bool { return op.Kind == OpLoop && op.Loop != LoopTimes }
 
 // ChanDecl declares a channel.
 type ChanDecl struct {
@@ -113,5 +134,9 @@ type Program struct {
 	Chans []ChanDecl
 	Pools []PoolDecl
 	Sems  []SemDecl
+	// Flags are the program's shared flags (an atomic.Bool each, all
+	// false at the start), by name: what set: sets and a loop's until:
+	// reads.
+	Flags []string
 	Main  []Op
 }

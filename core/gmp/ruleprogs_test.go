@@ -96,12 +96,20 @@ var (
 			acquire(0, 1), release(0, 1), waitKids()}}}
 	// errgroup.Go past its limit, and Wait.
 	errgroup = microProg{procs: 2, prog: mainOnly(errgroupOp(2, 4, cpu(time.Millisecond)))}
+	// go Print(1); go Print(2); Print(3) on 2 Ps.
+	printing = microProg{procs: 2, prog: mainOnly(goN(1, printOp("1")), goN(1, printOp("2")), printOp("3"), waitKids())}
+	// for !done {} on 1 P while the goroutine that sets done waits in
+	// runnext: only sysmon's signal lets it run.
+	spinUntil = microProg{procs: 1, prog: Program{Flags: []string{"done"},
+		Main: []Op{goN(1, setFlag(0)), loopUntil(0), printOp("done!")}}}
 )
 
 // actionProgs runs the actions no program of ruleProgs uses: an action
 // whose events are of existing rules gets its micro-program here
 // (TestEveryActionRuns).
-var actionProgs = map[OpKind]microProg{}
+var actionProgs = map[OpKind]microProg{
+	OpSet: spinUntil,
+}
 
 // ruleProgs is the micro-program of every rule. A rule added to the rule
 // table without a row here fails TestEventsSetOnlyTheirRulesFields, which
@@ -199,6 +207,8 @@ var ruleProgs = map[Rule]microProg{
 	RuleGroupGo:       errgroup,
 	RuleGroupSlot:     errgroup,
 	RuleGroupWaitDone: errgroup,
+
+	RulePrint: printing,
 }
 
 // runMicro runs a micro-program with the invariants checked and gives

@@ -98,7 +98,7 @@ var ruleTable = [numRules]ruleInfo{
 	RuleNetpollBreak:  {"netpollBreak", "a timer due sooner wakes the M blocked in the poller", "M2 breaker"},
 	RuleNetReady:      {"netpoll", "a goroutine's network read becomes ready", ""},
 
-	RuleSysmonPreempt: {"preemptone", "sysmon asks a goroutine that ran 10ms to stop (R6.6, R7.1)", "N schedtick; D seen; M2 thread"},
+	RuleSysmonPreempt: {"preemptone", "sysmon asks a goroutine that ran 10ms to stop (R6.6, R7.1)", "N schedtick; D seen; M2 thread; Flag noSignal"},
 	RuleSysmonNetpoll: {"sysmon", "sysmon polls the network nobody polled for 10ms", "N ready"},
 	RuleSysmonSleep:   {"sysmon", "with every P idle, sysmon sleeps deeply", "D sleep; Flag untilTimer"},
 	RuleSysmonWake:    {"sysmon", "sysmon wakes from its deep sleep", "Flag bySyscall"},
@@ -148,6 +148,7 @@ var ruleTable = [numRules]ruleInfo{
 		"Obj pool; N worker; N2 task; N3 running; G2 workerG; D waited"},
 	RulePoolRefill: {"pool.refill", "a queue drained to half lets the first waiters move their tasks into it (P5)",
 		"Obj pool; N waiterNo; N2 task; N3 inQueue; G2 waiterG; D waited"},
+	RulePrint: {"fmt.Println", "a goroutine's line goes out in a write system call, after fmt formats it", "N line; Flag firstPrint"},
 }
 
 // Fn is the runtime function the rule models.

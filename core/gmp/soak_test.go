@@ -127,6 +127,7 @@ func randomScenario(seed uint64) string {
 type soakGen struct {
 	r                  *sim.Rand
 	chans, pools, sems int
+	flags              int // flags named so far
 }
 
 func (g *soakGen) n(k int) int { return int(g.r.Int63n(int64(k))) }
@@ -160,7 +161,7 @@ func (g *soakGen) action(depth int) string {
 		return g.actions(depth+1, 1+g.n(3))
 	}
 	for {
-		switch g.n(17) {
+		switch g.n(19) {
 		case 0, 1:
 			return "{cpu: " + g.dur() + "}"
 		case 2:
@@ -200,6 +201,17 @@ func (g *soakGen) action(depth int) string {
 				limit = fmt.Sprintf("limit: %d, ", g.n(4))
 			}
 			return fmt.Sprintf("{group: {%scount: %d, do: [%s]}}", limit, g.n(5), inner())
+		case 17:
+			return fmt.Sprintf("{print: \"line %d\"}", g.n(100))
+		case 18:
+			// A goroutine sets a flag that a loop waits for, spinning or
+			// calling something each time round.
+			g.flags++
+			body := ""
+			if g.n(2) == 0 {
+				body = ", do: [" + inner() + "]"
+			}
+			return fmt.Sprintf("{go: {do: [{cpu: %s}, {set: f%d}]}}, {loop: {until: f%d%s}}", g.dur(), g.flags, g.flags, body)
 		}
 	}
 }

@@ -25,6 +25,7 @@ var Order = []string{
 	"timer-1p", "timer-2p", "timer-bursts", "netpoll",
 	"freelist",
 	"burst", "burst-queue", "purge", "nested-submit", "nested-nonblocking", "sem-heavy",
+	"print-order-2p", "pingpong-table", "done-flag", "starved-sleeper", "forever-cooperative",
 }
 
 // DefaultName is the built-in the UI opens with no arguments.

@@ -28,7 +28,7 @@ const (
 	maxErrors    = 20
 )
 
-var topKeys = []string{"name", "title", "summary", "procs", "seed", "until", "max_events", "policy", "noise", "expect", "chans", "pools", "sems", "main", "notes", "ask"}
+var topKeys = []string{"name", "title", "summary", "procs", "seed", "until", "max_events", "policy", "noise", "start", "expect", "chans", "pools", "sems", "main", "notes", "ask"}
 
 var validName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
 
@@ -39,7 +39,7 @@ func Parse(file string, data []byte) (*Scenario, error) {
 	if perr != nil {
 		return nil, ErrorList{perr}
 	}
-	p := &reader{file: file, anchors: map[string]ast.Node{}, chans: map[string]int{}, pools: map[string]int{}, sems: map[string]int{}}
+	p := &reader{file: file, anchors: map[string]ast.Node{}, chans: map[string]int{}, pools: map[string]int{}, sems: map[string]int{}, flags: map[string]int{}}
 	sc := p.parse(data)
 	if len(p.errs) > 0 {
 		p.errs.sort()
@@ -67,10 +67,14 @@ type reader struct {
 	chans   map[string]int
 	pools   map[string]int
 	sems    map[string]int
-	actions int
-	depth   int
-	loops   int // loops enclosing the action being read, in its goroutine
-	refs    []askRef
+	// flags are the shared flags, named by their first use (flagRef).
+	flags     map[string]int
+	flagNames []string
+	flagUse   []flagUse
+	actions   int
+	depth     int
+	loops     int // loops enclosing the action being read, in its goroutine
+	refs      []askRef
 }
 
 func (p *reader) pos(n ast.Node) gmp.Pos {
@@ -194,6 +198,15 @@ func (p *reader) parse(data []byte) *Scenario {
 	if n, ok := fields["noise"]; ok {
 		sc.Noise = p.boolean(n, "noise")
 	}
+	if n, ok := fields["start"]; ok {
+		switch v := p.str(n, "start"); v {
+		case "warm":
+			sc.WarmStart = true
+		case "cold":
+		default:
+			p.errorf(n, "write start: warm for the runtime as main.main finds it (idle threads, schedtick advanced), or leave it out", "unknown start %q", v)
+		}
+	}
 	if n, ok := fields["expect"]; ok {
 		switch v := p.str(n, "expect"); v {
 		case "deadlock":
@@ -215,6 +228,8 @@ func (p *reader) parse(data []byte) *Scenario {
 	}
 	if n, ok := fields["main"]; ok {
 		sc.Main = p.actionList(n, "main")
+		p.checkFlags()
+		sc.Flags = p.flagNames
 	} else {
 		p.errs = append(p.errs, &Error{Pos: p.pos(top), Msg: "main is missing",
 			Hint: "main lists the actions of the main goroutine, e.g. main: [{cpu: 1ms}]"})
