@@ -31,6 +31,7 @@ type simFlags struct {
 	// it was given, and the profile it named (nil for builtin).
 	costsSet bool
 	profile  *calibrate.Profile
+	warm     bool
 }
 
 // register adds the flags to cmd. each says what a value applies to, for
@@ -44,6 +45,7 @@ func (f *simFlags) register(cmd *cobra.Command, each string) {
 	fl.StringVar(&f.policy, "policy", "", "a what-if scheduler: "+strings.Join(gmp.PolicyNames(), ", ")+"; join several with + (see schedlab list --policies)")
 	fl.BoolVar(&f.noise, "noise", false, "make thread wake-ups and timed waits late by seeded amounts, as on a real machine (--noise=false for exact)")
 	fl.StringVar(&f.costs, "costs", "", "time the runtime's own work with the cost profile in FILE, which schedlab calibrate writes ("+builtinCosts+": the model's own costs)")
+	fl.BoolVar(&f.warm, "warm-start", false, "start as the runtime is when main.main starts: idle threads already made, schedtick advanced (the scenario's start: warm; --warm-start=false for a bare start)")
 	_ = cmd.RegisterFlagCompletionFunc("policy", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return gmp.PolicyNames(), cobra.ShellCompDirectiveNoFileComp
 	})
@@ -95,6 +97,9 @@ func (f *simFlags) overrides(cmd *cobra.Command) (scenarios.Overrides, error) {
 			return o, err
 		}
 		o.Costs, f.costsSet, f.profile = k, true, p
+	}
+	if fl.Changed("warm-start") {
+		o.WarmStart = &f.warm
 	}
 	return o, nil
 }

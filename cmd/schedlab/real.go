@@ -16,6 +16,7 @@ import (
 
 	"github.com/schedlab/schedlab/core/gmp"
 	"github.com/schedlab/schedlab/core/scenarios"
+	"github.com/schedlab/schedlab/internal/safetext"
 	"github.com/schedlab/schedlab/real/calibrate"
 	"github.com/schedlab/schedlab/real/prog"
 	"github.com/schedlab/schedlab/real/verify"
@@ -135,7 +136,13 @@ TRACEFILE), with the runs' traces; DIR must be new or empty unless --force.
 Each run is built and measured in a temporary folder of its own, so two
 runs writing the same DIR do not read each other's programs or traces.
 --trace FILE keeps the last run's trace, which schedlab trace FILE
---scenario reads with the scenario's goroutine numbers.`,
+--scenario reads with the scenario's goroutine numbers.
+
+What the program prints is read from its standard output, and each run's
+line says it. A scenario that ends in a deadlock or a panic by design
+(expect:) runs untraced, since the runtime does not detect a deadlock while
+it traces; each run says how Go ended it (exit status 2 and "fatal error:
+all goroutines are asleep - deadlock!").`,
 		Example: `  schedlab real tour
   schedlab real steal --runs 5
   schedlab real burst --emit /tmp/burst --runs 0 && cat /tmp/burst/main.go
@@ -145,7 +152,7 @@ runs writing the same DIR do not read each other's programs or traces.
 			return scenarios.BuiltinNames(), cobra.ShellCompDirectiveDefault
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := modelOnly(cmd, "policy", "noise", "costs"); err != nil {
+			if err := modelOnly(cmd, "policy", "noise", "costs", "warm-start"); err != nil {
 				return err
 			}
 			if err := rf.check(); err != nil {
@@ -170,19 +177,31 @@ runs writing the same DIR do not read each other's programs or traces.
 				return err
 			}
 			defer done()
+			if s.Prog.Untraced && trace != "" {
+				return usageError{fmt.Errorf("--trace: %s ends with %s by design, so its program runs untraced and writes no trace", sc.Name, sc.Expect)}
+			}
 			fmt.Fprintf(stdout, "%s: built with %s", sc.Name, s.Toolchain.Version)
 			if rf.emit != "" {
 				fmt.Fprintf(stdout, " in %s (go run . TRACEFILE runs it again)", rf.emit)
 			}
 			fmt.Fprintf(stdout, "; GOMAXPROCS=%d\n", cfg.Procs)
 			var last string
-			_, err = verify.RealRuns(ctx, s, rf.runs, rf.timeout, func(i int, path string, o verify.Observables) error {
+			runs, err := verify.RealRuns(ctx, s, rf.runs, rf.timeout, func(i int, path string, o verify.Observables) error {
 				last = path
-				_, err := fmt.Fprintf(stdout, "run %d: %s\n", i, o)
+				_, err := fmt.Fprintf(stdout, "run %d: %s\n", i, safetext.Term(o.String()))
 				return err
 			})
 			if err != nil {
 				return runError{err}
+			}
+			if s.Prog.Untraced {
+				as := 0
+				for _, o := range runs {
+					if o.Ended == sc.Expect.String() {
+						as++
+					}
+				}
+				fmt.Fprintf(stdout, "%d of %d runs ended with Go's %s, as the scenario expects\n", as, len(runs), sc.Expect)
 			}
 			if trace != "" {
 				b, err := os.ReadFile(last)
@@ -236,8 +255,12 @@ start after main, the makespan, goroutines created and alive at once,
 preempted slices, P migrations and P utilisation. Run queues are not among
 them: a trace does not record them.
 
-A scenario that ends in a deadlock or a panic by design (expect:) is not run
-for real. --all verifies every built-in.`,
+A scenario that ends in a deadlock or a panic by design (expect:) runs
+untraced (the runtime does not detect a deadlock while it traces), and its
+ending is judged by Go's exit status and message. When the program prints,
+its output order (read from its standard output, not its trace) is judged
+too: the model agrees when the real runs' commonest order is one of its
+seeds' orders. --all verifies every built-in.`,
 		Example: `  schedlab verify tour
   schedlab verify steal --runs 20 --seeds 20
   schedlab verify --all --format json

@@ -55,6 +55,15 @@ type Costs struct {
 	// default timer slack is 50µs). It is why sysmon's 20µs sleeps are
 	// longer in practice and its 10ms sleeps last about 10.05ms.
 	UsleepSlack time.Duration
+	// Print is fmt.Println's formatting of a short line, before its
+	// write (print.go).
+	Print time.Duration
+	// FirstPrint is what a program's first print costs more: fmt's
+	// first use (measured 1 to 18µs, median about 5µs).
+	FirstPrint time.Duration
+	// Write is the write system call of a printed line (Syscall's
+	// overhead comes on top).
+	Write time.Duration
 }
 
 // DefaultCosts returns the default costs.
@@ -71,6 +80,9 @@ func DefaultCosts() Costs {
 		NetpollWake:   5 * time.Microsecond,
 		Spin:          700 * time.Nanosecond,
 		UsleepSlack:   50 * time.Microsecond,
+		Print:         200 * time.Nanosecond,
+		FirstPrint:    5 * time.Microsecond,
+		Write:         400 * time.Nanosecond,
 	}
 }
 
@@ -113,6 +125,10 @@ type Config struct {
 	// Check verifies the model's invariants after every step and stops the
 	// run with the first violation.
 	Check bool
+	// WarmStart starts the run as the runtime is when main.main starts:
+	// idle threads already made, P0's schedtick advanced (warmstart.go).
+	// Off, the run starts on a bare machine, as every golden trace does.
+	WarmStart bool
 }
 
 // DefaultMaxEvents bounds a run without Until.
@@ -147,6 +163,7 @@ func (c *Config) Validate() error {
 		{"newproc", k.Newproc}, {"schedule", k.Schedule}, {"execute", k.Execute}, {"chanop", k.ChanOp}, {"syscall", k.Syscall},
 		{"wakem", k.WakeM}, {"newm", k.NewM}, {"preemptsignal", k.PreemptSignal},
 		{"netpollwake", k.NetpollWake}, {"spin", k.Spin}, {"usleepslack", k.UsleepSlack},
+		{"print", k.Print}, {"firstprint", k.FirstPrint}, {"write", k.Write},
 	} {
 		if f.d < 0 {
 			errs = append(errs, fmt.Errorf("cost %s must not be negative, got %v", f.name, f.d))

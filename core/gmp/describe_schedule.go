@@ -30,6 +30,9 @@ var scheduleWords = words{
 		return appendf(b, "%v runs %v, stolen from %v; schedtick %d%s", e.P, e.G, d.place(e.From), e.Schedtick(), runnableFor(e))
 	},
 	RulePreemptAsync: func(d *Describer, b []byte, e Event) []byte {
+		if e.Op != nil && e.Op.Kind == OpLoop {
+			return appendf(b, "%v is preempted on %v after running %v%s: the signal caught it in a loop that calls no function, which no preemption check could (asynchronous preemption, Go 1.14); it goes to the tail of the global queue (%d there)", e.G, e.P, e.Ran(), sliceAge(e), e.GlobalLen())
+		}
 		return appendf(b, "%v is preempted on %v after running %v%s: the signal caught it in user code; it goes to the tail of the global queue (%d there)", e.G, e.P, e.Ran(), sliceAge(e), e.GlobalLen())
 	},
 	RulePreemptSync: func(d *Describer, b []byte, e Event) []byte {

@@ -4,6 +4,9 @@ package gmp
 // exitsyscall paths and sysmon's retake.
 var syscallWords = words{
 	RuleEntersyscall: func(d *Describer, b []byte, e Event) []byte {
+		if e.Op != nil && e.Op.Kind == OpPrint {
+			return appendf(b, "%v's write of its line is a %v syscall; %v stays attached to %v", e.G, e.Duration(), e.P, e.M)
+		}
 		return appendf(b, "%v enters a %v syscall; %v stays attached to %v (Go 1.26 hands nothing off on entry)", e.G, e.Duration(), e.P, e.M)
 	},
 	RuleEntersyscallblock: func(d *Describer, b []byte, e Event) []byte {

@@ -3,7 +3,17 @@ package gmp
 // sysmonWords tells what sysmon does on its rounds.
 var sysmonWords = words{
 	RuleSysmonPreempt: func(d *Describer, b []byte, e Event) []byte {
-		return appendf(b, "sysmon asks %v on %v to stop: it has seen %v's slice (schedtick %d) for %v", e.G, e.P, e.P, e.Schedtick(), e.Seen())
+		b = appendf(b, "sysmon asks %v on %v to stop: it has seen %v's slice (schedtick %d) for %v", e.G, e.P, e.P, e.Schedtick(), e.Seen())
+		spins := e.Op != nil && e.Op.Kind == OpLoop
+		switch {
+		case e.NoSignal() && spins:
+			b = append(b, "; but it spins in a loop that calls no function, which never checks the request, and without a signal (what-if cooperative, Go before 1.14) nothing stops it"...)
+		case e.NoSignal():
+			b = append(b, "; with no signal (what-if cooperative, Go before 1.14), it stops only at its next function call"...)
+		case spins:
+			b = append(b, "; it spins in a loop that calls no function, so only the signal can stop it"...)
+		}
+		return b
 	},
 	RuleSysmonNetpoll: func(d *Describer, b []byte, e Event) []byte {
 		return appendf(b, "sysmon polls the network, which nobody did for 10ms: %s", plural(e.Ready(), "G is ready", "Gs are ready"))

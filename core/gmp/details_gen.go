@@ -166,6 +166,16 @@ func (e *Event) EndsStarvation() bool {
 	return false
 }
 
+// FirstPrint is the detail the rule table calls "firstPrint": Flag of
+// RulePrint. It is false for other rules.
+func (e *Event) FirstPrint() bool {
+	switch e.Rule {
+	case RulePrint:
+		return e.Flag
+	}
+	return false
+}
+
 // FirstSyscall is the detail the rule table calls "firstSyscall": Flag of
 // RuleRetake. It is false for other rules.
 func (e *Event) FirstSyscall() bool {
@@ -345,6 +355,16 @@ func (e *Event) Lifo() bool {
 	return false
 }
 
+// Line is the detail the rule table calls "line": N of RulePrint. It is 0
+// for other rules.
+func (e *Event) Line() int {
+	switch e.Rule {
+	case RulePrint:
+		return e.N
+	}
+	return 0
+}
+
 // LineLen is the detail the rule table calls "lineLen": N2 of
 // RulePoolBlock. It is 0 for other rules.
 func (e *Event) LineLen() int {
@@ -409,6 +429,16 @@ func (e *Event) Nmspinning() int {
 		return e.N2
 	}
 	return 0
+}
+
+// NoSignal is the detail the rule table calls "noSignal": Flag of
+// RuleSysmonPreempt. It is false for other rules.
+func (e *Event) NoSignal() bool {
+	switch e.Rule {
+	case RuleSysmonPreempt:
+		return e.Flag
+	}
+	return false
 }
 
 // Nonblocking is the detail the rule table calls "nonblocking": Flag of

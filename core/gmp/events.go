@@ -43,6 +43,7 @@ const (
 	KindMutexUnlock                  // mutex-unlock: an Unlock or RUnlock, and whom it wakes
 	KindWaitGroup                    // waitgroup: a sync.WaitGroup's Add, Done or Wait
 	KindSelect                       // select: a select statement picks a case, takes its default, or resumes with the case that woke it
+	KindPrint                        // print: the program writes a line of output
 	numKinds
 )
 
@@ -60,6 +61,7 @@ var kindNames = [numKinds]string{
 	KindPoolQueue: "pool-queue",
 	KindMutexLock: "mutex-lock", KindMutexUnlock: "mutex-unlock", KindWaitGroup: "waitgroup",
 	KindSelect: "select",
+	KindPrint:  "print",
 }
 
 func (k Kind) String() string {
@@ -220,6 +222,8 @@ const (
 	RuleReadySelect
 	RuleReadySelectClose
 	RuleReadySelectTimer
+	// output
+	RulePrint
 	numRules
 )
 

@@ -38,6 +38,8 @@ const (
 	OpAdd                       // sync.WaitGroup.Add
 	OpDone                      // sync.WaitGroup.Done
 	OpSelect                    // a select statement (select.go)
+	OpPrint                     // fmt.Println of a line: its formatting, then a write system call
+	OpSet                       // set a shared flag (an atomic.Bool's Store(true))
 
 	// Actions New makes up: the code of the libraries a scenario uses,
 	// run by the goroutines that call into them.
@@ -54,6 +56,7 @@ var opNames = [...]string{
 	OpGo: "go", OpLoop: "loop", OpSend: "send", OpRecv: "recv", OpClose: "close",
 	OpWait: "wait", OpExit: "exit", OpSubmit: "submit", OpAcquire: "acquire", OpRelease: "release",
 	OpGroup: "group", OpLock: "lock", OpUnlock: "unlock", OpRLock: "rlock", OpRUnlock: "runlock", OpAdd: "add", OpDone: "done", OpSelect: "select",
+	OpPrint: "print", OpSet: "set",
 	opPoolWorker: "pool worker", opPoolPurge: "pool purge", opGroupSend: "errgroup.Go", opGroupGo: "errgroup.Go",
 	opGroupDone: "errgroup done", opGroupWait: "errgroup.Wait",
 }
@@ -80,12 +83,25 @@ func (k OpKind) String() string {
 // nextOp moves g to its next action and returns it, or nil when the
 // program is over. Loops are unrolled here, so they cost nothing.
 func (s *Machine) nextOp(g *G) *Op {
+	wraps := 0 // passes of unbounded loops made in this call
 	for g.depth > 0 {
 		f := g.top()
 		ops := s.bodies[f.body]
 		if int(f.pc) >= len(ops) {
-			if f.left > 0 {
+			switch {
+			case f.left > 0:
 				f.left--
+				f.pc = 0
+				continue
+			case f.left == unboundedLoop && !s.loopDone(f.body):
+				// for { … } and for !flag { … } go round again.
+				wraps++
+				if wraps > 1 {
+					// A whole pass ran no action: the loop's body
+					// calls nothing (for {}, for !done {}), and
+					// the G spins at the loop (spin).
+					return s.spinAt(g)
+				}
 				f.pc = 0
 				continue
 			}
@@ -96,6 +112,12 @@ func (s *Machine) nextOp(g *G) *Op {
 		g.op = s.bodyStart[f.body] + int32(f.pc) + 1
 		switch op.Kind {
 		case OpLoop:
+			if op.Unbounded() {
+				if !s.enterLoop(g, op) {
+					return nil
+				}
+				continue
+			}
 			f.pc++
 			if op.Count > 0 && len(op.Body) > 0 && !g.pushFrame(frame{body: s.childBody[g.op-1], left: int32(op.Count - 1)}) {
 				s.fail(Panicked, &Error{Pos: op.Pos, Msg: fmt.Sprintf("loops nested more than %d deep in %v", MaxLoopDepth, g.ID),
@@ -141,6 +163,7 @@ func (s *Machine) indexBodies(ops []Op) (uint16, error) {
 	}
 	id := uint16(len(s.bodies))
 	s.bodies = append(s.bodies, ops)
+	s.bodyLoop = append(s.bodyLoop, 0)
 	first := len(s.ops)
 	s.bodyStart = append(s.bodyStart, int32(first))
 	for i := range ops {
@@ -187,6 +210,9 @@ func (s *Machine) indexBodies(ops []Op) (uint16, error) {
 			return 0, err
 		}
 		s.childBody[first+i] = b
+		if op.Kind == OpLoop {
+			s.bodyLoop[b] = int32(first + i + 1)
+		}
 	}
 	return id, nil
 }
@@ -202,6 +228,21 @@ func (s *Machine) checkRefs(op *Op) error {
 	case OpSend, OpRecv, OpClose:
 		if op.Chan < 0 || op.Chan >= len(s.prog.Chans) {
 			return bad("channel", op.Chan, len(s.prog.Chans))
+		}
+	case OpSet:
+		if op.Flag < 0 || op.Flag >= len(s.prog.Flags) {
+			return bad("flag", op.Flag, len(s.prog.Flags))
+		}
+	case OpLoop:
+		if op.Loop == LoopUntil && (op.Flag < 0 || op.Flag >= len(s.prog.Flags)) {
+			return bad("flag", op.Flag, len(s.prog.Flags))
+		}
+		if op.Loop > LoopUntil {
+			return &Error{Pos: op.Pos, Msg: fmt.Sprintf("loop of kind %d: want times, forever or until", op.Loop)}
+		}
+	case OpPrint:
+		if len(op.Text) > MaxPrintText {
+			return &Error{Pos: op.Pos, Msg: fmt.Sprintf("print of %d bytes: the model prints lines of at most %d", len(op.Text), MaxPrintText)}
 		}
 	case OpSubmit:
 		if op.Pool < 0 || op.Pool >= len(s.prog.Pools) {
@@ -382,6 +423,12 @@ func (s *Machine) runG(m *M) {
 		if s.wgAdd(m, g, op, delta); !s.ended {
 			s.continueAfter(m, s.cfg.Costs.ChanOp)
 		}
+	case OpPrint:
+		s.fmtPrintln(m, g)
+	case OpSet:
+		s.storeFlag(m, g, op)
+	case OpLoop:
+		s.spin(m, g, op)
 	case opGroupSend:
 		s.groupSend(m, g)
 	case opGroupGo:
@@ -421,7 +468,7 @@ func (s *Machine) runCPU(m *M, g *G) {
 func (k OpKind) entersRuntime() bool {
 	switch k {
 	case OpSend, OpRecv, OpClose, OpGo, OpSleep, OpNet, OpSyscall, OpWait, OpSubmit, OpAcquire, OpRelease, OpGroup,
-		OpLock, OpUnlock, OpRLock, OpRUnlock, OpAdd, OpDone, OpSelect:
+		OpLock, OpUnlock, OpRLock, OpRUnlock, OpAdd, OpDone, OpSelect, OpPrint:
 		return true
 	}
 	return false

@@ -29,6 +29,7 @@ func (s *Machine) stepLimitError() error {
 	if op := s.lastOp; op != nil {
 		where = fmt.Sprintf(", running the %s at %v over and over", op.Kind, op.Pos)
 	}
+	where += s.spinNote()
 	return fmt.Errorf("stopped after %d steps and %d events at %v without an end%s: "+
 		"raise the limit with --max-events or max_events: in the file (a run may take %d steps per event), or stop the run earlier with --until",
 		s.steps, s.emitted+1, s.now, where, stepsPerEvent) // the stop is an event too

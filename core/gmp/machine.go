@@ -27,6 +27,9 @@ type Machine struct {
 	// bodyStart[b]. A G names its current action by index (G.op).
 	ops       []*Op
 	bodyStart []int32
+	// bodyLoop gives, for each body, the loop action that repeats it
+	// (an index into ops plus one), or 0.
+	bodyLoop []int32
 
 	now    sim.Time
 	rng    sim.Rand
@@ -52,6 +55,10 @@ type Machine struct {
 	// selects are the goroutines parked in a select, or woken from one
 	// and not yet through its pass 3 (select.go).
 	selects []selWait
+	// flags are the program's shared flags (Program.Flags).
+	flags []bool
+	// out is what the program printed (print.go).
+	out output
 	// poolBody and purgeBody are the bodies New makes up for each pool:
 	// a worker's loop and the purge goroutine's work.
 	poolBody, purgeBody []uint16
@@ -157,6 +164,7 @@ const (
 	stepStealResume        // the usleep(3) in runqgrab is over
 	stepNetpollDone        // blocking netpoll returns
 	stepStart              // woken by startm, or a new thread starts: take nextp
+	stepWrite              // a print's formatting is done: the write system call
 )
 
 type wakeKind uint8
@@ -226,6 +234,7 @@ func New(cfg Config, prog *Program) (*Machine, error) {
 	for _, d := range prog.WaitGroups {
 		s.wgs = append(s.wgs, WaitGroup{Decl: d})
 	}
+	s.flags = make([]bool, len(prog.Flags))
 	s.starting = true
 	defer func() { s.starting = false }()
 	// G0, main, and the goroutines the program says it starts.
@@ -243,6 +252,9 @@ func New(cfg Config, prog *Program) (*Machine, error) {
 	}
 	m0 := s.newM(MRunning)
 	s.mon.M = s.newM(MSysmon).ID
+	if cfg.WarmStart {
+		s.warmStart()
+	}
 	// procresize makes every P but the caller's idle, pushing them in
 	// ascending order, so the highest-numbered P is at the head (R11.4).
 	for i := 1; i < cfg.Procs; i++ {
@@ -332,7 +344,7 @@ func (s *Machine) Step() bool {
 	// The event that says the run stops is one of its MaxEvents, so that
 	// the limit, the count of events and the message give one number.
 	if !s.ended && s.emitted+1 >= s.cfg.MaxEvents {
-		s.finish(EventLimit, fmt.Errorf("stopped after %d events at %v without an end: raise the limit with --max-events or max_events: in the file, or stop the run earlier with --until", s.emitted+1, s.now), RuleUntil)
+		s.finish(EventLimit, fmt.Errorf("stopped after %d events at %v without an end%s: raise the limit with --max-events or max_events: in the file, or stop the run earlier with --until", s.emitted+1, s.now, s.spinNote()), RuleUntil)
 	}
 	if !s.ended && s.steps >= uint64(s.cfg.MaxEvents)*stepsPerEvent {
 		s.finish(EventLimit, s.stepLimitError(), RuleUntil)
@@ -378,6 +390,8 @@ func (s *Machine) runM(m *M, next mStep) {
 		s.schedule(m)
 	case stepStart:
 		s.mstart(m)
+	case stepWrite:
+		s.write(m)
 	}
 }
 
@@ -518,6 +532,8 @@ func (s *Machine) Clone() *Machine {
 	for i := range c.groups {
 		c.groups[i].wait = s.groups[i].wait.clone()
 	}
+	c.flags = append([]bool(nil), s.flags...)
+	c.out = s.out.clone()
 	c.freeChans = append([]int32(nil), s.freeChans...)
 	c.selects = append([]selWait(nil), s.selects...)
 	return &c

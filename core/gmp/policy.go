@@ -12,8 +12,8 @@ import (
 //
 // Each switch is read in the one function of the model that the rule it
 // changes lives in (readyPlace, findRunnable, runqsteal, retake,
-// entersyscall, canSpin, lockSlow), and each event a switch changes says
-// so in its sentence.
+// entersyscall, preemptone, canSpin, lockSlow), and each event a switch
+// changes says so in its sentence.
 type Policy struct {
 	// NoRunnext: a new or readied G goes to the tail of the P's ring, not
 	// into runnext (newproc, goready).
@@ -44,6 +44,10 @@ type Policy struct {
 	// NoStarvation: a sync.Mutex never enters starvation mode, however
 	// long a waiter has waited (lockSlow's 1ms threshold is never met).
 	NoStarvation bool
+	// Cooperative: sysmon asks a long-running G to stop but sends no
+	// signal (preemptone), so the G stops only at its next function
+	// call, as in Go 1.2 to 1.13: a loop that calls nothing never does.
+	Cooperative bool
 }
 
 // fairnessPeriod is the runtime's: proc.go findRunnable checks the global
@@ -117,6 +121,8 @@ var policies = []PolicyInfo{
 		[]decision{decideFairness}, nil},
 	{"no-preempt", "sysmon never preempts: a goroutine that computes keeps its P until it blocks, and everything behind it waits (Go before 1.2 had no preemption at all)",
 		[]decision{decidePreempt}, func(p *Policy) { p.NoPreempt = true }},
+	{"cooperative", "preemption without signals, as in Go 1.2 to 1.13: sysmon's request is honoured only at the goroutine's next function call, so a loop that calls nothing (for {}, for !done {}) is never stopped, and on one P it hangs the program. Go 1.14 added asynchronous preemption, a signal that stops a goroutine anywhere (golang/go#10958)",
+		[]decision{decidePreempt}, func(p *Policy) { p.Cooperative = true }},
 	{"syscall-handoff", "every system call hands its P to another thread at entry, the picture most diagrams draw. Go 1.26 does not: reentersyscall leaves the P attached and sysmon's retake takes it only if the call lasts (20µs to 10ms, proc.go retake); releases before 1.26 did not hand off at entry either, they set the P to _Psyscall for sysmon to take. Only entersyscallblock, for calls known to block, hands off at once",
 		[]decision{decideSyscall}, func(p *Policy) { p.SyscallHandoff = true }},
 	{"global-fifo", "one global FIFO run queue and no per-P queues, the naive scheduler: every decision contends on one queue and no goroutine keeps its P's cache warm (network-ready goroutines still arrive through injectglist)",
@@ -206,6 +212,7 @@ func (p Policy) String() string {
 		parts = append(parts, "fairness="+strconv.Itoa(p.Fairness))
 	}
 	add(p.NoPreempt, "no-preempt")
+	add(p.Cooperative, "cooperative")
 	add(p.SyscallHandoff, "syscall-handoff")
 	add(p.GlobalFIFO, "global-fifo")
 	add(p.NoSpin, "no-spin")

@@ -76,7 +76,15 @@ type Op struct {
 	// Cases: select, its cases in the order written, a default among
 	// them where it is written.
 	Cases []SelectCase
-	Pos   Pos
+	// Loop: how a loop ends: after Count times, never, or once Flag is
+	// set (LoopTimes, LoopForever, LoopUntil).
+	Loop LoopKind
+	// Flag: set, the flag it sets; a loop until a flag, the flag it
+	// reads (an index into Program.Flags).
+	Flag int
+	// Text: print, the line it prints (without the newline).
+	Text string
+	Pos  Pos
 }
 
 // SelectDir says what a select case waits for.
@@ -111,6 +119,19 @@ type SelectCase struct {
 // in the model: the poll order an event carries packs a case into four
 // bits (selectgo allows 65536).
 const MaxSelectCases = 16
+
+// LoopKind is how a loop ends.
+type LoopKind uint8
+
+const (
+	LoopTimes   LoopKind = iota // for range Count
+	LoopForever                 // for { … }
+	LoopUntil                   // for !flag { … }
+)
+
+// Unbounded reports whether op is a loop that runs until a flag is set,
+// or for ever.
+func (op *Op) Unbounded() bool { return op.Kind == OpLoop && op.Loop != LoopTimes }
 
 // ChanDecl declares a channel.
 type ChanDecl struct {
@@ -161,8 +182,8 @@ type WaitGroupDecl struct {
 }
 
 // Program is what a simulation runs: the main goroutine's actions and the
-// channels, pools, semaphores, mutexes and wait groups they use. The
-// scenarios package builds one from a file.
+// channels, pools, semaphores, mutexes, wait groups and flags they use.
+// The scenarios package builds one from a file.
 type Program struct {
 	Name       string
 	Chans      []ChanDecl
@@ -170,5 +191,9 @@ type Program struct {
 	Sems       []SemDecl
 	Mutexes    []MutexDecl
 	WaitGroups []WaitGroupDecl
-	Main       []Op
+	// Flags are the program's shared flags (an atomic.Bool each, all
+	// false at the start), by name: what set: sets and a loop's until:
+	// reads.
+	Flags []string
+	Main  []Op
 }

@@ -130,12 +130,20 @@ var (
 	selectTimerClose = microProg{procs: 1, prog: Program{Chans: []ChanDecl{{Name: "a"}},
 		Main: []Op{goN(1, selectOp(caseRecv(0), caseAfter(time.Millisecond))), goN(1, selectOp(caseRecv(0), caseAfter(time.Second))),
 			sleep(5 * time.Millisecond), closeCh(0), waitKids()}}}
+	// go Print(1); go Print(2); Print(3) on 2 Ps.
+	printing = microProg{procs: 2, prog: mainOnly(goN(1, printOp("1")), goN(1, printOp("2")), printOp("3"), waitKids())}
+	// for !done {} on 1 P while the goroutine that sets done waits in
+	// runnext: only sysmon's signal lets it run.
+	spinUntil = microProg{procs: 1, prog: Program{Flags: []string{"done"},
+		Main: []Op{goN(1, setFlag(0)), loopUntil(0), printOp("done!")}}}
 )
 
 // actionProgs runs the actions no program of ruleProgs uses: an action
 // whose events are of existing rules gets its micro-program here
 // (TestEveryActionRuns).
-var actionProgs = map[OpKind]microProg{}
+var actionProgs = map[OpKind]microProg{
+	OpSet: spinUntil,
+}
 
 // ruleProgs is the micro-program of every rule. A rule added to the rule
 // table without a row here fails TestEventsSetOnlyTheirRulesFields, which
@@ -264,6 +272,7 @@ var ruleProgs = map[Rule]microProg{
 	RuleReadySelect:      selectWake,
 	RuleReadySelectClose: selectTimerClose,
 	RuleReadySelectTimer: selectTimerClose,
+	RulePrint:            printing,
 }
 
 // runMicro runs a micro-program with the invariants checked and gives

@@ -98,7 +98,7 @@ var ruleTable = [numRules]ruleInfo{
 	RuleNetpollBreak:  {"netpollBreak", "a timer due sooner wakes the M blocked in the poller", "M2 breaker"},
 	RuleNetReady:      {"netpoll", "a goroutine's network read becomes ready", ""},
 
-	RuleSysmonPreempt: {"preemptone", "sysmon asks a goroutine that ran 10ms to stop (R6.6, R7.1)", "N schedtick; D seen; M2 thread"},
+	RuleSysmonPreempt: {"preemptone", "sysmon asks a goroutine that ran 10ms to stop (R6.6, R7.1)", "N schedtick; D seen; M2 thread; Flag noSignal"},
 	RuleSysmonNetpoll: {"sysmon", "sysmon polls the network nobody polled for 10ms", "N ready"},
 	RuleSysmonSleep:   {"sysmon", "with every P idle, sysmon sleeps deeply", "D sleep; Flag untilTimer"},
 	RuleSysmonWake:    {"sysmon", "sysmon wakes from its deep sleep", "Flag bySyscall"},
@@ -190,6 +190,7 @@ var ruleTable = [numRules]ruleInfo{
 		"G2 waker; G3 kicked; N chan; N2 selCase"},
 	RuleReadySelectTimer: {"sendTime", "a time.After timer fires in findRunnable; its send wakes the select waiting on its channel (R8.5, R8.7)",
 		"G3 kicked; P2 timerOwner; D late; N2 selCase"},
+	RulePrint: {"fmt.Println", "a goroutine's line goes out in a write system call, after fmt formats it", "N line; Flag firstPrint"},
 }
 
 // Fn is the runtime function the rule models.

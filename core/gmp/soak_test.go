@@ -138,6 +138,7 @@ type soakGen struct {
 	r                  *sim.Rand
 	chans, pools, sems int
 	mutexes, rws, wgs  int
+	flags              int // flags named so far
 }
 
 // names lists n names: m0, m1, …
@@ -180,7 +181,7 @@ func (g *soakGen) action(depth int) string {
 		return g.actions(depth+1, 1+g.n(3))
 	}
 	for {
-		switch g.n(22) {
+		switch g.n(24) {
 		case 0, 1:
 			return "{cpu: " + g.dur() + "}"
 		case 2:
@@ -253,6 +254,17 @@ func (g *soakGen) action(depth int) string {
 			if g.chans > 0 {
 				return g.selectAction(inner)
 			}
+		case 22:
+			return fmt.Sprintf("{print: \"line %d\"}", g.n(100))
+		case 23:
+			// A goroutine sets a flag that a loop waits for, spinning or
+			// calling something each time round.
+			g.flags++
+			body := ""
+			if g.n(2) == 0 {
+				body = ", do: [" + inner() + "]"
+			}
+			return fmt.Sprintf("{go: {do: [{cpu: %s}, {set: f%d}]}}, {loop: {until: f%d%s}}", g.dur(), g.flags, g.flags, body)
 		}
 	}
 }

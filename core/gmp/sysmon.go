@@ -227,11 +227,20 @@ func (s *Machine) preemptone(pp *P) bool {
 	if g.Status != Grunning {
 		return false
 	}
+	// Under the cooperative policy there is no signal (Go 1.2 to 1.13):
+	// the request waits for the G's next function call.
+	noSignal := s.cfg.Policy.Cooperative
+	var spin *Op // the loop, for a G that spins in one that calls nothing
+	if s.spinning(g) {
+		spin = s.OpOf(g)
+	}
 	s.emit(Event{Kind: KindSysmon, Rule: RuleSysmonPreempt, G: g.ID, P: pp.ID, M: s.mon.M, M2: m.ID,
-		D: s.now.Sub(pp.Sysmontick.Schedwhen), N: int(pp.Schedtick)})
+		D: s.now.Sub(pp.Sysmontick.Schedwhen), N: int(pp.Schedtick), Op: spin, Flag: noSignal})
 	g.Preempt = true
 	s.mon.Did = SysmonDecision{Kind: SysmonPreempted, G: g.ID, P: pp.ID}
-	s.agenda.Push(s.after(s.late(s.cfg.Costs.PreemptSignal, 2*s.cfg.Costs.PreemptSignal)), wake{kind: wakeSignal, m: m.ID, g: g.ID, gen: g.runGen})
+	if !noSignal {
+		s.agenda.Push(s.after(s.late(s.cfg.Costs.PreemptSignal, 2*s.cfg.Costs.PreemptSignal)), wake{kind: wakeSignal, m: m.ID, g: g.ID, gen: g.runGen})
+	}
 	return true
 }
 
@@ -248,7 +257,13 @@ func (s *Machine) preemptSignal(mid MID, gid GID, runGen uint32) {
 	if g.runGen != runGen || !g.Preempt || !g.inCPU {
 		return
 	}
-	g.CPULeft = g.cpuEnd.Sub(s.now)
+	if s.spinning(g) {
+		// A loop that calls nothing has no end to resume towards: the
+		// G starts the loop afresh when it runs again.
+		g.CPULeft = 0
+	} else {
+		g.CPULeft = g.cpuEnd.Sub(s.now)
+	}
 	g.inCPU = false
 	s.goschedImpl(m, g, RulePreemptAsync)
 }

@@ -42,7 +42,8 @@ func init() {
 		{name: "gosched", kind: gmp.OpGosched, bare: true, doc: "`gosched`"},
 		{name: "go", kind: gmp.OpGo, needs: "a mapping with count and do", example: "{count: 4, do: [{cpu: 1ms}]}",
 			doc: "`go: {count, do}` (with `wg: WG`, `wg.Go`: Add(1), and Done deferred in the goroutine)", read: readGo},
-		{name: "loop", kind: gmp.OpLoop, needs: "a mapping with times and do", example: "{times: 3, do: [{cpu: 1ms}]}", doc: "`loop: {times, do}`", read: readLoop},
+		{name: "loop", kind: gmp.OpLoop, needs: "a mapping with times and do", example: "{times: 3, do: [{cpu: 1ms}]}",
+			doc: "`loop: {times, do}` (or `{until: FLAG, do}` for `for !FLAG { … }`, `{forever: true, do}`, and `loop: forever` for `for {}`; a loop whose body calls nothing never checks for preemption)", read: readLoop},
 		{name: "send", kind: gmp.OpSend, needs: "a channel name", example: "done", doc: "`send: CH`", read: readChanOp},
 		{name: "recv", kind: gmp.OpRecv, needs: "a channel name", example: "done", doc: "`recv: CH`", read: readChanOp},
 		{name: "close", kind: gmp.OpClose, needs: "a channel name", example: "done", doc: "`close: CH`", read: readChanOp},
@@ -68,6 +69,10 @@ func init() {
 		{name: "select", kind: gmp.OpSelect, needs: "a mapping with cases and a default, or {} to block for ever",
 			example: "{cases: [{recv: done, do: [{cpu: 1ms}]}, {after: 1ms}], default: [gosched]}",
 			doc:     "`select: {cases: [{recv: CH, do}, {send: CH, do}, {after: D, do}], default}` (a select statement; `select: {}` blocks for ever)", read: readSelect},
+		{name: "print", kind: gmp.OpPrint, needs: "a line of text", example: `"hello"`,
+			doc: "`print: TEXT` (fmt.Println of a line: fmt formats it, then a write system call writes it)", read: readPrint},
+		{name: "set", kind: gmp.OpSet, needs: "a flag name", example: "done",
+			doc: "`set: FLAG` (sets a shared flag, an atomic.Bool that a loop's `until: FLAG` reads)", read: readSet},
 	}
 }
 
@@ -183,17 +188,45 @@ func readGo(p *reader, _ *actionInfo, mv *ast.MappingValueNode, pos gmp.Pos) (gm
 }
 
 func readLoop(p *reader, _ *actionInfo, mv *ast.MappingValueNode, pos gmp.Pos) (gmp.Op, bool) {
+	if s, ok := p.scalar(mv.Value); ok && s == "forever" {
+		// loop: forever is for {}: a loop that calls nothing.
+		if p.loops == gmp.MaxLoopDepth {
+			p.errorf(mv.Key, "flatten the loops, or start a goroutine (go:) for the inner ones",
+				"loops nested more than %d deep in one goroutine", gmp.MaxLoopDepth)
+			return gmp.Op{}, false
+		}
+		return gmp.Op{Kind: gmp.OpLoop, Loop: gmp.LoopForever, Pos: pos}, true
+	}
 	m, ok := p.resolve(mv.Value).(*ast.MappingNode)
 	if !ok {
-		p.errorf(mv.Key, "write loop: {times: 3, do: [{cpu: 1ms}]}", "loop needs a mapping with times and do")
+		p.errorf(mv.Key, "write loop: {times: 3, do: [{cpu: 1ms}]}, loop: {until: done, do: [{cpu: 1ms}]} or loop: forever", "loop needs a mapping with times and do")
 		return gmp.Op{}, false
 	}
-	f := p.mapping(m, []string{"times", "do"}, "loop")
+	f := p.mapping(m, []string{"times", "until", "forever", "do"}, "loop")
 	op := gmp.Op{Kind: gmp.OpLoop, Pos: pos}
-	if t, ok := f["times"]; ok {
-		op.Count = int(p.integer(t, "loop times", 0, maxLoopTimes))
-	} else {
-		p.errorf(m, "times says how often to repeat do", "loop has no times:")
+	ends := 0
+	for _, k := range []string{"times", "until", "forever"} {
+		if _, ok := f[k]; ok {
+			ends++
+		}
+	}
+	if ends > 1 {
+		p.errorf(m, "keep one of them: times: N repeats do N times, until: FLAG until the flag is set, forever: true for ever", "loop has more than one of times:, until: and forever:")
+	}
+	switch {
+	case f["times"] != nil:
+		op.Count = int(p.integer(f["times"], "loop times", 0, maxLoopTimes))
+	case f["until"] != nil:
+		op.Loop = gmp.LoopUntil
+		op.Flag = p.flagRef(f["until"], mv.Key, "loop until", false)
+	case f["forever"] != nil:
+		if p.boolean(f["forever"], "forever") {
+			op.Loop = gmp.LoopForever
+		} else {
+			p.errorf(f["forever"], "leave forever out, and write times: N or until: FLAG", "forever: false says nothing about when the loop ends")
+		}
+	default:
+		p.errorf(m, "times says how often to repeat do; until: FLAG repeats it until a set: sets the flag, forever: true for ever", "loop has no times:")
 	}
 	if p.loops == gmp.MaxLoopDepth {
 		p.errorf(mv.Key, "flatten the loops, or start a goroutine (go:) for the inner ones",
@@ -204,10 +237,82 @@ func readLoop(p *reader, _ *actionInfo, mv *ast.MappingValueNode, pos gmp.Pos) (
 		p.loops++
 		op.Body = p.actionList(d, "loop's do")
 		p.loops--
-	} else {
+	} else if op.Loop == gmp.LoopTimes {
+		// A loop until a flag, or for ever, may repeat nothing: for
+		// !done {} and for {}.
 		p.errorf(m, "do lists the actions to repeat", "loop has no do:")
 	}
 	return op, true
+}
+
+// readPrint reads print: TEXT, a line the program prints. The text is
+// shown in traces and terminals and written into real programs, always
+// escaped or quoted there; a line break would make it two lines, which
+// is two prints.
+func readPrint(p *reader, a *actionInfo, mv *ast.MappingValueNode, pos gmp.Pos) (gmp.Op, bool) {
+	text, ok := p.scalar(mv.Value)
+	if !ok {
+		p.errorf(mv.Value, `write it as print: "hello"`, "print needs a line of text, not %s", describeNode(p.resolve(mv.Value)))
+		return gmp.Op{}, false
+	}
+	if strings.ContainsAny(text, "\r\n") {
+		p.errorf(mv.Value, "write one print for each line", "print writes one line: its text has a line break")
+		return gmp.Op{}, false
+	}
+	if len(text) > gmp.MaxPrintText {
+		p.errorf(mv.Value, "shorten it: a print is a line of output", "print's text is %d bytes, more than the %d a line may have", len(text), gmp.MaxPrintText)
+		return gmp.Op{}, false
+	}
+	return gmp.Op{Kind: gmp.OpPrint, Text: text, Pos: pos}, true
+}
+
+// readSet reads set: FLAG.
+func readSet(p *reader, a *actionInfo, mv *ast.MappingValueNode, pos gmp.Pos) (gmp.Op, bool) {
+	return gmp.Op{Kind: gmp.OpSet, Flag: p.flagRef(mv.Value, mv.Key, "set", true), Pos: pos}, true
+}
+
+// flagRef resolves a flag's name, declaring the flag at its first use:
+// flags need no declaration, but a loop until a flag that no set: sets
+// never ends, which checkFlags reports.
+func (p *reader) flagRef(v, key ast.Node, action string, sets bool) int {
+	name, ok := p.scalar(v)
+	if !ok || name == "" {
+		p.errorf(key, "write the flag's name, e.g. "+action+": done", "%s needs a flag name", action)
+		return 0
+	}
+	if hasControl(name) {
+		p.errorf(v, "use letters, digits, spaces and punctuation", "flag name %q contains a control character", name)
+	}
+	i, ok := p.flags[name]
+	if !ok {
+		i = len(p.flagNames)
+		p.flags[name] = i
+		p.flagNames = append(p.flagNames, name)
+		p.flagUse = append(p.flagUse, flagUse{})
+	}
+	if sets {
+		p.flagUse[i].set = true
+	} else if p.flagUse[i].read == nil {
+		p.flagUse[i].read = v
+	}
+	return i
+}
+
+// flagUse is how a program uses a flag: whether some set: sets it, and
+// the first loop that reads it.
+type flagUse struct {
+	set  bool
+	read ast.Node
+}
+
+// checkFlags reports each flag a loop waits for that nothing sets.
+func (p *reader) checkFlags() {
+	for i, u := range p.flagUse {
+		if u.read != nil && !u.set {
+			p.errorf(u.read, "add set: "+clip(p.flagNames[i])+" where the loop should end, or write loop: {forever: true, do: […]}",
+				"no set: sets the flag %q, so this loop never ends", p.flagNames[i])
+		}
+	}
 }
 
 func readChanOp(p *reader, a *actionInfo, mv *ast.MappingValueNode, pos gmp.Pos) (gmp.Op, bool) {

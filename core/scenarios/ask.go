@@ -139,7 +139,7 @@ func (p *reader) fact(n ast.Node) quiz.Fact {
 	mv := m.Values[0]
 	arg, ok := p.scalar(mv.Value)
 	if !ok {
-		p.errorf(mv.Value, hint, "the fact %s needs a P, a goroutine, a pool or a mutex", keyName(mv))
+		p.errorf(mv.Value, hint, "the fact %s needs a P, a goroutine, a pool, a mutex or a number of lines", keyName(mv))
 		return quiz.Fact{}
 	}
 	f, err := quiz.ParseFact(keyName(mv), arg, func(what, name string) (int, bool) {

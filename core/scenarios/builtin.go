@@ -27,6 +27,7 @@ var Order = []string{
 	"freelist",
 	"burst", "burst-queue", "purge", "nested-submit", "nested-nonblocking", "sem-heavy",
 	"mutex-starvation", "mutex-retake", "waitgroup-fanout",
+	"print-order-2p", "pingpong-table", "done-flag", "starved-sleeper", "forever-cooperative",
 }
 
 // DefaultName is the built-in the UI opens with no arguments.

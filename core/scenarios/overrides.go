@@ -22,7 +22,8 @@ type Overrides struct {
 	Noise     *bool
 	// Costs are a machine's measured costs (--costs, a profile schedlab
 	// calibrate wrote); nil keeps the model's defaults.
-	Costs *gmp.Costs
+	Costs     *gmp.Costs
+	WarmStart *bool
 }
 
 // ConfigWith returns the scenario's configuration with o applied.
@@ -48,6 +49,9 @@ func (s *Scenario) ConfigWith(o Overrides) gmp.Config {
 	}
 	if o.Costs != nil {
 		cfg.Costs = *o.Costs
+	}
+	if o.WarmStart != nil {
+		cfg.WarmStart = *o.WarmStart
 	}
 	return cfg
 }

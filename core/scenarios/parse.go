@@ -28,7 +28,7 @@ const (
 	maxErrors    = 20
 )
 
-var topKeys = []string{"name", "title", "summary", "procs", "seed", "until", "max_events", "policy", "noise", "expect", "chans", "pools", "sems", "mutexes", "rwmutexes", "waitgroups", "main", "notes", "ask"}
+var topKeys = []string{"name", "title", "summary", "procs", "seed", "until", "max_events", "policy", "noise", "start", "expect", "chans", "pools", "sems", "mutexes", "rwmutexes", "waitgroups", "main", "notes", "ask"}
 
 var validName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
 
@@ -40,7 +40,7 @@ func Parse(file string, data []byte) (*Scenario, error) {
 		return nil, ErrorList{perr}
 	}
 	p := &reader{file: file, anchors: map[string]ast.Node{}, chans: map[string]int{}, pools: map[string]int{}, sems: map[string]int{},
-		mutexes: map[string]int{}, wgs: map[string]int{}}
+		mutexes: map[string]int{}, wgs: map[string]int{}, flags: map[string]int{}}
 	sc := p.parse(data)
 	if len(p.errs) > 0 {
 		p.errs.sort()
@@ -71,10 +71,14 @@ type reader struct {
 	mutexes map[string]int // mutexes and rwmutexes, one namespace
 	rw      []bool         // by mutex: declared under rwmutexes:
 	wgs     map[string]int
-	actions int
-	depth   int
-	loops   int // loops enclosing the action being read, in its goroutine
-	refs    []askRef
+	// flags are the shared flags, named by their first use (flagRef).
+	flags     map[string]int
+	flagNames []string
+	flagUse   []flagUse
+	actions   int
+	depth     int
+	loops     int // loops enclosing the action being read, in its goroutine
+	refs      []askRef
 }
 
 func (p *reader) pos(n ast.Node) gmp.Pos {
@@ -198,6 +202,15 @@ func (p *reader) parse(data []byte) *Scenario {
 	if n, ok := fields["noise"]; ok {
 		sc.Noise = p.boolean(n, "noise")
 	}
+	if n, ok := fields["start"]; ok {
+		switch v := p.str(n, "start"); v {
+		case "warm":
+			sc.WarmStart = true
+		case "cold":
+		default:
+			p.errorf(n, "write start: warm for the runtime as main.main finds it (idle threads, schedtick advanced), or leave it out", "unknown start %q", v)
+		}
+	}
 	if n, ok := fields["expect"]; ok {
 		switch v := p.str(n, "expect"); v {
 		case "deadlock":
@@ -228,6 +241,8 @@ func (p *reader) parse(data []byte) *Scenario {
 	}
 	if n, ok := fields["main"]; ok {
 		sc.Main = p.actionList(n, "main")
+		p.checkFlags()
+		sc.Flags = p.flagNames
 	} else {
 		p.errs = append(p.errs, &Error{Pos: p.pos(top), Msg: "main is missing",
 			Hint: "main lists the actions of the main goroutine, e.g. main: [{cpu: 1ms}]"})

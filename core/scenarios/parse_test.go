@@ -334,7 +334,7 @@ var errorCases = []struct {
 		}},
 	{name: "unknown top-level key without a suggestion",
 		src:  "procs: 2\nmain: []\ncolour: red\n",
-		want: []wantErr{{"3:1", `unknown key "colour" in scenario`, "known keys: name, title, summary, procs, seed, until, max_events, policy, noise, expect, chans, pools, sems, mutexes, rwmutexes, waitgroups, main, notes, ask"}}},
+		want: []wantErr{{"3:1", `unknown key "colour" in scenario`, "known keys: name, title, summary, procs, seed, until, max_events, policy, noise, start, expect, chans, pools, sems, mutexes, rwmutexes, waitgroups, main, notes, ask"}}},
 	{name: "missing procs",
 		src:  "main: []\n",
 		want: []wantErr{{"1:1", "procs is missing", "GOMAXPROCS"}}},

@@ -44,6 +44,12 @@ type Scenario struct {
 	Policy gmp.Policy
 	// Noise makes thread wake-ups late by seeded amounts (noise: true).
 	Noise bool
+	// WarmStart starts the run as the runtime is when main.main starts
+	// (start: warm; gmp.Config.WarmStart).
+	WarmStart bool
+	// Flags are the shared flags set: and until: name, in order of
+	// first use.
+	Flags []string
 	// Source is the file's text.
 	Source []byte
 }
@@ -60,13 +66,13 @@ type Note struct {
 // Program returns the program the simulation runs.
 func (s *Scenario) Program() *gmp.Program {
 	return &gmp.Program{Name: s.Name, Chans: s.Chans, Pools: s.Pools, Sems: s.Sems,
-		Mutexes: s.Mutexes, WaitGroups: s.WaitGroups, Main: s.Main}
+		Mutexes: s.Mutexes, WaitGroups: s.WaitGroups, Flags: s.Flags, Main: s.Main}
 }
 
 // Config returns a simulation configuration for the scenario, with the
 // default costs. Callers override fields (seed, procs, until) from flags.
 func (s *Scenario) Config() gmp.Config {
-	return gmp.Config{Procs: s.Procs, Seed: s.Seed, Until: s.Until, MaxEvents: s.MaxEvents, Policy: s.Policy, Noise: s.Noise}
+	return gmp.Config{Procs: s.Procs, Seed: s.Seed, Until: s.Until, MaxEvents: s.MaxEvents, Policy: s.Policy, Noise: s.Noise, WarmStart: s.WarmStart}
 }
 
 // AsExpected reports whether a run that ended with end ended the way the

@@ -121,12 +121,16 @@ func TestCostsFromAProfile(t *testing.T) {
 		UsleepSlack: 61200 * ns, // nanosleep_slack's 10th percentile
 		// handoff's median, 160ns, is 0.4 of the model's default hop
 		// (400ns): the three costs of a hop are scaled by 0.4.
-		ChanOp:        40 * ns,
-		Schedule:      20 * ns,
-		Execute:       60 * ns,
+		ChanOp:   40 * ns,
+		Schedule: 20 * ns,
+		Execute:  60 * ns,
+		// Not measured: the model's defaults.
 		NewM:          def.NewM,
 		PreemptSignal: def.PreemptSignal,
 		Spin:          def.Spin,
+		Print:         def.Print,
+		FirstPrint:    def.FirstPrint,
+		Write:         def.Write,
 	}
 	if k != want {
 		t.Errorf("costs %+v\nwant  %+v", k, want)

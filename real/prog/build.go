@@ -255,31 +255,77 @@ const watchEvery = 100 * time.Millisecond
 // its runtime trace to tracePath, within the bounds of l. The program's
 // own output, if any, is returned with the error when it fails.
 func Run(ctx context.Context, bin string, procs int, tracePath string, l Limits) error {
+	_, err := RunOutput(ctx, bin, procs, tracePath, l)
+	return err
+}
+
+// Output is what a run of the program wrote, each stream capped at 64KiB,
+// and how it exited.
+type Output struct {
+	// Stdout is the program's standard output: the lines its prints
+	// wrote, in the order they came out.
+	Stdout []byte
+	// Stderr is its standard error: Go's fatal message, for one.
+	Stderr []byte
+	// ExitCode is its exit status (2 for a Go program that died of a
+	// deadlock or a panic).
+	ExitCode int
+}
+
+// Lines are the lines the program printed.
+func (o Output) Lines() []string {
+	if len(o.Stdout) == 0 {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(string(o.Stdout), "\n"), "\n")
+}
+
+// RunOutput is Run, and returns what the program wrote. With tracePath ""
+// the program is an untraced one (Program.Untraced): it writes no trace,
+// and an exit with a failure is no error here, since the scenario may
+// mean it (a deadlock): the caller judges Output.ExitCode and Stderr.
+func RunOutput(ctx context.Context, bin string, procs int, tracePath string, l Limits) (Output, error) {
 	l = l.orDefaults()
 	run, cancel := context.WithTimeout(ctx, l.Timeout)
 	defer cancel()
-	cmd := limitedCommand(l, bin, tracePath)
+	var args []string
+	if tracePath != "" {
+		args = append(args, tracePath)
+	}
+	cmd := limitedCommand(l, bin, args...)
 	cmd.Env = append(cmd.Env, "GOMAXPROCS="+strconv.Itoa(procs))
-	var out capped
-	cmd.Stdout, cmd.Stderr = &out, &out
+	var stdout, stderr capped
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	traceFull := func() bool {
+		if tracePath == "" {
+			return false
+		}
 		fi, err := os.Stat(tracePath)
 		return err == nil && fi.Size() >= l.Trace
 	}
 	err := runGroup(run, cmd, traceFull)
+	out := Output{Stdout: stdout.Bytes(), Stderr: stderr.Bytes()}
+	if cmd.ProcessState != nil {
+		out.ExitCode = cmd.ProcessState.ExitCode()
+	}
+	both := append(bytes.Clone(out.Stdout), out.Stderr...)
 	switch {
 	case ctx.Err() != nil:
-		return interrupted(ctx)
+		return out, interrupted(ctx)
 	case traceFull():
-		return fmt.Errorf("the program's trace reached %s, the most --max-trace allows: it was stopped (a shorter run, --until, or a larger --max-trace)", table.Bytes(uint64(l.Trace)))
+		return out, fmt.Errorf("the program's trace reached %s, the most --max-trace allows: it was stopped (a shorter run, --until, or a larger --max-trace)", table.Bytes(uint64(l.Trace)))
+	case run.Err() != nil && tracePath == "":
+		return out, fmt.Errorf("the program did not finish within --timeout (%v): a scenario that never ends needs an until (--until), and a long one a longer --timeout", l.Timeout)
 	case run.Err() != nil:
-		return fmt.Errorf("the program did not finish within --timeout (%v): a scenario that never ends needs an until (--until), one that deadlocks waits forever (the runtime does not detect a deadlock while it traces), and a long one a longer --timeout", l.Timeout)
-	case err != nil && outOfMemory(out.Bytes()):
-		return fmt.Errorf("the program needed more memory than --max-memory allows (%s) and the runtime stopped it: %v", table.Bytes(uint64(l.Memory)), err)
+		return out, fmt.Errorf("the program did not finish within --timeout (%v): a scenario that never ends needs an until (--until), one that deadlocks waits forever (the runtime does not detect a deadlock while it traces), and a long one a longer --timeout", l.Timeout)
+	case err != nil && outOfMemory(both):
+		return out, fmt.Errorf("the program needed more memory than --max-memory allows (%s) and the runtime stopped it: %v", table.Bytes(uint64(l.Memory)), err)
+	case err != nil && tracePath == "" && out.ExitCode > 0:
+		return out, nil
 	case err != nil:
-		return fmt.Errorf("the program failed: %v\n%s", err, outside(out.Bytes(), filepath.Dir(bin)))
+		return out, fmt.Errorf("the program failed: %v\n%s", err, outside(both, filepath.Dir(bin)))
 	}
-	return nil
+	return out, nil
 }
 
 // outside is a build's or a program's output without the folder it was
@@ -407,22 +453,33 @@ func (s *Session) Close() error {
 // if 0) and to the session's other bounds, and returns the path of its
 // trace: run-N.trace in the session's folder.
 func (s *Session) Run(ctx context.Context, n int, timeout time.Duration) (string, error) {
+	path, _, err := s.RunOutput(ctx, n, timeout)
+	return path, err
+}
+
+// RunOutput is Run, and returns what the program wrote. An untraced
+// program (Program.Untraced) has no trace: its path is "".
+func (s *Session) RunOutput(ctx context.Context, n int, timeout time.Duration) (string, Output, error) {
 	l := s.Limits
 	if timeout > 0 {
 		l.Timeout = timeout
 	}
 	path := filepath.Join(s.Dir, fmt.Sprintf("run-%d.trace", n))
-	if err := Run(ctx, s.bin, s.Prog.Procs, path, l); err != nil {
-		return "", fmt.Errorf("run %d: %w", n, err)
+	if s.Prog.Untraced {
+		path = ""
 	}
-	return path, nil
+	out, err := RunOutput(ctx, s.bin, s.Prog.Procs, path, l)
+	if err != nil {
+		return "", out, fmt.Errorf("run %d: %w", n, err)
+	}
+	return path, out, nil
 }
 
 // Keep moves run n's trace from the session's folder into the --emit
 // folder, as run-N.trace, and returns where it now is; without an --emit
 // folder it leaves it where it is.
 func (s *Session) Keep(n int, trace string) (string, error) {
-	if s.Emit == "" {
+	if s.Emit == "" || trace == "" {
 		return trace, nil
 	}
 	kept := filepath.Join(s.Emit, fmt.Sprintf("run-%d.trace", n))

@@ -20,7 +20,8 @@ import (
 // everyAction uses each action a scenario can name, so that the real
 // program runs every translation (TestEveryActionIsTranslated builds each
 // action the parser knows; add a new one here to run it too); its goroutine count is fixed by
-// the file (3 + 2 + 2 pool workers + 1 + 1; no purge within the run).
+// the file (3 + 2 + 2 pool workers + 1 + 1; no purge within the run). Its
+// loops until f end at once: main sets f before them.
 const everyAction = `procs: 2
 chans: {done: 1, fin: 0}
 sems: {s: 2}
@@ -54,6 +55,10 @@ main:
   - done: wg
   - wait: wg
   - wait: children
+  - print: "every action"
+  - set: f
+  - loop: {until: f}
+  - loop: {until: f, do: [gosched]}
 `
 
 // TestRealProgramsRun builds and runs real programs and reads their traces
@@ -138,6 +143,41 @@ func TestRealProgramsRun(t *testing.T) {
 				t.Error("no runtime goroutine was set apart: the trace reader at least is one")
 			}
 		})
+	}
+}
+
+// A scenario that deadlocks by design runs untraced, and Go says so: exit
+// status 2 and its fatal message, after what the program printed, which
+// is read from its standard output.
+func TestUntracedDeadlockRuns(t *testing.T) {
+	realtest.Require(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	if _, err := prog.FindGo(ctx); err != nil {
+		t.Skip(err)
+	}
+	sc, err := scenarios.Parse("d.yaml", []byte("procs: 1\nexpect: deadlock\nchans: {c: 0}\nmain:\n  - print: \"before\"\n  - recv: c\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	program, err := prog.Translate(sc, sc.Config())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := prog.Prepare(ctx, program, prog.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	path, out, err := s.RunOutput(ctx, 1, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if path != "" || out.ExitCode != 2 || !strings.Contains(string(out.Stderr), "fatal error: all goroutines are asleep - deadlock!") {
+		t.Errorf("trace %q, exit %d, stderr %q", path, out.ExitCode, out.Stderr)
+	}
+	if lines := out.Lines(); len(lines) != 1 || lines[0] != "before" {
+		t.Errorf("printed %q, want [before]", lines)
 	}
 }
 

@@ -70,6 +70,9 @@ func TestProgramsImportOnlyWhatTheyUse(t *testing.T) {
 		{src: "procs: 1\nmain: [{net: 1ms}]\n", want: []string{"os", "runtime", "runtime/trace", "sync", "time", "golang.org/x/sys/unix"}, needs: []string{"golang.org/x/sys"}},
 		{src: "procs: 1\nsems: {s: 2}\nmain: [{acquire: {sem: s, n: 1}}, {release: {sem: s, n: 1}}]\n", want: []string{"context", "os", "runtime", "runtime/trace", "sync", "golang.org/x/sync/semaphore"}, needs: []string{"golang.org/x/sync"}},
 		{src: "procs: 1\npools: {p: {size: 2}}\nmain: [{submit: {pool: p, count: 3, do: [{cpu: 1ms}]}}, {wait: children}]\n", want: []string{"os", "runtime", "runtime/trace", "sync", "time", ModulePath + "/pool"}},
+		// Untraced (a deadlock by design), it imports sync for the
+		// mutex it declares and nothing more.
+		{src: "procs: 1\nexpect: deadlock\nmutexes: [mu]\nmain: [{lock: mu}, {lock: mu}]\n", want: []string{"runtime", "sync"}},
 	} {
 		prog := translate(t, c.src)
 		got := imports(t, prog)

@@ -44,6 +44,17 @@ type Observables struct {
 	// compared either: it says how often the tracer's goroutines took a
 	// turn on the Ps.
 	RuntimeStarts int
+	// Output is what the run printed, line by line: of the model, its
+	// print events; of a real run, the program's standard output, not
+	// its trace. Compared as an order (output.go).
+	Output []string
+	// Untraced marks a real run of a program that writes no trace (its
+	// scenario ends in a deadlock or a panic by design): only Output
+	// and Ended are measured.
+	Untraced bool
+	// Ended, of an untraced real run, is how Go said it ended:
+	// "deadlock", "panic", or "exit status N" (0: main returned).
+	Ended string
 }
 
 // Recorder measures Observables from a run's events, in time order.
@@ -127,6 +138,13 @@ func (r *Recorder) Observables() Observables {
 // String writes the observables on one line.
 func (o Observables) String() string {
 	var b strings.Builder
+	if o.Untraced {
+		b.WriteString("untraced, ended with " + o.Ended)
+		if len(o.Output) > 0 {
+			b.WriteString("; printed " + orderOf(o.Output, len(o.Output)))
+		}
+		return b.String()
+	}
 	for i, ob := range observables {
 		if i > 0 {
 			b.WriteString(", ")
@@ -134,6 +152,9 @@ func (o Observables) String() string {
 		b.WriteString(ob.name)
 		b.WriteByte(' ')
 		b.WriteString(ob.unit.format(ob.get(o)))
+	}
+	if len(o.Output) > 0 {
+		b.WriteString("; printed " + orderOf(o.Output, len(o.Output)))
 	}
 	return b.String()
 }

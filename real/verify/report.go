@@ -21,6 +21,7 @@ const (
 	unitCount
 	unitShare
 	unitGoroutine // a goroutine's number: compared as a category
+	unitCategory  // a word, such as a printed order: the row holds tallies (output.go)
 )
 
 // observables is the one table of what verify compares, in report order.
@@ -74,8 +75,12 @@ type Row struct {
 	// RunsNeeded, for an undecided row, is about how many real runs would
 	// decide it (-1: more than a thousand).
 	RunsNeeded int `json:"runs_needed,omitempty"`
-	unit       unit
-	tally      string // for a goroutine: the real runs' values and how often
+	// ModelValues and RealValues are, for a category such as the
+	// printed order, each value with how often it came on that side.
+	ModelValues string `json:"model_values,omitempty"`
+	RealValues  string `json:"real_values,omitempty"`
+	unit        unit
+	tally       string // for a goroutine: the real runs' values and how often
 }
 
 // Report holds one scenario's model against its real runs.
@@ -104,10 +109,22 @@ type Report struct {
 	Notes []string `json:"notes,omitempty"`
 }
 
-// Judge fills r.Rows from the model's runs and the real ones.
+// Judge fills r.Rows from the model's runs and the real ones: the
+// observables of the trace, then, if any run printed, the printed order.
+// Untraced real runs (a scenario that fails by design) have no trace:
+// its rows have no real run.
 func (r *Report) Judge(model, real []Observables) {
 	r.Rows = r.Rows[:0]
 	r.Alpha = Alpha
+	printed := real
+	defer func() {
+		if row, ok := judgeOutput(model, printed); ok {
+			r.Rows = append(r.Rows, row)
+		}
+	}()
+	if len(real) > 0 && real[0].Untraced {
+		real = nil
+	}
 	for _, ob := range observables {
 		// Values are judged at the precision the report shows them: a
 		// model at 100.0% is not outside real runs at 99.98–99.99%.
@@ -344,6 +361,14 @@ func (r *Report) WriteText(w io.Writer) error {
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "observable\tmodel\treal median\treal range\tp\tverdict")
 	for _, row := range r.Rows {
+		if row.unit == unitCategory {
+			real := row.RealValues
+			if row.Verdict == noReal {
+				real = "-"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", row.Observable, clipCell(row.ModelValues), "-", clipCell(real), row.Verdict)
+			continue
+		}
 		switch row.Verdict {
 		case noData:
 			fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t%s\n", row.Observable, row.Verdict)
@@ -406,16 +431,32 @@ func plural(n int) string {
 func WriteSummary(w io.Writer, reps []*Report) error {
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	header := []string{"scenario"}
+	// The columns: every observable of the trace, then the printed
+	// order and the ending when some report has them.
+	var names []string
 	for _, ob := range observables {
-		header = append(header, summaryHeads[ob.name])
+		names = append(names, ob.name)
+	}
+	for _, extra := range []string{orderRow, endingRow} {
+		if slices.ContainsFunc(reps, func(r *Report) bool { return r.row(extra) != nil }) {
+			names = append(names, extra)
+		}
+	}
+	header := []string{"scenario"}
+	for _, n := range names {
+		header = append(header, summaryHeads[n])
 	}
 	fmt.Fprintln(tw, strings.Join(header, "\t"))
-	outside, undecided := 0, 0
+	outside, undecided, judged := 0, 0, 0
 	for _, r := range reps {
 		cells := []string{safetext.Term(r.Scenario)}
-		for _, row := range r.Rows {
-			cell := map[string]string{"within": "ok", "agrees": "ok", "lower": "low", "higher": "high", "undecided": "?", "differs": "differs", "none": "-"}[row.Outcome]
+		for _, name := range names {
+			row := r.row(name)
+			cell := "-"
+			if row != nil {
+				cell = map[string]string{"within": "ok", "agrees": "ok", "lower": "low", "higher": "high", "undecided": "?", "differs": "differs", "none": "-"}[row.Outcome]
+				judged++
+			}
 			switch cell {
 			case "low", "high", "differs":
 				outside++
@@ -427,7 +468,11 @@ func WriteSummary(w io.Writer, reps []*Report) error {
 		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}
 	tw.Flush()
-	fmt.Fprintf(&b, "%d scenarios; the model differs from the real runs on %d of %d observables (rank test, p < %v)", len(reps), outside, len(reps)*len(observables), Alpha)
+	judgedBy := fmt.Sprintf("rank test, p < %v", Alpha)
+	if len(names) > len(observables) {
+		judgedBy += "; an output or an ending: the real runs' commonest never came from the model"
+	}
+	fmt.Fprintf(&b, "%d scenarios; the model differs from the real runs on %d of %d observables (%s)", len(reps), outside, judged, judgedBy)
 	if undecided > 0 {
 		fmt.Fprintf(&b, "; %d undecided (too few runs)", undecided)
 	}
@@ -445,4 +490,25 @@ var summaryHeads = map[string]string{
 	"preempted slices":        "preempted",
 	"P migrations":            "migrations",
 	"P utilisation":           "P use",
+	orderRow:                  "output",
+	endingRow:                 "ending",
+}
+
+// row returns the report's row of an observable, or nil.
+func (r *Report) row(name string) *Row {
+	for i := range r.Rows {
+		if r.Rows[i].Observable == name {
+			return &r.Rows[i]
+		}
+	}
+	return nil
+}
+
+// clipCell shortens a tally for the table's cell; the JSON keeps it whole.
+func clipCell(s string) string {
+	const most = 60
+	if r := []rune(s); len(r) > most {
+		return string(r[:most-1]) + "…"
+	}
+	return s
 }

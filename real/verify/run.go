@@ -43,18 +43,19 @@ func (o Options) real() prog.Options {
 	return prog.Options{Emit: o.Dir, Force: o.Force, Limits: prog.Limits{Timeout: o.Timeout, Memory: o.MaxMemory, Trace: o.MaxTrace}}
 }
 
-// ErrNotRunForReal is what Session returns for a scenario that fails by
-// design: its real program would not end (a deadlock is not detected
-// while the runtime traces) or would crash before its trace is written.
+// ErrNotRunForReal marks a scenario that is not run for real. Session no
+// longer returns it: a scenario that fails by design runs untraced
+// (prog.Program.Untraced). The UI's side-by-side view, which needs a
+// trace, still refuses one (NotRunForReal).
 var ErrNotRunForReal = errors.New("not run for real")
 
-// NotRunForReal says why a scenario that ends with end by design is not
-// run for real.
+// NotRunForReal says why a scenario that ends with end by design has no
+// real trace to show.
 func NotRunForReal(end gmp.EndReason) string {
 	if end == gmp.Deadlock {
-		return "its real program would wait forever (the runtime does not detect a deadlock while it traces)"
+		return "its real program runs untraced (the runtime does not detect a deadlock while it traces), so there is no trace to show; schedlab real and verify judge it by Go's exit status and message"
 	}
-	return "its real program would crash before its trace is written"
+	return "its real program runs untraced (a panic ends it before its trace is written), so there is no trace to show; schedlab real and verify judge it by Go's exit status and message"
 }
 
 // ErrModelRefused is what Session returns for a scenario whose model
@@ -70,9 +71,6 @@ var ErrModelRefused = errors.New("the model does not run it to its end")
 // scenario's file, not the temporary folder, which is gone by the time
 // they are read.
 func Session(ctx context.Context, sc *scenarios.Scenario, cfg gmp.Config, o prog.Options) (s *prog.Session, done func(), err error) {
-	if sc.Expect != gmp.Running {
-		return nil, nil, fmt.Errorf("%s ends with %s by design, so it is %w: %s", sc.Name, sc.Expect, ErrNotRunForReal, NotRunForReal(sc.Expect))
-	}
 	if err := modelRunsToItsEnd(sc, cfg); err != nil {
 		return nil, nil, err
 	}
@@ -123,26 +121,34 @@ func RealRuns(ctx context.Context, s *prog.Session, n int, timeout time.Duration
 	var out []Observables
 	prev := ""
 	for i := 1; i <= n; i++ {
-		path, err := s.Run(ctx, i, timeout)
+		path, printed, err := s.RunOutput(ctx, i, timeout)
 		if err != nil {
 			return out, err
 		}
-		f, err := os.Open(path)
-		if err != nil {
-			return out, err
+		var o Observables
+		if s.Prog.Untraced {
+			o = Observables{Untraced: true, Ended: endingOf(printed)}
+		} else {
+			f, err := os.Open(path)
+			if err != nil {
+				return out, err
+			}
+			o, _, err = Real(f, s.Prog.Procs)
+			f.Close()
+			if err != nil {
+				return out, fmt.Errorf("run %d: %w", i, err)
+			}
+			if path, err = s.Keep(i, path); err != nil {
+				return out, err
+			}
+			if s.Emit == "" && prev != "" {
+				os.Remove(prev)
+			}
+			prev = path
 		}
-		o, _, err := Real(f, s.Prog.Procs)
-		f.Close()
-		if err != nil {
-			return out, fmt.Errorf("run %d: %w", i, err)
-		}
-		if path, err = s.Keep(i, path); err != nil {
-			return out, err
-		}
-		if s.Emit == "" && prev != "" {
-			os.Remove(prev)
-		}
-		prev = path
+		// The printed lines come from the program's standard output,
+		// never from its trace.
+		o.Output = printed.Lines()
 		out = append(out, o)
 		if each != nil {
 			if err := each(i, path, o); err != nil {
@@ -154,8 +160,9 @@ func RealRuns(ctx context.Context, s *prog.Session, n int, timeout time.Duration
 }
 
 // Scenario runs sc in the model over o.Seeds seeds and for real o.Runs
-// times, and judges. A scenario that fails by design gets the model's
-// figures and a note, and no real run.
+// times, and judges. A scenario that fails by design runs untraced: its
+// rows of the trace have no real run, and its ending is judged by Go's
+// exit status and message.
 func Scenario(ctx context.Context, sc *scenarios.Scenario, o Options) (*Report, error) {
 	cfg := sc.ConfigWith(o.Overrides)
 	rep := &Report{Scenario: sc.Name, Procs: cfg.Procs, Noise: cfg.Noise, Runs: o.Runs, Costs: o.Costs}
@@ -168,6 +175,7 @@ func Scenario(ctx context.Context, sc *scenarios.Scenario, o Options) (*Report, 
 	}
 	program := sc.Program()
 	var model []Observables
+	var ends []gmp.EndReason
 	for i := range uint64(o.Seeds) {
 		c := cfg
 		c.Seed = first + i
@@ -180,14 +188,9 @@ func Scenario(ctx context.Context, sc *scenarios.Scenario, o Options) (*Report, 
 			rep.Notes = append(rep.Notes, fmt.Sprintf("the model's run with seed %d ended badly: %v", c.Seed, end.Err))
 		}
 		model = append(model, obs)
+		ends = append(ends, end.Reason)
 	}
 	s, done, err := Session(ctx, sc, cfg, o.real())
-	if errors.Is(err, ErrNotRunForReal) {
-		rep.Runs = 0
-		rep.Notes = append(rep.Notes, err.Error())
-		rep.Judge(model, nil)
-		return rep, nil
-	}
 	if err != nil {
 		return nil, err
 	}
@@ -205,6 +208,17 @@ func Scenario(ctx context.Context, sc *scenarios.Scenario, o Options) (*Report, 
 	rep.Load = DescribeLoad(rep.LoadBefore, rep.LoadAfter)
 	rep.Notes = append(rep.Notes, tracerNotes(real)...)
 	rep.Judge(model, real)
+	if rep.row(orderRow) == nil && gmp.Prints(sc.Main) {
+		// Nothing printed, on either side: an answer too.
+		row, _ := judgeOrders(model, real, true)
+		rep.Rows = append(rep.Rows, row)
+	}
+	if s.Prog.Untraced {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("%s ends with %s by design: its program ran untraced (the runtime does not detect a deadlock while it traces, and a panic ends a program before its trace is written), and is judged by Go's exit status and message", sc.Name, sc.Expect))
+		rep.Rows = append(rep.Rows, judgeEnding(ends, real))
+	} else {
+		rep.Notes = append(rep.Notes, tracerNotes(real)...)
+	}
 	return rep, nil
 }
 

@@ -17,8 +17,11 @@ func Model(prog *gmp.Program, cfg gmp.Config) (Observables, gmp.End, error) {
 		return Observables{}, gmp.End{}, err
 	}
 	rec := NewRecorder(cfg.Procs)
+	var output []string
 	m.SetSink(func(e gmp.Event) {
 		switch e.Kind {
+		case gmp.KindPrint:
+			output = append(output, e.Text())
 		case gmp.KindGoCreate, gmp.KindGoStart, gmp.KindGoStop, gmp.KindGoBlock, gmp.KindGoExit,
 			gmp.KindSyscallEnter, gmp.KindSyscallExit:
 			p := int64(e.P)
@@ -29,7 +32,9 @@ func Model(prog *gmp.Program, cfg gmp.Config) (Observables, gmp.End, error) {
 		}
 	})
 	end := m.Run()
-	return rec.Observables(), end, nil
+	obs := rec.Observables()
+	obs.Output = output
+	return obs, end, nil
 }
 
 // Real measures the trace of a program schedlab real generated, run with

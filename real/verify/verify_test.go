@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -42,7 +43,7 @@ func TestRecorderMeasuresARun(t *testing.T) {
 	got := r.Observables()
 	// Busy: G1 0–5 and 10–10, G3 2–4 and 5–8, G2 4–9: 5+2+3+5 = 15ms of 2×10ms.
 	want := Observables{Makespan: 10 * ms, Goroutines: 2, PeakLive: 3, Preempted: 1, Migrations: 1, Utilisation: 0.75, FirstStarted: 3}
-	if got != want {
+	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got  %+v\nwant %+v", got, want)
 	}
 }

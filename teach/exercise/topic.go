@@ -26,7 +26,7 @@ type Topic struct {
 var topics = []*Topic{
 	topicRunnext, topicOverflow, topicFairness61, topicSteal,
 	topicSyscall, topicPreempt, topicTimers, topicNetpoll,
-	topicPool, topicSemaphore,
+	topicPool, topicSemaphore, topicPrintOrder, topicGosched,
 }
 
 // Topics returns every topic.

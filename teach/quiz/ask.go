@@ -47,7 +47,7 @@ type Resolver struct {
 func NewResolver(prog *gmp.Program, procs int, seed uint64, asks []Ask) *Resolver {
 	r := &Resolver{d: gmp.NewDescriber(prog), rand: sim.NewRand(seed), asks: asks,
 		at: make([]int, len(asks)), done: make([]bool, len(asks)), qs: make([]Question, len(asks)),
-		view: newView(procs), left: len(asks), match: make([]*gmp.MomentMatcher, len(asks))}
+		view: newView(procs, prog), left: len(asks), match: make([]*gmp.MomentMatcher, len(asks))}
 	for i := range r.at {
 		r.at[i] = -1
 		r.match[i] = gmp.NewMomentMatcher(asks[i].Moment)
@@ -83,7 +83,7 @@ func (r *Resolver) settle(k, i int, e *gmp.Event) {
 	info := a.Fact.Kind.info()
 	r.done[k] = true
 	r.left--
-	correct := info.answer(a.Fact, e, r.d)
+	correct := info.answer(a.Fact, e, r.view, r.d)
 	q := Question{Fact: a.Fact, Text: a.Text, At: r.at[k], Event: i, Pos: a.Pos, Why: []string{why(r.d, i, *e)}}
 	if q.Text == "" {
 		q.Text = a.Fact.Text()

@@ -13,15 +13,16 @@ import (
 type FactKind uint8
 
 const (
-	FactNextOn FactKind = iota + 1 // next-on: P1, the G that runs next on P1
-	FactWhere                      // where: G258, where G258 goes next
-	FactSteals                     // steals: P1, how many Gs P1 takes at its next steal
-	FactStops                      // stops: G5, how G5 next stops running
-	FactTakes                      // takes: P0, the M that next acquires P0
-	FactWorker                     // worker: POOL, the worker the pool's next task goes to
-	FactPurged                     // purged: POOL, how many workers the pool's next purge stops
-	FactLocks                      // locks: MU, the goroutine that takes the mutex next
-	FactSelect                     // selects: G5, the case G5's next select takes
+	FactNextOn  FactKind = iota + 1 // next-on: P1, the G that runs next on P1
+	FactWhere                       // where: G258, where G258 goes next
+	FactSteals                      // steals: P1, how many Gs P1 takes at its next steal
+	FactStops                       // stops: G5, how G5 next stops running
+	FactTakes                       // takes: P0, the M that next acquires P0
+	FactWorker                      // worker: POOL, the worker the pool's next task goes to
+	FactPurged                      // purged: POOL, how many workers the pool's next purge stops
+	FactLocks                       // locks: MU, the goroutine that takes the mutex next
+	FactSelect                      // selects: G5, the case G5's next select takes
+	FactPrinted                     // printed: 3, the order of the program's first 3 lines (all: of all it prints)
 )
 
 // Fact is one fact of a run a question asks about.
@@ -36,6 +37,9 @@ type Fact struct {
 	// its name.
 	Mutex     int
 	MutexName string
+	// Lines is how many printed lines the order asks about (printed:),
+	// or 0 for all the run prints.
+	Lines int
 }
 
 // factInfo is one row of the fact table: how a fact is written, asked,
@@ -43,14 +47,15 @@ type Fact struct {
 type factInfo struct {
 	kind FactKind
 	name string // the key in a scenario's answer: {name: arg}
-	arg  string // what the argument names: "P", "G", "pool" or "mutex"
+	arg  string // what the argument names: "P", "G", "pool", "mutex" or "lines"
 	doc  string
 	// text is the question a fact asks when the scenario gives none.
 	text func(f Fact) string
 	// settles reports whether e is the event that answers f.
 	settles func(f Fact, e *gmp.Event) bool
-	// answer is the correct choice, read from the settling event.
-	answer func(f Fact, e *gmp.Event, d *gmp.Describer) string
+	// answer is the correct choice, read from the settling event (and,
+	// for what a run shows over time, the view of the events before it).
+	answer func(f Fact, e *gmp.Event, v *view, d *gmp.Describer) string
 	// wrong lists plausible wrong choices, given what the run has shown.
 	wrong func(f Fact, e *gmp.Event, v *view, d *gmp.Describer) []string
 	// decision returns the fact e settles when e is a decision worth
@@ -69,7 +74,7 @@ var facts = []factInfo{
 		settles: func(f Fact, e *gmp.Event) bool {
 			return e.Kind == gmp.KindGoStart && e.P == f.P
 		},
-		answer: func(_ Fact, e *gmp.Event, _ *gmp.Describer) string { return e.G.String() },
+		answer: func(_ Fact, e *gmp.Event, _ *view, _ *gmp.Describer) string { return e.G.String() },
 		wrong: func(f Fact, e *gmp.Event, v *view, _ *gmp.Describer) []string {
 			return v.runnableNames(f.P, e.G)
 		},
@@ -87,7 +92,7 @@ var facts = []factInfo{
 		settles: func(f Fact, e *gmp.Event) bool {
 			return e.G == f.G && placing(e) || e.Kicked() == f.G && kicksToRing(e)
 		},
-		answer: func(f Fact, e *gmp.Event, d *gmp.Describer) string {
+		answer: func(f Fact, e *gmp.Event, _ *view, d *gmp.Describer) string {
 			if e.G != f.G {
 				return d.Place(gmp.Loc{Kind: gmp.LocRunq, ID: int32(e.P)})
 			}
@@ -127,7 +132,7 @@ var facts = []factInfo{
 		settles: func(f Fact, e *gmp.Event) bool {
 			return e.Kind == gmp.KindSteal && e.P == f.P
 		},
-		answer: func(_ Fact, e *gmp.Event, _ *gmp.Describer) string { return strconv.Itoa(e.Stolen()) },
+		answer: func(_ Fact, e *gmp.Event, _ *view, _ *gmp.Describer) string { return strconv.Itoa(e.Stolen()) },
 		wrong: func(_ Fact, e *gmp.Event, _ *view, _ *gmp.Describer) []string {
 			n := e.Stolen()
 			total := n + e.Left()
@@ -148,7 +153,7 @@ var facts = []factInfo{
 		settles: func(f Fact, e *gmp.Event) bool {
 			return e.G == f.G && stopping(e)
 		},
-		answer: func(_ Fact, e *gmp.Event, _ *gmp.Describer) string { return stopName(e) },
+		answer: func(_ Fact, e *gmp.Event, _ *view, _ *gmp.Describer) string { return stopName(e) },
 		wrong: func(_ Fact, e *gmp.Event, _ *view, _ *gmp.Describer) []string {
 			block := "it blocks"
 			if e.Kind == gmp.KindGoBlock {
@@ -170,7 +175,7 @@ var facts = []factInfo{
 		settles: func(f Fact, e *gmp.Event) bool {
 			return e.Kind == gmp.KindProcStart && e.P == f.P
 		},
-		answer: func(_ Fact, e *gmp.Event, _ *gmp.Describer) string { return e.M.String() },
+		answer: func(_ Fact, e *gmp.Event, _ *view, _ *gmp.Describer) string { return e.M.String() },
 		wrong: func(_ Fact, e *gmp.Event, v *view, _ *gmp.Describer) []string {
 			out := []string{}
 			for _, m := range v.ms {
@@ -194,7 +199,7 @@ var facts = []factInfo{
 		settles: func(f Fact, e *gmp.Event) bool {
 			return (e.Rule == gmp.RulePoolDispatchIdle || e.Rule == gmp.RulePoolDispatchNew) && e.Pool() == f.Pool
 		},
-		answer: func(_ Fact, e *gmp.Event, _ *gmp.Describer) string { return workerName(e.Worker()) },
+		answer: func(_ Fact, e *gmp.Event, _ *view, _ *gmp.Describer) string { return workerName(e.Worker()) },
 		wrong: func(f Fact, e *gmp.Event, v *view, _ *gmp.Describer) []string {
 			var out []string
 			for _, w := range v.idle[f.Pool] {
@@ -221,7 +226,7 @@ var facts = []factInfo{
 		settles: func(f Fact, e *gmp.Event) bool {
 			return e.Rule == gmp.RulePoolPurge && e.Pool() == f.Pool
 		},
-		answer: func(_ Fact, e *gmp.Event, _ *gmp.Describer) string { return strconv.Itoa(e.Purged()) },
+		answer: func(_ Fact, e *gmp.Event, _ *view, _ *gmp.Describer) string { return strconv.Itoa(e.Purged()) },
 		wrong: func(_ Fact, e *gmp.Event, _ *view, _ *gmp.Describer) []string {
 			n := e.Purged()
 			idle := n + e.Idle()
@@ -243,7 +248,7 @@ var facts = []factInfo{
 			return fmt.Sprintf("Which goroutine takes mutex %s next?", f.MutexName)
 		},
 		settles: func(f Fact, e *gmp.Event) bool { return acquires(e) && e.Mutex() == f.Mutex },
-		answer:  func(_ Fact, e *gmp.Event, _ *gmp.Describer) string { return e.G.String() },
+		answer:  func(_ Fact, e *gmp.Event, _ *view, _ *gmp.Describer) string { return e.G.String() },
 		wrong: func(f Fact, e *gmp.Event, v *view, _ *gmp.Describer) []string {
 			// The waiters in line, the goroutine that had it last, and
 			// those spinning for it.
@@ -275,7 +280,7 @@ var facts = []factInfo{
 		settles: func(f Fact, e *gmp.Event) bool {
 			return e.G == f.G && selectTakes(e)
 		},
-		answer: func(_ Fact, e *gmp.Event, d *gmp.Describer) string { return d.CaseName(e.Op, e.SelCase()) },
+		answer: func(_ Fact, e *gmp.Event, _ *view, d *gmp.Describer) string { return d.CaseName(e.Op, e.SelCase()) },
 		wrong: func(_ Fact, e *gmp.Event, _ *view, d *gmp.Describer) []string {
 			var out []string
 			if e.Op != nil {
@@ -293,6 +298,37 @@ var facts = []factInfo{
 				return Fact{Kind: FactSelect, G: e.G}, fmt.Sprintf("%v, parked in a select of %d cases, runs again.", e.G, len(e.Op.Cases)), true
 			}
 			return Fact{Kind: FactSelect, G: e.G}, fmt.Sprintf("%v comes to a select of %d cases.", e.G, len(e.Op.Cases)), true
+		},
+	},
+	{
+		kind: FactPrinted, name: "printed", arg: "lines",
+		doc: "the order of the program's first N printed lines (all: of every line the run prints, settled when it ends)",
+		text: func(f Fact) string {
+			if f.Lines == 0 {
+				return "What does the program print, in order?"
+			}
+			if f.Lines == 1 {
+				return "Which line does the program print first?"
+			}
+			return fmt.Sprintf("In what order does the program print its first %d lines?", f.Lines)
+		},
+		settles: func(f Fact, e *gmp.Event) bool {
+			if f.Lines == 0 {
+				return e.Kind == gmp.KindProgram || e.Rule == gmp.RuleMainReturn
+			}
+			return e.Kind == gmp.KindPrint && e.Line() == f.Lines
+		},
+		answer: func(_ Fact, e *gmp.Event, v *view, _ *gmp.Describer) string {
+			return OrderText(v.printedWith(e))
+		},
+		wrong: func(_ Fact, e *gmp.Event, v *view, _ *gmp.Describer) []string {
+			return v.otherOrders(v.printedWith(e))
+		},
+		decision: func(e *gmp.Event, v *view, _ *gmp.Program) (Fact, string, bool) {
+			if e.Kind != gmp.KindPrint || e.Line() != 1 || len(v.texts) < 2 {
+				return Fact{}, "", false
+			}
+			return Fact{Kind: FactPrinted, Lines: 1}, "The program is about to print its first line.", true
 		},
 	},
 }
@@ -385,6 +421,15 @@ func ParseFact(name, arg string, declared func(what, name string) (int, bool)) (
 			return Fact{}, fmt.Errorf("%s: mutex %q is not declared", name, arg)
 		}
 		f.Mutex, f.MutexName = i, arg
+	case "lines":
+		if arg == "all" {
+			break
+		}
+		n, err := strconv.Atoi(arg)
+		if err != nil || n < 1 || n > 1000 {
+			return Fact{}, fmt.Errorf("%s: wants how many lines, 1 to 1000, or all, not %q", name, arg)
+		}
+		f.Lines = n
 	}
 	return f, nil
 }
@@ -399,7 +444,8 @@ func numbered(s, prefix string) (int, bool) {
 	return n, err == nil && n >= 0
 }
 
-// Arg says what the fact's argument names: "P", "G", "pool" or "mutex".
+// Arg says what the fact's argument names: "P", "G", "pool", "mutex" or
+// "lines".
 func (f Fact) Arg() string { return f.Kind.info().arg }
 
 // Text is the question the fact asks when the scenario gives none.

@@ -32,7 +32,7 @@ type Generator struct {
 // Ps; seed draws the choices.
 func NewGenerator(prog *gmp.Program, procs int, seed uint64) *Generator {
 	return &Generator{Gap: DefaultGap, prog: prog, d: gmp.NewDescriber(prog), rand: sim.NewRand(seed),
-		view: newView(procs), last: -1 << 30, asked: map[FactKind]int{}}
+		view: newView(procs, prog), last: -1 << 30, asked: map[FactKind]int{}}
 }
 
 // Observe feeds the next event of the run and returns the question to ask
@@ -58,7 +58,7 @@ func (g *Generator) Observe(e gmp.Event) (Question, bool) {
 	if best == nil {
 		return Question{}, false
 	}
-	choices, answer := Choose(&g.rand, best.answer(fact, &e, g.d), best.wrong(fact, &e, g.view, g.d))
+	choices, answer := Choose(&g.rand, best.answer(fact, &e, g.view, g.d), best.wrong(fact, &e, g.view, g.d))
 	q := Question{Fact: fact, Text: scene + " " + best.text(fact), Choices: choices, Answer: answer, At: i, Event: i,
 		Why: []string{why(g.d, i, e)}}
 	if q.Valid() != nil {

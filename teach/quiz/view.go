@@ -2,6 +2,9 @@ package quiz
 
 import (
 	"slices"
+	"strconv"
+	"strings"
+	"unicode"
 
 	"github.com/schedlab/schedlab/core/gmp"
 )
@@ -19,6 +22,10 @@ type view struct {
 	// locks follows each mutex: who took it last, who waits in line, who
 	// spins.
 	locks map[int]*lockView
+	// printed are the lines printed so far; texts every line the
+	// program's print actions can print, in program order.
+	printed []string
+	texts   []string
 }
 
 // lockView is what the events have shown of one mutex.
@@ -28,9 +35,28 @@ type lockView struct {
 	spinning []gmp.GID
 }
 
-func newView(procs int) *view {
-	return &view{procs: procs, runnable: map[gmp.GID]gmp.Loc{}, idle: map[int][]int{},
+func newView(procs int, prog *gmp.Program) *view {
+	v := &view{procs: procs, runnable: map[gmp.GID]gmp.Loc{}, idle: map[int][]int{},
 		maxWorker: map[int]int{}, retaken: map[gmp.PID]bool{}, locks: map[int]*lockView{}}
+	if prog != nil {
+		v.texts = printTexts(prog.Main, v.texts)
+	}
+	return v
+}
+
+// printTexts appends the distinct texts of the print actions in ops, and
+// in the bodies they run: a go's, a loop's, a task's, a select case's.
+func printTexts(ops []gmp.Op, out []string) []string {
+	for i := range ops {
+		if ops[i].Kind == gmp.OpPrint && !slices.Contains(out, ops[i].Text) {
+			out = append(out, ops[i].Text)
+		}
+		out = printTexts(ops[i].Body, out)
+		for k := range ops[i].Cases {
+			out = printTexts(ops[i].Cases[k].Body, out)
+		}
+	}
+	return out
 }
 
 // observe updates the view with e, the next event of the run.
@@ -53,6 +79,10 @@ func (v *view) observe(e *gmp.Event) {
 		}
 	}
 	switch e.Kind {
+	case gmp.KindPrint:
+		if len(v.printed) < maxOrderLines {
+			v.printed = append(v.printed, e.Text())
+		}
 	case gmp.KindProcSteal:
 		v.retaken[e.P] = true
 	case gmp.KindProcStart:
@@ -147,4 +177,70 @@ func (v *view) maxM() gmp.MID {
 		return 0
 	}
 	return v.ms[len(v.ms)-1]
+}
+
+// maxOrderLines bounds the lines an order question keeps: a question
+// about a program that prints without end asks about its start.
+const maxOrderLines = 1000
+
+// printedWith is the lines printed so far and, if e is a print, its line.
+func (v *view) printedWith(e *gmp.Event) []string {
+	lines := slices.Clone(v.printed)
+	if e.Kind == gmp.KindPrint {
+		lines = append(lines, e.Text())
+	}
+	return lines
+}
+
+// otherOrders are plausible wrong answers to an order: the same lines in
+// other orders (each line moved to the front, pairs swapped), the order
+// without its last line, and for one line or none, the program's other
+// texts and nothing.
+func (v *view) otherOrders(lines []string) []string {
+	var out []string
+	add := func(ls []string) {
+		if s := OrderText(ls); s != OrderText(lines) && !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	for i := range lines {
+		moved := append([]string{lines[i]}, slices.Delete(slices.Clone(lines), i, i+1)...)
+		add(moved)
+		if i+1 < len(lines) {
+			swapped := slices.Clone(lines)
+			swapped[i], swapped[i+1] = swapped[i+1], swapped[i]
+			add(swapped)
+		}
+	}
+	reversed := slices.Clone(lines)
+	slices.Reverse(reversed)
+	add(reversed)
+	if len(lines) > 0 {
+		add(lines[:len(lines)-1])
+	}
+	if len(lines) <= 1 {
+		for _, t := range v.texts {
+			add([]string{t})
+		}
+		add(nil)
+	}
+	return out
+}
+
+// OrderText writes printed lines as an order answers read: the lines in
+// order, space-separated, each quoted as Go quotes it if it holds a space
+// or is empty ("nothing" when there are none). A scenario's choices: for
+// a printed: question are written so.
+func OrderText(lines []string) string {
+	if len(lines) == 0 {
+		return "nothing"
+	}
+	parts := make([]string, len(lines))
+	for i, l := range lines {
+		parts[i] = l
+		if l == "" || strings.ContainsFunc(l, unicode.IsSpace) || l == "nothing" || strings.ContainsRune(l, '"') {
+			parts[i] = strconv.Quote(l)
+		}
+	}
+	return strings.Join(parts, " ")
 }

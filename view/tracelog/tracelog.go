@@ -311,6 +311,11 @@ func (w *Writer) jsonEvent(e gmp.Event) {
 		b = append(b, `,"src":`...)
 		b = appendPos(b, e.Op.Pos)
 	}
+	if e.Kind == gmp.KindPrint {
+		// The program's output: the scenario's text, escaped.
+		b = append(b, `,"text":`...)
+		b = appendString(b, e.Text())
+	}
 	if e.Cause >= 0 {
 		// The model counts events from 0; people, the UI and the handout
 		// count them from 1 (docs/jsonl.md).

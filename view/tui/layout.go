@@ -29,6 +29,7 @@ const (
 	rowPools
 	rowTimeline
 	rowEvents
+	rowConsole
 	rowExplain
 	rowNote
 	rowStatus
@@ -44,6 +45,7 @@ var layoutList = [numRows]layoutRow{
 	rowPools:    {name: "pools", full: row(poolsPanel{}), split: row(panePools{})},
 	rowTimeline: {name: "timeline", full: row(timelinePanel{}), split: row(paneTimeline{}), trace: row(traceTimeline{})},
 	rowEvents:   {name: "events", full: logOf, split: paneLogOf, trace: row(traceLog{}), fill: true},
+	rowConsole:  {name: "output", full: row(consolePanel{})},
 	rowExplain:  {name: "explain", full: row(explainPanel{}), trace: row(traceExplain{})},
 	rowNote:     {name: "note", full: row(notePanel{}), trace: row(traceNote{}), foot: [numViews]bool{traceView: true}},
 	rowStatus:   {name: "status", full: row(statusPanel{})},
