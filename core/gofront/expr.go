@@ -391,13 +391,18 @@ func (t *translator) unary(x *ast.UnaryExpr, e *env) value {
 		}
 		pos := t.pos(x.OpPos)
 		t.emit(item{op: gmp.Op{Kind: gmp.OpRecv, Chan: i, Pos: pos}})
+		t.chanOp(i, false)
 		return unknown(fmt.Sprintf("a value received from channel %s (%v)", t.chans[i].Name, pos))
 	case token.AND:
 		if cl, ok := ast.Unparen(x.X).(*ast.CompositeLit); ok {
 			return t.composite(cl, e)
 		}
 		if id, ok := ast.Unparen(x.X).(*ast.Ident); ok {
-			if tg := t.targetOf(id, e); tg.c != nil {
+			if tg := t.targetOf(id, e); tg.c != nil && tg.c.v.k == kFlag {
+				// &done of an atomic.Bool: its methods take a pointer,
+				// and the flag is the same through it.
+				return t.read(tg.c, x.OpPos)
+			} else if tg.c != nil {
 				// Writes through the pointer are not followed, so the
 				// variable is not known from here on.
 				t.assign(tg.c, unknown(fmt.Sprintf("%s, whose address is taken at %v", id.Name, t.pos(x.OpPos))))
@@ -458,6 +463,9 @@ func (t *translator) composite(x *ast.CompositeLit, e *env) value {
 	if isNamed(typ, "golang.org/x/sync/errgroup", "Group") {
 		return t.newGroup(x.Pos(), false)
 	}
+	if isNamed(typ, "sync/atomic", "Bool") && len(x.Elts) == 0 {
+		return value{k: kFlag, idx: t.newFlag(t.nameHint, x.Pos())}
+	}
 	switch u := typ.Underlying().(type) {
 	case *types.Slice, *types.Array:
 		var elems []value
@@ -512,6 +520,10 @@ func (t *translator) zero(typ types.Type, name string) value {
 	case t.generated && name == "children" && isNamed(typ, "sync", "WaitGroup"):
 		if _, ptr := typ.(*types.Pointer); !ptr {
 			return value{k: kChildren}
+		}
+	case isNamed(typ, "sync/atomic", "Bool"):
+		if _, ptr := typ.(*types.Pointer); !ptr {
+			return value{k: kFlag, idx: t.newFlag(name, t.at)}
 		}
 	}
 	switch u := typ.Underlying().(type) {
@@ -879,10 +891,14 @@ func (t *translator) builtin(name string, args []value, x *ast.CallExpr) []value
 		if isNamed(t.info.TypeOf(x.Args[0]), "golang.org/x/sync/errgroup", "Group") {
 			return []value{t.newGroup(x.Pos(), false)}
 		}
+		if isNamed(t.info.TypeOf(x.Args[0]), "sync/atomic", "Bool") {
+			return []value{{k: kFlag, idx: t.newFlag(t.nameHint, x.Pos())}}
+		}
 		return []value{unknown("a pointer")}
 	case "close":
 		if i, ok := t.chanOf(args[0], x.Args[0], "close of"); ok {
 			t.emit(item{op: gmp.Op{Kind: gmp.OpClose, Chan: i, Pos: t.pos(x.Pos())}})
+			t.release(syncKey{syncSend, i})
 		}
 		return nil
 	case "len", "cap":
@@ -928,7 +944,7 @@ func (t *translator) builtin(name string, args []value, x *ast.CallExpr) []value
 		t.refuse(x.Pos(), "panic")
 		return nil
 	case "print", "println":
-		t.refuse(x.Pos(), "fmt.Print", name)
+		t.builtinPrint(name, args, x)
 		return nil
 	case "recover":
 		return []value{unknown("recover's result")}
