@@ -315,6 +315,11 @@ func (t *translator) semOp(s *site, kind gmp.OpKind, argN int) value {
 		return refusedValue
 	}
 	t.emit(item{op: gmp.Op{Kind: kind, Sem: s.recv.idx, N: int(min(n, math.MaxInt32)), Pos: t.pos(s.x.Pos())}})
+	if kind == gmp.OpAcquire {
+		t.semAcquire(s.recv.idx, int(min(n, math.MaxInt32)))
+	} else {
+		t.release(syncKey{syncSem, s.recv.idx})
+	}
 	if kind == gmp.OpAcquire && s.arg(0).k != kCtx {
 		return unknown("Acquire's error, with a context that may be cancelled")
 	}

@@ -319,7 +319,12 @@ func unmodelledInLoop(items []item) string {
 // front end follows that much: a read after a receive of a channel whose
 // every send comes from the writer after its write sees the write. Which
 // sends there are is known only at the end, when the whole program is
-// read, so the read's assumption is checked then (checkPublished).
+// read, so the read's assumption is checked then (checkPublished). The
+// elements of a slice another goroutine writes are followed the same
+// way. One more edge, for the semaphore worker pool: an Acquire of a
+// semaphore's whole weight waits for every token out, so it comes after
+// each Release, when the goroutine that acquires it is the only one that
+// acquires on it (it acquires for the workers it starts).
 
 type syncKind uint8
 
@@ -327,6 +332,7 @@ const (
 	syncSend syncKind = iota // a send or a close; its receive acquires
 	syncRecv                 // a receive of an unbuffered channel; its send acquires
 	syncFlag                 // a set; the loop that waits for the flag acquires
+	syncSem                  // a Release; an Acquire of the whole weight acquires
 )
 
 // syncKey is one kind of release: on a channel (sends, or receives of an
@@ -338,9 +344,11 @@ type syncKey struct {
 
 // releases sums up the releases of one key: who made them, and when.
 type releases struct {
-	g        int  // the goroutine that made them
+	g        int  // the goroutine that made the first
 	multi    bool // more than one goroutine made some
-	min, max int  // the first and last, by that goroutine's clock
+	min, max int  // the first and last of g's, by its clock
+	// byG holds, for a semaphore, each goroutine's first and last.
+	byG map[int][2]int
 }
 
 // published is a write to a variable by a goroutine other than its
@@ -357,11 +365,12 @@ type published struct {
 // assumption is a read that saw a write because one of keys is released
 // only by the writer, after the write; checked at the end.
 type assumption struct {
-	keys  []syncKey
-	g     int
-	clock int
-	name  string
-	at    token.Pos
+	keys   []syncKey
+	g      int
+	reader int
+	clock  int
+	name   string
+	at     token.Pos
 }
 
 func (t *translator) release(k syncKey) {
@@ -374,7 +383,32 @@ func (t *translator) release(k syncKey) {
 	case r.g != t.g.id:
 		r.multi = true
 	}
-	r.max = t.g.clock
+	if r.g == t.g.id {
+		r.max = t.g.clock
+	}
+	if k.kind == syncSem {
+		if r.byG == nil {
+			r.byG = map[int][2]int{}
+		}
+		mm, ok := r.byG[t.g.id]
+		if !ok {
+			mm[0] = t.g.clock
+		}
+		mm[1] = t.g.clock
+		r.byG[t.g.id] = mm
+	}
+}
+
+// semAcquire notes an Acquire of n on semaphore i: of its whole weight,
+// it acquires every Release before it.
+func (t *translator) semAcquire(i, n int) {
+	if t.semAcquirers[i] == nil {
+		t.semAcquirers[i] = map[int]bool{}
+	}
+	t.semAcquirers[i][t.g.id] = true
+	if n == t.sems[i].Size {
+		t.acquire(syncKey{syncSem, i})
+	}
 }
 
 func (t *translator) acquire(k syncKey) {
@@ -417,7 +451,11 @@ func (t *translator) publish(c *cell, v value) {
 // seen returns the value a read of c sees when the write another
 // goroutine made happens before it.
 func (t *translator) seen(c *cell, at token.Pos) (value, bool) {
-	p := c.pub
+	return t.seenPub(c.pub, c.obj.Name(), at)
+}
+
+// seenPub is seen, of a write p to what name names.
+func (t *translator) seenPub(p *published, name string, at token.Pos) (value, bool) {
 	if p == nil || p.multi {
 		return value{}, false
 	}
@@ -426,15 +464,58 @@ func (t *translator) seen(c *cell, at token.Pos) (value, bool) {
 	}
 	var keys []syncKey
 	for k := range t.g.acquired {
-		if r := t.released[k]; r != nil && r.g == p.g.id && r.max > p.clock {
+		r := t.released[k]
+		switch {
+		case r == nil:
+		case k.kind == syncSem:
+			if mm, ok := r.byG[p.g.id]; ok && mm[1] > p.clock {
+				keys = append(keys, k)
+			}
+		case r.g == p.g.id && r.max > p.clock:
 			keys = append(keys, k)
 		}
 	}
 	if len(keys) == 0 {
 		return value{}, false
 	}
-	t.assumed = append(t.assumed, assumption{keys: keys, g: p.g.id, clock: p.clock, name: c.obj.Name(), at: at})
+	t.assumed = append(t.assumed, assumption{keys: keys, g: p.g.id, reader: t.g.id, clock: p.clock, name: name, at: at})
 	return p.v, true
+}
+
+// elemAt reads element i of a slice: another goroutine's write to it
+// is seen as a variable's is.
+func (t *translator) elemAt(sl *sliceObj, i int, at token.Pos) value {
+	v := sl.at(i)
+	if !v.known() && len(sl.elems) > 0 {
+		if pv, ok := t.seenPub(t.elemPubs[&sl.elems[0]][sl.off+i], "an element of a slice", at); ok {
+			return pv
+		}
+	}
+	return v
+}
+
+// storeElem writes element i of a slice: a write by a goroutine other
+// than the one that made it is published, and not known to the others.
+func (t *translator) storeElem(sl *sliceObj, i int, v value) {
+	key, j := &sl.elems[0], sl.off+i
+	if sl.owner == nil || sl.owner == t.g {
+		delete(t.elemPubs[key], j)
+		sl.elems[j] = v
+		return
+	}
+	if t.elemPubs[key] == nil {
+		t.elemPubs[key] = map[int]*published{}
+	}
+	p := t.elemPubs[key][j]
+	switch {
+	case !v.known(), p != nil && p.g != t.g:
+		p = &published{multi: true}
+	default:
+		v.deps = nil
+		p = &published{g: t.g, v: v, clock: t.g.clock}
+	}
+	t.elemPubs[key][j] = p
+	sl.elems[j] = unknown("an element of a slice another goroutine writes")
 }
 
 // checkPublished holds each read that saw another goroutine's write to
@@ -444,11 +525,19 @@ func (t *translator) checkPublished() {
 		ok := false
 		for _, k := range a.keys {
 			r := t.released[k]
-			ok = ok || r != nil && !r.multi && r.g == a.g && r.min > a.clock
+			switch {
+			case r == nil:
+			case k.kind == syncSem:
+				mm, has := r.byG[a.g]
+				only := len(t.semAcquirers[k.idx]) == 1 && t.semAcquirers[k.idx][a.reader]
+				ok = ok || has && mm[0] > a.clock && only
+			default:
+				ok = ok || !r.multi && r.g == a.g && r.min > a.clock
+			}
 		}
 		if !ok {
 			t.errorf(a.at, "send the value itself on the channel, or make the writer the only goroutine that sends on it after the write",
-				"%s is written by another goroutine, and another send (or close, or set) than the writer's after its write may be the one received before this read: which value is read is decided as the program runs", a.name)
+				"%s is written by another goroutine, and another send (or close, set or semaphore release) than the writer's after its write may be the one received before this read: which value is read is decided as the program runs", a.name)
 		}
 	}
 }

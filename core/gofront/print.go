@@ -226,7 +226,7 @@ func (t *translator) setReflect(rv reflect.Value, v value, typ types.Type) strin
 			return fmt.Sprintf("the elements of a []%s, whose dynamic types are not followed", typeName(elem))
 		}
 		for i := 0; i < v.sl.len; i++ {
-			if why := t.setReflect(rv.Index(i), v.sl.at(i), elem); why != "" {
+			if why := t.setReflect(rv.Index(i), t.elemAt(v.sl, i, t.at), elem); why != "" {
 				return why
 			}
 		}

@@ -385,7 +385,7 @@ func (t *translator) store(tg target, v value) {
 	case tg.c != nil:
 		t.assign(tg.c, v)
 	case tg.sl != nil:
-		tg.sl.elems[tg.sl.off+tg.index] = v
+		t.storeElem(tg.sl, tg.index, v)
 	}
 }
 
@@ -394,7 +394,7 @@ func (t *translator) load(tg target, at token.Pos) value {
 	case tg.c != nil:
 		return t.read(tg.c, at)
 	case tg.sl != nil:
-		return tg.sl.at(tg.index)
+		return t.elemAt(tg.sl, tg.index, at)
 	}
 	return unknown("a value the front end does not follow (a field, a map entry, a pointer's target)")
 }
@@ -1142,7 +1142,7 @@ func (t *translator) rangeStmt(s *ast.RangeStmt, e *env, label string) ctl {
 	case x.k == kSlice:
 		n = int64(x.sl.len)
 		sl := x.sl
-		elem = func(i int64) value { return sl.at(int(i)) }
+		elem = func(i int64) value { return t.elemAt(sl, int(i), s.For) }
 	case x.k == kNil:
 		n = 0
 	default:

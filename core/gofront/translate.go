@@ -145,7 +145,12 @@ type translator struct {
 	// are the reads that saw another goroutine's write (loops.go).
 	released map[syncKey]*releases
 	assumed  []assumption
-	names    map[string]bool
+	// elemPubs are the published writes to slice elements, by backing
+	// array (its first element) and index; semAcquirers the goroutines
+	// that acquire on each semaphore.
+	elemPubs     map[*value]map[int]*published
+	semAcquirers map[int]map[int]bool
+	names        map[string]bool
 	// nextSuffix is, for a name, the suffix to try next (_2, _3, …).
 	nextSuffix map[string]int
 
@@ -489,6 +494,8 @@ func (t *translator) collect(f *ast.File) {
 	t.nextSuffix = map[string]int{}
 	t.used = map[int]bool{}
 	t.released = map[syncKey]*releases{}
+	t.elemPubs = map[*value]map[int]*published{}
+	t.semAcquirers = map[int]map[int]bool{}
 	t.findFlagVars(f)
 	for _, d := range f.Decls {
 		fd, ok := d.(*ast.FuncDecl)

@@ -117,6 +117,9 @@ type sliceObj struct {
 	elems    []value
 	off, len int
 	cap      int
+	// owner is the goroutine that made the backing array: another's
+	// writes to its elements are published (loops.go), as a variable's.
+	owner *gor
 }
 
 func (s *sliceObj) at(i int) value { return s.elems[s.off+i] }
