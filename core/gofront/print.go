@@ -163,7 +163,14 @@ func (t *translator) goValue(v value, typ types.Type) (any, string) {
 }
 
 // setReflect stores v into rv, of Go type typ.
-func (t *translator) setReflect(rv reflect.Value, v value, typ types.Type) string {
+func (t *translator) setReflect(rv reflect.Value, v value, typ types.Type) (why string) {
+	defer func() {
+		// go/constant and reflect panic on kinds they cannot combine; the
+		// type checker keeps those out, but a print is never worth a crash.
+		if recover() != nil {
+			why = fmt.Sprintf("a value of type %s that the front end does not format", typeName(typ))
+		}
+	}()
 	switch v.k {
 	case kUnknown:
 		if v.why == "" {
