@@ -104,7 +104,7 @@ func main() {
 		mu.Unlock()
 	}
 	select {}
-	fmt.Println("done")
+	fmt.Println("done", n)
 }
 `)
 	for _, cmd := range []string{"check", "translate", "run"} {
@@ -115,7 +115,7 @@ func main() {
 		for _, want := range []string{
 			file + ":13:2: a loop bound that depends on a value received from channel ch (" + file + ":12:7) cannot be evaluated",
 			file + ":17:2: select is not modelled yet (issue 24)",
-			file + ":18:2: fmt.Println is not modelled yet (a print action) (issue 25)",
+			file + ":18:22: a printed value that depends on a value received from channel ch (" + file + ":12:7) cannot be evaluated",
 		} {
 			if !strings.Contains(errOut, want) {
 				t.Errorf("%s does not say %q:\n%s", cmd, want, errOut)

@@ -110,6 +110,25 @@ func init() {
 			return []value{unknown("a formatted string")}
 		},
 		"context.Background": func(t *translator, s *site) []value { return []value{{k: kCtx}} },
+		"fmt.Print":          printCall,
+		"atomic.Bool": func(t *translator, s *site) []value {
+			if s.recv.k != kFlag {
+				t.refuseRecv(s, "atomic.Bool")
+				return t.unknownResults(s.x)
+			}
+			name := t.flags[s.recv.idx].name
+			if s.fn.Name() == "Store" {
+				t.setFlag(s.recv.idx, s.arg(0), s.x.Pos(), name+".Store")
+				return nil
+			}
+			// A Load outside a loop's condition: true or false as the
+			// program runs.
+			return []value{unknown(fmt.Sprintf("the flag %s, set as the program runs", name))}
+		},
+		"atomic counters": func(t *translator, s *site) []value {
+			t.plain(s.x.Pos(), 1)
+			return t.results(s, unknown(fmt.Sprintf("the value %s gives, decided as the program runs", shortName(s.fn))))
+		},
 
 		"semaphore.NewWeighted": func(t *translator, s *site) []value {
 			n, ok := t.need(s.arg(0), s.argPos(0), "the semaphore's weight")
@@ -296,6 +315,11 @@ func (t *translator) semOp(s *site, kind gmp.OpKind, argN int) value {
 		return refusedValue
 	}
 	t.emit(item{op: gmp.Op{Kind: kind, Sem: s.recv.idx, N: int(min(n, math.MaxInt32)), Pos: t.pos(s.x.Pos())}})
+	if kind == gmp.OpAcquire {
+		t.semAcquire(s.recv.idx, int(min(n, math.MaxInt32)))
+	} else {
+		t.release(syncKey{syncSem, s.recv.idx})
+	}
 	if kind == gmp.OpAcquire && s.arg(0).k != kCtx {
 		return unknown("Acquire's error, with a context that may be cancelled")
 	}
@@ -571,13 +595,19 @@ func (t *translator) intrinsic(name string, args []value, x *ast.CallExpr) []val
 // goroutine that stops the run at the scenario's until:
 //
 //	until := make(chan func())
-//	go func() { stop := <-until; time.Sleep(D); stop(); os.Exit(0) }()
+//	go func() { stop := <-until; time.Sleep(D); [os.Stdout.Close();] stop(); os.Exit(0) }()
 //	…
 //	until <- stop
 //
-// and reads it as until: D instead of as a goroutine of the scenario.
+// and reads it as until: D instead of as a goroutine of the scenario;
+// and the os.Stdout.Close() that ends main, which only keeps what the
+// goroutines print while the trace stops out of the run's output: the
+// scenario's program exits there.
 func (t *translator) generatedMain(mainFn *ast.FuncDecl) {
 	list := mainFn.Body.List
+	if n := len(list); n > 0 && t.isStdoutClose(list[n-1]) {
+		t.skip[list[n-1]] = true
+	}
 	for i, s := range list {
 		as, ok := s.(*ast.AssignStmt)
 		if !ok || len(as.Lhs) != 1 || identName(as.Lhs[0]) != "until" || i+1 >= len(list) {
@@ -588,7 +618,7 @@ func (t *translator) generatedMain(mainFn *ast.FuncDecl) {
 			continue
 		}
 		lit, ok := gs.Call.Fun.(*ast.FuncLit)
-		if !ok || len(lit.Body.List) != 4 {
+		if !ok || len(lit.Body.List) != 4 && !(len(lit.Body.List) == 5 && t.isStdoutClose(lit.Body.List[2])) {
 			continue
 		}
 		sleep, ok := lit.Body.List[1].(*ast.ExprStmt)
@@ -614,6 +644,32 @@ func (t *translator) generatedMain(mainFn *ast.FuncDecl) {
 			}
 		}
 	}
+}
+
+// isStdoutClose says whether s is os.Stdout.Close().
+func (t *translator) isStdoutClose(s ast.Stmt) bool {
+	es, ok := s.(*ast.ExprStmt)
+	if !ok {
+		return false
+	}
+	call, ok := es.X.(*ast.CallExpr)
+	if !ok || len(call.Args) != 0 {
+		return false
+	}
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "Close" {
+		return false
+	}
+	x, ok := sel.X.(*ast.SelectorExpr)
+	if !ok || x.Sel.Name != "Stdout" {
+		return false
+	}
+	pkg, ok := x.X.(*ast.Ident)
+	if !ok {
+		return false
+	}
+	pn, ok := t.info.Uses[pkg].(*types.PkgName)
+	return ok && pn.Imported().Path() == "os"
 }
 
 // --- Plain code ---

@@ -113,10 +113,14 @@ var constructs = []Construct{
 	{ID: "break", Go: "break, continue (with or without a label)", Becomes: "the loop's iterations written out up to it"},
 	{ID: "goto", Go: "goto", Status: Refused, Becomes: "goto is not read", Hint: "use a loop with break"},
 	{ID: "type switch", Go: "switch x.(type)", Status: Refused, Becomes: "a type switch is not read", Hint: "call the function for the type directly"},
-	{ID: "forever", Go: "for {…} with no break it can reach", Status: NotYet, Issue: 25,
-		Becomes: "a loop that never ends (for {}) is not modelled yet", Hint: "bound it: for range N {…}, or stop the run with --until"},
-	{ID: "flag", Go: "for !done {…} on a variable another goroutine sets", Status: NotYet, Issue: 25,
-		Becomes: "a loop on a flag another goroutine sets is not modelled yet", Hint: "signal with a channel: close(done) and <-done"},
+	{ID: "forever", Go: "for {…} with no break it can reach (for i := 0; ; i++ {…} too)",
+		Becomes: "`loop: forever` when the body calls nothing (it has no preemption check: only sysmon's signal stops it), else `loop: {forever: true, do}`; every iteration must do the same, and nothing after the loop runs"},
+	{ID: "flag", Go: "for !done {…} on a bool another goroutine sets (done = true) · var done atomic.Bool; for !done.Load() {…}; done.Store(true)",
+		Becomes: "a flag: the loop is `loop: {until: done}` (with `do` when its body calls something) and each done = true or done.Store(true) is `set: done`; a plain bool is read as an atomic.Bool (go1.26 keeps its load in the loop)"},
+	{ID: "flag misuse", Go: "done = false, done.Store(v) with v not true, a break out of a loop on a flag, a flag nothing sets",
+		Status: Refused, Becomes: "%s", Hint: "set a flag only to true, once it is to end the loops that wait for it, or signal with a channel: close(done) and <-done"},
+	{ID: "unbounded body", Go: "a loop that never ends, or ends on a flag, whose iterations differ",
+		Status: Refused, Becomes: "the iterations of this loop, which %s, differ (%s): the model repeats one body", Hint: "keep what changes out of the loop, or bound it: for range N {…}"},
 
 	// Channels.
 	{ID: "make chan", Go: "make(chan T) · make(chan T, N)", Becomes: "a channel under `chans:`, named after its variable"},
@@ -163,13 +167,30 @@ var constructs = []Construct{
 		Becomes: "%s is not modelled", Hint: "use a channel"},
 
 	// Output.
-	{ID: "fmt.Print", Go: "fmt.Println, fmt.Printf, fmt.Print, print, println, log.Print…", Status: NotYet, Issue: 25,
-		API:     []string{"fmt.Println", "fmt.Printf", "fmt.Print", "log.Print", "log.Printf", "log.Println"},
-		Becomes: "%s is not modelled yet (a print action)", Hint: "leave the printing out: the order of go-start and go-exit events shows who ran"},
+	{ID: "fmt.Print", Go: "fmt.Println, fmt.Printf, fmt.Print, log.Print, log.Printf, log.Println, print, println, of values it can evaluate",
+		API: []string{"fmt.Println", "fmt.Printf", "fmt.Print", "log.Print", "log.Printf", "log.Println"},
+		Becomes: "`print:` of the line, formatted by Go's fmt as the front end reads the program; the newline at its end ends the line, and a text without one is a line too. " +
+			"log's date and time prefix (the clock's) is left out, and print and println, which write without fmt, are printed as fmt would print their strings, integers and bools. " +
+			"The model has one output: standard error (log, print, println) and standard output are written to it in the order of the writes"},
+	{ID: "print value", Go: "fmt.Println(v) with v received, read from a field or written by another goroutine without a send, close or flag after the write", Status: Refused,
+		Becomes: "a printed value that depends on %s cannot be evaluated", Hint: "print constants, loop variables or arguments, or leave the printing out: the order of go-start and go-exit events shows who ran"},
+	{ID: "print text", Go: "a print of several lines, of more than 200 bytes, of a float with print, of %p, of an interface value", Status: Refused,
+		Becomes: "%s", Hint: "print one line of at most 200 bytes with each call, of values fmt formats the same whatever runs"},
+	{ID: "os.Stdout.Close", Go: "os.Stdout.Close(), f.Close()", Status: Refused, API: []string{"(*os.File).Close"},
+		Becomes: "%s is not modelled (a program schedlab real wrote closes os.Stdout as main's last act, which is read as nothing)", Hint: "leave it out"},
 	{ID: "log.Fatal", Go: "log.Fatal, log.Fatalf, log.Fatalln", Status: Refused, API: []string{"log.Fatal", "log.Fatalf", "log.Fatalln"},
 		Becomes: "%s exits with status 1, and the model has no exit status", Hint: "leave it out, or decide its if with a constant"},
 	{ID: "fmt.Sprintf", Go: "fmt.Sprintf, fmt.Sprint, fmt.Sprintln, fmt.Errorf, errors.New", Becomes: "nothing: a string or error whose text is not known",
 		API: []string{"fmt.Sprintf", "fmt.Sprint", "fmt.Sprintln", "fmt.Errorf", "errors.New"}},
+
+	// sync/atomic.
+	{ID: "atomic.Bool", Go: "var done atomic.Bool · done.Store(true) · done.Load()", Becomes: "a flag (see for !done.Load() above); Load outside a loop's condition is not known",
+		API: []string{"(*sync/atomic.Bool).Load", "(*sync/atomic.Bool).Store"}},
+	{ID: "atomic.Bool other", Go: "done.Swap(b), done.CompareAndSwap(a, b)", Status: Refused, API: []string{"(*sync/atomic.Bool).Swap", "(*sync/atomic.Bool).CompareAndSwap"},
+		Becomes: "%s's result is decided as the program runs", Hint: "use Store(true) and a loop on Load"},
+	{ID: "atomic counters", Go: "atomic.AddInt64(&n, d), n.Add(d), n.Load(), n.Store(v) (Int32, Int64)", Becomes: "`cpu:` of one iteration, as a plain statement; the value is not known",
+		API: []string{"sync/atomic.AddInt32", "sync/atomic.AddInt64", "sync/atomic.LoadInt32", "sync/atomic.LoadInt64", "sync/atomic.StoreInt32", "sync/atomic.StoreInt64",
+			"(*sync/atomic.Int32).Load", "(*sync/atomic.Int32).Store", "(*sync/atomic.Int32).Add", "(*sync/atomic.Int64).Load", "(*sync/atomic.Int64).Store", "(*sync/atomic.Int64).Add"}},
 
 	// context.
 	{ID: "context.Background", Go: "context.Background(), context.TODO()", Becomes: "a context that is never cancelled", API: []string{"context.Background", "context.TODO"}},
@@ -220,15 +241,15 @@ var constructs = []Construct{
 		Becomes: "%s is not modelled", Hint: "keep the pool's size, and release it as main's last act"},
 
 	// Everything else.
-	{ID: "import", Go: "any other import (sync/atomic, math/rand, strings, …)", Status: Refused,
+	{ID: "import", Go: "any other import (math/rand, strings, net/http, …)", Status: Refused,
 		Becomes: "package %s is not in the Go subset schedlab reads", Hint: "see docs/go-subset.md for what is"},
 	{ID: "map", Go: "make(map…), map literals", Becomes: "nothing: a value that is not known (ranging over it is refused)"},
 	{ID: "slice", Go: "slices and arrays: literals, make, index, len, append", Becomes: "values it can evaluate"},
 	{ID: "address", Go: "&x, pointers, struct fields", Becomes: "nothing: values that are not known (x too, from &x on)"},
-	{ID: "directive", Go: "//schedlab:until=50ms, expect=deadlock, policy=…, noise, seed=N, max-events=N, cpu-rate=R",
+	{ID: "directive", Go: "//schedlab:until=50ms, expect=deadlock, policy=…, noise, start=warm, seed=N, max-events=N, cpu-rate=R",
 		Becomes: "the scenario's settings that Go has no words for"},
 	{ID: "schedlab real", Go: "a program schedlab real --emit wrote (its marker comment first)",
-		Becomes: "the scenario it was written from: compute, syscallFor, netRead, uniform, exponential and newPool as the actions they stand for, its WaitGroup as `wait: children`, its until as `until:`"},
+		Becomes: "the scenario it was written from: compute, syscallFor, netRead, uniform, exponential and newPool as the actions they stand for, its WaitGroup as `wait: children`, its until as `until:`, its flag_ variables as flags, and the os.Stdout.Close() that ends its main as nothing"},
 }
 
 // corePool is package pool's import path, for a program that uses it

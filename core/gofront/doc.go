@@ -1,6 +1,7 @@
 // Package gofront reads a small Go program as a scenario: a single-file
 // package main written in the concurrency subset a scheduler puzzle uses
-// (go statements, loops it can count, channels, time.Sleep,
+// (go statements, loops it can count, loops that never end or wait for
+// a flag, prints, channels, time.Sleep,
 // runtime.Gosched, golang.org/x/sync's semaphore and errgroup, ants
 // pools) becomes the same scenarios.Scenario a YAML file gives, each
 // action at the Go line it comes from, so that every command runs it.
@@ -23,13 +24,15 @@
 //
 // Why not more. A construct the model has no action for is refused,
 // never approximated: each is a row of the table in constructs.go, the
-// refusals too, so that when the model gains sync.Mutex, select or a
-// print action (issues 24 and 25) its row turns from NotYet to Accepted.
-// docs/go-subset.md is that table.
+// refusals too, so that when the model gains sync.Mutex or select
+// (issue 24) its row turns from NotYet to Accepted, as the print action,
+// the loops that do not count and the flags of issue 25 did (print.go,
+// loops.go). docs/go-subset.md is that table.
 //
 // A program schedlab real wrote (its first line is the marker real
 // writes) reads back into the scenario it came from: its helpers
 // (compute, syscallFor, netRead, uniform, exponential, newPool) are the
-// actions they stand for, its WaitGroup is wait: children, and its
-// until goroutine is until:.
+// actions they stand for, its WaitGroup is wait: children, its flag_
+// atomic.Bools are flags, its until goroutine is until:, and the
+// os.Stdout.Close() that ends its main is nothing.
 package gofront

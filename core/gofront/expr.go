@@ -62,7 +62,7 @@ func (t *translator) eval(x ast.Expr, e *env) value {
 					t.errorf(x.Lbrack, "", "index %d out of range [0:%d]: the program would panic here", i, base.sl.len)
 					return refusedValue
 				}
-				return base.sl.at(int(i)).with(idx, base)
+				return t.elemAt(base.sl, int(i), x.Lbrack).with(idx, base)
 			}
 			return unknown(idx.why).with(idx)
 		}
@@ -391,13 +391,18 @@ func (t *translator) unary(x *ast.UnaryExpr, e *env) value {
 		}
 		pos := t.pos(x.OpPos)
 		t.emit(item{op: gmp.Op{Kind: gmp.OpRecv, Chan: i, Pos: pos}})
+		t.chanOp(i, false)
 		return unknown(fmt.Sprintf("a value received from channel %s (%v)", t.chans[i].Name, pos))
 	case token.AND:
 		if cl, ok := ast.Unparen(x.X).(*ast.CompositeLit); ok {
 			return t.composite(cl, e)
 		}
 		if id, ok := ast.Unparen(x.X).(*ast.Ident); ok {
-			if tg := t.targetOf(id, e); tg.c != nil {
+			if tg := t.targetOf(id, e); tg.c != nil && tg.c.v.k == kFlag {
+				// &done of an atomic.Bool: its methods take a pointer,
+				// and the flag is the same through it.
+				return t.read(tg.c, x.OpPos)
+			} else if tg.c != nil {
 				// Writes through the pointer are not followed, so the
 				// variable is not known from here on.
 				t.assign(tg.c, unknown(fmt.Sprintf("%s, whose address is taken at %v", id.Name, t.pos(x.OpPos))))
@@ -447,7 +452,7 @@ func (t *translator) sliceExpr(x *ast.SliceExpr, e *env) value {
 	if !ok1 || !ok2 || l < 0 || h < l || h > int64(base.sl.cap) {
 		return unknown("a slice with bounds the front end does not evaluate")
 	}
-	s := &sliceObj{elems: base.sl.elems, off: base.sl.off + int(l), len: int(h - l), cap: base.sl.cap - int(l)}
+	s := &sliceObj{elems: base.sl.elems, off: base.sl.off + int(l), len: int(h - l), cap: base.sl.cap - int(l), owner: base.sl.owner}
 	return value{k: kSlice, sl: s}.with(base, lo, hi)
 }
 
@@ -457,6 +462,9 @@ func (t *translator) composite(x *ast.CompositeLit, e *env) value {
 	typ := t.info.TypeOf(x)
 	if isNamed(typ, "golang.org/x/sync/errgroup", "Group") {
 		return t.newGroup(x.Pos(), false)
+	}
+	if isNamed(typ, "sync/atomic", "Bool") && len(x.Elts) == 0 {
+		return value{k: kFlag, idx: t.newFlag(t.nameHint, x.Pos())}
 	}
 	switch u := typ.Underlying().(type) {
 	case *types.Slice, *types.Array:
@@ -486,7 +494,7 @@ func (t *translator) composite(x *ast.CompositeLit, e *env) value {
 		for len(elems) < n {
 			elems = append(elems, t.zero(elemType, ""))
 		}
-		return value{k: kSlice, sl: &sliceObj{elems: elems, len: len(elems), cap: len(elems)}}
+		return value{k: kSlice, sl: &sliceObj{elems: elems, len: len(elems), cap: len(elems), owner: t.g}}
 	}
 	for _, el := range x.Elts {
 		t.eval(el, e)
@@ -513,6 +521,10 @@ func (t *translator) zero(typ types.Type, name string) value {
 		if _, ptr := typ.(*types.Pointer); !ptr {
 			return value{k: kChildren}
 		}
+	case isNamed(typ, "sync/atomic", "Bool"):
+		if _, ptr := typ.(*types.Pointer); !ptr {
+			return value{k: kFlag, idx: t.newFlag(name, t.at)}
+		}
 	}
 	switch u := typ.Underlying().(type) {
 	case *types.Basic:
@@ -536,7 +548,7 @@ func (t *translator) zero(typ types.Type, name string) value {
 			for i := range elems {
 				elems[i] = t.zero(u.Elem(), "")
 			}
-			return value{k: kSlice, sl: &sliceObj{elems: elems, len: len(elems), cap: len(elems)}}
+			return value{k: kSlice, sl: &sliceObj{elems: elems, len: len(elems), cap: len(elems), owner: t.g}}
 		}
 	}
 	return unknown(fmt.Sprintf("%s, a %s (its contents are not followed)", name, types.TypeString(typ, func(p *types.Package) string { return p.Name() })))
@@ -741,7 +753,7 @@ func (t *translator) packVariadic(c callee, args []value) []value {
 		return args
 	}
 	rest := append([]value(nil), args[n:]...)
-	return append(args[:n:n], value{k: kSlice, sl: &sliceObj{elems: rest, len: len(rest), cap: len(rest)}})
+	return append(args[:n:n], value{k: kSlice, sl: &sliceObj{elems: rest, len: len(rest), cap: len(rest), owner: t.g}})
 }
 
 func (t *translator) signature(c *closure) *types.Signature {
@@ -879,10 +891,14 @@ func (t *translator) builtin(name string, args []value, x *ast.CallExpr) []value
 		if isNamed(t.info.TypeOf(x.Args[0]), "golang.org/x/sync/errgroup", "Group") {
 			return []value{t.newGroup(x.Pos(), false)}
 		}
+		if isNamed(t.info.TypeOf(x.Args[0]), "sync/atomic", "Bool") {
+			return []value{{k: kFlag, idx: t.newFlag(t.nameHint, x.Pos())}}
+		}
 		return []value{unknown("a pointer")}
 	case "close":
 		if i, ok := t.chanOf(args[0], x.Args[0], "close of"); ok {
 			t.emit(item{op: gmp.Op{Kind: gmp.OpClose, Chan: i, Pos: t.pos(x.Pos())}})
+			t.release(syncKey{syncSend, i})
 		}
 		return nil
 	case "len", "cap":
@@ -928,7 +944,7 @@ func (t *translator) builtin(name string, args []value, x *ast.CallExpr) []value
 		t.refuse(x.Pos(), "panic")
 		return nil
 	case "print", "println":
-		t.refuse(x.Pos(), "fmt.Print", name)
+		t.builtinPrint(name, args, x)
 		return nil
 	case "recover":
 		return []value{unknown("recover's result")}
@@ -980,7 +996,7 @@ func (t *translator) makeValue(x *ast.CallExpr, args []value) value {
 		for i := range elems {
 			elems[i] = t.zero(u.Elem(), "")
 		}
-		return value{k: kSlice, sl: &sliceObj{elems: elems, len: int(n), cap: int(c)}}
+		return value{k: kSlice, sl: &sliceObj{elems: elems, len: int(n), cap: int(c), owner: t.g}}
 	}
 	return unknown("a map (its contents are not followed)")
 }
@@ -1003,7 +1019,7 @@ func (t *translator) appendValue(args []value, x *ast.CallExpr) value {
 	}
 	switch base.k {
 	case kNil:
-		base = value{k: kSlice, sl: &sliceObj{}}
+		base = value{k: kSlice, sl: &sliceObj{owner: t.g}}
 	case kSlice:
 	default:
 		return unknown("a slice whose contents are not known")
@@ -1017,7 +1033,7 @@ func (t *translator) appendValue(args []value, x *ast.CallExpr) value {
 	if n <= s.cap {
 		// Room in the backing array: append writes into it, as Go does.
 		copy(s.elems[s.off+s.len:], add)
-		return value{k: kSlice, sl: &sliceObj{elems: s.elems, off: s.off, len: n, cap: s.cap}}
+		return value{k: kSlice, sl: &sliceObj{elems: s.elems, off: s.off, len: n, cap: s.cap, owner: s.owner}}
 	}
 	c := max(2*s.cap, n)
 	if !t.allocate(int64(c)) {
@@ -1026,7 +1042,7 @@ func (t *translator) appendValue(args []value, x *ast.CallExpr) value {
 	elems := make([]value, c)
 	copy(elems, s.elems[s.off:s.off+s.len])
 	copy(elems[s.len:], add)
-	return value{k: kSlice, sl: &sliceObj{elems: elems, len: n, cap: c}}
+	return value{k: kSlice, sl: &sliceObj{elems: elems, len: n, cap: c, owner: t.g}}
 }
 
 // allocate counts n elements of slices and arrays against maxElements:

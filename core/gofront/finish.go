@@ -18,11 +18,15 @@ func (t *translator) finish() []gmp.Op {
 		return nil
 	}
 	t.resolveRanges()
+	t.checkPublished()
+	t.checkFlags()
 	items := t.normalize(t.main, true)
 	if len(t.errs) > 0 {
 		return nil
 	}
-	return t.convert(items)
+	ops := t.convert(items)
+	t.usedFlags = t.numberFlags(ops)
+	return ops
 }
 
 // visitFunc sees an item with how many times it runs (mult) and whether
@@ -38,8 +42,10 @@ func walk(items []item, mult int64, certain bool, ranges []*rangeInfo, visit vis
 		m, c, r := mult, certain, ranges
 		switch it.kind {
 		case iOp:
-			switch it.op.Kind {
-			case gmp.OpGo, gmp.OpLoop, gmp.OpSubmit:
+			switch {
+			case it.op.Unbounded():
+				m = unboundedMult
+			case it.op.Kind == gmp.OpGo, it.op.Kind == gmp.OpLoop, it.op.Kind == gmp.OpSubmit:
 				m = mulCap(m, int64(it.op.Count))
 				if it.mayReject {
 					c = false
@@ -59,7 +65,14 @@ func walk(items []item, mult int64, certain bool, ranges []*rangeInfo, visit vis
 	}
 }
 
+// unboundedMult is the count of what runs in a loop that never ends or
+// ends on a flag: not a number.
+const unboundedMult = -1
+
 func mulCap(a, b int64) int64 {
+	if a < 0 || b < 0 {
+		return unboundedMult
+	}
 	if a != 0 && b > math.MaxInt64/4/a {
 		return math.MaxInt64 / 4
 	}
@@ -106,6 +119,10 @@ func (t *translator) resolveRanges() {
 					failed[r] = true
 				case it.kind == iOp && it.op.Kind == gmp.OpSend && it.op.Chan == r.ch:
 					switch {
+					case mult < 0:
+						t.errorAt(it.op.Pos, "range over a channel that is closed after a counted number of sends, or receive in a loop of your own",
+							"a send on channel "+t.chans[r.ch].Name+", which is ranged over, in a loop that never ends or ends on a flag: the values cannot be counted")
+						failed[r] = true
 					case inOwn:
 						t.errorAt(it.op.Pos, "send from another goroutine", "a send on channel "+t.chans[r.ch].Name+" inside its own range: the values cannot be counted")
 						failed[r] = true
@@ -176,7 +193,7 @@ func (t *translator) normalize(items []item, top bool) []item {
 // calls of a group are one action in the model, so plain code beside
 // them in the loop is counted before the group (returned apart).
 func fold(it item) (item, item) {
-	if it.kind != iOp || it.op.Kind != gmp.OpLoop {
+	if it.kind != iOp || it.op.Kind != gmp.OpLoop || it.op.Unbounded() {
 		return it, item{}
 	}
 	var body []item

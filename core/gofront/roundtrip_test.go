@@ -24,7 +24,8 @@ func textTrace(t *testing.T, sc *scenarios.Scenario) string {
 
 // For every built-in, the program schedlab real --emit writes reads back
 // into a program whose trace is the built-in's, byte for byte. The
-// settings Go has no words for (policy, noise) come from the built-in.
+// settings Go has no words for (policy, noise, the warm start) come
+// from the built-in.
 func TestGoRoundTripOfEveryBuiltin(t *testing.T) {
 	all, err := scenarios.Builtins()
 	if err != nil {
@@ -40,7 +41,7 @@ func TestGoRoundTripOfEveryBuiltin(t *testing.T) {
 			if err != nil {
 				t.Fatalf("the front end refuses real's program:\n%v", err)
 			}
-			back.Policy, back.Noise, back.Expect = sc.Policy, sc.Noise, sc.Expect
+			back.Policy, back.Noise, back.Expect, back.WarmStart = sc.Policy, sc.Noise, sc.Expect, sc.WarmStart
 			if back.Name != sc.Name || back.Procs != sc.Procs || back.Until != sc.Until || back.Seed != sc.Seed {
 				t.Errorf("settings: got %s procs %d until %v seed %d, want %s procs %d until %v seed %d",
 					back.Name, back.Procs, back.Until, back.Seed, sc.Name, sc.Procs, sc.Until, sc.Seed)

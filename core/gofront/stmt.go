@@ -103,6 +103,7 @@ func (t *translator) simulate(f *ast.File, mainFn *ast.FuncDecl) {
 		for _, spec := range gd.Specs {
 			for _, id := range spec.(*ast.ValueSpec).Names {
 				if obj := t.info.Defs[id]; obj != nil {
+					t.at = id.Pos()
 					t.declare(t.globals, obj, t.zero(obj.Type(), id.Name))
 				}
 			}
@@ -135,6 +136,17 @@ func (t *translator) declare(e *env, obj types.Object, v value) *cell {
 	t.serial++
 	c := &cell{v: v, obj: obj, owner: t.g, born: t.serial}
 	e.vars[obj] = c
+	if t.flagVars[obj] {
+		// One variable, one flag: a flag declared in a function that
+		// runs twice would be two variables the model cannot tell apart.
+		if t.flagDeclared[obj] {
+			t.refuse(obj.Pos(), "flag misuse", fmt.Sprintf("the flag %s is declared again (the function or loop that declares it runs more than once): the model would read both variables as one flag", obj.Name()))
+		}
+		t.flagDeclared[obj] = true
+		if b, ok := t.boolOf(v); ok && b {
+			t.flagWrite(c, v)
+		}
+	}
 	return c
 }
 
@@ -154,8 +166,12 @@ func (t *translator) assign(c *cell, v value) {
 			break
 		}
 	}
+	t.flagWrite(c, v)
 	if c.owner != t.g {
+		t.publish(c, v)
 		v = unknown(fmt.Sprintf("%s, which another goroutine writes", c.obj.Name()))
+	} else {
+		c.pub = nil
 	}
 	c.v = v
 }
@@ -166,6 +182,11 @@ func (t *translator) posOfWrite() gmp.Pos { return t.pos(t.at) }
 // read reads a variable, noting a goroutine's read of another's.
 func (t *translator) read(c *cell, at token.Pos) value {
 	v := c.v
+	if !v.known() {
+		if pv, ok := t.seen(c, at); ok {
+			v = pv
+		}
+	}
 	if c.owner != t.g && v.known() && len(c.readers) < 4 {
 		seen := false
 		for _, r := range c.readers {
@@ -224,6 +245,7 @@ func (t *translator) stmt(s ast.Stmt, e *env, label string) ctl {
 		t.eval(s.Value, e)
 		if i, ok := t.chanOf(ch, s.Chan, "send on"); ok {
 			t.emit(item{op: gmp.Op{Kind: gmp.OpSend, Chan: i, Pos: t.pos(s.Pos())}})
+			t.chanOp(i, true)
 		}
 	case *ast.IncDecStmt:
 		op := token.ADD
@@ -363,7 +385,7 @@ func (t *translator) store(tg target, v value) {
 	case tg.c != nil:
 		t.assign(tg.c, v)
 	case tg.sl != nil:
-		tg.sl.elems[tg.sl.off+tg.index] = v
+		t.storeElem(tg.sl, tg.index, v)
 	}
 }
 
@@ -372,7 +394,7 @@ func (t *translator) load(tg target, at token.Pos) value {
 	case tg.c != nil:
 		return t.read(tg.c, at)
 	case tg.sl != nil:
-		return tg.sl.at(tg.index)
+		return t.elemAt(tg.sl, tg.index, at)
 	}
 	return unknown("a value the front end does not follow (a field, a map entry, a pointer's target)")
 }
@@ -433,9 +455,20 @@ func (t *translator) assignStmt(s *ast.AssignStmt, e *env) {
 		}
 		t.store(tgs[i], v)
 	}
-	if t.isPlainStmt(s) && !allBlank(s.Lhs) {
+	if t.isPlainStmt(s) && !allBlank(s.Lhs) && !t.setsFlag(s.Lhs) {
 		t.plain(s.Pos(), 1)
 	}
+}
+
+// setsFlag says whether an assignment writes a flag's variable: its set:
+// is what it costs.
+func (t *translator) setsFlag(lhs []ast.Expr) bool {
+	for _, l := range lhs {
+		if id, ok := ast.Unparen(l).(*ast.Ident); ok && t.flagVars[t.info.Uses[id]] {
+			return true
+		}
+	}
+	return false
 }
 
 // allBlank says whether an assignment only discards (_ = x keeps the
@@ -698,9 +731,14 @@ search:
 // the same, else iteration by iteration.
 func (t *translator) forStmt(s *ast.ForStmt, e *env, label string) ctl {
 	if s.Cond == nil && !leaves(s.Body, label) {
-		t.refuse(s.For, "forever")
-		t.readAside(s.Init, s.Body, e)
-		return ctlNext
+		return t.unboundedLoop(s, e, label, gmp.LoopForever, -1)
+	}
+	if f, ok := t.flagLoop(s, e); ok {
+		if f < 0 {
+			t.readAside(nil, s.Body, e)
+			return ctlNext
+		}
+		return t.unboundedLoop(s, e, label, gmp.LoopUntil, f)
 	}
 	if t.isPlainLoop(s) {
 		t.busyLoop(s, e)
@@ -1104,7 +1142,7 @@ func (t *translator) rangeStmt(s *ast.RangeStmt, e *env, label string) ctl {
 	case x.k == kSlice:
 		n = int64(x.sl.len)
 		sl := x.sl
-		elem = func(i int64) value { return sl.at(int(i)) }
+		elem = func(i int64) value { return t.elemAt(sl, int(i), s.For) }
 	case x.k == kNil:
 		n = 0
 	default:
@@ -1176,6 +1214,7 @@ func (t *translator) rangeChan(s *ast.RangeStmt, e *env) ctl {
 	}
 	ie := newEnv(e)
 	name := t.chans[idx].Name
+	t.chanOp(idx, false)
 	if id, ok := s.Key.(*ast.Ident); ok && id.Name != "_" {
 		if obj := t.info.Defs[id]; obj != nil {
 			t.declare(ie, obj, unknown(fmt.Sprintf("a value received from channel %s (%v)", name, t.pos(s.For))))

@@ -104,11 +104,33 @@ func Fatalln(v ...any)
 	"os": `package os
 func Exit(code int)
 var Args []string
+var Stdout *File
 type File struct{ fd int }
 func (f *File) Close() error
 func (f *File) Read(b []byte) (n int, err error)
 func Create(name string) (*File, error)
 func NewFile(fd uintptr, name string) *File
+`,
+	"sync/atomic": `package atomic
+type Bool struct{ v uint32 }
+func (x *Bool) Load() bool
+func (x *Bool) Store(val bool)
+func (x *Bool) Swap(new bool) (old bool)
+func (x *Bool) CompareAndSwap(old, new bool) (swapped bool)
+type Int32 struct{ v int32 }
+func (x *Int32) Load() int32
+func (x *Int32) Store(val int32)
+func (x *Int32) Add(delta int32) (new int32)
+type Int64 struct{ v int64 }
+func (x *Int64) Load() int64
+func (x *Int64) Store(val int64)
+func (x *Int64) Add(delta int64) (new int64)
+func AddInt32(addr *int32, delta int32) (new int32)
+func AddInt64(addr *int64, delta int64) (new int64)
+func LoadInt32(addr *int32) (val int32)
+func LoadInt64(addr *int64) (val int64)
+func StoreInt32(addr *int32, val int32)
+func StoreInt64(addr *int64, val int64)
 `,
 	"context": `package context
 import "time"

@@ -123,6 +123,7 @@ type translator struct {
 	expect gmp.EndReason
 	policy gmp.Policy
 	noise  bool
+	warm   bool
 	maxEv  int
 	name   string
 	title  string
@@ -131,7 +132,25 @@ type translator struct {
 	chans []gmp.ChanDecl
 	pools []gmp.PoolDecl
 	sems  []gmp.SemDecl
-	names map[string]bool
+	flags []flagDecl
+	// usedFlags are the names of the flags the scenario's actions use,
+	// in the order a scenario file names them.
+	usedFlags []string
+	// flagVars are the plain bool variables a loop waits on, flagByObj
+	// their flags once met, flagDeclared those declared so far.
+	flagVars     map[types.Object]bool
+	flagByObj    map[types.Object]int
+	flagDeclared map[types.Object]bool
+	// released sums up the releases of each channel and flag; assumed
+	// are the reads that saw another goroutine's write (loops.go).
+	released map[syncKey]*releases
+	assumed  []assumption
+	// elemPubs are the published writes to slice elements, by backing
+	// array (its first element) and index; semAcquirers the goroutines
+	// that acquire on each semaphore.
+	elemPubs     map[*value]map[int]*published
+	semAcquirers map[int]map[int]bool
+	names        map[string]bool
 	// nextSuffix is, for a name, the suffix to try next (_2, _3, …).
 	nextSuffix map[string]int
 
@@ -299,7 +318,7 @@ func (t *translator) run(src []byte) *scenarios.Scenario {
 	sc := &scenarios.Scenario{
 		Name: t.name, Title: t.title, File: t.file, Procs: t.procs, Seed: t.seed, Until: t.until,
 		Expect: t.expect, Chans: t.chans, Pools: t.pools, Sems: t.sems, Main: main,
-		MaxEvents: t.maxEv, Policy: t.policy, Noise: t.noise, Source: src,
+		MaxEvents: t.maxEv, Policy: t.policy, Noise: t.noise, WarmStart: t.warm, Flags: t.usedFlags, Source: src,
 	}
 	if sc.Name == "" {
 		sc.Name = scenarioName(t.file)
@@ -474,6 +493,10 @@ func (t *translator) collect(f *ast.File) {
 	t.names = map[string]bool{}
 	t.nextSuffix = map[string]int{}
 	t.used = map[int]bool{}
+	t.released = map[syncKey]*releases{}
+	t.elemPubs = map[*value]map[int]*published{}
+	t.semAcquirers = map[int]map[int]bool{}
+	t.findFlagVars(f)
 	for _, d := range f.Decls {
 		fd, ok := d.(*ast.FuncDecl)
 		if !ok {
@@ -547,6 +570,15 @@ func (t *translator) directives(f *ast.File) {
 				default:
 					bad("write //schedlab:noise or noise=false")
 				}
+			case "start":
+				switch val {
+				case "warm":
+					t.warm = true
+				case "cold":
+					t.warm = false
+				default:
+					bad("write //schedlab:start=warm: the run begins as the runtime is when main.main starts")
+				}
 			case "seed":
 				s, err := strconv.ParseUint(val, 10, 63)
 				if err != nil {
@@ -562,7 +594,7 @@ func (t *translator) directives(f *ast.File) {
 				}
 				t.maxEv = n
 			default:
-				t.errorf(c.Pos(), "directives: cpu-rate, until, expect, policy, noise, seed, max-events", "unknown directive //schedlab:%s", clip(key))
+				t.errorf(c.Pos(), "directives: cpu-rate, until, expect, policy, noise, start, seed, max-events", "unknown directive //schedlab:%s", clip(key))
 			}
 		}
 	}

@@ -33,6 +33,7 @@ const (
 	kOption        // opt: a pool option
 	kDur           // dur: a duration drawn from the seed (a program schedlab real wrote)
 	kChildren      // the WaitGroup a program schedlab real wrote counts children with
+	kFlag          // idx: into flags (an atomic.Bool, or a pointer to one)
 )
 
 type value struct {
@@ -116,6 +117,9 @@ type sliceObj struct {
 	elems    []value
 	off, len int
 	cap      int
+	// owner is the goroutine that made the backing array: another's
+	// writes to its elements are published (loops.go), as a variable's.
+	owner *gor
 }
 
 func (s *sliceObj) at(i int) value { return s.elems[s.off+i] }
@@ -179,6 +183,9 @@ type cell struct {
 	// readers are the goroutines other than its owner that read it, each
 	// with where it first did.
 	readers []reader
+	// pub is the last write by a goroutine other than its owner, which a
+	// read that happens after it sees (loops.go).
+	pub *published
 }
 
 type reader struct {
@@ -195,4 +202,9 @@ type gor struct {
 	// pendingDefers counts the deferred calls with actions that have not
 	// run, for runtime.Goexit.
 	pendingDefers int
+	// clock counts the goroutine's releases (sends, closes, sets), and
+	// acquired holds what its receives and waits acquired: what orders
+	// another goroutine's write before its reads (loops.go).
+	clock    int
+	acquired map[syncKey]bool
 }

@@ -49,6 +49,9 @@ func yamlWithLines(sc *scenarios.Scenario) ([]byte, []gmp.Pos) {
 	if sc.Noise {
 		w.line(gmp.Pos{}, "noise: true")
 	}
+	if sc.WarmStart {
+		w.line(gmp.Pos{}, "start: warm")
+	}
 	switch sc.Expect {
 	case gmp.Deadlock:
 		w.line(gmp.Pos{}, "expect: deadlock")
@@ -138,9 +141,28 @@ func (w *yamlWriter) actions(sc *scenarios.Scenario, ops []gmp.Op, ind string) {
 			w.line(gmp.Pos{}, "%s    count: %d", ind, op.Count)
 			w.body(sc, op.Body, ind)
 		case gmp.OpLoop:
-			w.line(op.Pos, "%s- loop:", ind)
-			w.line(gmp.Pos{}, "%s    times: %d", ind, op.Count)
-			w.body(sc, op.Body, ind)
+			switch {
+			case op.Loop == gmp.LoopForever && len(op.Body) == 0:
+				w.line(op.Pos, "%s- loop: forever", ind)
+			case op.Loop == gmp.LoopForever:
+				w.line(op.Pos, "%s- loop:", ind)
+				w.line(gmp.Pos{}, "%s    forever: true", ind)
+				w.body(sc, op.Body, ind)
+			case op.Loop == gmp.LoopUntil:
+				w.line(op.Pos, "%s- loop:", ind)
+				w.line(gmp.Pos{}, "%s    until: %s", ind, yamlString(sc.Flags[op.Flag]))
+				if len(op.Body) > 0 {
+					w.body(sc, op.Body, ind)
+				}
+			default:
+				w.line(op.Pos, "%s- loop:", ind)
+				w.line(gmp.Pos{}, "%s    times: %d", ind, op.Count)
+				w.body(sc, op.Body, ind)
+			}
+		case gmp.OpPrint:
+			w.line(op.Pos, "%s- print: %s", ind, jsonString(op.Text))
+		case gmp.OpSet:
+			w.line(op.Pos, "%s- set: %s", ind, yamlString(sc.Flags[op.Flag]))
 		case gmp.OpSubmit:
 			w.line(op.Pos, "%s- submit:", ind)
 			w.line(gmp.Pos{}, "%s    pool: %s", ind, yamlString(sc.Pools[op.Pool].Name))

@@ -559,6 +559,8 @@ func (a *App) escape() {
 	case a.runs.dismiss():
 	case a.gloss.open:
 		a.gloss.open = false
+	case a.listing.open:
+		a.listing.open = false
 	case a.glist.open:
 		a.glist.open = false
 	case a.found != gmp.NoG || a.searchText != "":
@@ -569,6 +571,8 @@ func (a *App) escape() {
 func (a *App) toggleHelp() { a.help = !a.help }
 
 func (a *App) toggleGoroutines() { a.glist.toggle() }
+
+func (a *App) toggleSource() { a.listing.toggle() }
 
 func (a *App) quit() {
 	a.stopped = true

@@ -63,6 +63,7 @@ func bindings() []Binding {
 		{Keys: []Key{r('N')}, Label: "N", Help: "its previous event", Do: (*App).prevOfFound},
 		{Keys: []Key{k(tcell.KeyEscape)}, Label: "esc", Help: "close help, clear the find", Do: (*App).escape},
 		{Keys: []Key{r('L')}, Label: "L", Help: "what every word means", Do: (*App).toggleGlossary},
+		{Keys: []Key{r('S')}, Label: "S", Help: "the event's source line", Do: (*App).toggleSource},
 		{Keys: []Key{r('u')}, Label: "u", Help: "class: the URL and QR code to join", Bar: "join", Do: (*App).toggleJoin, Class: true},
 		{Keys: []Key{r('?')}, Label: "?", Help: "show or hide this help", Bar: "help", Do: (*App).toggleHelp},
 		{Keys: []Key{k(tcell.KeyCtrlZ)}, Label: "ctrl-z", Help: "suspend; fg brings it back", Do: (*App).suspend},

@@ -57,6 +57,7 @@ var overlayList = []overlayRow{
 	{name: "question", full: func(p *panels) overlayPanel { return &p.quizBox }},
 	{name: "goroutines", full: func(p *panels) overlayPanel { return &p.glist }},
 	{name: "glossary", full: func(p *panels) overlayPanel { return &p.gloss }},
+	{name: "source", full: func(p *panels) overlayPanel { return &p.listing }},
 	{name: "comparison", split: over(compareTable{})},
 	{name: "keys", full: over(helpPanel{}), split: over(helpPanel{})},
 	{name: "join the class", full: over(joinPanel{}), split: over(joinPanel{})},

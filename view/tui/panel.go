@@ -45,6 +45,7 @@ type panels struct {
 	log     logPanel
 	glist   goroutineList   // the goroutine list (g)
 	gloss   glossaryOverlay // the glossary (L)
+	listing sourceOverlay   // the source around the event's line (S)
 	quizBox quizPanel       // the question open, and where its choices are
 }
 

@@ -31,5 +31,4 @@ func player(name string, table chan *Ball) {
 
 // What the front end says today:
 //
-// want error: 23:2: a loop that never ends (for {}) is not modelled yet (issue 25)
-// want error: 26:3: fmt.Println is not modelled yet (a print action) (issue 25)
+// want error: 26:21: a printed value that depends on the field hits (fields are not followed) cannot be evaluated

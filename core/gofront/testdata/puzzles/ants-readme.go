@@ -62,16 +62,13 @@ func main() {
 
 // What the front end says today:
 //
-// want error: 8:2: package sync/atomic is not in the Go subset schedlab reads
-// want error: 19:2: fmt.Printf is not modelled yet (a print action) (issue 25)
-// want error: 24:2: fmt.Println is not modelled yet (a print action) (issue 25)
+// want error: 19:30: a printed value that depends on a type assertion's result cannot be evaluated
 // want error: 36:3: sync.WaitGroup is not modelled yet (issue 24)
 // want error: 39:3: sync.WaitGroup is not modelled yet (issue 24)
 // want error: 42:2: sync.WaitGroup is not modelled yet (issue 24)
-// want error: 43:2: fmt.Printf is not modelled yet (a print action) (issue 25)
-// want error: 44:2: fmt.Printf is not modelled yet (a print action) (issue 25)
+// want error: 43:41: a printed value that depends on ants.Running(), decided as the program runs cannot be evaluated
 // want error: 50:3: sync.WaitGroup is not modelled yet (issue 24)
 // want error: 55:3: sync.WaitGroup is not modelled yet (issue 24)
 // want error: 58:2: sync.WaitGroup is not modelled yet (issue 24)
-// want error: 59:2: fmt.Printf is not modelled yet (a print action) (issue 25)
-// want error: 60:2: fmt.Printf is not modelled yet (a print action) (issue 25)
+// want error: 59:41: a printed value that depends on ants.PoolWithFunc.Running, decided as the program runs cannot be evaluated
+// want error: 60:49: a printed value that depends on sum, which another goroutine writes cannot be evaluated

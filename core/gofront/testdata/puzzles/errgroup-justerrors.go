@@ -37,4 +37,4 @@ func main() {
 // What the front end says today:
 //
 // want error: 7:2: package net/http is not in the Go subset schedlab reads
-// want error: 33:3: fmt.Println is not modelled yet (a print action) (issue 25)
+// want error: 32:22: a condition that depends on the error a task of the group returned cannot be evaluated

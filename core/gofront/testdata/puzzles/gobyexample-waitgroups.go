@@ -34,8 +34,6 @@ func main() {
 
 // What the front end says today:
 //
-// want error: 12:2: fmt.Printf is not modelled yet (a print action) (issue 25)
-// want error: 15:2: fmt.Printf is not modelled yet (a print action) (issue 25)
 // want error: 23:3: sync.WaitGroup is not modelled yet (issue 24)
 // want error: 26:10: sync.WaitGroup is not modelled yet (issue 24)
 // want error: 31:2: sync.WaitGroup is not modelled yet (issue 24)

@@ -39,5 +39,5 @@ func main() {
 // What the front end says today:
 //
 // want error: 11:2: how the values of channel jobs split among its receivers is decided as the program runs
-// want error: 12:3: fmt.Println is not modelled yet (a print action) (issue 25)
-// want error: 14:3: fmt.Println is not modelled yet (a print action) (issue 25)
+// want error: 12:45: a printed value that depends on a value received from channel jobs (main.go:11:2) cannot be evaluated
+// want error: 14:45: a printed value that depends on a value received from channel jobs (main.go:11:2) cannot be evaluated

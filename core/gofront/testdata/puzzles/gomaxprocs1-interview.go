@@ -31,8 +31,6 @@ func main() {
 // What the front end says today:
 //
 // want error: 15:2: sync.WaitGroup is not modelled yet (issue 24)
-// want error: 18:4: fmt.Println is not modelled yet (a print action) (issue 25)
 // want error: 19:4: sync.WaitGroup is not modelled yet (issue 24)
-// want error: 24:4: fmt.Println is not modelled yet (a print action) (issue 25)
 // want error: 25:4: sync.WaitGroup is not modelled yet (issue 24)
 // want error: 28:2: sync.WaitGroup is not modelled yet (issue 24)

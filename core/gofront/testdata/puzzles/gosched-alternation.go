@@ -20,6 +20,21 @@ func main() {
 	say("hello")
 }
 
-// What the front end says today:
+// What the front end reads:
 //
-// want error: 14:3: fmt.Println is not modelled yet (a print action) (issue 25)
+// want:
+// procs: 2
+// main:
+//   - go:
+//       count: 1
+//       do:
+//         - loop:
+//             times: 5
+//             do:
+//               - gosched
+//               - print: "world"
+//   - loop:
+//       times: 5
+//       do:
+//         - gosched
+//         - print: "hello"

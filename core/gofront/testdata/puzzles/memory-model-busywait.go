@@ -19,7 +19,16 @@ func main() {
 	print(a)
 }
 
-// What the front end says today:
+// What the front end reads:
 //
-// want error: 17:2: a loop on a flag another goroutine sets is not modelled yet (issue 25)
-// want error: 19:2: print is not modelled yet (a print action) (issue 25)
+// want:
+// procs: 2
+// main:
+//   - go:
+//       count: 1
+//       do:
+//         - cpu: 2ns
+//         - set: done
+//   - loop:
+//       until: done
+//   - print: "hello, world"

@@ -17,6 +17,17 @@ func main() {
 	print(a)
 }
 
-// What the front end says today:
+// What the front end reads:
 //
-// want error: 17:2: print is not modelled yet (a print action) (issue 25)
+// want:
+// procs: 2
+// chans:
+//   c: 0
+// main:
+//   - go:
+//       count: 1
+//       do:
+//         - cpu: 2ns
+//         - recv: c
+//   - send: c
+//   - print: "hello, world"

@@ -25,4 +25,4 @@ func main() {
 
 // What the front end says today:
 //
-// want error: 23:2: fmt.Println is not modelled yet (a print action) (issue 25)
+// want error: 23:14: a printed value that depends on a value received from channel leftmost (main.go:23:14) cannot be evaluated

@@ -20,7 +20,14 @@ func main() {
 	fmt.Println("OK")
 }
 
-// What the front end says today:
+// What the front end reads:
 //
-// want error: 16:3: a loop that never ends (for {}) is not modelled yet (issue 25)
-// want error: 20:2: fmt.Println is not modelled yet (a print action) (issue 25)
+// want:
+// procs: 1
+// main:
+//   - go:
+//       count: 1
+//       do:
+//         - loop: forever
+//   - sleep: 1ms
+//   - print: "OK"

@@ -37,7 +37,5 @@ func main() {
 
 // What the front end says today:
 //
-// want error: 9:2: a loop that never ends (for {}) is not modelled yet (issue 25)
-// want error: 17:2: a loop that never ends (for {}) is not modelled yet (issue 25)
 // want error: 19:6: a condition that depends on a value received from channel ch (main.go:18:8) cannot be evaluated
-// want error: 31:3: fmt.Println is not modelled yet (a print action) (issue 25)
+// want error: 31:15: a printed value that depends on a value received from channel ch (main.go:30:12) cannot be evaluated

@@ -19,6 +19,18 @@ func main() {
 	time.Sleep(10 * time.Millisecond)
 }
 
-// What the front end says today:
+// What the front end reads:
 //
-// want error: 12:21: fmt.Print is not modelled yet (a print action) (issue 25)
+// want:
+// procs: 2
+// main:
+//   - go:
+//       count: 1
+//       do:
+//         - print: "1"
+//   - go:
+//       count: 1
+//       do:
+//         - print: "2"
+//   - print: "3"
+//   - sleep: 10ms

@@ -73,6 +73,203 @@ func collatzSteps(n int) (steps int) {
 	return steps
 }
 
-// What the front end says today:
+// What the front end reads:
 //
-// want error: 46:2: fmt.Println is not modelled yet (a print action) (issue 25)
+// want:
+// procs: 2
+// sems:
+//   sem: 2
+// main:
+//   - acquire: {sem: sem, n: 1}
+//   - go:
+//       count: 1
+//       do:
+//         - release: {sem: sem, n: 1}
+//   - acquire: {sem: sem, n: 1}
+//   - go:
+//       count: 1
+//       do:
+//         - cpu: 2ns
+//         - release: {sem: sem, n: 1}
+//   - acquire: {sem: sem, n: 1}
+//   - go:
+//       count: 1
+//       do:
+//         - cpu: 12ns
+//         - release: {sem: sem, n: 1}
+//   - acquire: {sem: sem, n: 1}
+//   - go:
+//       count: 1
+//       do:
+//         - cpu: 3ns
+//         - release: {sem: sem, n: 1}
+//   - acquire: {sem: sem, n: 1}
+//   - go:
+//       count: 1
+//       do:
+//         - cpu: 8ns
+//         - release: {sem: sem, n: 1}
+//   - acquire: {sem: sem, n: 1}
+//   - go:
+//       count: 1
+//       do:
+//         - cpu: 13ns
+//         - release: {sem: sem, n: 1}
+//   - acquire: {sem: sem, n: 1}
+//   - go:
+//       count: 1
+//       do:
+//         - cpu: 27ns
+//         - release: {sem: sem, n: 1}
+//   - acquire: {sem: sem, n: 1}
+//   - go:
+//       count: 1
+//       do:
+//         - cpu: 5ns
+//         - release: {sem: sem, n: 1}
+//   - acquire: {sem: sem, n: 1}
+//   - go:
+//       count: 1
+//       do:
+//         - cpu: 32ns
+//         - release: {sem: sem, n: 1}
+//   - acquire: {sem: sem, n: 1}
+//   - go:
+//       count: 1
+//       do:
+//         - cpu: 10ns
+//         - release: {sem: sem, n: 1}
+//   - acquire: {sem: sem, n: 1}
+//   - go:
+//       count: 1
+//       do:
+//         - cpu: 23ns
+//         - release: {sem: sem, n: 1}
+//   - acquire: {sem: sem, n: 1}
+//   - go:
+//       count: 1
+//       do:
+//         - cpu: 15ns
+//         - release: {sem: sem, n: 1}
+//   - acquire: {sem: sem, n: 1}
+//   - go:
+//       count: 1
+//       do:
+//         - cpu: 15ns
+//         - release: {sem: sem, n: 1}
+//   - acquire: {sem: sem, n: 1}
+//   - go:
+//       count: 1
+//       do:
+//         - cpu: 28ns
+//         - release: {sem: sem, n: 1}
+//   - acquire: {sem: sem, n: 1}
+//   - go:
+//       count: 1
+//       do:
+//         - cpu: 28ns
+//         - release: {sem: sem, n: 1}
+//   - acquire: {sem: sem, n: 1}
+//   - go:
+//       count: 1
+//       do:
+//         - cpu: 7ns
+//         - release: {sem: sem, n: 1}
+//   - acquire: {sem: sem, n: 1}
+//   - go:
+//       count: 1
+//       do:
+//         - cpu: 20ns
+//         - release: {sem: sem, n: 1}
+//   - acquire: {sem: sem, n: 1}
+//   - go:
+//       count: 1
+//       do:
+//         - cpu: 33ns
+//         - release: {sem: sem, n: 1}
+//   - acquire: {sem: sem, n: 1}
+//   - go:
+//       count: 1
+//       do:
+//         - cpu: 33ns
+//         - release: {sem: sem, n: 1}
+//   - acquire: {sem: sem, n: 1}
+//   - go:
+//       count: 1
+//       do:
+//         - cpu: 12ns
+//         - release: {sem: sem, n: 1}
+//   - acquire: {sem: sem, n: 1}
+//   - go:
+//       count: 1
+//       do:
+//         - cpu: 12ns
+//         - release: {sem: sem, n: 1}
+//   - acquire: {sem: sem, n: 1}
+//   - go:
+//       count: 1
+//       do:
+//         - cpu: 25ns
+//         - release: {sem: sem, n: 1}
+//   - acquire: {sem: sem, n: 1}
+//   - go:
+//       count: 1
+//       do:
+//         - cpu: 25ns
+//         - release: {sem: sem, n: 1}
+//   - acquire: {sem: sem, n: 1}
+//   - go:
+//       count: 1
+//       do:
+//         - cpu: 17ns
+//         - release: {sem: sem, n: 1}
+//   - acquire: {sem: sem, n: 1}
+//   - go:
+//       count: 1
+//       do:
+//         - cpu: 38ns
+//         - release: {sem: sem, n: 1}
+//   - acquire: {sem: sem, n: 1}
+//   - go:
+//       count: 1
+//       do:
+//         - cpu: 17ns
+//         - release: {sem: sem, n: 1}
+//   - acquire: {sem: sem, n: 1}
+//   - go:
+//       count: 1
+//       do:
+//         - cpu: 185ns
+//         - release: {sem: sem, n: 1}
+//   - acquire: {sem: sem, n: 1}
+//   - go:
+//       count: 1
+//       do:
+//         - cpu: 30ns
+//         - release: {sem: sem, n: 1}
+//   - acquire: {sem: sem, n: 1}
+//   - go:
+//       count: 1
+//       do:
+//         - cpu: 30ns
+//         - release: {sem: sem, n: 1}
+//   - acquire: {sem: sem, n: 1}
+//   - go:
+//       count: 1
+//       do:
+//         - cpu: 30ns
+//         - release: {sem: sem, n: 1}
+//   - acquire: {sem: sem, n: 1}
+//   - go:
+//       count: 1
+//       do:
+//         - cpu: 177ns
+//         - release: {sem: sem, n: 1}
+//   - acquire: {sem: sem, n: 1}
+//   - go:
+//       count: 1
+//       do:
+//         - cpu: 8ns
+//         - release: {sem: sem, n: 1}
+//   - acquire: {sem: sem, n: 2}
+//   - print: "[0 1 7 2 5 8 16 3 19 6 14 9 9 17 17 4 12 20 20 7 7 15 15 10 23 10 111 18 18 18 106 5]"
