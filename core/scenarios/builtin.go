@@ -24,7 +24,7 @@ var Order = []string{
 	"syscall-busy", "syscall-idle",
 	"timer-1p", "timer-2p", "timer-bursts", "netpoll",
 	"freelist",
-	"burst", "burst-queue", "purge", "nested-submit", "nested-nonblocking", "sem-heavy",
+	"burst", "burst-queue", "purge", "purge-coarse", "nested-submit", "nested-nonblocking", "sem-heavy",
 }
 
 // DefaultName is the built-in the UI opens with no arguments.
