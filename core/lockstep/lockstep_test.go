@@ -69,7 +69,7 @@ func TestModelDecidesAsThePool(t *testing.T) {
 			continue
 		}
 		tested++
-		for _, procs := range []int{sc.Procs, 1, 3} {
+		for _, procs := range procCounts(sc) {
 			for seed := uint64(1); seed <= 2; seed++ {
 				t.Run(fmt.Sprintf("%s/procs=%d/seed=%d", sc.Name, procs, seed), func(t *testing.T) {
 					cfg := sc.Config()
@@ -106,7 +106,7 @@ func TestModelDecidesAsThePoolWithAQueue(t *testing.T) {
 			continue
 		}
 		for _, queue := range []int{0, 2} {
-			for _, procs := range []int{sc.Procs, 1, 3} {
+			for _, procs := range procCounts(sc) {
 				t.Run(fmt.Sprintf("%s/queue=%d/procs=%d", sc.Name, queue, procs), func(t *testing.T) {
 					prog := *sc.Program()
 					prog.Pools = append([]gmp.PoolDecl(nil), prog.Pools...)
@@ -315,7 +315,7 @@ main:
 		if len(sc.Pools) == 0 {
 			continue
 		}
-		for _, procs := range []int{sc.Procs, 1, 3} {
+		for _, procs := range procCounts(sc) {
 			for seed := uint64(1); seed <= 2; seed++ {
 				t.Run(fmt.Sprintf("%s/procs=%d/seed=%d", sc.Name, procs, seed), func(t *testing.T) {
 					prog := *sc.Program()
@@ -345,4 +345,16 @@ main:
 	if stopped == 0 || !movedStamps {
 		t.Errorf("%d workers purged; a stamp after the clock's first move: %v", stopped, movedStamps)
 	}
+}
+
+// procCounts are the P counts the differential tests run a built-in at:
+// its own, one and three. With -short (./test.sh's race phase, where
+// the driver's goroutines are checked for races and each run costs ten
+// times more) its own alone; the suite's phase without the race detector
+// runs all three.
+func procCounts(sc *scenarios.Scenario) []int {
+	if testing.Short() {
+		return []int{sc.Procs}
+	}
+	return []int{sc.Procs, 1, 3}
 }
