@@ -783,7 +783,7 @@ func TestCompletion(t *testing.T) {
 		return got
 	}
 	got := complete("compare", "")
-	if strings.Join(got, " ") != "burst burst-queue purge nested-submit nested-nonblocking" {
+	if strings.Join(got, " ") != "burst burst-queue purge purge-coarse nested-submit nested-nonblocking" {
 		t.Errorf("compare completes %q", got)
 	}
 	for _, name := range got {

@@ -1,6 +1,10 @@
 package gmp
 
-import "time"
+import (
+	"time"
+
+	"github.com/schedlab/schedlab/core/pool/decide"
+)
 
 // poolWords tells the decisions of a pool (package core/pool/decide) and the
 // wake-ups they cause.
@@ -11,7 +15,7 @@ var poolWords = words{
 		if d.preAlloc(pool) {
 			which = "the one idle longest (PreAlloc keeps a ring)"
 		}
-		return appendf(b, "%v submits task %d to pool %s: idle worker w%d (%v), idle for %v, takes it, %s", e.G, e.Task(), d.poolName(pool), e.Worker(), e.WorkerG(), e.IdleFor(), which)
+		return appendf(b, "%v submits task %d to pool %s: idle worker w%d (%v), %s %v%s, takes it, %s", e.G, e.Task(), d.poolName(pool), e.Worker(), e.WorkerG(), d.idleWord(pool), e.IdleFor(), d.agoWord(pool), which)
 	},
 	RulePoolDispatchNew: func(d *Describer, b []byte, e Event) []byte {
 		pool := e.Pool()
@@ -39,16 +43,28 @@ var poolWords = words{
 	RulePoolIdle: func(d *Describer, b []byte, e Event) []byte {
 		name := d.poolName(e.Pool())
 		b = appendf(b, "worker w%d (%v) of pool %s finishes its task with nobody waiting: it goes on top of the idle stack (%d idle), stamped with the time", e.Worker(), e.G, name, e.Idle())
+		coarse := d.coarse(e.Pool())
+		if coarse {
+			b = appendf(b, " as ants' coarse clock reads it, %v since the start, when that clock last moved (every 500ms)", time.Duration(decide.Stamp(int64(e.T), true)))
+		}
 		if e.PurgeArmed() {
+			if coarse {
+				return appendf(b, "; no purge is pending, so the purge timer is set for the purge ticker's first tick with that stamp %v old, %v from now", d.expiryOf(e.Pool()), e.PurgeIn())
+			}
 			b = appendf(b, "; no purge is pending, so the purge timer is set for %v from now", e.PurgeIn())
 		}
 		return b
 	},
 	RulePoolPurge: func(d *Describer, b []byte, e Event) []byte {
 		pool := e.Pool()
-		if n := e.Purged(); n == 0 {
+		switch n := e.Purged(); {
+		case d.coarse(pool) && n == 0:
+			b = appendf(b, "the purge of pool %s, on its ticker's tick, finds no worker stamped %v ago or earlier", d.poolName(pool), d.expiryOf(pool))
+		case d.coarse(pool):
+			b = appendf(b, "the purge of pool %s, on its ticker's tick, stops %s stamped %v ago or earlier (the oldest %v ago) by ants' coarse clock, however recently each was used, found by binary search of the idle stack", d.poolName(pool), plural(n, "worker", "workers"), d.expiryOf(pool), e.Oldest())
+		case n == 0:
 			b = appendf(b, "the purge of pool %s finds no worker idle for %v", d.poolName(pool), d.expiryOf(pool))
-		} else {
+		default:
 			b = appendf(b, "the purge of pool %s stops %s idle for %v or more (the oldest for %v), found by binary search of the idle stack", d.poolName(pool), plural(n, "worker", "workers"), d.expiryOf(pool), e.Oldest())
 		}
 		if e.Rearmed() {
@@ -63,7 +79,7 @@ var poolWords = words{
 		return appendf(b, "%v signals the ready channel of %v, waiting in Submit: %v goes %s%s", e.Waker(), e.G, e.G, d.into(e), kicked(e))
 	},
 	RulePoolReadyStop: func(d *Describer, b []byte, e Event) []byte {
-		return appendf(b, "the purge closes the task channel of worker w%d, idle for %v: %v wakes %s to return%s", e.Worker(), e.IdleFor(), e.G, d.into(e), kicked(e))
+		return appendf(b, "the purge closes the task channel of worker w%d, %s %v%s: %v wakes %s to return%s", e.Worker(), d.idleWord(e.Pool()), e.IdleFor(), d.agoWord(e.Pool()), e.G, d.into(e), kicked(e))
 	},
 	RulePurgeTimer: func(d *Describer, b []byte, e Event) []byte {
 		b = appendf(b, "the purge timer of pool %s fires %v late on %v", d.poolName(e.Pool()), e.Late(), e.P)
@@ -111,6 +127,28 @@ func (c capPhrase) appendTo(b []byte) []byte {
 
 func (d *Describer) preAlloc(pool int) bool {
 	return pool >= 0 && pool < len(d.pools) && d.pools[pool].PreAlloc
+}
+
+// coarse says whether the pool stamps idle workers with ants' coarse clock.
+func (d *Describer) coarse(pool int) bool {
+	return pool >= 0 && pool < len(d.pools) && d.pools[pool].CoarseClock
+}
+
+// idleWord introduces how long ago a worker went idle: its stamp says so
+// exactly, or under the coarse clock only how old the stamp is.
+func (d *Describer) idleWord(pool int) string {
+	if d.coarse(pool) {
+		return "stamped"
+	}
+	return "idle for"
+}
+
+// agoWord ends what idleWord begins.
+func (d *Describer) agoWord(pool int) string {
+	if d.coarse(pool) {
+		return " ago by ants' coarse clock"
+	}
+	return ""
 }
 
 func (d *Describer) expiryOf(pool int) time.Duration {

@@ -15,7 +15,8 @@ import (
 // oldest under PreAlloc), else starts one while Running < Cap, else is
 // rejected (Nonblocking, MaxBlocking) or waits in a FIFO line; a worker
 // that finishes a task serves the first waiter directly, else goes idle,
-// stamped with the time, arming the purge if it is not armed; the purge,
+// stamped with the time (under the coarse clock, with ants' clock that
+// moves every 500ms), arming the purge if it is not armed; the purge,
 // a timer started with time.AfterFunc, runs in a goroutine of its own,
 // stops every worker idle for the expiry or longer and re-arms for the
 // oldest of the rest.
@@ -133,6 +134,21 @@ func (pl *Pool) expiry() time.Duration {
 		return pl.Decl.Expiry
 	}
 	return DefaultPoolExpiry
+}
+
+// stamp is the last-use stamp of a worker going idle at now: now, or
+// under the coarse clock the time that clock last moved. The model keeps
+// no such clock: like package pool it computes the value from the time
+// (package decide's Stamp), so a pool in the model runs nothing for it.
+func (pl *Pool) stamp(now sim.Time) sim.Time {
+	return sim.Time(decide.Stamp(int64(now), pl.Decl.CoarseClock))
+}
+
+// purgeDue is when the purge is due for the oldest idle worker, stamped
+// lastUsed, armed at now: its stamp plus the expiry, or under the coarse
+// clock the tick of ants' purge ticker after that.
+func (pl *Pool) purgeDue(lastUsed, now sim.Time) sim.Time {
+	return sim.Time(decide.PurgeDue(int64(lastUsed), int64(now), int64(pl.expiry()), pl.Decl.CoarseClock))
 }
 
 // counts is what package decide's decisions read.
@@ -452,14 +468,14 @@ func (s *Machine) poolWorkerStep(m *M, g *G, op *Op) {
 	}
 	arm := decide.ArmPurge(true, pl.PurgeArmed)
 	s.emit(Event{Kind: KindPoolIdle, Rule: RulePoolIdle, G: g.ID, P: pp.ID, M: m.ID,
-		N: w.ID, N2: pl.IdleLen() + 1, N3: int32(pl.Running), Obj: int32(pi), D: pl.expiry(), Flag: arm, Op: op})
+		N: w.ID, N2: pl.IdleLen() + 1, N3: int32(pl.Running), Obj: int32(pi), D: pl.purgeDue(pl.stamp(s.now), s.now).Sub(s.now), Flag: arm, Op: op})
 	pl.Stats.Completed++
 	w.State = WorkerIdle
-	w.LastUsed = s.now
+	w.LastUsed = pl.stamp(s.now)
 	w.Owner = NoG
 	pl.idle = append(pl.idle, int32(w.ID-1))
 	if arm {
-		s.armPurge(pp, pi, s.now.Add(pl.expiry()))
+		s.armPurge(pp, pi, pl.purgeDue(w.LastUsed, s.now))
 	}
 	// for task := range w.tasks: park until a submitter sends a task or
 	// the purge closes the channel.
@@ -502,7 +518,7 @@ func (s *Machine) poolPurge(m *M, g *G, op *Op) {
 		N: n, N2: pl.IdleLen() - n, N3: int32(pl.Running - n), Obj: int32(pi), Op: op}
 	var next sim.Time
 	if n < pl.IdleLen() {
-		next = pl.Workers[pl.idle[pl.idleHead+n]].LastUsed.Add(pl.expiry())
+		next = pl.purgeDue(pl.Workers[pl.idle[pl.idleHead+n]].LastUsed, s.now)
 		ev.D, ev.Flag = next.Sub(s.now), true
 	}
 	if n > 0 {

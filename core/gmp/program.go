@@ -155,7 +155,10 @@ type PoolDecl struct {
 	// Queue is pool.WithQueue: how many accepted tasks may wait for a
 	// worker, which workers drain before they park (0: no queue).
 	Queue int
-	Pos   Pos
+	// CoarseClock is pool.WithCoarseClock: idle workers stamped with a
+	// clock that moves every 500ms, and the purge on a ticker, as in ants.
+	CoarseClock bool
+	Pos         Pos
 }
 
 // DefaultPoolExpiry is package pool's default expiry.

@@ -159,9 +159,10 @@ func init() {
 			}
 			return newPoolCall(t, s)
 		},
-		"ants options": poolOptionCall,
-		"pool queue":   poolOptionCall,
-		"ants.Submit":  submitCall,
+		"ants options":      poolOptionCall,
+		"pool queue":        poolOptionCall,
+		"pool coarse clock": poolOptionCall,
+		"ants.Submit":       submitCall,
 		"ants.Release": func(t *translator, s *site) []value {
 			t.emit(item{kind: iRelease, op: gmp.Op{Pos: t.pos(s.x.Pos())}})
 			return nil
@@ -487,15 +488,18 @@ func poolOptionCall(t *translator, s *site) []value {
 			return []value{refusedValue}
 		}
 		return []value{{k: kOption, opt: poolOption{set: func(d *gmp.PoolDecl) { d.Queue = int(max(0, min(n, math.MaxInt32))) }}}}
-	case "WithNonblocking", "WithPreAlloc":
+	case "WithNonblocking", "WithPreAlloc", "WithCoarseClock":
 		b, ok := t.boolOf(s.arg(0))
 		if !ok {
 			t.refuseUnknown(s.argPos(0), "condition", s.arg(0))
 			return []value{refusedValue}
 		}
 		t.use(s.arg(0))
-		if name == "WithNonblocking" {
+		switch name {
+		case "WithNonblocking":
 			return []value{{k: kOption, opt: poolOption{set: func(d *gmp.PoolDecl) { d.Nonblocking = b }}}}
+		case "WithCoarseClock":
+			return []value{{k: kOption, opt: poolOption{set: func(d *gmp.PoolDecl) { d.CoarseClock = b }}}}
 		}
 		return []value{{k: kOption, opt: poolOption{set: func(d *gmp.PoolDecl) { d.PreAlloc = b }}}}
 	}

@@ -220,6 +220,8 @@ var constructs = []Construct{
 			corePool + ".WithExpiry", corePool + ".WithNonblocking", corePool + ".WithMaxBlocking", corePool + ".WithPreAlloc"}},
 	{ID: "pool queue", Go: "pool.WithQueue(n) (schedlab's pool, in a program schedlab real wrote)", Becomes: "the pool's `queue`",
 		API: []string{poolImport + ".WithQueue", corePool + ".WithQueue"}},
+	{ID: "pool coarse clock", Go: "pool.WithCoarseClock(b) (schedlab's pool: ants' clock)", Becomes: "the pool's `clock: coarse`",
+		API: []string{poolImport + ".WithCoarseClock", corePool + ".WithCoarseClock"}},
 	{ID: "ants other options", Go: "ants.WithOptions, ants.WithPanicHandler, ants.WithDisablePurge", Status: Refused,
 		API:     []string{"github.com/panjf2000/ants/v2.WithOptions", "github.com/panjf2000/ants/v2.WithPanicHandler", "github.com/panjf2000/ants/v2.WithDisablePurge"},
 		Becomes: "%s is not modelled", Hint: "use WithExpiryDuration, WithNonblocking, WithMaxBlockingTasks or WithPreAlloc"},

@@ -240,6 +240,7 @@ func WithPreAlloc(preAlloc bool) Option
 func WithMaxBlocking(n int) Option
 func WithNonblocking(nonblocking bool) Option
 func WithQueue(n int) Option
+func WithCoarseClock(coarse bool) Option
 type Pool struct{ size int }
 func New(size int, opts ...Option) (*Pool, error)
 func (p *Pool) Submit(task func()) error

@@ -83,6 +83,9 @@ func yamlWithLines(sc *scenarios.Scenario) ([]byte, []gmp.Pos) {
 			if p.Queue > 0 {
 				opts = append(opts, fmt.Sprintf("queue: %d", p.Queue))
 			}
+			if p.CoarseClock {
+				opts = append(opts, "clock: coarse")
+			}
 			w.line(p.Pos, "  %s: {%s}", yamlString(p.Name), strings.Join(opts, ", "))
 		}
 	}

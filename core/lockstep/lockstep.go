@@ -173,6 +173,7 @@ func newMirror(i int, decl gmp.PoolDecl) (*mirror, error) {
 		pool.WithMaxBlocking(decl.MaxBlocking),
 		pool.WithPreAlloc(decl.PreAlloc),
 		pool.WithQueue(decl.Queue),
+		pool.WithCoarseClock(decl.CoarseClock),
 	}
 	if decl.Expiry > 0 {
 		opts = append(opts, pool.WithExpiry(decl.Expiry))

@@ -11,6 +11,7 @@ import (
 
 	"github.com/schedlab/schedlab/core/gmp"
 	"github.com/schedlab/schedlab/core/scenarios"
+	"github.com/schedlab/schedlab/core/sim"
 )
 
 // run simulates prog with the driver following it, and returns the
@@ -68,7 +69,7 @@ func TestModelDecidesAsThePool(t *testing.T) {
 			continue
 		}
 		tested++
-		for _, procs := range []int{sc.Procs, 1, 3} {
+		for _, procs := range procCounts(sc) {
 			for seed := uint64(1); seed <= 2; seed++ {
 				t.Run(fmt.Sprintf("%s/procs=%d/seed=%d", sc.Name, procs, seed), func(t *testing.T) {
 					cfg := sc.Config()
@@ -105,7 +106,7 @@ func TestModelDecidesAsThePoolWithAQueue(t *testing.T) {
 			continue
 		}
 		for _, queue := range []int{0, 2} {
-			for _, procs := range []int{sc.Procs, 1, 3} {
+			for _, procs := range procCounts(sc) {
 				t.Run(fmt.Sprintf("%s/queue=%d/procs=%d", sc.Name, queue, procs), func(t *testing.T) {
 					prog := *sc.Program()
 					prog.Pools = append([]gmp.PoolDecl(nil), prog.Pools...)
@@ -288,4 +289,72 @@ func TestDriverReportsADisagreement(t *testing.T) {
 			t.Fatalf("Err = %v, want a disagreement about the next purge", err)
 		}
 	})
+}
+
+// ants' coarse clock (pool.WithCoarseClock): every built-in with a pool,
+// with the coarse clock on each of its pools, under noise, and a run that
+// outlives the clock's first move at 500ms, make the same decisions in
+// the model as in package pool, stamps and purge ticks included.
+func TestModelDecidesAsThePoolOnTheCoarseClock(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	all, err := scenarios.Builtins()
+	if err != nil {
+		t.Fatal(err)
+	}
+	long, err := scenarios.Parse("coarse-long.yaml", []byte(`procs: 2
+pools: {p: {size: 3, expiry: 30ms, clock: coarse}}
+main:
+  - loop: {times: 40, do: [{submit: {pool: p, count: 3, do: [{cpu: {uniform: [200us, 2ms]}}]}}, {wait: children}, {sleep: {uniform: [5ms, 40ms]}}]}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[gmp.Rule]int{}
+	stopped, movedStamps := 0, false
+	for _, sc := range append(all, long) {
+		if len(sc.Pools) == 0 {
+			continue
+		}
+		for _, procs := range procCounts(sc) {
+			for seed := uint64(1); seed <= 2; seed++ {
+				t.Run(fmt.Sprintf("%s/procs=%d/seed=%d", sc.Name, procs, seed), func(t *testing.T) {
+					prog := *sc.Program()
+					prog.Pools = append([]gmp.PoolDecl(nil), prog.Pools...)
+					for i := range prog.Pools {
+						prog.Pools[i].CoarseClock = true
+					}
+					cfg := sc.Config()
+					cfg.Procs, cfg.Seed, cfg.Noise, cfg.Check = procs, seed, true, true
+					m, n := runCounting(t, &prog, cfg, seen)
+					if n == 0 {
+						t.Fatal("no pool events: nothing was compared")
+					}
+					if !sc.AsExpected(m.End()) {
+						t.Fatalf("ended %v: %v", m.End().Reason, m.End().Err)
+					}
+					for _, pl := range m.Pools() {
+						stopped += pl.Stats.WorkersPurged
+						for _, w := range pl.Workers {
+							movedStamps = movedStamps || w.LastUsed >= sim.Time(500*time.Millisecond)
+						}
+					}
+				})
+			}
+		}
+	}
+	if stopped == 0 || !movedStamps {
+		t.Errorf("%d workers purged; a stamp after the clock's first move: %v", stopped, movedStamps)
+	}
+}
+
+// procCounts are the P counts the differential tests run a built-in at:
+// its own, one and three. With -short (./test.sh's race phase, where
+// the driver's goroutines are checked for races and each run costs ten
+// times more) its own alone; the suite's phase without the race detector
+// runs all three.
+func procCounts(sc *scenarios.Scenario) []int {
+	if testing.Short() {
+		return []int{sc.Procs}
+	}
+	return []int{sc.Procs, 1, 3}
 }

@@ -37,6 +37,7 @@ type core[T any] struct {
 	expiry       int64 // nanoseconds
 	limits       decide.Limits
 	purge        bool
+	coarse       bool // Options.CoarseClock
 	preAlloc     bool
 	capacity     atomic.Int64 // -1 for an unlimited pool
 	spare        sync.Pool    // recycled *waiter[T]
@@ -98,6 +99,7 @@ func (c *core[T]) init(size int, exec func(T), opts []Option) error {
 	c.panicHandler = o.PanicHandler
 	c.expiry = int64(o.Expiry)
 	c.purge = !o.DisablePurge
+	c.coarse = o.CoarseClock
 	c.preAlloc = o.PreAlloc
 	c.limits = decide.Limits{Nonblocking: o.Nonblocking, MaxBlocking: o.MaxBlocking, Queue: o.Queue}
 	if size <= 0 {

@@ -101,6 +101,15 @@
 // OnPurge like any other. Since a worker pushed later is never older than
 // the one the timer was set for, the timer is never late.
 //
+// Under CoarseClock, F6 stamps the worker with a clock that moves every
+// 500ms from the pool's start, as ants' does, and P runs on ants' ticker:
+// the purge is due at the first multiple of expiry since the start that
+// comes after now and at which the oldest stamp is expiry old (package
+// decide's Stamp and PurgeDue). Until the clock first moves, every stamp
+// is the start, so each tick stops every idle worker, however recently
+// used; a pool busy in bursts shorter than its expiry starts new workers
+// after nearly every tick (the built-in purge-coarse).
+//
 // Tune(n): sets the capacity (no-op on unlimited and PreAlloc pools, and for
 // n <= 0). Growing it applies W. Shrinking it stops nobody at once: see F4.
 //
@@ -121,7 +130,10 @@
 // by a goroutine with direct calls to time.Now, which neither a test nor a
 // simulation can control. Internally a time stamp is the nanoseconds since
 // the clock's time at New; hooks and snapshots turn it back into a
-// time.Time. Each decision reads the clock just before taking the lock and
+// time.Time. Under CoarseClock the last-use stamps are that time rounded
+// down to 500ms, still read from the one Clock: ants keeps its coarse time
+// with a goroutine and a ticker, this pool computes it, so that nothing runs
+// for it and a manual clock steps it too. Each decision reads the clock just before taking the lock and
 // is stamped with that reading, raised if need be to the latest stamp
 // already used, so that stamps never decrease in decision order. On the
 // system clock the reading is time.Since, the monotonic half of time.Now.

@@ -78,6 +78,18 @@ type Options struct {
 	// DisablePurge keeps idle workers forever: no purge timer is armed.
 	DisablePurge bool
 
+	// CoarseClock stamps a worker going idle as ants does: with a clock
+	// that moves every 500ms (decide.CoarsePeriod) from the pool's start,
+	// and runs the purge on ants' schedule, every Expiry from the start.
+	// A tick then stops every idle worker whose stamp is Expiry old, and
+	// until the clock moves every stamp is the pool's start: a worker
+	// used a moment ago is stopped at the next tick, so a pool busy in
+	// short bursts starts far more workers than its Expiry suggests. It
+	// is there to show and compare that behaviour; the default keeps each
+	// worker for exactly Expiry. The coarse time is read from Clock like
+	// any other, so it needs no goroutine and no timer of its own.
+	CoarseClock bool
+
 	// Clock is the source of all the pool's time and timers. Nil means
 	// SystemClock(); tests and simulations pass a manualclock.Clock.
 	Clock Clock
@@ -115,6 +127,10 @@ func WithLogger(logger Logger) Option { return func(o *Options) { o.Logger = log
 
 // WithDisablePurge sets Options.DisablePurge: keep idle workers forever.
 func WithDisablePurge(disable bool) Option { return func(o *Options) { o.DisablePurge = disable } }
+
+// WithCoarseClock sets Options.CoarseClock: stamp idle workers with a
+// clock that moves every 500ms, and purge on a ticker, as ants does.
+func WithCoarseClock(coarse bool) Option { return func(o *Options) { o.CoarseClock = coarse } }
 
 // WithClock sets Options.Clock: the source of the pool's time.
 func WithClock(clock Clock) Option { return func(o *Options) { o.Clock = clock } }

@@ -1,6 +1,10 @@
 package pool
 
-import "time"
+import (
+	"time"
+
+	"github.com/schedlab/schedlab/core/pool/decide"
+)
 
 // The purge stops workers that have been idle for the expiry duration. It is
 // one timer on the pool's clock, armed while idle workers may expire (see
@@ -32,7 +36,7 @@ func (c *core[T]) purgeExpired() {
 	expired := c.idle.removeExpired(now-c.expiry, c.expired[:0])
 	var next time.Time
 	if w := c.idle.oldest(); w != nil {
-		c.armPurgeLocked(w.lastUsed+c.expiry, now)
+		c.armPurgeLocked(decide.PurgeDue(w.lastUsed, now, c.expiry, c.coarse), now)
 		next = c.timeAt(c.purgeAt)
 	}
 	if h := c.hooks.OnPurge; h != nil {

@@ -166,3 +166,55 @@ func TestPurgeOnTheSystemClock(t *testing.T) {
 		p.Release()
 	})
 }
+
+// Under CoarseClock a worker is stamped with the pool's start until the
+// clock first moves at 500ms, and the purge ticks every expiry from the
+// start: the tick at 40ms stops a worker that finished its task at 29ms,
+// which the exact clock keeps until 49ms. After 500ms the stamps move on.
+func TestCoarseClockPurgesAWorkerUsedAMomentAgo(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ms := time.Millisecond
+		exact := newBench(t, 2, pool.WithExpiry(20*ms))
+		exact.idleAt(29 * ms)
+		exact.rec.take()
+		exact.clock.AdvanceTo(t0.Add(40 * ms))
+		exact.expect()
+		exact.clock.AdvanceTo(t0.Add(49 * ms))
+		exact.expect("purge [w1] next none @49ms", "exit w1 (purged) @49ms")
+		exact.release()
+
+		b := newBench(t, 2, pool.WithExpiry(20*ms), pool.WithCoarseClock(true))
+		b.idleAt(29*ms, 35*ms)
+		b.expect("submit t1 @0s", "start w1 @0s", "dispatch t1 -> w1 (new) @0s",
+			"submit t2 @0s", "start w2 @0s", "dispatch t2 -> w2 (new) @0s", "idle w1 @29ms", "idle w2 @35ms")
+		s := b.pool.Snapshot()
+		if want := []pool.IdleWorker{{ID: 2, LastUsed: t0}, {ID: 1, LastUsed: t0}}; !slices.Equal(s.Idle, want) {
+			t.Fatalf("idle %v, want both stamped with the pool's start", s.Idle)
+		}
+		if !s.NextPurge.Equal(t0.Add(40 * ms)) {
+			t.Fatalf("NextPurge = %v, want the 40ms tick", s.NextPurge.Sub(t0))
+		}
+		b.clock.AdvanceTo(t0.Add(40 * ms))
+		b.expect("purge [w1 w2] next none @40ms", "exit w1 (purged) @40ms", "exit w2 (purged) @40ms")
+
+		// Past 500ms the clock has moved: a worker idle at 503ms is
+		// stamped 500ms and lives until the 520ms tick.
+		b.clock.AdvanceTo(t0.Add(501 * ms))
+		g := newGate()
+		b.submit(g)
+		b.clock.AdvanceTo(t0.Add(503 * ms))
+		g.open()
+		if s := b.pool.Snapshot(); len(s.Idle) != 1 || !s.Idle[0].LastUsed.Equal(t0.Add(500*ms)) || !s.NextPurge.Equal(t0.Add(520*ms)) {
+			t.Fatalf("idle %v, next purge %v: want w3 stamped 500ms, purged at 520ms", s.Idle, s.NextPurge.Sub(t0))
+		}
+		b.rec.take()
+		b.clock.AdvanceTo(t0.Add(519 * ms))
+		b.expect()
+		b.clock.AdvanceTo(t0.Add(520 * ms))
+		b.expect("purge [w3] next none @520ms", "exit w3 (purged) @520ms")
+		if b.clock.Pending() != 0 {
+			t.Fatalf("%d timers pending on an empty coarse pool: the coarse clock must need none", b.clock.Pending())
+		}
+		b.release()
+	})
+}

@@ -21,7 +21,7 @@ type worker[T any] struct {
 	tasks chan T
 	id    WorkerID
 	// lastUsed is when it last went idle, in nanoseconds since the pool's
-	// epoch (see core.epoch).
+	// epoch (see core.epoch), as the coarse clock says under CoarseClock.
 	lastUsed int64
 	// busySince is when it was given its current task. A submitter that
 	// takes an idle worker stores it after unlocking, just before handing
@@ -132,13 +132,13 @@ func (c *core[T]) finishTask(w *worker[T], panicked bool, value any) (T, afterTa
 		c.mu.Unlock()
 		return qt.task, runNext
 	case decide.GoIdle:
-		w.lastUsed = now
+		w.lastUsed = decide.Stamp(now, c.coarse)
 		if c.idle.push(w) {
 			if h := c.hooks.OnWorkerIdle; h != nil {
 				h(WorkerEvent{Worker: w.id, At: c.timeAt(now)})
 			}
 			if decide.ArmPurge(c.purge, c.purgeArmed) {
-				c.armPurgeLocked(now+c.expiry, now)
+				c.armPurgeLocked(decide.PurgeDue(w.lastUsed, now, c.expiry, c.coarse), now)
 			}
 			c.mu.Unlock()
 			return none, waitIdle

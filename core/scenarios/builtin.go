@@ -25,7 +25,7 @@ var Order = []string{
 	"syscall-busy", "syscall-idle",
 	"timer-1p", "timer-2p", "timer-bursts", "netpoll",
 	"freelist",
-	"burst", "burst-queue", "purge", "nested-submit", "nested-nonblocking", "sem-heavy",
+	"burst", "burst-queue", "purge", "purge-coarse", "nested-submit", "nested-nonblocking", "sem-heavy",
 	"mutex-starvation", "mutex-retake", "waitgroup-fanout",
 	"print-order-2p", "pingpong-table", "done-flag", "starved-sleeper", "forever-cooperative",
 }

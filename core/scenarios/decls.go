@@ -11,7 +11,11 @@ import (
 // The declarations a scenario names its objects in (chans:, pools:,
 // sems:), and the references actions make to them.
 
-var poolKeys = []string{"size", "expiry", "nonblocking", "max_blocking", "prealloc", "queue"}
+var poolKeys = []string{"size", "expiry", "nonblocking", "max_blocking", "prealloc", "queue", "clock"}
+
+// poolClocks are the values of a pool's clock: option: the pool's exact
+// time, or ants' coarse one (pool.WithCoarseClock).
+var poolClocks = []string{"exact", "coarse"}
 
 // declarations reads a mapping of names to what they declare (chans:,
 // pools:, sems:), calling each for every named entry in file order. An
@@ -92,6 +96,19 @@ func (p *reader) poolDecls(n ast.Node) []gmp.PoolDecl {
 			d.Queue = int(p.integer(v, "queue of pool "+name, 0, maxPoolSize))
 			if d.Queue > 0 && d.Size == 0 {
 				p.errorf(v, "give the pool a size, or drop queue", "a pool with no limit never queues a task: it starts a worker")
+			}
+		}
+		if v, ok := f["clock"]; ok {
+			switch c, _ := p.scalar(v); c {
+			case "coarse":
+				d.CoarseClock = true
+			case "exact":
+			default:
+				hint := "write clock: coarse for ants' clock, or exact (the default)"
+				if near := closest(c, poolClocks); near != "" {
+					hint = "did you mean " + near + "?"
+				}
+				p.errorf(v, hint, "pool %s: unknown clock %q (exact or coarse)", name, c)
 			}
 		}
 		p.pools[name] = len(out)

@@ -10,7 +10,7 @@ import (
 // Pools, semaphores and errgroups: the shape issue 5 gives the format.
 func TestParsePoolsSemsAndGroups(t *testing.T) {
 	sc := mustParse(t, "p.yaml", `procs: 2
-pools: {workers: {size: 8, expiry: 1s, nonblocking: false, max_blocking: 0, prealloc: false, queue: 16}, spare: {size: 0}}
+pools: {workers: {size: 8, expiry: 1s, nonblocking: false, max_blocking: 0, prealloc: false, queue: 16, clock: exact}, spare: {size: 0, clock: coarse}}
 sems:  {io: 4}
 main:
   - submit: {pool: workers, count: 1000, do: [{cpu: 200us}]}
@@ -27,6 +27,9 @@ main:
 	}
 	if sc.Pools[1].Size != 0 {
 		t.Fatalf("pool spare %+v: size 0 is unlimited", sc.Pools[1])
+	}
+	if sc.Pools[0].CoarseClock || !sc.Pools[1].CoarseClock {
+		t.Fatalf("clock: exact is the default, coarse is pool.WithCoarseClock: %+v", sc.Pools)
 	}
 	if s := sc.Sems[0]; s.Name != "io" || s.Size != 4 {
 		t.Fatalf("sem %+v", s)
@@ -74,6 +77,12 @@ var poolErrorCases = []struct {
 	{name: "negative queue",
 		src:  "procs: 1\npools: {workers: {size: 2, queue: -1}}\nmain: []\n",
 		want: []wantErr{{"2:35", "queue of pool workers", ""}}},
+	{name: "unknown clock",
+		src:  "procs: 1\npools: {workers: {size: 1, clock: corse}}\nmain: []\n",
+		want: []wantErr{{"2:35", `pool workers: unknown clock "corse" (exact or coarse)`, "did you mean coarse?"}}},
+	{name: "a clock that is not a word",
+		src:  "procs: 1\npools: {workers: {size: 1, clock: [coarse]}}\nmain: []\n",
+		want: []wantErr{{"2:35", `unknown clock ""`, "write clock: coarse"}}},
 	{name: "zero expiry",
 		src:  "procs: 1\npools: {workers: {size: 1, expiry: 0s}}\nmain: []\n",
 		want: []wantErr{{"2:36", "expiry must be greater than zero", "default of 1s"}}},

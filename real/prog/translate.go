@@ -544,6 +544,9 @@ func (t *translator) poolOptions(p gmp.PoolDecl) string {
 	if p.Queue > 0 {
 		fmt.Fprintf(&b, ", pool.WithQueue(%d)", p.Queue)
 	}
+	if p.CoarseClock {
+		b.WriteString(", pool.WithCoarseClock(true)")
+	}
 	return b.String()
 }
 

@@ -24,9 +24,6 @@ import (
 // answer; the context's deadline is a failsafe against a hang, not a
 // measurement.
 func TestClassLoad300(t *testing.T) {
-	if testing.Short() {
-		t.Skip("the load test: 300 students on loopback")
-	}
 	const students, choices, stalled = 300, 4, 30
 	s, _ := newServer(t, Config{MaxClients: students})
 	ts := httptest.NewServer(s) // binds 127.0.0.1

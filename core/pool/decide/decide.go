@@ -173,3 +173,42 @@ func Expired(n int, lastUsed func(i int) int64, cutoff int64) int {
 	}
 	return lo
 }
+
+// CoarsePeriod is how often, in nanoseconds, a coarse clock moves: ants
+// stamps a worker going idle with a time that a goroutine of its own
+// refreshes every 500ms, not with the time.
+const CoarsePeriod int64 = 500e6
+
+// Stamp is the time stamp a worker going idle at now is given: now, or
+// under a coarse clock the last time that clock moved, counting
+// CoarsePeriods from the pool's start at 0. So a worker used a moment
+// ago may carry a stamp up to CoarsePeriod old. The clock moves exactly
+// on the period: ants' refreshing goroutine is late by however long it
+// waits for a processor, which only makes a stamp that much newer.
+func Stamp(now int64, coarse bool) int64 {
+	if !coarse || now < 0 {
+		return now
+	}
+	return now - now%CoarsePeriod
+}
+
+// PurgeDue is when the purge must run for the idle worker stamped
+// lastUsed, armed at now: once the worker has been idle for the expiry.
+// Under a coarse clock the purge runs on ants' schedule instead, a
+// ticker every expiry from the pool's start at 0: the first tick after
+// now at which the stamp is expiry old. Its stamp being older than the
+// worker's last use, that tick may come a moment after the worker went
+// idle, and stop it.
+func PurgeDue(lastUsed, now, expiry int64, coarse bool) int64 {
+	due := lastUsed + expiry
+	if !coarse || expiry <= 0 {
+		return due
+	}
+	// The first tick at or after due, and the first strictly after now:
+	// a tick at now itself has passed (it is the one running, if any).
+	tick := (due + expiry - 1) / expiry * expiry
+	if next := (now/expiry + 1) * expiry; next > tick {
+		tick = next
+	}
+	return tick
+}

@@ -139,3 +139,49 @@ func TestExpiredIsTheSortedPrefix(t *testing.T) {
 		}
 	}
 }
+
+// The coarse clock: stamps fall back to the last multiple of
+// CoarsePeriod, and the purge runs on ticks every expiry from 0, never
+// before a stamp is expiry old and never at or before the arming time.
+func TestCoarseClock(t *testing.T) {
+	const ms = int64(1e6)
+	for _, c := range []struct{ now, want int64 }{
+		{0, 0}, {29 * ms, 0}, {499 * ms, 0}, {500 * ms, 500 * ms}, {1234 * ms, 1000 * ms},
+	} {
+		if got := Stamp(c.now, true); got != c.want {
+			t.Errorf("Stamp(%dms, coarse) = %dms, want %dms", c.now/ms, got/ms, c.want/ms)
+		}
+		if got := Stamp(c.now, false); got != c.now {
+			t.Errorf("Stamp(%dms, exact) = %dms, want the time itself", c.now/ms, got/ms)
+		}
+	}
+	for _, c := range []struct {
+		name                       string
+		lastUsed, now, expiry, due int64
+	}{
+		// A worker idle at 29ms with the stamp of the pool's start: the
+		// 40ms tick stops it, 11ms after its last task.
+		{"a stale stamp: the next tick", 0, 29 * ms, 20 * ms, 40 * ms},
+		{"a worker idle at a tick waits for the next", 0, 40 * ms, 20 * ms, 60 * ms},
+		{"a fresh stamp: the first tick it is expiry old", 500 * ms, 503 * ms, 20 * ms, 520 * ms},
+		{"a stamp between ticks: rounded up", 500 * ms, 505 * ms, 30 * ms, 540 * ms},
+		{"the purge re-arming late: the tick after now", 0, 47 * ms, 20 * ms, 60 * ms},
+	} {
+		if got := PurgeDue(c.lastUsed, c.now, c.expiry, true); got != c.due {
+			t.Errorf("%s: PurgeDue(%dms, %dms, %dms, coarse) = %dms, want %dms", c.name, c.lastUsed/ms, c.now/ms, c.expiry/ms, got/ms, c.due/ms)
+		}
+		if got := PurgeDue(c.lastUsed, c.now, c.expiry, false); got != c.lastUsed+c.expiry {
+			t.Errorf("%s: PurgeDue exact = %dms, want last use + expiry", c.name, got/ms)
+		}
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 5000 {
+		expiry := 1 + r.Int64N(50*ms)
+		now := r.Int64N(3000 * ms)
+		lastUsed := Stamp(now-r.Int64N(min(now+1, 600*ms)), true)
+		due := PurgeDue(lastUsed, now, expiry, true)
+		if due%expiry != 0 || due <= now || due < lastUsed+expiry || due-expiry > max(now, lastUsed+expiry-1) {
+			t.Fatalf("PurgeDue(%d, %d, %d, coarse) = %d: not the first tick after now with the stamp expiry old", lastUsed, now, expiry, due)
+		}
+	}
+}
