@@ -151,6 +151,15 @@ func init() {
 			t.semOp(s, gmp.OpRelease, 0)
 			return nil
 		},
+		"sync.Mutex":     mutexCall,
+		"sync.RWMutex":   mutexCall,
+		"sync.WaitGroup": waitGroupCall,
+		"time.After": func(t *translator, s *site) []value {
+			// A select case reads time.After itself (selectStmt): a
+			// call met here is outside one.
+			t.errorf(s.x.Pos(), lookup("time.After").Hint, "time.After outside a select case is not modelled")
+			return []value{refusedValue}
+		},
 		"errgroup":     errgroupCall,
 		"ants.NewPool": newPoolCall,
 		"ants.NewPoolWithFunc": func(t *translator, s *site) []value {
@@ -970,4 +979,66 @@ func (t *translator) forgetWrites(loop ast.Node, e *env) {
 		}
 		return true
 	})
+}
+
+// mutexCall is Lock, Unlock, RLock or RUnlock of a sync.Mutex or
+// RWMutex.
+func mutexCall(t *translator, s *site) []value {
+	if s.recv.k != kMutex {
+		t.refuseRecv(s, "mutex")
+		return nil
+	}
+	kind := map[string]gmp.OpKind{"Lock": gmp.OpLock, "Unlock": gmp.OpUnlock, "RLock": gmp.OpRLock, "RUnlock": gmp.OpRUnlock}[s.fn.Name()]
+	t.emit(item{op: gmp.Op{Kind: kind, Mutex: s.recv.idx, Pos: t.pos(s.x.Pos())}})
+	t.mutexUsed(s.recv.idx)
+	switch kind {
+	case gmp.OpUnlock, gmp.OpRUnlock:
+		t.release(syncKey{syncMutex, s.recv.idx})
+	default:
+		t.acquire(syncKey{syncMutex, s.recv.idx})
+	}
+	return nil
+}
+
+// waitGroupCall is Add, Done, Wait or Go of a sync.WaitGroup.
+func waitGroupCall(t *translator, s *site) []value {
+	if s.recv.k != kWG {
+		t.refuseRecv(s, "wait group")
+		return nil
+	}
+	wg := s.recv.idx
+	pos := t.pos(s.x.Pos())
+	switch s.fn.Name() {
+	case "Add":
+		n, ok := t.need(s.arg(0), s.argPos(0), "Add's delta")
+		if !ok {
+			return nil
+		}
+		if n == 0 || n < math.MinInt32 || n > math.MaxInt32 {
+			t.errorf(s.argPos(0), "", "Add(%d): the model's add moves the counter by a delta of 1 to %d either way", n, math.MaxInt32)
+			return nil
+		}
+		t.emit(item{op: gmp.Op{Kind: gmp.OpAdd, WG: wg + 1, N: int(n), Pos: pos}})
+	case "Done":
+		t.emit(item{op: gmp.Op{Kind: gmp.OpDone, WG: wg + 1, Pos: pos}})
+		t.release(syncKey{syncWG, wg})
+	case "Wait":
+		t.emit(item{op: gmp.Op{Kind: gmp.OpWait, WG: wg + 1, Pos: pos}})
+		t.acquire(syncKey{syncWG, wg})
+	case "Go":
+		f := s.arg(0)
+		if f.k != kFunc {
+			t.refuseCallee(s.x, f)
+			return nil
+		}
+		body := t.newGoroutine(func() {
+			t.invoke(f.fn, nil, s.x.Pos())
+			// The Done wg.Go defers orders the goroutine's writes
+			// before a Wait.
+			t.release(syncKey{syncWG, wg})
+		})
+		t.emit(item{op: gmp.Op{Kind: gmp.OpGo, Count: 1, WG: wg + 1, Pos: pos}, body: body})
+	}
+	t.wgUsed(wg)
+	return nil
 }

@@ -24,10 +24,11 @@
 //
 // Why not more. A construct the model has no action for is refused,
 // never approximated: each is a row of the table in constructs.go, the
-// refusals too, so that when the model gains sync.Mutex or select
-// (issue 24) its row turns from NotYet to Accepted, as the print action,
-// the loops that do not count and the flags of issue 25 did (print.go,
-// loops.go). docs/go-subset.md is that table.
+// refusals too, so that when the model gains an action its row turns
+// from NotYet to Accepted, as sync.Mutex, sync.WaitGroup and select
+// (issue 24), the print action, the loops that do not count and the
+// flags of issue 25 did (api.go, stmt.go, print.go, loops.go).
+// docs/go-subset.md is that table.
 //
 // A program schedlab real wrote (its first line is the marker real
 // writes) reads back into the scenario it came from: its helpers

@@ -398,9 +398,10 @@ func (t *translator) unary(x *ast.UnaryExpr, e *env) value {
 			return t.composite(cl, e)
 		}
 		if id, ok := ast.Unparen(x.X).(*ast.Ident); ok {
-			if tg := t.targetOf(id, e); tg.c != nil && tg.c.v.k == kFlag {
-				// &done of an atomic.Bool: its methods take a pointer,
-				// and the flag is the same through it.
+			if tg := t.targetOf(id, e); tg.c != nil && (tg.c.v.k == kFlag || tg.c.v.k == kMutex || tg.c.v.k == kWG || tg.c.v.k == kChildren) {
+				// &done of an atomic.Bool, &mu, &wg: their methods take
+				// a pointer, and the flag, mutex or group is the same
+				// through it.
 				return t.read(tg.c, x.OpPos)
 			} else if tg.c != nil {
 				// Writes through the pointer are not followed, so the
@@ -466,6 +467,9 @@ func (t *translator) composite(x *ast.CompositeLit, e *env) value {
 	if isNamed(typ, "sync/atomic", "Bool") && len(x.Elts) == 0 {
 		return value{k: kFlag, idx: t.newFlag(t.nameHint, x.Pos())}
 	}
+	if v, ok := t.newSync(typ, t.nameHint, x.Pos()); ok && len(x.Elts) == 0 {
+		return v
+	}
 	switch u := typ.Underlying().(type) {
 	case *types.Slice, *types.Array:
 		var elems []value
@@ -524,6 +528,11 @@ func (t *translator) zero(typ types.Type, name string) value {
 	case isNamed(typ, "sync/atomic", "Bool"):
 		if _, ptr := typ.(*types.Pointer); !ptr {
 			return value{k: kFlag, idx: t.newFlag(name, t.at)}
+		}
+	}
+	if _, ptr := typ.(*types.Pointer); !ptr {
+		if v, ok := t.newSync(typ, name, t.at); ok {
+			return v
 		}
 	}
 	switch u := typ.Underlying().(type) {
@@ -894,6 +903,9 @@ func (t *translator) builtin(name string, args []value, x *ast.CallExpr) []value
 		if isNamed(t.info.TypeOf(x.Args[0]), "sync/atomic", "Bool") {
 			return []value{{k: kFlag, idx: t.newFlag(t.nameHint, x.Pos())}}
 		}
+		if v, ok := t.newSync(t.info.TypeOf(x.Args[0]), t.nameHint, x.Pos()); ok {
+			return []value{v}
+		}
 		return []value{unknown("a pointer")}
 	case "close":
 		if i, ok := t.chanOf(args[0], x.Args[0], "close of"); ok {
@@ -1094,4 +1106,23 @@ func unspell(s string) string {
 		b.WriteByte(s[i])
 	}
 	return b.String()
+}
+
+// newSync makes the sync.Mutex, RWMutex or WaitGroup a variable of type
+// typ holds (the zero value is ready to use), named after name. A
+// generated program's children WaitGroup is not one: zero makes it
+// kChildren first.
+func (t *translator) newSync(typ types.Type, name string, at token.Pos) (value, bool) {
+	switch {
+	case isNamed(typ, "sync", "Mutex"), isNamed(typ, "sync", "RWMutex"):
+		rw := isNamed(typ, "sync", "RWMutex")
+		t.mutexes = append(t.mutexes, gmp.MutexDecl{Name: t.declName(name, "mu", "mu_"), RW: rw, Pos: t.pos(at)})
+		t.creations++
+		return value{k: kMutex, idx: len(t.mutexes) - 1}, true
+	case isNamed(typ, "sync", "WaitGroup"):
+		t.wgs = append(t.wgs, gmp.WaitGroupDecl{Name: t.declName(name, "wg", "wg_"), Pos: t.pos(at)})
+		t.creations++
+		return value{k: kWG, idx: len(t.wgs) - 1}, true
+	}
+	return value{}, false
 }

@@ -26,6 +26,7 @@ func (t *translator) finish() []gmp.Op {
 	}
 	ops := t.convert(items)
 	t.usedFlags = t.numberFlags(ops)
+	t.numberSync(ops)
 	return ops
 }
 
@@ -62,6 +63,11 @@ func walk(items []item, mult int64, certain bool, ranges []*rangeInfo, visit vis
 			}
 		}
 		walk(it.body, m, c, r, visit)
+		for _, body := range it.cases {
+			// Which case runs is not known: what a case does is not
+			// counted for certain.
+			walk(body, m, false, r, visit)
+		}
 	}
 }
 
@@ -161,6 +167,13 @@ func (t *translator) normalize(items []item, top bool) []item {
 			out = append(out, plain)
 		}
 		it.body = t.normalize(it.body, false)
+		if it.cases != nil {
+			cases := make([][]item, len(it.cases))
+			for i, b := range it.cases {
+				cases[i] = t.normalize(b, false)
+			}
+			it.cases = cases
+		}
 		switch {
 		case it.kind == iRange:
 			recv := item{op: gmp.Op{Kind: gmp.OpRecv, Chan: it.rng.ch, Pos: it.rng.pos}}
@@ -311,6 +324,13 @@ func (t *translator) convert(items []item) []gmp.Op {
 			switch op.Kind {
 			case gmp.OpGo, gmp.OpLoop, gmp.OpSubmit, gmp.OpGroup:
 				op.Body = t.convert(it.body)
+			case gmp.OpSelect:
+				op.Cases = append([]gmp.SelectCase(nil), op.Cases...)
+				for i := range op.Cases {
+					if i < len(it.cases) {
+						op.Cases[i].Body = t.convert(it.cases[i])
+					}
+				}
 			}
 			out = append(out, op)
 		}

@@ -329,10 +329,12 @@ func unmodelledInLoop(items []item) string {
 type syncKind uint8
 
 const (
-	syncSend syncKind = iota // a send or a close; its receive acquires
-	syncRecv                 // a receive of an unbuffered channel; its send acquires
-	syncFlag                 // a set; the loop that waits for the flag acquires
-	syncSem                  // a Release; an Acquire of the whole weight acquires
+	syncSend  syncKind = iota // a send or a close; its receive acquires
+	syncRecv                  // a receive of an unbuffered channel; its send acquires
+	syncFlag                  // a set; the loop that waits for the flag acquires
+	syncSem                   // a Release; an Acquire of the whole weight acquires
+	syncMutex                 // an Unlock or RUnlock; a Lock or RLock acquires
+	syncWG                    // a wait group's Done; its Wait acquires
 )
 
 // syncKey is one kind of release: on a channel (sends, or receives of an
@@ -572,8 +574,65 @@ func (t *translator) numberFlags(ops []gmp.Op) []string {
 				op.Flag = n
 			}
 			visit(op.Body)
+			for _, c := range op.Cases {
+				visit(c.Body)
+			}
 		}
 	}
 	visit(ops)
 	return names
+}
+
+// mutexUsed and wgUsed note that the actions use mutex or wait group i.
+func (t *translator) mutexUsed(i int) {
+	if t.usedMu == nil {
+		t.usedMu = map[int]bool{}
+	}
+	t.usedMu[i] = true
+}
+
+func (t *translator) wgUsed(i int) {
+	if t.usedWG == nil {
+		t.usedWG = map[int]bool{}
+	}
+	t.usedWG[i] = true
+}
+
+// numberSync keeps the mutexes and wait groups the actions use, in the
+// order a scenario file declares them (mutexes: before rwmutexes:, as
+// Parse numbers them), and renumbers the actions to match.
+func (t *translator) numberSync(ops []gmp.Op) {
+	muIdx, wgIdx := map[int]int{}, map[int]int{}
+	for _, rw := range []bool{false, true} {
+		for i, m := range t.mutexes {
+			if m.RW == rw && t.usedMu[i] {
+				muIdx[i] = len(t.usedMutexes)
+				t.usedMutexes = append(t.usedMutexes, m)
+			}
+		}
+	}
+	for i, w := range t.wgs {
+		if t.usedWG[i] {
+			wgIdx[i] = len(t.usedWGs)
+			t.usedWGs = append(t.usedWGs, w)
+		}
+	}
+	var visit func(ops []gmp.Op)
+	visit = func(ops []gmp.Op) {
+		for i := range ops {
+			op := &ops[i]
+			switch op.Kind {
+			case gmp.OpLock, gmp.OpUnlock, gmp.OpRLock, gmp.OpRUnlock:
+				op.Mutex = muIdx[op.Mutex]
+			}
+			if op.WG > 0 {
+				op.WG = wgIdx[op.WG-1] + 1
+			}
+			visit(op.Body)
+			for _, c := range op.Cases {
+				visit(c.Body)
+			}
+		}
+	}
+	visit(ops)
 }

@@ -9,9 +9,7 @@ import (
 
 // The published puzzles under testdata/puzzles, as their sources print
 // them: each either translates into the scenario its // want: says, or is
-// refused with the messages its // want error: lines give. Most print,
-// and wait for the model's print action (issue 25); the WaitGroup ones
-// for issue 24.
+// refused with the messages its // want error: lines give.
 func TestGoPuzzles(t *testing.T) {
 	files, err := filepath.Glob("testdata/puzzles/*.go")
 	if err != nil {

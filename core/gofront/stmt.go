@@ -49,6 +49,8 @@ type item struct {
 	rng   *rangeInfo
 	// mayReject marks a submit to a pool that may reject the task.
 	mayReject bool
+	// cases are a select's case bodies, one for each of op.Cases.
+	cases [][]item
 }
 
 // rangeInfo is a range over a channel, whose iterations are the values
@@ -277,10 +279,7 @@ func (t *translator) stmt(s ast.Stmt, e *env, label string) ctl {
 	case *ast.RangeStmt:
 		return t.rangeStmt(s, e, label)
 	case *ast.SelectStmt:
-		t.refuse(s.Pos(), "select")
-		for _, cc := range s.Body.List {
-			t.readAside(nil, &ast.BlockStmt{List: cc.(*ast.CommClause).Body}, e)
-		}
+		return t.selectStmt(s, e, label)
 	case *ast.BranchStmt:
 		switch s.Tok {
 		case token.GOTO:
@@ -1240,4 +1239,147 @@ func (t *translator) rangeChan(s *ast.RangeStmt, e *env) ctl {
 	r := &rangeInfo{ch: idx, pos: t.pos(s.For)}
 	t.emit(item{kind: iRange, rng: r, op: gmp.Op{Pos: r.pos}, body: body})
 	return ctlNext
+}
+
+// selectStmt reads a select: each case's communication becomes a case of
+// the model's select, and its body, read as if it ran, that case's do.
+// Which case runs is decided as the program runs, so what a body writes
+// is not known after the select.
+func (t *translator) selectStmt(s *ast.SelectStmt, e *env, label string) ctl {
+	if len(s.Body.List) > gmp.MaxSelectCases {
+		t.refuse(s.Pos(), "select other", fmt.Sprintf("a select of %d cases: the model allows %d, default included", len(s.Body.List), gmp.MaxSelectCases))
+		return ctlNext
+	}
+	op := gmp.Op{Kind: gmp.OpSelect, Pos: t.pos(s.Select)}
+	var bodies [][]item
+	mark, w0 := t.serial, len(t.writes)
+	exited0, defers0 := t.g.exited, t.g.pendingDefers
+	allExit := len(s.Body.List) > 0
+	ok := true
+	t.watch++
+	for _, st := range s.Body.List {
+		cc := st.(*ast.CommClause)
+		ce := newEnv(e)
+		c, good := t.selectCase(cc, ce)
+		ok = ok && good
+		var end ctl
+		body := t.capture(func() { end = t.stmts(cc.Body, ce) })
+		switch {
+		case end == ctlBreak && (t.label == "" || t.label == label):
+			// break ends the select.
+		case end == ctlExit && t.g.exited:
+		case end != ctlNext && end != ctlExit:
+			t.refuse(cc.Case, "select other", "a case that returns, continues or breaks out of a loop is not modelled: the model's select ends with its case")
+			ok = false
+		}
+		allExit = allExit && t.g.exited
+		t.g.exited, t.g.pendingDefers = exited0, defers0
+		c.Pos = t.pos(cc.Case)
+		op.Cases = append(op.Cases, c)
+		bodies = append(bodies, body)
+	}
+	t.watch--
+	why := fmt.Sprintf("which case of the select at %v ran, decided as the program runs", op.Pos)
+	for _, c := range t.writes[w0:] {
+		if c.born <= mark {
+			t.assign(c, unknown(why))
+		}
+	}
+	if t.watch == 0 {
+		t.writes = t.writes[:0]
+	}
+	if !ok {
+		return ctlNext
+	}
+	// A scenario writes default apart, after the cases (Go lets it
+	// stand anywhere, and its place changes nothing).
+	for i, c := range op.Cases {
+		if c.Dir == gmp.SelectDefault && i != len(op.Cases)-1 {
+			op.Cases = append(append(op.Cases[:i:i], op.Cases[i+1:]...), c)
+			b := bodies[i]
+			bodies = append(append(bodies[:i:i], bodies[i+1:]...), b)
+			break
+		}
+	}
+	t.emit(item{op: op, cases: bodies})
+	if allExit {
+		t.g.exited = true
+		return ctlExit
+	}
+	return ctlNext
+}
+
+// selectCase reads a case's communication: declaring, in ce, what a
+// receive assigns.
+func (t *translator) selectCase(cc *ast.CommClause, ce *env) (gmp.SelectCase, bool) {
+	var recv *ast.UnaryExpr
+	var lhs []ast.Expr
+	var define bool
+	switch c := cc.Comm.(type) {
+	case nil:
+		return gmp.SelectCase{Dir: gmp.SelectDefault}, true
+	case *ast.SendStmt:
+		ch := t.eval(c.Chan, ce)
+		t.eval(c.Value, ce)
+		i, ok := t.chanOf(ch, c.Chan, "send on")
+		if !ok {
+			return gmp.SelectCase{}, false
+		}
+		t.chanOp(i, true)
+		return gmp.SelectCase{Dir: gmp.SelectSend, Chan: i}, true
+	case *ast.ExprStmt:
+		recv, _ = ast.Unparen(c.X).(*ast.UnaryExpr)
+	case *ast.AssignStmt:
+		if len(c.Rhs) == 1 {
+			recv, _ = ast.Unparen(c.Rhs[0]).(*ast.UnaryExpr)
+		}
+		lhs, define = c.Lhs, c.Tok == token.DEFINE
+	}
+	if recv == nil || recv.Op != token.ARROW {
+		t.refuse(cc.Case, "select other", "this select case is not a send or a receive the front end reads")
+		return gmp.SelectCase{}, false
+	}
+	var c gmp.SelectCase
+	if call, isCall := ast.Unparen(recv.X).(*ast.CallExpr); isCall && t.isAPI(call, "time.After") && len(call.Args) == 1 {
+		d, ok := t.duration(t.eval(call.Args[0], ce), call.Args[0].Pos(), "time.After's duration")
+		if !ok {
+			return gmp.SelectCase{}, false
+		}
+		c = gmp.SelectCase{Dir: gmp.SelectAfter, Dur: d}
+	} else {
+		i, ok := t.chanOf(t.eval(recv.X, ce), recv.X, "receive from")
+		if !ok {
+			return gmp.SelectCase{}, false
+		}
+		t.chanOp(i, false)
+		c = gmp.SelectCase{Dir: gmp.SelectRecv, Chan: i}
+	}
+	v := unknown(fmt.Sprintf("a value received in the select case at %v", t.pos(cc.Case)))
+	for _, l := range lhs {
+		id, isID := ast.Unparen(l).(*ast.Ident)
+		if isID && id.Name == "_" {
+			continue
+		}
+		if define && isID {
+			if obj := t.info.Defs[id]; obj != nil {
+				t.declare(ce, obj, v)
+			}
+			continue
+		}
+		t.store(t.targetOf(l, ce), v)
+	}
+	return c, true
+}
+
+// isAPI says whether call calls the stub function named full.
+func (t *translator) isAPI(call *ast.CallExpr, full string) bool {
+	var id *ast.Ident
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		id = f
+	case *ast.SelectorExpr:
+		id = f.Sel
+	}
+	fn, ok := t.info.Uses[id].(*types.Func)
+	return ok && fn.FullName() == full
 }

@@ -133,9 +133,19 @@ type translator struct {
 	pools []gmp.PoolDecl
 	sems  []gmp.SemDecl
 	flags []flagDecl
+	// mutexes and wgs are the sync.Mutexes, RWMutexes and WaitGroups the
+	// program declares; those its actions use are numbered at the end
+	// (usedSync), so that one nobody locks (a generated program's rngMu)
+	// is left out.
+	mutexes []gmp.MutexDecl
+	wgs     []gmp.WaitGroupDecl
+	usedMu  map[int]bool
+	usedWG  map[int]bool
 	// usedFlags are the names of the flags the scenario's actions use,
 	// in the order a scenario file names them.
-	usedFlags []string
+	usedFlags   []string
+	usedMutexes []gmp.MutexDecl
+	usedWGs     []gmp.WaitGroupDecl
 	// flagVars are the plain bool variables a loop waits on, flagByObj
 	// their flags once met, flagDeclared those declared so far.
 	flagVars     map[types.Object]bool
@@ -319,6 +329,7 @@ func (t *translator) run(src []byte) *scenarios.Scenario {
 		Name: t.name, Title: t.title, File: t.file, Procs: t.procs, Seed: t.seed, Until: t.until,
 		Expect: t.expect, Chans: t.chans, Pools: t.pools, Sems: t.sems, Main: main,
 		MaxEvents: t.maxEv, Policy: t.policy, Noise: t.noise, WarmStart: t.warm, Flags: t.usedFlags, Source: src,
+		Mutexes: t.usedMutexes, WaitGroups: t.usedWGs,
 	}
 	if sc.Name == "" {
 		sc.Name = scenarioName(t.file)

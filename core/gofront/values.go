@@ -34,6 +34,8 @@ const (
 	kDur           // dur: a duration drawn from the seed (a program schedlab real wrote)
 	kChildren      // the WaitGroup a program schedlab real wrote counts children with
 	kFlag          // idx: into flags (an atomic.Bool, or a pointer to one)
+	kMutex         // idx: into mutexes (a sync.Mutex or RWMutex, or a pointer to one)
+	kWG            // idx: into wgs (a sync.WaitGroup, or a pointer to one)
 )
 
 type value struct {

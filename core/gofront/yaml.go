@@ -95,6 +95,25 @@ func yamlWithLines(sc *scenarios.Scenario) ([]byte, []gmp.Pos) {
 			w.line(s.Pos, "  %s: %d", yamlString(s.Name), s.Size)
 		}
 	}
+	var mus, rws, wgs []string
+	for _, m := range sc.Mutexes {
+		if m.RW {
+			rws = append(rws, yamlString(m.Name))
+		} else {
+			mus = append(mus, yamlString(m.Name))
+		}
+	}
+	for _, wg := range sc.WaitGroups {
+		wgs = append(wgs, yamlString(wg.Name))
+	}
+	for _, decl := range []struct {
+		key   string
+		names []string
+	}{{"mutexes", mus}, {"rwmutexes", rws}, {"waitgroups", wgs}} {
+		if len(decl.names) > 0 {
+			w.line(gmp.Pos{}, "%s: [%s]", decl.key, strings.Join(decl.names, ", "))
+		}
+	}
 	if len(sc.Main) == 0 {
 		w.line(gmp.Pos{}, "main: []")
 	} else {
@@ -136,11 +155,26 @@ func (w *yamlWriter) actions(sc *scenarios.Scenario, ops []gmp.Op, ind string) {
 		case gmp.OpSend, gmp.OpRecv, gmp.OpClose:
 			w.line(op.Pos, "%s- %s: %s", ind, op.Kind, yamlString(sc.Chans[op.Chan].Name))
 		case gmp.OpWait:
-			w.line(op.Pos, "%s- wait: children", ind)
+			if op.WG > 0 {
+				w.line(op.Pos, "%s- wait: %s", ind, yamlString(sc.WaitGroups[op.WG-1].Name))
+			} else {
+				w.line(op.Pos, "%s- wait: children", ind)
+			}
+		case gmp.OpLock, gmp.OpUnlock, gmp.OpRLock, gmp.OpRUnlock:
+			w.line(op.Pos, "%s- %s: %s", ind, op.Kind, yamlString(sc.Mutexes[op.Mutex].Name))
+		case gmp.OpAdd:
+			w.line(op.Pos, "%s- add: {wg: %s, n: %d}", ind, yamlString(sc.WaitGroups[op.WG-1].Name), op.N)
+		case gmp.OpDone:
+			w.line(op.Pos, "%s- done: %s", ind, yamlString(sc.WaitGroups[op.WG-1].Name))
+		case gmp.OpSelect:
+			w.selectOp(sc, op, ind)
 		case gmp.OpAcquire, gmp.OpRelease:
 			w.line(op.Pos, "%s- %s: {sem: %s, n: %d}", ind, op.Kind, yamlString(sc.Sems[op.Sem].Name), op.N)
 		case gmp.OpGo:
 			w.line(op.Pos, "%s- go:", ind)
+			if op.WG > 0 {
+				w.line(gmp.Pos{}, "%s    wg: %s", ind, yamlString(sc.WaitGroups[op.WG-1].Name))
+			}
 			w.line(gmp.Pos{}, "%s    count: %d", ind, op.Count)
 			w.body(sc, op.Body, ind)
 		case gmp.OpLoop:
@@ -182,6 +216,47 @@ func (w *yamlWriter) actions(sc *scenarios.Scenario, ops []gmp.Op, ind string) {
 			// Every action a scenario can write is above; one this does
 			// not know is written so that reading it back fails there.
 			w.line(op.Pos, "%s- %s", ind, yamlString(op.Kind.String()))
+		}
+	}
+}
+
+// selectOp writes a select: its cases, then its default apart.
+func (w *yamlWriter) selectOp(sc *scenarios.Scenario, op gmp.Op, ind string) {
+	if len(op.Cases) == 0 {
+		w.line(op.Pos, "%s- select: {}", ind)
+		return
+	}
+	w.line(op.Pos, "%s- select:", ind)
+	var def *gmp.SelectCase
+	wroteCases := false
+	for i := range op.Cases {
+		c := &op.Cases[i]
+		var head string
+		switch c.Dir {
+		case gmp.SelectDefault:
+			def = c
+			continue
+		case gmp.SelectRecv, gmp.SelectSend:
+			head = fmt.Sprintf("%s: %s", c.Dir, yamlString(sc.Chans[c.Chan].Name))
+		case gmp.SelectAfter:
+			head = "after: " + yamlDur(c.Dur)
+		}
+		if !wroteCases {
+			w.line(gmp.Pos{}, "%s    cases:", ind)
+			wroteCases = true
+		}
+		w.line(c.Pos, "%s      - %s", ind, head)
+		if len(c.Body) > 0 {
+			w.line(gmp.Pos{}, "%s        do:", ind)
+			w.actions(sc, c.Body, ind+"          ")
+		}
+	}
+	if def != nil {
+		if len(def.Body) == 0 {
+			w.line(def.Pos, "%s    default: []", ind)
+		} else {
+			w.line(def.Pos, "%s    default:", ind)
+			w.actions(sc, def.Body, ind+"      ")
 		}
 	}
 }

@@ -25,6 +25,18 @@ func withoutPos(p *gmp.Program) *gmp.Program {
 			if len(op.Body) == 0 {
 				op.Body = nil
 			}
+			if op.Cases != nil {
+				cases := make([]gmp.SelectCase, len(op.Cases))
+				for j, c := range op.Cases {
+					c.Pos = gmp.Pos{}
+					c.Body = clear(c.Body)
+					if len(c.Body) == 0 {
+						c.Body = nil
+					}
+					cases[j] = c
+				}
+				op.Cases = cases
+			}
 			out[i] = op
 		}
 		return out
@@ -37,6 +49,14 @@ func withoutPos(p *gmp.Program) *gmp.Program {
 	for _, s := range p.Sems {
 		s.Pos = gmp.Pos{}
 		q.Sems = append(q.Sems, s)
+	}
+	for _, m := range p.Mutexes {
+		m.Pos = gmp.Pos{}
+		q.Mutexes = append(q.Mutexes, m)
+	}
+	for _, w := range p.WaitGroups {
+		w.Pos = gmp.Pos{}
+		q.WaitGroups = append(q.WaitGroups, w)
 	}
 	for _, pl := range p.Pools {
 		pl.Pos = gmp.Pos{}

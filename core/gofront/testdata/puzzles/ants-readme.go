@@ -63,12 +63,6 @@ func main() {
 // What the front end says today:
 //
 // want error: 19:30: a printed value that depends on a type assertion's result cannot be evaluated
-// want error: 36:3: sync.WaitGroup is not modelled yet (issue 24)
-// want error: 39:3: sync.WaitGroup is not modelled yet (issue 24)
-// want error: 42:2: sync.WaitGroup is not modelled yet (issue 24)
 // want error: 43:41: a printed value that depends on ants.Running(), decided as the program runs cannot be evaluated
-// want error: 50:3: sync.WaitGroup is not modelled yet (issue 24)
-// want error: 55:3: sync.WaitGroup is not modelled yet (issue 24)
-// want error: 58:2: sync.WaitGroup is not modelled yet (issue 24)
 // want error: 59:41: a printed value that depends on ants.PoolWithFunc.Running, decided as the program runs cannot be evaluated
 // want error: 60:49: a printed value that depends on sum, which another goroutine writes cannot be evaluated

@@ -32,8 +32,50 @@ func main() {
 
 }
 
-// What the front end says today:
+// What the front end gives:
 //
-// want error: 23:3: sync.WaitGroup is not modelled yet (issue 24)
-// want error: 26:10: sync.WaitGroup is not modelled yet (issue 24)
-// want error: 31:2: sync.WaitGroup is not modelled yet (issue 24)
+// want:
+// procs: 2
+// waitgroups: [wg]
+// main:
+//   - add: {wg: wg, n: 1}
+//   - go:
+//       count: 1
+//       do:
+//         - print: "Worker 1 starting"
+//         - sleep: 1s
+//         - print: "Worker 1 done"
+//         - done: wg
+//   - add: {wg: wg, n: 1}
+//   - go:
+//       count: 1
+//       do:
+//         - print: "Worker 2 starting"
+//         - sleep: 1s
+//         - print: "Worker 2 done"
+//         - done: wg
+//   - add: {wg: wg, n: 1}
+//   - go:
+//       count: 1
+//       do:
+//         - print: "Worker 3 starting"
+//         - sleep: 1s
+//         - print: "Worker 3 done"
+//         - done: wg
+//   - add: {wg: wg, n: 1}
+//   - go:
+//       count: 1
+//       do:
+//         - print: "Worker 4 starting"
+//         - sleep: 1s
+//         - print: "Worker 4 done"
+//         - done: wg
+//   - add: {wg: wg, n: 1}
+//   - go:
+//       count: 1
+//       do:
+//         - print: "Worker 5 starting"
+//         - sleep: 1s
+//         - print: "Worker 5 done"
+//         - done: wg
+//   - wait: wg

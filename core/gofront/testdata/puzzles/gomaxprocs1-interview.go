@@ -28,9 +28,111 @@ func main() {
 	wg.Wait()
 }
 
-// What the front end says today:
+// What the front end gives:
 //
-// want error: 15:2: sync.WaitGroup is not modelled yet (issue 24)
-// want error: 19:4: sync.WaitGroup is not modelled yet (issue 24)
-// want error: 25:4: sync.WaitGroup is not modelled yet (issue 24)
-// want error: 28:2: sync.WaitGroup is not modelled yet (issue 24)
+// want:
+// procs: 1
+// waitgroups: [wg]
+// main:
+//   - add: {wg: wg, n: 20}
+//   - go:
+//       count: 1
+//       do:
+//         - print: "A:  0"
+//         - done: wg
+//   - go:
+//       count: 1
+//       do:
+//         - print: "A:  1"
+//         - done: wg
+//   - go:
+//       count: 1
+//       do:
+//         - print: "A:  2"
+//         - done: wg
+//   - go:
+//       count: 1
+//       do:
+//         - print: "A:  3"
+//         - done: wg
+//   - go:
+//       count: 1
+//       do:
+//         - print: "A:  4"
+//         - done: wg
+//   - go:
+//       count: 1
+//       do:
+//         - print: "A:  5"
+//         - done: wg
+//   - go:
+//       count: 1
+//       do:
+//         - print: "A:  6"
+//         - done: wg
+//   - go:
+//       count: 1
+//       do:
+//         - print: "A:  7"
+//         - done: wg
+//   - go:
+//       count: 1
+//       do:
+//         - print: "A:  8"
+//         - done: wg
+//   - go:
+//       count: 1
+//       do:
+//         - print: "A:  9"
+//         - done: wg
+//   - go:
+//       count: 1
+//       do:
+//         - print: "B:  0"
+//         - done: wg
+//   - go:
+//       count: 1
+//       do:
+//         - print: "B:  1"
+//         - done: wg
+//   - go:
+//       count: 1
+//       do:
+//         - print: "B:  2"
+//         - done: wg
+//   - go:
+//       count: 1
+//       do:
+//         - print: "B:  3"
+//         - done: wg
+//   - go:
+//       count: 1
+//       do:
+//         - print: "B:  4"
+//         - done: wg
+//   - go:
+//       count: 1
+//       do:
+//         - print: "B:  5"
+//         - done: wg
+//   - go:
+//       count: 1
+//       do:
+//         - print: "B:  6"
+//         - done: wg
+//   - go:
+//       count: 1
+//       do:
+//         - print: "B:  7"
+//         - done: wg
+//   - go:
+//       count: 1
+//       do:
+//         - print: "B:  8"
+//         - done: wg
+//   - go:
+//       count: 1
+//       do:
+//         - print: "B:  9"
+//         - done: wg
+//   - wait: wg
