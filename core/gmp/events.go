@@ -39,6 +39,8 @@ const (
 	KindSemRelease                   // sem-release: a semaphore is given back
 	KindPoolExit                     // pool-exit: a worker stops because its task called runtime.Goexit
 	KindPoolQueue                    // pool-queue: an accepted task goes into a pool's queue
+	KindCPUOff                       // cpu-off: a thread that could run has no CPU (the kernel's scheduler, cpus.go)
+	KindCPUOn                        // cpu-on: such a thread gets a CPU
 	numKinds
 )
 
@@ -53,7 +55,7 @@ var kindNames = [numKinds]string{
 	KindGFree: "gfree", KindProgram: "program", KindPoolDispatch: "pool-dispatch", KindPoolBlock: "pool-block",
 	KindPoolReject: "pool-reject", KindPoolIdle: "pool-idle", KindPoolPurge: "pool-purge",
 	KindSemAcquire: "sem-acquire", KindSemRelease: "sem-release", KindPoolExit: "pool-exit",
-	KindPoolQueue: "pool-queue",
+	KindPoolQueue: "pool-queue", KindCPUOff: "cpu-off", KindCPUOn: "cpu-on",
 }
 
 func (k Kind) String() string {
@@ -182,6 +184,11 @@ const (
 	RulePoolTakeQueued
 	RulePoolServeQueued
 	RulePoolRefill
+	// the kernel's scheduler under the Ms (cpus.go)
+	RuleCPUWait
+	RuleCPUWakeupPreempt
+	RuleCPUSliceOver
+	RuleCPUResume
 	numRules
 )
 

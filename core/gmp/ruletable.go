@@ -148,6 +148,16 @@ var ruleTable = [numRules]ruleInfo{
 		"Obj pool; N worker; N2 task; N3 running; G2 workerG; D waited"},
 	RulePoolRefill: {"pool.refill", "a queue drained to half lets the first waiters move their tasks into it (P5)",
 		"Obj pool; N waiterNo; N2 task; N3 inQueue; G2 waiterG; D waited"},
+
+	// Linux's CFS, kernel/sched/fair.c as of 6.5 (cpus.go).
+	RuleCPUWait: {"select_task_rq_fair", "a thread wakes to find no idle CPU and not enough vruntime lead to preempt: it waits in a run queue",
+		"N cpu; N2 runnable; D lead; Flag newThread"},
+	RuleCPUWakeupPreempt: {"check_preempt_wakeup", "a woken thread whose vruntime is behind by more than the wake-up granularity preempts the running thread",
+		"N cpu; M2 preemptor; D lead; D2 wakeupGran"},
+	RuleCPUSliceOver: {"check_preempt_tick", "at the scheduler tick a thread that has had its slice of the period gives its CPU to the leftmost waiting thread",
+		"N cpu; N2 runnable; D slice; M2 next"},
+	RuleCPUResume: {"pick_next_task_fair", "a waiting thread gets a CPU, its own or an idle one that pulls it (newidle_balance)",
+		"N cpu; D offFor; Flag pulled"},
 }
 
 // Fn is the runtime function the rule models.
