@@ -145,7 +145,7 @@ runs writing the same DIR do not read each other's programs or traces.
 			return scenarios.BuiltinNames(), cobra.ShellCompDirectiveDefault
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := modelOnly(cmd, "policy", "noise", "costs"); err != nil {
+			if err := modelOnly(cmd, "policy", "noise", "costs", "cpus", "load"); err != nil {
 				return err
 			}
 			if err := rf.check(); err != nil {

@@ -28,7 +28,7 @@ const (
 	maxErrors    = 20
 )
 
-var topKeys = []string{"name", "title", "summary", "procs", "seed", "until", "max_events", "policy", "noise", "expect", "chans", "pools", "sems", "main", "notes", "ask"}
+var topKeys = []string{"name", "title", "summary", "procs", "seed", "until", "max_events", "policy", "noise", "cpus", "load", "expect", "chans", "pools", "sems", "main", "notes", "ask"}
 
 var validName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
 
@@ -193,6 +193,12 @@ func (p *reader) parse(data []byte) *Scenario {
 	}
 	if n, ok := fields["noise"]; ok {
 		sc.Noise = p.boolean(n, "noise")
+	}
+	if n, ok := fields["cpus"]; ok {
+		sc.CPUs = int(p.integer(n, "cpus", 1, gmp.MaxProcs))
+	}
+	if n, ok := fields["load"]; ok {
+		sc.Load = int(p.integer(n, "load", 0, gmp.MaxLoad))
 	}
 	if n, ok := fields["expect"]; ok {
 		switch v := p.str(n, "expect"); v {

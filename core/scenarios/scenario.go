@@ -40,6 +40,10 @@ type Scenario struct {
 	Policy gmp.Policy
 	// Noise makes thread wake-ups late by seeded amounts (noise: true).
 	Noise bool
+	// CPUs and Load put the Ms on CPUs scheduled by a model of Linux's
+	// CFS, beside Load busy threads of other programs (cpus:, load:;
+	// gmp.Config). 0 and 0: every M that can run runs.
+	CPUs, Load int
 	// Source is the file's text.
 	Source []byte
 }
@@ -61,7 +65,8 @@ func (s *Scenario) Program() *gmp.Program {
 // Config returns a simulation configuration for the scenario, with the
 // default costs. Callers override fields (seed, procs, until) from flags.
 func (s *Scenario) Config() gmp.Config {
-	return gmp.Config{Procs: s.Procs, Seed: s.Seed, Until: s.Until, MaxEvents: s.MaxEvents, Policy: s.Policy, Noise: s.Noise}
+	return gmp.Config{Procs: s.Procs, Seed: s.Seed, Until: s.Until, MaxEvents: s.MaxEvents, Policy: s.Policy, Noise: s.Noise,
+		CPUs: s.CPUs, Load: s.Load}
 }
 
 // AsExpected reports whether a run that ended with end ended the way the
