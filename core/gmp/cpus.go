@@ -371,16 +371,15 @@ func (s *Machine) cpuSettle(m *M) {
 func (s *Machine) settleThread(m *M) {
 	c := s.cpu
 	c.actor = -1
-	if s.ended {
-		return
-	}
 	t := c.thread(m.ID)
 	if t.state != thRunning {
 		return
 	}
 	k := t.cpu
 	q := &c.cpus[k]
-	busy := s.needsCPU(m)
+	// A run that ended stops where it is, but a woken thread does not
+	// stay on its way to a CPU.
+	busy := s.needsCPU(m) || s.ended
 	if q.incoming == int32(m.ID) {
 		q.incoming = cpuIdle
 		if busy {

@@ -92,3 +92,39 @@ func firstDiff(a, b []gmp.Event) int {
 	}
 	return -1
 }
+
+// Random scenarios (TestSoak's) on 1–4 CPUs beside 0–6 busy threads, with
+// noise and the invariants checked after each step, twice each: no run
+// breaks an invariant or stalls, and a seed gives the same events again.
+func TestSoakOnBusyCPUs(t *testing.T) {
+	n := max(*soak/3, 50)
+	for seed := uint64(1); seed <= uint64(n); seed++ {
+		src := randomScenario(seed)
+		sc, err := scenarios.Parse("soak.yaml", []byte(src))
+		if err != nil {
+			continue
+		}
+		run := func() (gmp.End, []gmp.Event) {
+			cfg := sc.Config()
+			cfg.Check, cfg.Noise, cfg.Seed = true, true, seed
+			cfg.CPUs, cfg.Load = 1+int(seed%4), int(seed/4%7)
+			if cfg.Until == 0 {
+				cfg.Until = 5 * time.Second
+			}
+			m, err := gmp.New(cfg, sc.Program())
+			if err != nil {
+				t.Fatalf("seed %d: %v\n%s", seed, err, src)
+			}
+			var evs []gmp.Event
+			m.SetSink(func(e gmp.Event) { evs = append(evs, e) })
+			return m.Run(), evs
+		}
+		end, a := run()
+		if end.Reason == gmp.Invariant || end.Reason == gmp.Running || end.Reason == gmp.EventLimit {
+			t.Fatalf("seed %d on %d CPUs, load %d, ended %v: %v\n%s", seed, 1+seed%4, seed/4%7, end.Reason, end.Err, src)
+		}
+		if _, b := run(); firstDiff(a, b) >= 0 {
+			t.Fatalf("seed %d: two runs differ\n%s", seed, src)
+		}
+	}
+}
