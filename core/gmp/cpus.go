@@ -200,6 +200,19 @@ func (s *Machine) startCPUs() {
 	}
 	s.cpu = newCPUModel(n, s.cfg.Load)
 	c := s.cpu
+	if s.cfg.Noise {
+		// The program starts at no particular moment of the load's
+		// round: each CPU's load thread is some way into its slice, and
+		// the load's share so far is some way behind or ahead.
+		for k := range c.cpus {
+			if q := &c.cpus[k]; q.nload > 0 {
+				sl := c.slice(int(q.nload))
+				q.loadSlice = sim.Time(-s.rng.Int63n(int64(sl)))
+				q.loadExec = q.loadSlice
+				q.loadVR = time.Duration(s.rng.Int63n(int64(sl))) - sl/2
+			}
+		}
+	}
 	q := &c.cpus[0]
 	t := c.thread(0)
 	t.cpu = 0
@@ -675,7 +688,35 @@ func (s *Machine) cpuTick(k int32, gen uint32) {
 			c.pull(s, j)
 		}
 	}
+	c.balance(s, k)
 	c.ensureTick(s, k)
+}
+
+// balance is the periodic load balance seen from CPU k at its tick
+// (load_balance): a CPU with two or more runnable threads more than k
+// gives it a waiting M that is not cache-hot, to wait in k's queue.
+func (c *cpuModel) balance(s *Machine, k int32) {
+	if c.cpus[k].curr == cpuIdle {
+		return // an idle CPU pulls a thread to run instead (pull)
+	}
+	for j := range int32(len(c.cpus)) {
+		if j == k || c.nrRunning(j) < c.nrRunning(k)+2 {
+			continue
+		}
+		for _, id := range c.cpus[j].queue {
+			t := &c.th[id]
+			if s.now.Sub(t.lastRan) < cfsMigrationCost {
+				continue // task_hot
+			}
+			c.unqueue(j, id)
+			c.updateCurr(s, j)
+			c.updateCurr(s, k)
+			t.vr += c.cpus[k].minVR - c.cpus[j].minVR
+			t.cpu = k
+			c.cpus[k].queue = append(c.cpus[k].queue, id)
+			return
+		}
+	}
 }
 
 // switchOut ends the running thread's slice at a tick and gives the CPU
