@@ -228,7 +228,7 @@ func (s *Machine) startCPUs() {
 	// runs it has run once and sleeps: its first wake-up is a sleeper's,
 	// not a new thread's. It last ran on the CPU a new thread would get.
 	mon := c.thread(s.mon.M)
-	mon.cpu = c.idlest(-1)
+	mon.cpu = c.idlest()
 	mon.vr = c.cpus[mon.cpu].minVR - c.latency // slept long: the full sleeper's credit
 }
 
@@ -425,7 +425,7 @@ func (c *cpuModel) place(s *Machine, m *M, t *osThread) bool {
 	var k int32
 	switch {
 	case fresh:
-		k = c.idlest(-1)
+		k = c.idlest()
 	case waker >= 0 && waker == prev && s.now.Sub(t.lastRan) < cfsMigrationCost:
 		k = waker // wake-affine: cache-hot on the waker's CPU
 	default:
@@ -458,14 +458,14 @@ func (c *cpuModel) place(s *Machine, m *M, t *osThread) bool {
 		q.incoming = int32(m.ID)
 		return true
 	}
-	if lead := c.currVR(s, k) - t.vr; q.incoming == cpuIdle && lead > c.wakeupGran {
+	if lead := c.currVR(k) - t.vr; q.incoming == cpuIdle && lead > c.wakeupGran {
 		t.state = thRunning
 		q.incoming = int32(m.ID)
 		return true
 	}
 	// It waits in k's queue.
 	s.emit(Event{Kind: KindCPUOff, Rule: RuleCPUWait, G: m.CurG, P: heldP(m), M: m.ID, N: int(k),
-		N2: c.nrRunning(k), D: c.currVR(s, k) - t.vr, Flag: fresh})
+		N2: c.nrRunning(k), D: c.currVR(k) - t.vr, Flag: fresh})
 	t.state = thWaiting
 	t.deferred = true
 	t.offSince = s.now
@@ -563,7 +563,7 @@ func (c *cpuModel) currVRNow(k int32) (time.Duration, bool) {
 	return 0, false
 }
 
-func (c *cpuModel) currVR(s *Machine, k int32) time.Duration {
+func (c *cpuModel) currVR(k int32) time.Duration {
 	v, _ := c.currVRNow(k)
 	return v
 }
@@ -626,7 +626,7 @@ func (c *cpuModel) idleFrom(first int32) int32 {
 
 // idlest is the CPU a new thread goes to (find_idlest_cpu): an idle one,
 // else the one with the fewest runnable threads, the lowest on a tie.
-func (c *cpuModel) idlest(int32) int32 {
+func (c *cpuModel) idlest() int32 {
 	best := int32(0)
 	for k := range int32(len(c.cpus)) {
 		if c.nrRunning(k) < c.nrRunning(best) {
@@ -679,7 +679,7 @@ func (s *Machine) cpuTick(k int32, gen uint32) {
 		}
 		ran := s.now.Sub(from)
 		left, _ := c.leftmostVR(k)
-		if ran > ideal || (ran >= c.minGran && c.currVR(s, k)-left > ideal) {
+		if ran > ideal || (ran >= c.minGran && c.currVR(k)-left > ideal) {
 			c.switchOut(s, k, ideal)
 		}
 	}
@@ -725,7 +725,7 @@ func (c *cpuModel) switchOut(s *Machine, k int32, slice time.Duration) {
 	q := &c.cpus[k]
 	cur := q.curr
 	next, nextIsLoad := c.leftmost(k)
-	curVR := c.currVR(s, k)
+	curVR := c.currVR(k)
 	if next < 0 && !nextIsLoad {
 		return
 	}

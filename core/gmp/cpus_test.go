@@ -128,3 +128,41 @@ func TestSoakOnBusyCPUs(t *testing.T) {
 		}
 	}
 }
+
+// A clone taken mid-run, with the kernel's scheduler under the Ms,
+// continues exactly as the original does, and stepping the original
+// leaves the clone's CPUs alone: the UI's snapshots replay such runs.
+func TestCloneWithCPUs(t *testing.T) {
+	sc, err := scenarios.Load("burst")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := sc.Config()
+	cfg.CPUs, cfg.Load, cfg.Noise, cfg.Seed, cfg.Until = 2, 3, true, 5, 50*time.Millisecond
+	m, err := gmp.New(cfg, sc.Program())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var orig []gmp.Event
+	m.SetSink(func(e gmp.Event) { orig = append(orig, e) })
+	offs := 0
+	for offs < 10 && m.Step() {
+		if e := orig[len(orig)-1]; e.Kind == gmp.KindCPUOff {
+			offs++
+		}
+	}
+	c := m.Clone()
+	ran, waited := c.CPUTimes()
+	var fromClone []gmp.Event
+	c.SetSink(func(e gmp.Event) { fromClone = append(fromClone, e) })
+	cut := len(orig)
+	m.Run()
+	if r, w := c.CPUTimes(); r != ran || w != waited {
+		t.Fatal("running the original moved the clone's CPU times")
+	}
+	c.Run()
+	t.Logf("cut at event %d (%d cpu-off), %d events after it", cut, offs, len(fromClone))
+	if i := firstDiff(orig[cut:], fromClone); i >= 0 || len(fromClone) == 0 {
+		t.Fatalf("the clone diverged at event %d after the cut (%d events after it in the original, %d in the clone)", i, len(orig)-cut, len(fromClone))
+	}
+}
