@@ -152,7 +152,7 @@ all goroutines are asleep - deadlock!").`,
 			return scenarios.BuiltinNames(), cobra.ShellCompDirectiveDefault
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := modelOnly(cmd, "policy", "noise", "costs", "warm-start"); err != nil {
+			if err := modelOnly(cmd, "policy", "noise", "costs", "warm-start", "cpus", "load"); err != nil {
 				return err
 			}
 			if err := rf.check(); err != nil {

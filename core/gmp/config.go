@@ -129,6 +129,14 @@ type Config struct {
 	// idle threads already made, P0's schedtick advanced (warmstart.go).
 	// Off, the run starts on a bare machine, as every golden trace does.
 	WarmStart bool
+	// CPUs is how many CPUs the Ms share, scheduled by a model of Linux's
+	// CFS (cpus.go). 0, the default, is as many as Ps with no kernel
+	// scheduler modelled: every M that can run runs at once.
+	CPUs int
+	// Load is how many always-runnable threads of other programs share
+	// the CPUs with the Ms (cpus.go). With Load and no CPUs, the CPUs are
+	// as many as Ps.
+	Load int
 }
 
 // DefaultMaxEvents bounds a run without Until.
@@ -151,6 +159,12 @@ func (c *Config) Validate() error {
 	}
 	if c.Horizon < 0 || c.Horizon > MaxSimTime {
 		errs = append(errs, fmt.Errorf("horizon must be between 0 and %v, got %v", MaxSimTime, c.Horizon))
+	}
+	if c.CPUs < 0 || c.CPUs > MaxProcs {
+		errs = append(errs, fmt.Errorf("cpus must be between 0 (as many as procs) and %d, got %d", MaxProcs, c.CPUs))
+	}
+	if c.Load < 0 || c.Load > MaxLoad {
+		errs = append(errs, fmt.Errorf("load must be between 0 and %d threads, got %d", MaxLoad, c.Load))
 	}
 	if c.SchedTrace < 0 {
 		errs = append(errs, fmt.Errorf("schedtrace period must not be negative, got %v", c.SchedTrace))

@@ -44,6 +44,8 @@ const (
 	KindWaitGroup                    // waitgroup: a sync.WaitGroup's Add, Done or Wait
 	KindSelect                       // select: a select statement picks a case, takes its default, or resumes with the case that woke it
 	KindPrint                        // print: the program writes a line of output
+	KindCPUOff                       // cpu-off: a thread that could run has no CPU (the kernel's scheduler, cpus.go)
+	KindCPUOn                        // cpu-on: such a thread gets a CPU
 	numKinds
 )
 
@@ -62,6 +64,7 @@ var kindNames = [numKinds]string{
 	KindMutexLock: "mutex-lock", KindMutexUnlock: "mutex-unlock", KindWaitGroup: "waitgroup",
 	KindSelect: "select",
 	KindPrint:  "print",
+	KindCPUOff: "cpu-off", KindCPUOn: "cpu-on",
 }
 
 func (k Kind) String() string {
@@ -224,6 +227,11 @@ const (
 	RuleReadySelectTimer
 	// output
 	RulePrint
+	// the kernel's scheduler under the Ms (cpus.go)
+	RuleCPUWait
+	RuleCPUWakeupPreempt
+	RuleCPUSliceOver
+	RuleCPUResume
 	numRules
 )
 

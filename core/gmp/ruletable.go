@@ -191,6 +191,16 @@ var ruleTable = [numRules]ruleInfo{
 	RuleReadySelectTimer: {"sendTime", "a time.After timer fires in findRunnable; its send wakes the select waiting on its channel (R8.5, R8.7)",
 		"G3 kicked; P2 timerOwner; D late; N2 selCase"},
 	RulePrint: {"fmt.Println", "a goroutine's line goes out in a write system call, after fmt formats it", "N line; Flag firstPrint"},
+
+	// Linux's CFS, kernel/sched/fair.c as of 6.5 (cpus.go).
+	RuleCPUWait: {"select_task_rq_fair", "a thread wakes to find no idle CPU and not enough vruntime lead to preempt: it waits in a run queue",
+		"N cpu; N2 runnable; D lead; Flag newThread"},
+	RuleCPUWakeupPreempt: {"check_preempt_wakeup", "a woken thread whose vruntime is behind by more than the wake-up granularity preempts the running thread",
+		"N cpu; M2 preemptor; D lead; D2 wakeupGran"},
+	RuleCPUSliceOver: {"check_preempt_tick", "at the scheduler tick a thread that has had its slice of the period gives its CPU to the leftmost waiting thread",
+		"N cpu; N2 runnable; D slice; M2 next"},
+	RuleCPUResume: {"pick_next_task_fair", "a waiting thread gets a CPU, its own or an idle one that pulls it (newidle_balance)",
+		"N cpu; D offFor; Flag pulled"},
 }
 
 // Fn is the runtime function the rule models.

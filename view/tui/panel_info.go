@@ -143,6 +143,15 @@ func drawMs(c canvas, f frame, col, row, limit int) int {
 		case m.State == gmp.MStarting:
 			s, kind = fmt.Sprintf("%v waking→%v", m.ID, m.NextP), "waking"
 		}
+		// With CPUs modelled, where the kernel has the thread: a thread
+		// that could run but waits for a CPU holds up its P.
+		switch cpu, on := st.ThreadCPU(m.ID); on {
+		case gmp.CPURunning:
+			s += fmt.Sprintf(" cpu%d", cpu)
+		case gmp.CPUWaiting:
+			s += " off-CPU"
+			count["off-CPU"]++
+		}
 		parts = append(parts, s)
 		count[kind]++
 	}
@@ -151,7 +160,7 @@ func drawMs(c canvas, f frame, col, row, limit int) int {
 		return c.text(col, row, full, t.Base)
 	}
 	var sum []string
-	for _, kind := range []string{"running", "spinning", "scheduling", "syscall", "netpoll", "waking", "idle", "sysmon"} {
+	for _, kind := range []string{"running", "spinning", "scheduling", "syscall", "netpoll", "waking", "idle", "sysmon", "off-CPU"} {
 		if count[kind] > 0 {
 			sum = append(sum, fmt.Sprintf("%d %s", count[kind], kind))
 		}

@@ -1,0 +1,168 @@
+package gmp_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/schedlab/schedlab/core/gmp"
+	"github.com/schedlab/schedlab/core/scenarios"
+)
+
+// Every built-in runs to the end it means with its Ms on fewer CPUs than
+// Ps, beside busy threads, with every invariant checked after each step:
+// the kernel's scheduler loses no thread and no wake-up.
+func TestBuiltinsOnBusyCPUs(t *testing.T) {
+	for _, name := range scenarios.BuiltinNames() {
+		sc, err := scenarios.Load(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct{ cpus, load int }{{1, 0}, {1, 2}, {2, 1}, {sc.Procs, 0}, {2, 5}} {
+			cfg := sc.Config()
+			cfg.Seed, cfg.Noise, cfg.Check, cfg.CPUs, cfg.Load = 3, true, true, c.cpus, c.load
+			if cfg.Until == 0 {
+				cfg.Until = 2 * time.Second
+			}
+			m, err := gmp.New(cfg, sc.Program())
+			if err != nil {
+				t.Fatal(err)
+			}
+			end := m.Run()
+			if end.Reason == gmp.Invariant || end.Reason == gmp.EventLimit || (end.Reason != gmp.UntilReached && !sc.AsExpected(end)) {
+				t.Errorf("%s on %d CPUs with load %d: %v: %v", name, c.cpus, c.load, end.Reason, end.Err)
+			}
+		}
+	}
+}
+
+// With as many CPUs as Ps and no load, the kernel's scheduler never makes
+// a thread of a built-in wait: only the threads without a P (sysmon, a
+// thread back from a syscall or woken to find nothing) ever share a CPU,
+// they take no time when they do, and a woken sleeper is far enough
+// behind to preempt. So the default, which leaves the kernel out, is
+// cpus = procs: every built-in's events are the same, exact and with
+// noise, event for event.
+func TestCPUsAsManyAsPsChangeNothing(t *testing.T) {
+	events := func(sc *scenarios.Scenario, cfg gmp.Config) []gmp.Event {
+		m, err := gmp.New(cfg, sc.Program())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []gmp.Event
+		m.SetSink(func(e gmp.Event) { out = append(out, e) })
+		m.Run()
+		return out
+	}
+	for _, name := range scenarios.BuiltinNames() {
+		sc, err := scenarios.Load(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, seed := range []uint64{0, 1, 2} {
+			cfg := sc.Config()
+			if seed > 0 {
+				cfg.Seed, cfg.Noise = seed, true
+			}
+			want := events(sc, cfg)
+			cfg.CPUs = sc.Procs
+			got := events(sc, cfg)
+			if i := firstDiff(want, got); i >= 0 {
+				t.Errorf("%s (seed %d, noise %v) with cpus: %d: event %d differs from the default run", name, cfg.Seed, cfg.Noise, cfg.CPUs, i)
+			}
+		}
+	}
+}
+
+// firstDiff is the first event that differs, -1 for none. An event's Op
+// points into its machine's program, and New makes the pools' bodies for
+// each machine, so the action is compared by its kind and place.
+func firstDiff(a, b []gmp.Event) int {
+	for i := range min(len(a), len(b)) {
+		x, y := a[i], b[i]
+		if (x.Op == nil) != (y.Op == nil) || x.Op != nil && (x.Op.Kind != y.Op.Kind || x.Op.Pos != y.Op.Pos) {
+			return i
+		}
+		x.Op, y.Op = nil, nil
+		if x != y {
+			return i
+		}
+	}
+	if len(a) != len(b) {
+		return min(len(a), len(b))
+	}
+	return -1
+}
+
+// Random scenarios (TestSoak's) on 1–4 CPUs beside 0–6 busy threads, with
+// noise and the invariants checked after each step, twice each: no run
+// breaks an invariant or stalls, and a seed gives the same events again.
+func TestSoakOnBusyCPUs(t *testing.T) {
+	n := max(*soak/3, 50)
+	for seed := uint64(1); seed <= uint64(n); seed++ {
+		src := randomScenario(seed)
+		sc, err := scenarios.Parse("soak.yaml", []byte(src))
+		if err != nil {
+			continue
+		}
+		run := func() (gmp.End, []gmp.Event) {
+			cfg := sc.Config()
+			cfg.Check, cfg.Noise, cfg.Seed = true, true, seed
+			cfg.CPUs, cfg.Load = 1+int(seed%4), int(seed/4%7)
+			if cfg.Until == 0 {
+				cfg.Until = 5 * time.Second
+			}
+			m, err := gmp.New(cfg, sc.Program())
+			if err != nil {
+				t.Fatalf("seed %d: %v\n%s", seed, err, src)
+			}
+			var evs []gmp.Event
+			m.SetSink(func(e gmp.Event) { evs = append(evs, e) })
+			return m.Run(), evs
+		}
+		end, a := run()
+		if end.Reason == gmp.Invariant || end.Reason == gmp.Running || end.Reason == gmp.EventLimit {
+			t.Fatalf("seed %d on %d CPUs, load %d, ended %v: %v\n%s", seed, 1+seed%4, seed/4%7, end.Reason, end.Err, src)
+		}
+		if _, b := run(); firstDiff(a, b) >= 0 {
+			t.Fatalf("seed %d: two runs differ\n%s", seed, src)
+		}
+	}
+}
+
+// A clone taken mid-run, with the kernel's scheduler under the Ms,
+// continues exactly as the original does, and stepping the original
+// leaves the clone's CPUs alone: the UI's snapshots replay such runs.
+func TestCloneWithCPUs(t *testing.T) {
+	sc, err := scenarios.Load("burst")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := sc.Config()
+	cfg.CPUs, cfg.Load, cfg.Noise, cfg.Seed, cfg.Until = 2, 3, true, 5, 50*time.Millisecond
+	m, err := gmp.New(cfg, sc.Program())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var orig []gmp.Event
+	m.SetSink(func(e gmp.Event) { orig = append(orig, e) })
+	offs := 0
+	for offs < 10 && m.Step() {
+		if e := orig[len(orig)-1]; e.Kind == gmp.KindCPUOff {
+			offs++
+		}
+	}
+	c := m.Clone()
+	ran, waited := c.CPUTimes()
+	var fromClone []gmp.Event
+	c.SetSink(func(e gmp.Event) { fromClone = append(fromClone, e) })
+	cut := len(orig)
+	m.Run()
+	if r, w := c.CPUTimes(); r != ran || w != waited {
+		t.Fatal("running the original moved the clone's CPU times")
+	}
+	c.Run()
+	t.Logf("cut at event %d (%d cpu-off), %d events after it", cut, offs, len(fromClone))
+	if i := firstDiff(orig[cut:], fromClone); i >= 0 || len(fromClone) == 0 {
+		t.Fatalf("the clone diverged at event %d after the cut (%d events after it in the original, %d in the clone)", i, len(orig)-cut, len(fromClone))
+	}
+}
