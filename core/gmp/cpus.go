@@ -305,6 +305,11 @@ func (s *Machine) needsCPU(m *M) bool {
 	switch m.next {
 	case stepRunG, stepCPUDone, stepChanWorkDone, stepSchedule:
 		return true
+	case stepNone:
+		// A goroutine in a loop that calls nothing computes with no wake
+		// of its own (loop.go's spin): its thread runs until a signal or
+		// a flag's store stops it.
+		return m.CurG != NoG && m.State == MRunning && s.spinning(s.g(m.CurG))
 	}
 	return false
 }
@@ -888,7 +893,9 @@ func (c *cpuModel) resume(s *Machine, k, id int32, pulled bool) {
 		}
 	case t.frozen:
 		t.frozen = false
-		if waited > 0 || t.held {
+		// A spinning thread (next stepNone) has no wake-up to move: it
+		// just computes again.
+		if (waited > 0 || t.held) && m.next != stepNone {
 			if g := m.CurG; g != NoG && s.g(g).inCPU {
 				s.g(g).cpuEnd = s.g(g).cpuEnd.Add(waited)
 			}
