@@ -66,6 +66,10 @@ type factInfo struct {
 	// asking about as the run goes (schedlab tui --quiz), with a sentence
 	// setting the scene that does not give the answer away.
 	decision func(e *gmp.Event, v *view, prog *gmp.Program) (Fact, string, bool)
+	// before, if set, reports whether the run has settled f before the
+	// question's moment: the ask is then answered at once, with a
+	// warning, rather than by an event that never comes.
+	before func(f Fact, v *view) bool
 }
 
 // facts is the one table of facts. The scenario format, the generated
@@ -322,12 +326,13 @@ var facts = []factInfo{
 			}
 			return e.Kind == gmp.KindPrint && e.Line() == f.Lines
 		},
-		answer: func(_ Fact, e *gmp.Event, v *view, _ *gmp.Describer) string {
-			return OrderText(v.printedWith(e))
+		answer: func(f Fact, e *gmp.Event, v *view, _ *gmp.Describer) string {
+			return OrderText(v.firstPrinted(f, e))
 		},
-		wrong: func(_ Fact, e *gmp.Event, v *view, _ *gmp.Describer) []string {
-			return v.otherOrders(v.printedWith(e))
+		wrong: func(f Fact, e *gmp.Event, v *view, _ *gmp.Describer) []string {
+			return v.otherOrders(v.firstPrinted(f, e))
 		},
+		before: func(f Fact, v *view) bool { return f.Lines > 0 && len(v.printed) >= f.Lines },
 		decision: func(e *gmp.Event, v *view, _ *gmp.Program) (Fact, string, bool) {
 			if e.Kind != gmp.KindPrint || e.Line() != 1 || len(v.texts) < 2 {
 				return Fact{}, "", false

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedlab/schedlab/core/scenarios"
 	"github.com/schedlab/schedlab/teach/quiz"
 )
 
@@ -90,5 +91,50 @@ func TestDocListsFacts(t *testing.T) {
 		if !strings.Contains(string(doc), " "+name+": ") {
 			t.Errorf("docs/scenarios.md does not list the fact %s", name)
 		}
+	}
+}
+
+// A question whose answer is forced is allowed with a warning naming its
+// line: one the run gives no other choice (one goroutine waits to run),
+// and one the run decides before it is asked (the first line printed
+// before the question's moment).
+func TestForcedAsksWarn(t *testing.T) {
+	for _, c := range []struct{ name, src, answer, warn string }{
+		{"one choice", `
+procs: 1
+main:
+  - go: {do: [{cpu: 1ms}]}
+  - sleep: 1ms
+ask:
+  - on: go-block
+    answer: {next-on: P0}
+`, "G2", `q.yaml:7:5: warning: the answer is forced: the run offers no choice but "G2"`},
+		{"decided before", `
+procs: 1
+main:
+  - print: a
+  - print: b
+  - sleep: 1ms
+ask:
+  - on: go-block
+    answer: {printed: 1}
+`, "a", "q.yaml:8:5: warning: the answer is decided before the question is asked"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			sc, err := scenarios.Parse("q.yaml", []byte(c.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			qs, warns, err := quiz.SettleWarn(sc.Config(), sc.Program(), sc.Asks)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(qs) != 1 || qs[0].Correct() != c.answer {
+				t.Fatalf("questions %+v, want one answered %q", qs, c.answer)
+			}
+			if len(warns) != 1 || !strings.HasPrefix(warns[0], c.warn) {
+				t.Errorf("warnings %q, want %s", warns, c.warn)
+			}
+		})
 	}
 }

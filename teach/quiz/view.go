@@ -248,6 +248,17 @@ func (v *view) printedWith(e *gmp.Event) []string {
 	return lines
 }
 
+// firstPrinted is what a printed: question asks about: the lines printed
+// with e, cut to the question's number of lines when the run printed
+// them before it was asked.
+func (v *view) firstPrinted(f Fact, e *gmp.Event) []string {
+	lines := v.printedWith(e)
+	if f.Lines > 0 && len(lines) > f.Lines {
+		lines = lines[:f.Lines]
+	}
+	return lines
+}
+
 // otherOrders are plausible wrong answers to an order: the same lines in
 // other orders (each line moved to the front, pairs swapped), the order
 // without its last line, and for one line or none, the program's other
