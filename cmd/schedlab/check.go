@@ -15,7 +15,7 @@ import (
 	"github.com/schedlab/schedlab/view/tracelog"
 )
 
-func newCheckCmd(stdout io.Writer) *cobra.Command {
+func newCheckCmd(stdout, stderr io.Writer) *cobra.Command {
 	var sim simFlags
 	cmd := &cobra.Command{
 		Use:   "check FILE...",
@@ -28,7 +28,9 @@ a closed channel, a send on one) is reported at the line that causes it.
 A scenario that declares expect: deadlock (or panic) passes when its run
 ends that way, and fails when it does not. The questions a scenario asks
 (ask:) are settled against the run: check fails if the run never reaches
-one, nothing answers it, or its answer is not among its choices.
+one, nothing answers it, or its answer is not among its choices. A question
+whose answer is forced (the run offers no other choice, or decided it before
+the question is asked) passes with a warning on stderr naming its line.
 
 The simulation flags check the files as run and tui would show them.`,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -66,7 +68,10 @@ The simulation flags check the files as run and tui would show them.`,
 					runs = append(runs, end.Err)
 					continue
 				}
-				qs, err := quiz.Settle(o.Config(sc), sc.Program(), sc.Asks)
+				qs, warns, err := quiz.SettleWarn(o.Config(sc), sc.Program(), sc.Asks)
+				for _, w := range warns {
+					fmt.Fprintln(stderr, safetext.Term(w))
+				}
 				if err != nil {
 					runs = append(runs, err)
 					continue

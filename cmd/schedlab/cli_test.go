@@ -425,6 +425,17 @@ func TestCheckQuestions(t *testing.T) {
 	}
 }
 
+// check allows a question whose answer is forced, with a warning on
+// stderr naming its file:line:col, and exits 0.
+func TestCheckForcedQuestionWarns(t *testing.T) {
+	file := writeScenario(t, "q.yaml", "procs: 1\nmain:\n  - go: {do: [{cpu: 1ms}]}\n  - sleep: 1ms\nask:\n  - on: go-block\n    answer: {next-on: P0}\n")
+	code, out, errOut := cli(t, "check", file)
+	if code != 0 || !strings.Contains(out, "1 question answered") ||
+		!strings.Contains(errOut, file+`:6:5: warning: the answer is forced: the run offers no choice but "G2"`) {
+		t.Errorf("check with a forced answer: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
 func TestRunJSONL(t *testing.T) {
 	code, out, errOut := cli(t, "run", "steal", "--format", "jsonl")
 	if code != 0 || errOut != "" {
