@@ -367,9 +367,13 @@ func (a *App) last() {
 
 func (a *App) nextNote() {
 	a.stopAt()
-	if !a.sess.NextNote() {
-		a.message = "no later note"
-	}
+	a.startJob(&job{what: "looking for the next note", step: func() bool {
+		found, more := a.sess.nextNote(stepSlice)
+		if !found && !more {
+			a.message = "no later note"
+		}
+		return !more
+	}})
 }
 
 func (a *App) prevNote() {

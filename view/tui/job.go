@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
@@ -15,9 +16,14 @@ import (
 // esc, q or ctrl-c stop it. A short job ends within its first slice,
 // before anything is drawn.
 
-// jobSlice is how many events a job moves through per frame: tens of
-// milliseconds of model time on this project's machine.
-const jobSlice = 20_000
+// A slice ends after jobSlice events or stepSlice steps of the model,
+// whichever comes first: a run may emit an event every few steps, or take
+// millions of steps between two events (two nested loops of compute), and
+// either way a slice takes a few milliseconds on this project's machine.
+const (
+	jobSlice  = 20_000
+	stepSlice = 50_000
+)
 
 // job is the long work in progress.
 type job struct {
@@ -58,9 +64,20 @@ func (a *App) stepJob() {
 	a.message = a.jobLine()
 }
 
-// jobLine is the status bar's progress line.
+// jobLine is the status bar's progress line: the cursor's event, and how
+// far the model has run, which moves on even while no event comes.
 func (a *App) jobLine() string {
-	return fmt.Sprintf("%s: event %d… esc stops", a.job.what, a.sess.Cursor()+1)
+	steps, now := a.sess.Progress()
+	return fmt.Sprintf("%s: event %d · the model at %v, %s steps… esc stops", a.job.what, a.sess.Cursor()+1, now, groupDigits(steps))
+}
+
+// groupDigits writes n with a comma every three digits: 20,000,000.
+func groupDigits(n uint64) string {
+	s := strconv.FormatUint(n, 10)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // jobKey handles a key while a job runs: esc, q and ctrl-c stop it where
@@ -83,7 +100,7 @@ func (a *App) jobKey(ev *tcell.EventKey) bool {
 // toEnd is the job of running to the end of the run.
 func (a *App) toEnd() *job {
 	return &job{what: "running to the end", step: func() bool {
-		if a.runs.forward(jobSlice) < jobSlice {
+		if a.runs.runOn() {
 			a.message = a.runs.endMessage()
 			return true
 		}
@@ -95,7 +112,7 @@ func (a *App) toEnd() *job {
 func (a *App) toNextOf(g gmp.GID) *job {
 	from := a.sess.Cursor() + 1
 	return &job{what: "looking for " + g.String(), step: func() bool {
-		i, next := a.sess.findEventOf(g, from, jobSlice)
+		i, next := a.sess.findEventOf(g, from, jobSlice, stepSlice)
 		switch {
 		case i >= 0:
 			a.sess.Seek(i)

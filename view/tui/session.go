@@ -8,6 +8,7 @@ package tui
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/schedlab/schedlab/core/gmp"
 	"github.com/schedlab/schedlab/core/scenarios"
@@ -171,9 +172,11 @@ func (s *Session) AtEnd() bool {
 	return s.hist.Done() && s.cursor >= s.log.n-1
 }
 
-// lastOfStep reports whether event i is the last its step emitted.
+// lastOfStep reports whether event i is the last its step emitted. The
+// last event known always is: the model grows between steps, never in
+// the middle of one.
 func (s *Session) lastOfStep(i int) bool {
-	return i+1 >= s.log.n && s.hist.Done() || i+1 < s.log.n && s.log.step(i+1) != s.log.step(i)
+	return i+1 >= s.log.n || s.log.step(i+1) != s.log.step(i)
 }
 
 // firstOfStep is the first event of the step that emitted event i.
@@ -218,8 +221,64 @@ func (s *Session) replay(c *gmp.Machine, i int) (at, after *gmp.Machine) {
 // Forward moves the cursor n events ahead, as far as the run goes, and
 // returns how many it moved.
 func (s *Session) Forward(n int) int {
-	target := s.cursor + n
-	s.hist.Extend(target + 2) // one more, to know whether target ends its step
+	s.hist.Extend(s.cursor + n + 2) // one more, to know whether target ends its step
+	return s.forwardTo(s.cursor + n)
+}
+
+// ForwardSteps is Forward running the model at most steps steps: a run
+// can take millions of steps between two events, so the jobs that run
+// far ahead go a bounded slice at a time (job.go). The cursor moves to
+// the last event the run has reached, up to n events on.
+func (s *Session) ForwardSteps(n, steps int) int {
+	s.hist.ExtendSteps(s.cursor+n+2, steps)
+	return s.forwardTo(s.cursor + n)
+}
+
+// Progress is how far the model has run ahead of the cursor: its steps
+// and its simulated moment.
+func (s *Session) Progress() (steps uint64, now sim.Time) {
+	return s.frontier.Steps(), s.frontier.Now()
+}
+
+// reach makes event i known, running the model at most steps steps. It
+// reports whether event i exists, and, when it does not yet, whether
+// the run may still reach it (more is to run).
+func (s *Session) reach(i, steps int) (ok, more bool) {
+	if i < s.log.n {
+		return true, false
+	}
+	ok = s.hist.ExtendSteps(i+1, steps)
+	return ok, !ok && !s.hist.Done()
+}
+
+// stepBudget is a number of the model's steps shared by the calls of one
+// slice of a job.
+type stepBudget struct {
+	s   *Session
+	end uint64
+}
+
+// budget starts a budget of n steps from where the model is; a negative
+// n is no bound.
+func (s *Session) budget(n int) stepBudget {
+	if n < 0 {
+		return stepBudget{s, math.MaxUint64}
+	}
+	return stepBudget{s, s.frontier.Steps() + uint64(n)}
+}
+
+// left is what is left of it: at least one step, so that a slice always
+// moves on.
+func (b stepBudget) left() int {
+	if now := b.s.frontier.Steps(); now < b.end {
+		return int(min(b.end-now, math.MaxInt))
+	}
+	return 1
+}
+
+// forwardTo moves the cursor on to event target, or the last event known
+// before it.
+func (s *Session) forwardTo(target int) int {
 	target = min(target, s.log.n-1)
 	moved := target - s.cursor
 	if moved <= 0 {
@@ -329,6 +388,19 @@ func (s *Session) CurrentNotes() []Note {
 // the simulation forward as far as needed. It reports whether there was one.
 func (s *Session) NextNote() bool {
 	for {
+		found, more := s.nextNote(-1)
+		if !more {
+			return found
+		}
+	}
+}
+
+// nextNote is NextNote running the model at most steps steps (no bound
+// when negative); more says it must be called again, having found no
+// note yet.
+func (s *Session) nextNote(steps int) (found, more bool) {
+	b := s.budget(steps)
+	for {
 		next := -1
 		pending := false
 		for n := range s.sc.Notes {
@@ -341,13 +413,19 @@ func (s *Session) NextNote() bool {
 		}
 		if next >= 0 {
 			s.Seek(next)
-			return true
+			return true, false
 		}
 		if !pending || s.hist.Done() {
-			return false
+			return false, false
 		}
 		// Run on until another note is reached or the run ends.
-		s.hist.Extend(s.log.n + 4096)
+		if steps < 0 {
+			s.hist.Extend(s.log.n + 4096)
+			continue
+		}
+		if s.hist.ExtendSteps(s.log.n+4096, b.left()); b.left() <= 1 {
+			return false, true
+		}
 	}
 }
 
@@ -382,11 +460,16 @@ func (s *Session) NextEventOf(g gmp.GID, limit int) bool {
 }
 
 // findEventOf looks at most n events ahead from event from for one that
-// concerns g, running the simulation on as needed. It returns the event's
-// index, or -1 and where to look next; next is -1 when the run ended first.
-func (s *Session) findEventOf(g gmp.GID, from, n int) (i, next int) {
+// concerns g, running the simulation on as needed, at most steps steps.
+// It returns the event's index, or -1 and where to look next; next is -1
+// when the run ended first.
+func (s *Session) findEventOf(g gmp.GID, from, n, steps int) (i, next int) {
+	b := s.budget(steps)
 	for i = from; i < from+n; i++ {
-		if i >= s.log.n && !s.hist.Extend(i+1) {
+		if ok, more := s.reach(i, b.left()); !ok {
+			if more {
+				return -1, i
+			}
 			return -1, -1
 		}
 		if e := s.log.at(i); e.Involves(g) {

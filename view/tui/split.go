@@ -168,6 +168,33 @@ func (sp *split) forward(n int) int {
 	return n
 }
 
+// runOn grows both runs by a slice of steps, then steps the two in
+// lockstep as far as the events they have reached allow.
+func (sp *split) runOn() bool {
+	for _, p := range sp.panes {
+		s := p.sess
+		s.reach(s.Known()+jobSlice, stepSlice)
+	}
+	for range jobSlice {
+		if !sp.known() || !sp.forward1() {
+			break
+		}
+	}
+	return sp.atEnd()
+}
+
+// known reports whether each run's next event is known, or its run has
+// ended: forward1 then needs no more of the model.
+func (sp *split) known() bool {
+	for _, p := range sp.panes {
+		s := p.sess
+		if s.Cursor()+2 >= s.Known() && !s.Finished() {
+			return false
+		}
+	}
+	return true
+}
+
 func (sp *split) step() string {
 	if !sp.forward1() {
 		return sp.endMessage()
