@@ -780,3 +780,30 @@ func TestGoldenThemes(t *testing.T) {
 		}
 	}
 }
+
+// The goroutine list shows the goroutines that exist, no more (issue 26,
+// defect 2: at tour's first event it listed "G2 exited" before G2 was
+// created, at the end a G10 of a run of nine, and nested-submit a G4).
+func TestGoroutineListHasNoGoroutineThatNeverExisted(t *testing.T) {
+	for _, c := range []struct {
+		scenario string
+		end      bool
+		want     int // goroutines in the list
+	}{{"tour", false, 1}, {"tour", true, 9}, {"nested-submit", true, 3}} {
+		a := newApp(t, c.scenario, false)
+		if c.end {
+			for a.sess.Forward(1<<16) > 0 {
+			}
+		}
+		_, lines := goroutineLines(a.liveFrame())
+		if len(lines) != c.want {
+			t.Errorf("%s (end %v): the list has %d goroutines, want %d:\n%s", c.scenario, c.end, len(lines), c.want, strings.Join(lines, "\n"))
+		}
+		ghost := fmt.Sprintf("G%d ", a.sess.State().NumG())
+		for _, l := range lines {
+			if strings.HasPrefix(l, ghost) {
+				t.Errorf("%s: the list shows %q, which the run never made", c.scenario, l)
+			}
+		}
+	}
+}
