@@ -32,7 +32,7 @@ type viewFlags struct {
 func (f *viewFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.BoolVar(&f.mono, "mono", false, "no colours (also when NO_COLOR is set); the same as --theme mono")
-	fl.StringVar(&f.theme, "theme", "default", "colours: "+strings.Join(tui.Themes, ", ")+" (projector: no dim grey anywhere, for a room at the back)")
+	fl.StringVar(&f.theme, "theme", "auto", "colours: "+strings.Join(tui.Themes, ", ")+" (auto: default or light, as the terminal's background; projector: no dim grey anywhere, for a room at the back, dark or light as the background)")
 	fl.BoolVar(&f.ascii, "ascii", false, "draw only ASCII characters (the default when the locale is not UTF-8, e.g. LANG=C over SSH)")
 	fl.BoolVar(&f.noMouse, "no-mouse", false, "leave the mouse to the terminal, for selecting text (clicks otherwise find goroutines and the wheel scrolls)")
 	_ = cmd.RegisterFlagCompletionFunc("theme", fixedCompletions(tui.Themes...))
@@ -43,7 +43,13 @@ func (f *viewFlags) options() (tui.Options, error) {
 	if !slices.Contains(tui.Themes, f.theme) {
 		return tui.Options{}, usageError{fmt.Errorf("--theme %q: use %s", f.theme, strings.Join(tui.Themes, ", "))}
 	}
-	return tui.Options{Mono: f.mono, Theme: f.theme, ASCII: f.ascii || !tui.UTF8Locale(), NoMouse: f.noMouse}, nil
+	o := tui.Options{Mono: f.mono, Theme: f.theme, ASCII: f.ascii || !tui.UTF8Locale(), NoMouse: f.noMouse}
+	// The terminal is asked for its background only when a theme
+	// depends on it, and not when a test draws on a screen of its own.
+	if (f.theme == "auto" || f.theme == "projector") && !f.mono && screenFor == nil {
+		o.Light, _ = tui.Background()
+	}
+	return o, nil
 }
 
 // uiFlags are the flags of the UI, shared by the root command and tui.

@@ -70,8 +70,12 @@ type App struct {
 // Options configure a UI.
 type Options struct {
 	Mono bool // no colours, whatever the terminal says
-	// Theme names the theme (Themes): "default", "projector" or "mono".
+	// Theme names the theme (Themes): "auto" (or ""), "default",
+	// "light", "projector" or "mono".
 	Theme string
+	// Light says the terminal's background is light (Background): auto
+	// and projector then take their light forms.
+	Light bool
 	// ASCII draws only ASCII characters (UTF8Locale says when a terminal
 	// needs it).
 	ASCII bool

@@ -748,7 +748,8 @@ func TestSelectAnEventInTheLog(t *testing.T) {
 }
 
 // Golden screens in each theme: the ASCII mode's text, and the default,
-// projector and monochrome themes' styles, of one state at three sizes
+// projector, monochrome and light themes' styles (the projector's in its
+// light form too), of one state at three sizes
 // (the default theme's text is tour-step25's golden).
 func TestGoldenThemes(t *testing.T) {
 	t.Setenv("NO_COLOR", "") // the projector's styles, whatever the machine says
@@ -760,7 +761,8 @@ func TestGoldenThemes(t *testing.T) {
 		for _, th := range []struct {
 			name string
 			o    Options
-		}{{"ascii", Options{ASCII: true}}, {"default", Options{}}, {"projector", Options{Theme: "projector"}}, {"mono", Options{Mono: true}}} {
+		}{{"ascii", Options{ASCII: true}}, {"default", Options{}}, {"projector", Options{Theme: "projector"}}, {"mono", Options{Mono: true}},
+			{"light", Options{Theme: "light"}}, {"projector-light", Options{Theme: "projector", Light: true}}} {
 			name := fmt.Sprintf("tour-step25-%s-%dx%d", th.name, sz[0], sz[1])
 			t.Run(name, func(t *testing.T) {
 				a, err := New(sc, sc.Config(), th.o)
