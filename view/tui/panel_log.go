@@ -161,6 +161,10 @@ func noteLines(f frame, w int) ([]string, []string) {
 	for _, n := range notes {
 		heading := fmt.Sprintf("note %d/%d ▸ ", n.Number, len(f.sc.Notes))
 		text := wrap(reflow(n.Text), w-width(heading)-1)
+		if n.Held {
+			heading = fmt.Sprintf("note %d/%d waits ", n.Number, len(f.sc.Notes))
+			text = wrap("until the question after it is answered: it could give the answer away", w-width(heading)-1)
+		}
 		room := 5
 		if len(notes) > 1 {
 			room = max(7/len(notes), 2)

@@ -364,6 +364,9 @@ type Note struct {
 	Number int // its place in the order a viewer meets the notes, from 1
 	Event  int
 	Text   string
+	// Held says the note waits for the answer to a question it would
+	// give away (noteHeld): the screen says so instead of showing it.
+	Held bool
 }
 
 // CurrentNotes are the notes of the latest event at or before the cursor
@@ -378,7 +381,7 @@ func (s *Session) CurrentNotes() []Note {
 	var out []Note
 	for n := range s.sc.Notes {
 		if s.notes.At(n) == best && best >= 0 {
-			out = append(out, Note{Index: n, Number: s.notes.Number(n), Event: best, Text: s.sc.Notes[n].Text})
+			out = append(out, Note{Index: n, Number: s.notes.Number(n), Event: best, Text: s.sc.Notes[n].Text, Held: s.noteHeld(best)})
 		}
 	}
 	return out

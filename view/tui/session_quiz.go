@@ -116,3 +116,20 @@ func (s *Session) Score() (right, answered int) {
 	}
 	return s.quiz.sheet.Score()
 }
+
+// noteHeld reports whether the notes on event e wait for an answer: the
+// first question asked after e is still to answer, and they would be on
+// screen when it is asked (within noteAge events), so they could give its
+// answer away. Once it is answered or skipped they show.
+func (s *Session) noteHeld(e int) bool {
+	q := s.quiz
+	if q == nil {
+		return false
+	}
+	i, _ := slices.BinarySearchFunc(q.qs, e+1, func(x quiz.Question, at int) int { return x.At - at })
+	if i == len(q.qs) || q.qs[i].At-1 > e+noteAge {
+		return false
+	}
+	_, answered := q.sheet.Answered(q.qs[i].At)
+	return !answered && !q.skipped[q.qs[i].At]
+}
