@@ -164,11 +164,24 @@ func sysmonText(st *gmp.Machine, d *gmp.Describer) string {
 	if mon.Deep {
 		return fmt.Sprintf("deep sleep (every P idle) until %v", mon.NextPass)
 	}
+	idle := plural(mon.Idle, "idle pass", "idle passes")
+	if mon.InPass {
+		// The pass is under way: its sleep starts when it ends.
+		return fmt.Sprintf("pass at %v: %s · then sleeps %s (%s)", mon.LastPass, d.SysmonDid(mon.Did), short(mon.Delay), idle)
+	}
 	last := "no pass yet"
 	if mon.Passes > 0 {
 		last = fmt.Sprintf("last pass %v: %s", mon.LastPass, d.SysmonDid(mon.Did))
 	}
-	return fmt.Sprintf("sleeps %s (%d idle passes) · %s · next %v", short(mon.Delay), mon.Idle, last, mon.NextPass)
+	return fmt.Sprintf("sleeps %s (%s) · %s · next %v", short(mon.Delay), idle, last, mon.NextPass)
+}
+
+// plural writes "1 idle pass" or "3 idle passes".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }
 
 func netpollText(st *gmp.Machine) string {
