@@ -404,7 +404,12 @@ func (a *App) restart() {
 }
 
 // reseed runs the scenario again with the next seed. The run so far is
-// dropped; the new one starts at its first event.
+// dropped; the new one starts at its first event. A scenario may draw
+// nothing at random unless noise is on (tour, runnext: the model is
+// deterministic, and one P's steal order or fixed durations leave the seed
+// nothing to choose): when the new seed gives the very same run, so far
+// as reseedCompare events show, noise is turned on, and the message says
+// why, rather than promising a run that is not new.
 func (a *App) reseed() {
 	cfg := a.sess.Config()
 	cfg.Seed++
@@ -413,14 +418,28 @@ func (a *App) reseed() {
 		a.message = err.Error()
 		return
 	}
+	msg := "running again with seed " + strconv.FormatUint(cfg.Seed, 10)
+	if !cfg.Noise && sameRun(a.sess, sess, reseedCompare, 1<<20) {
+		cfg.Noise = true
+		if noisy, err := NewSession(a.sess.Scenario(), cfg); err == nil {
+			sess = noisy
+			msg = fmt.Sprintf("no seed changes %s without noise, so noise is on now: thread wake-ups come late by amounts seed %d draws",
+				a.sess.Scenario().Name, cfg.Seed)
+		}
+	}
 	if a.sess.Quizzing() {
 		// The answers stay with the old run: a new seed asks anew.
 		_ = sess.EnableQuiz(true)
 	}
 	a.sess = sess
 	a.stopAt()
-	a.message = "running again with seed " + strconv.FormatUint(cfg.Seed, 10)
+	a.message = msg
 }
+
+// reseedCompare is how many events of the old run and the new are
+// compared to tell whether a seed changed anything: a few milliseconds'
+// work, and far enough for a seed's first draw to show.
+const reseedCompare = 4096
 
 func (a *App) nextFocus() { a.focus = (a.focus + 1) % numFocus }
 func (a *App) prevFocus() { a.focus = (a.focus + numFocus - 1) % numFocus }

@@ -36,7 +36,11 @@ func (headerPanel) draw(c canvas, f frame) {
 	if f.playing {
 		play = "▶ " + f.pace.String()
 	}
-	right := fmt.Sprintf("seed %d · t=%v · %s · %s ", f.cfg.Seed, st.Now(), event, play)
+	seed := "seed " + strconv.FormatUint(f.cfg.Seed, 10)
+	if f.cfg.Noise {
+		seed += " noise"
+	}
+	right := fmt.Sprintf("%s · t=%v · %s · %s ", seed, st.Now(), event, play)
 	if score := f.score; score != "" {
 		right = score + " · " + right
 	}

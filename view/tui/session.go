@@ -518,3 +518,33 @@ func (s *Session) NotesReached() []int {
 	}
 	return out
 }
+
+// sameRun reports whether sessions a and b give the same run as far as
+// their first n events go, or as far as each gets in steps steps of the
+// model: the same events at the same times, from the same lines of the
+// scenario.
+func sameRun(a, b *Session, n, steps int) bool {
+	ba, bb := a.budget(steps), b.budget(steps)
+	for i := range n {
+		oka, morea := a.reach(i, ba.left())
+		okb, moreb := b.reach(i, bb.left())
+		if morea || moreb {
+			return true // as far as the budget shows
+		}
+		if oka != okb {
+			return false
+		}
+		if !oka {
+			return true
+		}
+		ea, eb := a.Event(i), b.Event(i)
+		if (ea.Op == nil) != (eb.Op == nil) || ea.Op != nil && ea.Op.Pos != eb.Op.Pos {
+			return false
+		}
+		ea.Op, eb.Op = nil, nil
+		if ea != eb {
+			return false
+		}
+	}
+	return true
+}

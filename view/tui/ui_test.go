@@ -809,3 +809,27 @@ func TestGoroutineListHasNoGoroutineThatNeverExisted(t *testing.T) {
 		}
 	}
 }
+
+// s on a scenario whose run no seed changes (nothing drawn at random
+// without --noise) does not pretend to run it again: it says so and turns
+// noise on, which makes the seed matter (issue 26, defect 8). Where the
+// seed changes the run, s just runs it again.
+func TestReseedSaysWhenSeedsChangeNothing(t *testing.T) {
+	a := newApp(t, "tour", false)
+	old := a.sess
+	keys(a, "s")
+	if !strings.Contains(a.message, "no seed changes") || !strings.Contains(a.message, "noise") || !a.sess.Config().Noise {
+		t.Fatalf("s on tour: %q, noise %v", a.message, a.sess.Config().Noise)
+	}
+	if sameRun(old, a.sess, 4096, -1) {
+		t.Error("with noise on, seed 2 still gives seed 1's run")
+	}
+	if got := draw(t, a, 80, 24).text; !strings.Contains(got, "seed 2 noise") {
+		t.Errorf("the header does not say noise is on:\n%s", got)
+	}
+	b := newApp(t, "sem-heavy", false)
+	keys(b, "s")
+	if b.message != "running again with seed 2" || b.sess.Config().Noise {
+		t.Errorf("s on sem-heavy: %q, noise %v", b.message, b.sess.Config().Noise)
+	}
+}
