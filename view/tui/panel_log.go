@@ -160,7 +160,15 @@ func noteLines(f frame, w int) ([]string, []string) {
 	var headings, lines []string
 	for _, n := range notes {
 		heading := fmt.Sprintf("note %d/%d ▸ ", n.Number, len(f.sc.Notes))
-		text := wrap(reflow(n.Text), w-width(heading)-1)
+		if n.HasAt && f.events.Event(n.Event).T != n.At {
+			// Shown on the event before its moment: say the moment.
+			heading = fmt.Sprintf("note %d/%d at %s ▸ ", n.Number, len(f.sc.Notes), short(n.At.D()))
+		}
+		body := reflow(n.Text)
+		if n.More > 0 {
+			body += fmt.Sprintf(" (] shows %d more of this moment)", n.More)
+		}
+		text := wrap(body, w-width(heading)-1)
 		if n.Held {
 			heading = fmt.Sprintf("note %d/%d waits ", n.Number, len(f.sc.Notes))
 			text = wrap("until the question after it is answered: it could give the answer away", w-width(heading)-1)

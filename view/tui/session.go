@@ -54,6 +54,9 @@ type Session struct {
 
 	// quiz is set when the session asks questions (EnableQuiz).
 	quiz *sessionQuiz
+	// noteFocus is the note ] or [ last went to: of several on one
+	// event, the one shown.
+	noteFocus int
 }
 
 // NewSession prepares a run of sc with cfg. The error is for a
@@ -74,6 +77,7 @@ func NewSession(sc *scenarios.Scenario, cfg gmp.Config) (*Session, error) {
 	m.SetSink(s.record)
 	s.hist = sim.NewHistory(m, 0)
 	s.cursor = -1
+	s.noteFocus = -1
 	s.after, s.state = start, start
 	// Show main already running: the first event is its start.
 	s.Forward(1)
@@ -367,28 +371,85 @@ type Note struct {
 	// Held says the note waits for the answer to a question it would
 	// give away (noteHeld): the screen says so instead of showing it.
 	Held bool
+	// More counts the other notes on the same event, which ] shows one
+	// by one.
+	More int
+	// At is the note's moment, for a note written at a time (HasAt).
+	At    sim.Time
+	HasAt bool
 }
 
-// CurrentNotes are the notes of the latest event at or before the cursor
-// that has notes: all of them, in file order, when several land on it.
+// A note shows at its moment, alone. A note at a time is placed by the
+// tracker on the first event at or after that time, which may come much
+// later (sem-heavy's "light goroutines arrive", at 4.29ms, on the release
+// at 6.36ms): the UI shows it on the event before, whose state is the
+// run's at the note's moment, since nothing happens in between. Notes
+// that still share an event are met one at a time: the first in the
+// order they are met, and ] shows the next at the same event.
+
+// noteEvent is the event note n shows on, or -1 while the run has not
+// reached it.
+func (s *Session) noteEvent(n int) int {
+	at := s.notes.At(n)
+	if m := s.sc.Notes[n].Moment; at > 0 && m.HasAt && s.log.at(at).T > sim.Time(m.At) {
+		return at - 1
+	}
+	return at
+}
+
+// noteKey orders the notes as ] meets them: by the event each shows on,
+// then by the order they were met (Number).
+type noteKey struct{ event, number int }
+
+func (k noteKey) before(o noteKey) bool {
+	return k.event < o.event || k.event == o.event && k.number < o.number
+}
+
+// CurrentNotes is the note of the latest event at or before the cursor
+// that has one: the one ] or [ chose there, else the first met. Its More
+// counts the others on that event.
 func (s *Session) CurrentNotes() []Note {
 	best := -1
 	for n := range s.sc.Notes {
-		if at := s.notes.At(n); at >= 0 && at <= s.cursor && at > best {
+		if at := s.noteEvent(n); at >= 0 && at <= s.cursor && at > best {
 			best = at
 		}
 	}
-	var out []Note
+	if best < 0 {
+		return nil
+	}
+	shown, here := -1, 0
 	for n := range s.sc.Notes {
-		if s.notes.At(n) == best && best >= 0 {
-			out = append(out, Note{Index: n, Number: s.notes.Number(n), Event: best, Text: s.sc.Notes[n].Text, Held: s.noteHeld(best)})
+		if s.noteEvent(n) != best {
+			continue
+		}
+		here++
+		if shown < 0 || n == s.noteFocus || shown != s.noteFocus && s.notes.Number(n) < s.notes.Number(shown) {
+			shown = n
 		}
 	}
-	return out
+	others := here - 1
+	text := s.sc.Notes[shown].Text
+	var at sim.Time
+	if m := s.sc.Notes[shown].Moment; m.HasAt {
+		at = sim.Time(m.At)
+	}
+	return []Note{{Index: shown, Number: s.notes.Number(shown), Event: best, Text: text, Held: s.noteHeld(best),
+		More: others, At: at, HasAt: s.sc.Notes[shown].Moment.HasAt}}
 }
 
-// NextNote moves to the event of the next note after the cursor, running
-// the simulation forward as far as needed. It reports whether there was one.
+// shownKey is where the cursor is among the notes: the note shown, when
+// the cursor is on its event, else just the cursor.
+func (s *Session) shownKey() noteKey {
+	if ns := s.CurrentNotes(); len(ns) > 0 && ns[0].Event == s.cursor {
+		return noteKey{s.cursor, ns[0].Number}
+	}
+	return noteKey{s.cursor, 0}
+}
+
+// NextNote moves to the next note, running the simulation forward as far
+// as needed: on to the event of the next, or to the next note of the
+// event shown. It reports whether there was one.
 func (s *Session) NextNote() bool {
 	for {
 		found, more := s.nextNote(-1)
@@ -403,19 +464,26 @@ func (s *Session) NextNote() bool {
 // note yet.
 func (s *Session) nextNote(steps int) (found, more bool) {
 	b := s.budget(steps)
+	from := s.shownKey()
 	for {
-		next := -1
+		next, best := -1, noteKey{}
 		pending := false
 		for n := range s.sc.Notes {
-			switch at := s.notes.At(n); {
-			case at < 0:
+			at := s.noteEvent(n)
+			if at < 0 {
 				pending = true
-			case at > s.cursor && (next < 0 || at < next):
-				next = at
+				continue
+			}
+			k := noteKey{at, s.notes.Number(n)}
+			if from.before(k) && (next < 0 || k.before(best)) {
+				next, best = n, k
 			}
 		}
+		// A note reached later comes after: it shows on the last event
+		// known or a later one, and is met after every note reached.
 		if next >= 0 {
-			s.Seek(next)
+			s.noteFocus = next
+			s.Seek(best.event)
 			return true, false
 		}
 		if !pending || s.hist.Done() {
@@ -432,18 +500,26 @@ func (s *Session) nextNote(steps int) (found, more bool) {
 	}
 }
 
-// PrevNote moves to the event of the latest note before the cursor.
+// PrevNote moves to the note before the one shown: an earlier one of the
+// same event, or the last of the latest event with notes before it.
 func (s *Session) PrevNote() bool {
-	prev := -1
+	from := s.shownKey()
+	prev, best := -1, noteKey{}
 	for n := range s.sc.Notes {
-		if at := s.notes.At(n); at >= 0 && at < s.cursor && at > prev {
-			prev = at
+		at := s.noteEvent(n)
+		if at < 0 {
+			continue
+		}
+		k := noteKey{at, s.notes.Number(n)}
+		if k.before(from) && (prev < 0 || best.before(k)) {
+			prev, best = n, k
 		}
 	}
 	if prev < 0 {
 		return false
 	}
-	s.Seek(prev)
+	s.noteFocus = prev
+	s.Seek(best.event)
 	return true
 }
 

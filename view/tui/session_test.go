@@ -112,7 +112,8 @@ func TestSeekBackRestoresTheSameState(t *testing.T) {
 
 func TestNotesAreReachedInOrder(t *testing.T) {
 	s := newSession(t, "tour")
-	// Several notes can belong to one event; ] stops there once.
+	// tour's notes are each on an event of their own (several on one
+	// event are met one by one: TestNotesOnOneEventAreMetOneByOne).
 	want := map[int]bool{}
 	var at []int
 	for s.NextNote() {

@@ -833,3 +833,57 @@ func TestReseedSaysWhenSeedsChangeNothing(t *testing.T) {
 		t.Errorf("s on sem-heavy: %q, noise %v", b.message, b.sess.Config().Noise)
 	}
 }
+
+// A note at a time shows at its moment, alone, and ] stops at it (issue
+// 26, defect 9: sem-heavy's note 3, "Light goroutines arrive" at 4.29ms,
+// first showed on the release at 6.36ms together with note 4, so ] went
+// past it). It shows on the last event before its moment, whose state is
+// the run's at that moment, and says its time.
+func TestATimedNoteShowsAtItsMomentAlone(t *testing.T) {
+	a := newApp(t, "sem-heavy", false)
+	keys(a, "]]]")
+	got := draw(t, a, 100, 30).text
+	if !strings.Contains(got, "note 3/4 at 4.29ms ▸ Light goroutines arrive") || strings.Contains(got, "A unit comes back") {
+		t.Fatalf("the third ] does not show note 3 alone at its moment:\n%s", got)
+	}
+	if now := a.sess.State().Now(); now > sim.Time(4290*time.Microsecond) || a.sess.Event(a.sess.Cursor()+1).T < sim.Time(4290*time.Microsecond) {
+		t.Fatalf("note 3 shows at %v, not at the last event before 4.29ms", now)
+	}
+	keys(a, "]")
+	got = draw(t, a, 100, 30).text
+	if !strings.Contains(got, "note 4/4 ▸ A unit comes back") || strings.Contains(got, "Light goroutines arrive") {
+		t.Fatalf("the fourth ] does not show note 4 alone:\n%s", got)
+	}
+	keys(a, "[")
+	if got = draw(t, a, 100, 30).text; !strings.Contains(got, "note 3/4 at 4.29ms") {
+		t.Fatalf("[ does not go back to note 3:\n%s", got)
+	}
+}
+
+// Notes that share an event are met one at a time: ] shows the next at
+// the same event, and the screen says there is one more.
+func TestNotesOnOneEventAreMetOneByOne(t *testing.T) {
+	sc, err := scenarios.Parse("two.yaml", []byte("procs: 1\nmain:\n  - go: {do: [{cpu: 1ms}]}\n  - cpu: 1ms\nnotes:\n  - on: go-create\n    text: first of two\n  - on: go-create\n    text: second of two\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := New(sc, sc.Config(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys(a, "]")
+	got := draw(t, a, 100, 30).text
+	if !strings.Contains(got, "first of two") || strings.Contains(got, "second of two") || !strings.Contains(got, "] shows 1 more") {
+		t.Fatalf("the first ] does not show the first note alone:\n%s", got)
+	}
+	at := a.sess.Cursor()
+	keys(a, "]")
+	got = draw(t, a, 100, 30).text
+	if !strings.Contains(got, "second of two") || strings.Contains(got, "first of two") || a.sess.Cursor() != at {
+		t.Fatalf("the second ] does not show the second note at the same event:\n%s", got)
+	}
+	keys(a, "[")
+	if got = draw(t, a, 100, 30).text; !strings.Contains(got, "first of two") {
+		t.Fatalf("[ does not go back to the first:\n%s", got)
+	}
+}
