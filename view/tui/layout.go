@@ -101,6 +101,27 @@ func shareProcs(f frame, h, fixed int) (int, bool) {
 	return shown, false
 }
 
+// alwaysShown is how many Ps the full view keeps on screen whatever else
+// is there, down to 80×24 (minHeight): a class follows every P of a small
+// machine.
+const alwaysShown = 8
+
+// makeRoom are the rows that give rows up so that the Ps fit, first to
+// last, each down to its least (a shrinker): the log keeps its title and
+// the current event, the pools and the queues their first rows, the
+// sentence and the note their first line, cut short. The timeline has
+// given its rows already (shareProcs).
+var makeRoom = []rowID{rowEvents, rowPools, rowQueues, rowExplain, rowNote}
+
+// shrinker is a row panel that can make do with fewer rows than it
+// wants: least is how few, of want.
+type shrinker interface {
+	least(f frame, want int) int
+}
+
+// leastLog is the log's fewest rows: its title and the current event.
+const leastLog = 2
+
 // layoutRow is one row of the layout list: its panel in the full view, in
 // a split pane and in a trace pane, nil where the view has none.
 type layoutRow struct {
@@ -148,6 +169,9 @@ type layout struct {
 	shown int  // Ps shown
 	hide  bool // the timeline gave its rows to the Ps
 	place [numRows]placement
+	// caps are the rows a row gave up for the Ps: it gets at most
+	// cap[id] (0: as many as it wants).
+	caps [numRows]int
 }
 
 // placement is the rows of the pane a panel is drawn in.
@@ -162,12 +186,17 @@ func arrange(f frame, ps *panels, w, h int) layout {
 	v := f.view
 	l := layout{w: w, h: h}
 	fixed := 0
-	for _, r := range layoutList {
+	var wants [numRows]int
+	for id, r := range layoutList {
 		if p := r.in(v); p != nil && !r.fill {
-			fixed += p(ps).rows(f, h)
+			wants[id] = p(ps).rows(f, h)
+			fixed += wants[id]
 		}
 	}
 	l.shown, l.hide = procRules[v](f, h, fixed)
+	if v == fullView {
+		makeRoomForPs(f, ps, h, fixed, wants, &l)
+	}
 	f.l = l
 	fill := numRows
 	at := 0
@@ -180,7 +209,7 @@ func arrange(f frame, ps *panels, w, h int) layout {
 			fill = rowID(id)
 			break
 		}
-		n := p(ps).rows(f, h-at)
+		n := l.capped(rowID(id), p(ps).rows(f, h-at))
 		l.place[id] = placement{at, n}
 		at += n
 	}
@@ -191,7 +220,7 @@ func arrange(f frame, ps *panels, w, h int) layout {
 	under := 0
 	for id := fill + 1; id < numRows; id++ {
 		if p := layoutList[id].in(v); p != nil {
-			l.place[id].rows = p(ps).rows(f, 0)
+			l.place[id].rows = l.capped(id, p(ps).rows(f, 0))
 			under += l.place[id].rows
 		}
 	}
@@ -214,6 +243,46 @@ func arrange(f frame, ps *panels, w, h int) layout {
 		}
 	}
 	return l
+}
+
+// capped is n rows for row id, or its cap when it gave rows up.
+func (l *layout) capped(id rowID, n int) int {
+	if c := l.caps[id]; c > 0 {
+		return min(n, c)
+	}
+	return n
+}
+
+// makeRoomForPs has the rows of makeRoom give up rows, as few as it
+// takes, when the full view's Ps (up to alwaysShown) do not all fit, the
+// timeline having given its own (shareProcs): fixed are the rows the
+// others want, wants each one's. It sets l's Ps and caps.
+func makeRoomForPs(f frame, ps *panels, h, fixed int, wants [numRows]int, l *layout) {
+	procs := min(f.cfg.Procs, alwaysShown)
+	// Below the smallest screen the layout is made for, the Ps scroll.
+	if l.shown >= procs || f.keepTimeline || h >= tallHeight || h < minHeight {
+		return
+	}
+	// shareProcs gives every P a row, the timeline hidden, once
+	// h-fixed+1-4 (the log's title and three events) reaches procs.
+	short := procs - (h - fixed + 1 - 4)
+	for _, id := range makeRoom {
+		if short <= 0 {
+			break
+		}
+		give := 0
+		if id == rowEvents {
+			give = min(short, 4-leastLog)
+		} else if sh, ok := layoutList[id].in(fullView)(ps).(shrinker); ok && wants[id] > 0 {
+			give = max(min(short, wants[id]-sh.least(f, wants[id])), 0)
+			if give > 0 {
+				l.caps[id] = wants[id] - give
+			}
+		}
+		short -= give
+		fixed -= give
+	}
+	l.shown, l.hide = shareProcs(f, h, fixed)
 }
 
 // drawRows lays out f's view in c and draws its rows, then its overlays

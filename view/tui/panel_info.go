@@ -27,6 +27,9 @@ func (infoPanel) rows(f frame, _ int) int {
 	return 3
 }
 
+// least is the queues' row and the Ms'.
+func (infoPanel) least(_ frame, want int) int { return min(want, 2) }
+
 func (p infoPanel) draw(c canvas, f frame) {
 	it := infoItems(f)
 	var rows [][]infoItem

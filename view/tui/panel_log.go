@@ -132,9 +132,13 @@ func (explainPanel) rows(f frame, _ int) int {
 	return len(text) + 1
 }
 
+// least is the sentence's first line and the tail.
+func (explainPanel) least(_ frame, want int) int { return min(want, 2) }
+
 func (explainPanel) draw(c canvas, f frame) {
 	t := f.theme
 	text, tail := explainLines(f, f.w)
+	text = cutLines(text, c.h-1, f.w-2)
 	for i, line := range text {
 		c.text(1, i, line, t.Base.Bold(true))
 	}
@@ -201,9 +205,17 @@ func (notePanel) rows(f frame, _ int) int {
 	return len(text)
 }
 
+// least is the note's first two lines.
+func (notePanel) least(_ frame, want int) int { return min(want, 2) }
+
 func (notePanel) draw(c canvas, f frame) {
 	t := f.theme
 	headings, text := noteLines(f, f.w)
+	if len(text) > c.h {
+		// Cut short to make room for the Ps: the last line says so.
+		indent := width(headings[0])
+		text = cutLines(text, c.h, f.w-indent-1)
+	}
 	indent := 0
 	for i, line := range text {
 		if h := headings[i]; h != "" {
@@ -211,6 +223,24 @@ func (notePanel) draw(c canvas, f frame) {
 		}
 		c.text(indent, i, line, t.Note)
 	}
+}
+
+// cutLines keeps the first n of lines, the last of them ending in "…"
+// when some are left out; w is the width they were wrapped to.
+func cutLines(lines []string, n, w int) []string {
+	if n <= 0 {
+		return nil
+	}
+	if len(lines) <= n {
+		return lines
+	}
+	out := append([]string(nil), lines[:n]...)
+	if last := out[n-1]; width(last) < w {
+		out[n-1] = last + "…"
+	} else {
+		out[n-1] = truncate(last+"…", w)
+	}
+	return out
 }
 
 // statusPanel writes the find prompt, a message, or the key hints from the

@@ -887,3 +887,47 @@ func TestNotesOnOneEventAreMetOneByOne(t *testing.T) {
 		t.Fatalf("[ does not go back to the first:\n%s", got)
 	}
 }
+
+// Every P of up to 8 stays on screen at 80×24 whatever else is there: a
+// pools panel, a semaphore, a note of several lines, a goroutine found
+// (issue 26, defect 10: sem-heavy's Ps panel shrank to 3 of 8 under its
+// notes and semaphore). The other rows make room: the log keeps the
+// current event, a long note and the sentence are cut short.
+func TestEveryPStaysAt80x24(t *testing.T) {
+	long := "procs: 8\npools: {work: {size: 4}}\nsems: {io: 2}\nmain:\n" +
+		"  - go: {count: 12, do: [{acquire: {sem: io}}, {cpu: 2ms}, {release: {sem: io}}]}\n" +
+		"  - submit: {pool: work, count: 12, do: [{cpu: 1ms}]}\n  - wait: children\nnotes:\n" +
+		"  - on: go-create\n    text: " + strings.Repeat("A note long enough to take many lines at 80 columns. ", 8) + "\n" +
+		"  - on: sem-acquire\n    text: " + strings.Repeat("Another long note. ", 20) + "\n"
+	sc, err := scenarios.Parse("crowded.yaml", []byte(long))
+	if err != nil {
+		t.Fatal(err)
+	}
+	crowded, err := New(sc, sc.Config(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range []*App{newApp(t, "sem-heavy", false), crowded} {
+		name := a.sess.Scenario().Name
+		check := func(what string) {
+			t.Helper()
+			got := draw(t, a, 80, 24).text
+			for p := range 8 {
+				if !strings.Contains(got, fmt.Sprintf("\nP%d ", p)) {
+					t.Fatalf("%s, %s: P%d is not shown at 80×24:\n%s", name, what, p, got)
+				}
+			}
+			if !strings.Contains(got, " events ") || !strings.Contains(got, fmt.Sprintf("event %d ", a.sess.Cursor()+1)) {
+				t.Fatalf("%s, %s: the log or the header is gone:\n%s", name, what, got)
+			}
+		}
+		check("the start")
+		for i := 1; i <= 4; i++ {
+			keys(a, "]")
+			check(fmt.Sprintf("note %d", i))
+		}
+		keys(a, "/2")
+		key(a, tcell.KeyEnter, 0)
+		check("G2 found")
+	}
+}
