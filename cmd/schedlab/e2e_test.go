@@ -239,7 +239,7 @@ func TestTUIUnderTmux(t *testing.T) {
 	if out, err := exec.Command("kill", "-TERM", strings.Fields(string(children))[0]).CombinedOutput(); err != nil {
 		t.Fatalf("kill: %v\n%s", err, out)
 	}
-	ended("term", "1", "stopped by terminated")
+	ended("term", "1", "stopped by SIGTERM")
 }
 
 // Without a terminal the UI says it needs one and what to run instead,

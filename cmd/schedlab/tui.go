@@ -190,6 +190,7 @@ func runUI(cmd *cobra.Command, name string, f *uiFlags, stderr io.Writer) error 
 		if next.Split {
 			split = "raw,pool"
 		}
+		opts.StartAt = next.At // v keeps the moment
 	}
 }
 

@@ -361,3 +361,39 @@ func TestOpenWaitsAreCensoredNotDropped(t *testing.T) {
 		t.Errorf("json for no-preempt: %+v", np)
 	}
 }
+
+// What-if policies over a scenario that submits no tasks have no tasks to
+// count: the row is left out, not "tasks started 0" (issue 26, defect 12).
+func TestPolicyTableHasNoTasksRowWithoutTasks(t *testing.T) {
+	sc, err := scenarios.Load("steal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	noSteal, _ := gmp.ParsePolicy("no-steal")
+	rep, err := ComparePolicies(sc.Name, sc.Title, sc.Program(), sc.Config(), []gmp.Policy{{}, noSteal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := rep.WriteText(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(buf.String(), "tasks started") {
+		t.Errorf("a table of policies without tasks counts them:\n%s", buf.String())
+	}
+	burst, err := scenarios.Load("burst")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err = ComparePolicies(burst.Name, burst.Title, burst.Program(), burst.Config(), []gmp.Policy{{}, noSteal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf.Reset()
+	if err := rep.WriteText(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "tasks started") {
+		t.Errorf("a table of policies over a pool's tasks does not count them:\n%s", buf.String())
+	}
+}

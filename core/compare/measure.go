@@ -61,8 +61,10 @@ type Result struct {
 	Pool gmp.PoolStats
 	// TasksStarted is how many of the submitted tasks started: those a
 	// pool gave a worker, or the goroutines the other modes start for
-	// them.
+	// them. HasTasks says the workload submits any: what-if policies
+	// over a scenario without a pool have none to count.
 	TasksStarted int
+	HasTasks     bool
 }
 
 // ReuseRatio is the share of accepted tasks that went to a worker that had
@@ -84,7 +86,7 @@ func Run(prog *gmp.Program, cfg gmp.Config, mode taskmode.Mode) (*Result, error)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", mode, err)
 	}
-	r.Mode, r.Label = mode, mode.String()
+	r.Mode, r.Label, r.HasTasks = mode, mode.String(), true
 	return r, nil
 }
 
@@ -110,7 +112,7 @@ func RunPolicy(prog *gmp.Program, cfg gmp.Config, policy gmp.Policy) (*Result, e
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", policy, err)
 	}
-	r.Mode, r.Label = taskmode.Pool, policy.String()
+	r.Mode, r.Label, r.HasTasks = taskmode.Pool, policy.String(), Submits(prog)
 	return r, nil
 }
 

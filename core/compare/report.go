@@ -35,7 +35,12 @@ func pooled(r *Result) bool {
 
 // rows are the figures of the text table.
 var rows = []table.Row[*Result]{
-	{Label: "tasks started", Cell: func(r *Result) string { return strconv.Itoa(r.TasksStarted) }},
+	{Label: "tasks started", Cell: func(r *Result) string {
+		if !r.HasTasks {
+			return "-"
+		}
+		return strconv.Itoa(r.TasksStarted)
+	}},
 	{Label: "makespan", Cell: func(r *Result) string { return table.Duration(r.Makespan) }},
 	{Label: "goroutines created", Cell: func(r *Result) string { return strconv.Itoa(r.Goroutines) }},
 	{Label: "peak live goroutines", Cell: func(r *Result) string { return strconv.Itoa(r.PeakLive) }},

@@ -113,3 +113,22 @@ func TestStealSentenceSaysWhatIsLeft(t *testing.T) {
 		t.Error("no run steals one G and leaves one: the case of the issue is not checked")
 	}
 }
+
+// One goroutine is "1 goroutine" (issue 26, defect 12: "the run stops
+// here with 1 goroutines alive").
+func TestAliveIsCountedInWords(t *testing.T) {
+	d := gmp.NewDescriber(nil)
+	for _, c := range []struct {
+		e    gmp.Event
+		want string
+	}{
+		{gmp.Event{Kind: gmp.KindProgram, Rule: gmp.RuleUntil, N: 1}, "with 1 goroutine alive"},
+		{gmp.Event{Kind: gmp.KindProgram, Rule: gmp.RuleUntil, N: 3}, "with 3 goroutines alive"},
+		{gmp.Event{Kind: gmp.KindProgram, Rule: gmp.RuleMainReturn, N: 1}, "with 1 other goroutine alive"},
+		{gmp.Event{Kind: gmp.KindProgram, Rule: gmp.RuleMainReturn, N: 2}, "with 2 other goroutines alive"},
+	} {
+		if got := d.Describe(c.e); !strings.Contains(got, c.want) {
+			t.Errorf("%v with %d alive: %q, want %q", c.e.Rule.Fn(), c.e.N, got, c.want)
+		}
+	}
+}

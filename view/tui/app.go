@@ -15,6 +15,7 @@ import (
 
 	"github.com/schedlab/schedlab/core/gmp"
 	"github.com/schedlab/schedlab/core/scenarios"
+	"github.com/schedlab/schedlab/core/sim"
 )
 
 // Panels that can take focus.
@@ -87,6 +88,9 @@ type Options struct {
 	// Quiz asks questions as the run goes: the scenario's (ask:) and the
 	// model's own at its decisions.
 	Quiz bool
+	// StartAt opens the run at this simulated moment: its last event at
+	// or before it (v keeps the time it switches at).
+	StartAt sim.Time
 }
 
 // New returns the UI for a run of sc with cfg. It fails before any screen
@@ -99,6 +103,9 @@ func New(sc *scenarios.Scenario, cfg gmp.Config, o Options) (*App, error) {
 	a := &App{sess: sess, theme: NewTheme(o), keys: bindings(), pace: newPace(), opts: o}
 	a.runs = solo{a}
 	a.root = newRootView(a)
+	if o.StartAt > 0 {
+		sess.seekTime(o.StartAt)
+	}
 	if o.Quiz {
 		if err := sess.EnableQuiz(true); err != nil {
 			a.message = "some of the scenario's questions cannot be asked: " + err.Error()
@@ -194,11 +201,18 @@ func (a *App) run(screen tcell.Screen, tick <-chan time.Time) (err error) {
 	select {
 	case sig := <-ended:
 		if err == nil {
-			err = fmt.Errorf("stopped by %v", sig)
+			err = endedBy(sig)
 		}
 	default:
 	}
 	return err
+}
+
+// endedBy is how the UI ended when a signal stopped it: the signal by
+// its name, as kill -l writes it ("stopped by SIGTERM"), not its
+// description ("terminated").
+func endedBy(sig os.Signal) error {
+	return fmt.Errorf("stopped by %s", signalName(sig))
 }
 
 // suspend gives the terminal back and stops the process (ctrl-z); the UI
@@ -535,9 +549,20 @@ func (a *App) find(text string) {
 	}
 	a.found = gmp.GID(n)
 	a.message = ""
-	if n >= a.sess.State().NumG() {
+	if made, known := a.sess.madeGs(); known && n >= made {
+		a.message = noSuchG(gmp.GID(n), made)
+	} else if n >= a.sess.State().NumG() {
 		a.message = fmt.Sprintf("G%d does not exist yet: n runs on to its creation", n)
 	}
+}
+
+// noSuchG says that g is not one of the made goroutines of a finished run
+// (NumG, one more than the highest id).
+func noSuchG(g gmp.GID, made int) string {
+	if made <= 2 {
+		return fmt.Sprintf("no such goroutine: %v; the run makes only G1", g)
+	}
+	return fmt.Sprintf("no such goroutine: %v; the run makes G1–G%d", g, made-1)
 }
 
 func (a *App) nextOfFound() {

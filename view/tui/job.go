@@ -119,6 +119,9 @@ func (a *App) toNextOf(g gmp.GID) *job {
 			return true
 		case next < 0:
 			a.message = fmt.Sprintf("no later event of %v", g)
+			if made, _ := a.sess.madeGs(); int(g) >= made {
+				a.message = noSuchG(g, made)
+			}
 			return true
 		}
 		from = next

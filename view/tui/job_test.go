@@ -70,7 +70,7 @@ func TestNextOfAGoroutineThatNeverComes(t *testing.T) {
 	for a.job != nil {
 		a.stepJob()
 	}
-	if a.message != "no later event of G77" {
+	if a.message != "no such goroutine: G77; the run makes only G1" {
 		t.Errorf("message %q", a.message)
 	}
 }

@@ -279,6 +279,20 @@ func gids(gs []gmp.GID) string {
 	return b.String()
 }
 
+// waitingWhere says where a waiting goroutine waits, in the sentences'
+// words, and the trace's reason for it where the place does not already
+// say it: "in channel results (chan receive)", "for its children".
+func waitingWhere(d *gmp.Describer, g *gmp.G) string {
+	if g.Where.Kind == gmp.LocWait {
+		return "for its children"
+	}
+	where := "in " + d.Place(g.Where)
+	if reason := g.WaitReason.String(); !strings.Contains(d.Loc(g.Where), reason) {
+		where += " (" + reason + ")"
+	}
+	return where
+}
+
 // describeG says where goroutine id is and what it is doing in st, in
 // d's words.
 func describeG(st *gmp.Machine, d *gmp.Describer, id gmp.GID) string {
@@ -294,7 +308,7 @@ func describeG(st *gmp.Machine, d *gmp.Describer, id gmp.GID) string {
 	case gmp.Grunnable:
 		where = "runnable in " + d.Loc(g.Where)
 	case gmp.Gwaiting:
-		where = fmt.Sprintf("waiting (%v) in %s", g.WaitReason, d.Loc(g.Where))
+		where = "waiting " + waitingWhere(d, g)
 	}
 	s := fmt.Sprintf("%v %s", id, where)
 	if g.Parent != gmp.NoG {

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/gdamore/tcell/v2"
+
+	"github.com/schedlab/schedlab/core/gmp"
 )
 
 // logPanel writes the events up to the cursor, newest at the bottom, each
@@ -102,7 +104,14 @@ func explainLines(f frame, w int) ([]string, string) {
 	}
 	if e.Cause >= 0 {
 		c := s.Event(int(e.Cause))
-		tail = append(tail, fmt.Sprintf("cause: event %d, %v of %v (c)", e.Cause+1, c.Kind, c.G))
+		who := ""
+		switch {
+		case c.G != gmp.NoG:
+			who = " of " + c.G.String()
+		case c.M != gmp.NoM:
+			who = " by " + c.M.String() // a poll, a thread's wake-up
+		}
+		tail = append(tail, fmt.Sprintf("cause: event %d, %v%s (c)", e.Cause+1, c.Kind, who))
 	}
 	if e.Op != nil && e.Op.Pos.Line > 0 {
 		tail = append(tail, "scenario: "+e.Op.Pos.String())
@@ -143,7 +152,7 @@ func (explainPanel) draw(c canvas, f frame) {
 		c.text(1, i, line, t.Base.Bold(true))
 	}
 	tailStyle := t.Dim
-	if f.atEnd && f.state.End().Err != nil {
+	if f.atEnd && (f.state.End().Err != nil || !f.sc.AsExpected(f.state.End())) {
 		tailStyle = t.Warn
 	}
 	c.text(1, len(text), truncate(tail, c.w-2), tailStyle)

@@ -255,6 +255,23 @@ func (s *Session) reach(i, steps int) (ok, more bool) {
 	return ok, !ok && !s.hist.Done()
 }
 
+// madeGs is the run's NumG, once it has ended (known).
+func (s *Session) madeGs() (n int, known bool) {
+	return s.frontier.NumG(), s.hist.Done()
+}
+
+// seekTime moves the cursor to the last event at or before the moment at
+// (the first event when none is).
+func (s *Session) seekTime(at sim.Time) {
+	for {
+		e, ok := s.Peek(s.cursor + 1)
+		if !ok || e.T > at {
+			return
+		}
+		s.Forward(1)
+	}
+}
+
 // stepBudget is a number of the model's steps shared by the calls of one
 // slice of a job.
 type stepBudget struct {
@@ -575,11 +592,23 @@ func (s *Session) EndSummary() string {
 		return ""
 	}
 	end := s.state.End()
+	if end.Err != nil && s.sc.AsExpected(end) {
+		// A failure the scenario declares (expect:): as it means to end.
+		return fmt.Sprintf("%s as expected: %v", end.Reason, end.Err)
+	}
 	if end.Err != nil {
 		return end.Err.Error()
 	}
-	return fmt.Sprintf("%s at %v after %d events; Ps idle %v while goroutines waited", end.Reason, s.state.Now(), s.log.n, s.state.IdleWhileRunnable())
+	msg := fmt.Sprintf("%s at %v after %d events; Ps idle %v while goroutines waited", end.Reason, s.state.Now(), s.log.n, s.state.IdleWhileRunnable())
+	if !s.sc.AsExpected(end) {
+		msg += fmt.Sprintf(", but the scenario expects a %s", s.sc.Expect)
+	}
+	return msg
 }
+
+// EndExpected reports whether the run ended the way its scenario means
+// it to (expect:), once the cursor is at its end.
+func (s *Session) EndExpected() bool { return s.sc.AsExpected(s.state.End()) }
 
 // Checkpoints reports how many snapshots the session holds, for memory
 // reports.

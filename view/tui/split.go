@@ -108,6 +108,13 @@ func newSplitApp(runs [2]splitRun, o Options, measure func() (*compare.Report, e
 	// events.
 	a := &App{sess: sp.panes[0].sess, theme: NewTheme(o), keys: splitBindings(), pace: newPace(), runs: sp, opts: o}
 	a.root = newRootView(a)
+	// Open at the moment asked for: step in lockstep while the next
+	// moment is not past it.
+	for o.StartAt > 0 {
+		if next, ok := sp.nextAt(); !ok || next > o.StartAt || !sp.forward1() {
+			break
+		}
+	}
 	return a, nil
 }
 

@@ -3,6 +3,8 @@ package tui
 import (
 	"strings"
 
+	"github.com/schedlab/schedlab/core/sim"
+
 	"github.com/schedlab/schedlab/core/scenarios"
 )
 
@@ -12,6 +14,9 @@ import (
 type Switch struct {
 	Scenario string // a built-in's name or a file
 	Split    bool   // the split view of its pool's tasks, raw against pool
+	// At is the simulated moment to open at (Options.StartAt): v keeps
+	// the time it switches at.
+	At sim.Time
 }
 
 // Next returns the switch asked for, or nil when the user quit.
@@ -41,7 +46,13 @@ func (a *App) open(name string) {
 		return
 	}
 	if _, err := scenarios.Load(name); err != nil {
-		msg, _, _ := strings.Cut(err.Error(), "\n")
+		// The error's first line, and its did-you-mean as the command
+		// line gives it (the list of built-ins is the picker's).
+		msg, hint, _ := strings.Cut(err.Error(), "\n")
+		if _, guess, ok := strings.Cut(hint, "did you mean "); ok {
+			guess, _, _ = strings.Cut(guess, "?")
+			msg += "; did you mean " + guess + "?"
+		}
 		a.message = msg
 		return
 	}
@@ -57,6 +68,7 @@ func (a *App) toggleView() {
 		a.message = why
 		return
 	}
+	next.At = a.runs.now()
 	a.next = next
 	a.quit()
 }
