@@ -674,3 +674,20 @@ func TestCompletion(t *testing.T) {
 		}
 	}
 }
+
+// check says where a note or a question may not land on what it names,
+// and still passes the file (issue 26: a student's scenario whose point
+// never happened passed with a bare "ok").
+func TestCheckWarnsOfNotesThatMissTheirPoint(t *testing.T) {
+	file := writeScenario(t, "student.yaml", "procs: 1\nmain:\n  - go: {do: [{cpu: 1ms}]}\n  - wait: children\nnotes:\n  - on: go-start\n    text: G3, made last, runs first.\n")
+	code, out, errOut := cli(t, "check", file)
+	if code != 0 || errOut != "" {
+		t.Fatalf("check: exit %d, stderr %q", code, errOut)
+	}
+	if !strings.Contains(out, ": ok (") || !strings.Contains(out, "1 warning") || !strings.Contains(out, "student.yaml:6:5: warning: the note names G3") {
+		t.Errorf("check says:\n%s", out)
+	}
+	if code, out, _ := cli(t, "check", "tour", "steal"); code != 0 || strings.Contains(out, "warning") {
+		t.Errorf("check on built-ins warns: %d\n%s", code, out)
+	}
+}

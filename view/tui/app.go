@@ -106,6 +106,7 @@ func New(sc *scenarios.Scenario, cfg gmp.Config, o Options) (*App, error) {
 	if o.StartAt > 0 {
 		sess.seekTime(o.StartAt)
 	}
+	a.message = firstRunHint(sc)
 	if o.Quiz {
 		if err := sess.EnableQuiz(true); err != nil {
 			a.message = "some of the scenario's questions cannot be asked: " + err.Error()
@@ -341,6 +342,9 @@ func endMessage(s *Session) string {
 	msg := "end of the run: " + s.EndSummary()
 	if score := scoreLine(s); score != "" {
 		msg += " · " + score
+	}
+	if next := nextInPath(s.Scenario()); next != "" {
+		msg += " · " + next
 	}
 	return msg
 }

@@ -33,8 +33,11 @@ type frame struct {
 	end    string // how the run ended, once the cursor is at its end
 	notes  []Note // the notes of the latest event at or before the cursor
 	events events
-	score  string     // the quiz's score, "" without a quiz
-	quiz   *quizFrame // the question open, if any
+	// firstOf is the first event of a rule in the run (-1 before it),
+	// for what is explained where it first shows (whyNow).
+	firstOf func(r gmp.Rule) int
+	score   string     // the quiz's score, "" without a quiz
+	quiz    *quizFrame // the question open, if any
 
 	// A trace pane's run at its cursor (the trace view).
 	trace *traceFrame
@@ -100,6 +103,7 @@ func (f frame) withRun(s *Session) frame {
 	f.cursor, f.atEnd, f.end = s.Cursor(), s.AtEnd(), s.EndSummary()
 	f.notes = s.CurrentNotes()
 	f.events = s
+	f.firstOf = s.firstOf
 	f.score = scoreLine(s)
 	return f
 }

@@ -98,6 +98,9 @@ func explainLines(f frame, w int) ([]string, string) {
 	if len(lines) > 4 {
 		lines = append(lines[:3], truncate(strings.Join(lines[3:], " "), w-2))
 	}
+	if why := whyNow(f, f.cursor, e); why != "" && f.selected < 0 {
+		lines = append(lines, wrap(why, w-2)...)
+	}
 	var tail []string
 	if fn := e.Fn(); fn != "" {
 		tail = append(tail, "runtime: "+fn)

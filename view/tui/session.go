@@ -57,6 +57,8 @@ type Session struct {
 	// noteFocus is the note ] or [ last went to: of several on one
 	// event, the one shown.
 	noteFocus int
+	// first is the first event of each rule, as the run produces them.
+	first map[gmp.Rule]int
 }
 
 // NewSession prepares a run of sc with cfg. The error is for a
@@ -69,7 +71,7 @@ func NewSession(sc *scenarios.Scenario, cfg gmp.Config) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{sc: sc, cfg: cfg, desc: gmp.NewDescriber(prog), live: newLiveTimeline(cfg.Procs)}
+	s := &Session{sc: sc, cfg: cfg, desc: gmp.NewDescriber(prog), live: newLiveTimeline(cfg.Procs), first: map[gmp.Rule]int{}}
 	s.log = newEventLog(s.regenerate)
 	s.notes = scenarios.NewNoteTracker(sc.Notes)
 	start := m.Clone()
@@ -92,6 +94,18 @@ func (s *Session) record(e gmp.Event) {
 	s.live.Record(e)
 	s.quizObserve(e)
 	s.notes.Observe(i, &e)
+	if _, ok := s.first[e.Rule]; !ok {
+		s.first[e.Rule] = i
+	}
+}
+
+// firstOf is the index of the run's first event of rule r, -1 while the
+// run has none.
+func (s *Session) firstOf(r gmp.Rule) int {
+	if i, ok := s.first[r]; ok {
+		return i
+	}
+	return -1
 }
 
 // Scenario returns the scenario being run.

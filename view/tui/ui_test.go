@@ -592,7 +592,7 @@ func TestGlossary(t *testing.T) {
 	}
 	keys(a, "L")
 	seen := ""
-	for range 40 {
+	for range 80 {
 		seen += draw(t, a, 80, 24).text
 		keys(a, "j")
 	}
@@ -635,8 +635,11 @@ func TestMouse(t *testing.T) {
 	x, y := -1, -1
 	for row := 0; row < 18 && x < 0; row++ {
 		text := rowText(scr, row)
-		if loc := namePattern.FindStringIndex(text); loc != nil && text[loc[0]] == 'G' && strings.IndexFunc(text[:loc[0]], func(r rune) bool { return r > 127 }) < 0 {
-			x, y = loc[0]+1, row
+		for _, loc := range namePattern.FindAllStringIndex(text, -1) {
+			if text[loc[0]] == 'G' && strings.IndexFunc(text[:loc[0]], func(r rune) bool { return r > 127 }) < 0 {
+				x, y = loc[0]+1, row
+				break
+			}
 		}
 	}
 	if x < 0 {
