@@ -129,6 +129,11 @@ func TestTUIErrorsComeBeforeTheScreen(t *testing.T) {
 		{"tui", "burst", "--split", "raw"},
 		{"tui", "burst", "--split", "raw,raw"},
 		{"tui", "burst", "--split", "raw,threads"},
+		{"tui", "tour", "--notes-for", "../etc"},
+		{"tui", "tour", "--present", "--session", "a b"},
+		{"tui", "tour", "--present", "--notes-for", "class"},
+		{"tui", "burst", "--present", "--split", "raw,pool"},
+		{"tui", "tour", "--watch"},
 	} {
 		code, out, errOut := cli(t, args...)
 		if code != 2 || out != "" || errOut == "" {

@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -128,11 +129,25 @@ func (p *reader) kind(n ast.Node) gmp.Kind {
 			}
 		} else if c := closest(kind, names); c != "" {
 			hint = "did you mean " + c + "?"
+		} else if c := closest(kind, kindWordList); c != "" {
+			k, _, _ := strings.Cut(kindWords[c], "|")
+			hint = "did you mean " + k + "?"
 		}
 		p.errorf(n, hint, "unknown event kind %q", kind)
 	}
 	return k
 }
+
+// kindWordList are kindWords' words, for a did-you-mean of a misspelt
+// one ("prempt").
+var kindWordList = func() []string {
+	var out []string
+	for w := range kindWords {
+		out = append(out, w)
+	}
+	slices.Sort(out)
+	return out
+}()
 
 // kindWords maps the words a person reaches for to the kinds that name
 // what they mean, as runtime/trace names them: "preempt" is go-stop.

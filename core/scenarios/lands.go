@@ -104,7 +104,8 @@ func joinAnd(parts []string) string {
 	return s
 }
 
-// Landings runs sc with cfg and warns of each note the run never reaches,
+// Landings runs sc with cfg and warns of each note and mark the run never
+// reaches,
 // each note that names goroutines or Ps none of which an event
 // is about while it is the latest note (and at least noteWindow events),
 // and each question whose text names goroutines (main is G1) or Ps but
@@ -140,10 +141,15 @@ func Landings(sc *Scenario, cfg gmp.Config) []Warning {
 	// latest note, or within noteWindow events of its own.
 	shown := make([]bool, len(sc.Notes))
 	latest := -1 // the event of the latest note placed
+	marks := NewMarkTracker(sc.Marks)
+	marked := map[string]bool{}
 	i := 0
 	m.SetSink(func(e gmp.Event) {
 		if placed := tr.Observe(i, &e); len(placed) > 0 {
 			latest = i
+		}
+		for _, k := range marks.Observe(i, &e) {
+			marked[sc.Marks[k].Name] = true
 		}
 		for n := range sc.Notes {
 			if at := tr.At(n); at >= 0 && !shown[n] && (at == latest || i-at <= noteWindow) && want[n].concerns(&e) {
@@ -160,6 +166,11 @@ func Landings(sc *Scenario, cfg gmp.Config) []Warning {
 		case len(want[n].gs)+len(want[n].ps) > 0 && !shown[n]:
 			out = append(out, Warning{note.Pos, fmt.Sprintf("the note names %s, but no event from its own (event %d) to the next note's is about any of them: does the run do what it says?",
 				want[n], tr.At(n)+1)})
+		}
+	}
+	for _, mk := range sc.Marks {
+		if !marked[mk.Name] {
+			out = append(out, Warning{mk.Pos, fmt.Sprintf("the mark %s (%s) is never reached: the run ended at %v without it", mk.Name, strings.Replace(mk.Moment.String(), ": ", " ", 1), m.Now())})
 		}
 	}
 	slices.SortStableFunc(out, func(a, b Warning) int {

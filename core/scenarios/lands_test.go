@@ -70,3 +70,32 @@ func TestKindWords(t *testing.T) {
 		}
 	}
 }
+
+// marks: name moments a presenter jumps to; a bad name, a name twice, a
+// mark the run never reaches are each said where they are.
+func TestMarks(t *testing.T) {
+	sc, err := Parse("m.yaml", []byte("procs: 1\nmain: [{cpu: 1ms}, gosched]\nmarks:\n  - {name: start, at: 0s}\n  - {name: yield, on: go-stop}\n  - {name: never, on: steal}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sc.Marks) != 3 || sc.Marks[1].Name != "yield" || sc.Marks[1].Pos.Line != 5 {
+		t.Fatalf("marks %+v", sc.Marks)
+	}
+	ws := Landings(sc, sc.Config())
+	if len(ws) != 1 || !strings.HasPrefix(ws[0].String(), "m.yaml:6:6: warning: the mark never (on steal) is never reached") {
+		t.Errorf("warnings %v", ws)
+	}
+	for src, want := range map[string]string{
+		"marks: {a: 1}":                                    "marks must be a list",
+		"marks: [{name: Bad, at: 0s}]":                     `mark name "Bad"`,
+		"marks: [{at: 0s}]":                                "a mark has no name",
+		"marks: [{name: a, at: 0s}, {name: a, on: steal}]": `a second mark named "a"`,
+		"marks: [{name: a}]":                               "a mark needs at: (a time) or on: (an event kind)",
+		"marks: [{name: a, on: prempt}]":                   "did you mean go-stop?",
+	} {
+		_, err := Parse("m.yaml", []byte("procs: 1\nmain: [{cpu: 1ms}]\n"+src+"\n"))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", src, err, want)
+		}
+	}
+}

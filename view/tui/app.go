@@ -66,6 +66,18 @@ type App struct {
 	job           *job      // long work in progress, a slice a frame
 	// causeTrail are the events c left, for C to go back to.
 	causeTrail []int
+	// blank is set while b blanks the screen (presenting).
+	blank bool
+	// pub publishes the presenter's position; fol follows one
+	// (follow.go). At most one is set.
+	pub *publisher
+	fol *follower
+	// ticks counts the player's ticks, for what polls less often.
+	ticks int
+	// watch reloads the scenario file when it changes (watch.go).
+	watch *watcher
+	// picker is the list o opens (picker.go), nil when closed.
+	picker *picker
 }
 
 // Options configure a UI.
@@ -91,6 +103,15 @@ type Options struct {
 	// StartAt opens the run at this simulated moment: its last event at
 	// or before it (v keeps the time it switches at).
 	StartAt sim.Time
+	// Present is presenter mode (present.go): playback pauses at notes
+	// and questions, the note of the moment shows large, no key hints.
+	Present bool
+	// Session publishes the presenter's position under this name, for
+	// a second terminal's NotesFor (follow.go).
+	Session string
+	// NotesFor follows the presenter of this session: the screen is the
+	// speaker notes, the note on screen and the next to come.
+	NotesFor string
 }
 
 // New returns the UI for a run of sc with cfg. It fails before any screen
@@ -106,7 +127,33 @@ func New(sc *scenarios.Scenario, cfg gmp.Config, o Options) (*App, error) {
 	if o.StartAt > 0 {
 		sess.seekTime(o.StartAt)
 	}
+	if o.Session != "" {
+		path, err := SessionPath(o.Session)
+		if err != nil {
+			return nil, err
+		}
+		a.pub = &publisher{path: path, last: position{Event: -2}}
+		a.message = "presenting; speaker notes on a second terminal: schedlab tui " + a.source() + " --notes-for " + o.Session
+	}
+	if o.NotesFor != "" {
+		path, err := SessionPath(o.NotesFor)
+		if err != nil {
+			return nil, err
+		}
+		a.fol = &follower{session: o.NotesFor, path: path, nextFrom: -1}
+		a.follow()
+	}
 	a.message = firstRunHint(sc)
+	if o.Present && !o.Quiz {
+		// A class is asked the scenario's own questions, not the
+		// model's at every decision.
+		if err := sess.EnableQuiz(false); err != nil {
+			a.message = "some of the scenario's questions cannot be asked: " + err.Error()
+		}
+		if a.message == "" || a.message == firstRunHint(sc) {
+			a.message = "presenting: space plays and pauses at each note, b blanks the screen, ' jumps to a mark"
+		}
+	}
 	if o.Quiz {
 		if err := sess.EnableQuiz(true); err != nil {
 			a.message = "some of the scenario's questions cannot be asked: " + err.Error()
@@ -133,10 +180,17 @@ func (a *App) Stopped() bool { return a.stopped }
 // HandleKey is the input handler: tview calls it for every key, and tests
 // call it directly.
 func (a *App) HandleKey(ev *tcell.EventKey) *tcell.EventKey {
+	defer a.publish()
+	if a.blankKey(ev) {
+		return nil
+	}
 	if a.jobKey(ev) {
 		return nil
 	}
 	if a.quizKey(ev) {
+		return nil
+	}
+	if a.pickerKey(ev) {
 		return nil
 	}
 	if a.prompt != nil {
@@ -244,17 +298,44 @@ func (a *App) player(done <-chan struct{}, crashed chan<- string, tick <-chan ti
 			return
 		case <-tick:
 			a.tv.QueueUpdate(func() {
+				changed := a.onTick()
 				switch {
 				case a.job != nil:
 					a.stepJob()
-					a.tv.ForceDraw()
+					changed = true
 				case a.playing:
 					a.Advance(tickEvery)
+					changed = true
+				}
+				a.publish()
+				if changed {
 					a.tv.ForceDraw()
 				}
 			})
 		}
 	}
+}
+
+// Polling periods, in the player's ticks: the presenter's file for the
+// follower, four times a second; the scenario file for --watch, twice.
+const (
+	followEvery = 8
+	watchEvery  = 15
+)
+
+// onTick does what the player's clock drives besides playback: following
+// a presenter, watching the scenario file. It reports whether the screen
+// changes.
+func (a *App) onTick() bool {
+	a.ticks++
+	changed := false
+	if a.fol != nil && a.ticks%followEvery == 0 {
+		changed = a.follow() || changed
+	}
+	if a.watch != nil && a.ticks%watchEvery == 0 {
+		changed = a.checkWatch() || changed
+	}
+	return changed
 }
 
 // Advance moves playback on by what dt of wall time makes due at the
@@ -306,7 +387,7 @@ func (a *App) stepOne() bool {
 		a.stopAtEnd()
 		return false
 	}
-	return true
+	return !a.pauseAtNote()
 }
 
 // stopAtEnd stops playback at the end of the run, saying how it ended.

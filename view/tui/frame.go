@@ -56,7 +56,10 @@ type frame struct {
 	message      string
 	prompt       *prompt // a copy of the prompt open, nil for none
 	help         bool
-	table        []string // the split view's comparison, while it is shown
+	table        []string     // the split view's comparison, while it is shown
+	present      bool         // presenter mode: the note large, no key hints
+	follow       *followFrame // the follower's state (--notes-for), nil otherwise
+	picker       *pickerFrame // the list o opens, nil when closed
 
 	// l is where the layout put the rows, set before any panel draws.
 	l layout
@@ -89,7 +92,7 @@ type traceFrame struct {
 // theme, the size, the keys, the status bar and the help.
 func (a *App) screenFrame(w, h int) frame {
 	f := frame{theme: a.theme, w: w, h: h, wide: w >= wideWidth, selected: -1,
-		keys: a.keys, message: a.message, playing: a.playing, pace: a.pace, help: a.help}
+		keys: a.keys, message: a.message, playing: a.playing, pace: a.pace, help: a.help, present: a.opts.Present}
 	if a.prompt != nil {
 		p := *a.prompt
 		f.prompt = &p
@@ -116,6 +119,10 @@ func (a *App) fullFrame(base frame) frame {
 	f.selected = a.selected()
 	f.procsTop = a.procs.top
 	f.keepTimeline = a.keepTimeline
+	f.picker = a.pickerFrame()
+	if fl := a.fol; fl != nil {
+		f.follow = &followFrame{session: fl.session, got: fl.got, err: fl.err, next: fl.next, nextMore: fl.nextMore}
+	}
 	if qv := a.quiz; qv != nil {
 		f.quiz = &quizFrame{q: a.sess.question(qv.at), choice: qv.choice, revealed: qv.revealed}
 	}

@@ -52,9 +52,12 @@ var layoutList = [numRows]layoutRow{
 // overlayList is drawn over a view's rows, in this order, each while it
 // is open.
 var overlayList = []overlayRow{
+	{name: "note, large", full: over(noteBox{})},
+	{name: "speaker notes", full: over(speakerNotes{})},
 	{name: "question", full: func(p *panels) overlayPanel { return &p.quizBox }},
 	{name: "goroutines", full: func(p *panels) overlayPanel { return &p.glist }},
 	{name: "glossary", full: func(p *panels) overlayPanel { return &p.gloss }},
+	{name: "scenario picker", full: over(pickerPanel{})},
 	{name: "comparison", split: over(compareTable{})},
 	{name: "keys", full: over(helpPanel{}), split: over(helpPanel{})},
 }

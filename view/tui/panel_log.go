@@ -185,7 +185,7 @@ func noteLines(f frame, w int) ([]string, []string) {
 			body += fmt.Sprintf(" (] shows %d more of this moment)", n.More)
 		}
 		text := wrap(body, w-width(heading)-1)
-		if n.Held {
+		if n.Held || f.quiz != nil && !f.quiz.revealed {
 			heading = fmt.Sprintf("note %d/%d waits ", n.Number, len(f.sc.Notes))
 			text = wrap("until the question after it is answered: it could give the answer away", w-width(heading)-1)
 		}
@@ -213,6 +213,9 @@ func noteLines(f frame, w int) ([]string, []string) {
 type notePanel struct{}
 
 func (notePanel) rows(f frame, _ int) int {
+	if (noteBox{}).shows(f) {
+		return 0 // shown large instead
+	}
 	_, text := noteLines(f, f.w)
 	return len(text)
 }
@@ -269,6 +272,15 @@ func (statusPanel) draw(c canvas, f frame) {
 		return
 	}
 	col := 0
+	if f.present {
+		// In front of a class the bar says what happens, not the keys.
+		const quiet = "presenting · ? keys "
+		col := c.text(0, 0, " "+truncate(f.message, c.w-width(quiet)-3), t.Note.Bold(true))
+		if c.w-width(quiet) > col {
+			c.text(c.w-width(quiet), 0, quiet, t.Dim)
+		}
+		return
+	}
 	if f.message != "" {
 		col = c.text(0, 0, " "+truncate(f.message, c.w*2/3)+" ", t.Note.Bold(true))
 	}

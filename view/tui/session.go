@@ -59,6 +59,8 @@ type Session struct {
 	noteFocus int
 	// first is the first event of each rule, as the run produces them.
 	first map[gmp.Rule]int
+	// marks places the scenario's marks (marks:) as the run goes.
+	marks *scenarios.NoteTracker
 }
 
 // NewSession prepares a run of sc with cfg. The error is for a
@@ -74,6 +76,7 @@ func NewSession(sc *scenarios.Scenario, cfg gmp.Config) (*Session, error) {
 	s := &Session{sc: sc, cfg: cfg, desc: gmp.NewDescriber(prog), live: newLiveTimeline(cfg.Procs), first: map[gmp.Rule]int{}}
 	s.log = newEventLog(s.regenerate)
 	s.notes = scenarios.NewNoteTracker(sc.Notes)
+	s.marks = marksOf(sc)
 	start := m.Clone()
 	s.frontier = m
 	m.SetSink(s.record)
@@ -94,6 +97,7 @@ func (s *Session) record(e gmp.Event) {
 	s.live.Record(e)
 	s.quizObserve(e)
 	s.notes.Observe(i, &e)
+	s.marks.Observe(i, &e)
 	if _, ok := s.first[e.Rule]; !ok {
 		s.first[e.Rule] = i
 	}

@@ -117,17 +117,23 @@ func (s *Session) Score() (right, answered int) {
 	return s.quiz.sheet.Score()
 }
 
+// heldSoon is how near a question must come after a note for the note to
+// wait for its answer.
+const heldSoon = 3
+
 // noteHeld reports whether the notes on event e wait for an answer: the
-// first question asked after e is still to answer, and they would be on
-// screen when it is asked (within noteAge events), so they could give its
-// answer away. Once it is answered or skipped they show.
+// first question asked after e is still to answer, and it comes right
+// after them (within heldSoon events), so they would be read just before
+// it and could give its answer away. Once it is answered or skipped they
+// show. (While a question is open, the note under it waits too: the note
+// panel sees to that.)
 func (s *Session) noteHeld(e int) bool {
 	q := s.quiz
 	if q == nil {
 		return false
 	}
 	i, _ := slices.BinarySearchFunc(q.qs, e+1, func(x quiz.Question, at int) int { return x.At - at })
-	if i == len(q.qs) || q.qs[i].At-1 > e+noteAge {
+	if i == len(q.qs) || q.qs[i].At-1 > e+heldSoon {
 		return false
 	}
 	_, answered := q.sheet.Answered(q.qs[i].At)

@@ -30,10 +30,6 @@ func (a *App) source() string {
 	return a.sess.Scenario().Name
 }
 
-func (a *App) startOpen() {
-	a.ask(&prompt{label: " open scenario: ", hint: "a built-in or a file · enter: open · esc: cancel", max: 512, enter: (*App).open})
-}
-
 // open switches to the scenario name, once it loads.
 func (a *App) open(name string) {
 	name = strings.TrimSpace(name)

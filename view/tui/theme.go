@@ -33,6 +33,7 @@ type Theme struct {
 	Syscall  tcell.Style // a P whose G is in a syscall
 	Idle     tcell.Style // an idle P or M
 	Spinning tcell.Style // a spinning M
+	Slide    tcell.Style // a note shown large (presenting): the most contrast
 	palette  []tcell.Color
 }
 
@@ -125,6 +126,7 @@ func colourTheme() *Theme {
 		Syscall:  base.Foreground(tcell.ColorFuchsia),
 		Idle:     base.Foreground(tcell.ColorGray),
 		Spinning: base.Foreground(tcell.ColorYellow),
+		Slide:    base.Bold(true),
 		// The exports draw goroutines in the same colours (palette),
 		// made readable on black where one is too dark.
 		palette: readableOn(gColors(), false),
@@ -153,6 +155,7 @@ func lightTheme() *Theme {
 		Syscall:  base.Foreground(tcell.ColorDarkMagenta),
 		Idle:     base.Foreground(tcell.ColorDimGray),
 		Spinning: base.Foreground(tcell.ColorSaddleBrown),
+		Slide:    base.Bold(true),
 		palette:  readableOn(gColors(), true),
 	}
 }
@@ -203,6 +206,7 @@ func monoTheme() *Theme {
 		Syscall:  base,
 		Idle:     base,
 		Spinning: base,
+		Slide:    base.Bold(true),
 	}
 }
 

@@ -39,6 +39,9 @@ func (v *rootView) Draw(screen tcell.Screen) {
 	c := canvas{scr: v.a.theme.screen(screen), x: x, y: y, w: w, h: h}
 	t := v.a.theme
 	c.clear(t.Base)
+	if v.a.blank {
+		return // b: nothing on screen until a key
+	}
 	if w < leastWidth || h < leastHeight {
 		msg := fmt.Sprintf("schedlab needs a terminal of at least %d×%d (%d×%d to see everything); this one is %d×%d. Make it larger, or press q to quit.",
 			leastWidth, leastHeight, minWidth, minHeight, w, h)
