@@ -691,3 +691,24 @@ func TestCheckWarnsOfNotesThatMissTheirPoint(t *testing.T) {
 		t.Errorf("check on built-ins warns: %d\n%s", code, out)
 	}
 }
+
+// export --format cast and gif write a recording: an asciicast v2 header
+// line, and a GIF; a size the UI cannot draw is refused.
+func TestExportRecordings(t *testing.T) {
+	code, out, errOut := cli(t, "export", "runnext", "--format", "cast", "--size", "80x24")
+	if code != 0 || errOut != "" || !strings.HasPrefix(out, `{"env":{"TERM":"xterm-256color"},"height":24,`) || !strings.Contains(out, `"version":2`) {
+		t.Fatalf("cast: exit %d, stderr %q, %.120q", code, errOut, out)
+	}
+	file := filepath.Join(t.TempDir(), "r.gif")
+	if code, _, errOut := cli(t, "export", "runnext", "--format", "gif", "--theme", "light", "-o", file); code != 0 {
+		t.Fatalf("gif: exit %d, %s", code, errOut)
+	}
+	if data, err := os.ReadFile(file); err != nil || !bytes.HasPrefix(data, []byte("GIF89a")) {
+		t.Fatalf("gif file: %v, %.8q", err, data)
+	}
+	for _, args := range [][]string{{"--format", "cast", "--size", "10x5"}, {"--format", "gif", "--size", "big"}, {"--format", "cast", "--theme", "neon"}} {
+		if code, _, _ := cli(t, append([]string{"export", "runnext"}, args...)...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+}

@@ -25,6 +25,7 @@ func newExportCmd(stdout io.Writer) *cobra.Command {
 		format, output string
 		from, to       time.Duration
 		width          int
+		rec            recordFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "export NAME|FILE",
@@ -45,6 +46,7 @@ func newExportCmd(stdout io.Writer) *cobra.Command {
   --format md        a handout: the scenario, its notes in the order the
                      run meets them with the events around each, and how
                      the run ended.
+` + recordingHelp + `
 
 A real program's trace (schedlab bench --trace FILE) opens in go tool trace;
 the Perfetto UI can show a model's trace in one tab and a real one, converted
@@ -52,14 +54,16 @@ by go tool trace, in another, to hold them side by side.`,
 		Example: `  schedlab export steal --format perfetto -o steal.json
   schedlab export tour --format md > tour.md
   schedlab export tour --format svg --to 25ms -o tour.svg
-  schedlab export steal --format perfetto --policy no-steal -o no-steal.json`,
+  schedlab export steal --format perfetto --policy no-steal -o no-steal.json
+  schedlab export tour --format cast -o tour.cast
+  schedlab export tour --format gif --size 80x24 --theme light -o tour.gif`,
 		Args: exactArgs("a scenario name or file"),
 		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 			return scenarios.BuiltinNames(), cobra.ShellCompDirectiveDefault
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if format != "perfetto" && format != "md" && format != "svg" {
-				return usageError{fmt.Errorf("--format %q: use perfetto, md or svg", format)}
+			if format != "perfetto" && format != "md" && format != "svg" && !isRecording(format) {
+				return usageError{fmt.Errorf("--format %q: use perfetto, md, svg, cast or gif", format)}
 			}
 			if from < 0 || to < 0 || (to > 0 && to <= from) {
 				return usageError{fmt.Errorf("--from %v --to %v: want 0 <= from < to", from, to)}
@@ -74,6 +78,9 @@ by go tool trace, in another, to hold them side by side.`,
 			sc, err := loadScenario(args[0], over)
 			if err != nil {
 				return err
+			}
+			if isRecording(format) {
+				return writeRecording(sc, over, format, output, rec, stdout)
 			}
 			cfg := sc.ConfigWith(over)
 			m, err := gmp.New(cfg, sc.Program())
@@ -127,11 +134,12 @@ by go tool trace, in another, to hold them side by side.`,
 	}
 	sim.register(cmd, "stop")
 	fl := cmd.Flags()
-	fl.StringVar(&format, "format", "perfetto", "perfetto (trace-event JSON), md (a handout) or svg (a timeline for slides)")
+	fl.StringVar(&format, "format", "perfetto", "perfetto (trace-event JSON), md (a handout), svg (a timeline for slides), cast (an asciinema recording) or gif")
+	rec.register(cmd)
 	fl.DurationVar(&from, "from", 0, "svg: the timeline starts at this simulated time")
 	fl.DurationVar(&to, "to", 0, "svg: the timeline ends at this simulated time (default: the run's end)")
 	fl.IntVar(&width, "width", 1600, "svg: the image's width in pixels")
 	fl.StringVarP(&output, "output", "o", "", "write to this file instead of stdout")
-	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletions("perfetto", "md", "svg"))
+	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletions("perfetto", "md", "svg", "cast", "gif"))
 	return cmd
 }

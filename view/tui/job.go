@@ -65,19 +65,22 @@ func (a *App) stepJob() {
 }
 
 // jobLine is the status bar's progress line: the cursor's event, and how
-// far the model has run, which moves on even while no event comes.
+// far the model has run, which moves on even while no event comes. It is
+// short: the status bar gives a message two thirds of its width.
 func (a *App) jobLine() string {
 	steps, now := a.sess.Progress()
-	return fmt.Sprintf("%s: event %d · the model at %v, %s steps… esc stops", a.job.what, a.sess.Cursor()+1, now, groupDigits(steps))
+	return fmt.Sprintf("%s: event %d · %s, %s steps… esc stops", a.job.what, a.sess.Cursor()+1, short(now.D()), compactCount(steps))
 }
 
-// groupDigits writes n with a comma every three digits: 20,000,000.
-func groupDigits(n uint64) string {
-	s := strconv.FormatUint(n, 10)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
+// compactCount writes n in at most five characters: 950, 12.3k, 20.0M.
+func compactCount(n uint64) string {
+	switch {
+	case n < 10_000:
+		return strconv.FormatUint(n, 10)
+	case n < 10_000_000:
+		return strconv.FormatFloat(float64(n)/1e3, 'f', 1, 64) + "k"
 	}
-	return s
+	return strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64) + "M"
 }
 
 // jobKey handles a key while a job runs: esc, q and ctrl-c stop it where
