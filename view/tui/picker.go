@@ -76,16 +76,24 @@ func newPicker(source string) *picker {
 	return p
 }
 
-// shown are the entries the filter keeps.
+// shown are the entries the filter keeps: those whose name starts with
+// it, then those whose name holds it, then those whose title does, each
+// in the list's order.
 func (p *picker) shown() []pickEntry {
 	f := strings.ToLower(p.filter)
-	var out []pickEntry
+	var ranked [3][]pickEntry
 	for _, e := range p.all {
-		if f == "" || strings.Contains(strings.ToLower(e.label), f) || strings.Contains(strings.ToLower(e.title), f) {
-			out = append(out, e)
+		name := strings.ToLower(e.label)
+		switch {
+		case strings.HasPrefix(name, f):
+			ranked[0] = append(ranked[0], e)
+		case strings.Contains(name, f):
+			ranked[1] = append(ranked[1], e)
+		case strings.Contains(strings.ToLower(e.title), f):
+			ranked[2] = append(ranked[2], e)
 		}
 	}
-	return out
+	return slices.Concat(ranked[0], ranked[1], ranked[2])
 }
 
 func (a *App) startOpen() {

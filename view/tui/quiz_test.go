@@ -7,6 +7,7 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
+	"github.com/schedlab/schedlab/core/gmp"
 	"github.com/schedlab/schedlab/core/scenarios"
 )
 
@@ -152,5 +153,28 @@ func TestQuizNoteWaitsForTheAnswer(t *testing.T) {
 	b := newApp(t, "tour", false)
 	if screen = draw(t, b, 100, 30).text; !strings.Contains(screen, "note 1/8 ▸ main (G1) runs on P0") {
 		t.Fatalf("without the quiz the first note is held:\n%s", screen)
+	}
+}
+
+// A note waits only for a question whose answer it names: tour's note on
+// the preemption, two events before "Which M takes P0 next?", does not.
+func TestNoteWaitsOnlyForTheAnswerItNames(t *testing.T) {
+	for text, want := range map[string]bool{"in P0's runnext, kicking": true, "p0's RUNNEXT": true, "G2 runs": false, "it stole 2": true, "xP0's runnext": false} {
+		phrase := "P0's runnext"
+		if strings.HasSuffix(text, "2") || strings.HasPrefix(text, "G2") {
+			phrase = "2"
+		}
+		if got := mentions(text, phrase); got != want {
+			t.Errorf("mentions(%q, %q) = %v", text, phrase, got)
+		}
+	}
+	a := newQuizApp(t, "tour")
+	for a.sess.Forward(1) == 1 {
+		if e := a.sess.Event(a.sess.Cursor()); e.Kind == gmp.KindGoStop {
+			break
+		}
+	}
+	if ns := a.sess.CurrentNotes(); len(ns) == 0 || ns[0].Held {
+		t.Fatalf("the preemption's note waits: %+v", ns)
 	}
 }

@@ -469,7 +469,7 @@ func (s *Session) CurrentNotes() []Note {
 	if m := s.sc.Notes[shown].Moment; m.HasAt {
 		at = sim.Time(m.At)
 	}
-	return []Note{{Index: shown, Number: s.notes.Number(shown), Event: best, Text: text, Held: s.noteHeld(best),
+	return []Note{{Index: shown, Number: s.notes.Number(shown), Event: best, Text: text, Held: s.noteHeld(shown, best),
 		More: others, At: at, HasAt: s.sc.Notes[shown].Moment.HasAt}}
 }
 
