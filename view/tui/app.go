@@ -297,22 +297,49 @@ func (a *App) player(done <-chan struct{}, crashed chan<- string, tick <-chan ti
 		case <-done:
 			return
 		case <-tick:
-			a.tv.QueueUpdate(func() {
-				changed := a.onTick()
-				switch {
-				case a.job != nil:
-					a.stepJob()
-					changed = true
-				case a.playing:
+			// A job runs a slice per update, the player waiting for each:
+			// between two, the event loop has nothing of the player's
+			// queued, so a key pressed meanwhile (esc) is handled after
+			// the slice under way, not after the frame's worth.
+			busy, changed := false, false
+			if !a.update(done, func() {
+				changed = a.onTick()
+				if a.job == nil && a.playing {
 					a.Advance(tickEvery)
 					changed = true
 				}
+				busy = a.job != nil
+			}) {
+				return
+			}
+			for start := time.Now(); busy && time.Since(start) < jobBudget; {
+				if !a.update(done, func() { busy = a.stepJobOnce() }) {
+					return
+				}
+				changed = true
+			}
+			if !a.update(done, func() {
 				a.publish()
 				if changed {
 					a.tv.ForceDraw()
 				}
-			})
+			}) {
+				return
+			}
 		}
+	}
+}
+
+// update runs f on the event goroutine and waits for it; false when the
+// UI stopped first (f may then never run).
+func (a *App) update(done <-chan struct{}, f func()) bool {
+	ran := make(chan struct{})
+	a.tv.QueueUpdate(func() { f(); close(ran) })
+	select {
+	case <-ran:
+		return true
+	case <-done:
+		return false
 	}
 }
 

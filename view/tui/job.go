@@ -49,19 +49,22 @@ const jobBudget = tickEvery * 3 / 4
 // stepJob does a frame's worth of the job in progress: at least one
 // slice, and more while the frame's budget lasts.
 func (a *App) stepJob() {
-	if a.job == nil {
-		return
+	for start := time.Now(); a.stepJobOnce() && time.Since(start) < jobBudget; {
 	}
-	for start := time.Now(); ; {
-		if a.job.step() {
-			a.job = nil
-			return
-		}
-		if time.Since(start) >= jobBudget {
-			break
-		}
+}
+
+// stepJobOnce does one slice of the job in progress and reports whether
+// the job goes on.
+func (a *App) stepJobOnce() bool {
+	if a.job == nil {
+		return false
+	}
+	if a.job.step() {
+		a.job = nil
+		return false
 	}
 	a.message = a.jobLine()
+	return true
 }
 
 // jobLine is the status bar's progress line: the cursor's event, and how
