@@ -234,7 +234,7 @@ func TestExport(t *testing.T) {
 	if code != 0 || !strings.HasPrefix(out, "# A tour of the scheduler\n") || !strings.Contains(out, "## The end") {
 		t.Errorf("export md: exit %d\n%s", code, out)
 	}
-	if code, _, errOut := cli(t, "export", "tour", "--format", "png"); code != 2 || !strings.Contains(errOut, `--format "png": use perfetto, md or svg`) {
+	if code, _, errOut := cli(t, "export", "tour", "--format", "png"); code != 2 || !strings.Contains(errOut, `--format "png": use perfetto, md, svg, cast or gif`) {
 		t.Errorf("export png: exit %d, %q", code, errOut)
 	}
 	if code, _, errOut := cli(t, "export", "tour", "--format", "svg", "--from", "5ms", "--to", "2ms"); code != 2 || !strings.Contains(errOut, "want 0 <= from < to") {
