@@ -10,6 +10,7 @@ import (
 
 	"github.com/schedlab/schedlab/core/gmp"
 	"github.com/schedlab/schedlab/core/gofront"
+	"github.com/schedlab/schedlab/core/scenarios"
 	"github.com/schedlab/schedlab/internal/safetext"
 	"github.com/schedlab/schedlab/teach/quiz"
 	"github.com/schedlab/schedlab/view/tracelog"
@@ -31,6 +32,12 @@ ends that way, and fails when it does not. The questions a scenario asks
 one, nothing answers it, or its answer is not among its choices. A question
 whose answer is forced (the run offers no other choice, or decided it before
 the question is asked) passes with a warning on stderr naming its line.
+
+check also warns, without failing, where a note or a question may not
+land on what it names: a note the run never reaches, a note naming
+goroutines or Ps (G3, P1) none of which an event is about while it is the
+latest note, a question naming a goroutine or a P other than the one its
+answer is about.
 
 The simulation flags check the files as run and tui would show them.`,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -84,7 +91,15 @@ The simulation flags check the files as run and tui would show them.`,
 				if len(qs) > 0 {
 					asked = ", " + plural(len(qs), "question", "questions") + " answered by the run"
 				}
-				fmt.Fprintf(stdout, "%s: ok (%s at %v%s, %d events%s)\n", safetext.Term(sc.File), end.Reason, m.Now(), expected, m.Emitted(), asked)
+				warnings := scenarios.Landings(sc, o.Config(sc))
+				warned := ""
+				if len(warnings) > 0 {
+					warned = ", " + plural(len(warnings), "warning", "warnings")
+				}
+				fmt.Fprintf(stdout, "%s: ok (%s at %v%s, %d events%s)%s\n", safetext.Term(sc.File), end.Reason, m.Now(), expected, m.Emitted(), asked, warned)
+				for _, w := range warnings {
+					fmt.Fprintln(stdout, w)
+				}
 			}
 			switch {
 			case len(usage) > 0:

@@ -260,7 +260,7 @@ var endWords = words{
 		return append(b, "the program panics"...)
 	},
 	RuleUntil: func(d *Describer, b []byte, e Event) []byte {
-		return appendf(b, "the run stops here with %d goroutines alive", e.Alive())
+		return appendf(b, "the run stops here with %s alive", plural(e.Alive(), "goroutine", "goroutines"))
 	},
 }
 

@@ -26,7 +26,7 @@ var goroutineWords = words{
 		return appendf(b, "%v exits; its descriptor goes on %v's free list for the next go statement", e.G, e.P)
 	},
 	RuleMainReturn: func(d *Describer, b []byte, e Event) []byte {
-		return appendf(b, "main (%v) returned: the program exits with %d other goroutines alive", e.G, e.Alive())
+		return appendf(b, "main (%v) returned: the program exits with %s alive", e.G, plural(e.Alive(), "other goroutine", "other goroutines"))
 	},
 	RuleMainGoexit: func(d *Describer, b []byte, e Event) []byte {
 		return appendf(b, "%v (main) calls runtime.Goexit: it exits but the program goes on", e.G)

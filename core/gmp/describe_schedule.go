@@ -43,8 +43,12 @@ var scheduleWords = words{
 	},
 	RuleRunqsteal: func(d *Describer, b []byte, e Event) []byte {
 		n, victim := e.Stolen(), e.Victim()
-		if n == 1 {
+		switch {
+		case n == 1 && e.Left() == 0:
 			return appendf(b, "%v steals the one G in %v's ring: %v runs now", e.P, victim, e.G)
+		case n == 1:
+			// Half of a ring of two or three, rounded down: one is left.
+			return appendf(b, "%v steals 1 G, half of %v's ring (%d left there): %v runs now", e.P, victim, e.Left(), e.G)
 		}
 		if e.StealAll() {
 			return appendf(b, "%v steals all %d Gs of %v's ring (what-if steal-all; the runtime takes half): %v runs now, %s to %v's ring", e.P, n, victim, e.G, plural(n-1, "G goes", "Gs go"), e.P)
