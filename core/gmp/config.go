@@ -106,6 +106,11 @@ type Config struct {
 	// Check verifies the model's invariants after every step and stops the
 	// run with the first violation.
 	Check bool
+	// NoCauses leaves Event.Cause at -1 for every event, for a run whose
+	// sinks never read it (the text trace, --format none, benchmarks): the
+	// bookkeeping that finds each event's cause (cause.go) is then
+	// skipped.
+	NoCauses bool
 }
 
 // DefaultMaxEvents bounds a run without Until.
