@@ -26,7 +26,7 @@ var recorded = sync.OnceValues(func() (*scenarios.Scenario, []gmp.Event) {
 	if err != nil {
 		panic(err)
 	}
-	m, err := gmp.New(Options{}.Config(sc), sc.Program())
+	m, err := gmp.New(Options{Format: JSONL}.Config(sc), sc.Program())
 	if err != nil {
 		panic(err)
 	}
@@ -83,7 +83,7 @@ func TestWritingAnEventAllocatesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, sc := range all {
-		m, err := gmp.New(Options{}.Config(sc), sc.Program())
+		m, err := gmp.New(Options{Format: JSONL}.Config(sc), sc.Program())
 		if err != nil {
 			t.Fatal(err)
 		}

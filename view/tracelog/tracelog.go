@@ -361,6 +361,9 @@ func (o Options) Config(sc *scenarios.Scenario) gmp.Config {
 	cfg.MeasureIdle = true // for the end line's work conservation
 	cfg.SchedTrace = o.SchedTrace
 	cfg.SchedDetail = o.Detail
+	// Of the formats only the JSON lines write each event's cause; for
+	// the others finding it would be work thrown away.
+	cfg.NoCauses = o.Format != JSONL || o.NoEvents
 	return cfg
 }
 
