@@ -130,7 +130,7 @@ func (x intoPhrase) appendTo(b []byte) []byte {
 	case LocGlobal:
 		return append(b, "to the tail of the global queue (what-if global-fifo)"...)
 	}
-	return appendf(b, "into %v's runnext", x.p)
+	return append(AppendP(append(b, "into "...), x.p), "'s runnext"...)
 }
 
 // Place says where a G is in words, as the sentences do: "P0's runnext",
@@ -151,9 +151,9 @@ func (d *Describer) appendPlace(b []byte, l Loc) []byte {
 	p := PID(l.ID)
 	switch l.Kind {
 	case LocRunnext:
-		return appendf(b, "%v's runnext", p)
+		return append(AppendP(b, p), "'s runnext"...)
 	case LocRunq:
-		return appendf(b, "%v's ring", p)
+		return append(AppendP(b, p), "'s ring"...)
 	case LocGlobal:
 		return append(b, "the global queue"...)
 	case LocRunning:
@@ -249,10 +249,12 @@ func (k kickedNewPhrase) appendTo(b []byte) []byte {
 	if k.g == NoG {
 		return b
 	}
+	b = AppendG(append(b, "; "...), k.g)
 	if k.full {
-		return appendf(b, "; %v, kicked out of runnext, finds the ring full", k.g)
+		return append(b, ", kicked out of runnext, finds the ring full"...)
 	}
-	return appendf(b, "; %v, kicked out of runnext, goes to the ring's tail (%d/256)", k.g, k.n)
+	b = decimal.AppendInt(append(b, ", kicked out of runnext, goes to the ring's tail ("...), int64(k.n))
+	return append(b, "/256)"...)
 }
 
 // plural writes "1 G goes" or "3 Gs go".
@@ -278,7 +280,7 @@ func (k kickedPhrase) appendTo(b []byte) []byte {
 	if k.g == NoG {
 		return b
 	}
-	return appendf(b, ", kicking %v to the ring's tail", k.g)
+	return append(AppendG(append(b, ", kicking "...), k.g), " to the ring's tail"...)
 }
 
 // TimeString formats an event time for the text trace.
