@@ -62,6 +62,32 @@ type Writer struct {
 	notes  []scenarios.Note
 	places *scenarios.NoteTracker
 	n      int // events written so far
+	// The JSON of values that repeat from line to line, made once: a
+	// rule's "fn", a reason, a place, an action's "src". A JSON line has
+	// a dozen fields, and writing and quoting each afresh was a third of
+	// its cost.
+	fnJSON     [256][]byte // by rule; nil until first met
+	reasonJSON [256][]byte // by reason
+	locJSON    [locCacheSize]locEntry
+	srcJSON    [srcCacheSize]srcEntry
+}
+
+// locCacheSize is the number of places whose JSON string is remembered:
+// a few kinds for each of up to a few hundred Ps.
+const locCacheSize = 1024
+
+type locEntry struct {
+	loc  gmp.Loc
+	json []byte // the quoted string; nil for an empty entry
+}
+
+// srcCacheSize is the number of actions whose "src" is remembered, by
+// position: a run's events come from a few actions at a time.
+const srcCacheSize = 64
+
+type srcEntry struct {
+	pos  gmp.Pos
+	json []byte // `,"src":"file:line:col"`; nil for an empty entry
 }
 
 // New returns a writer to w for a run described by d with the given notes.
@@ -99,7 +125,7 @@ func (w *Writer) Event(e gmp.Event) {
 	}
 	if w.Events {
 		if w.format == JSONL {
-			w.jsonEvent(e)
+			w.jsonEvent(&e)
 		} else {
 			w.textEvent(e)
 		}
@@ -268,7 +294,7 @@ func padTo(b []byte, end int) []byte {
 	return b
 }
 
-func (w *Writer) jsonEvent(e gmp.Event) {
+func (w *Writer) jsonEvent(e *gmp.Event) {
 	b := append(w.buf, `{"t":`...)
 	b = decimal.AppendInt(b, int64(e.T))
 	b = append(b, `,"kind":"`...)
@@ -287,35 +313,70 @@ func (w *Writer) jsonEvent(e gmp.Event) {
 		b = decimal.AppendInt(b, int64(e.M))
 	}
 	if !e.From.IsZero() {
-		b = append(b, `,"from":"`...)
-		start := len(b)
-		b = w.quoteFrom(w.d.AppendLoc(b, e.From), start)
+		b = append(append(b, `,"from":`...), w.locString(e.From)...)
 	}
 	if !e.To.IsZero() {
-		b = append(b, `,"to":"`...)
-		start := len(b)
-		b = w.quoteFrom(w.d.AppendLoc(b, e.To), start)
+		b = append(append(b, `,"to":`...), w.locString(e.To)...)
 	}
 	if e.Reason != gmp.NoReason {
-		b = append(b, `,"reason":`...)
-		b = appendString(b, e.Reason.String())
+		b = append(b, w.reasonField(e.Reason)...)
 	}
-	if fn := e.Fn(); fn != "" {
-		b = append(b, `,"fn":`...)
-		b = appendString(b, fn)
-	}
+	b = append(b, w.fnField(e.Rule)...)
 	b = append(b, `,"why":"`...)
 	start := len(b)
-	b = w.quoteFrom(w.d.AppendDescribe(b, e), start)
+	b = w.quoteFrom(w.d.AppendDescribe(b, *e), start)
 	if e.Op != nil && e.Op.Pos.Line > 0 {
-		b = append(b, `,"src":`...)
-		b = appendPos(b, e.Op.Pos)
+		b = append(b, w.srcField(e.Op.Pos)...)
 	}
 	if e.Cause >= 0 {
 		b = append(b, `,"cause":`...)
 		b = decimal.AppendInt(b, int64(e.Cause))
 	}
 	w.buf = append(b, "}\n"...)
+}
+
+// fnField is the "fn" field of rule r's lines, empty for a rule that
+// names no function.
+func (w *Writer) fnField(r gmp.Rule) []byte {
+	if f := w.fnJSON[r]; f != nil {
+		return f
+	}
+	f := []byte{}
+	if fn := r.Fn(); fn != "" {
+		f = appendString(append(f, `,"fn":`...), fn)
+	}
+	w.fnJSON[r] = f
+	return f
+}
+
+// reasonField is the "reason" field of reason r.
+func (w *Writer) reasonField(r gmp.Reason) []byte {
+	if f := w.reasonJSON[r]; f != nil {
+		return f
+	}
+	f := appendString([]byte(`,"reason":`), r.String())
+	w.reasonJSON[r] = f
+	return f
+}
+
+// locString is place l as a JSON string, remembered by place.
+func (w *Writer) locString(l gmp.Loc) []byte {
+	e := &w.locJSON[(uint(l.Kind)*61+uint(l.ID))%locCacheSize]
+	if e.json == nil || e.loc != l {
+		e.loc = l
+		e.json = w.quoteFrom(w.d.AppendLoc(append(e.json[:0], '"'), l), 1)
+	}
+	return e.json
+}
+
+// srcField is the "src" field of an action at p, remembered by position.
+func (w *Writer) srcField(p gmp.Pos) []byte {
+	e := &w.srcJSON[uint(p.Line*31+p.Col)%srcCacheSize]
+	if e.json == nil || e.pos != p {
+		e.pos = p
+		e.json = appendPos(append(e.json[:0], `,"src":`...), p)
+	}
+	return e.json
 }
 
 // quoteFrom makes b[start:], text appended after an opening quote, a JSON
@@ -377,7 +438,12 @@ func Run(sc *scenarios.Scenario, o Options, out io.Writer) (gmp.End, *gmp.Machin
 	}
 	w := New(out, o.Format, gmp.NewDescriber(sc.Program()), sc.Notes)
 	w.Events = !o.NoEvents && o.Format != None
-	m.SetSink(w.Event)
+	if w.Events {
+		// Without events the writer has nothing to do with one: notes
+		// are written only among events. A run with no sink hands its
+		// events to no one, which is what --format none costs.
+		m.SetSink(w.Event)
+	}
 	m.SetSchedTraceSink(func(line string) { w.SchedTrace(m.Now(), line) })
 	end := m.Run()
 	if err := w.End(m, sc.AsExpected(end)); err != nil {
