@@ -12,6 +12,13 @@ import (
 // the trace, the UI's log and the golden files all use it, so they cannot
 // disagree. It needs the program only for names: channels, pools,
 // semaphores.
+//
+// A sentence holds the describer's own words, numbers, durations and the
+// names Names lists, and no other text of the program:
+// TestSentencesHoldOnlyWordsAndNames gives every string of every
+// micro-program a hostile value and finds it nowhere else. So a writer
+// that must make a scenario's text safe (JSON, a terminal) can test the
+// names once instead of every sentence.
 type Describer struct {
 	chans []string
 	pools []PoolDecl
@@ -34,6 +41,16 @@ func NewDescriber(prog *Program) *Describer {
 		}
 	}
 	return d
+}
+
+// Names returns the program's text a sentence may hold: the declared
+// names of channels, pools and semaphores.
+func (d *Describer) Names() []string {
+	names := append([]string(nil), d.chans...)
+	for _, p := range d.pools {
+		names = append(names, p.Name)
+	}
+	return append(names, d.sems...)
 }
 
 // Loc names a place compactly, as the trace's from/to fields do:
