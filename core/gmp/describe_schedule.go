@@ -57,7 +57,9 @@ var scheduleWords = words{
 	RuleRunqsteal: func(d *Describer, b []byte, e Event) []byte {
 		n, victim := e.Stolen(), e.Victim()
 		if n == 1 {
-			return appendf(b, "%v steals the one G in %v's ring: %v runs now", e.P, victim, e.G)
+			// "%v steals the one G in %v's ring: %v runs now"
+			b = append(AppendP(append(AppendP(b, e.P), " steals the one G in "...), victim), "'s ring: "...)
+			return append(AppendG(b, e.G), " runs now"...)
 		}
 		if e.StealAll() {
 			return appendf(b, "%v steals all %d Gs of %v's ring (what-if steal-all; the runtime takes half): %v runs now, %s to %v's ring", e.P, n, victim, e.G, plural(n-1, "G goes", "Gs go"), e.P)
