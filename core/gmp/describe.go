@@ -14,11 +14,11 @@ import (
 // semaphores.
 //
 // A sentence holds the describer's own words, numbers, durations and the
-// names Names lists, and no other text of the program:
-// TestSentencesHoldOnlyWordsAndNames gives every string of every
-// micro-program a hostile value and finds it nowhere else. So a writer
-// that must make a scenario's text safe (JSON, a terminal) can test the
-// names once instead of every sentence.
+// names Names lists, and no other text of the program, except for the
+// rules OnlyNames says otherwise of: TestSentencesHoldOnlyWordsAndNames
+// gives every string of every micro-program a hostile value and finds it
+// nowhere else. So a writer that must make a scenario's text safe (JSON,
+// a terminal) can test the names once instead of every sentence.
 type Describer struct {
 	chans []string
 	pools []PoolDecl
@@ -52,6 +52,18 @@ func (d *Describer) Names() []string {
 	}
 	return append(names, d.sems...)
 }
+
+// OnlyNames reports whether the sentences of rule r hold no text of the
+// program but the names Names lists; a writer must test the sentences of
+// the other rules, whose wordings quote some other text (listed in
+// holdsText).
+func (d *Describer) OnlyNames(r Rule) bool { return r < numRules && !holdsText[r] }
+
+// holdsText marks the rules whose sentences hold text of the program
+// other than its names: none yet. A wording that writes such text (an
+// action's own text, a file name) marks its rule here, or
+// TestSentencesHoldOnlyWordsAndNames fails.
+var holdsText [numRules]bool
 
 // Loc names a place compactly, as the trace's from/to fields do:
 // "P0.runnext", "P0.runq", "global", "P0" (running), "syscall",

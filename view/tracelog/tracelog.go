@@ -63,8 +63,9 @@ type Writer struct {
 	places *scenarios.NoteTracker
 	n      int // events written so far
 	// plainJSON and plainTerm say that every name the describer may put
-	// in a sentence, and so every sentence (gmp.Describer), is already a
-	// JSON string's body, or safe on a terminal: then sentences are
+	// in a sentence, and so every sentence of a rule that holds no other
+	// text of the program (gmp.Describer.OnlyNames), is already a JSON
+	// string's body, or safe on a terminal: then those sentences are
 	// appended without the test of each one, which was a sixth of the
 	// cost of a JSON line.
 	plainJSON, plainTerm bool
@@ -278,7 +279,7 @@ func (w *Writer) textEvent(e gmp.Event) {
 	start = len(b)
 	b = padTo(append(b, e.Kind.String()...), start+13)
 	b = append(b, "  "...)
-	if w.plainTerm {
+	if w.plainTerm && w.d.OnlyNames(e.Rule) {
 		b = w.d.AppendDescribe(b, e)
 	} else {
 		start = len(b)
@@ -338,7 +339,7 @@ func (w *Writer) jsonEvent(e *gmp.Event) {
 	}
 	b = append(b, w.fnField(e.Rule)...)
 	b = append(b, `,"why":"`...)
-	if w.plainJSON {
+	if w.plainJSON && w.d.OnlyNames(e.Rule) {
 		b = append(w.d.AppendDescribe(b, *e), '"')
 	} else {
 		start := len(b)
