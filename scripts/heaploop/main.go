@@ -29,8 +29,7 @@ type entity struct {
 	steps  uint32
 	last   int64
 	budget int64
-	owner  int32
-	_      [100]byte
+	_      [104]byte
 }
 
 // wakeup is a pending event: when, and for which entity.
