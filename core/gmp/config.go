@@ -129,6 +129,11 @@ type Config struct {
 	// idle threads already made, P0's schedtick advanced (warmstart.go).
 	// Off, the run starts on a bare machine, as every golden trace does.
 	WarmStart bool
+	// NoCauses leaves Event.Cause at -1 for every event, for a run whose
+	// sinks never read it (the text trace, --format none, benchmarks): the
+	// bookkeeping that finds each event's cause (cause.go) is then
+	// skipped.
+	NoCauses bool
 }
 
 // DefaultMaxEvents bounds a run without Until.
