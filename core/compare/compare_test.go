@@ -192,15 +192,7 @@ func TestPercentile(t *testing.T) {
 // zero under the runtime's rules, is most of the run. Policy columns are
 // labelled by the policy and run the scenario as written.
 func TestComparePolicies(t *testing.T) {
-	sc, err := scenarios.Load("steal")
-	if err != nil {
-		t.Fatal(err)
-	}
-	noSteal, _ := gmp.ParsePolicy("no-steal")
-	rep, err := ComparePolicies(sc.Name, sc.Title, sc.Program(), sc.Config(), []gmp.Policy{{}, noSteal})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := stealUnderNoSteal(t)
 	def, ns := rep.Results[0], rep.Results[1]
 	if def.Label != "default" || ns.Label != "no-steal" {
 		t.Errorf("labels %q, %q", def.Label, ns.Label)
@@ -404,15 +396,7 @@ func TestOpenWaitsAreCensoredNotDropped(t *testing.T) {
 // What-if policies over a scenario that submits no tasks have no tasks to
 // count: the row is left out, not "tasks started 0" (issue 26, defect 12).
 func TestPolicyTableHasNoTasksRowWithoutTasks(t *testing.T) {
-	sc, err := scenarios.Load("steal")
-	if err != nil {
-		t.Fatal(err)
-	}
-	noSteal, _ := gmp.ParsePolicy("no-steal")
-	rep, err := ComparePolicies(sc.Name, sc.Title, sc.Program(), sc.Config(), []gmp.Policy{{}, noSteal})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := stealUnderNoSteal(t)
 	var buf bytes.Buffer
 	if err := rep.WriteText(&buf); err != nil {
 		t.Fatal(err)
@@ -424,6 +408,7 @@ func TestPolicyTableHasNoTasksRowWithoutTasks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	noSteal, _ := gmp.ParsePolicy("no-steal")
 	rep, err = ComparePolicies(burst.Name, burst.Title, burst.Program(), burst.Config(), []gmp.Policy{{}, noSteal})
 	if err != nil {
 		t.Fatal(err)
@@ -435,4 +420,20 @@ func TestPolicyTableHasNoTasksRowWithoutTasks(t *testing.T) {
 	if !strings.Contains(buf.String(), "tasks started") {
 		t.Errorf("a table of policies over a pool's tasks does not count them:\n%s", buf.String())
 	}
+}
+
+// stealUnderNoSteal compares steal under the runtime's rules and under
+// no-steal.
+func stealUnderNoSteal(t *testing.T) *Report {
+	t.Helper()
+	sc, err := scenarios.Load("steal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	noSteal, _ := gmp.ParsePolicy("no-steal")
+	rep, err := ComparePolicies(sc.Name, sc.Title, sc.Program(), sc.Config(), []gmp.Policy{{}, noSteal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
 }
