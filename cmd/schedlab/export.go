@@ -94,9 +94,7 @@ time axis. --vs FILE takes that real run from a trace schedlab real
 			}
 			return exactArgs("a scenario name or file (or --trace FILE)")(cmd, args)
 		},
-		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-			return scenarios.BuiltinNames(), cobra.ShellCompDirectiveDefault
-		},
+		ValidArgsFunction: completeScenario,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if format != "perfetto" && format != "md" && format != "svg" && format != "gotrace" && !isRecording(format) {
 				return usageError{fmt.Errorf("--format %q: use perfetto, md, svg, gotrace, cast or gif", format)}

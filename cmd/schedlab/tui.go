@@ -368,11 +368,9 @@ and run once for real (as schedlab real does; this needs the go command),
 and the model's run and the real one are shown side by side, stepped
 together on time since each run's start. Both panes show what a runtime
 trace can show: Ps, threads, goroutine states, a timeline and the events.`,
-		Example: "  schedlab tui steal\n  schedlab tui tour --quiz\n  schedlab tui tour --present --session talk\n  schedlab tui tour --notes-for talk\n  schedlab tui my.yaml --watch\n  schedlab tui steal --vs real\n  schedlab tui steal --policy no-steal\n  schedlab tui my.yaml --procs 4 --mono\n  schedlab tui burst --split raw,pool",
-		Args:    exactArgs("a scenario name or file"),
-		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-			return scenarios.BuiltinNames(), cobra.ShellCompDirectiveDefault
-		},
+		Example:           "  schedlab tui steal\n  schedlab tui tour --quiz\n  schedlab tui tour --present --session talk\n  schedlab tui tour --notes-for talk\n  schedlab tui my.yaml --watch\n  schedlab tui steal --vs real\n  schedlab tui steal --policy no-steal\n  schedlab tui my.yaml --procs 4 --mono\n  schedlab tui burst --split raw,pool",
+		Args:              exactArgs("a scenario name or file"),
+		ValidArgsFunction: completeScenario,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runUI(cmd, args[0], &f, stderr)
 		},
