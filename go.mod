@@ -14,6 +14,7 @@ require (
 	github.com/yuin/goldmark v1.8.7
 	go.uber.org/goleak v1.3.0
 	golang.org/x/exp v0.0.0-20261014143641-f0251eb4aa3e
+	golang.org/x/image v0.33.0
 	golang.org/x/perf v0.0.0-20250813145418-2f7363a06fe1
 	golang.org/x/sync v0.24.0
 	golang.org/x/sys v0.38.0

@@ -7,7 +7,7 @@
 #   scripts/bench.sh                 # every part (about 15 minutes on 2 cores)
 #   scripts/bench.sh model output    # only some parts
 #
-# Parts: fidelity verify real bench model procs output pool.
+# Parts: fidelity verify real bench model procs output run writer pool.
 # Timing figures are ratios against a baseline measured in the same run,
 # interleaved; a busy machine widens them, so note the load printed first.
 set -euo pipefail
@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 
 parts=("$@")
 if [ ${#parts[@]} -eq 0 ]; then
-	parts=(fidelity verify real bench model procs output pool)
+	parts=(fidelity verify real bench model procs output run writer pool)
 fi
 
 bin=$(mktemp -d)/schedlab
@@ -64,12 +64,20 @@ for part in "${parts[@]}"; do
 		heading "docs/speed.md: trace output (BASE=9431b3f scripts/bench-output.sh)"
 		BASE=9431b3f scripts/bench-output.sh
 		;;
+	run)
+		heading "issue 30: the whole command on 300k goroutines, 64 Ps, none and jsonl, against heaploop (scripts/bench-run.sh)"
+		scripts/bench-run.sh
+		;;
+	writer)
+		heading "view/tracelog BenchmarkRun and BenchmarkWrite: model and writer in process, the writer alone"
+		go test -run XXX -bench 'BenchmarkRun$|BenchmarkWrite$' -count 6 ./view/tracelog/ | grep -E '^Benchmark'
+		;;
 	pool)
 		heading "docs/pool.md 'Against ants' (scripts/bench-pool.sh)"
 		scripts/bench-pool.sh
 		;;
 	*)
-		echo "bench.sh: unknown part $part (parts: fidelity verify real bench model procs output pool)" >&2
+		echo "bench.sh: unknown part $part (parts: fidelity verify real bench model procs output run writer pool)" >&2
 		exit 2
 		;;
 	esac

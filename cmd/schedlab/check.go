@@ -10,12 +10,13 @@ import (
 
 	"github.com/schedlab/schedlab/core/gmp"
 	"github.com/schedlab/schedlab/core/gofront"
+	"github.com/schedlab/schedlab/core/scenarios"
 	"github.com/schedlab/schedlab/internal/safetext"
 	"github.com/schedlab/schedlab/teach/quiz"
 	"github.com/schedlab/schedlab/view/tracelog"
 )
 
-func newCheckCmd(stdout io.Writer) *cobra.Command {
+func newCheckCmd(stdout, stderr io.Writer) *cobra.Command {
 	var sim simFlags
 	cmd := &cobra.Command{
 		Use:   "check FILE...",
@@ -28,7 +29,15 @@ a closed channel, a send on one) is reported at the line that causes it.
 A scenario that declares expect: deadlock (or panic) passes when its run
 ends that way, and fails when it does not. The questions a scenario asks
 (ask:) are settled against the run: check fails if the run never reaches
-one, nothing answers it, or its answer is not among its choices.
+one, nothing answers it, or its answer is not among its choices. A question
+whose answer is forced (the run offers no other choice, or decided it before
+the question is asked) passes with a warning on stderr naming its line.
+
+check also warns, without failing, where a note or a question may not
+land on what it names: a note the run never reaches, a note naming
+goroutines or Ps (G3, P1) none of which an event is about while it is the
+latest note, a question naming a goroutine or a P other than the one its
+answer is about.
 
 The simulation flags check the files as run and tui would show them.`,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -66,7 +75,10 @@ The simulation flags check the files as run and tui would show them.`,
 					runs = append(runs, end.Err)
 					continue
 				}
-				qs, err := quiz.Settle(o.Config(sc), sc.Program(), sc.Asks)
+				qs, warns, err := quiz.SettleWarn(o.Config(sc), sc.Program(), sc.Asks)
+				for _, w := range warns {
+					fmt.Fprintln(stderr, safetext.Term(w))
+				}
 				if err != nil {
 					runs = append(runs, err)
 					continue
@@ -79,7 +91,15 @@ The simulation flags check the files as run and tui would show them.`,
 				if len(qs) > 0 {
 					asked = ", " + plural(len(qs), "question", "questions") + " answered by the run"
 				}
-				fmt.Fprintf(stdout, "%s: ok (%s at %v%s, %d events%s)\n", safetext.Term(sc.File), end.Reason, m.Now(), expected, m.Emitted(), asked)
+				warnings := scenarios.Landings(sc, o.Config(sc))
+				warned := ""
+				if len(warnings) > 0 {
+					warned = ", " + plural(len(warnings), "warning", "warnings")
+				}
+				fmt.Fprintf(stdout, "%s: ok (%s at %v%s, %d events%s)%s\n", safetext.Term(sc.File), end.Reason, m.Now(), expected, m.Emitted(), asked, warned)
+				for _, w := range warnings {
+					fmt.Fprintln(stdout, w)
+				}
 			}
 			switch {
 			case len(usage) > 0:

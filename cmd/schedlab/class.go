@@ -14,7 +14,6 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/spf13/cobra"
 
-	"github.com/schedlab/schedlab/core/scenarios"
 	"github.com/schedlab/schedlab/teach/class"
 )
 
@@ -61,11 +60,9 @@ its decisions too. Before the UI starts, class prints the address to share
 (with the join code in it) and the code; in the UI, u shows them with a QR
 code. Every request needs the code; the server keeps nothing after it ends
 except the CSV that --csv asks for, and prints the summary.`,
-		Example: "  schedlab class tour\n  schedlab class tour --listen 0.0.0.0:7010 --csv answers.csv\n  schedlab class steal --quiz --code DEMO2026",
-		Args:    exactArgs("a scenario name or file"),
-		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-			return scenarios.BuiltinNames(), cobra.ShellCompDirectiveDefault
-		},
+		Example:           "  schedlab class tour\n  schedlab class tour --listen 0.0.0.0:7010 --csv answers.csv\n  schedlab class steal --quiz --code DEMO2026",
+		Args:              exactArgs("a scenario name or file"),
+		ValidArgsFunction: completeScenario,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runClass(cmd, args[0], &f, stdout)
 		},

@@ -266,7 +266,7 @@ func TestExport(t *testing.T) {
 	if code != 0 || !strings.HasPrefix(out, "# A tour of the scheduler\n") || !strings.Contains(out, "## The end") {
 		t.Errorf("export md: exit %d\n%s", code, out)
 	}
-	if code, _, errOut := cli(t, "export", "tour", "--format", "png"); code != 2 || !strings.Contains(errOut, `--format "png": use perfetto, md, svg or gotrace`) {
+	if code, _, errOut := cli(t, "export", "tour", "--format", "png"); code != 2 || !strings.Contains(errOut, `--format "png": use perfetto, md, svg, gotrace, cast or gif`) {
 		t.Errorf("export png: exit %d, %q", code, errOut)
 	}
 	if code, _, errOut := cli(t, "export", "tour", "--format", "svg", "--from", "5ms", "--to", "2ms"); code != 2 || !strings.Contains(errOut, "want 0 <= from < to") {
@@ -452,6 +452,17 @@ func TestCheckQuestions(t *testing.T) {
 	code, _, errOut := cli(t, "check", file)
 	if code != 1 || !strings.Contains(errOut, file+`:6:5: the run answers "G4", which is not among the choices (G2, G3)`) {
 		t.Errorf("check with a wrong set of choices: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// check allows a question whose answer is forced, with a warning on
+// stderr naming its file:line:col, and exits 0.
+func TestCheckForcedQuestionWarns(t *testing.T) {
+	file := writeScenario(t, "q.yaml", "procs: 1\nmain:\n  - go: {do: [{cpu: 1ms}]}\n  - sleep: 1ms\nask:\n  - on: go-block\n    answer: {next-on: P0}\n")
+	code, out, errOut := cli(t, "check", file)
+	if code != 0 || !strings.Contains(out, "1 question answered") ||
+		!strings.Contains(errOut, file+`:6:5: warning: the answer is forced: the run offers no choice but "G2"`) {
+		t.Errorf("check with a forced answer: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
 
@@ -897,5 +908,43 @@ func TestExportVsRealWithoutGoSaysSo(t *testing.T) {
 	}
 	if code, out, errOut := cli(t, "export", "steal", "--format", "svg"); code != 0 || !strings.HasPrefix(out, "<svg ") {
 		t.Errorf("export svg without Go: exit %d, %s", code, errOut)
+	}
+}
+
+// check says where a note or a question may not land on what it names,
+// and still passes the file (issue 26: a student's scenario whose point
+// never happened passed with a bare "ok").
+func TestCheckWarnsOfNotesThatMissTheirPoint(t *testing.T) {
+	file := writeScenario(t, "student.yaml", "procs: 1\nmain:\n  - go: {do: [{cpu: 1ms}]}\n  - wait: children\nnotes:\n  - on: go-start\n    text: G3, made last, runs first.\n")
+	code, out, errOut := cli(t, "check", file)
+	if code != 0 || errOut != "" {
+		t.Fatalf("check: exit %d, stderr %q", code, errOut)
+	}
+	if !strings.Contains(out, ": ok (") || !strings.Contains(out, "1 warning") || !strings.Contains(out, "student.yaml:6:5: warning: the note names G3") {
+		t.Errorf("check says:\n%s", out)
+	}
+	if code, out, _ := cli(t, "check", "tour", "steal"); code != 0 || strings.Contains(out, "warning") {
+		t.Errorf("check on built-ins warns: %d\n%s", code, out)
+	}
+}
+
+// export --format cast and gif write a recording: an asciicast v2 header
+// line, and a GIF; a size the UI cannot draw is refused.
+func TestExportRecordings(t *testing.T) {
+	code, out, errOut := cli(t, "export", "runnext", "--format", "cast", "--size", "80x24")
+	if code != 0 || errOut != "" || !strings.HasPrefix(out, `{"env":{"TERM":"xterm-256color"},"height":24,`) || !strings.Contains(out, `"version":2`) {
+		t.Fatalf("cast: exit %d, stderr %q, %.120q", code, errOut, out)
+	}
+	file := filepath.Join(t.TempDir(), "r.gif")
+	if code, _, errOut := cli(t, "export", "runnext", "--format", "gif", "--theme", "light", "-o", file); code != 0 {
+		t.Fatalf("gif: exit %d, %s", code, errOut)
+	}
+	if data, err := os.ReadFile(file); err != nil || !bytes.HasPrefix(data, []byte("GIF89a")) {
+		t.Fatalf("gif file: %v, %.8q", err, data)
+	}
+	for _, args := range [][]string{{"--format", "cast", "--size", "10x5"}, {"--format", "gif", "--size", "big"}, {"--format", "cast", "--theme", "neon"}} {
+		if code, _, _ := cli(t, append([]string{"export", "runnext"}, args...)...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
 	}
 }

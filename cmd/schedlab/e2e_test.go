@@ -80,6 +80,21 @@ func TestTUIUnderTmux(t *testing.T) {
 			}
 		}
 	}
+	// waitWithout polls session name's pane until it no longer shows
+	// text (b's blank screen).
+	waitWithout := func(name, text string) {
+		t.Helper()
+		deadline := time.Now().Add(2 * time.Minute)
+		for {
+			pane, err := tmux("capture-pane", "-p", "-t", name)
+			if err == nil && !strings.Contains(pane, text) {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the pane still shows %q:\n%s", text, pane)
+			}
+		}
+	}
 	send := func(name string, keys ...string) {
 		for _, k := range keys {
 			tmux("send-keys", "-t", name, k)
@@ -227,6 +242,76 @@ func TestTUIUnderTmux(t *testing.T) {
 	}
 	finish("ascii")
 
+	// Presenter mode: playback pauses at the scenario's question, then
+	// at the next note, shown large with no key hints; b blanks the
+	// screen and any key brings it back; a second terminal follows the
+	// presenter with the notes to come. The session's file is the test's.
+	start("present", "tui tour --present --session e2e")
+	waitFor("present", "presenting", "tour")
+	send("present", "Space")
+	waitFor("present", "Where does G2 go?")
+	send("present", "2")
+	waitFor("present", "✓")
+	send("present", "Space")
+	pane = waitFor("present", "note 2/8 · space plays on", "presenting · ? keys")
+	if strings.Contains(pane, "q quit") {
+		t.Errorf("presenter mode shows the key hints:\n%s", pane)
+	}
+	start("follow", "tui tour --notes-for e2e")
+	waitFor("follow", "speaker notes · session e2e", "on screen now: note 2/8", "next: note 3/8")
+	send("present", "b")
+	waitWithout("present", "tour")
+	send("present", "x")
+	waitFor("present", "tour", "note 2/8")
+	send("present", "]")
+	waitFor("follow", "on screen now: note 3/8", "next: note 4/8")
+	finish("follow")
+	finish("present")
+
+	// A light terminal (tmux answers OSC 11 with the pane's background)
+	// gets the light theme: the header white on teal, the secondary text
+	// dim grey (256-colour 242); a dark one, as every pane above, not.
+	if out, err := tmux("set-option", "-g", "window-style", "bg=#ffffff"); err != nil {
+		t.Fatalf("tmux set-option: %v\n%s", err, out)
+	}
+	start("light", "tui steal")
+	waitFor("light", "q quit")
+	light, _ := tmux("capture-pane", "-p", "-e", "-t", "light")
+	if !strings.Contains(light, "\x1b[46m") || !strings.Contains(light, "38;5;242m") {
+		t.Errorf("on a light background the UI did not take the light theme:\n%q", light)
+	}
+	finish("light")
+	if out, err := tmux("set-option", "-gu", "window-style"); err != nil {
+		t.Fatalf("tmux set-option: %v\n%s", err, out)
+	}
+	start("dark", "tui steal")
+	waitFor("dark", "q quit")
+	if dark, _ := tmux("capture-pane", "-p", "-e", "-t", "dark"); strings.Contains(dark, "\x1b[46m") {
+		t.Errorf("on a dark background the UI took the light theme:\n%q", dark)
+	}
+	finish("dark")
+
+	// A recording plays in asciinema, where Debian's is installed.
+	if _, err := exec.LookPath("asciinema"); err == nil {
+		cast := filepath.Join(dir, "tour.cast")
+		if out, err := exec.Command(bin, "export", "tour", "--format", "cast", "--size", "80x24", "-o", cast).CombinedOutput(); err != nil {
+			t.Fatalf("export --format cast: %v\n%s", err, out)
+		}
+		catOut := filepath.Join(dir, "cat.out")
+		cmd := fmt.Sprintf("asciinema cat %s > %s; echo $? > %s.status; tmux -S %s wait-for -S cast", cast, catOut, catOut, sock)
+		if out, err := tmux("new-session", "-d", "-s", "cast", "-x", "80", "-y", "24", cmd); err != nil {
+			t.Fatalf("tmux new-session: %v\n%s", err, out)
+		}
+		if out, err := tmux("wait-for", "cast"); err != nil {
+			t.Fatalf("waiting for asciinema: %v\n%s", err, out)
+		}
+		status, _ := os.ReadFile(catOut + ".status")
+		played, _ := os.ReadFile(catOut)
+		if strings.TrimSpace(string(status)) != "0" || !strings.Contains(string(played), "note 2/8") {
+			t.Errorf("asciinema cat: status %q, %d bytes", status, len(played))
+		}
+	}
+
 	// SIGTERM ends the UI with the terminal restored.
 	start("term", "tui steal")
 	waitFor("term", "q quit")
@@ -239,7 +324,7 @@ func TestTUIUnderTmux(t *testing.T) {
 	if out, err := exec.Command("kill", "-TERM", strings.Fields(string(children))[0]).CombinedOutput(); err != nil {
 		t.Fatalf("kill: %v\n%s", err, out)
 	}
-	ended("term", "1", "stopped by terminated")
+	ended("term", "1", "stopped by SIGTERM")
 }
 
 // Without a terminal the UI says it needs one and what to run instead,

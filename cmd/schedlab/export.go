@@ -30,6 +30,7 @@ func newExportCmd(stdout io.Writer) *cobra.Command {
 		psFlag, fit    string
 		traceFile, vs  string
 		scenario       bool
+		rec            recordFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "export NAME|FILE | export --trace FILE",
@@ -61,6 +62,7 @@ func newExportCmd(stdout io.Writer) *cobra.Command {
                      image NAME.svg beside it), the notes in the order the
                      run meets them with the events around each, how the
                      run ended, and questions with their answers last.
+` + recordingHelp + `
 
 --trace FILE exports a real program's runtime trace instead (Go 1.22 or
 later: runtime/trace, go test -trace, schedlab real --trace, schedlab bench
@@ -80,7 +82,9 @@ time axis. --vs FILE takes that real run from a trace schedlab real
   schedlab export steal --format perfetto --policy no-steal -o no-steal.json
   schedlab export steal --format gotrace -o steal.trace && go tool trace steal.trace
   schedlab export --trace prog.trace --format perfetto -o prog.json
-  schedlab export steal --vs real --format svg -o steal-vs-real.svg`,
+  schedlab export steal --vs real --format svg -o steal-vs-real.svg
+  schedlab export tour --format cast -o tour.cast
+  schedlab export tour --format gif --size 80x24 --theme light -o tour.gif`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if traceFile != "" {
 				if len(args) > 0 {
@@ -90,12 +94,25 @@ time axis. --vs FILE takes that real run from a trace schedlab real
 			}
 			return exactArgs("a scenario name or file (or --trace FILE)")(cmd, args)
 		},
-		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-			return scenarios.BuiltinNames(), cobra.ShellCompDirectiveDefault
-		},
+		ValidArgsFunction: completeScenario,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if format != "perfetto" && format != "md" && format != "svg" && format != "gotrace" {
-				return usageError{fmt.Errorf("--format %q: use perfetto, md, svg or gotrace", format)}
+			if format != "perfetto" && format != "md" && format != "svg" && format != "gotrace" && !isRecording(format) {
+				return usageError{fmt.Errorf("--format %q: use perfetto, md, svg, gotrace, cast or gif", format)}
+			}
+			if isRecording(format) {
+				// A recording is the UI's own frames, note by note.
+				if traceFile != "" || vs != "" {
+					return usageError{fmt.Errorf("--format %s records a scenario's run in the UI: leave out --trace and --vs", format)}
+				}
+				over, err := sim.overrides(cmd)
+				if err != nil {
+					return err
+				}
+				sc, err := loadScenario(args[0], over)
+				if err != nil {
+					return err
+				}
+				return writeRecording(sc, over, format, output, rec, stdout)
 			}
 			if format == "gotrace" && output == "" && isTerminal(stdout) {
 				return usageError{errors.New("--format gotrace writes a binary file: give it one with -o FILE")}
@@ -153,7 +170,8 @@ time axis. --vs FILE takes that real run from a trace schedlab real
 	}
 	sim.register(cmd, "stop")
 	fl := cmd.Flags()
-	fl.StringVar(&format, "format", "perfetto", "perfetto (trace-event JSON), md (a handout), svg (a timeline for slides) or gotrace (a Go execution trace)")
+	fl.StringVar(&format, "format", "perfetto", "perfetto (trace-event JSON), md (a handout), svg (a timeline for slides) gotrace (a Go execution trace), cast (an asciinema recording) or gif")
+	rec.register(cmd)
 	fl.DurationVar(&from, "from", 0, "svg: the timeline starts at this simulated time")
 	fl.DurationVar(&to, "to", 0, "svg: the timeline ends at this simulated time (default: the run's end)")
 	fl.IntVar(&width, "width", export.DefaultWidth, "svg: the image's width in pixels")
@@ -163,7 +181,7 @@ time axis. --vs FILE takes that real run from a trace schedlab real
 	fl.StringVar(&traceFile, "trace", "", "export this runtime trace instead of a scenario's run")
 	fl.BoolVar(&scenario, "scenario", false, "with --trace: number goroutines as the scenario does (a trace from schedlab real)")
 	fl.StringVar(&vs, "vs", "", "perfetto or svg: the model beside a real run, built and run now (real) or from a trace of schedlab real (a file)")
-	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletions("perfetto", "md", "svg", "gotrace"))
+	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletions("perfetto", "md", "svg", "gotrace", "cast", "gif"))
 	_ = cmd.RegisterFlagCompletionFunc("fit", fixedCompletions("16:9", "4:3", "16:10"))
 	return cmd
 }

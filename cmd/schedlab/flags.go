@@ -204,3 +204,9 @@ func loadScenario(name string, over scenarios.Overrides) (*scenarios.Scenario, e
 	}
 	return sc, nil
 }
+
+// completeScenario completes a command's scenario argument with the
+// built-ins' names, and files as the shell does.
+func completeScenario(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	return scenarios.BuiltinNames(), cobra.ShellCompDirectiveDefault
+}

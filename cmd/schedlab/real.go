@@ -147,10 +147,8 @@ all goroutines are asleep - deadlock!").`,
   schedlab real steal --runs 5
   schedlab real burst --emit /tmp/burst --runs 0 && cat /tmp/burst/main.go
   schedlab real netpoll --trace netpoll.trace && schedlab trace netpoll.trace --scenario`,
-		Args: exactArgs("a scenario name or file"),
-		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-			return scenarios.BuiltinNames(), cobra.ShellCompDirectiveDefault
-		},
+		Args:              exactArgs("a scenario name or file"),
+		ValidArgsFunction: completeScenario,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := modelOnly(cmd, "policy", "noise", "costs", "warm-start", "cpus", "load"); err != nil {
 				return err
@@ -274,9 +272,7 @@ seeds' orders. --all verifies every built-in.`,
 			}
 			return exactArgs("a scenario name or file (or --all)")(cmd, args)
 		},
-		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-			return scenarios.BuiltinNames(), cobra.ShellCompDirectiveDefault
-		},
+		ValidArgsFunction: completeScenario,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if format != "text" && format != "json" {
 				return usageError{fmt.Errorf("--format %q: use text or json", format)}

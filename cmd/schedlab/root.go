@@ -166,7 +166,7 @@ a scenario file.`,
 		return usageError{fmt.Errorf("%w\n\tsee: %s --help", err, cmd.CommandPath())}
 	})
 	root.SetVersionTemplate("{{.Version}}\n")
-	root.AddCommand(newRunCmd(stdout), newListCmd(stdout), newCheckCmd(stdout), newCompareCmd(stdout), newBenchCmd(stdout, stderr), newTUICmd(stderr), newExerciseCmd(stdout), newExportCmd(stdout), newTraceCmd(stdout), newRealCmd(stdout), newVerifyCmd(stdout), newClassCmd(stdout), newTranslateCmd(stdout), newCalibrateCmd(stdout))
+	root.AddCommand(newRunCmd(stdout), newListCmd(stdout), newCheckCmd(stdout, stderr), newCompareCmd(stdout), newBenchCmd(stdout, stderr), newTUICmd(stderr), newExerciseCmd(stdout), newExportCmd(stdout), newTraceCmd(stdout), newRealCmd(stdout), newVerifyCmd(stdout), newClassCmd(stdout), newTranslateCmd(stdout), newCalibrateCmd(stdout))
 	// cobra's completion command prints its help and exits 0 for a shell
 	// it does not know: make that a usage error naming the shells.
 	root.InitDefaultCompletionCmd()

@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/schedlab/schedlab/core/scenarios"
 	"github.com/schedlab/schedlab/internal/safetext"
 	"github.com/schedlab/schedlab/view/tracelog"
 )
@@ -36,10 +35,8 @@ like the real flag, this keeps sysmon out of its deep sleep.`,
   schedlab run steal --format jsonl | jq .kind
   schedlab run preempt --schedtrace 10ms --quiet
   schedlab run my.yaml --seed 7 --procs 4 --check`,
-		Args: exactArgs("a scenario name or file"),
-		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-			return scenarios.BuiltinNames(), cobra.ShellCompDirectiveDefault
-		},
+		Args:              exactArgs("a scenario name or file"),
+		ValidArgsFunction: completeScenario,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f, err := tracelog.ParseFormat(format)
 			if err != nil {

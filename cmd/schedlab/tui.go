@@ -32,7 +32,7 @@ type viewFlags struct {
 func (f *viewFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.BoolVar(&f.mono, "mono", false, "no colours (also when NO_COLOR is set); the same as --theme mono")
-	fl.StringVar(&f.theme, "theme", "default", "colours: "+strings.Join(tui.Themes, ", ")+" (projector: no dim grey anywhere, for a room at the back)")
+	fl.StringVar(&f.theme, "theme", "auto", "colours: "+strings.Join(tui.Themes, ", ")+" (auto: default or light, as the terminal's background; projector: no dim grey anywhere, for a room at the back, dark or light as the background)")
 	fl.BoolVar(&f.ascii, "ascii", false, "draw only ASCII characters (the default when the locale is not UTF-8, e.g. LANG=C over SSH)")
 	fl.BoolVar(&f.noMouse, "no-mouse", false, "leave the mouse to the terminal, for selecting text (clicks otherwise find goroutines and the wheel scrolls)")
 	_ = cmd.RegisterFlagCompletionFunc("theme", fixedCompletions(tui.Themes...))
@@ -43,7 +43,13 @@ func (f *viewFlags) options() (tui.Options, error) {
 	if !slices.Contains(tui.Themes, f.theme) {
 		return tui.Options{}, usageError{fmt.Errorf("--theme %q: use %s", f.theme, strings.Join(tui.Themes, ", "))}
 	}
-	return tui.Options{Mono: f.mono, Theme: f.theme, ASCII: f.ascii || !tui.UTF8Locale(), NoMouse: f.noMouse}, nil
+	o := tui.Options{Mono: f.mono, Theme: f.theme, ASCII: f.ascii || !tui.UTF8Locale(), NoMouse: f.noMouse}
+	// The terminal is asked for its background only when a theme
+	// depends on it, and not when a test draws on a screen of its own.
+	if (f.theme == "auto" || f.theme == "projector") && !f.mono && screenFor == nil {
+		o.Light, _ = tui.Background()
+	}
+	return o, nil
 }
 
 // uiFlags are the flags of the UI, shared by the root command and tui.
@@ -53,6 +59,11 @@ type uiFlags struct {
 	quiz  bool
 	split string
 	vs    string
+	// Presenting: --present, the session it publishes, a follower's
+	// --notes-for, and --watch.
+	present          bool
+	session, follows string
+	watch            bool
 }
 
 func (f *uiFlags) register(cmd *cobra.Command) {
@@ -65,6 +76,10 @@ func (f *uiFlags) register(cmd *cobra.Command) {
 		return splitPairs(), cobra.ShellCompDirectiveNoFileComp
 	})
 	fl.StringVar(&f.vs, "vs", "", "real: the model beside one real run of the same scenario (built and run as schedlab real does), aligned on time")
+	fl.BoolVar(&f.present, "present", false, "presenter mode: playback pauses at each note and question, the note shows large, no key hints, b blanks the screen, ' jumps to a mark")
+	fl.StringVar(&f.session, "session", "class", "--present: the name a second terminal follows the presenter by (--notes-for)")
+	fl.StringVar(&f.follows, "notes-for", "", "follow the presenter of this session on a second terminal: the note on screen and the next one to come")
+	fl.BoolVar(&f.watch, "watch", false, "read the scenario file again when it is saved, and go back to the same moment")
 	_ = cmd.RegisterFlagCompletionFunc("vs", fixedCompletions("real"))
 }
 
@@ -140,6 +155,28 @@ func runUI(cmd *cobra.Command, name string, f *uiFlags, stderr io.Writer) error 
 	if f.quiz && f.split != "" {
 		return usageError{fmt.Errorf("--quiz asks about one run: leave out --split")}
 	}
+	if (f.present || f.follows != "") && (f.split != "" || f.vs != "") {
+		return usageError{fmt.Errorf("--present and --notes-for show one run: leave out --split and --vs")}
+	}
+	if f.present && f.follows != "" {
+		return usageError{fmt.Errorf("--notes-for follows a presenter from a second terminal: leave out --present there")}
+	}
+	for _, name := range []string{f.follows, f.session} {
+		if name != "" {
+			if _, err := tui.SessionPath(name); err != nil {
+				return usageError{err}
+			}
+		}
+	}
+	if f.watch {
+		if fi, err := os.Stat(name); err != nil || !fi.Mode().IsRegular() {
+			return usageError{fmt.Errorf("--watch reads a scenario file again when it is saved; %q is not a file", name)}
+		}
+	}
+	opts.Present, opts.NotesFor = f.present, f.follows
+	if f.present {
+		opts.Session = f.session
+	}
 	if f.vs != "" {
 		if f.vs != "real" {
 			return usageError{fmt.Errorf("--vs %q: the one thing to set the model beside is real", f.vs)}
@@ -164,6 +201,16 @@ func runUI(cmd *cobra.Command, name string, f *uiFlags, stderr io.Writer) error 
 		if err != nil {
 			return err
 		}
+		if fi, err := os.Stat(name); f.watch && err == nil && fi.Mode().IsRegular() && split == "" {
+			file := name
+			app.Watch(file, func() (*scenarios.Scenario, gmp.Config, error) {
+				sc, err := loadScenario(file, over)
+				if err != nil {
+					return nil, gmp.Config{}, err
+				}
+				return sc, sc.ConfigWith(over), nil
+			})
+		}
 		var screen tcell.Screen
 		if screenFor != nil {
 			screen = screenFor()
@@ -184,6 +231,7 @@ func runUI(cmd *cobra.Command, name string, f *uiFlags, stderr io.Writer) error 
 		if next.Split {
 			split = "raw,pool"
 		}
+		opts.StartAt = next.At // v keeps the moment
 	}
 }
 
@@ -305,16 +353,24 @@ and the score is kept in the header. esc skips a question.
 
 With --policy, the run uses a what-if scheduler (schedlab list --policies).
 
+With --present, the UI is for a class: playback pauses at each note and at
+each of the scenario's questions, the note of the moment shows large in a
+box of its own, the key hints leave the status bar, b blanks the screen and
+' jumps to the moments the scenario names (marks:). The presenter's position
+is published under --session's name; on a second terminal, schedlab tui
+NAME --notes-for SESSION follows it, with the note on screen and the next
+one to come. With --watch, the scenario file is read again when it is
+saved, and the UI goes back to the same moment; a file that no longer
+loads says where on the status bar, and the run shown stays.
+
 With --vs real, the scenario is also translated into a Go program, built
 and run once for real (as schedlab real does; this needs the go command),
 and the model's run and the real one are shown side by side, stepped
 together on time since each run's start. Both panes show what a runtime
 trace can show: Ps, threads, goroutine states, a timeline and the events.`,
-		Example: "  schedlab tui steal\n  schedlab tui tour --quiz\n  schedlab tui steal --vs real\n  schedlab tui steal --policy no-steal\n  schedlab tui my.yaml --procs 4 --mono\n  schedlab tui burst --split raw,pool",
-		Args:    exactArgs("a scenario name or file"),
-		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-			return scenarios.BuiltinNames(), cobra.ShellCompDirectiveDefault
-		},
+		Example:           "  schedlab tui steal\n  schedlab tui tour --quiz\n  schedlab tui tour --present --session talk\n  schedlab tui tour --notes-for talk\n  schedlab tui my.yaml --watch\n  schedlab tui steal --vs real\n  schedlab tui steal --policy no-steal\n  schedlab tui my.yaml --procs 4 --mono\n  schedlab tui burst --split raw,pool",
+		Args:              exactArgs("a scenario name or file"),
+		ValidArgsFunction: completeScenario,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runUI(cmd, args[0], &f, stderr)
 		},

@@ -129,6 +129,11 @@ func TestTUIErrorsComeBeforeTheScreen(t *testing.T) {
 		{"tui", "burst", "--split", "raw"},
 		{"tui", "burst", "--split", "raw,raw"},
 		{"tui", "burst", "--split", "raw,threads"},
+		{"tui", "tour", "--notes-for", "../etc"},
+		{"tui", "tour", "--present", "--session", "a b"},
+		{"tui", "tour", "--present", "--notes-for", "class"},
+		{"tui", "burst", "--present", "--split", "raw,pool"},
+		{"tui", "tour", "--watch"},
 	} {
 		code, out, errOut := cli(t, args...)
 		if code != 2 || out != "" || errOut == "" {
@@ -149,15 +154,21 @@ func TestTUISwitches(t *testing.T) {
 	if code != 0 || errOut != "" || out != "" {
 		t.Fatalf("tui burst, v, v, q: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
-	if scr.runs != 3 || !strings.Contains(scr.top, "A burst of 10,000") {
+	if scr.runs != 3 || !strings.Contains(scr.top, "A burst of") {
 		t.Errorf("after %d runs the header reads %q, want burst's full view after three", scr.runs, scr.top)
 	}
 	scr = withScreen(t, "v|q")
 	if code, _, _ := cli(t, "tui", "burst"); code != 0 || !strings.Contains(scr.top, "burst — raw vs pool") {
 		t.Errorf("v did not open the split view: exit %d, header %q", code, scr.top)
 	}
+	// v keeps the moment: the full view opens where the split view was,
+	// not at its first event.
+	scr = withScreen(t, "llllllllv|q")
+	if code, _, _ := cli(t, "tui", "burst", "--split", "raw,pool"); code != 0 || scr.runs != 2 || strings.Contains(scr.top, "event 1 ") || !strings.Contains(scr.top, "A burst of") {
+		t.Errorf("v from the split view after 8 steps: exit %d after %d runs, header %q", code, scr.runs, scr.top)
+	}
 	scr = withScreen(t, "osteal\n|q")
-	if code, _, _ := cli(t, "tui", "burst"); code != 0 || scr.runs != 2 || !strings.Contains(scr.top, "Work stealing") {
+	if code, _, _ := cli(t, "tui", "burst"); code != 0 || scr.runs != 2 || !strings.Contains(scr.top, "Work steal") {
 		t.Errorf("o steal did not open steal: exit %d after %d runs, header %q", code, scr.runs, scr.top)
 	}
 }

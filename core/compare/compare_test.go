@@ -159,15 +159,31 @@ func TestResultsAreConsistent(t *testing.T) {
 }
 
 func TestPercentile(t *testing.T) {
-	ds := []time.Duration{5, 1, 4, 2, 3, 10, 9, 8, 7, 6}
-	if p := percentile(ds, 50); p != 5 {
+	var ws []wait
+	for _, d := range []time.Duration{5, 1, 4, 2, 3, 10, 9, 8, 7, 6} {
+		ws = append(ws, wait{d: d})
+	}
+	if p := percentile(ws, 50); p != (wait{d: 5}) {
 		t.Errorf("p50 = %v", p)
 	}
-	if p := percentile(ds, 99); p != 10 {
+	if p := percentile(ws, 99); p != (wait{d: 10}) {
 		t.Errorf("p99 = %v", p)
 	}
-	if p := percentile(nil, 50); p != 0 {
+	if p := percentile(nil, 50); p != (wait{}) {
 		t.Errorf("p50 of nothing = %v", p)
+	}
+	// An open wait above the rank leaves it exact; one at or below it
+	// makes it a lower bound.
+	ws = append(ws, wait{d: 20, open: true})
+	if p := percentile(ws, 50); p != (wait{d: 6}) {
+		t.Errorf("p50 with an open wait above = %v", p)
+	}
+	if p := percentile(ws, 100); p != (wait{d: 20, open: true}) {
+		t.Errorf("p100 with an open wait = %v", p)
+	}
+	ws = append(ws, wait{d: 1, open: true})
+	if p := percentile(ws, 50); p != (wait{d: 5, open: true}) {
+		t.Errorf("p50 with an open wait below = %v", p)
 	}
 }
 
@@ -176,15 +192,7 @@ func TestPercentile(t *testing.T) {
 // zero under the runtime's rules, is most of the run. Policy columns are
 // labelled by the policy and run the scenario as written.
 func TestComparePolicies(t *testing.T) {
-	sc, err := scenarios.Load("steal")
-	if err != nil {
-		t.Fatal(err)
-	}
-	noSteal, _ := gmp.ParsePolicy("no-steal")
-	rep, err := ComparePolicies(sc.Name, sc.Title, sc.Program(), sc.Config(), []gmp.Policy{{}, noSteal})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := stealUnderNoSteal(t)
 	def, ns := rep.Results[0], rep.Results[1]
 	if def.Label != "default" || ns.Label != "no-steal" {
 		t.Errorf("labels %q, %q", def.Label, ns.Label)
@@ -322,4 +330,110 @@ main:
 			t.Errorf("%s: ended %v (%v) after %d tasks", r.Label, r.End.Reason, r.End.Err, r.TasksStarted)
 		}
 	}
+}
+
+// Waits still open when the run ends count, as censored waits: under
+// no-preempt two of preempt's hogs never run in its 150ms (issue 26,
+// defect 5: the table said "longest wait to run 1.1µs" and "sched latency
+// p50 0ns", dropping them). Their waits are lower bounds, marked ≥ and
+// said so under the table, and the goroutines that never ran are counted.
+func TestOpenWaitsAreCensoredNotDropped(t *testing.T) {
+	sc, err := scenarios.Load("preempt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	noPreempt, _ := gmp.ParsePolicy("no-preempt")
+	rep, err := ComparePolicies(sc.Name, sc.Title, sc.Program(), sc.Config(), []gmp.Policy{{}, noPreempt})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := rep.WriteText(&buf); err != nil {
+		t.Fatal(err)
+	}
+	text := buf.String()
+	row := func(label string) []string {
+		for _, l := range strings.Split(text, "\n") {
+			if strings.HasPrefix(strings.TrimSpace(l), label) {
+				return strings.Fields(strings.TrimPrefix(strings.TrimSpace(l), label))
+			}
+		}
+		t.Fatalf("no row %q:\n%s", label, text)
+		return nil
+	}
+	if got := row("longest wait to run"); len(got) != 4 || got[2] != "≥" || got[3] != "150ms" {
+		t.Errorf("longest wait under no-preempt %q, want ≥ 150ms:\n%s", got, text)
+	}
+	if got := row("goroutines never run"); len(got) != 2 || got[0] != "0" || got[1] != "2" {
+		t.Errorf("goroutines never run %q, want 0 and 2:\n%s", got, text)
+	}
+	if got := row("waits open at the end"); len(got) != 2 || got[1] != "2" {
+		t.Errorf("waits open at the end %q:\n%s", got, text)
+	}
+	if !strings.Contains(text, "censored") {
+		t.Errorf("the table does not say what ≥ means:\n%s", text)
+	}
+	var js bytes.Buffer
+	if err := rep.WriteJSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	var out struct {
+		Policies []struct {
+			NeverRan       int   `json:"never_ran"`
+			OpenWaits      int   `json:"open_waits"`
+			LongestWaitNS  int64 `json:"longest_wait_ns"`
+			LongestAtLeast bool  `json:"longest_wait_at_least"`
+		} `json:"policies"`
+	}
+	if err := json.Unmarshal(js.Bytes(), &out); err != nil || len(out.Policies) != 2 {
+		t.Fatalf("json %s: %v", js.String(), err)
+	}
+	if np := out.Policies[1]; np.NeverRan != 2 || np.OpenWaits != 2 || !np.LongestAtLeast || np.LongestWaitNS < int64(149*time.Millisecond) {
+		t.Errorf("json for no-preempt: %+v", np)
+	}
+}
+
+// What-if policies over a scenario that submits no tasks have no tasks to
+// count: the row is left out, not "tasks started 0" (issue 26, defect 12).
+func TestPolicyTableHasNoTasksRowWithoutTasks(t *testing.T) {
+	rep := stealUnderNoSteal(t)
+	var buf bytes.Buffer
+	if err := rep.WriteText(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(buf.String(), "tasks started") {
+		t.Errorf("a table of policies without tasks counts them:\n%s", buf.String())
+	}
+	burst, err := scenarios.Load("burst")
+	if err != nil {
+		t.Fatal(err)
+	}
+	noSteal, _ := gmp.ParsePolicy("no-steal")
+	rep, err = ComparePolicies(burst.Name, burst.Title, burst.Program(), burst.Config(), []gmp.Policy{{}, noSteal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf.Reset()
+	if err := rep.WriteText(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "tasks started") {
+		t.Errorf("a table of policies over a pool's tasks does not count them:\n%s", buf.String())
+	}
+}
+
+// stealUnderNoSteal compares steal under the runtime's rules and under
+// no-steal.
+func stealUnderNoSteal(t *testing.T) *Report {
+	t.Helper()
+	sc, err := scenarios.Load("steal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	noSteal, _ := gmp.ParsePolicy("no-steal")
+	rep, err := ComparePolicies(sc.Name, sc.Title, sc.Program(), sc.Config(), []gmp.Policy{{}, noSteal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
 }

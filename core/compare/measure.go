@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"time"
@@ -37,12 +38,22 @@ type Result struct {
 	// stopped by sysmon's requests.
 	Steals, Stolen, Preemptions int
 	// Latency is scheduling latency, runnable to running, over every
-	// goroutine start: its median and 99th percentile.
+	// goroutine start and every wait still open at the end: its median
+	// and 99th percentile.
 	LatencyP50, LatencyP99 time.Duration
 	Starts                 int
 	// LongestWait is the longest any goroutine waited runnable before it
-	// ran: the fairness a policy gives the unluckiest goroutine.
+	// ran, or has waited when the run ended: the fairness a policy gives
+	// the unluckiest goroutine.
 	LongestWait time.Duration
+	// OpenWaits are the goroutines still runnable when the run ended: a
+	// wait cut short by the end, known only to be at least as long
+	// (censored). It counts among the latencies as that lower bound, and
+	// the AtLeast flags say a figure is one: the true figure is no less.
+	OpenWaits                              int
+	P50AtLeast, P99AtLeast, LongestAtLeast bool
+	// NeverRan counts the goroutines made that never ran at all.
+	NeverRan int
 	// IdleWhileRunnable is the time Ps spent idle while runnable
 	// goroutines waited in a queue, summed over Ps (work conservation).
 	IdleWhileRunnable time.Duration
@@ -50,8 +61,10 @@ type Result struct {
 	Pool gmp.PoolStats
 	// TasksStarted is how many of the submitted tasks started: those a
 	// pool gave a worker, or the goroutines the other modes start for
-	// them.
+	// them. HasTasks says the workload submits any: what-if policies
+	// over a scenario without a pool have none to count.
 	TasksStarted int
+	HasTasks     bool
 }
 
 // ReuseRatio is the share of accepted tasks that went to a worker that had
@@ -73,7 +86,7 @@ func Run(prog *gmp.Program, cfg gmp.Config, mode taskmode.Mode) (*Result, error)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", mode, err)
 	}
-	r.Mode, r.Label = mode, mode.String()
+	r.Mode, r.Label, r.HasTasks = mode, mode.String(), true
 	return r, nil
 }
 
@@ -102,7 +115,7 @@ func RunPolicy(prog *gmp.Program, cfg gmp.Config, policy gmp.Policy) (*Result, e
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", policy, err)
 	}
-	r.Mode, r.Label = taskmode.Pool, policy.String()
+	r.Mode, r.Label, r.HasTasks = taskmode.Pool, policy.String(), Submits(prog)
 	return r, nil
 }
 
@@ -115,7 +128,8 @@ func measure(p *gmp.Program, cfg gmp.Config, tasks map[gmp.Pos]bool) (*Result, e
 		return nil, err
 	}
 	r := &Result{}
-	var latencies []time.Duration
+	var latencies []wait
+	started := map[gmp.GID]bool{}
 	m.SetSink(func(e gmp.Event) {
 		switch e.Kind {
 		case gmp.KindGoCreate:
@@ -123,8 +137,8 @@ func measure(p *gmp.Program, cfg gmp.Config, tasks map[gmp.Pos]bool) (*Result, e
 				r.TasksStarted++
 			}
 		case gmp.KindGoStart:
-			latencies = append(latencies, e.Waited())
-			r.LongestWait = max(r.LongestWait, e.Waited())
+			latencies = append(latencies, wait{d: e.Waited()})
+			started[e.G] = true
 		case gmp.KindSteal:
 			r.Steals++
 			r.Stolen += e.Stolen()
@@ -143,7 +157,24 @@ func measure(p *gmp.Program, cfg gmp.Config, tasks map[gmp.Pos]bool) (*Result, e
 	r.PeakLocal = m.PeakRunq()
 	r.PeakGlobal = m.PeakGlobal()
 	r.Starts = len(latencies)
-	r.LatencyP50, r.LatencyP99 = percentile(latencies, 50), percentile(latencies, 99)
+	// A goroutine still runnable at the end has waited since it became
+	// runnable, and would have waited on: its wait counts as at least
+	// that, rather than not at all.
+	for id := gmp.GID(1); int(id) < m.NumG(); id++ {
+		g := m.G(id)
+		if !started[id] {
+			r.NeverRan++
+		}
+		if g.Status == gmp.Grunnable {
+			r.OpenWaits++
+			latencies = append(latencies, wait{d: m.Now().Sub(g.Runnable), open: true})
+		}
+	}
+	var p50, p99, longest wait
+	p50, p99, longest = percentile(latencies, 50), percentile(latencies, 99), percentile(latencies, 100)
+	r.LatencyP50, r.P50AtLeast = p50.d, p50.open
+	r.LatencyP99, r.P99AtLeast = p99.d, p99.open
+	r.LongestWait, r.LongestAtLeast = longest.d, longest.open
 	r.IdleWhileRunnable = m.IdleWhileRunnable()
 	for _, pl := range m.Pools() {
 		s := pl.Stats
@@ -163,13 +194,25 @@ func measure(p *gmp.Program, cfg gmp.Config, tasks map[gmp.Pos]bool) (*Result, e
 	return r, nil
 }
 
-// percentile is the nearest-rank p-th percentile of ds (0 if empty).
-func percentile(ds []time.Duration, p int) time.Duration {
-	if len(ds) == 0 {
-		return 0
+// wait is a goroutine's time runnable before it ran; open when the run
+// ended first, so that it is a lower bound (a censored observation).
+type wait struct {
+	d    time.Duration
+	open bool
+}
+
+// percentile is the nearest-rank p-th percentile of ws (zero if empty).
+// It is open, a lower bound, when an open wait is among the ranks up to
+// it: the true waits of those are longer, which can only raise it; when
+// none is, the figure is exact, as longer waits above it do not move it.
+func percentile(ws []wait, p int) wait {
+	if len(ws) == 0 {
+		return wait{}
 	}
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	rank := (p*len(s) + 99) / 100 // ceil(p/100 * n)
-	return s[max(rank, 1)-1]
+	s := slices.Clone(ws)
+	slices.SortStableFunc(s, func(a, b wait) int { return cmp.Compare(a.d, b.d) })
+	rank := max((p*len(s)+99)/100, 1) // ceil(p/100 * n)
+	out := s[rank-1]
+	out.open = slices.ContainsFunc(s[:rank], func(w wait) bool { return w.open })
+	return out
 }

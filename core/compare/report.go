@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/schedlab/schedlab/core/gmp"
 	"github.com/schedlab/schedlab/core/taskmode"
@@ -34,7 +35,12 @@ func pooled(r *Result) bool {
 
 // rows are the figures of the text table.
 var rows = []table.Row[*Result]{
-	{Label: "tasks started", Cell: func(r *Result) string { return strconv.Itoa(r.TasksStarted) }},
+	{Label: "tasks started", Cell: func(r *Result) string {
+		if !r.HasTasks {
+			return "-"
+		}
+		return strconv.Itoa(r.TasksStarted)
+	}},
 	{Label: "makespan", Cell: func(r *Result) string { return table.Duration(r.Makespan) }},
 	{Label: "goroutines created", Cell: func(r *Result) string { return strconv.Itoa(r.Goroutines) }},
 	{Label: "peak live goroutines", Cell: func(r *Result) string { return strconv.Itoa(r.PeakLive) }},
@@ -43,9 +49,11 @@ var rows = []table.Row[*Result]{
 	{Label: "peak global queue", Cell: func(r *Result) string { return strconv.Itoa(r.PeakGlobal) }},
 	{Label: "steals (Gs stolen)", Cell: func(r *Result) string { return fmt.Sprintf("%d (%d)", r.Steals, r.Stolen) }},
 	{Label: "preemptions", Cell: func(r *Result) string { return strconv.Itoa(r.Preemptions) }},
-	{Label: "sched latency p50", Cell: func(r *Result) string { return table.Duration(r.LatencyP50) }},
-	{Label: "sched latency p99", Cell: func(r *Result) string { return table.Duration(r.LatencyP99) }},
-	{Label: "longest wait to run", Cell: func(r *Result) string { return table.Duration(r.LongestWait) }},
+	{Label: "sched latency p50", Cell: func(r *Result) string { return atLeast(r.LatencyP50, r.P50AtLeast) }},
+	{Label: "sched latency p99", Cell: func(r *Result) string { return atLeast(r.LatencyP99, r.P99AtLeast) }},
+	{Label: "longest wait to run", Cell: func(r *Result) string { return atLeast(r.LongestWait, r.LongestAtLeast) }},
+	{Label: "waits open at the end", Cell: func(r *Result) string { return strconv.Itoa(r.OpenWaits) }},
+	{Label: "goroutines never run", Cell: func(r *Result) string { return strconv.Itoa(r.NeverRan) }},
 	{Label: "P idle while Gs wait", Cell: func(r *Result) string { return table.Duration(r.IdleWhileRunnable) }},
 	{Label: "worker reuse", Cell: func(r *Result) string {
 		if !pooled(r) {
@@ -85,6 +93,9 @@ func (rep *Report) WriteText(w io.Writer) error {
 	if note := rep.unequalWork(); note != "" {
 		fmt.Fprintf(w, "\n%s\n", note)
 	}
+	if note := rep.censored(); note != "" {
+		fmt.Fprintf(w, "\n%s\n", note)
+	}
 	for _, r := range rep.Results {
 		if r.End.Err != nil {
 			fmt.Fprintf(w, "\n%s: %s\n", r.Label, safetext.TermLines(r.End.Err.Error()))
@@ -111,6 +122,26 @@ func (rep *Report) unequalWork() string {
 	}
 	return "not like for like: the columns started different numbers of tasks (" + strings.Join(parts, ", ") +
 		"), so compare their times with care"
+}
+
+// atLeast writes a duration, "≥ " before it when it is a lower bound.
+func atLeast(d time.Duration, open bool) string {
+	if open {
+		return "≥ " + table.Duration(d)
+	}
+	return table.Duration(d)
+}
+
+// censored says what ≥ means, when a column has waits still open at the
+// end.
+func (rep *Report) censored() string {
+	for _, r := range rep.Results {
+		if r.OpenWaits > 0 {
+			return "≥: goroutines were still waiting to run when the run ended, so their waits are censored:\n" +
+				"they count as the time waited until the end, and the true figure is at least that"
+		}
+	}
+	return ""
 }
 
 // rows are the table's rows, leaving out those that apply to no column
@@ -157,6 +188,14 @@ type jsonResult struct {
 	WorkersReused int     `json:"workers_reused,omitempty"`
 	WorkersPurged int     `json:"workers_purged,omitempty"`
 	ReuseRatio    float64 `json:"reuse_ratio,omitempty"`
+
+	// The _at_least flags say the figure is a lower bound: waits still
+	// open at the end (open_waits) count as the time until the end.
+	P50AtLeast     bool `json:"latency_p50_at_least,omitempty"`
+	P99AtLeast     bool `json:"latency_p99_at_least,omitempty"`
+	LongestAtLeast bool `json:"longest_wait_at_least,omitempty"`
+	OpenWaits      int  `json:"open_waits"`
+	NeverRan       int  `json:"never_ran"`
 }
 
 // WriteJSON writes the report as one JSON object.
@@ -179,6 +218,8 @@ func (rep *Report) WriteJSON(w io.Writer) error {
 			Preemptions: r.Preemptions, Starts: r.Starts,
 			LatencyP50NS: int64(r.LatencyP50), LatencyP99NS: int64(r.LatencyP99),
 			LongestWaitNS: int64(r.LongestWait), IdleWaitingNS: int64(r.IdleWhileRunnable),
+			P50AtLeast: r.P50AtLeast, P99AtLeast: r.P99AtLeast, LongestAtLeast: r.LongestAtLeast,
+			OpenWaits: r.OpenWaits, NeverRan: r.NeverRan,
 		}
 		if r.End.Err != nil {
 			j.Error = r.End.Err.Error()

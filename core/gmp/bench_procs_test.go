@@ -21,7 +21,7 @@ func BenchmarkProcs(b *testing.B) {
 				goN(100_000, cpu(10*time.Microsecond), sleep(time.Millisecond), cpu(10*time.Microsecond)),
 				waitKids(),
 			}}
-			cfg := Config{Procs: procs, Seed: 1, Costs: DefaultCosts(), MaxEvents: 1 << 40}
+			cfg := Config{Procs: procs, Seed: 1, Costs: DefaultCosts(), MaxEvents: 1 << 40, NoCauses: true}
 			var events uint64
 			var cpu time.Duration
 			for range b.N {

@@ -92,7 +92,8 @@ func eventsShape(procs, gs int) (*Program, Config) {
 		goN(gs, cpu(50*time.Microsecond), sleep(time.Millisecond), cpu(50*time.Microsecond)),
 		waitKids(),
 	}}
-	return prog, Config{Procs: procs, Seed: 1, Costs: DefaultCosts(), MaxEvents: 1 << 40}
+	// No sink reads causes here, as none does in --format none.
+	return prog, Config{Procs: procs, Seed: 1, Costs: DefaultCosts(), MaxEvents: 1 << 40, NoCauses: true}
 }
 
 // firstRunEnv makes the test binary, started again by BenchmarkFirstRun,

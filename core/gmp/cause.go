@@ -14,16 +14,19 @@ package gmp
 //   - a go-stop that is a preemption: sysmon's request;
 //   - a steal: the event that had made the stolen G runnable.
 //
-// The machine keeps, per goroutine id, the last such events: one 16-byte
-// entry per goroutine, its four sorts in one cache line, in blocks of
-// gChunk added as goroutines are created and never copied. Goroutines
-// run roughly in the order they were created, so the entries are read
-// and written in about that order, which the CPU's prefetcher follows;
-// entries kept by descriptor, which the free lists hand out in no
-// order, measured no better. New reserves the blocks a program says it
-// needs along with the goroutine table's (presize.go).
+// The machine keeps each live goroutine's last such events beside its
+// slot in the goroutine table (gtable.causes): one 16-byte entry per g
+// descriptor, reset when a new goroutine takes the descriptor. Every
+// event these entries answer for names a live goroutine, so nothing of
+// them need outlive it, and a run of ten million short goroutines keeps
+// as many entries as it had goroutines alive at once, not ten million.
+//
+// Only a sink that reads Event.Cause needs them (the JSON lines, the UI,
+// the Perfetto export); a run configured with NoCauses (the text trace,
+// --format none, the benchmarks) skips the bookkeeping and leaves every
+// Cause at -1.
 type causes struct {
-	ids      idBlocks[gcauses]
+	on       bool
 	lastPoll int32
 }
 
@@ -36,28 +39,9 @@ const noCause = -1
 
 var noCauses = gcauses{noCause, noCause, noCause, noCause}
 
-// of returns goroutine g's entry, adding blocks up to it.
-func (c *causes) of(g GID) *gcauses {
-	for int(g)/gChunk >= len(c.ids.blocks) {
-		b := c.ids.add()
-		for i := range b {
-			b[i] = noCauses
-		}
-	}
-	return &c.ids.blocks[g/gChunk][g%gChunk]
-}
-
-func (c *causes) clone() causes {
-	d := make([][]gcauses, len(c.ids.blocks))
-	for i, b := range c.ids.blocks {
-		d[i] = append([]gcauses(nil), b...)
-	}
-	return causes{ids: idBlocks[gcauses]{blocks: d}, lastPoll: c.lastPoll}
-}
-
-// causeOf records event e, number i, and returns the event that caused
-// it.
-func (c *causes) causeOf(e *Event, i int32) int32 {
+// causeOf records event e, number i, in the entries of gs, and returns
+// the event that caused it.
+func (c *causes) causeOf(gs *gtable, e *Event, i int32) int32 {
 	if e.G == NoG {
 		if e.Rule == RuleNetpollReturn || e.Rule == RuleSysmonNetpoll {
 			c.lastPoll = i
@@ -68,26 +52,26 @@ func (c *causes) causeOf(e *Event, i int32) int32 {
 	// event is a guess the CPU often gets wrong, so it should guess once.
 	switch e.Kind {
 	case KindGoCreate:
-		c.of(e.G).ready = i
+		gs.causes(e.G).ready = i
 		if creator := e.Creator(); creator != NoG {
-			return c.of(creator).start
+			return gs.causes(creator).start
 		}
 	case KindGoUnblock:
-		g := c.of(e.G)
+		g := gs.causes(e.G)
 		g.ready = i
 		switch waker := e.Waker(); {
 		case waker != NoG:
-			return c.of(waker).start
+			return gs.causes(waker).start
 		case e.Rule == RuleNetpollRun || e.Rule == RuleInjectGlobal || e.Rule == RuleInjectLocal:
 			return c.lastPoll
 		}
 		return g.block
 	case KindGoStart:
-		g := c.of(e.G)
+		g := gs.causes(e.G)
 		g.start = i
 		return g.ready
 	case KindGoStop:
-		g := c.of(e.G)
+		g := gs.causes(e.G)
 		cause := g.start
 		if e.Reason == ReasonPreempted {
 			cause = g.preempt
@@ -95,15 +79,15 @@ func (c *causes) causeOf(e *Event, i int32) int32 {
 		g.ready = i
 		return cause
 	case KindGoBlock:
-		c.of(e.G).block = i
+		gs.causes(e.G).block = i
 	case KindSteal:
-		g := c.of(e.G)
+		g := gs.causes(e.G)
 		cause := g.ready
 		g.ready = i
 		return cause
 	case KindSysmon:
 		if e.Rule == RuleSysmonPreempt {
-			c.of(e.G).preempt = i
+			gs.causes(e.G).preempt = i
 		}
 	}
 	return noCause

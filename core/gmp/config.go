@@ -137,6 +137,11 @@ type Config struct {
 	// the CPUs with the Ms (cpus.go). With Load and no CPUs, the CPUs are
 	// as many as Ps.
 	Load int
+	// NoCauses leaves Event.Cause at -1 for every event, for a run whose
+	// sinks never read it (the text trace, --format none, benchmarks): the
+	// bookkeeping that finds each event's cause (cause.go) is then
+	// skipped.
+	NoCauses bool
 }
 
 // DefaultMaxEvents bounds a run without Until.

@@ -12,6 +12,13 @@ import (
 // the trace, the UI's log and the golden files all use it, so they cannot
 // disagree. It needs the program only for names: channels, pools,
 // semaphores.
+//
+// A sentence holds the describer's own words, numbers, durations and the
+// names Names lists, and no other text of the program, except for the
+// rules OnlyNames says otherwise of: TestSentencesHoldOnlyWordsAndNames
+// gives every string of every micro-program a hostile value and finds it
+// nowhere else. So a writer that must make a scenario's text safe (JSON,
+// a terminal) can test the names once instead of every sentence.
 type Describer struct {
 	chans []string
 	pools []PoolDecl
@@ -42,6 +49,32 @@ func NewDescriber(prog *Program) *Describer {
 	}
 	return d
 }
+
+// Names returns the program's text a sentence may hold: the declared
+// names of channels, pools and semaphores.
+func (d *Describer) Names() []string {
+	names := append([]string(nil), d.chans...)
+	for _, p := range d.pools {
+		names = append(names, p.Name)
+	}
+	names = append(names, d.sems...)
+	for _, mu := range d.mutexes {
+		names = append(names, mu.Name)
+	}
+	return append(names, d.wgs...)
+}
+
+// OnlyNames reports whether the sentences of rule r hold no text of the
+// program but the names Names lists; a writer must test the sentences of
+// the other rules, whose wordings quote some other text (listed in
+// holdsText).
+func (d *Describer) OnlyNames(r Rule) bool { return r < numRules && !holdsText[r] }
+
+// holdsText marks the rules whose sentences hold text of the program
+// other than its names: a print's line. A wording that writes such text
+// (an action's own text, a file name) marks its rule here, or
+// TestSentencesHoldOnlyWordsAndNames fails.
+var holdsText = [numRules]bool{RulePrint: true}
 
 // Loc names a place compactly, as the trace's from/to fields do:
 // "P0.runnext", "P0.runq", "global", "P0" (running), "syscall",
@@ -150,7 +183,7 @@ func (x intoPhrase) appendTo(b []byte) []byte {
 	case LocGlobal:
 		return append(b, "to the tail of the global queue (what-if global-fifo)"...)
 	}
-	return appendf(b, "into %v's runnext", x.p)
+	return append(AppendP(append(b, "into "...), x.p), "'s runnext"...)
 }
 
 // Place says where a G is in words, as the sentences do: "P0's runnext",
@@ -171,9 +204,9 @@ func (d *Describer) appendPlace(b []byte, l Loc) []byte {
 	p := PID(l.ID)
 	switch l.Kind {
 	case LocRunnext:
-		return appendf(b, "%v's runnext", p)
+		return append(AppendP(b, p), "'s runnext"...)
 	case LocRunq:
-		return appendf(b, "%v's ring", p)
+		return append(AppendP(b, p), "'s ring"...)
 	case LocGlobal:
 		return append(b, "the global queue"...)
 	case LocRunning:
@@ -260,7 +293,7 @@ var endWords = words{
 		return append(b, "the program panics"...)
 	},
 	RuleUntil: func(d *Describer, b []byte, e Event) []byte {
-		return appendf(b, "the run stops here with %d goroutines alive", e.Alive())
+		return appendf(b, "the run stops here with %s alive", plural(e.Alive(), "goroutine", "goroutines"))
 	},
 }
 
@@ -280,10 +313,12 @@ func (k kickedNewPhrase) appendTo(b []byte) []byte {
 	if k.g == NoG {
 		return b
 	}
+	b = AppendG(append(b, "; "...), k.g)
 	if k.full {
-		return appendf(b, "; %v, kicked out of runnext, finds the ring full", k.g)
+		return append(b, ", kicked out of runnext, finds the ring full"...)
 	}
-	return appendf(b, "; %v, kicked out of runnext, goes to the ring's tail (%d/256)", k.g, k.n)
+	b = decimal.AppendInt(append(b, ", kicked out of runnext, goes to the ring's tail ("...), int64(k.n))
+	return append(b, "/256)"...)
 }
 
 // plural writes "1 G goes" or "3 Gs go".
@@ -309,7 +344,7 @@ func (k kickedPhrase) appendTo(b []byte) []byte {
 	if k.g == NoG {
 		return b
 	}
-	return appendf(b, ", kicking %v to the ring's tail", k.g)
+	return append(AppendG(append(b, ", kicking "...), k.g), " to the ring's tail"...)
 }
 
 // TimeString formats an event time for the text trace.

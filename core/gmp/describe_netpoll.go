@@ -1,5 +1,7 @@
 package gmp
 
+import "time"
+
 // netpollWords tells of the network poller: netpoll blocking and returning,
 // netpollBreak, and injectglist.
 var netpollWords = words{
@@ -12,7 +14,17 @@ var netpollWords = words{
 	RuleNetpollBlock: func(d *Describer, b []byte, e Event) []byte {
 		waiting := plural(e.Waiting(), "G waits", "Gs wait")
 		if e.HasTimeout() {
-			return appendf(b, "%v blocks in netpoll for %v, until the next timer (%s on the network)", e.M, e.Timeout(), waiting)
+			// epoll_pwait takes whole milliseconds, at least one, as the
+			// model's epollTimeout does: the sentence says what is slept.
+			due := e.Timeout()
+			sleeps := max(due.Truncate(time.Millisecond), time.Millisecond)
+			switch {
+			case due < time.Millisecond:
+				return appendf(b, "%v blocks in netpoll until the next timer, due in %v: epoll's timeout is whole milliseconds, at least 1, so it sleeps %v (and the kernel's timer slack) and the timer fires late (%s on the network)", e.M, due, sleeps, waiting)
+			case due != sleeps:
+				return appendf(b, "%v blocks in netpoll until the next timer, due in %v: epoll's timeout is whole milliseconds, so it sleeps %v, wakes early and polls again (%s on the network)", e.M, due, sleeps, waiting)
+			}
+			return appendf(b, "%v blocks in netpoll for %v, until the next timer (%s on the network)", e.M, due, waiting)
 		}
 		return appendf(b, "%v blocks in netpoll with no timeout (%s on the network)", e.M, waiting)
 	},

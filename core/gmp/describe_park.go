@@ -20,11 +20,18 @@ var parkWords = words{
 		return appendf(b, "%v closed channel %s: %v wakes %s%s", e.Waker(), d.chanName(e.Chan()), e.G, d.into(e), kicked(e))
 	},
 	RuleReadyTimer: func(d *Describer, b []byte, e Event) []byte {
-		b = appendf(b, "%v's sleep timer fires %v late, run by %v in findRunnable", e.G, e.Late(), e.P)
+		// Appended piece by piece, not through appendf: see
+		// scheduleWords.
+		// "%v's sleep timer fires %v late, run by %v in findRunnable"
+		b = appendDuration(append(AppendG(b, e.G), "'s sleep timer fires "...), e.Late())
+		b = append(AppendP(append(b, " late, run by "...), e.P), " in findRunnable"...)
 		if owner := e.TimerOwner(); owner != e.P {
-			b = appendf(b, ", stealing %v's timers", owner)
+			// ", stealing %v's timers"
+			b = append(AppendP(append(b, ", stealing "...), owner), "'s timers"...)
 		}
-		return appendf(b, ": %v goes %s%s", e.G, d.into(e), kicked(e))
+		// ": %v goes %s%s"
+		b = append(AppendG(append(b, ": "...), e.G), " goes "...)
+		return kicked(e).appendTo(d.into(e).appendTo(b))
 	},
 	RuleReadyChildren: func(d *Describer, b []byte, e Event) []byte {
 		return appendf(b, "%v, the last child of %v, exits: %v wakes %s%s", e.Waker(), e.G, e.G, d.into(e), kicked(e))
@@ -51,7 +58,10 @@ func (d *Describer) park(b []byte, e Event) []byte {
 	}
 	switch e.Reason {
 	case ReasonSleep:
-		return appendf(b, "%v sleeps %v: parked, its timer goes into %v's heap", e.G, e.Duration(), e.P)
+		// "%v sleeps %v: parked, its timer goes into %v's heap", appended
+		// piece by piece: see scheduleWords.
+		b = appendDuration(append(AppendG(b, e.G), " sleeps "...), e.Duration())
+		return append(AppendP(append(b, ": parked, its timer goes into "...), e.P), "'s heap"...)
 	case ReasonNetwork:
 		return appendf(b, "%v reads from the network and parks in the poller; its data arrives in %v", e.G, e.Duration())
 	case ReasonChanSend, ReasonChanRecv:

@@ -1,16 +1,29 @@
 package gmp
 
-import "time"
+import (
+	"time"
+
+	"github.com/schedlab/schedlab/internal/decimal"
+)
 
 // scheduleWords tells how a P picks what to run next (runqget, globrunqget,
 // stealWork, findRunnable) and how a running goroutine gives its P up
 // (preemption, Gosched).
 var scheduleWords = words{
+	// The sentences a big run writes most (go-start, steal, go-create,
+	// go-exit, a sleep and its timer) are appended piece by piece rather
+	// than through appendf, whose reading of the format and of its
+	// arguments was two thirds of their cost (describe_fmt.go). Each
+	// keeps its appendf form in a comment.
 	RuleRunnext: func(d *Describer, b []byte, e Event) []byte {
-		return appendf(b, "%v runs %v from its runnext and inherits the current time slice (schedtick stays %d)%s", e.P, e.G, e.Schedtick(), runnableFor(e))
+		// "%v runs %v from its runnext and inherits the current time slice (schedtick stays %d)%s"
+		b = append(AppendG(append(AppendP(b, e.P), " runs "...), e.G), " from its runnext and inherits the current time slice (schedtick stays "...)
+		return runnableFor(e).appendTo(append(decimal.AppendInt(b, int64(e.Schedtick())), ')'))
 	},
 	RuleRunqHead: func(d *Describer, b []byte, e Event) []byte {
-		return appendf(b, "%v runs %v from the head of its ring: a new time slice, schedtick %d%s", e.P, e.G, e.Schedtick(), runnableFor(e))
+		// "%v runs %v from the head of its ring: a new time slice, schedtick %d%s"
+		b = append(AppendG(append(AppendP(b, e.P), " runs "...), e.G), " from the head of its ring: a new time slice, schedtick "...)
+		return runnableFor(e).appendTo(decimal.AppendInt(b, int64(e.Schedtick())))
 	},
 	RuleGlobalFairness: func(d *Describer, b []byte, e Event) []byte {
 		tick := e.Schedtick()
@@ -27,7 +40,10 @@ var scheduleWords = words{
 		return appendf(b, "%v runs %v, returned by the network poller; schedtick %d%s", e.P, e.G, e.Schedtick(), runnableFor(e))
 	},
 	RuleStolenRun: func(d *Describer, b []byte, e Event) []byte {
-		return appendf(b, "%v runs %v, stolen from %v; schedtick %d%s", e.P, e.G, d.place(e.From), e.Schedtick(), runnableFor(e))
+		// "%v runs %v, stolen from %v; schedtick %d%s"
+		b = append(AppendG(append(AppendP(b, e.P), " runs "...), e.G), ", stolen from "...)
+		b = append(d.appendPlace(b, e.From), "; schedtick "...)
+		return runnableFor(e).appendTo(decimal.AppendInt(b, int64(e.Schedtick())))
 	},
 	RulePreemptAsync: func(d *Describer, b []byte, e Event) []byte {
 		if e.Op != nil && e.Op.Kind == OpLoop {
@@ -43,13 +59,23 @@ var scheduleWords = words{
 	},
 	RuleRunqsteal: func(d *Describer, b []byte, e Event) []byte {
 		n, victim := e.Stolen(), e.Victim()
-		if n == 1 {
-			return appendf(b, "%v steals the one G in %v's ring: %v runs now", e.P, victim, e.G)
+		switch {
+		case n == 1 && e.Left() == 0:
+			// "%v steals the one G in %v's ring: %v runs now"
+			b = append(AppendP(append(AppendP(b, e.P), " steals the one G in "...), victim), "'s ring: "...)
+			return append(AppendG(b, e.G), " runs now"...)
+		case n == 1:
+			// Half of a ring of two or three, rounded down: one is left.
+			return appendf(b, "%v steals 1 G, half of %v's ring (%d left there): %v runs now", e.P, victim, e.Left(), e.G)
 		}
 		if e.StealAll() {
 			return appendf(b, "%v steals all %d Gs of %v's ring (what-if steal-all; the runtime takes half): %v runs now, %s to %v's ring", e.P, n, victim, e.G, plural(n-1, "G goes", "Gs go"), e.P)
 		}
-		return appendf(b, "%v steals %d Gs, half of %v's ring (%d left there): %v runs now, %s to %v's ring", e.P, n, victim, e.Left(), e.G, plural(n-1, "G goes", "Gs go"), e.P)
+		// "%v steals %d Gs, half of %v's ring (%d left there): %v runs now, %s to %v's ring"
+		b = append(decimal.AppendInt(append(AppendP(b, e.P), " steals "...), int64(n)), " Gs, half of "...)
+		b = append(decimal.AppendInt(append(AppendP(b, victim), "'s ring ("...), int64(e.Left())), " left there): "...)
+		b = plural(n-1, "G goes", "Gs go").appendTo(append(AppendG(b, e.G), " runs now, "...))
+		return append(AppendP(append(b, " to "...), e.P), "'s ring"...)
 	},
 	RuleRunqstealNext: func(d *Describer, b []byte, e Event) []byte {
 		victim := e.Victim()
@@ -76,7 +102,7 @@ type waitedPhrase struct{ waited time.Duration }
 
 func (w waitedPhrase) appendTo(b []byte) []byte {
 	if w.waited > 0 {
-		return appendf(b, " (runnable for %v)", w.waited)
+		return append(appendDuration(append(b, " (runnable for "...), w.waited), ')')
 	}
 	return b
 }

@@ -54,7 +54,7 @@ func TestGoroutineTableClonesIndependently(t *testing.T) {
 		t.Fatalf("the next ids differ: %v and %v", ga.ID, gb.ID)
 	}
 	id := ga.ID
-	if a.desc(id) == b.desc(id) || a.rec(id).parent != 2 || b.rec(id).parent != 9 || a.rec(id).created != 7 {
+	if a.desc(id) == b.desc(id) || a.rec(id).parent != 2 || b.rec(id).parent != 9 || a.rec(id).created() != 7 {
 		t.Fatalf("ids leaked between clones: a %d/%+v, b %d/%+v", a.desc(id), *a.rec(id), b.desc(id), *b.rec(id))
 	}
 	if a.current(3) == nil || b.current(3) != nil || b.at(3).ID != id {

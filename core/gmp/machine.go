@@ -245,8 +245,11 @@ func New(cfg Config, prog *Program) (*Machine, error) {
 	// G0, main, and the goroutines the program says it starts.
 	ids := 2 + goroutinesIn(prog.Main, maxPresizedIDs)
 	s.gs.reserveIDs(ids)
-	s.causes.ids.reserve(ids)
 	s.gs.reserveG0()
+	if !cfg.NoCauses {
+		s.causes.on = true
+		s.gs.trackCauses()
+	}
 	for _, c := range prog.Chans {
 		s.chans = append(s.chans, Chan{Name: c.Name, Cap: c.Cap})
 	}
@@ -431,7 +434,10 @@ func (s *Machine) usleep(d time.Duration) time.Duration {
 
 func (s *Machine) emit(e Event) {
 	e.T = s.now
-	e.Cause = s.causes.causeOf(&e, int32(s.emitted))
+	e.Cause = noCause
+	if s.causes.on {
+		e.Cause = s.causes.causeOf(&s.gs, &e, int32(s.emitted))
+	}
 	s.emitted++
 	switch {
 	case s.sink != nil:
@@ -503,7 +509,6 @@ func (s *Machine) Clone() *Machine {
 	c.trace = nil
 	c.pending = nil
 	c.agenda = s.agenda.Clone()
-	c.causes = s.causes.clone()
 	c.gs = s.gs.clone()
 	c.work = s.work.clone()
 	c.stealSteps = nil // scratch: sharing it would tie the copies together
@@ -632,7 +637,7 @@ func (s *Machine) PeakRunq() int {
 func (s *Machine) PeakGlobal() int { return s.sched.runq.peak }
 
 // Created is when goroutine id was created.
-func (s *Machine) Created(id GID) sim.Time { return s.gs.rec(id).created }
+func (s *Machine) Created(id GID) sim.Time { return s.gs.rec(id).created() }
 
 // Live is the number of goroutines that have not exited.
 func (s *Machine) Live() int { return s.live }

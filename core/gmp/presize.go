@@ -1,10 +1,10 @@
 package gmp
 
 // Pre-sizing the goroutine table from the program. The machine keeps a
-// record for every goroutine id a run hands out (gtable.ids and descOf,
-// and the causes of cause.go), added a block of gChunk at a time: an
-// allocation per table per 512 goroutines, which made them the most
-// frequent allocation left in a run. Most
+// record for every goroutine id a run hands out (gtable.ids and descOf),
+// added a block of gChunk at a time: an allocation per table per 512
+// goroutines, which made them the most frequent allocation left in a
+// run. Most
 // programs say how many goroutines they start (go statements with a
 // count, inside loops with a count), so New reserves the blocks for that
 // many in one allocation each, and the run itself allocates only when a
@@ -13,7 +13,7 @@ package gmp
 // maxPresizedIDs caps the reservation: a program that says it starts
 // more goroutines may well be stopped long before (--until, the event
 // limit, the UI), and the reservation is held for the whole run. 2M ids
-// are 40 MB; the pages are not touched until goroutines use them.
+// are 32 MB; the pages are not touched until goroutines use them.
 const maxPresizedIDs = 1 << 21
 
 // goroutinesIn counts the goroutines that running ops once starts: go

@@ -258,9 +258,12 @@ type Sysmon struct {
 	Delay time.Duration
 	// Idle counts consecutive passes that retook no P.
 	Idle int
-	// Passes counts passes; LastPass is when the last one ran.
+	// Passes counts passes; LastPass is when the last one ran (or the
+	// one under way, InPass: its back-off and next wake are set when it
+	// ends).
 	Passes   int
 	LastPass sim.Time
+	InPass   bool
 	// NextPass is when sysmon wakes next.
 	NextPass sim.Time
 	// Deep: in the deep sleep (all Ps idle), until NextPass at the latest.

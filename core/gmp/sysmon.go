@@ -106,7 +106,19 @@ func (s *Machine) wakeSysmonFromSyscall() {
 
 // sysmonPass is the body of sysmon's loop after its sleep.
 func (s *Machine) sysmonPass() {
+	// The pass is under way from its first instant: its time, its count
+	// and its decision change together (InPass says the back-off and the
+	// next wake are still the last sleep's until it ends).
+	s.mon.Passes++
+	s.mon.LastPass = s.now
+	s.mon.InPass = true
 	s.mon.Did = SysmonDecision{}
+	// The back-off as for an idle pass; a retake sets it back to the
+	// shortest sleep as it decides (retake).
+	s.mon.Idle++
+	if s.mon.Idle > sysmonIdlePasses {
+		s.mon.Delay = min(2*s.mon.Delay, sysmonMaxDelay)
+	}
 	if s.sched.NetpollInited && s.sched.NetpollBlocked == NoM && s.sched.Lastpoll.Add(sysmonPollAge) < s.now {
 		s.sched.Lastpoll = s.now
 		if list := s.netpoll(); len(list) > 0 {
@@ -115,11 +127,7 @@ func (s *Machine) sysmonPass() {
 			s.injectglist(s.m(s.mon.M), nil, list)
 		}
 	}
-	if s.retake() != 0 {
-		s.mon.Idle = 0
-	} else {
-		s.mon.Idle++
-	}
+	s.retake()
 	if s.cfg.SchedTrace > 0 && (!s.mon.traced || s.mon.lastTrace.Add(s.cfg.SchedTrace) <= s.now) {
 		if !s.mon.traced {
 			s.mon.traced = true
@@ -130,15 +138,7 @@ func (s *Machine) sysmonPass() {
 			s.trace(s.SchedTrace(s.cfg.SchedDetail))
 		}
 	}
-	s.mon.Passes++
-	s.mon.LastPass = s.now
-	switch {
-	case s.mon.Idle == 0:
-		s.mon.Delay = sysmonMinDelay
-	case s.mon.Idle > sysmonIdlePasses:
-		s.mon.Delay *= 2
-	}
-	s.mon.Delay = min(s.mon.Delay, sysmonMaxDelay)
+	s.mon.InPass = false
 	s.sleepSysmon(s.mon.Delay)
 }
 
@@ -154,10 +154,9 @@ const (
 )
 
 // retake preempts Gs whose time slice sysmon has seen for 10ms and takes
-// Ps from threads in long system calls (R5.7, R6.6). It returns how many
-// Ps it took from syscalls; only those reset sysmon's back-off.
-func (s *Machine) retake() int {
-	n := 0
+// Ps from threads in long system calls (R5.7, R6.6). Only taking a P
+// resets sysmon's back-off, not a preemption.
+func (s *Machine) retake() {
 	sysmonM := s.m(s.mon.M)
 	for i := range s.ps {
 		pp := &s.ps[i]
@@ -205,11 +204,13 @@ func (s *Machine) retake() int {
 		}
 		s.takeP(pp, vm, sysmonM, Event{Rule: RuleRetake, D: s.now.Sub(pd.Syscallwhen), N2: int(cause),
 			Flag: pp.Syscalltick == 0})
+		// A retake resets the back-off: with the decision, so the two
+		// show together.
 		s.mon.Did = SysmonDecision{Kind: SysmonRetook, P: pp.ID}
-		n++
+		s.mon.Idle = 0
+		s.mon.Delay = sysmonMinDelay
 		s.handoffp(pp)
 	}
-	return n
 }
 
 // preemptone asks the G running on pp to stop (R7.1): it sets gp.preempt

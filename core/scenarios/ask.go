@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -120,12 +121,63 @@ func (p *reader) kind(n ast.Node) gmp.Kind {
 	if !ok {
 		names := kindNames()
 		hint := "event kinds: " + strings.Join(names, ", ")
-		if c := closest(kind, names); c != "" {
+		if w, ok := kindWords[strings.ToLower(strings.TrimSpace(kind))]; ok {
+			k, why, _ := strings.Cut(w, "|")
+			hint = "did you mean " + k + "? runtime/trace names events by what happens to a goroutine, a P or an M"
+			if why != "" {
+				hint += ": " + why
+			}
+		} else if c := closest(kind, names); c != "" {
 			hint = "did you mean " + c + "?"
+		} else if c := closest(kind, kindWordList); c != "" {
+			k, _, _ := strings.Cut(kindWords[c], "|")
+			hint = "did you mean " + k + "?"
 		}
 		p.errorf(n, hint, "unknown event kind %q", kind)
 	}
 	return k
+}
+
+// kindWordList are kindWords' words, for a did-you-mean of a misspelt
+// one ("prempt").
+var kindWordList = func() []string {
+	var out []string
+	for w := range kindWords {
+		out = append(out, w)
+	}
+	slices.Sort(out)
+	return out
+}()
+
+// kindWords maps the words a person reaches for to the kinds that name
+// what they mean, as runtime/trace names them: "preempt" is go-stop.
+var kindWords = map[string]string{
+	"preempt":    "go-stop|a preempted goroutine stops (go-stop), after sysmon asks it to (sysmon)",
+	"preempted":  "go-stop|a preempted goroutine stops (go-stop), after sysmon asks it to (sysmon)",
+	"preemption": "go-stop|a preempted goroutine stops (go-stop), after sysmon asks it to (sysmon)",
+	"yield":      "go-stop|runtime.Gosched stops the goroutine (go-stop)",
+	"gosched":    "go-stop|runtime.Gosched stops the goroutine (go-stop)",
+	"stop":       "go-stop",
+	"create":     "go-create", "created": "go-create", "spawn": "go-create", "go": "go-create", "new": "go-create",
+	"start": "go-start", "run": "go-start", "runs": "go-start", "schedule": "go-start", "resume": "go-start",
+	"block": "go-block", "park": "go-block", "parked": "go-block", "sleep": "go-block", "wait": "go-block",
+	"recv": "go-block", "send": "go-block",
+	"wake": "go-unblock", "wakeup": "go-unblock", "woken": "go-unblock", "ready": "go-unblock",
+	"unblock": "go-unblock", "timer": "go-unblock|a timer that fires readies its goroutine (go-unblock)",
+	"exit": "go-exit", "exits": "go-exit", "done": "go-exit", "finish": "go-exit",
+	"syscall": "syscall-enter|or syscall-exit, as the call returns",
+	"retake":  "proc-steal|sysmon taking a P back from a system call is proc-steal",
+	"handoff": "proc-steal|a P taken from a system call is proc-steal; the M that then takes it, proc-start",
+	"spin":    "m-start|an M started or woken to spin is m-start", "spinning": "m-start|an M started or woken to spin is m-start",
+	"wakep": "m-start", "thread": "m-start",
+	"stealing": "steal", "stolen": "steal",
+	"overflow": "runq-overflow", "global": "runq-overflow|a ring that overflows to the global queue is runq-overflow",
+	"poll": "netpoll", "network": "netpoll", "epoll": "netpoll",
+	"deadlock": "program|the run's end, however it ends, is program", "panic": "program|the run's end, however it ends, is program",
+	"end":     "program",
+	"submit":  "pool-dispatch|or pool-block when it waits, pool-reject when it is refused",
+	"task":    "pool-dispatch",
+	"acquire": "sem-acquire", "release": "sem-release",
 }
 
 // fact reads an answer: {next-on: P1}, {where: G258}, {worker: POOL}…

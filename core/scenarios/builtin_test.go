@@ -203,3 +203,22 @@ func TestLoad(t *testing.T) {
 		}
 	})
 }
+
+// Each built-in's first note says why the rule it shows exists, not only
+// what happens (issue 26: a student found the mechanism of runnext in ten
+// minutes, its reason only by detective work).
+func TestEveryBuiltinSaysWhyFirst(t *testing.T) {
+	all, err := Builtins()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sc := range all {
+		if len(sc.Notes) == 0 {
+			t.Errorf("%s has no notes", sc.Name)
+			continue
+		}
+		if !strings.Contains(sc.Notes[0].Text, "Why ") && !strings.Contains(sc.Notes[0].Text, "Why:") {
+			t.Errorf("%s's first note does not say why: %q", sc.Name, sc.Notes[0].Text)
+		}
+	}
+}

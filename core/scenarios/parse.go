@@ -28,7 +28,7 @@ const (
 	maxErrors    = 20
 )
 
-var topKeys = []string{"name", "title", "summary", "procs", "seed", "until", "max_events", "policy", "noise", "start", "cpus", "load", "expect", "chans", "pools", "sems", "mutexes", "rwmutexes", "waitgroups", "main", "notes", "ask"}
+var topKeys = []string{"name", "title", "summary", "procs", "seed", "until", "max_events", "policy", "noise", "start", "cpus", "load", "expect", "chans", "pools", "sems", "mutexes", "rwmutexes", "waitgroups", "main", "notes", "ask", "marks"}
 
 var validName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
 
@@ -259,6 +259,9 @@ func (p *reader) parse(data []byte) *Scenario {
 	if n, ok := fields["ask"]; ok {
 		sc.Asks = p.asks(n)
 		sc.refs = p.refs
+	}
+	if n, ok := fields["marks"]; ok {
+		sc.Marks = p.marks(n)
 	}
 	return sc
 }

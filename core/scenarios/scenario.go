@@ -36,6 +36,8 @@ type Scenario struct {
 	Notes      []Note
 	// Asks are the questions asked as the run goes (package quiz).
 	Asks []quiz.Ask
+	// Marks are the moments a presenter jumps to by name (marks:).
+	Marks []Mark
 	// refs are the Ps and goroutines the asks name, for Validate.
 	refs []askRef
 	// MaxEvents, if not zero, replaces gmp.DefaultMaxEvents.
@@ -64,6 +66,13 @@ type Note struct {
 	// time, or the Nth of a kind (of a goroutine, on a P).
 	Moment gmp.Moment
 	Text   string
+	Pos    gmp.Pos
+}
+
+// Mark is a moment of the run a presenter names, to jump to it.
+type Mark struct {
+	Name   string
+	Moment gmp.Moment
 	Pos    gmp.Pos
 }
 

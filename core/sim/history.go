@@ -24,7 +24,15 @@ type History[S Model[S]] struct {
 	frontier    S
 	done        bool
 	checkpoints []checkpoint[S]
+	// quiet counts the steps since the last checkpoint: a run can take
+	// millions of steps between two events, and a step back must not
+	// replay them all.
+	quiet int
 }
+
+// quietSteps is the most steps between two checkpoints, whatever the
+// events: a replay from one takes tens of milliseconds at most.
+const quietSteps = 1 << 20
 
 type checkpoint[S any] struct {
 	emitted int
@@ -73,13 +81,22 @@ func (h *History[S]) Checkpoints() int { return len(h.checkpoints) }
 
 // Extend steps the frontier until at least n events have been emitted or
 // the run ends. It reports whether n events exist.
-func (h *History[S]) Extend(n int) bool {
-	for !h.done && h.frontier.Emitted() < n {
+func (h *History[S]) Extend(n int) bool { return h.ExtendSteps(n, -1) }
+
+// ExtendSteps is Extend taking at most steps steps (no bound when steps
+// is negative): a viewer that must stay responsive grows the run a
+// bounded slice at a time, since a step may emit no event at all and
+// millions of them can pass between two events. It reports whether n
+// events exist.
+func (h *History[S]) ExtendSteps(n, steps int) bool {
+	for ; !h.done && h.frontier.Emitted() < n && steps != 0; steps-- {
 		if !h.frontier.Step() {
 			h.done = true
 		}
+		h.quiet++
 		last := h.checkpoints[len(h.checkpoints)-1].emitted
-		if e := h.frontier.Emitted(); e-last >= h.next {
+		if e := h.frontier.Emitted(); e-last >= h.next || h.quiet >= quietSteps {
+			h.quiet = 0
 			h.checkpoints = append(h.checkpoints, checkpoint[S]{emitted: e, state: h.frontier.Clone()})
 			if len(h.checkpoints) > MaxCheckpoints {
 				h.thin()

@@ -26,11 +26,8 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"runtime"
-	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -38,6 +35,7 @@ import (
 
 	"github.com/schedlab/schedlab/core/pool"
 	"github.com/schedlab/schedlab/real/prog/cpuwork"
+	"github.com/schedlab/schedlab/scripts/internal/probe"
 )
 
 // runEnv names the pool a child process runs the workload on once.
@@ -55,66 +53,32 @@ const (
 var pools = map[string]bool{"ants": true, "pool": true, "coarse": true}
 
 func main() {
-	runs := flag.Int("runs", 10, "how many runs, each a fresh process")
+	runs := probe.RunsFlag()
 	which := flag.String("pool", "ants", "the pool: ants, pool (package pool) or coarse (package pool, WithCoarseClock)")
 	gap := flag.Duration("gap", 8*time.Millisecond, "the pause after each round")
 	procs := flag.Int("procs", 2, "GOMAXPROCS")
-	flag.Usage = func() {
-		fmt.Fprintf(os.Stderr, "usage: go run ./scripts/antspurge [-runs N] [-pool ants|pool|coarse] [-gap D] [-procs N]\n")
-		flag.PrintDefaults()
-	}
+	probe.SetUsage("go run ./scripts/antspurge [-runs N] [-pool ants|pool|coarse] [-gap D] [-procs N]")
 	flag.Parse()
 	if flag.NArg() != 0 || !pools[*which] || *runs < 1 || *gap < 0 || *procs < 1 {
-		flag.Usage()
-		os.Exit(2)
+		probe.BadUsage()
 	}
 	if os.Getenv(runEnv) != "" {
 		runtime.GOMAXPROCS(*procs)
 		n, line := runOnce(*which, *gap)
-		fmt.Printf("%d\t%s\n", n, line)
+		probe.Report(float64(n), line)
 		return
 	}
-	self, err := os.Executable()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "antspurge:", err)
-		os.Exit(1)
-	}
-	fmt.Printf("load before: %s\n", loadavg())
-	var got []int
+	r := probe.NewRunner("antspurge", runEnv)
+	fmt.Printf("load before: %s\n", probe.Loadavg())
+	var got []float64
 	for i := range *runs {
-		cmd := exec.Command(self, os.Args[1:]...)
-		cmd.Env = append(os.Environ(), runEnv+"=1")
-		cmd.Stderr = os.Stderr
-		out, err := cmd.Output()
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "antspurge: run %d: %v\n", i+1, err)
-			os.Exit(1)
-		}
-		value, line, _ := strings.Cut(strings.TrimSpace(string(out)), "\t")
-		v, err := strconv.Atoi(value)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "antspurge: run %d printed %q\n", i+1, out)
-			os.Exit(1)
-		}
+		v, line := r.Run(i+1, os.Args[1:], "1")
 		fmt.Printf("run %d: %s\n", i+1, line)
 		got = append(got, v)
 	}
-	fmt.Printf("load after: %s\n", loadavg())
-	slices.Sort(got)
-	fmt.Printf("%s, workers started, %d runs: median %d, range %d–%d\n", *which, len(got), got[len(got)/2], got[0], got[len(got)-1])
-}
-
-// loadavg is the first three fields of /proc/loadavg, or why not.
-func loadavg() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return err.Error()
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return strings.TrimSpace(string(b))
-	}
-	return strings.Join(f[:3], " ")
+	fmt.Printf("load after: %s\n", probe.Loadavg())
+	// Counts of workers stay below 10⁴, where %.4g would print them as %d does.
+	fmt.Printf("%s, workers started, %s\n", *which, probe.Summarize(got))
 }
 
 // submitter is what the workload needs of a pool.

@@ -35,12 +35,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"runtime"
 	"runtime/trace"
 	"slices"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -48,6 +45,8 @@ import (
 	_ "unsafe" // procPin
 
 	xtrace "golang.org/x/exp/trace"
+
+	"github.com/schedlab/schedlab/scripts/internal/probe"
 )
 
 // runEnv marks a child process, which measures once.
@@ -58,18 +57,14 @@ const runEnv = "SCHEDLAB_FIRSTWAKE_RUN"
 var threadsAtStart = countThreads()
 
 func main() {
-	runs := flag.Int("runs", 10, "how many runs, each a fresh process")
+	runs := probe.RunsFlag()
 	warm := flag.Bool("warm", false, "run goroutines on every P and sleep 20ms before measuring, so that idle threads exist")
 	traced := flag.Bool("trace", false, "trace the measurement and split it at the woken thread's ProcStart")
 	pipeWake := flag.Bool("pipewake", false, "measure a parked thread's wake-up through a pipe instead")
-	flag.Usage = func() {
-		fmt.Fprintf(os.Stderr, "usage: go run ./scripts/firstwake [-runs N] [-warm] [-trace] | [-runs N] -pipewake\n")
-		flag.PrintDefaults()
-	}
+	probe.SetUsage("go run ./scripts/firstwake [-runs N] [-warm] [-trace] | [-runs N] -pipewake")
 	flag.Parse()
 	if flag.NArg() != 0 || *runs < 1 || (*pipeWake && (*warm || *traced)) {
-		flag.Usage()
-		os.Exit(2)
+		probe.BadUsage()
 	}
 	if os.Getenv(runEnv) != "" {
 		run := func() (float64, string, error) { return runOnce(*warm, os.Getenv(runEnv)) }
@@ -78,74 +73,41 @@ func main() {
 		}
 		v, line, err := run()
 		if err != nil {
-			fmt.Fprintln(os.Stderr, "firstwake:", err)
-			os.Exit(1)
+			probe.Fail("firstwake", err)
 		}
-		fmt.Printf("%g\t%s\n", v, line)
+		probe.Report(v, line)
 		return
 	}
-	self, err := os.Executable()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "firstwake:", err)
-		os.Exit(1)
-	}
+	r := probe.NewRunner("firstwake", runEnv)
 	dir, err := os.MkdirTemp("", "firstwake")
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "firstwake:", err)
-		os.Exit(1)
+		probe.Fail("firstwake", err)
 	}
 	defer os.RemoveAll(dir)
-	fmt.Printf("load before: %s\n", loadavg())
+	fmt.Printf("load before: %s\n", probe.Loadavg())
 	var got []float64
 	for i := range *runs {
 		out := "-" // no trace
 		if *traced {
 			out = fmt.Sprintf("%s/run%d.trace", dir, i+1)
 		}
-		cmd := exec.Command(self, os.Args[1:]...)
-		cmd.Env = append(os.Environ(), runEnv+"="+out)
-		cmd.Stderr = os.Stderr
-		b, err := cmd.Output()
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "firstwake: run %d: %v\n", i+1, err)
-			os.Exit(1)
-		}
-		value, line, _ := strings.Cut(strings.TrimSpace(string(b)), "\t")
-		v, err := strconv.ParseFloat(value, 64)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "firstwake: run %d printed %q\n", i+1, b)
-			os.Exit(1)
-		}
+		v, line := r.Run(i+1, os.Args[1:], out)
 		if *traced {
 			split, err := splitTrace(out)
 			if err != nil {
-				fmt.Fprintf(os.Stderr, "firstwake: run %d: %v\n", i+1, err)
-				os.Exit(1)
+				probe.Fail("firstwake", fmt.Errorf("run %d: %v", i+1, err))
 			}
 			line += "; traced: " + split
 		}
 		fmt.Printf("run %d: %s\n", i+1, line)
 		got = append(got, v)
 	}
-	fmt.Printf("load after: %s\n", loadavg())
-	slices.Sort(got)
+	fmt.Printf("load after: %s\n", probe.Loadavg())
 	what := "first wake-up on 4 Ps (µs)"
 	if *pipeWake {
 		what = "a parked thread's wake-up after 20ms idle (µs, median of 40)"
 	}
-	fmt.Printf("%s, %d runs: median %.4g, range %.4g–%.4g\n", what, len(got), got[len(got)/2], got[0], got[len(got)-1])
-}
-
-// loadavg is the first three fields of /proc/loadavg, or why not.
-func loadavg() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return err.Error()
-	}
-	if f := strings.Fields(string(b)); len(f) >= 3 {
-		return strings.Join(f[:3], " ")
-	}
-	return strings.TrimSpace(string(b))
+	fmt.Printf("%s, %s\n", what, probe.Summarize(got))
 }
 
 // countThreads is how many threads the process has, or -1.

@@ -37,20 +37,17 @@ import (
 
 	"github.com/schedlab/schedlab/core/gmp"
 	"github.com/schedlab/schedlab/core/gofront"
+	"github.com/schedlab/schedlab/scripts/internal/probe"
 )
 
 func main() {
 	runs := flag.Int("runs", 10, "real runs of each puzzle")
 	seeds := flag.Int("seeds", 10, "noise seeds of the model, 1 to N")
 	timeout := flag.Duration("timeout", 10*time.Second, "how long a real run may take before it counts as hung")
-	flag.Usage = func() {
-		fmt.Fprintf(os.Stderr, "usage: gopuzzles [-runs N] [-seeds N] [-timeout D] [PUZZLE.go ...]\n")
-		flag.PrintDefaults()
-	}
+	probe.SetUsage("gopuzzles [-runs N] [-seeds N] [-timeout D] [PUZZLE.go ...]")
 	flag.Parse()
 	if *runs < 1 || *seeds < 1 {
-		flag.Usage()
-		os.Exit(2)
+		probe.BadUsage()
 	}
 	files := flag.Args()
 	if len(files) == 0 {
@@ -115,14 +112,14 @@ func puzzle(file string, runs, seeds int, timeout time.Duration) (bool, error) {
 		return false, err
 	}
 	defer cleanup()
-	before := loadavg()
+	before := probe.Loadavg()
 	real, realLines := tally{}, tally{}
 	for range runs {
 		out, lines := run(bin, timeout)
 		real.add(out)
 		realLines.add(fmt.Sprint(lines))
 	}
-	after := loadavg()
+	after := probe.Loadavg()
 	fmt.Printf("%s: procs %d, %s, %d real runs (load %s → %s), model seeds 1-%d with noise\n",
 		filepath.Base(file), sc.Procs, runtime.Version(), runs, before, after, seeds)
 	fmt.Printf("  real:       %s\n", real)
@@ -257,17 +254,4 @@ func clip(s string) string {
 		return s[:67] + "..."
 	}
 	return s
-}
-
-// loadavg is the 1-, 5- and 15-minute load averages.
-func loadavg() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return "unknown"
-	}
-	return strings.Join(f[:3], " ")
 }

@@ -1,13 +1,11 @@
 package main
 
 import (
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
-	"github.com/schedlab/schedlab/internal/realtest"
+	"github.com/schedlab/schedlab/scripts/internal/probetest"
 )
 
 // A puzzle the front end reads runs both ways and gets a summary with its
@@ -16,17 +14,9 @@ import (
 // Model's channel example leaves the runtime no choice, so its verdict is
 // checked.
 func TestGoPuzzlesRun(t *testing.T) {
-	realtest.Require(t)
-	bin := filepath.Join(t.TempDir(), "gopuzzles")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := probetest.Build(t, "gopuzzles")
 	dir := "../../core/gofront/testdata/puzzles/"
-	out, err := exec.Command(bin, "-runs", "2", "-seeds", "2", dir+"memory-model-channel.go", dir+"pike-daisy-chain.go").Output()
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
-	text := string(out)
+	text := strings.Join(probetest.Lines(t, bin, "-runs", "2", "-seeds", "2", dir+"memory-model-channel.go", dir+"pike-daisy-chain.go"), "\n")
 	for _, want := range []*regexp.Regexp{
 		regexp.MustCompile(`(?m)^memory-model-channel\.go: procs 2, go1\.\S+, 2 real runs \(load .+ → .+\), model seeds 1-2 with noise$`),
 		regexp.MustCompile(`(?m)^  real:       2× "hello, world"$`),
@@ -39,8 +29,5 @@ func TestGoPuzzlesRun(t *testing.T) {
 			t.Errorf("no line matching %s in:\n%s", want, text)
 		}
 	}
-	cmd := exec.Command(bin, "-runs", "0")
-	if b, err := cmd.CombinedOutput(); err == nil || cmd.ProcessState.ExitCode() != 2 || !strings.Contains(string(b), "usage:") {
-		t.Errorf("-runs 0: want a usage error (exit 2), got %v:\n%s", err, b)
-	}
+	probetest.UsageErrors(t, bin, [][]string{{"-runs", "0"}}, "usage:")
 }

@@ -19,15 +19,12 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"runtime"
-	"slices"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/schedlab/schedlab/real/prog/cpuwork"
+	"github.com/schedlab/schedlab/scripts/internal/probe"
 )
 
 // runEnv marks a child process that runs the workload once.
@@ -41,54 +38,27 @@ const (
 )
 
 func main() {
-	runs := flag.Int("runs", 10, "how many runs, each a fresh process")
-	flag.Usage = func() {
-		fmt.Fprintf(os.Stderr, "usage: go run ./scripts/mutexretake [-runs N]\n")
-		flag.PrintDefaults()
-	}
+	runs := probe.RunsFlag()
+	probe.SetUsage("go run ./scripts/mutexretake [-runs N]")
 	flag.Parse()
 	if flag.NArg() != 0 {
-		flag.Usage()
-		os.Exit(2)
+		probe.BadUsage()
 	}
 	if os.Getenv(runEnv) == "1" {
-		share, line := once()
-		fmt.Printf("%g\t%s\n", share, line)
+		probe.Report(once())
 		return
 	}
-	if *runs < 1 {
-		fmt.Fprintln(os.Stderr, "mutexretake: -runs must be at least 1")
-		os.Exit(2)
-	}
-	self, err := os.Executable()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "mutexretake:", err)
-		os.Exit(1)
-	}
-	fmt.Printf("load before: %s\n", loadavg())
+	probe.CheckRuns("mutexretake", *runs)
+	r := probe.NewRunner("mutexretake", runEnv)
+	fmt.Printf("load before: %s\n", probe.Loadavg())
 	var got []float64
 	for i := range *runs {
-		cmd := exec.Command(self)
-		cmd.Env = append(os.Environ(), runEnv+"=1")
-		cmd.Stderr = os.Stderr
-		out, err := cmd.Output()
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "mutexretake: run %d: %v\n", i+1, err)
-			os.Exit(1)
-		}
-		value, line, _ := strings.Cut(strings.TrimSpace(string(out)), "\t")
-		v, err := strconv.ParseFloat(value, 64)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "mutexretake: run %d printed %q\n", i+1, out)
-			os.Exit(1)
-		}
+		v, line := r.Run(i+1, nil, "1")
 		fmt.Printf("run %d: %s\n", i+1, line)
 		got = append(got, v)
 	}
-	fmt.Printf("load after: %s\n", loadavg())
-	slices.Sort(got)
-	fmt.Printf("re-takes by the previous holder (%%), %d runs: median %.4g, range %.4g–%.4g\n",
-		len(got), median(got), got[0], got[len(got)-1])
+	fmt.Printf("load after: %s\n", probe.Loadavg())
+	fmt.Printf("re-takes by the previous holder (%%), %s\n", probe.Summarize(got).MeanMedian())
 }
 
 // once runs the workload and returns the re-take share in percent.
@@ -123,25 +93,4 @@ func once() (float64, string) {
 	share := 100 * float64(retakes) / float64(acquired-1)
 	return share, fmt.Sprintf("%d of %d acquisitions by the previous holder (%.1f%%) in %v",
 		retakes, acquired-1, share, took.Round(10*time.Microsecond))
-}
-
-func median(sorted []float64) float64 {
-	n := len(sorted)
-	if n%2 == 1 {
-		return sorted[n/2]
-	}
-	return (sorted[n/2-1] + sorted[n/2]) / 2
-}
-
-// loadavg is the first three fields of /proc/loadavg, or "unknown".
-func loadavg() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return "unknown"
-	}
-	return strings.Join(f[:3], " ")
 }

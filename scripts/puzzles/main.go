@@ -45,6 +45,7 @@ import (
 	"time"
 
 	"github.com/schedlab/schedlab/real/prog/cpuwork"
+	"github.com/schedlab/schedlab/scripts/internal/probe"
 )
 
 // runEnv names the puzzle a child process runs once.
@@ -73,42 +74,22 @@ var puzzles = map[string]puzzle{
 }
 
 func main() {
-	runs := flag.Int("runs", 10, "how many runs, each a fresh process")
+	runs := probe.RunsFlag()
 	procs := flag.Int("procs", 0, "GOMAXPROCS for the puzzles that take it (0: the puzzle's own)")
 	cooperative := flag.Bool("cooperative", false, "run with GODEBUG=asyncpreemptoff=1: no asynchronous preemption, as before Go 1.14")
 	traced := flag.Bool("traced", false, "run under runtime/trace, as schedlab real does (fairness61)")
 	timeout := flag.Duration("timeout", 3*time.Second, "kill a run that takes longer, and count it as hung")
-	flag.Usage = func() {
-		fmt.Fprintf(os.Stderr, "usage: go run ./scripts/puzzles [flags] %s\n", strings.Join(slices.Sorted(maps.Keys(puzzles)), "|"))
-		flag.PrintDefaults()
-	}
+	probe.SetUsage("go run ./scripts/puzzles [flags] " + strings.Join(slices.Sorted(maps.Keys(puzzles)), "|"))
 	flag.Parse()
-	if flag.NArg() != 1 {
-		flag.Usage()
-		os.Exit(2)
-	}
-	name := flag.Arg(0)
-	p, ok := puzzles[name]
-	if !ok {
-		fmt.Fprintf(os.Stderr, "puzzles: no puzzle %q\n", name)
-		flag.Usage()
-		os.Exit(2)
-	}
+	name, p := probe.Pick("puzzles", "puzzle", puzzles)
 	if os.Getenv(runEnv) == name {
 		tracing = *traced
 		p.run(*procs)
 		return
 	}
-	if *runs < 1 {
-		fmt.Fprintln(os.Stderr, "puzzles: -runs must be at least 1")
-		os.Exit(2)
-	}
-	self, err := os.Executable()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "puzzles:", err)
-		os.Exit(1)
-	}
-	before := loadavg()
+	probe.CheckRuns("puzzles", *runs)
+	self := probe.Self("puzzles")
+	before := probe.Loadavg()
 	count := map[string]int{}
 	var order []string
 	for i := range *runs {
@@ -148,7 +129,7 @@ func main() {
 		count[answer]++
 	}
 	slices.SortStableFunc(order, func(a, b string) int { return count[b] - count[a] })
-	fmt.Printf("%s: %s; %d runs, GOMAXPROCS %s, %s, load %s → %s\n", name, p.what, *runs, procsWord(*procs), runtime.Version(), before, loadavg())
+	fmt.Printf("%s: %s; %d runs, GOMAXPROCS %s, %s, load %s → %s\n", name, p.what, *runs, procsWord(*procs), runtime.Version(), before, probe.Loadavg())
 	for _, a := range order {
 		fmt.Printf("  %3d× %s\n", count[a], a)
 	}
@@ -159,19 +140,6 @@ func procsWord(n int) string {
 		return "the puzzle's"
 	}
 	return strconv.Itoa(n)
-}
-
-// loadavg is the 1-, 5- and 15-minute load averages.
-func loadavg() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return "unknown"
-	}
-	return strings.Join(f[:3], " ")
 }
 
 // tracing is set in a child run with -traced.

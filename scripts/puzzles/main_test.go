@@ -1,13 +1,11 @@
 package main
 
 import (
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
-	"github.com/schedlab/schedlab/internal/realtest"
+	"github.com/schedlab/schedlab/scripts/internal/probetest"
 )
 
 // Each quick puzzle runs as its own process and prints a line per run and
@@ -16,32 +14,18 @@ import (
 // not checked, except where the runtime leaves no choice: main returns
 // before done! can print.
 func TestPuzzlesRun(t *testing.T) {
-	realtest.Require(t)
-	bin := filepath.Join(t.TempDir(), "puzzles")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := probetest.Build(t, "puzzles")
 	summary := regexp.MustCompile(`^\S+: .+; 2 runs, GOMAXPROCS .+, go1\.\S+, load .+ → .+$`)
 	for _, name := range []string{"threads", "print-order", "println-cost", "first-print", "done-flag", "schedtick"} {
 		t.Run(name, func(t *testing.T) {
-			out, err := exec.Command(bin, "-runs", "2", name).Output()
-			if err != nil {
-				t.Fatalf("%v", err)
-			}
-			lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+			lines := probetest.Lines(t, bin, "-runs", "2", name)
 			if len(lines) < 4 || !strings.HasPrefix(lines[0], "run 1: ") || !summary.MatchString(lines[2]) {
-				t.Fatalf("want two run lines, a summary and counts, got:\n%s", out)
+				t.Fatalf("want two run lines, a summary and counts, got:\n%s", strings.Join(lines, "\n"))
 			}
 			if name == "done-flag" && lines[3] != "    2× (nothing)" {
-				t.Errorf("done! was printed: main returns first, so it cannot be:\n%s", out)
+				t.Errorf("done! was printed: main returns first, so it cannot be:\n%s", strings.Join(lines, "\n"))
 			}
 		})
 	}
-	for _, args := range [][]string{{"bogus"}, {"-runs", "0", "threads"}, {}} {
-		cmd := exec.Command(bin, args...)
-		out, err := cmd.CombinedOutput()
-		if code := cmd.ProcessState.ExitCode(); err == nil || code != 2 {
-			t.Errorf("puzzles %q exited %d, want 2 (a usage error):\n%s", args, code, out)
-		}
-	}
+	probetest.UsageErrors(t, bin, [][]string{{"bogus"}, {"-runs", "0", "threads"}, {}})
 }

@@ -18,90 +18,51 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"os/signal"
 	"runtime"
-	"slices"
-	"strconv"
-	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
 	_ "unsafe" // procPin
 
 	"github.com/schedlab/schedlab/real/prog/cpuwork"
+	"github.com/schedlab/schedlab/scripts/internal/probe"
 )
 
 // runEnv names the probe a child process runs once.
 const runEnv = "SCHEDLAB_UNTRACED_RUN"
 
-// A probe runs its pattern once and returns the figure it measures, with
+// A pattern runs once and returns the figure it measures, with
 // a line that says what it saw.
-type probe struct {
+type pattern struct {
 	what string // the figure, as the summary names it
 	run  func() (float64, string)
 }
 
-var probes = map[string]probe{
+var probes = map[string]pattern{
 	"hog-pingpong": {"the hog's share of the CPU (%)", hogPingPong},
 	"timer-bursts": {"preemption requests in 60 bursts", timerBursts},
 	"pingpong-2p":  {"migrations of the pair in 50ms", pingPongTwoPs},
 }
 
 func main() {
-	runs := flag.Int("runs", 10, "how many runs, each a fresh process")
-	flag.Usage = func() {
-		fmt.Fprintf(os.Stderr, "usage: go run ./scripts/untraced [-runs N] hog-pingpong|timer-bursts|pingpong-2p\n")
-		flag.PrintDefaults()
-	}
+	runs := probe.RunsFlag()
+	probe.SetUsage("go run ./scripts/untraced [-runs N] hog-pingpong|timer-bursts|pingpong-2p")
 	flag.Parse()
-	if flag.NArg() != 1 {
-		flag.Usage()
-		os.Exit(2)
-	}
-	name := flag.Arg(0)
-	p, ok := probes[name]
-	if !ok {
-		fmt.Fprintf(os.Stderr, "untraced: no probe %q\n", name)
-		flag.Usage()
-		os.Exit(2)
-	}
+	name, p := probe.Pick("untraced", "probe", probes)
 	if os.Getenv(runEnv) == name {
-		v, line := p.run()
-		fmt.Printf("%g\t%s\n", v, line)
+		probe.Report(p.run())
 		return
 	}
-	if *runs < 1 {
-		fmt.Fprintln(os.Stderr, "untraced: -runs must be at least 1")
-		os.Exit(2)
-	}
-	self, err := os.Executable()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "untraced:", err)
-		os.Exit(1)
-	}
+	probe.CheckRuns("untraced", *runs)
+	r := probe.NewRunner("untraced", runEnv)
 	var got []float64
 	for i := range *runs {
-		cmd := exec.Command(self, name)
-		cmd.Env = append(os.Environ(), runEnv+"="+name)
-		cmd.Stderr = os.Stderr
-		out, err := cmd.Output()
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "untraced: run %d: %v\n", i+1, err)
-			os.Exit(1)
-		}
-		value, line, _ := strings.Cut(strings.TrimSpace(string(out)), "\t")
-		v, err := strconv.ParseFloat(value, 64)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "untraced: run %d printed %q\n", i+1, out)
-			os.Exit(1)
-		}
+		v, line := r.Run(i+1, []string{name}, name)
 		fmt.Printf("run %d: %s\n", i+1, line)
 		got = append(got, v)
 	}
-	slices.Sort(got)
-	fmt.Printf("%s, %s, %d runs: median %.4g, range %.4g–%.4g\n", name, p.what, len(got),
-		got[len(got)/2], got[0], got[len(got)-1])
+	fmt.Printf("%s, %s, %s\n", name, p.what, probe.Summarize(got))
 }
 
 // hogPingPong: on 1 P, a goroutine computes while two bounce a token over

@@ -2,6 +2,7 @@ package exercise
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -182,6 +183,10 @@ func TestGolden(t *testing.T) {
 		{"steal-3.txt", "steal", Text, false},
 		{"steal-3-answers.txt", "steal", Text, true},
 		{"steal-3-answers.md", "steal", Markdown, true},
+		{"pingpong-3-answers.txt", "pingpong", Text, true},
+		{"errgroup-3-answers.txt", "errgroup", Text, true},
+		{"mutex-3-answers.txt", "mutex", Text, true},
+		{"waitgroup-3-answers.txt", "waitgroup", Text, true},
 	} {
 		x, err := Generate(c.topic, 3)
 		if err != nil {
@@ -192,5 +197,19 @@ func TestGolden(t *testing.T) {
 			t.Fatal(err)
 		}
 		golden.Check(t, filepath.Join("testdata", c.file), b.Bytes())
+	}
+}
+
+// docs/guide.md names every topic, quoted as the command line takes it.
+func TestGuideListsTopics(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/guide.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat := strings.Join(strings.Fields(string(doc)), " ")
+	for _, topic := range TopicNames() {
+		if !strings.Contains(flat, "`"+topic+"`") {
+			t.Errorf("docs/guide.md does not list the exercise topic %s", topic)
+		}
 	}
 }

@@ -27,6 +27,7 @@ var topics = []*Topic{
 	topicRunnext, topicOverflow, topicFairness61, topicSteal,
 	topicSyscall, topicPreempt, topicTimers, topicNetpoll,
 	topicPool, topicSemaphore, topicPrintOrder, topicGosched,
+	topicPingPong, topicErrgroup, topicMutex, topicWaitGroup,
 }
 
 // Topics returns every topic.

@@ -37,6 +37,8 @@ type Resolver struct {
 	done  []bool
 	qs    []Question
 	errs  []error
+	// warns are the asks allowed with a warning: their answer is forced.
+	warns []string
 	view  *view
 	n     int
 	left  int
@@ -66,6 +68,13 @@ func (r *Resolver) Observe(e gmp.Event) {
 		a := &r.asks[k]
 		if r.at[k] < 0 && r.match[k].Match(&e) {
 			r.at[k] = i
+			if before := a.Fact.Kind.info().before; before != nil && before(a.Fact, r.view) {
+				// Settled by what the run did before it was asked: the
+				// key holds, but the question teaches nothing.
+				r.warns = append(r.warns, fmt.Sprintf("%v: warning: the answer is decided before the question is asked (%s)", a.Pos, a.Fact.Text()))
+				r.settle(k, i, &e)
+				continue
+			}
 		}
 		if r.at[k] >= 0 && a.Fact.Kind.info().settles(a.Fact, &e) {
 			r.settle(k, i, &e)
@@ -98,6 +107,12 @@ func (r *Resolver) settle(k, i int, e *gmp.Event) {
 		}
 	} else {
 		q.Choices, q.Answer = Choose(&r.rand, correct, info.wrong(a.Fact, e, r.view, r.d))
+		if len(q.Choices) == 1 {
+			// The run offers no other answer: a question with one
+			// choice, kept, and said so.
+			q.Forced = true
+			r.warns = append(r.warns, fmt.Sprintf("%v: warning: the answer is forced: the run offers no choice but %q", a.Pos, correct))
+		}
 	}
 	if err := q.Valid(); err != nil {
 		r.errs = append(r.errs, fmt.Errorf("%v: %w", a.Pos, err))
@@ -126,19 +141,31 @@ func (r *Resolver) Questions() ([]Question, error) {
 	return out, errors.Join(errs...)
 }
 
+// Warnings names each ask whose answer is forced, by its position
+// (file:line:col): one the run leaves no other choice for, or one decided
+// before it is asked. They are allowed, so they are not errors.
+func (r *Resolver) Warnings() []string { return slices.Clone(r.warns) }
+
 // Settle runs prog under cfg and settles asks against the run, stopping
 // as soon as every question is settled.
 func Settle(cfg gmp.Config, prog *gmp.Program, asks []Ask) ([]Question, error) {
+	qs, _, err := SettleWarn(cfg, prog, asks)
+	return qs, err
+}
+
+// SettleWarn is Settle that also returns the warnings of Warnings.
+func SettleWarn(cfg gmp.Config, prog *gmp.Program, asks []Ask) ([]Question, []string, error) {
 	if len(asks) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	m, err := gmp.New(cfg, prog)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	r := NewResolver(prog, cfg.Procs, cfg.Seed, asks)
 	m.SetSink(r.Observe)
 	for !r.Done() && m.Step() {
 	}
-	return r.Questions()
+	qs, err := r.Questions()
+	return qs, r.Warnings(), err
 }

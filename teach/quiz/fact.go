@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/schedlab/schedlab/core/gmp"
 )
@@ -13,16 +14,19 @@ import (
 type FactKind uint8
 
 const (
-	FactNextOn  FactKind = iota + 1 // next-on: P1, the G that runs next on P1
-	FactWhere                       // where: G258, where G258 goes next
-	FactSteals                      // steals: P1, how many Gs P1 takes at its next steal
-	FactStops                       // stops: G5, how G5 next stops running
-	FactTakes                       // takes: P0, the M that next acquires P0
-	FactWorker                      // worker: POOL, the worker the pool's next task goes to
-	FactPurged                      // purged: POOL, how many workers the pool's next purge stops
-	FactLocks                       // locks: MU, the goroutine that takes the mutex next
-	FactSelect                      // selects: G5, the case G5's next select takes
-	FactPrinted                     // printed: 3, the order of the program's first 3 lines (all: of all it prints)
+	FactNextOn    FactKind = iota + 1 // next-on: P1, the G that runs next on P1
+	FactWhere                         // where: G258, where G258 goes next
+	FactSteals                        // steals: P1, how many Gs P1 takes at its next steal
+	FactStops                         // stops: G5, how G5 next stops running
+	FactTakes                         // takes: P0, the M that next acquires P0
+	FactWorker                        // worker: POOL, the worker the pool's next task goes to
+	FactPurged                        // purged: POOL, how many workers the pool's next purge stops
+	FactLocks                         // locks: MU, the goroutine that takes the mutex next
+	FactSelect                        // selects: G5, the case G5's next select takes
+	FactPrinted                       // printed: 3, the order of the program's first 3 lines (all: of all it prints)
+	FactRanBefore                     // ran-before: G5, how many goroutines ran between G5 becoming runnable and its next start
+	FactLate                          // late: G5, how late G5's next sleep timer fires
+	FactRunning                       // running: POOL, the pool's Running() when asked
 )
 
 // Fact is one fact of a run a question asks about.
@@ -62,6 +66,10 @@ type factInfo struct {
 	// asking about as the run goes (schedlab tui --quiz), with a sentence
 	// setting the scene that does not give the answer away.
 	decision func(e *gmp.Event, v *view, prog *gmp.Program) (Fact, string, bool)
+	// before, if set, reports whether the run has settled f before the
+	// question's moment: the ask is then answered at once, with a
+	// warning, rather than by an event that never comes.
+	before func(f Fact, v *view) bool
 }
 
 // facts is the one table of facts. The scenario format, the generated
@@ -318,12 +326,13 @@ var facts = []factInfo{
 			}
 			return e.Kind == gmp.KindPrint && e.Line() == f.Lines
 		},
-		answer: func(_ Fact, e *gmp.Event, v *view, _ *gmp.Describer) string {
-			return OrderText(v.printedWith(e))
+		answer: func(f Fact, e *gmp.Event, v *view, _ *gmp.Describer) string {
+			return OrderText(v.firstPrinted(f, e))
 		},
-		wrong: func(_ Fact, e *gmp.Event, v *view, _ *gmp.Describer) []string {
-			return v.otherOrders(v.printedWith(e))
+		wrong: func(f Fact, e *gmp.Event, v *view, _ *gmp.Describer) []string {
+			return v.otherOrders(v.firstPrinted(f, e))
 		},
+		before: func(f Fact, v *view) bool { return f.Lines > 0 && len(v.printed) >= f.Lines },
 		decision: func(e *gmp.Event, v *view, _ *gmp.Program) (Fact, string, bool) {
 			if e.Kind != gmp.KindPrint || e.Line() != 1 || len(v.texts) < 2 {
 				return Fact{}, "", false
@@ -331,6 +340,89 @@ var facts = []factInfo{
 			return Fact{Kind: FactPrinted, Lines: 1}, "The program is about to print its first line.", true
 		},
 	},
+	{
+		kind: FactRanBefore, name: "ran-before", arg: "G",
+		doc: "how many other goroutines start, on any P, between the goroutine being made runnable (readied, preempted, yielding) and its next start",
+		text: func(f Fact) string {
+			return fmt.Sprintf("How many other goroutines run before %v runs again?", f.G)
+		},
+		settles: func(f Fact, e *gmp.Event) bool { return e.Kind == gmp.KindGoStart && e.G == f.G },
+		answer: func(_ Fact, e *gmp.Event, v *view, _ *gmp.Describer) string {
+			return strconv.Itoa(v.ranBefore(e.G))
+		},
+		wrong: func(_ Fact, e *gmp.Event, v *view, _ *gmp.Describer) []string {
+			n := v.ranBefore(e.G)
+			return counts(0, 1, n-1, n+1, 2*n, len(v.runnable))
+		},
+		decision: func(e *gmp.Event, v *view, _ *gmp.Program) (Fact, string, bool) {
+			// Only a goroutine that stopped running and comes back: a new
+			// one's wait is the runnext question in another form.
+			if e.Kind != gmp.KindGoStart || !v.stopped[e.G] || v.ranBefore(e.G) < 1 {
+				return Fact{}, "", false
+			}
+			return Fact{Kind: FactRanBefore, G: e.G}, fmt.Sprintf("%v stopped running earlier and waits to run again.", e.G), true
+		},
+	},
+	{
+		kind: FactLate, name: "late", arg: "G",
+		doc:  "how late the goroutine's next sleep timer fires, as the trace prints it",
+		text: func(f Fact) string { return fmt.Sprintf("How late does %v's sleep timer fire?", f.G) },
+		settles: func(f Fact, e *gmp.Event) bool {
+			return e.Rule == gmp.RuleReadyTimer && e.G == f.G
+		},
+		// The duration as the describer's sentence prints it, so the
+		// worked answer and the key read alike.
+		answer: func(_ Fact, e *gmp.Event, _ *view, _ *gmp.Describer) string { return e.Late().String() },
+		wrong: func(_ Fact, e *gmp.Event, _ *view, _ *gmp.Describer) []string {
+			d := e.Late()
+			return durations(0, d/2, 2*d, d+time.Millisecond, d+10*time.Millisecond)
+		},
+		decision: func(e *gmp.Event, _ *view, _ *gmp.Program) (Fact, string, bool) {
+			if e.Rule != gmp.RuleReadyTimer {
+				return Fact{}, "", false
+			}
+			return Fact{Kind: FactLate, G: e.G}, fmt.Sprintf("%v's sleep is over; its timer is due.", e.G), true
+		},
+	},
+	{
+		kind: FactRunning, name: "running", arg: "pool",
+		doc: "the pool's Running() at the moment asked: the workers started and not yet stopped, idle ones included",
+		text: func(f Fact) string {
+			return fmt.Sprintf("What does pool %s's Running() return now?", f.PoolName)
+		},
+		// Asked at a moment, answered by it: the count before the
+		// moment's event.
+		settles: func(Fact, *gmp.Event) bool { return true },
+		answer: func(f Fact, _ *gmp.Event, v *view, _ *gmp.Describer) string {
+			return strconv.Itoa(v.running[f.Pool])
+		},
+		wrong: func(f Fact, _ *gmp.Event, v *view, _ *gmp.Describer) []string {
+			n := v.running[f.Pool]
+			return counts(n+1, n-1, len(v.idle[f.Pool]), n-len(v.idle[f.Pool]), v.maxWorker[f.Pool], 0)
+		},
+		decision: func(e *gmp.Event, v *view, prog *gmp.Program) (Fact, string, bool) {
+			// Before a submission, when some workers are idle: Running()
+			// counts them too, which is the lesson.
+			pool := e.Pool()
+			if e.Rule != gmp.RulePoolDispatchIdle || len(v.idle[pool]) < 1 || v.running[pool] < 2 {
+				return Fact{}, "", false
+			}
+			name := poolName(prog, pool)
+			return Fact{Kind: FactRunning, Pool: pool, PoolName: name},
+				fmt.Sprintf("%v is about to submit a task to pool %s.", e.G, name), true
+		},
+	},
+}
+
+// durations formats durations as choices, leaving out negative ones.
+func durations(ds ...time.Duration) []string {
+	var out []string
+	for _, d := range ds {
+		if d >= 0 && !slices.Contains(out, d.String()) {
+			out = append(out, d.String())
+		}
+	}
+	return out
 }
 
 // acquires reports whether e is a goroutine taking a mutex (or an

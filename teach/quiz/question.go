@@ -26,11 +26,14 @@ type Question struct {
 	Why []string
 	// Pos is the ask: in the scenario file, for a question a file carries.
 	Pos gmp.Pos
+	// Forced marks a question the run leaves one choice: allowed with a
+	// warning, it is the only kind with fewer than two choices.
+	Forced bool
 }
 
 // Valid checks that the question has one correct choice among distinct ones.
 func (q *Question) Valid() error {
-	if len(q.Choices) < 2 {
+	if len(q.Choices) < 2 && !(q.Forced && len(q.Choices) == 1) {
 		return fmt.Errorf("%q has %d choices", q.Text, len(q.Choices))
 	}
 	if q.Answer < 0 || q.Answer >= len(q.Choices) {

@@ -26,6 +26,16 @@ type view struct {
 	// program's print actions can print, in program order.
 	printed []string
 	texts   []string
+	// n counts the events seen. started is the event index of each
+	// goroutine's latest start, readied that of its latest becoming
+	// runnable, stopped whether that was a stop (preempted, yielding)
+	// rather than a creation or a wake: what ran-before counts.
+	n       int
+	started map[gmp.GID]int
+	readied map[gmp.GID]int
+	stopped map[gmp.GID]bool
+	// running is each pool's Running(), as its last event reported it.
+	running map[int]int
 }
 
 // lockView is what the events have shown of one mutex.
@@ -37,7 +47,8 @@ type lockView struct {
 
 func newView(procs int, prog *gmp.Program) *view {
 	v := &view{procs: procs, runnable: map[gmp.GID]gmp.Loc{}, idle: map[int][]int{},
-		maxWorker: map[int]int{}, retaken: map[gmp.PID]bool{}, locks: map[int]*lockView{}}
+		maxWorker: map[int]int{}, retaken: map[gmp.PID]bool{}, locks: map[int]*lockView{},
+		started: map[gmp.GID]int{}, readied: map[gmp.GID]int{}, stopped: map[gmp.GID]bool{}, running: map[int]int{}}
 	if prog != nil {
 		v.texts = printTexts(prog.Main, v.texts)
 	}
@@ -61,6 +72,9 @@ func printTexts(ops []gmp.Op, out []string) []string {
 
 // observe updates the view with e, the next event of the run.
 func (v *view) observe(e *gmp.Event) {
+	i := v.n
+	v.n++
+	v.observeRuns(i, e)
 	if e.M >= 0 {
 		if i, found := slices.BinarySearch(v.ms, e.M); !found {
 			v.ms = slices.Insert(v.ms, i, e.M)
@@ -99,6 +113,48 @@ func (v *view) observe(e *gmp.Event) {
 		v.maxWorker[pool] = max(v.maxWorker[pool], e.Worker())
 	}
 	v.observeLock(e)
+}
+
+// observeRuns keeps what ran-before and running: count.
+func (v *view) observeRuns(i int, e *gmp.Event) {
+	if e.G != gmp.NoG {
+		switch {
+		case e.Kind == gmp.KindGoStart:
+			v.started[e.G] = i
+		case e.Kind == gmp.KindGoExit:
+			delete(v.readied, e.G)
+			delete(v.stopped, e.G)
+		case placing(e) && (e.To.Kind == gmp.LocRunnext || e.To.Kind == gmp.LocRunq || e.To.Kind == gmp.LocGlobal):
+			// A kicked or overflowed goroutine is still waiting: only
+			// its own stop, creation or wake starts the count.
+			if e.Kind != gmp.KindRunqOverflow {
+				v.readied[e.G] = i
+				v.stopped[e.G] = e.Kind == gmp.KindGoStop
+			}
+		}
+	}
+	switch e.Rule {
+	case gmp.RulePoolDispatchIdle, gmp.RulePoolDispatchNew, gmp.RulePoolHandoff, gmp.RulePoolServeWaiter,
+		gmp.RulePoolBlock, gmp.RulePoolReject, gmp.RulePoolIdle, gmp.RulePoolPurge, gmp.RulePoolWorkerLost,
+		gmp.RulePoolEnqueue, gmp.RulePoolServeQueued:
+		v.running[e.Pool()] = e.Running()
+	}
+}
+
+// ranBefore counts the other goroutines that started since g last became
+// runnable: each counted once, however often it ran.
+func (v *view) ranBefore(g gmp.GID) int {
+	since, ok := v.readied[g]
+	if !ok {
+		return 0
+	}
+	n := 0
+	for h, at := range v.started {
+		if h != g && at > since {
+			n++
+		}
+	}
+	return n
 }
 
 // observeLock follows a mutex's contenders through its events.
@@ -188,6 +244,17 @@ func (v *view) printedWith(e *gmp.Event) []string {
 	lines := slices.Clone(v.printed)
 	if e.Kind == gmp.KindPrint {
 		lines = append(lines, e.Text())
+	}
+	return lines
+}
+
+// firstPrinted is what a printed: question asks about: the lines printed
+// with e, cut to the question's number of lines when the run printed
+// them before it was asked.
+func (v *view) firstPrinted(f Fact, e *gmp.Event) []string {
+	lines := v.printedWith(e)
+	if f.Lines > 0 && len(lines) > f.Lines {
+		lines = lines[:f.Lines]
 	}
 	return lines
 }

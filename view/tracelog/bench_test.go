@@ -2,12 +2,17 @@ package tracelog
 
 import (
 	"io"
+	"os"
+	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/schedlab/schedlab/core/gmp"
 	"github.com/schedlab/schedlab/core/scenarios"
+	"github.com/schedlab/schedlab/internal/cputime"
 )
 
 // benchScenario is the run issue 15 measures output speed on: 200,000
@@ -22,11 +27,28 @@ main:
 // recorded runs benchScenario once and keeps its events, so that the
 // benchmark times the writer alone and not the model.
 var recorded = sync.OnceValues(func() (*scenarios.Scenario, []gmp.Event) {
-	sc, err := scenarios.Parse("big.yaml", []byte(benchScenario))
+	return record(benchScenario)
+})
+
+// recorded64 is issue 30's run on 64 Ps at a tenth of its size (30,000
+// goroutines, some 223,000 events): every kind of line the run writes,
+// steals, timers and sleeps among them.
+var recorded64 = sync.OnceValues(func() (*scenarios.Scenario, []gmp.Event) {
+	yaml, err := os.ReadFile(filepath.Join("testdata", "procs64.yaml"))
 	if err != nil {
 		panic(err)
 	}
-	m, err := gmp.New(Options{}.Config(sc), sc.Program())
+	return record(strings.Replace(string(yaml), "count: 300000", "count: 30000", 1))
+})
+
+// record runs a scenario with causes, as the JSON lines have them, and
+// keeps its events.
+func record(yaml string) (*scenarios.Scenario, []gmp.Event) {
+	sc, err := scenarios.Parse("big.yaml", []byte(yaml))
+	if err != nil {
+		panic(err)
+	}
+	m, err := gmp.New(Options{Format: JSONL}.Config(sc), sc.Program())
 	if err != nil {
 		panic(err)
 	}
@@ -34,36 +56,50 @@ var recorded = sync.OnceValues(func() (*scenarios.Scenario, []gmp.Event) {
 	m.SetSink(func(e gmp.Event) { evs = append(evs, e) })
 	m.Run()
 	return sc, evs
-})
+}
 
 // BenchmarkWrite writes the recorded events to io.Discard in each format.
 // events/s is the writer's output rate; allocs/event should be 0 (the
 // buffer and the line are reused). "none" is the writer's cost when it
-// writes no events: placing notes, which every format pays.
+// writes no events: placing notes, which every format pays. The runs are
+// issue 15's (4 Ps, go-create, go-start and go-exit almost only) and
+// issue 30's on 64 Ps.
 func BenchmarkWrite(b *testing.B) {
-	sc, evs := recorded()
-	for _, name := range []string{"text", "jsonl", "none"} {
-		format, err := ParseFormat(name)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Run("format="+name, func(b *testing.B) {
-			d := gmp.NewDescriber(sc.Program())
-			b.ReportAllocs()
-			var allocs uint64
-			for b.Loop() {
-				w := New(io.Discard, format, d, sc.Notes)
-				w.Events = format != None
-				allocs -= mallocs()
-				for _, e := range evs {
-					w.Event(e)
-				}
-				allocs += mallocs()
+	for _, run := range []struct {
+		name string
+		rec  func() (*scenarios.Scenario, []gmp.Event)
+	}{{"procs=4", recorded}, {"procs=64", recorded64}} {
+		sc, evs := run.rec()
+		for _, name := range []string{"text", "jsonl", "none"} {
+			format, err := ParseFormat(name)
+			if err != nil {
+				b.Fatal(err)
 			}
-			n := float64(b.N) * float64(len(evs))
-			b.ReportMetric(n/b.Elapsed().Seconds(), "events/s")
-			b.ReportMetric(float64(allocs)/n, "allocs/event")
-		})
+			b.Run(run.name+"/format="+name, func(b *testing.B) {
+				d := gmp.NewDescriber(sc.Program())
+				b.ReportAllocs()
+				var allocs uint64
+				var cpu time.Duration
+				for b.Loop() {
+					w := New(io.Discard, format, d, sc.Notes)
+					w.Events = format != None
+					allocs -= mallocs()
+					cpu0, _ := cputime.Process()
+					for _, e := range evs {
+						w.Event(e)
+					}
+					cpu1, _ := cputime.Process()
+					cpu += cpu1 - cpu0
+					allocs += mallocs()
+				}
+				n := float64(b.N) * float64(len(evs))
+				b.ReportMetric(n/b.Elapsed().Seconds(), "events/s")
+				b.ReportMetric(b.Elapsed().Seconds()*1e9/n, "ns/event")
+				// CPU time, which a busy machine disturbs less.
+				b.ReportMetric(float64(cpu.Nanoseconds())/n, "cpu-ns/event")
+				b.ReportMetric(float64(allocs)/n, "allocs/event")
+			})
+		}
 	}
 }
 
@@ -83,7 +119,7 @@ func TestWritingAnEventAllocatesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, sc := range all {
-		m, err := gmp.New(Options{}.Config(sc), sc.Program())
+		m, err := gmp.New(Options{Format: JSONL}.Config(sc), sc.Program())
 		if err != nil {
 			t.Fatal(err)
 		}

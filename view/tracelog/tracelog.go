@@ -62,12 +62,50 @@ type Writer struct {
 	notes  []scenarios.Note
 	places *scenarios.NoteTracker
 	n      int // events written so far
+	// plainJSON and plainTerm say that every name the describer may put
+	// in a sentence, and so every sentence of a rule that holds no other
+	// text of the program (gmp.Describer.OnlyNames), is already a JSON
+	// string's body, or safe on a terminal: then those sentences are
+	// appended without the test of each one, which was a sixth of the
+	// cost of a JSON line.
+	plainJSON, plainTerm bool
+	// The JSON of values that repeat from line to line, made once: a
+	// rule's "fn", a reason, a place, an action's "src". A JSON line has
+	// a dozen fields, and writing and quoting each afresh was a third of
+	// its cost.
+	fnJSON     [256][]byte // by rule; nil until first met
+	reasonJSON [256][]byte // by reason
+	locJSON    [locCacheSize]locEntry
+	srcJSON    [srcCacheSize]srcEntry
+}
+
+// locCacheSize is the number of places whose JSON string is remembered:
+// a few kinds for each of up to a few hundred Ps.
+const locCacheSize = 1024
+
+type locEntry struct {
+	loc  gmp.Loc
+	json []byte // the quoted string; nil for an empty entry
+}
+
+// srcCacheSize is the number of actions whose "src" is remembered, by
+// position: a run's events come from a few actions at a time.
+const srcCacheSize = 64
+
+type srcEntry struct {
+	pos  gmp.Pos
+	json []byte // `,"src":"file:line:col"`; nil for an empty entry
 }
 
 // New returns a writer to w for a run described by d with the given notes.
 func New(w io.Writer, format Format, d *gmp.Describer, notes []scenarios.Note) *Writer {
-	return &Writer{out: w, buf: make([]byte, 0, bufferSize+4<<10), format: format, d: d, Events: true, notes: notes,
-		places: scenarios.NewNoteTracker(notes)}
+	wr := &Writer{out: w, buf: make([]byte, 0, bufferSize+4<<10), format: format, d: d, Events: true, notes: notes,
+		places: scenarios.NewNoteTracker(notes), plainJSON: true, plainTerm: true}
+	for _, name := range d.Names() {
+		wr.plainJSON = wr.plainJSON && plainRun(name, 0) == len(name)
+		wr.plainTerm = wr.plainTerm && safetext.IsTerm(name)
+	}
+	return wr
 }
 
 // flushIfFull writes the buffer out once it holds bufferSize bytes; a line
@@ -99,7 +137,7 @@ func (w *Writer) Event(e gmp.Event) {
 	}
 	if w.Events {
 		if w.format == JSONL {
-			w.jsonEvent(e)
+			w.jsonEvent(&e)
 		} else {
 			w.textEvent(e)
 		}
@@ -241,8 +279,12 @@ func (w *Writer) textEvent(e gmp.Event) {
 	start = len(b)
 	b = padTo(append(b, e.Kind.String()...), start+13)
 	b = append(b, "  "...)
-	start = len(b)
-	b = w.visibleFrom(w.d.AppendDescribe(b, e), start)
+	if w.plainTerm && w.d.OnlyNames(e.Rule) {
+		b = w.d.AppendDescribe(b, e)
+	} else {
+		start = len(b)
+		b = w.visibleFrom(w.d.AppendDescribe(b, e), start)
+	}
 	if fn := e.Fn(); fn != "" {
 		b = append(b, "  ["...)
 		b = append(b, fn...)
@@ -268,7 +310,7 @@ func padTo(b []byte, end int) []byte {
 	return b
 }
 
-func (w *Writer) jsonEvent(e gmp.Event) {
+func (w *Writer) jsonEvent(e *gmp.Event) {
 	b := append(w.buf, `{"t":`...)
 	b = decimal.AppendInt(b, int64(e.T))
 	b = append(b, `,"kind":"`...)
@@ -287,29 +329,24 @@ func (w *Writer) jsonEvent(e gmp.Event) {
 		b = decimal.AppendInt(b, int64(e.M))
 	}
 	if !e.From.IsZero() {
-		b = append(b, `,"from":"`...)
-		start := len(b)
-		b = w.quoteFrom(w.d.AppendLoc(b, e.From), start)
+		b = append(append(b, `,"from":`...), w.locString(e.From)...)
 	}
 	if !e.To.IsZero() {
-		b = append(b, `,"to":"`...)
-		start := len(b)
-		b = w.quoteFrom(w.d.AppendLoc(b, e.To), start)
+		b = append(append(b, `,"to":`...), w.locString(e.To)...)
 	}
 	if e.Reason != gmp.NoReason {
-		b = append(b, `,"reason":`...)
-		b = appendString(b, e.Reason.String())
+		b = append(b, w.reasonField(e.Reason)...)
 	}
-	if fn := e.Fn(); fn != "" {
-		b = append(b, `,"fn":`...)
-		b = appendString(b, fn)
-	}
+	b = append(b, w.fnField(e.Rule)...)
 	b = append(b, `,"why":"`...)
-	start := len(b)
-	b = w.quoteFrom(w.d.AppendDescribe(b, e), start)
+	if w.plainJSON && w.d.OnlyNames(e.Rule) {
+		b = append(w.d.AppendDescribe(b, *e), '"')
+	} else {
+		start := len(b)
+		b = w.quoteFrom(w.d.AppendDescribe(b, *e), start)
+	}
 	if e.Op != nil && e.Op.Pos.Line > 0 {
-		b = append(b, `,"src":`...)
-		b = appendPos(b, e.Op.Pos)
+		b = append(b, w.srcField(e.Op.Pos)...)
 	}
 	if e.Kind == gmp.KindPrint {
 		// The program's output: the scenario's text, escaped.
@@ -323,6 +360,50 @@ func (w *Writer) jsonEvent(e gmp.Event) {
 		b = decimal.AppendInt(b, int64(e.Cause)+1)
 	}
 	w.buf = append(b, "}\n"...)
+}
+
+// fnField is the "fn" field of rule r's lines, empty for a rule that
+// names no function.
+func (w *Writer) fnField(r gmp.Rule) []byte {
+	if f := w.fnJSON[r]; f != nil {
+		return f
+	}
+	f := []byte{}
+	if fn := r.Fn(); fn != "" {
+		f = appendString(append(f, `,"fn":`...), fn)
+	}
+	w.fnJSON[r] = f
+	return f
+}
+
+// reasonField is the "reason" field of reason r.
+func (w *Writer) reasonField(r gmp.Reason) []byte {
+	if f := w.reasonJSON[r]; f != nil {
+		return f
+	}
+	f := appendString([]byte(`,"reason":`), r.String())
+	w.reasonJSON[r] = f
+	return f
+}
+
+// locString is place l as a JSON string, remembered by place.
+func (w *Writer) locString(l gmp.Loc) []byte {
+	e := &w.locJSON[(uint(l.Kind)*61+uint(l.ID))%locCacheSize]
+	if e.json == nil || e.loc != l {
+		e.loc = l
+		e.json = w.quoteFrom(w.d.AppendLoc(append(e.json[:0], '"'), l), 1)
+	}
+	return e.json
+}
+
+// srcField is the "src" field of an action at p, remembered by position.
+func (w *Writer) srcField(p gmp.Pos) []byte {
+	e := &w.srcJSON[uint(p.Line*31+p.Col)%srcCacheSize]
+	if e.json == nil || e.pos != p {
+		e.pos = p
+		e.json = appendPos(append(e.json[:0], `,"src":`...), p)
+	}
+	return e.json
 }
 
 // quoteFrom makes b[start:], text appended after an opening quote, a JSON
@@ -368,6 +449,9 @@ func (o Options) Config(sc *scenarios.Scenario) gmp.Config {
 	cfg.MeasureIdle = true // for the end line's work conservation
 	cfg.SchedTrace = o.SchedTrace
 	cfg.SchedDetail = o.Detail
+	// Of the formats only the JSON lines write each event's cause; for
+	// the others finding it would be work thrown away.
+	cfg.NoCauses = o.Format != JSONL || o.NoEvents
 	return cfg
 }
 
@@ -381,7 +465,12 @@ func Run(sc *scenarios.Scenario, o Options, out io.Writer) (gmp.End, *gmp.Machin
 	}
 	w := New(out, o.Format, gmp.NewDescriber(sc.Program()), sc.Notes)
 	w.Events = !o.NoEvents && o.Format != None
-	m.SetSink(w.Event)
+	if w.Events {
+		// Without events the writer has nothing to do with one: notes
+		// are written only among events. A run with no sink hands its
+		// events to no one, which is what --format none costs.
+		m.SetSink(w.Event)
+	}
 	m.SetSchedTraceSink(func(line string) { w.SchedTrace(m.Now(), line) })
 	end := m.Run()
 	if err := w.End(m, sc.AsExpected(end)); err != nil {

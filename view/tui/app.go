@@ -15,6 +15,7 @@ import (
 
 	"github.com/schedlab/schedlab/core/gmp"
 	"github.com/schedlab/schedlab/core/scenarios"
+	"github.com/schedlab/schedlab/core/sim"
 )
 
 // Panels that can take focus.
@@ -66,13 +67,29 @@ type App struct {
 	// causeTrail are the events c left, for C to go back to.
 	causeTrail []int
 	class      classState // class mode's (class.go)
+	// blank is set while b blanks the screen (presenting).
+	blank bool
+	// pub publishes the presenter's position; fol follows one
+	// (follow.go). At most one is set.
+	pub *publisher
+	fol *follower
+	// ticks counts the player's ticks, for what polls less often.
+	ticks int
+	// watch reloads the scenario file when it changes (watch.go).
+	watch *watcher
+	// picker is the list o opens (picker.go), nil when closed.
+	picker *picker
 }
 
 // Options configure a UI.
 type Options struct {
 	Mono bool // no colours, whatever the terminal says
-	// Theme names the theme (Themes): "default", "projector" or "mono".
+	// Theme names the theme (Themes): "auto" (or ""), "default",
+	// "light", "projector" or "mono".
 	Theme string
+	// Light says the terminal's background is light (Background): auto
+	// and projector then take their light forms.
+	Light bool
 	// ASCII draws only ASCII characters (UTF8Locale says when a terminal
 	// needs it).
 	ASCII bool
@@ -88,6 +105,18 @@ type Options struct {
 	// otherwise: the scenario's questions are posed to the class, and
 	// with Quiz the model's too (class.go).
 	Class ClassHook
+	// StartAt opens the run at this simulated moment: its last event at
+	// or before it (v keeps the time it switches at).
+	StartAt sim.Time
+	// Present is presenter mode (present.go): playback pauses at notes
+	// and questions, the note of the moment shows large, no key hints.
+	Present bool
+	// Session publishes the presenter's position under this name, for
+	// a second terminal's NotesFor (follow.go).
+	Session string
+	// NotesFor follows the presenter of this session: the screen is the
+	// speaker notes, the note on screen and the next to come.
+	NotesFor string
 }
 
 // New returns the UI for a run of sc with cfg. It fails before any screen
@@ -100,8 +129,38 @@ func New(sc *scenarios.Scenario, cfg gmp.Config, o Options) (*App, error) {
 	a := &App{sess: sess, theme: NewTheme(o), keys: keysFor(o), pace: newPace(), opts: o}
 	a.runs = solo{a}
 	a.root = newRootView(a)
-	if o.Quiz || o.Class != nil {
-		if err := sess.EnableQuiz(o.Quiz); err != nil {
+	if o.StartAt > 0 {
+		sess.seekTime(o.StartAt)
+	}
+	if o.Session != "" {
+		path, err := SessionPath(o.Session)
+		if err != nil {
+			return nil, err
+		}
+		a.pub = &publisher{path: path, last: position{Event: -2}}
+		a.message = "presenting; speaker notes on a second terminal: schedlab tui " + a.source() + " --notes-for " + o.Session
+	}
+	if o.NotesFor != "" {
+		path, err := SessionPath(o.NotesFor)
+		if err != nil {
+			return nil, err
+		}
+		a.fol = &follower{session: o.NotesFor, path: path, nextFrom: -1}
+		a.follow()
+	}
+	a.message = firstRunHint(sc)
+	if (o.Present || o.Class != nil) && !o.Quiz {
+		// A class, or a presenter's audience, is asked the scenario's
+		// own questions, not the model's at every decision.
+		if err := sess.EnableQuiz(false); err != nil {
+			a.message = "some of the scenario's questions cannot be asked: " + err.Error()
+		}
+		if o.Present && (a.message == "" || a.message == firstRunHint(sc)) {
+			a.message = "presenting: space plays and pauses at each note, b blanks the screen, ' jumps to a mark"
+		}
+	}
+	if o.Quiz {
+		if err := sess.EnableQuiz(true); err != nil {
 			a.message = "some of the scenario's questions cannot be asked: " + err.Error()
 		}
 	}
@@ -126,10 +185,17 @@ func (a *App) Stopped() bool { return a.stopped }
 // HandleKey is the input handler: tview calls it for every key, and tests
 // call it directly.
 func (a *App) HandleKey(ev *tcell.EventKey) *tcell.EventKey {
+	defer a.publish()
+	if a.blankKey(ev) {
+		return nil
+	}
 	if a.jobKey(ev) {
 		return nil
 	}
 	if a.quizKey(ev) {
+		return nil
+	}
+	if a.pickerKey(ev) {
 		return nil
 	}
 	if a.prompt != nil {
@@ -195,11 +261,18 @@ func (a *App) run(screen tcell.Screen, tick <-chan time.Time) (err error) {
 	select {
 	case sig := <-ended:
 		if err == nil {
-			err = fmt.Errorf("stopped by %v", sig)
+			err = endedBy(sig)
 		}
 	default:
 	}
 	return err
+}
+
+// endedBy is how the UI ended when a signal stopped it: the signal by
+// its name, as kill -l writes it ("stopped by SIGTERM"), not its
+// description ("terminated").
+func endedBy(sig os.Signal) error {
+	return fmt.Errorf("stopped by %s", signalName(sig))
 }
 
 // suspend gives the terminal back and stops the process (ctrl-z); the UI
@@ -229,20 +302,74 @@ func (a *App) player(done <-chan struct{}, crashed chan<- string, tick <-chan ti
 		case <-done:
 			return
 		case <-tick:
-			a.tv.QueueUpdate(func() {
-				switch {
-				case a.job != nil:
-					a.stepJob()
-					a.tv.ForceDraw()
-				case a.playing:
+			// A job runs a slice per update, the player waiting for each:
+			// between two, the event loop has nothing of the player's
+			// queued, so a key pressed meanwhile (esc) is handled after
+			// the slice under way, not after the frame's worth.
+			busy, changed := false, false
+			if !a.update(done, func() {
+				changed = a.onTick()
+				if a.job == nil && a.playing {
 					a.Advance(tickEvery)
-					a.tv.ForceDraw()
-				case a.classTick():
+					changed = true
+				}
+				busy = a.job != nil
+			}) {
+				return
+			}
+			for start := time.Now(); busy && time.Since(start) < jobBudget; {
+				if !a.update(done, func() { busy = a.stepJobOnce() }) {
+					return
+				}
+				changed = true
+			}
+			if !a.update(done, func() {
+				a.publish()
+				// A student who joined or answered changes the class's
+				// line, which a paused UI would not draw on its own.
+				if changed || a.classTick() {
 					a.tv.ForceDraw()
 				}
-			})
+			}) {
+				return
+			}
 		}
 	}
+}
+
+// update runs f on the event goroutine and waits for it; false when the
+// UI stopped first (f may then never run).
+func (a *App) update(done <-chan struct{}, f func()) bool {
+	ran := make(chan struct{})
+	a.tv.QueueUpdate(func() { f(); close(ran) })
+	select {
+	case <-ran:
+		return true
+	case <-done:
+		return false
+	}
+}
+
+// Polling periods, in the player's ticks: the presenter's file for the
+// follower, four times a second; the scenario file for --watch, twice.
+const (
+	followEvery = 8
+	watchEvery  = 15
+)
+
+// onTick does what the player's clock drives besides playback: following
+// a presenter, watching the scenario file. It reports whether the screen
+// changes.
+func (a *App) onTick() bool {
+	a.ticks++
+	changed := false
+	if a.fol != nil && a.ticks%followEvery == 0 {
+		changed = a.follow() || changed
+	}
+	if a.watch != nil && a.ticks%watchEvery == 0 {
+		changed = a.checkWatch() || changed
+	}
+	return changed
 }
 
 // Advance moves playback on by what dt of wall time makes due at the
@@ -294,7 +421,7 @@ func (a *App) stepOne() bool {
 		a.stopAtEnd()
 		return false
 	}
-	return true
+	return !a.pauseAtNote()
 }
 
 // stopAtEnd stops playback at the end of the run, saying how it ended.
@@ -330,6 +457,9 @@ func endMessage(s *Session) string {
 	msg := "end of the run: " + s.EndSummary()
 	if score := scoreLine(s); score != "" {
 		msg += " · " + score
+	}
+	if next := nextInPath(s.Scenario()); next != "" {
+		msg += " · " + next
 	}
 	return msg
 }
@@ -374,9 +504,13 @@ func (a *App) last() {
 
 func (a *App) nextNote() {
 	a.stopAt()
-	if !a.sess.NextNote() {
-		a.message = "no later note"
-	}
+	a.startJob(&job{what: "looking for the next note", step: func() bool {
+		found, more := a.sess.nextNote(stepSlice)
+		if !found && !more {
+			a.message = "no later note"
+		}
+		return !more
+	}})
 }
 
 func (a *App) prevNote() {
@@ -403,7 +537,12 @@ func (a *App) restart() {
 }
 
 // reseed runs the scenario again with the next seed. The run so far is
-// dropped; the new one starts at its first event.
+// dropped; the new one starts at its first event. A scenario may draw
+// nothing at random unless noise is on (tour, runnext: the model is
+// deterministic, and one P's steal order or fixed durations leave the seed
+// nothing to choose): when the new seed gives the very same run, so far
+// as reseedCompare events show, noise is turned on, and the message says
+// why, rather than promising a run that is not new.
 func (a *App) reseed() {
 	cfg := a.sess.Config()
 	cfg.Seed++
@@ -412,14 +551,28 @@ func (a *App) reseed() {
 		a.message = err.Error()
 		return
 	}
+	msg := "running again with seed " + strconv.FormatUint(cfg.Seed, 10)
+	if !cfg.Noise && sameRun(a.sess, sess, reseedCompare, 1<<20) {
+		cfg.Noise = true
+		if noisy, err := NewSession(a.sess.Scenario(), cfg); err == nil {
+			sess = noisy
+			msg = fmt.Sprintf("no seed changes %s without noise, so noise is on now: thread wake-ups come late by amounts seed %d draws",
+				a.sess.Scenario().Name, cfg.Seed)
+		}
+	}
 	if a.sess.Quizzing() {
 		// The answers stay with the old run: a new seed asks anew.
 		_ = sess.EnableQuiz(a.opts.Quiz)
 	}
 	a.sess = sess
 	a.stopAt()
-	a.message = "running again with seed " + strconv.FormatUint(cfg.Seed, 10)
+	a.message = msg
 }
+
+// reseedCompare is how many events of the old run and the new are
+// compared to tell whether a seed changed anything: a few milliseconds'
+// work, and far enough for a seed's first draw to show.
+const reseedCompare = 4096
 
 func (a *App) nextFocus() { a.focus = (a.focus + 1) % numFocus }
 func (a *App) prevFocus() { a.focus = (a.focus + numFocus - 1) % numFocus }
@@ -515,9 +668,20 @@ func (a *App) find(text string) {
 	}
 	a.found = gmp.GID(n)
 	a.message = ""
-	if n >= a.sess.State().NumG() {
+	if made, known := a.sess.madeGs(); known && n >= made {
+		a.message = noSuchG(gmp.GID(n), made)
+	} else if n >= a.sess.State().NumG() {
 		a.message = fmt.Sprintf("G%d does not exist yet: n runs on to its creation", n)
 	}
+}
+
+// noSuchG says that g is not one of the made goroutines of a finished run
+// (NumG, one more than the highest id).
+func noSuchG(g gmp.GID, made int) string {
+	if made <= 2 {
+		return fmt.Sprintf("no such goroutine: %v; the run makes only G1", g)
+	}
+	return fmt.Sprintf("no such goroutine: %v; the run makes G1–G%d", g, made-1)
 }
 
 func (a *App) nextOfFound() {

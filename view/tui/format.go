@@ -45,8 +45,12 @@ func gList(c canvas, f frame, col, row, limit int, gs []gmp.GID, total int) int 
 		if left > 1 {
 			more = "+" + strconv.Itoa(left-1)
 		}
-		if col+width(label)+1+width(more) > limit && left > 1 {
-			return c.text(col, row, "+"+strconv.Itoa(left), f.theme.Dim)
+		if col+width(label) > limit || col+width(label)+1+width(more) > limit && left > 1 {
+			// What does not fit is counted, if the count fits.
+			if plus := "+" + strconv.Itoa(left); col+width(plus) <= limit {
+				return c.text(col, row, plus, f.theme.Dim)
+			}
+			return col
 		}
 		st := f.theme.G(int(g))
 		if g == f.found {

@@ -33,9 +33,12 @@ type frame struct {
 	end    string // how the run ended, once the cursor is at its end
 	notes  []Note // the notes of the latest event at or before the cursor
 	events events
-	score  string     // the quiz's score, "" without a quiz
-	quiz   *quizFrame // the question open, if any
-	join   *joinFrame // the class's join overlay, while it is open
+	// firstOf is the first event of a rule in the run (-1 before it),
+	// for what is explained where it first shows (whyNow).
+	firstOf func(r gmp.Rule) int
+	score   string     // the quiz's score, "" without a quiz
+	quiz    *quizFrame // the question open, if any
+	join    *joinFrame // the class's join overlay, while it is open
 
 	// A trace pane's run at its cursor (the trace view).
 	trace *traceFrame
@@ -54,7 +57,10 @@ type frame struct {
 	message      string
 	prompt       *prompt // a copy of the prompt open, nil for none
 	help         bool
-	table        []string // the split view's comparison, while it is shown
+	table        []string     // the split view's comparison, while it is shown
+	present      bool         // presenter mode: the note large, no key hints
+	follow       *followFrame // the follower's state (--notes-for), nil otherwise
+	picker       *pickerFrame // the list o opens, nil when closed
 
 	// l is where the layout put the rows, set before any panel draws.
 	l layout
@@ -88,7 +94,7 @@ type traceFrame struct {
 // theme, the size, the keys, the status bar and the help.
 func (a *App) screenFrame(w, h int) frame {
 	f := frame{theme: a.theme, w: w, h: h, wide: w >= wideWidth, selected: -1,
-		keys: a.keys, message: a.message, playing: a.playing, pace: a.pace, help: a.help}
+		keys: a.keys, message: a.message, playing: a.playing, pace: a.pace, help: a.help, present: a.opts.Present}
 	if a.prompt != nil {
 		p := *a.prompt
 		f.prompt = &p
@@ -103,6 +109,7 @@ func (f frame) withRun(s *Session) frame {
 	f.cursor, f.atEnd, f.end = s.Cursor(), s.AtEnd(), s.EndSummary()
 	f.notes = s.CurrentNotes()
 	f.events = s
+	f.firstOf = s.firstOf
 	f.score = scoreLine(s)
 	return f
 }
@@ -115,6 +122,10 @@ func (a *App) fullFrame(base frame) frame {
 	f.selected = a.selected()
 	f.procsTop = a.procs.top
 	f.keepTimeline = a.keepTimeline
+	f.picker = a.pickerFrame()
+	if fl := a.fol; fl != nil {
+		f.follow = &followFrame{session: fl.session, got: fl.got, err: fl.err, next: fl.next, nextMore: fl.nextMore}
+	}
 	if qv := a.quiz; qv != nil {
 		f.quiz = &quizFrame{q: a.sess.question(qv.at), choice: qv.choice, revealed: qv.revealed, class: a.classTallyOf(qv)}
 	}

@@ -15,13 +15,19 @@ type glossaryEntry struct {
 // glossary is every term the panels use, panel by panel, in the order
 // the screen shows them (L opens it).
 var glossary = []glossaryEntry{
+	{Panel: "the scheduler's words", Term: "G", Meaning: "a goroutine: a function with a small stack of its own, which the scheduler starts, parks, wakes and resumes; G1 is main"},
+	{Panel: "the scheduler's words", Term: "M", Meaning: "a machine: an operating-system thread; it runs goroutines only while it holds a P"},
+	{Panel: "the scheduler's words", Term: "P", Meaning: "a processor: the right to run Go code, with a run queue of its own (runnext and a ring of 256); there are GOMAXPROCS of them"},
+	{Panel: "the scheduler's words", Term: "runnext", Meaning: "a P's one slot ahead of its ring: a goroutine made runnable by the running one (created, woken) goes there and runs next, in the same time slice, instead of waiting behind the whole ring; the one it displaces goes to the ring's tail"},
+	{Panel: "the scheduler's words", Term: "sysmon", Meaning: "the monitor thread, which runs without a P: it wakes every 20µs, backing off to 10ms when idle, takes Ps back from long system calls, and asks a goroutine to stop once it has seen the same time slice for 10ms, so a slice runs 10 to 20ms before it is preempted"},
+	{Panel: "the scheduler's words", Term: "time slice", Meaning: "a P's run of goroutines from one schedtick: it starts when the P takes a G from its ring or a queue, and a G run from runnext inherits it"},
 	{Panel: "Ps", Term: "run", Meaning: "the P's M runs a goroutine"},
 	{Panel: "Ps", Term: "idle", Meaning: "the P is on the idle list, with no M"},
 	{Panel: "Ps", Term: "sched", Meaning: "the P's M is in the scheduler, looking for a goroutine"},
 	{Panel: "Ps", Term: "sys", Meaning: "the P's M is in a system call with its goroutine; the P stays attached until sysmon retakes it"},
 	{Panel: "Ps", Term: "→M3", Meaning: "the P is handed to M3, which is waking up to run it"},
 	{Panel: "Ps", Term: "handed", Meaning: "the P is off the idle list, on its way to a thread"},
-	{Panel: "Ps", Term: "ran / seen", Meaning: "how long the goroutine has run, and how long sysmon has seen the same time slice (it preempts at 10ms); – when sysmon has not looked yet"},
+	{Panel: "Ps", Term: "ran / seen", Meaning: "how long the goroutine has run, and how long sysmon has seen the same time slice; – when sysmon has not looked yet. sysmon preempts at its first pass once it has seen the slice for 10ms: the slice then has run 10ms plus however long sysmon took to first see it, up to its sleep of 10ms"},
 	{Panel: "Ps", Term: "next", Meaning: "runnext: the goroutine the P runs next, ahead of its ring"},
 	{Panel: "Ps", Term: "ring", Meaning: "the P's local run queue, a ring of 256: its length, then its first goroutines"},
 	{Panel: "Ps", Term: "free", Meaning: "dead goroutine descriptors cached on the P for the next go statement"},

@@ -44,10 +44,12 @@ func (a *App) goToEvent(target int) {
 		return
 	}
 	a.startJob(&job{what: fmt.Sprintf("going to event %d", target+1), step: func() bool {
-		if a.sess.Forward(min(jobSlice, target-a.sess.Cursor())) == 0 || a.sess.Cursor() >= target {
-			if a.sess.Cursor() < target {
-				a.message = fmt.Sprintf("the run ends at event %d", a.sess.Cursor()+1)
-			}
+		a.sess.ForwardSteps(min(jobSlice, target-a.sess.Cursor()), stepSlice)
+		if a.sess.Cursor() >= target {
+			return true
+		}
+		if a.sess.AtEnd() {
+			a.message = fmt.Sprintf("the run ends at event %d", a.sess.Cursor()+1)
 			return true
 		}
 		return false
@@ -63,7 +65,12 @@ func (a *App) goToTime(at sim.Time) {
 		return
 	}
 	a.startJob(&job{what: "going to " + sim.FormatMillis(at.D()), step: func() bool {
+		b := a.sess.budget(stepSlice)
 		for range jobSlice {
+			next := a.sess.Cursor() + 1
+			if ok, more := a.sess.reach(next+1, b.left()); !ok && more {
+				return false // on in the next slice
+			}
 			if a.sess.Forward(1) == 0 {
 				a.message = fmt.Sprintf("the run ends at %s, before %s", sim.FormatMillis(a.sess.State().Now().D()), sim.FormatMillis(at.D()))
 				return true

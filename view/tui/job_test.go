@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -69,7 +70,54 @@ func TestNextOfAGoroutineThatNeverComes(t *testing.T) {
 	for a.job != nil {
 		a.stepJob()
 	}
-	if a.message != "no later event of G77" {
+	if a.message != "no such goroutine: G77; the run makes only G1" {
 		t.Errorf("message %q", a.message)
+	}
+}
+
+// end on a run of few events over many steps (testdata/nested-loops.yaml,
+// issue 26's defect 1: 2,987 events over 20 million steps) goes a slice
+// of at most stepSlice steps at a time, says how far it got, and a key
+// pressed between two slices is handled there: esc stops the job where
+// it got to. The test drives the job slice by slice; nothing is timed.
+func TestEndOnASparseRunGoesByStepsAndStops(t *testing.T) {
+	sc, err := scenarios.Load("testdata/nested-loops.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := New(sc, sc.Config(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := func() uint64 { return a.sess.frontier.Steps() }
+	before := steps()
+	key(a, tcell.KeyEnd, 0)
+	if a.job == nil {
+		t.Fatalf("end ran the whole run in one slice: %d steps, %q", steps()-before, a.message)
+	}
+	if took := steps() - before; took > stepSlice {
+		t.Fatalf("the first slice took %d steps, more than %d", took, stepSlice)
+	}
+	for i := range 5 {
+		at := steps()
+		if a.job.step() {
+			t.Fatalf("slice %d ended the job", i)
+		}
+		if took := steps() - at; took == 0 || took > stepSlice {
+			t.Fatalf("slice %d took %d steps, want 1 to %d", i, took, stepSlice)
+		}
+		a.message = a.jobLine()
+		if !strings.Contains(a.message, "running to the end") || !strings.Contains(a.message, "steps") || !strings.Contains(a.message, "esc stops") {
+			t.Fatalf("no progress shown: %q", a.message)
+		}
+	}
+	cursor := a.sess.Cursor()
+	key(a, tcell.KeyEscape, 0) // between two slices
+	if a.job != nil || !strings.HasPrefix(a.message, "stopped running to the end") || a.sess.Cursor() != cursor {
+		t.Fatalf("esc between slices: job %v, message %q, cursor %d (was %d)", a.job != nil, a.message, a.sess.Cursor(), cursor)
+	}
+	// The screen is drawn from where the job stopped.
+	if got := draw(t, a, 80, 24).text; !strings.Contains(got, fmt.Sprintf("event %d ", cursor+1)) {
+		t.Fatalf("the screen does not show event %d:\n%s", cursor+1, got)
 	}
 }

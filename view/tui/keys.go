@@ -38,6 +38,8 @@ func bindings() []Binding {
 		{Keys: []Key{k(tcell.KeyLeft), r('h')}, Label: "← h", Help: "one event back", Bar: "back", Do: (*App).stepBack},
 		{Keys: []Key{r(']')}, Label: "]", Help: "next note", Bar: "note", Do: (*App).nextNote},
 		{Keys: []Key{r('[')}, Label: "[", Help: "previous note", Do: (*App).prevNote},
+		{Keys: []Key{r('\'')}, Label: "'", Help: "jump to a mark (marks:)", Do: (*App).startMark},
+		{Keys: []Key{r('b')}, Label: "b", Help: "blank the screen", Do: (*App).toggleBlank},
 		{Keys: []Key{r('+'), r('=')}, Label: "+", Help: "play faster", Bar: "speed", Do: (*App).faster},
 		{Keys: []Key{r('-')}, Label: "-", Help: "play slower", Do: (*App).slower},
 		{Keys: []Key{r('p')}, Label: "p", Help: "pace: events or sim time", Do: (*App).togglePace},

@@ -54,10 +54,13 @@ var layoutList = [numRows]layoutRow{
 // overlayList is drawn over a view's rows, in this order, each while it
 // is open.
 var overlayList = []overlayRow{
+	{name: "note, large", full: over(noteBox{})},
+	{name: "speaker notes", full: over(speakerNotes{})},
 	{name: "question", full: func(p *panels) overlayPanel { return &p.quizBox }},
 	{name: "goroutines", full: func(p *panels) overlayPanel { return &p.glist }},
 	{name: "glossary", full: func(p *panels) overlayPanel { return &p.gloss }},
 	{name: "source", full: func(p *panels) overlayPanel { return &p.listing }},
+	{name: "scenario picker", full: over(pickerPanel{})},
 	{name: "comparison", split: over(compareTable{})},
 	{name: "keys", full: over(helpPanel{}), split: over(helpPanel{})},
 	{name: "join the class", full: over(joinPanel{}), split: over(joinPanel{})},
@@ -104,6 +107,27 @@ func shareProcs(f frame, h, fixed int) (int, bool) {
 	}
 	return shown, false
 }
+
+// alwaysShown is how many Ps the full view keeps on screen whatever else
+// is there, down to 80×24 (minHeight): a class follows every P of a small
+// machine.
+const alwaysShown = 8
+
+// makeRoom are the rows that give rows up so that the Ps fit, first to
+// last, each down to its least (a shrinker): the log keeps its title and
+// the current event, the pools and the queues their first rows, the
+// sentence and the note their first line, cut short. The timeline has
+// given its rows already (shareProcs).
+var makeRoom = []rowID{rowEvents, rowPools, rowQueues, rowExplain, rowNote}
+
+// shrinker is a row panel that can make do with fewer rows than it
+// wants: least is how few, of want.
+type shrinker interface {
+	least(f frame, want int) int
+}
+
+// leastLog is the log's fewest rows: its title and the current event.
+const leastLog = 2
 
 // layoutRow is one row of the layout list: its panel in the full view, in
 // a split pane and in a trace pane, nil where the view has none.
@@ -152,6 +176,9 @@ type layout struct {
 	shown int  // Ps shown
 	hide  bool // the timeline gave its rows to the Ps
 	place [numRows]placement
+	// caps are the rows a row gave up for the Ps: it gets at most
+	// cap[id] (0: as many as it wants).
+	caps [numRows]int
 }
 
 // placement is the rows of the pane a panel is drawn in.
@@ -166,12 +193,17 @@ func arrange(f frame, ps *panels, w, h int) layout {
 	v := f.view
 	l := layout{w: w, h: h}
 	fixed := 0
-	for _, r := range layoutList {
+	var wants [numRows]int
+	for id, r := range layoutList {
 		if p := r.in(v); p != nil && !r.fill {
-			fixed += p(ps).rows(f, h)
+			wants[id] = p(ps).rows(f, h)
+			fixed += wants[id]
 		}
 	}
 	l.shown, l.hide = procRules[v](f, h, fixed)
+	if v == fullView {
+		makeRoomForPs(f, ps, h, fixed, wants, &l)
+	}
 	f.l = l
 	fill := numRows
 	at := 0
@@ -184,7 +216,7 @@ func arrange(f frame, ps *panels, w, h int) layout {
 			fill = rowID(id)
 			break
 		}
-		n := p(ps).rows(f, h-at)
+		n := l.capped(rowID(id), p(ps).rows(f, h-at))
 		l.place[id] = placement{at, n}
 		at += n
 	}
@@ -195,7 +227,7 @@ func arrange(f frame, ps *panels, w, h int) layout {
 	under := 0
 	for id := fill + 1; id < numRows; id++ {
 		if p := layoutList[id].in(v); p != nil {
-			l.place[id].rows = p(ps).rows(f, 0)
+			l.place[id].rows = l.capped(id, p(ps).rows(f, 0))
 			under += l.place[id].rows
 		}
 	}
@@ -218,6 +250,46 @@ func arrange(f frame, ps *panels, w, h int) layout {
 		}
 	}
 	return l
+}
+
+// capped is n rows for row id, or its cap when it gave rows up.
+func (l *layout) capped(id rowID, n int) int {
+	if c := l.caps[id]; c > 0 {
+		return min(n, c)
+	}
+	return n
+}
+
+// makeRoomForPs has the rows of makeRoom give up rows, as few as it
+// takes, when the full view's Ps (up to alwaysShown) do not all fit, the
+// timeline having given its own (shareProcs): fixed are the rows the
+// others want, wants each one's. It sets l's Ps and caps.
+func makeRoomForPs(f frame, ps *panels, h, fixed int, wants [numRows]int, l *layout) {
+	procs := min(f.cfg.Procs, alwaysShown)
+	// Below the smallest screen the layout is made for, the Ps scroll.
+	if l.shown >= procs || f.keepTimeline || h >= tallHeight || h < minHeight {
+		return
+	}
+	// shareProcs gives every P a row, the timeline hidden, once
+	// h-fixed+1-4 (the log's title and three events) reaches procs.
+	short := procs - (h - fixed + 1 - 4)
+	for _, id := range makeRoom {
+		if short <= 0 {
+			break
+		}
+		give := 0
+		if id == rowEvents {
+			give = min(short, 4-leastLog)
+		} else if sh, ok := layoutList[id].in(fullView)(ps).(shrinker); ok && wants[id] > 0 {
+			give = max(min(short, wants[id]-sh.least(f, wants[id])), 0)
+			if give > 0 {
+				l.caps[id] = wants[id] - give
+			}
+		}
+		short -= give
+		fixed -= give
+	}
+	l.shown, l.hide = shareProcs(f, h, fixed)
 }
 
 // drawRows lays out f's view in c and draws its rows, then its overlays

@@ -39,7 +39,7 @@ func (consolePanel) draw(c canvas, f frame) {
 	lines, n := f.state.Output()
 	detail := "what the program printed, latest last: nothing yet"
 	if n > 0 {
-		detail = fmt.Sprintf("what the program printed, latest last: %d line%s", n, plural(n))
+		detail = "what the program printed, latest last: " + plural(n, "line", "lines")
 	}
 	panelTitle(c, f, "output", detail, -1)
 	shown := lines[max(len(lines)-(c.h-1), 0):]
@@ -49,11 +49,4 @@ func (consolePanel) draw(c canvas, f frame) {
 		// rather than sending them.
 		c.text(col, 1+i, l.Text, f.theme.Base)
 	}
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }

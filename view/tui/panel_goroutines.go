@@ -31,7 +31,8 @@ var goroutineOrder = []struct {
 func goroutineLines(f frame) (summary string, lines []string) {
 	st := f.state
 	byStatus := map[gmp.GStatus][]gmp.GID{}
-	for id := gmp.GID(1); int(id) <= st.NumG(); id++ {
+	// NumG is one more than the highest goroutine id.
+	for id := gmp.GID(1); int(id) < st.NumG(); id++ {
 		g := st.G(id)
 		byStatus[g.Status] = append(byStatus[g.Status], id)
 	}

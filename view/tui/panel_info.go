@@ -27,6 +27,9 @@ func (infoPanel) rows(f frame, _ int) int {
 	return 3
 }
 
+// least is the queues' row and the Ms'.
+func (infoPanel) least(_ frame, want int) int { return min(want, 2) }
+
 func (p infoPanel) draw(c canvas, f frame) {
 	it := infoItems(f)
 	var rows [][]infoItem
@@ -173,11 +176,24 @@ func sysmonText(st *gmp.Machine, d *gmp.Describer) string {
 	if mon.Deep {
 		return fmt.Sprintf("deep sleep (every P idle) until %v", mon.NextPass)
 	}
+	idle := plural(mon.Idle, "idle pass", "idle passes")
+	if mon.InPass {
+		// The pass is under way: its sleep starts when it ends.
+		return fmt.Sprintf("pass at %v: %s · then sleeps %s (%s)", mon.LastPass, d.SysmonDid(mon.Did), short(mon.Delay), idle)
+	}
 	last := "no pass yet"
 	if mon.Passes > 0 {
 		last = fmt.Sprintf("last pass %v: %s", mon.LastPass, d.SysmonDid(mon.Did))
 	}
-	return fmt.Sprintf("sleeps %s (%d idle passes) · %s · next %v", short(mon.Delay), mon.Idle, last, mon.NextPass)
+	return fmt.Sprintf("sleeps %s (%s) · %s · next %v", short(mon.Delay), idle, last, mon.NextPass)
+}
+
+// plural writes "1 idle pass" or "3 idle passes".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }
 
 func netpollText(st *gmp.Machine) string {
@@ -279,6 +295,20 @@ func gids(gs []gmp.GID) string {
 	return b.String()
 }
 
+// waitingWhere says where a waiting goroutine waits, in the sentences'
+// words, and the trace's reason for it where the place does not already
+// say it: "in channel results (chan receive)", "for its children".
+func waitingWhere(d *gmp.Describer, g *gmp.G) string {
+	if g.Where.Kind == gmp.LocWait {
+		return "for its children"
+	}
+	where := "in " + d.Place(g.Where)
+	if reason := g.WaitReason.String(); !strings.Contains(d.Loc(g.Where), reason) {
+		where += " (" + reason + ")"
+	}
+	return where
+}
+
 // describeG says where goroutine id is and what it is doing in st, in
 // d's words.
 func describeG(st *gmp.Machine, d *gmp.Describer, id gmp.GID) string {
@@ -294,7 +324,7 @@ func describeG(st *gmp.Machine, d *gmp.Describer, id gmp.GID) string {
 	case gmp.Grunnable:
 		where = "runnable in " + d.Loc(g.Where)
 	case gmp.Gwaiting:
-		where = fmt.Sprintf("waiting (%v) in %s", g.WaitReason, d.Loc(g.Where))
+		where = "waiting " + waitingWhere(d, g)
 	}
 	s := fmt.Sprintf("%v %s", id, where)
 	if g.Parent != gmp.NoG {

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/gdamore/tcell/v2"
+
+	"github.com/schedlab/schedlab/core/gmp"
 )
 
 // logPanel writes the events up to the cursor, newest at the bottom, each
@@ -96,13 +98,23 @@ func explainLines(f frame, w int) ([]string, string) {
 	if len(lines) > 4 {
 		lines = append(lines[:3], truncate(strings.Join(lines[3:], " "), w-2))
 	}
+	if why := whyNow(f, f.cursor, e); why != "" && f.selected < 0 {
+		lines = append(lines, wrap(why, w-2)...)
+	}
 	var tail []string
 	if fn := e.Fn(); fn != "" {
 		tail = append(tail, "runtime: "+fn)
 	}
 	if e.Cause >= 0 {
 		c := s.Event(int(e.Cause))
-		tail = append(tail, fmt.Sprintf("cause: event %d, %v of %v (c)", e.Cause+1, c.Kind, c.G))
+		who := ""
+		switch {
+		case c.G != gmp.NoG:
+			who = " of " + c.G.String()
+		case c.M != gmp.NoM:
+			who = " by " + c.M.String() // a poll, a thread's wake-up
+		}
+		tail = append(tail, fmt.Sprintf("cause: event %d, %v%s (c)", e.Cause+1, c.Kind, who))
 	}
 	if e.Op != nil && e.Op.Pos.Line > 0 {
 		tail = append(tail, "scenario: "+e.Op.Pos.String())
@@ -132,14 +144,18 @@ func (explainPanel) rows(f frame, _ int) int {
 	return len(text) + 1
 }
 
+// least is the sentence's first line and the tail.
+func (explainPanel) least(_ frame, want int) int { return min(want, 2) }
+
 func (explainPanel) draw(c canvas, f frame) {
 	t := f.theme
 	text, tail := explainLines(f, f.w)
+	text = cutLines(text, c.h-1, f.w-2)
 	for i, line := range text {
 		c.text(1, i, line, t.Base.Bold(true))
 	}
 	tailStyle := t.Dim
-	if f.atEnd && f.state.End().Err != nil {
+	if f.atEnd && (f.state.End().Err != nil || !f.sc.AsExpected(f.state.End())) {
 		tailStyle = t.Warn
 	}
 	c.text(1, len(text), truncate(tail, c.w-2), tailStyle)
@@ -160,7 +176,19 @@ func noteLines(f frame, w int) ([]string, []string) {
 	var headings, lines []string
 	for _, n := range notes {
 		heading := fmt.Sprintf("note %d/%d ▸ ", n.Number, len(f.sc.Notes))
-		text := wrap(reflow(n.Text), w-width(heading)-1)
+		if n.HasAt && f.events.Event(n.Event).T != n.At {
+			// Shown on the event before its moment: say the moment.
+			heading = fmt.Sprintf("note %d/%d at %s ▸ ", n.Number, len(f.sc.Notes), short(n.At.D()))
+		}
+		body := reflow(n.Text)
+		if n.More > 0 {
+			body += fmt.Sprintf(" (] shows %d more of this moment)", n.More)
+		}
+		text := wrap(body, w-width(heading)-1)
+		if n.Held || f.quiz != nil && !f.quiz.revealed {
+			heading = fmt.Sprintf("note %d/%d waits ", n.Number, len(f.sc.Notes))
+			text = wrap("until the question after it is answered: it could give the answer away", w-width(heading)-1)
+		}
 		room := 5
 		if len(notes) > 1 {
 			room = max(7/len(notes), 2)
@@ -185,13 +213,24 @@ func noteLines(f frame, w int) ([]string, []string) {
 type notePanel struct{}
 
 func (notePanel) rows(f frame, _ int) int {
+	if (noteBox{}).shows(f) {
+		return 0 // shown large instead
+	}
 	_, text := noteLines(f, f.w)
 	return len(text)
 }
 
+// least is the note's first two lines.
+func (notePanel) least(_ frame, want int) int { return min(want, 2) }
+
 func (notePanel) draw(c canvas, f frame) {
 	t := f.theme
 	headings, text := noteLines(f, f.w)
+	if len(text) > c.h {
+		// Cut short to make room for the Ps: the last line says so.
+		indent := width(headings[0])
+		text = cutLines(text, c.h, f.w-indent-1)
+	}
 	indent := 0
 	for i, line := range text {
 		if h := headings[i]; h != "" {
@@ -199,6 +238,24 @@ func (notePanel) draw(c canvas, f frame) {
 		}
 		c.text(indent, i, line, t.Note)
 	}
+}
+
+// cutLines keeps the first n of lines, the last of them ending in "…"
+// when some are left out; w is the width they were wrapped to.
+func cutLines(lines []string, n, w int) []string {
+	if n <= 0 {
+		return nil
+	}
+	if len(lines) <= n {
+		return lines
+	}
+	out := append([]string(nil), lines[:n]...)
+	if last := out[n-1]; width(last) < w {
+		out[n-1] = last + "…"
+	} else {
+		out[n-1] = truncate(last+"…", w)
+	}
+	return out
 }
 
 // statusPanel writes the find prompt, a message, or the key hints from the
@@ -215,6 +272,15 @@ func (statusPanel) draw(c canvas, f frame) {
 		return
 	}
 	col := 0
+	if f.present {
+		// In front of a class the bar says what happens, not the keys.
+		const quiet = "presenting · ? keys "
+		col := c.text(0, 0, " "+truncate(f.message, c.w-width(quiet)-3), t.Note.Bold(true))
+		if c.w-width(quiet) > col {
+			c.text(c.w-width(quiet), 0, quiet, t.Dim)
+		}
+		return
+	}
 	if f.message != "" {
 		col = c.text(0, 0, " "+truncate(f.message, c.w*2/3)+" ", t.Note.Bold(true))
 	}

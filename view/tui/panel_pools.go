@@ -37,6 +37,9 @@ func (poolsPanel) rows(f frame, _ int) int {
 	return min(poolRows(f.state), 3)
 }
 
+// least is the title and the first pool.
+func (poolsPanel) least(_ frame, want int) int { return min(want, 2) }
+
 // panePools is the pools panel in a split pane, which shares two rows
 // whatever its height.
 type panePools struct{ poolsPanel }

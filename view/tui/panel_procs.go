@@ -2,10 +2,13 @@ package tui
 
 import (
 	"fmt"
-	"github.com/gdamore/tcell/v2"
 	"strconv"
+	"strings"
+
+	"github.com/gdamore/tcell/v2"
 
 	"github.com/schedlab/schedlab/core/gmp"
+	"github.com/schedlab/schedlab/core/sim"
 )
 
 // headerPanel writes the scenario on the left and where the run is on the
@@ -36,14 +39,66 @@ func (headerPanel) draw(c canvas, f frame) {
 	if f.playing {
 		play = "▶ " + f.pace.String()
 	}
-	right := fmt.Sprintf("seed %d · t=%v · %s · %s ", f.cfg.Seed, st.Now(), event, play)
-	if score := f.score; score != "" {
-		right = score + " · " + right
+	seed := "seed " + strconv.FormatUint(f.cfg.Seed, 10)
+	if f.cfg.Noise {
+		seed += " noise"
 	}
+	right := fmt.Sprintf("%s · t=%v · %s · %s ", seed, st.Now(), event, play)
+	// The title is cut to what a right part of the widest usual figures
+	// leaves (up to 1s and 9,999 events, the pace's widest), so that it
+	// stays put as the time, the event and the pace grow: past those it
+	// moves a column, once.
+	widest := fmt.Sprintf("%s · t=%s · event %s · paused %s ", seed, widestTime(st.Now()), widestCount(f.cursor+1), widestPace(f.pace))
+	score := ""
+	if f.score != "" {
+		score = f.score + " · "
+	}
+	if c.w-width(score+widest)-1 < minTitle {
+		// A narrow screen: the pace goes (it shows on the status bar as
+		// it changes), and the seed, so the title keeps minTitle.
+		right = fmt.Sprintf("t=%v · %s ", st.Now(), event)
+		widest = fmt.Sprintf("t=%s · event %s ", widestTime(st.Now()), widestCount(f.cursor+1))
+	}
+	right, widest = score+right, score+widest
 	rw := width(right)
 	c.fill(0, c.w, 0, ' ', t.Focus)
-	c.text(0, 0, truncate(left, max(c.w-rw-1, 10)), t.Focus)
+	c.text(0, 0, truncate(left, max(min(c.w-width(widest), c.w-rw)-1, minTitle)), t.Focus)
 	c.text(c.w-rw, 0, right, t.Focus)
+}
+
+// minTitle is the fewest columns the header gives the scenario's name.
+const minTitle = 12
+
+// widestPace is the widest a pace of p's kind (events or time) is
+// written.
+func widestPace(p pace) string {
+	w := ""
+	n := len(eventRates)
+	if p.byTime {
+		n = len(timeRates)
+	}
+	for i := range n {
+		q := pace{byTime: p.byTime, ev: i, tm: i}
+		if s := q.String(); width(s) > width(w) {
+			w = s
+		}
+	}
+	return w
+}
+
+// widestTime is a time as wide as any under 1s (sim.Time writes
+// milliseconds, six decimals), or now's when wider.
+func widestTime(now sim.Time) string {
+	if s := now.String(); width(s) > width("999.999999ms") {
+		return s
+	}
+	return "999.999999ms"
+}
+
+// widestCount is an event number as wide as any under 10,000, or n's
+// when wider.
+func widestCount(n int) string {
+	return strings.Repeat("9", max(len(strconv.Itoa(n)), 4))
 }
 
 // procsPanel writes one lane per P: its state, its M, the G it runs with
@@ -236,9 +291,14 @@ func drawProc(c canvas, f frame, row int, id gmp.PID, wide bool) {
 	if wide {
 		tick = fmt.Sprintf("free %d · tick %d", len(p.GFree), p.Schedtick)
 	}
-	limit := c.w - width(tick) - 1
 	n := p.RunqLen()
-	col = c.text(col+1, row, fmt.Sprintf("ring %d ", n), t.Dim)
+	ring := fmt.Sprintf("ring %d ", n)
+	if col+1+width(ring)+width(tick) > c.w {
+		// Too narrow for both (60 to 79 columns): the ring comes first.
+		tick = ""
+	}
+	limit := c.w - width(tick) - 1
+	col = c.text(col+1, row, ring, t.Dim)
 	show := make([]gmp.GID, 0, 32)
 	for i := 0; i < n && len(show) < 32; i++ {
 		show = append(show, p.RunqAt(i))

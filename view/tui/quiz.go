@@ -118,6 +118,9 @@ func scoreLine(s *Session) string {
 		return ""
 	}
 	right, answered := s.Score()
+	if answered == 0 && s.quiz.gen == nil {
+		return "" // presenting: the score shows once the class has answered
+	}
 	return fmt.Sprintf("quiz %d/%d", right, answered)
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
+	"github.com/schedlab/schedlab/core/gmp"
 	"github.com/schedlab/schedlab/core/scenarios"
 )
 
@@ -121,5 +122,59 @@ func TestNoQuizAsksNothing(t *testing.T) {
 		if a.quiz != nil {
 			t.Fatal("a question without --quiz")
 		}
+	}
+}
+
+// A note that is on screen when a question is asked waits until the
+// question is answered (issue 26, defect 4: tour's first note, "Each go
+// statement puts the new goroutine in P0's runnext", sat under "Where does
+// G2 go?"). The screen says a note waits; once answered, it shows.
+func TestQuizNoteWaitsForTheAnswer(t *testing.T) {
+	const reveal = "Each go statement puts the new goroutine"
+	a := newQuizApp(t, "tour")
+	screen := draw(t, a, 100, 30).text
+	if strings.Contains(screen, reveal) || !strings.Contains(screen, "note 1/8 waits") {
+		t.Fatalf("before the question, its answer's note is on screen, or no word of it:\n%s", screen)
+	}
+	keys(a, "l")
+	if a.quiz == nil {
+		t.Fatal("no question")
+	}
+	if screen = draw(t, a, 100, 30).text; strings.Contains(screen, reveal) {
+		t.Fatalf("the note under the question gives its answer away:\n%s", screen)
+	}
+	q := a.sess.question(a.quiz.at)
+	keys(a, string(rune('1'+q.Answer)))
+	keys(a, "h") // back to the note's own event, the question answered
+	if screen = draw(t, a, 100, 30).text; !strings.Contains(screen, "note 1/8 ▸ main (G1) runs on P0") {
+		t.Fatalf("once answered, the note does not show:\n%s", screen)
+	}
+	// Without the quiz the note shows at once.
+	b := newApp(t, "tour", false)
+	if screen = draw(t, b, 100, 30).text; !strings.Contains(screen, "note 1/8 ▸ main (G1) runs on P0") {
+		t.Fatalf("without the quiz the first note is held:\n%s", screen)
+	}
+}
+
+// A note waits only for a question whose answer it names: tour's note on
+// the preemption, two events before "Which M takes P0 next?", does not.
+func TestNoteWaitsOnlyForTheAnswerItNames(t *testing.T) {
+	for text, want := range map[string]bool{"in P0's runnext, kicking": true, "p0's RUNNEXT": true, "G2 runs": false, "it stole 2": true, "xP0's runnext": false} {
+		phrase := "P0's runnext"
+		if strings.HasSuffix(text, "2") || strings.HasPrefix(text, "G2") {
+			phrase = "2"
+		}
+		if got := mentions(text, phrase); got != want {
+			t.Errorf("mentions(%q, %q) = %v", text, phrase, got)
+		}
+	}
+	a := newQuizApp(t, "tour")
+	for a.sess.Forward(1) == 1 {
+		if e := a.sess.Event(a.sess.Cursor()); e.Kind == gmp.KindGoStop {
+			break
+		}
+	}
+	if ns := a.sess.CurrentNotes(); len(ns) == 0 || ns[0].Held {
+		t.Fatalf("the preemption's note waits: %+v", ns)
 	}
 }

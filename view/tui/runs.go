@@ -24,6 +24,10 @@ type runs interface {
 	now() sim.Time
 	// forward takes up to n steps and returns how many it took.
 	forward(n int) int
+	// runOn is a slice of running to the end (job.go): at most jobSlice
+	// events and stepSlice steps of the model. It reports whether the
+	// end is reached.
+	runOn() bool
 	// step takes one step for → and says what the status bar should
 	// ("" for nothing); back undoes one for ←.
 	step() string
@@ -50,9 +54,13 @@ func (s solo) atEnd() bool              { return s.a.sess.AtEnd() }
 func (s solo) nextAt() (sim.Time, bool) { return nextAt(s.a.sess) }
 func (s solo) now() sim.Time            { return s.a.sess.State().Now() }
 func (s solo) forward(n int) int        { return s.a.sess.Forward(n) }
-func (s solo) restart()                 { s.a.sess.Seek(0) }
-func (s solo) endMessage() string       { return endMessage(s.a.sess) }
-func (solo) dismiss() bool              { return false }
+func (s solo) runOn() bool {
+	s.a.sess.ForwardSteps(jobSlice, stepSlice)
+	return s.a.sess.AtEnd()
+}
+func (s solo) restart()           { s.a.sess.Seek(0) }
+func (s solo) endMessage() string { return endMessage(s.a.sess) }
+func (solo) dismiss() bool        { return false }
 func (s solo) mouse(action tview.MouseAction, event *tcell.EventMouse) bool {
 	return s.a.mouse(action, event)
 }

@@ -36,8 +36,12 @@ func (a *App) toNextMatch() *job {
 	i := a.sess.Cursor() + 1
 	text := a.searchText
 	return &job{what: fmt.Sprintf("looking for %q", text), step: func() bool {
+		b := a.sess.budget(stepSlice)
 		for range jobSlice / 4 { // a sentence costs more than a step
-			if _, ok := a.sess.Peek(i); !ok {
+			if ok, more := a.sess.reach(i, b.left()); !ok {
+				if more {
+					return false // on in the next slice
+				}
 				a.message = fmt.Sprintf("no later event says %q", text)
 				return true
 			}

@@ -8,6 +8,7 @@ package tui
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/schedlab/schedlab/core/gmp"
 	"github.com/schedlab/schedlab/core/scenarios"
@@ -53,6 +54,13 @@ type Session struct {
 
 	// quiz is set when the session asks questions (EnableQuiz).
 	quiz *sessionQuiz
+	// noteFocus is the note ] or [ last went to: of several on one
+	// event, the one shown.
+	noteFocus int
+	// first is the first event of each rule, as the run produces them.
+	first map[gmp.Rule]int
+	// marks places the scenario's marks (marks:) as the run goes.
+	marks *scenarios.NoteTracker
 }
 
 // NewSession prepares a run of sc with cfg. The error is for a
@@ -65,14 +73,16 @@ func NewSession(sc *scenarios.Scenario, cfg gmp.Config) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{sc: sc, cfg: cfg, desc: gmp.NewDescriber(prog), live: newLiveTimeline(cfg.Procs)}
+	s := &Session{sc: sc, cfg: cfg, desc: gmp.NewDescriber(prog), live: newLiveTimeline(cfg.Procs), first: map[gmp.Rule]int{}}
 	s.log = newEventLog(s.regenerate)
 	s.notes = scenarios.NewNoteTracker(sc.Notes)
+	s.marks = marksOf(sc)
 	start := m.Clone()
 	s.frontier = m
 	m.SetSink(s.record)
 	s.hist = sim.NewHistory(m, 0)
 	s.cursor = -1
+	s.noteFocus = -1
 	s.after, s.state = start, start
 	// Show main already running: the first event is its start.
 	s.Forward(1)
@@ -87,6 +97,19 @@ func (s *Session) record(e gmp.Event) {
 	s.live.Record(e)
 	s.quizObserve(e)
 	s.notes.Observe(i, &e)
+	s.marks.Observe(i, &e)
+	if _, ok := s.first[e.Rule]; !ok {
+		s.first[e.Rule] = i
+	}
+}
+
+// firstOf is the index of the run's first event of rule r, -1 while the
+// run has none.
+func (s *Session) firstOf(r gmp.Rule) int {
+	if i, ok := s.first[r]; ok {
+		return i
+	}
+	return -1
 }
 
 // Scenario returns the scenario being run.
@@ -171,9 +194,11 @@ func (s *Session) AtEnd() bool {
 	return s.hist.Done() && s.cursor >= s.log.n-1
 }
 
-// lastOfStep reports whether event i is the last its step emitted.
+// lastOfStep reports whether event i is the last its step emitted. The
+// last event known always is: the model grows between steps, never in
+// the middle of one.
 func (s *Session) lastOfStep(i int) bool {
-	return i+1 >= s.log.n && s.hist.Done() || i+1 < s.log.n && s.log.step(i+1) != s.log.step(i)
+	return i+1 >= s.log.n || s.log.step(i+1) != s.log.step(i)
 }
 
 // firstOfStep is the first event of the step that emitted event i.
@@ -218,8 +243,81 @@ func (s *Session) replay(c *gmp.Machine, i int) (at, after *gmp.Machine) {
 // Forward moves the cursor n events ahead, as far as the run goes, and
 // returns how many it moved.
 func (s *Session) Forward(n int) int {
-	target := s.cursor + n
-	s.hist.Extend(target + 2) // one more, to know whether target ends its step
+	s.hist.Extend(s.cursor + n + 2) // one more, to know whether target ends its step
+	return s.forwardTo(s.cursor + n)
+}
+
+// ForwardSteps is Forward running the model at most steps steps: a run
+// can take millions of steps between two events, so the jobs that run
+// far ahead go a bounded slice at a time (job.go). The cursor moves to
+// the last event the run has reached, up to n events on.
+func (s *Session) ForwardSteps(n, steps int) int {
+	s.hist.ExtendSteps(s.cursor+n+2, steps)
+	return s.forwardTo(s.cursor + n)
+}
+
+// Progress is how far the model has run ahead of the cursor: its steps
+// and its simulated moment.
+func (s *Session) Progress() (steps uint64, now sim.Time) {
+	return s.frontier.Steps(), s.frontier.Now()
+}
+
+// reach makes event i known, running the model at most steps steps. It
+// reports whether event i exists, and, when it does not yet, whether
+// the run may still reach it (more is to run).
+func (s *Session) reach(i, steps int) (ok, more bool) {
+	if i < s.log.n {
+		return true, false
+	}
+	ok = s.hist.ExtendSteps(i+1, steps)
+	return ok, !ok && !s.hist.Done()
+}
+
+// madeGs is the run's NumG, once it has ended (known).
+func (s *Session) madeGs() (n int, known bool) {
+	return s.frontier.NumG(), s.hist.Done()
+}
+
+// seekTime moves the cursor to the last event at or before the moment at
+// (the first event when none is).
+func (s *Session) seekTime(at sim.Time) {
+	for {
+		e, ok := s.Peek(s.cursor + 1)
+		if !ok || e.T > at {
+			return
+		}
+		s.Forward(1)
+	}
+}
+
+// stepBudget is a number of the model's steps shared by the calls of one
+// slice of a job.
+type stepBudget struct {
+	s   *Session
+	end uint64
+}
+
+// budget starts a budget of n steps from where the model is; a negative
+// n is no bound.
+func (s *Session) budget(n int) stepBudget {
+	if n < 0 {
+		return stepBudget{s, math.MaxUint64}
+	}
+	return stepBudget{s, s.frontier.Steps() + uint64(n)}
+}
+
+// left is what is left of it: at least one step, so that a slice always
+// moves on.
+func (b stepBudget) left() int {
+	if now := b.s.frontier.Steps(); now < b.end {
+		return int(min(b.end-now, math.MaxInt))
+	}
+	return 1
+}
+
+// forwardTo moves the cursor on to event target, or the last event known
+// before it.
+func (s *Session) forwardTo(target int) int {
 	target = min(target, s.log.n-1)
 	moved := target - s.cursor
 	if moved <= 0 {
@@ -305,64 +403,158 @@ type Note struct {
 	Number int // its place in the order a viewer meets the notes, from 1
 	Event  int
 	Text   string
+	// Held says the note waits for the answer to a question it would
+	// give away (noteHeld): the screen says so instead of showing it.
+	Held bool
+	// More counts the other notes on the same event, which ] shows one
+	// by one.
+	More int
+	// At is the note's moment, for a note written at a time (HasAt).
+	At    sim.Time
+	HasAt bool
 }
 
-// CurrentNotes are the notes of the latest event at or before the cursor
-// that has notes: all of them, in file order, when several land on it.
+// A note shows at its moment, alone. A note at a time is placed by the
+// tracker on the first event at or after that time, which may come much
+// later (sem-heavy's "light goroutines arrive", at 4.29ms, on the release
+// at 6.36ms): the UI shows it on the event before, whose state is the
+// run's at the note's moment, since nothing happens in between. Notes
+// that still share an event are met one at a time: the first in the
+// order they are met, and ] shows the next at the same event.
+
+// noteEvent is the event note n shows on, or -1 while the run has not
+// reached it.
+func (s *Session) noteEvent(n int) int {
+	at := s.notes.At(n)
+	if m := s.sc.Notes[n].Moment; at > 0 && m.HasAt && s.log.at(at).T > sim.Time(m.At) {
+		return at - 1
+	}
+	return at
+}
+
+// noteKey orders the notes as ] meets them: by the event each shows on,
+// then by the order they were met (Number).
+type noteKey struct{ event, number int }
+
+func (k noteKey) before(o noteKey) bool {
+	return k.event < o.event || k.event == o.event && k.number < o.number
+}
+
+// CurrentNotes is the note of the latest event at or before the cursor
+// that has one: the one ] or [ chose there, else the first met. Its More
+// counts the others on that event.
 func (s *Session) CurrentNotes() []Note {
 	best := -1
 	for n := range s.sc.Notes {
-		if at := s.notes.At(n); at >= 0 && at <= s.cursor && at > best {
+		if at := s.noteEvent(n); at >= 0 && at <= s.cursor && at > best {
 			best = at
 		}
 	}
-	var out []Note
+	if best < 0 {
+		return nil
+	}
+	shown, here := -1, 0
 	for n := range s.sc.Notes {
-		if s.notes.At(n) == best && best >= 0 {
-			out = append(out, Note{Index: n, Number: s.notes.Number(n), Event: best, Text: s.sc.Notes[n].Text})
+		if s.noteEvent(n) != best {
+			continue
+		}
+		here++
+		if shown < 0 || n == s.noteFocus || shown != s.noteFocus && s.notes.Number(n) < s.notes.Number(shown) {
+			shown = n
 		}
 	}
-	return out
+	others := here - 1
+	text := s.sc.Notes[shown].Text
+	var at sim.Time
+	if m := s.sc.Notes[shown].Moment; m.HasAt {
+		at = sim.Time(m.At)
+	}
+	return []Note{{Index: shown, Number: s.notes.Number(shown), Event: best, Text: text, Held: s.noteHeld(shown, best),
+		More: others, At: at, HasAt: s.sc.Notes[shown].Moment.HasAt}}
 }
 
-// NextNote moves to the event of the next note after the cursor, running
-// the simulation forward as far as needed. It reports whether there was one.
+// shownKey is where the cursor is among the notes: the note shown, when
+// the cursor is on its event, else just the cursor.
+func (s *Session) shownKey() noteKey {
+	if ns := s.CurrentNotes(); len(ns) > 0 && ns[0].Event == s.cursor {
+		return noteKey{s.cursor, ns[0].Number}
+	}
+	return noteKey{s.cursor, 0}
+}
+
+// NextNote moves to the next note, running the simulation forward as far
+// as needed: on to the event of the next, or to the next note of the
+// event shown. It reports whether there was one.
 func (s *Session) NextNote() bool {
 	for {
-		next := -1
-		pending := false
-		for n := range s.sc.Notes {
-			switch at := s.notes.At(n); {
-			case at < 0:
-				pending = true
-			case at > s.cursor && (next < 0 || at < next):
-				next = at
-			}
+		found, more := s.nextNote(-1)
+		if !more {
+			return found
 		}
-		if next >= 0 {
-			s.Seek(next)
-			return true
-		}
-		if !pending || s.hist.Done() {
-			return false
-		}
-		// Run on until another note is reached or the run ends.
-		s.hist.Extend(s.log.n + 4096)
 	}
 }
 
-// PrevNote moves to the event of the latest note before the cursor.
+// nextNote is NextNote running the model at most steps steps (no bound
+// when negative); more says it must be called again, having found no
+// note yet.
+func (s *Session) nextNote(steps int) (found, more bool) {
+	b := s.budget(steps)
+	from := s.shownKey()
+	for {
+		next, best := -1, noteKey{}
+		pending := false
+		for n := range s.sc.Notes {
+			at := s.noteEvent(n)
+			if at < 0 {
+				pending = true
+				continue
+			}
+			k := noteKey{at, s.notes.Number(n)}
+			if from.before(k) && (next < 0 || k.before(best)) {
+				next, best = n, k
+			}
+		}
+		// A note reached later comes after: it shows on the last event
+		// known or a later one, and is met after every note reached.
+		if next >= 0 {
+			s.noteFocus = next
+			s.Seek(best.event)
+			return true, false
+		}
+		if !pending || s.hist.Done() {
+			return false, false
+		}
+		// Run on until another note is reached or the run ends.
+		if steps < 0 {
+			s.hist.Extend(s.log.n + 4096)
+			continue
+		}
+		if s.hist.ExtendSteps(s.log.n+4096, b.left()); b.left() <= 1 {
+			return false, true
+		}
+	}
+}
+
+// PrevNote moves to the note before the one shown: an earlier one of the
+// same event, or the last of the latest event with notes before it.
 func (s *Session) PrevNote() bool {
-	prev := -1
+	from := s.shownKey()
+	prev, best := -1, noteKey{}
 	for n := range s.sc.Notes {
-		if at := s.notes.At(n); at >= 0 && at < s.cursor && at > prev {
-			prev = at
+		at := s.noteEvent(n)
+		if at < 0 {
+			continue
+		}
+		k := noteKey{at, s.notes.Number(n)}
+		if k.before(from) && (prev < 0 || best.before(k)) {
+			prev, best = n, k
 		}
 	}
 	if prev < 0 {
 		return false
 	}
-	s.Seek(prev)
+	s.noteFocus = prev
+	s.Seek(best.event)
 	return true
 }
 
@@ -382,11 +574,16 @@ func (s *Session) NextEventOf(g gmp.GID, limit int) bool {
 }
 
 // findEventOf looks at most n events ahead from event from for one that
-// concerns g, running the simulation on as needed. It returns the event's
-// index, or -1 and where to look next; next is -1 when the run ended first.
-func (s *Session) findEventOf(g gmp.GID, from, n int) (i, next int) {
+// concerns g, running the simulation on as needed, at most steps steps.
+// It returns the event's index, or -1 and where to look next; next is -1
+// when the run ended first.
+func (s *Session) findEventOf(g gmp.GID, from, n, steps int) (i, next int) {
+	b := s.budget(steps)
 	for i = from; i < from+n; i++ {
-		if i >= s.log.n && !s.hist.Extend(i+1) {
+		if ok, more := s.reach(i, b.left()); !ok {
+			if more {
+				return -1, i
+			}
 			return -1, -1
 		}
 		if e := s.log.at(i); e.Involves(g) {
@@ -413,11 +610,23 @@ func (s *Session) EndSummary() string {
 		return ""
 	}
 	end := s.state.End()
+	if end.Err != nil && s.sc.AsExpected(end) {
+		// A failure the scenario declares (expect:): as it means to end.
+		return fmt.Sprintf("%s as expected: %v", end.Reason, end.Err)
+	}
 	if end.Err != nil {
 		return end.Err.Error()
 	}
-	return fmt.Sprintf("%s at %v after %d events; Ps idle %v while goroutines waited", end.Reason, s.state.Now(), s.log.n, s.state.IdleWhileRunnable())
+	msg := fmt.Sprintf("%s at %v after %d events; Ps idle %v while goroutines waited", end.Reason, s.state.Now(), s.log.n, s.state.IdleWhileRunnable())
+	if !s.sc.AsExpected(end) {
+		msg += fmt.Sprintf(", but the scenario expects a %s", s.sc.Expect)
+	}
+	return msg
 }
+
+// EndExpected reports whether the run ended the way its scenario means
+// it to (expect:), once the cursor is at its end.
+func (s *Session) EndExpected() bool { return s.sc.AsExpected(s.state.End()) }
 
 // Checkpoints reports how many snapshots the session holds, for memory
 // reports.
@@ -431,4 +640,34 @@ func (s *Session) NotesReached() []int {
 		out[n] = s.notes.At(n)
 	}
 	return out
+}
+
+// sameRun reports whether sessions a and b give the same run as far as
+// their first n events go, or as far as each gets in steps steps of the
+// model: the same events at the same times, from the same lines of the
+// scenario.
+func sameRun(a, b *Session, n, steps int) bool {
+	ba, bb := a.budget(steps), b.budget(steps)
+	for i := range n {
+		oka, morea := a.reach(i, ba.left())
+		okb, moreb := b.reach(i, bb.left())
+		if morea || moreb {
+			return true // as far as the budget shows
+		}
+		if oka != okb {
+			return false
+		}
+		if !oka {
+			return true
+		}
+		ea, eb := a.Event(i), b.Event(i)
+		if (ea.Op == nil) != (eb.Op == nil) || ea.Op != nil && ea.Op.Pos != eb.Op.Pos {
+			return false
+		}
+		ea.Op, eb.Op = nil, nil
+		if ea != eb {
+			return false
+		}
+	}
+	return true
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/schedlab/schedlab/core/gmp"
 	"github.com/schedlab/schedlab/teach/quiz"
@@ -115,4 +116,46 @@ func (s *Session) Score() (right, answered int) {
 		return 0, 0
 	}
 	return s.quiz.sheet.Score()
+}
+
+// noteHeld reports whether note n, on event e, waits for an answer: it
+// names the answer of the first question asked after e (its right
+// choice, as a whole phrase: "P0's runnext"), which is still to answer,
+// and it would still be on screen as the question is asked (within
+// noteAge events). Once the question is answered or skipped it shows.
+// (While a question is open, every note under it waits: the note panel
+// sees to that.)
+func (s *Session) noteHeld(n, e int) bool {
+	q := s.quiz
+	if q == nil {
+		return false
+	}
+	i, _ := slices.BinarySearchFunc(q.qs, e+1, func(x quiz.Question, at int) int { return x.At - at })
+	if i == len(q.qs) || q.qs[i].At-1 > e+noteAge || !mentions(s.sc.Notes[n].Text, q.qs[i].Correct()) {
+		return false
+	}
+	_, answered := q.sheet.Answered(q.qs[i].At)
+	return !answered && !q.skipped[q.qs[i].At]
+}
+
+// mentions reports whether text holds phrase as a whole, whatever the
+// case: "2" is not in "G2", "P0's runnext" is in "…in P0's runnext, …".
+func mentions(text, phrase string) bool {
+	text, phrase = strings.ToLower(text), strings.ToLower(phrase)
+	for from := 0; ; {
+		i := strings.Index(text[from:], phrase)
+		if i < 0 {
+			return false
+		}
+		i += from
+		end := i + len(phrase)
+		if (i == 0 || !wordByte(text[i-1])) && (end == len(text) || !wordByte(text[end])) {
+			return true
+		}
+		from = i + 1
+	}
+}
+
+func wordByte(b byte) bool {
+	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 0x80
 }

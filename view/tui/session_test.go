@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/schedlab/schedlab/core/gmp"
 	"github.com/schedlab/schedlab/core/lockstep"
@@ -111,7 +112,8 @@ func TestSeekBackRestoresTheSameState(t *testing.T) {
 
 func TestNotesAreReachedInOrder(t *testing.T) {
 	s := newSession(t, "tour")
-	// Several notes can belong to one event; ] stops there once.
+	// tour's notes are each on an event of their own (several on one
+	// event are met one by one: TestNotesOnOneEventAreMetOneByOne).
 	want := map[int]bool{}
 	var at []int
 	for s.NextNote() {
@@ -264,5 +266,51 @@ func TestPoolTimesFollowTheCursor(t *testing.T) {
 	}
 	if s.Event(later).T == s.Event(idleAt).T {
 		t.Fatal("the two moments are at one time: the test tests nothing")
+	}
+}
+
+// The sysmon line changes as a whole: right after the event of a sysmon
+// decision, the state shown has that pass's time and decision, and a
+// retake's back-off, together (issue 26, defect 7: at tour's event 31,
+// the retake at 24.22ms, the line still read "last pass 14.17ms" beside
+// "retook P0").
+func TestSysmonLineChangesTogether(t *testing.T) {
+	for _, name := range []string{"tour", "syscall-busy", "preempt", "timer-1p"} {
+		sc, err := scenarios.Load(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := NewSession(sc, sc.Config())
+		if err != nil {
+			t.Fatal(err)
+		}
+		decisions := 0
+		for s.Forward(1) == 1 {
+			e := s.Event(s.Cursor())
+			mon := s.State().SysmonState()
+			var want gmp.SysmonDecisionKind
+			switch e.Rule {
+			case gmp.RuleRetake:
+				want = gmp.SysmonRetook
+			case gmp.RuleSysmonPreempt:
+				want = gmp.SysmonPreempted
+			default:
+				continue
+			}
+			decisions++
+			if mon.LastPass != e.T || mon.Did.Kind != want {
+				t.Errorf("%s event %d (%v at %v): the sysmon line reads the pass at %v, decision %v", name, s.Cursor()+1, e.Kind, e.T, mon.LastPass, mon.Did.Kind)
+			}
+			if want == gmp.SysmonRetook && (mon.Idle != 0 || mon.Delay != 20*time.Microsecond) {
+				t.Errorf("%s event %d: after a retake the back-off reads %v (%d idle passes)", name, s.Cursor()+1, mon.Delay, mon.Idle)
+			}
+			line := sysmonText(s.State(), s.Describer())
+			if !strings.Contains(line, e.T.String()) {
+				t.Errorf("%s event %d: the sysmon line %q does not name the pass at %v", name, s.Cursor()+1, line, e.T)
+			}
+		}
+		if decisions == 0 {
+			t.Errorf("%s: no sysmon decision to check", name)
+		}
 	}
 }

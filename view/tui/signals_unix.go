@@ -13,6 +13,21 @@ import (
 // cursor) before the process exits.
 var endingSignals = []os.Signal{syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT}
 
+// signalName names the ending signals as kill -l does.
+func signalName(sig os.Signal) string {
+	switch sig {
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGHUP:
+		return "SIGHUP"
+	case syscall.SIGINT:
+		return "SIGINT"
+	case syscall.SIGQUIT:
+		return "SIGQUIT"
+	}
+	return sig.String()
+}
+
 // notifyEnding delivers the ending signals on ch until stop is called.
 func notifyEnding(ch chan<- os.Signal) (stop func()) {
 	signal.Notify(ch, endingSignals...)

@@ -108,6 +108,13 @@ func newSplitApp(runs [2]splitRun, o Options, measure func() (*compare.Report, e
 	// events.
 	a := &App{sess: sp.panes[0].sess, theme: NewTheme(o), keys: splitBindings(), pace: newPace(), runs: sp, opts: o}
 	a.root = newRootView(a)
+	// Open at the moment asked for: step in lockstep while the next
+	// moment is not past it.
+	for o.StartAt > 0 {
+		if next, ok := sp.nextAt(); !ok || next > o.StartAt || !sp.forward1() {
+			break
+		}
+	}
 	return a, nil
 }
 
@@ -166,6 +173,33 @@ func (sp *split) forward(n int) int {
 		}
 	}
 	return n
+}
+
+// runOn grows both runs by a slice of steps, then steps the two in
+// lockstep as far as the events they have reached allow.
+func (sp *split) runOn() bool {
+	for _, p := range sp.panes {
+		s := p.sess
+		s.reach(s.Known()+jobSlice, stepSlice)
+	}
+	for range jobSlice {
+		if !sp.known() || !sp.forward1() {
+			break
+		}
+	}
+	return sp.atEnd()
+}
+
+// known reports whether each run's next event is known, or its run has
+// ended: forward1 then needs no more of the model.
+func (sp *split) known() bool {
+	for _, p := range sp.panes {
+		s := p.sess
+		if s.Cursor()+2 >= s.Known() && !s.Finished() {
+			return false
+		}
+	}
+	return true
 }
 
 func (sp *split) step() string {

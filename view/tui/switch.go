@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/schedlab/schedlab/core/gofront"
+	"github.com/schedlab/schedlab/core/sim"
 )
 
 // Switch is what the UI was asked to become when it stopped: another
@@ -12,6 +13,9 @@ import (
 type Switch struct {
 	Scenario string // a built-in's name or a file
 	Split    bool   // the split view of its pool's tasks, raw against pool
+	// At is the simulated moment to open at (Options.StartAt): v keeps
+	// the time it switches at.
+	At sim.Time
 }
 
 // Next returns the switch asked for, or nil when the user quit.
@@ -23,10 +27,6 @@ func (a *App) source() string {
 		return a.opts.Source
 	}
 	return a.sess.Scenario().Name
-}
-
-func (a *App) startOpen() {
-	a.ask(&prompt{label: " open scenario: ", hint: "a built-in or a file · enter: open · esc: cancel", max: 512, enter: (*App).open})
 }
 
 // open switches to the scenario name, once it loads.
@@ -41,7 +41,13 @@ func (a *App) open(name string) {
 		return
 	}
 	if _, err := gofront.Load(name); err != nil {
-		msg, _, _ := strings.Cut(err.Error(), "\n")
+		// The error's first line, and its did-you-mean as the command
+		// line gives it (the list of built-ins is the picker's).
+		msg, hint, _ := strings.Cut(err.Error(), "\n")
+		if _, guess, ok := strings.Cut(hint, "did you mean "); ok {
+			guess, _, _ = strings.Cut(guess, "?")
+			msg += "; did you mean " + guess + "?"
+		}
 		a.message = msg
 		return
 	}
@@ -57,6 +63,7 @@ func (a *App) toggleView() {
 		a.message = why
 		return
 	}
+	next.At = a.runs.now()
 	a.next = next
 	a.quit()
 }

@@ -14,6 +14,8 @@ import (
 // nothing.
 type Theme struct {
 	Mono bool
+	// Light is set for a theme made for a light background.
+	Light bool
 	// ASCII draws every character as ASCII (asciiScreen), for a terminal
 	// whose locale is not UTF-8.
 	ASCII    bool
@@ -31,22 +33,30 @@ type Theme struct {
 	Syscall  tcell.Style // a P whose G is in a syscall
 	Idle     tcell.Style // an idle P or M
 	Spinning tcell.Style // a spinning M
+	Slide    tcell.Style // a note shown large (presenting): the most contrast
 	palette  []tcell.Color
 }
 
-// Themes lists the themes by name, for --theme.
-var Themes = []string{"default", "projector", "mono"}
+// Themes lists the themes by name, for --theme. auto, the default, is
+// the colour theme for the terminal's background: dark or light, as the
+// terminal says (Background).
+var Themes = []string{"auto", "default", "light", "projector", "mono"}
 
 // NewTheme returns the theme o asks for: the monochrome one when o.Mono is
 // set, o.Theme is "mono" or the NO_COLOR environment variable is not
-// empty; the projector one, where nothing is drawn in the terminal's dim
-// grey (bright black, which a projector washes out); the colour theme
-// otherwise. o.ASCII draws it in ASCII.
+// empty; the light one for "light", and for "auto" on a light background
+// (o.Light); the projector one, where nothing is drawn in a washed-out
+// grey, in its dark or light form by the background; the dark colour
+// theme otherwise. o.ASCII draws it in ASCII.
 func NewTheme(o Options) *Theme {
 	var t *Theme
 	switch {
 	case o.Mono || o.Theme == "mono" || os.Getenv("NO_COLOR") != "":
 		t = monoTheme()
+	case o.Theme == "light", (o.Theme == "auto" || o.Theme == "") && o.Light:
+		t = lightTheme()
+	case o.Theme == "projector" && o.Light:
+		t = projectorLightTheme()
 	case o.Theme == "projector":
 		t = projectorTheme()
 	default:
@@ -54,6 +64,21 @@ func NewTheme(o Options) *Theme {
 	}
 	t.ASCII = o.ASCII
 	return t
+}
+
+// themeTable is every theme the UI can draw in, with the background each
+// is made for: the contrast test holds each to it.
+var themeTable = []struct {
+	name  string
+	light bool
+	make  func() *Theme
+}{
+	{"default", false, colourTheme},
+	{"light", true, lightTheme},
+	{"projector", false, projectorTheme},
+	{"projector on a light background", true, projectorLightTheme},
+	{"mono", false, monoTheme},
+	{"mono on a light background", true, monoTheme},
 }
 
 // projectorTheme is the colour theme with its greys made white and its
@@ -68,6 +93,22 @@ func projectorTheme() *Theme {
 	return t
 }
 
+// projectorLightTheme is the projector theme for a light background:
+// every colour dark and strong, the secondary text plain black.
+func projectorLightTheme() *Theme {
+	t := lightTheme()
+	base := tcell.StyleDefault
+	t.Dim = base
+	t.Idle = base
+	t.Title = base.Bold(true).Foreground(tcell.ColorNavy)
+	t.Focus = base.Bold(true).Foreground(tcell.ColorWhite).Background(tcell.ColorNavy)
+	t.Key = t.Title
+	return t
+}
+
+// colourTheme is for a dark background (assumed black): every colour at
+// least 4.5 times as bright as it, WCAG's contrast for text
+// (TestThemesAreReadableOnTheirBackground).
 func colourTheme() *Theme {
 	base := tcell.StyleDefault
 	return &Theme{
@@ -80,14 +121,71 @@ func colourTheme() *Theme {
 		Note:     base.Foreground(tcell.ColorYellow),
 		Key:      base.Bold(true).Foreground(tcell.ColorAqua),
 		Warn:     base.Bold(true).Foreground(tcell.ColorRed),
-		Good:     base.Bold(true).Foreground(tcell.ColorGreen),
-		Run:      base.Foreground(tcell.ColorGreen),
+		Good:     base.Bold(true).Foreground(tcell.ColorLimeGreen),
+		Run:      base.Foreground(tcell.ColorLimeGreen),
 		Syscall:  base.Foreground(tcell.ColorFuchsia),
 		Idle:     base.Foreground(tcell.ColorGray),
 		Spinning: base.Foreground(tcell.ColorYellow),
-		// The exports draw goroutines in the same colours (palette).
-		palette: gColors(),
+		Slide:    base.Bold(true),
+		// The exports draw goroutines in the same colours (palette),
+		// made readable on black where one is too dark.
+		palette: readableOn(gColors(), false),
 	}
+}
+
+// lightTheme is for a light background (assumed white): the colour
+// theme's roles in dark colours, and the header's bar a colour of its
+// own rather than the terminal's reversed, which a light terminal makes
+// white on cyan.
+func lightTheme() *Theme {
+	base := tcell.StyleDefault
+	return &Theme{
+		Light:    true,
+		Base:     base,
+		Dim:      base.Foreground(tcell.ColorDimGray),
+		Title:    base.Bold(true).Foreground(tcell.ColorTeal),
+		Focus:    base.Bold(true).Foreground(tcell.ColorWhite).Background(tcell.ColorTeal),
+		Current:  base.Reverse(true).Bold(true),
+		Found:    base.Bold(true).Underline(true).Foreground(tcell.ColorDarkMagenta),
+		Note:     base.Foreground(tcell.ColorMediumBlue),
+		Key:      base.Bold(true).Foreground(tcell.ColorTeal),
+		Warn:     base.Bold(true).Foreground(tcell.ColorDarkRed),
+		Good:     base.Bold(true).Foreground(tcell.ColorDarkGreen),
+		Run:      base.Foreground(tcell.ColorDarkGreen),
+		Syscall:  base.Foreground(tcell.ColorDarkMagenta),
+		Idle:     base.Foreground(tcell.ColorDimGray),
+		Spinning: base.Foreground(tcell.ColorSaddleBrown),
+		Slide:    base.Bold(true),
+		palette:  readableOn(gColors(), true),
+	}
+}
+
+// darkerFor and lighterFor stand in for the palette's colours that are
+// too light for a white background, or too dark for a black one: each
+// a colour near it that reads.
+var (
+	darkerFor = map[tcell.Color]tcell.Color{
+		tcell.ColorAqua: tcell.ColorTeal, tcell.ColorFuchsia: tcell.ColorDarkMagenta,
+		tcell.ColorYellow: tcell.ColorSaddleBrown, tcell.ColorOrange: tcell.ColorFireBrick,
+		tcell.ColorLime: tcell.ColorDarkOliveGreen, tcell.ColorDeepSkyBlue: tcell.ColorRoyalBlue,
+		tcell.ColorHotPink: tcell.ColorMediumVioletRed,
+	}
+	lighterFor = map[tcell.Color]tcell.Color{tcell.ColorGreen: tcell.ColorLimeGreen}
+)
+
+// readableOn replaces the colours of cs that do not read on the
+// background (white when light, else black) by their stand-ins.
+func readableOn(cs []tcell.Color, light bool) []tcell.Color {
+	out := make([]tcell.Color, len(cs))
+	for i, c := range cs {
+		out[i] = c
+		if alt, ok := darkerFor[c]; light && ok {
+			out[i] = alt
+		} else if alt, ok := lighterFor[c]; !light && ok {
+			out[i] = alt
+		}
+	}
+	return out
 }
 
 func monoTheme() *Theme {
@@ -108,6 +206,7 @@ func monoTheme() *Theme {
 		Syscall:  base,
 		Idle:     base,
 		Spinning: base,
+		Slide:    base.Bold(true),
 	}
 }
 

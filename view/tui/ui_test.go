@@ -173,7 +173,7 @@ func TestFindAGoroutine(t *testing.T) {
 		t.Fatalf("a missing goroutine gives no message:\n%s", got)
 	}
 	keys(a, "n")
-	if got := draw(t, a, 80, 24).text; !strings.Contains(got, "no later event of G999") {
+	if got := draw(t, a, 80, 24).text; !strings.Contains(got, "no such goroutine: G999") {
 		t.Fatalf("n for a goroutine never created gives no message:\n%s", got)
 	}
 }
@@ -501,7 +501,7 @@ func TestDeadlockOpensTheGoroutineList(t *testing.T) {
 	}
 	list := got[start:]
 	first := strings.Index(list, "\n")
-	if !strings.Contains(list[first:first+200], "waiting (") {
+	if !strings.Contains(list[first:first+200], " waiting for its children") && !strings.Contains(list[first:first+200], " waiting in ") {
 		t.Errorf("the list does not open with a waiting goroutine and its reason:\n%s", got)
 	}
 	key(a, tcell.KeyEscape, 0)
@@ -592,7 +592,7 @@ func TestGlossary(t *testing.T) {
 	}
 	keys(a, "L")
 	seen := ""
-	for range 40 {
+	for range 80 {
 		seen += draw(t, a, 80, 24).text
 		keys(a, "j")
 	}
@@ -635,8 +635,11 @@ func TestMouse(t *testing.T) {
 	x, y := -1, -1
 	for row := 0; row < 18 && x < 0; row++ {
 		text := rowText(scr, row)
-		if loc := namePattern.FindStringIndex(text); loc != nil && text[loc[0]] == 'G' && strings.IndexFunc(text[:loc[0]], func(r rune) bool { return r > 127 }) < 0 {
-			x, y = loc[0]+1, row
+		for _, loc := range namePattern.FindAllStringIndex(text, -1) {
+			if text[loc[0]] == 'G' && strings.IndexFunc(text[:loc[0]], func(r rune) bool { return r > 127 }) < 0 {
+				x, y = loc[0]+1, row
+				break
+			}
 		}
 	}
 	if x < 0 {
@@ -748,7 +751,8 @@ func TestSelectAnEventInTheLog(t *testing.T) {
 }
 
 // Golden screens in each theme: the ASCII mode's text, and the default,
-// projector and monochrome themes' styles, of one state at three sizes
+// projector, monochrome and light themes' styles (the projector's in its
+// light form too), of one state at three sizes
 // (the default theme's text is tour-step25's golden).
 func TestGoldenThemes(t *testing.T) {
 	t.Setenv("NO_COLOR", "") // the projector's styles, whatever the machine says
@@ -760,7 +764,8 @@ func TestGoldenThemes(t *testing.T) {
 		for _, th := range []struct {
 			name string
 			o    Options
-		}{{"ascii", Options{ASCII: true}}, {"default", Options{}}, {"projector", Options{Theme: "projector"}}, {"mono", Options{Mono: true}}} {
+		}{{"ascii", Options{ASCII: true}}, {"default", Options{}}, {"projector", Options{Theme: "projector"}}, {"mono", Options{Mono: true}},
+			{"light", Options{Theme: "light"}}, {"projector-light", Options{Theme: "projector", Light: true}}} {
 			name := fmt.Sprintf("tour-step25-%s-%dx%d", th.name, sz[0], sz[1])
 			t.Run(name, func(t *testing.T) {
 				a, err := New(sc, sc.Config(), th.o)
@@ -778,5 +783,154 @@ func TestGoldenThemes(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// The goroutine list shows the goroutines that exist, no more (issue 26,
+// defect 2: at tour's first event it listed "G2 exited" before G2 was
+// created, at the end a G10 of a run of nine, and nested-submit a G4).
+func TestGoroutineListHasNoGoroutineThatNeverExisted(t *testing.T) {
+	for _, c := range []struct {
+		scenario string
+		end      bool
+		want     int // goroutines in the list
+	}{{"tour", false, 1}, {"tour", true, 9}, {"nested-submit", true, 3}} {
+		a := newApp(t, c.scenario, false)
+		if c.end {
+			for a.sess.Forward(1<<16) > 0 {
+			}
+		}
+		_, lines := goroutineLines(a.liveFrame())
+		if len(lines) != c.want {
+			t.Errorf("%s (end %v): the list has %d goroutines, want %d:\n%s", c.scenario, c.end, len(lines), c.want, strings.Join(lines, "\n"))
+		}
+		ghost := fmt.Sprintf("G%d ", a.sess.State().NumG())
+		for _, l := range lines {
+			if strings.HasPrefix(l, ghost) {
+				t.Errorf("%s: the list shows %q, which the run never made", c.scenario, l)
+			}
+		}
+	}
+}
+
+// s on a scenario whose run no seed changes (nothing drawn at random
+// without --noise) does not pretend to run it again: it says so and turns
+// noise on, which makes the seed matter (issue 26, defect 8). Where the
+// seed changes the run, s just runs it again.
+func TestReseedSaysWhenSeedsChangeNothing(t *testing.T) {
+	a := newApp(t, "tour", false)
+	old := a.sess
+	keys(a, "s")
+	if !strings.Contains(a.message, "no seed changes") || !strings.Contains(a.message, "noise") || !a.sess.Config().Noise {
+		t.Fatalf("s on tour: %q, noise %v", a.message, a.sess.Config().Noise)
+	}
+	if sameRun(old, a.sess, 4096, -1) {
+		t.Error("with noise on, seed 2 still gives seed 1's run")
+	}
+	if got := draw(t, a, 80, 24).text; !strings.Contains(got, "seed 2 noise") {
+		t.Errorf("the header does not say noise is on:\n%s", got)
+	}
+	b := newApp(t, "sem-heavy", false)
+	keys(b, "s")
+	if b.message != "running again with seed 2" || b.sess.Config().Noise {
+		t.Errorf("s on sem-heavy: %q, noise %v", b.message, b.sess.Config().Noise)
+	}
+}
+
+// A note at a time shows at its moment, alone, and ] stops at it (issue
+// 26, defect 9: sem-heavy's note 3, "Light goroutines arrive" at 4.29ms,
+// first showed on the release at 6.36ms together with note 4, so ] went
+// past it). It shows on the last event before its moment, whose state is
+// the run's at that moment, and says its time.
+func TestATimedNoteShowsAtItsMomentAlone(t *testing.T) {
+	a := newApp(t, "sem-heavy", false)
+	keys(a, "]]]")
+	got := draw(t, a, 100, 30).text
+	if !strings.Contains(got, "note 3/4 at 4.29ms ▸ Light goroutines arrive") || strings.Contains(got, "A unit comes back") {
+		t.Fatalf("the third ] does not show note 3 alone at its moment:\n%s", got)
+	}
+	if now := a.sess.State().Now(); now > sim.Time(4290*time.Microsecond) || a.sess.Event(a.sess.Cursor()+1).T < sim.Time(4290*time.Microsecond) {
+		t.Fatalf("note 3 shows at %v, not at the last event before 4.29ms", now)
+	}
+	keys(a, "]")
+	got = draw(t, a, 100, 30).text
+	if !strings.Contains(got, "note 4/4 ▸ A unit comes back") || strings.Contains(got, "Light goroutines arrive") {
+		t.Fatalf("the fourth ] does not show note 4 alone:\n%s", got)
+	}
+	keys(a, "[")
+	if got = draw(t, a, 100, 30).text; !strings.Contains(got, "note 3/4 at 4.29ms") {
+		t.Fatalf("[ does not go back to note 3:\n%s", got)
+	}
+}
+
+// Notes that share an event are met one at a time: ] shows the next at
+// the same event, and the screen says there is one more.
+func TestNotesOnOneEventAreMetOneByOne(t *testing.T) {
+	sc, err := scenarios.Parse("two.yaml", []byte("procs: 1\nmain:\n  - go: {do: [{cpu: 1ms}]}\n  - cpu: 1ms\nnotes:\n  - on: go-create\n    text: first of two\n  - on: go-create\n    text: second of two\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := New(sc, sc.Config(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys(a, "]")
+	got := draw(t, a, 100, 30).text
+	if !strings.Contains(got, "first of two") || strings.Contains(got, "second of two") || !strings.Contains(got, "] shows 1 more") {
+		t.Fatalf("the first ] does not show the first note alone:\n%s", got)
+	}
+	at := a.sess.Cursor()
+	keys(a, "]")
+	got = draw(t, a, 100, 30).text
+	if !strings.Contains(got, "second of two") || strings.Contains(got, "first of two") || a.sess.Cursor() != at {
+		t.Fatalf("the second ] does not show the second note at the same event:\n%s", got)
+	}
+	keys(a, "[")
+	if got = draw(t, a, 100, 30).text; !strings.Contains(got, "first of two") {
+		t.Fatalf("[ does not go back to the first:\n%s", got)
+	}
+}
+
+// Every P of up to 8 stays on screen at 80×24 whatever else is there: a
+// pools panel, a semaphore, a note of several lines, a goroutine found
+// (issue 26, defect 10: sem-heavy's Ps panel shrank to 3 of 8 under its
+// notes and semaphore). The other rows make room: the log keeps the
+// current event, a long note and the sentence are cut short.
+func TestEveryPStaysAt80x24(t *testing.T) {
+	long := "procs: 8\npools: {work: {size: 4}}\nsems: {io: 2}\nmain:\n" +
+		"  - go: {count: 12, do: [{acquire: {sem: io}}, {cpu: 2ms}, {release: {sem: io}}]}\n" +
+		"  - submit: {pool: work, count: 12, do: [{cpu: 1ms}]}\n  - wait: children\nnotes:\n" +
+		"  - on: go-create\n    text: " + strings.Repeat("A note long enough to take many lines at 80 columns. ", 8) + "\n" +
+		"  - on: sem-acquire\n    text: " + strings.Repeat("Another long note. ", 20) + "\n"
+	sc, err := scenarios.Parse("crowded.yaml", []byte(long))
+	if err != nil {
+		t.Fatal(err)
+	}
+	crowded, err := New(sc, sc.Config(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range []*App{newApp(t, "sem-heavy", false), crowded} {
+		name := a.sess.Scenario().Name
+		check := func(what string) {
+			t.Helper()
+			got := draw(t, a, 80, 24).text
+			for p := range 8 {
+				if !strings.Contains(got, fmt.Sprintf("\nP%d ", p)) {
+					t.Fatalf("%s, %s: P%d is not shown at 80×24:\n%s", name, what, p, got)
+				}
+			}
+			if !strings.Contains(got, " events ") || !strings.Contains(got, fmt.Sprintf("event %d ", a.sess.Cursor()+1)) {
+				t.Fatalf("%s, %s: the log or the header is gone:\n%s", name, what, got)
+			}
+		}
+		check("the start")
+		for i := 1; i <= 4; i++ {
+			keys(a, "]")
+			check(fmt.Sprintf("note %d", i))
+		}
+		keys(a, "/2")
+		key(a, tcell.KeyEnter, 0)
+		check("G2 found")
 	}
 }

@@ -40,6 +40,9 @@ func (v *rootView) Draw(screen tcell.Screen) {
 	defer v.a.classDrawn() // what the screen shows goes to the class
 	t := v.a.theme
 	c.clear(t.Base)
+	if v.a.blank {
+		return // b: nothing on screen until a key
+	}
 	if w < leastWidth || h < leastHeight {
 		msg := fmt.Sprintf("schedlab needs a terminal of at least %d×%d (%d×%d to see everything); this one is %d×%d. Make it larger, or press q to quit.",
 			leastWidth, leastHeight, minWidth, minHeight, w, h)

@@ -1,0 +1,163 @@
+// Package probe holds what the probes under scripts/ share. A probe is a
+// program that measures the real runtime, not the model: each run is a
+// fresh process (the program runs itself again, a variable in its
+// environment marking the child), so that no goroutine, timer or thread
+// of one run outlives it into the next, and the machine's load is
+// recorded beside the figures, which depend on it.
+package probe
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Loadavg is the 1-, 5- and 15-minute load averages from /proc/loadavg,
+// or "unknown" where there is none.
+func Loadavg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
+}
+
+// RunsFlag defines -runs, the number of fresh processes, 10 unless told.
+func RunsFlag() *int {
+	return flag.Int("runs", 10, "how many runs, each a fresh process")
+}
+
+// SetUsage makes the usage "usage: " and line, then the flags.
+func SetUsage(line string) {
+	flag.Usage = func() {
+		fmt.Fprintf(os.Stderr, "usage: %s\n", line)
+		flag.PrintDefaults()
+	}
+}
+
+// BadUsage prints the usage and exits 2, the status of a usage error.
+func BadUsage() {
+	flag.Usage()
+	os.Exit(2)
+}
+
+// CheckRuns exits 2, saying why, unless runs is at least 1.
+func CheckRuns(prog string, runs int) {
+	if runs < 1 {
+		fmt.Fprintf(os.Stderr, "%s: -runs must be at least 1\n", prog)
+		os.Exit(2)
+	}
+}
+
+// Pick reads the one argument, the name of one of choices (kind says
+// what they are), and returns it with its choice; anything else is a
+// usage error.
+func Pick[T any](prog, kind string, choices map[string]T) (string, T) {
+	if flag.NArg() != 1 {
+		BadUsage()
+	}
+	name := flag.Arg(0)
+	c, ok := choices[name]
+	if !ok {
+		fmt.Fprintf(os.Stderr, "%s: no %s %q\n", prog, kind, name)
+		BadUsage()
+	}
+	return name, c
+}
+
+// Fail prints prog's error and exits 1.
+func Fail(prog string, err error) {
+	fmt.Fprintf(os.Stderr, "%s: %v\n", prog, err)
+	os.Exit(1)
+}
+
+// Report is a child's answer to its parent: the figure, a tab, and the
+// line the parent prints for the run.
+func Report(figure float64, line string) {
+	fmt.Printf("%g\t%s\n", figure, line)
+}
+
+// A Runner runs the program again, a fresh process a run.
+type Runner struct {
+	Prog string // the program's name, beginning its messages
+	Env  string // the variable that marks a child
+	self string
+}
+
+// NewRunner finds the program's own executable, or exits 1.
+func NewRunner(prog, env string) *Runner {
+	return &Runner{Prog: prog, Env: env, self: Self(prog)}
+}
+
+// Self is the program's own executable, which a child run runs; where
+// there is none, the program exits 1.
+func Self(prog string) string {
+	self, err := os.Executable()
+	if err != nil {
+		Fail(prog, err)
+	}
+	return self
+}
+
+// Run runs run i (from 1) as a child with args and Env=val, its standard
+// error passed through, and returns the figure and line it reported. A
+// child that fails or reports no figure ends the program with status 1.
+func (r *Runner) Run(i int, args []string, val string) (float64, string) {
+	cmd := exec.Command(r.self, args...)
+	cmd.Env = append(os.Environ(), r.Env+"="+val)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		Fail(r.Prog, fmt.Errorf("run %d: %v", i, err))
+	}
+	value, line, _ := strings.Cut(strings.TrimSpace(string(out)), "\t")
+	v, err := strconv.ParseFloat(value, 64)
+	if err != nil {
+		Fail(r.Prog, fmt.Errorf("run %d printed %q", i, out))
+	}
+	return v, line
+}
+
+// A Summary is a series of figures, one a run.
+type Summary struct {
+	Runs int
+	// Middle is the middle figure, the upper of the two middle ones for
+	// an even number of runs; Median is their mean. The probes' figures in
+	// docs/ were taken with one or the other, so both stay.
+	Middle, Median float64
+	Low, High      float64
+}
+
+// Summarize sums up figures, which it leaves as they were; there must
+// be at least one.
+func Summarize(figures []float64) Summary {
+	s := slices.Sorted(slices.Values(figures))
+	n := len(s)
+	m := s[n/2]
+	if n%2 == 0 {
+		m = (s[n/2-1] + s[n/2]) / 2
+	}
+	return Summary{Runs: n, Middle: s[n/2], Median: m, Low: s[0], High: s[n-1]}
+}
+
+// String is "N runs: median M, range L–H", with the middle figure.
+func (s Summary) String() string {
+	return s.format(s.Middle)
+}
+
+// MeanMedian is String with the mean of the two middle figures.
+func (s Summary) MeanMedian() string {
+	return s.format(s.Median)
+}
+
+func (s Summary) format(median float64) string {
+	return fmt.Sprintf("%d runs: median %.4g, range %.4g–%.4g", s.Runs, median, s.Low, s.High)
+}
