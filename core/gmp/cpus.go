@@ -230,6 +230,18 @@ func (s *Machine) startCPUs() {
 	mon := c.thread(s.mon.M)
 	mon.cpu = c.idlest()
 	mon.vr = c.cpus[mon.cpu].minVR - c.latency // slept long: the full sleeper's credit
+	// A warm start's idle threads (warmstart.go) ran the runtime's inits
+	// and parked before main.main: sleepers too, spread over the CPUs
+	// after main's, and not cache-hot anywhere by the time they wake.
+	for _, m := range s.ms {
+		if m.ID == 0 || m.ID == s.mon.M {
+			continue
+		}
+		t := c.thread(m.ID)
+		t.cpu = int32(int(m.ID) % len(c.cpus))
+		t.vr = c.cpus[t.cpu].minVR - c.latency
+		t.lastRan = s.now.Add(-cfsMigrationCost)
+	}
 }
 
 // CPUs is how many CPUs the kernel's scheduler is modelled with, 0 when

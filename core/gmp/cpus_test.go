@@ -223,3 +223,39 @@ func TestCloneWithCPUs(t *testing.T) {
 		t.Fatalf("the clone diverged at event %d after the cut (%d events after it in the original, %d in the clone)", i, len(orig)-cut, len(fromClone))
 	}
 }
+
+// With a warm start the idle threads runtime.main's inits left have run
+// and slept, as sysmon has: the first wakep wakes one, which the kernel
+// places as a sleeper, not as a new thread a slice behind the others
+// (START_DEBIT). Only threads the run creates start so.
+func TestWarmStartThreadsWakeAsSleepers(t *testing.T) {
+	sc, err := scenarios.Load("steal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ cpus, load int }{{2, 13}, {1, 2}, {2, 4}} {
+		cfg := sc.Config()
+		cfg.WarmStart, cfg.CPUs, cfg.Load, cfg.Check, cfg.Until = true, c.cpus, c.load, true, 50*time.Millisecond
+		m, err := gmp.New(cfg, sc.Program())
+		if err != nil {
+			t.Fatal(err)
+		}
+		atStart := gmp.MID(m.NumM())
+		waits := 0
+		m.SetSink(func(e gmp.Event) {
+			if e.Rule != gmp.RuleCPUWait {
+				return
+			}
+			waits++
+			if e.NewThread() && e.M < atStart {
+				t.Errorf("cpus %d, load %d: %v, parked since the start, wakes as a new thread: %s", c.cpus, c.load, e.M, gmp.NewDescriber(sc.Program()).Describe(e))
+			}
+		})
+		if end := m.Run(); end.Reason == gmp.Invariant {
+			t.Fatal(end.Err)
+		}
+		if waits == 0 {
+			t.Errorf("cpus %d, load %d: no thread ever waited for a CPU: the test shows nothing", c.cpus, c.load)
+		}
+	}
+}
