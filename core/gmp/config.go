@@ -130,8 +130,10 @@ type Config struct {
 	// Off, the run starts on a bare machine, as every golden trace does.
 	WarmStart bool
 	// CPUs is how many CPUs the Ms share, scheduled by a model of Linux's
-	// CFS (cpus.go). 0, the default, is as many as Ps with no kernel
-	// scheduler modelled: every M that can run runs at once.
+	// CFS (cpus.go). 0, the default, models no kernel: every M that can
+	// run runs at once, as with a CPU for every thread. That is not
+	// CPUs = Procs: sysmon and the threads without a P are threads too,
+	// and CFS does not always let one preempt.
 	CPUs int
 	// Load is how many always-runnable threads of other programs share
 	// the CPUs with the Ms (cpus.go). With Load and no CPUs, the CPUs are

@@ -68,8 +68,11 @@
 // wake-affinity, wake-up preemption past the wake-up granularity, idle
 // balance. A runnable M without a CPU does not advance, and neither does
 // the P it holds: its G's compute, its next step and any signal sent to it
-// wait. With as many CPUs as Ps and no load this changes no event of any
-// built-in, so the default is that case with the kernel left out.
+// wait. With a CPU for every thread and no load this changes no event of
+// any built-in, so the default is that case with the kernel left out. As
+// many CPUs as Ps is not that case: sysmon and the threads without a P
+// are threads too, and CFS lets a woken one preempt only with a lead of
+// vruntime (in purge-coarse on 2 CPUs sysmon once waits 3ms for one).
 //
 // # What is modelled
 //
@@ -139,9 +142,13 @@
 //     The runtime hands out ids in blocks of 16 per P.
 //   - The race detector's shuffles (randomizeScheduler), which only exist
 //     under -race.
-//   - sync.Mutex, the runtime's semaphores (sync.WaitGroup's wait is
-//     modelled as a plain park), active spinning and goyield; select with
-//     several ready cases. There are no scenario actions for them yet.
+//   - Of package sync: Cond, Once, Map and Pool, which no scenario action
+//     reaches. Mutex (its spinning, starvation mode and the handoff's
+//     goyield), RWMutex, WaitGroup and select with several ready cases are
+//     modelled (mutex.go, rwmutex.go, waitgroup.go, select.go), but the
+//     runtime's semaphore table is not: a waiter queues on its object,
+//     not in semtable's treap of addresses, which finds the same waiter
+//     in the same order.
 //   - Of package pool: Tune, Release, Reboot, panicking tasks and
 //     SubmitContext's cancellation, which no scenario action reaches. Of
 //     x/sync/semaphore: TryAcquire and contexts that end.
@@ -154,12 +161,15 @@
 //     places where the runtime deliberately waits are modelled.
 //   - The network poller returns every ready G in one poll (the runtime
 //     reads up to 128 events per epoll_wait).
-//   - The start-up: the model's run begins with main on M0 and sysmon on
-//     M1, so the first wakep creates a thread. A real program's init has
-//     already started bgsweep and bgscavenge, whose wakeps left idle Ms
-//     (4-5 threads exist when main.main starts, on this machine), so its
-//     first wakep wakes one: a thread wake-up, not a creation, and under
-//     CPUs a sleeper's placement rather than a new thread's (START_DEBIT).
+//   - The start-up, by default: the model's run begins with main on M0
+//     and sysmon on M1, so the first wakep creates a thread. A real
+//     program's init has already started bgsweep and bgscavenge, whose
+//     wakeps left idle Ms (4-5 threads exist when main.main starts, on
+//     this machine), so its first wakep wakes one: a thread wake-up, not a
+//     creation, and under CPUs a sleeper's placement rather than a new
+//     thread's (START_DEBIT). start: warm (--warm-start, warmstart.go)
+//     begins so, the idle threads sleepers for the kernel too; it is off
+//     by default because every golden trace is of the bare start.
 //   - Of the kernel (cpus.go): EEVDF, which replaced CFS's pick in Linux
 //     6.6 (this machine runs 6.18); autogroups, which share the CPUs
 //     between sessions before threads; load that sleeps and wakes (the
@@ -167,7 +177,11 @@
 //     phase against the tick and vary little between seeds); periodic
 //     rebalancing of the load's threads; the time a context switch, or an
 //     idle CPU's exit from idle (tens of µs for a halted virtual CPU), takes;
-//     SMT, frequency and caches.
+//     SMT, frequency and caches. Sysmon's passes, and the steps of a
+//     thread that finds nothing and parks, take no CPU time: such a thread
+//     that preempts gives the CPU back at once, unseen, but one that cannot
+//     preempt waits its turn, which is why cpus equal to procs is not the
+//     default (above).
 //
 // # Where a user can see the model differ from the runtime
 //
