@@ -263,7 +263,10 @@ const (
 )
 
 // ThreadCPU says whether thread m is on a CPU, and which, or waits for
-// one, and which CPU's queue it waits in.
+// one, and which CPU's queue it waits in. A thread woken onto a busy CPU
+// has it for its step's events: the thread it preempted waits meanwhile,
+// and gets the CPU back when the step ends, at the same instant if the
+// step took no time (which the trace does not show).
 func (s *Machine) ThreadCPU(m MID) (int, CPUState) {
 	if s.cpu == nil || int(m) >= len(s.cpu.th) || m < 0 {
 		return -1, CPUNone
@@ -271,6 +274,9 @@ func (s *Machine) ThreadCPU(m MID) (int, CPUState) {
 	t := &s.cpu.th[m]
 	switch t.state {
 	case thRunning:
+		if in := s.cpu.cpus[t.cpu].incoming; in != cpuIdle && in != int32(m) {
+			return int(t.cpu), CPUWaiting
+		}
 		return int(t.cpu), CPURunning
 	case thWaiting:
 		return int(t.cpu), CPUWaiting
@@ -411,11 +417,11 @@ func (s *Machine) settleThread(m *M) {
 	// stay on its way to a CPU.
 	busy := s.needsCPU(m) || s.ended
 	if q.incoming == int32(m.ID) {
-		q.incoming = cpuIdle
 		if busy {
-			c.commit(s, m, t, k)
+			c.commit(s, m, t, k) // it ends the coming, after its event
 			return
 		}
+		q.incoming = cpuIdle
 		// Its step took no time: whatever ran on the CPU goes on.
 		t.state = thSleeping
 		t.lastRan = s.now
@@ -500,7 +506,9 @@ func heldP(m *M) PID {
 }
 
 // commit gives CPU k to t, which woke onto it and still has work: the
-// thread running there, if any, is preempted (check_preempt_wakeup).
+// thread running there, if any, is preempted (check_preempt_wakeup). t
+// is still k's incoming thread as the preemption's event goes out, so
+// the event's state shows t on the CPU, as its step's events did.
 func (c *cpuModel) commit(s *Machine, m *M, t *osThread, k int32) {
 	q := &c.cpus[k]
 	c.updateCurr(s, k)
@@ -517,6 +525,7 @@ func (c *cpuModel) commit(s *Machine, m *M, t *osThread, k int32) {
 		c.putPrevLoad(q, s.now)
 		q.last = cpuLoad
 	}
+	q.incoming = cpuIdle
 	q.curr = int32(m.ID)
 	t.state = thRunning
 	t.execFrom, t.sliceFrom = s.now, s.now

@@ -259,3 +259,48 @@ func TestWarmStartThreadsWakeAsSleepers(t *testing.T) {
 		}
 	}
 }
+
+// At every event, as the UI shows it, a CPU runs one thread at most: a
+// thread woken onto a busy CPU for a step that takes no time has the CPU
+// for that step's events, and the thread it preempted waits meanwhile.
+func TestOneThreadPerCPUAtEveryEvent(t *testing.T) {
+	for _, name := range scenarios.BuiltinNames() {
+		sc, err := scenarios.Load(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct{ cpus, load int }{{1, 0}, {1, 2}, {2, 3}} {
+			cfg := sc.Config()
+			cfg.CPUs, cfg.Load, cfg.Seed, cfg.Noise = c.cpus, c.load, 2, true
+			if cfg.Until == 0 || cfg.Until > time.Second {
+				cfg.Until = time.Second
+			}
+			m, err := gmp.New(cfg, sc.Program())
+			if err != nil {
+				t.Fatal(err)
+			}
+			n, bad := 0, ""
+			m.SetSink(func(e gmp.Event) {
+				n++
+				if bad != "" {
+					return
+				}
+				on := map[int]gmp.MID{}
+				for id := range gmp.MID(m.NumM()) {
+					cpu, st := m.ThreadCPU(id)
+					if st != gmp.CPURunning {
+						continue
+					}
+					if other, ok := on[cpu]; ok {
+						bad = fmt.Sprintf("at event %d (%v) %v and %v are both on CPU%d", n, e.Kind, other, id, cpu)
+					}
+					on[cpu] = id
+				}
+			})
+			m.Run()
+			if bad != "" {
+				t.Errorf("%s on %d CPUs, load %d: %s", name, c.cpus, c.load, bad)
+			}
+		}
+	}
+}
