@@ -46,3 +46,33 @@ func TestMsLineWithoutCPUs(t *testing.T) {
 		t.Fatalf("the Ms line names CPUs the run does not model:\n%s", got)
 	}
 }
+
+// On a screen too narrow for every thread, the Ms line counts them by
+// state, and the off-CPU ones apart, as some of those: a thread off its
+// CPU is still running, spinning or waking for the runtime.
+func TestMsSummaryCountsOffCPUApart(t *testing.T) {
+	sc, err := scenarios.Load("sem-heavy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := sc.Config()
+	cfg.CPUs, cfg.Load = 1, 2
+	a, err := New(sc, cfg, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3000 {
+		key(a, tcell.KeyRight, 0)
+		got := draw(t, a, 80, 24).text
+		i := strings.Index(got, "Ms 7: ")
+		if i < 0 || !strings.Contains(got[i:], "off-CPU") {
+			continue
+		}
+		line, _, _ := strings.Cut(got[i:], "\n")
+		if !strings.Contains(line, " of them off-CPU)") {
+			t.Fatalf("the Ms summary counts off-CPU threads as a state of their own: %q", line)
+		}
+		return
+	}
+	t.Fatal("no off-CPU thread in a summarised Ms line")
+}

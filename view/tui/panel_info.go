@@ -163,12 +163,18 @@ func drawMs(c canvas, f frame, col, row, limit int) int {
 		return c.text(col, row, full, t.Base)
 	}
 	var sum []string
-	for _, kind := range []string{"running", "spinning", "scheduling", "syscall", "netpoll", "waking", "idle", "sysmon", "off-CPU"} {
+	for _, kind := range []string{"running", "spinning", "scheduling", "syscall", "netpoll", "waking", "idle", "sysmon"} {
 		if count[kind] > 0 {
 			sum = append(sum, fmt.Sprintf("%d %s", count[kind], kind))
 		}
 	}
-	return c.text(col, row, truncate(fmt.Sprintf("%d: %s", st.NumM(), strings.Join(sum, ", ")), limit-col), t.Base)
+	line := fmt.Sprintf("%d: %s", st.NumM(), strings.Join(sum, ", "))
+	if n := count["off-CPU"]; n > 0 {
+		// Off-CPU is where the kernel has a thread, not another state:
+		// those threads are counted above too.
+		line += fmt.Sprintf(" (%d of them off-CPU)", n)
+	}
+	return c.text(col, row, truncate(line, limit-col), t.Base)
 }
 
 func sysmonText(st *gmp.Machine, d *gmp.Describer) string {
