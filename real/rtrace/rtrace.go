@@ -255,9 +255,13 @@ const (
 )
 
 // inScenario says whether ev, an event of a scenario's goroutine, is the
-// main goroutine's inside the scenario's function (yes) or in the
-// program's own code around it (no), as its stack shows; unknown for
-// another goroutine's event or one without a stack (a goroutine's start).
+// main goroutine's inside the scenario's function (yes) or in main.main's
+// own code around it (no), as its stack shows; unknown for another
+// goroutine's event, one without a stack (a goroutine's start), or a
+// stack that cannot tell: one taken at an asynchronous preemption, where
+// the tracer's frame-pointer unwinding can skip the interrupted
+// function's caller (a preempted spin loop's stack reads main.spin,
+// main.main, without main.scenario between).
 func inScenario(ev trace.Event) answer {
 	if ev.Goroutine() != 1 {
 		return unknown
@@ -266,17 +270,31 @@ func inScenario(ev trace.Event) answer {
 	if st == trace.NoStack {
 		return unknown
 	}
-	frames := 0
+	var frames []string
 	for f := range st.Frames() {
-		frames++
-		if f.Func == scenarioFunc {
+		frames = append(frames, f.Func)
+	}
+	return stackInScenario(frames)
+}
+
+// stackInScenario is inScenario's answer for the main goroutine's stack,
+// its functions innermost first.
+func stackInScenario(frames []string) answer {
+	inMain := false
+	for _, f := range frames {
+		switch f {
+		case scenarioFunc:
 			return yes
+		case "runtime.asyncPreempt":
+			return unknown
+		case "main.main":
+			inMain = true
 		}
 	}
-	if frames == 0 {
-		return unknown
+	if inMain {
+		return no
 	}
-	return no
+	return unknown
 }
 
 // runtimeActivity follows the goroutines the summary sets apart: it
