@@ -367,9 +367,9 @@ func (s *Machine) runG(m *M) {
 			s.wakeMAt(m, s.now, stepRunG)
 			return
 		}
-		// On a real machine a computation's wall time stretches a little
-		// (interrupts, the OS running other threads on the CPU).
-		g.CPULeft = s.late(d, d/cpuStretch)
+		// On a real machine a computation's wall time stretches a
+		// little, and interrupts stall it now and then (noise.go).
+		g.CPULeft = s.compute(d)
 		s.runCPU(m, g)
 	case OpSyscall:
 		s.entersyscall(m, g, s.draw(op.Dur), op.Block)
