@@ -1,0 +1,86 @@
+package gmp
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+func cwaitOp(c int) Op     { return Op{Kind: OpObj, Obj: c, Verb: condWait} }
+func signalOp(c int) Op    { return Op{Kind: OpObj, Obj: c, Verb: condSignal} }
+func broadcastOp(c int) Op { return Op{Kind: OpObj, Obj: c, Verb: condBroadcast} }
+
+// condProg declares mutex mu and cond c on it.
+func condProg(main ...Op) Program {
+	return Program{Mutexes: []MutexDecl{{Name: "mu"}}, Objects: []ObjDecl{{Kind: 0, Name: "c", Ref: 0}}, Main: main}
+}
+
+// Three waiters lock mu and Wait; a Signal readies the one holding the
+// first ticket, a Broadcast the other two, and a Signal with every ticket
+// notified does nothing (notifyListNotifyOne's fast path).
+var condSignalAll = microProg{procs: 1, prog: condProg(
+	goN(3, lockOp(0), cwaitOp(0), unlockOp(0)), sleep(time.Millisecond),
+	lockOp(0), signalOp(0), unlockOp(0), sleep(time.Millisecond),
+	broadcastOp(0), sleep(time.Millisecond), signalOp(0), waitKids())}
+
+// sync.Cond.Wait (sync/cond.go) is notifyListAdd, L.Unlock,
+// notifyListWait, L.Lock (runtime/sema.go): each waiter takes a ticket
+// in turn and parks with it; notifyListNotifyOne readies the waiter
+// whose ticket is next, notifyListNotifyAll every parked one, in list
+// order, each into the notifier's runnext; each woken waiter locks mu
+// again before it returns.
+func TestCondSignalAndBroadcast(t *testing.T) {
+	r := simulateSync(t, 1, "", &condSignalAll.prog)
+	if end := r.m.End(); end.Reason != MainReturned {
+		t.Fatalf("end %v %v\n%s", end.Reason, end.Err, r.dump())
+	}
+	var tickets []int
+	var readied []GID
+	var notified [][2]int // woken, ticket
+	for _, e := range r.events {
+		switch e.Rule {
+		case RuleCondAdd:
+			tickets = append(tickets, e.Ticket())
+		case RuleReadyCond:
+			readied = append(readied, e.G)
+		case RuleCondSignal, RuleCondBroadcast:
+			notified = append(notified, [2]int{e.Woken(), e.Notified()})
+		}
+	}
+	if !slices.Equal(tickets, []int{0, 1, 2}) {
+		t.Errorf("tickets %v, want 0 1 2", tickets)
+	}
+	// G2 took ticket 0 (newproc puts the last created in runnext, so G4
+	// runs first: it holds ticket 0).
+	if len(readied) != 3 || !slices.Equal(notified, [][2]int{{1, 0}, {2, 1}, {0, -1}}) {
+		t.Errorf("readied %v, notified %v\n%s", readied, notified, r.dump())
+	}
+	// Every woken waiter locked mu again: three Wait-ending locks plus
+	// the three first ones, and main's.
+	locks := 0
+	for _, e := range r.events {
+		if e.Kind == KindMutexLock && (e.Rule == RuleMutexLock || e.Rule == RuleMutexAcquire) {
+			locks++
+		}
+	}
+	if locks != 7 {
+		t.Errorf("%d locks of mu, want 7\n%s", locks, r.dump())
+	}
+}
+
+// A goroutine waiting on a cond nobody signals deadlocks, and the report
+// says what Go's goroutine dump says: sync.Cond.Wait.
+func TestCondDeadlockSaysCondWait(t *testing.T) {
+	prog := condProg(lockOp(0), cwaitOp(0))
+	r := simulateSync(t, 1, "", &prog)
+	end := r.m.End()
+	want := `fatal error: all goroutines are asleep - deadlock! G1 is blocked in sync.Cond.Wait on cond "c" (1 waiting)`
+	if end.Reason != Deadlock || !strings.HasPrefix(end.Err.Error(), want) {
+		t.Errorf("end %v %q, want %q", end.Reason, end.Err, want)
+	}
+	// Wait unlocked mu before it parked: the report names no holder.
+	if strings.Contains(end.Err.Error(), "mutex") {
+		t.Errorf("end %q: mu should be free", end.Err)
+	}
+}
