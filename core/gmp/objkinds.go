@@ -73,6 +73,10 @@ type Verb struct {
 	body func(op *Op, d ObjDecl) []Op
 }
 
+// RunsABody reports whether the verb runs its actions in a frame of its
+// own, which counts against MaxLoopDepth as a loop does.
+func (v *Verb) RunsABody() bool { return v.body != nil }
+
 // ObjDecl declares one object of a registered kind.
 type ObjDecl struct {
 	Kind int // index into ObjKinds()

@@ -105,6 +105,11 @@ func objActionRows() []actionInfo {
 					if k.Ref != "" {
 						decl = k.Key + ": {NAME: " + exampleName(k.Ref) + "}"
 					}
+					if v.RunsABody() && p.loops+1 > gmp.MaxLoopDepth {
+						p.errorf(mv.Key, "flatten the loops around it, or start a goroutine for it",
+							"%s inside %d loops nests deeper than the %d levels a goroutine allows (it runs in a frame, as a loop does)", v.Name, p.loops, gmp.MaxLoopDepth)
+						return gmp.Op{}, false
+					}
 					i := p.ref(mv.Value, mv.Key, v.Name, k.Noun, p.objs[ki], decl)
 					return gmp.Op{Kind: gmp.OpObj, Obj: i, Verb: uint8(vi), Pos: pos}, true
 				}})
