@@ -84,3 +84,34 @@ func TestCondDeadlockSaysCondWait(t *testing.T) {
 		t.Errorf("end %q: mu should be free", end.Err)
 	}
 }
+
+// notifyListWait returns at once when a Signal reached the waiter's
+// ticket while Wait was unlocking L: notifyListNotifyOne bumped the
+// notify counter and found no sudog to ready (the waiter had not queued),
+// and the waiter, finding its ticket below it, does not park. On 2 Ps,
+// with the waiter stolen onto P1 (a second go statement kicks it from
+// P0's runnext to its ring), some moment of main's Signal falls in that
+// window; the run then ends normally instead of losing the wake-up.
+func TestCondSignalBeforeThePark(t *testing.T) {
+	for d := time.Duration(0); d < 60*time.Microsecond; d += 50 * time.Nanosecond {
+		prog := condProg(goN(1, lockOp(0), cwaitOp(0), unlockOp(0)), goN(1, cpu(time.Microsecond)), cpu(d), signalOp(0), waitKids())
+		r := simulateSync(t, 2, "", &prog)
+		var signal Event
+		for _, e := range r.events {
+			if e.Rule == RuleCondSignal {
+				signal = e
+			}
+			if e.Rule != RuleCondPark || e.Parks() {
+				continue
+			}
+			if signal.Rule != RuleCondSignal || signal.Woken() != 0 || signal.Notified() != e.Ticket() {
+				t.Fatalf("cpu %v: the wait returned at once with ticket %d, but the signal before it says %s\n%s", d, e.Ticket(), r.d.Describe(signal), r.dump())
+			}
+			if end := r.m.End(); end.Reason != MainReturned {
+				t.Fatalf("cpu %v: end %v %v\n%s", d, end.Reason, end.Err, r.dump())
+			}
+			return
+		}
+	}
+	t.Fatal("no moment of main's Signal fell between the waiter's ticket and its park")
+}
