@@ -115,3 +115,35 @@ func TestCondSignalBeforeThePark(t *testing.T) {
 	}
 	t.Fatal("no moment of main's Signal fell between the waiter's ticket and its park")
 }
+
+// A clone taken while goroutines wait on a cond (the UI steps back and
+// forks from clones) runs on as the original does: the notify list's
+// counters, its queue and the tickets taken are the clone's own.
+func TestCondCloneRunsOnAsTheOriginal(t *testing.T) {
+	prog := condSignalAll.prog
+	m, err := New(Config{Procs: 1, Seed: 1, Costs: DefaultCosts(), Check: true}, &prog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := NewDescriber(&prog)
+	var tail []string
+	m.SetSink(func(e Event) { tail = append(tail, d.Describe(e)) })
+	for m.Step() && (len(m.Objects()) == 0 || m.Objects()[0].Q.Len() < 3) {
+	}
+	if m.Objects()[0].Q.Len() != 3 {
+		t.Fatalf("never had 3 waiters:\n%s", strings.Join(tail, "\n"))
+	}
+	c := m.Clone()
+	tail = nil
+	m.Run()
+	orig := tail
+	tail = nil
+	c.SetSink(func(e Event) { tail = append(tail, d.Describe(e)) })
+	c.Run()
+	if !slices.Equal(orig, tail) || len(orig) == 0 {
+		t.Errorf("the clone ran\n%s\nthe original\n%s", strings.Join(tail, "\n"), strings.Join(orig, "\n"))
+	}
+	if m.Objects()[0].A != 3 || c.Objects()[0].B != 3 {
+		t.Errorf("tickets handed out %d, notified %d; want 3 and 3", m.Objects()[0].A, c.Objects()[0].B)
+	}
+}
