@@ -273,6 +273,11 @@ var ruleProgs = map[Rule]microProg{
 	RuleReadySelectClose: selectTimerClose,
 	RuleReadySelectTimer: selectTimerClose,
 	RulePrint:            printing,
+	RuleCondAdd:          condSignalAll,
+	RuleCondPark:         condSignalAll,
+	RuleCondSignal:       condSignalAll,
+	RuleCondBroadcast:    condSignalAll,
+	RuleReadyCond:        condSignalAll,
 }
 
 // runMicro runs a micro-program with the invariants checked and gives
