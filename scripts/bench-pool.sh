@@ -55,7 +55,17 @@ for round in $(seq "$rounds"); do
   impls=()
   for ((i = 0; i < n; i++)); do impls+=("${impls_all[(i + round) % n]}"); done
   for shape in $shapes; do
-    for impl in "${impls[@]}"; do
+    shape_impls=("${impls[@]}")
+    # Two shapes also run a reference that is no pool: the CPU-bound
+    # one its tasks inline on one goroutine (impl=inline, the work
+    # alone: no executor can cost less), the million sleeps a goroutine
+    # per task (impl=raw: no worker is parked and woken again, which a
+    # pool that keeps its workers does per task, as ants does).
+    case $shape in
+    CPU100k) shape_impls+=(inline) ;;
+    Sleep1M) shape_impls+=(raw) ;;
+    esac
+    for impl in "${shape_impls[@]}"; do
       echo "round $round/$rounds: $shape impl=$impl" >&2
       "$work/pool.test" -test.run '^$' -test.bench "^Benchmark$shape\$/^impl=$impl\$" \
         -test.benchtime "$(benchtime "$shape")" -test.benchmem -test.count 1 >>"$out"
@@ -64,4 +74,4 @@ for round in $(seq "$rounds"); do
 done
 
 echo "load at end: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
-go run "golang.org/x/perf/cmd/benchstat@$benchstat_version" -col "/impl@(${impls_all[*]})" "$out"
+go run "golang.org/x/perf/cmd/benchstat@$benchstat_version" -col "/impl@(${impls_all[*]} inline raw)" "$out"

@@ -43,6 +43,9 @@ func (s *Machine) CheckInvariants() error {
 	for i := range s.wgs {
 		c.waitGroup(i)
 	}
+	for i := range s.objs {
+		c.checkObj(i)
+	}
 	c.errgroups()
 	c.idleLists()
 	c.goroutines()

@@ -91,6 +91,9 @@ func (s *Machine) waitState(b []byte, l Loc) []byte {
 		return appendf(b, " (for %s to leave)", plural(s.mutexes[l.ID].ReaderWait, "reader", "readers"))
 	case LocWaitGroup:
 		return appendf(b, " (counter %d)", s.wgs[l.ID].Counter)
+	case LocObj:
+		o := &s.objs[l.ID]
+		return append(KindOf(o).State(append(b, " ("...), o), ')')
 	}
 	return b
 }
@@ -126,7 +129,7 @@ func (s *Machine) blockedOn(g *G) string {
 		return fmt.Sprintf("%v is waiting to acquire semaphore %q (%d of %d taken)", g.ID, sm.Decl.Name, sm.Cur, sm.Decl.Size)
 	case LocChanRecv, LocChanSend, LocGroupWait:
 		return string(NewDescriber(s.prog).quoted().waitsOn(appendf(nil, "%v is blocked ", g.ID), g.Where))
-	case LocMutex, LocRWReader, LocRWWriter, LocWaitGroup:
+	case LocMutex, LocRWReader, LocRWWriter, LocWaitGroup, LocObj:
 		b := NewDescriber(s.prog).quoted().waitsOn(appendf(nil, "%v is blocked ", g.ID), g.Where)
 		return string(s.waitState(b, g.Where))
 	case LocSelect:

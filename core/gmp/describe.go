@@ -26,6 +26,8 @@ type Describer struct {
 	// mutexes and wgs name the sync.Mutexes, RWMutexes and WaitGroups.
 	mutexes []MutexDecl
 	wgs     []string
+	// objs are the declared objects of registered kinds (objkinds.go).
+	objs []ObjDecl
 	// quote puts declared names in quotes, as error messages write
 	// them (quoted).
 	quote bool
@@ -46,6 +48,7 @@ func NewDescriber(prog *Program) *Describer {
 		for _, wg := range prog.WaitGroups {
 			d.wgs = append(d.wgs, wg.Name)
 		}
+		d.objs = prog.Objects
 	}
 	return d
 }
@@ -61,7 +64,11 @@ func (d *Describer) Names() []string {
 	for _, mu := range d.mutexes {
 		names = append(names, mu.Name)
 	}
-	return append(names, d.wgs...)
+	names = append(names, d.wgs...)
+	for _, o := range d.objs {
+		names = append(names, o.Name)
+	}
+	return names
 }
 
 // OnlyNames reports whether the sentences of rule r hold no text of the
@@ -127,6 +134,8 @@ func (d *Describer) AppendLoc(b []byte, l Loc) []byte {
 		return d.wgName(int(l.ID)).appendTo(append(b, "wg:"...))
 	case LocSelect:
 		return append(b, "select"...)
+	case LocObj:
+		return d.objName(int(l.ID)).appendTo(append(append(b, d.objNoun(int(l.ID))...), ':'))
 	}
 	return b
 }
@@ -238,6 +247,8 @@ func (d *Describer) appendPlace(b []byte, l Loc) []byte {
 		return appendf(b, "wait group %s", d.wgName(int(l.ID)))
 	case LocSelect:
 		return append(b, "its select"...)
+	case LocObj:
+		return d.objName(int(l.ID)).appendTo(append(append(b, d.objNoun(int(l.ID))...), ' '))
 	}
 	return d.AppendLoc(b, l)
 }

@@ -53,6 +53,9 @@ func (d *Describer) park(b []byte, e Event) []byte {
 	if e.Reason == ReasonChanRecv && e.To.Kind == LocPoolIdle {
 		return appendf(b, "worker w%d (%v) parks receiving on its task channel until a submitter sends it a task, or the purge closes it", e.WaitArg(), e.G)
 	}
+	if e.To.Kind == LocObj {
+		return d.waitsOn(appendf(b, "%v blocks ", e.G), e.To)
+	}
 	if e.To.Kind == LocSelect {
 		return d.waitsOnSelect(appendf(b, "%v blocks ", e.G), e.Op)
 	}

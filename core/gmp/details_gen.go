@@ -106,6 +106,17 @@ func (e *Event) Closed() bool {
 	return false
 }
 
+// Cond is the detail the rule table calls "cond": Obj of RuleCondAdd,
+// RuleCondPark, RuleCondSignal, RuleCondBroadcast, RuleReadyCond. It is 0
+// for other rules.
+func (e *Event) Cond() int {
+	switch e.Rule {
+	case RuleCondAdd, RuleCondPark, RuleCondSignal, RuleCondBroadcast, RuleReadyCond:
+		return int(e.Obj)
+	}
+	return 0
+}
+
 // Counter is the detail the rule table calls "counter": N2 of RuleWGAdd,
 // RuleWGWait. It is 0 for other rules.
 func (e *Event) Counter() int {
@@ -316,11 +327,11 @@ func (e *Event) InQueue() int {
 // RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop,
 // RulePurgeTimer, RuleReadyTasks, RuleReadySem, RuleGroupGo, RuleGroupSlot,
 // RuleGroupWaitDone, RuleReadyMutex, RuleReadyRWReader, RuleReadyRWWriter,
-// RuleReadyWG, RuleReadySelect, RuleReadySelectClose, RuleReadySelectTimer.
-// It is NoG for other rules.
+// RuleReadyWG, RuleReadySelect, RuleReadySelectClose, RuleReadySelectTimer,
+// RuleReadyCond. It is NoG for other rules.
 func (e *Event) Kicked() GID {
 	switch e.Rule {
-	case RuleNewproc, RuleReadyChan, RuleReadyClose, RuleReadyTimer, RuleReadyChildren, RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop, RulePurgeTimer, RuleReadyTasks, RuleReadySem, RuleGroupGo, RuleGroupSlot, RuleGroupWaitDone, RuleReadyMutex, RuleReadyRWReader, RuleReadyRWWriter, RuleReadyWG, RuleReadySelect, RuleReadySelectClose, RuleReadySelectTimer:
+	case RuleNewproc, RuleReadyChan, RuleReadyClose, RuleReadyTimer, RuleReadyChildren, RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop, RulePurgeTimer, RuleReadyTasks, RuleReadySem, RuleGroupGo, RuleGroupSlot, RuleGroupWaitDone, RuleReadyMutex, RuleReadyRWReader, RuleReadyRWWriter, RuleReadyWG, RuleReadySelect, RuleReadySelectClose, RuleReadySelectTimer, RuleReadyCond:
 		return e.G3
 	}
 	return NoG
@@ -492,6 +503,16 @@ func (e *Event) Nonblocking() bool {
 	return false
 }
 
+// Notified is the detail the rule table calls "notified": N2 of
+// RuleCondSignal, RuleCondBroadcast. It is 0 for other rules.
+func (e *Event) Notified() int {
+	switch e.Rule {
+	case RuleCondSignal, RuleCondBroadcast:
+		return e.N2
+	}
+	return 0
+}
+
 // OffFor is the detail the rule table calls "offFor": D of RuleCPUResume.
 // It is 0 for other rules.
 func (e *Event) OffFor() time.Duration {
@@ -522,11 +543,11 @@ func (e *Event) Owner() GID {
 	return NoG
 }
 
-// Parks is the detail the rule table calls "parks": Flag of RuleWGWait. It
-// is false for other rules.
+// Parks is the detail the rule table calls "parks": Flag of RuleWGWait,
+// RuleCondPark. It is false for other rules.
 func (e *Event) Parks() bool {
 	switch e.Rule {
-	case RuleWGWait:
+	case RuleWGWait, RuleCondPark:
 		return e.Flag
 	}
 	return false
@@ -1018,6 +1039,16 @@ func (e *Event) Thread() MID {
 	return NoM
 }
 
+// Ticket is the detail the rule table calls "ticket": N of RuleCondAdd,
+// RuleCondPark. It is 0 for other rules.
+func (e *Event) Ticket() int {
+	switch e.Rule {
+	case RuleCondAdd, RuleCondPark:
+		return e.N
+	}
+	return 0
+}
+
 // Timeout is the detail the rule table calls "timeout": D of
 // RuleNetpollBlock. It is 0 for other rules.
 func (e *Event) Timeout() time.Duration {
@@ -1143,11 +1174,11 @@ func (e *Event) Waits() bool {
 // RuleReadyClose, RuleReadyChildren, RulePoolReadyIdle,
 // RulePoolReadyWaiter, RulePoolReadyStop, RuleReadyTasks, RuleReadySem,
 // RuleGroupSlot, RuleGroupWaitDone, RuleReadyMutex, RuleReadyRWReader,
-// RuleReadyRWWriter, RuleReadyWG, RuleReadySelect, RuleReadySelectClose. It
-// is NoG for other rules.
+// RuleReadyRWWriter, RuleReadyWG, RuleReadySelect, RuleReadySelectClose,
+// RuleReadyCond. It is NoG for other rules.
 func (e *Event) Waker() GID {
 	switch e.Rule {
-	case RuleReadyChan, RuleReadyClose, RuleReadyChildren, RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop, RuleReadyTasks, RuleReadySem, RuleGroupSlot, RuleGroupWaitDone, RuleReadyMutex, RuleReadyRWReader, RuleReadyRWWriter, RuleReadyWG, RuleReadySelect, RuleReadySelectClose:
+	case RuleReadyChan, RuleReadyClose, RuleReadyChildren, RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop, RuleReadyTasks, RuleReadySem, RuleGroupSlot, RuleGroupWaitDone, RuleReadyMutex, RuleReadyRWReader, RuleReadyRWWriter, RuleReadyWG, RuleReadySelect, RuleReadySelectClose, RuleReadyCond:
 		return e.G2
 	}
 	return NoG
@@ -1214,6 +1245,16 @@ func (e *Event) Woke() bool {
 	return false
 }
 
+// Woken is the detail the rule table calls "woken": N of RuleCondSignal,
+// RuleCondBroadcast. It is 0 for other rules.
+func (e *Event) Woken() int {
+	switch e.Rule {
+	case RuleCondSignal, RuleCondBroadcast:
+		return e.N
+	}
+	return 0
+}
+
 // WokenPending is the detail the rule table calls "wokenPending": Flag of
 // RuleMutexUnlock. It is false for other rules.
 func (e *Event) WokenPending() bool {
@@ -1259,7 +1300,7 @@ func (e *Event) Involves(g GID) bool {
 		return true
 	}
 	switch e.Rule {
-	case RuleNewproc, RuleReadyChan, RuleReadyClose, RuleReadyChildren, RulePoolServeWaiter, RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop, RuleReadyTasks, RuleReadySem, RuleGroupGo, RuleGroupSlot, RuleGroupWaitDone, RuleReadyMutex, RuleReadyRWReader, RuleReadyRWWriter, RuleReadyWG, RuleReadySelect, RuleReadySelectClose:
+	case RuleNewproc, RuleReadyChan, RuleReadyClose, RuleReadyChildren, RulePoolServeWaiter, RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop, RuleReadyTasks, RuleReadySem, RuleGroupGo, RuleGroupSlot, RuleGroupWaitDone, RuleReadyMutex, RuleReadyRWReader, RuleReadyRWWriter, RuleReadyWG, RuleReadySelect, RuleReadySelectClose, RuleReadyCond:
 		return e.G2 == g || e.G3 == g
 	case RuleReadyTimer, RulePurgeTimer, RuleReadySelectTimer:
 		return e.G3 == g

@@ -44,6 +44,7 @@ const (
 	KindWaitGroup                    // waitgroup: a sync.WaitGroup's Add, Done or Wait
 	KindSelect                       // select: a select statement picks a case, takes its default, or resumes with the case that woke it
 	KindPrint                        // print: the program writes a line of output
+	KindCond                         // cond: a sync.Cond's Wait takes a ticket or parks, a Signal or Broadcast notifies
 	KindCPUOff                       // cpu-off: a thread that could run has no CPU (the kernel's scheduler, cpus.go)
 	KindCPUOn                        // cpu-on: such a thread gets a CPU
 	numKinds
@@ -63,7 +64,7 @@ var kindNames = [numKinds]string{
 	KindPoolQueue: "pool-queue",
 	KindMutexLock: "mutex-lock", KindMutexUnlock: "mutex-unlock", KindWaitGroup: "waitgroup",
 	KindSelect: "select",
-	KindPrint:  "print",
+	KindPrint:  "print", KindCond: "cond",
 	KindCPUOff: "cpu-off", KindCPUOn: "cpu-on",
 }
 
@@ -227,6 +228,12 @@ const (
 	RuleReadySelectTimer
 	// output
 	RulePrint
+	// sync.Cond (sync/cond.go over runtime/sema.go's notifyList)
+	RuleCondAdd
+	RuleCondPark
+	RuleCondSignal
+	RuleCondBroadcast
+	RuleReadyCond
 	// the kernel's scheduler under the Ms (cpus.go)
 	RuleCPUWait
 	RuleCPUWakeupPreempt
@@ -292,12 +299,13 @@ const (
 	ReasonRWMutexRLock
 	ReasonRWMutexLock
 	ReasonSelectNoCases // select {}: waitReasonSelectNoCases, parked for ever
+	ReasonCondWait      // sync.Cond.Wait: waitReasonSyncCondWait
 )
 
 // reasonNames are runtime/trace's reasons for stops, and for parks the
 // waitReason Go's goroutine dump prints ("sync.Mutex.Lock").
 var reasonNames = [...]string{"", "preempted", "gosched", "sleep", "chan send", "chan receive", "network", "wait",
-	"select", "sync.WaitGroup.Wait", "sync.Mutex.Lock", "sync.RWMutex.RLock", "sync.RWMutex.Lock", "select (no cases)"}
+	"select", "sync.WaitGroup.Wait", "sync.Mutex.Lock", "sync.RWMutex.RLock", "sync.RWMutex.Lock", "select (no cases)", "sync.Cond.Wait"}
 
 func (r Reason) String() string {
 	if int(r) < len(reasonNames) {

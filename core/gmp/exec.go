@@ -40,6 +40,7 @@ const (
 	OpSelect                    // a select statement (select.go)
 	OpPrint                     // fmt.Println of a line: its formatting, then a write system call
 	OpSet                       // set a shared flag (an atomic.Bool's Store(true))
+	OpObj                       // an action on a declared object of a registered kind (objkinds.go): Op.Verb of Op.Obj
 
 	// Actions New makes up: the code of the libraries a scenario uses,
 	// run by the goroutines that call into them.
@@ -56,7 +57,7 @@ var opNames = [...]string{
 	OpGo: "go", OpLoop: "loop", OpSend: "send", OpRecv: "recv", OpClose: "close",
 	OpWait: "wait", OpExit: "exit", OpSubmit: "submit", OpAcquire: "acquire", OpRelease: "release",
 	OpGroup: "group", OpLock: "lock", OpUnlock: "unlock", OpRLock: "rlock", OpRUnlock: "runlock", OpAdd: "add", OpDone: "done", OpSelect: "select",
-	OpPrint: "print", OpSet: "set",
+	OpPrint: "print", OpSet: "set", OpObj: "object action",
 	opPoolWorker: "pool worker", opPoolPurge: "pool purge", opGroupSend: "errgroup.Go", opGroupGo: "errgroup.Go",
 	opGroupDone: "errgroup done", opGroupWait: "errgroup.Wait",
 }
@@ -184,6 +185,10 @@ func (s *Machine) indexBodies(ops []Op) (uint16, error) {
 			}
 		case OpLoop, OpSubmit:
 			body = op.Body
+		case OpObj:
+			if body = s.objBody(op); body == nil {
+				continue
+			}
 		case opGroupGo:
 			body = groupTaskBody(op)
 		case OpGroup:
@@ -228,6 +233,10 @@ func (s *Machine) checkRefs(op *Op) error {
 	case OpSend, OpRecv, OpClose:
 		if op.Chan < 0 || op.Chan >= len(s.prog.Chans) {
 			return bad("channel", op.Chan, len(s.prog.Chans))
+		}
+	case OpObj:
+		if err := s.checkObjRef(op); err != nil {
+			return err
 		}
 	case OpSet:
 		if op.Flag < 0 || op.Flag >= len(s.prog.Flags) {
@@ -367,9 +376,9 @@ func (s *Machine) runG(m *M) {
 			s.wakeMAt(m, s.now, stepRunG)
 			return
 		}
-		// On a real machine a computation's wall time stretches a little
-		// (interrupts, the OS running other threads on the CPU).
-		g.CPULeft = s.late(d, d/cpuStretch)
+		// On a real machine a computation's wall time stretches a
+		// little, and interrupts stall it now and then (noise.go).
+		g.CPULeft = s.compute(d)
 		s.runCPU(m, g)
 	case OpSyscall:
 		s.entersyscall(m, g, s.draw(op.Dur), op.Block)
@@ -427,6 +436,8 @@ func (s *Machine) runG(m *M) {
 		s.fmtPrintln(m, g)
 	case OpSet:
 		s.storeFlag(m, g, op)
+	case OpObj:
+		s.objOp(m, g, op)
 	case OpLoop:
 		s.spin(m, g, op)
 	case opGroupSend:
@@ -468,7 +479,7 @@ func (s *Machine) runCPU(m *M, g *G) {
 func (k OpKind) entersRuntime() bool {
 	switch k {
 	case OpSend, OpRecv, OpClose, OpGo, OpSleep, OpNet, OpSyscall, OpWait, OpSubmit, OpAcquire, OpRelease, OpGroup,
-		OpLock, OpUnlock, OpRLock, OpRUnlock, OpAdd, OpDone, OpSelect, OpPrint:
+		OpLock, OpUnlock, OpRLock, OpRUnlock, OpAdd, OpDone, OpSelect, OpPrint, OpObj:
 		return true
 	}
 	return false

@@ -132,6 +132,7 @@ const (
 	LocRWWriter          // a writer parked in sync.RWMutex.Lock until its readers leave; ID is the mutex
 	LocWaitGroup         // parked in sync.WaitGroup.Wait; ID is the wait group
 	LocSelect            // parked in a select: its sudogs wait in the queues of every channel it selects on (select.go)
+	LocObj               // parked on a declared object of a registered kind (objkinds.go); ID is the object
 )
 
 // Loc is a place: a kind and, where it matters, the P or channel it

@@ -48,6 +48,8 @@ type Machine struct {
 	// WaitGroups, in declaration order.
 	mutexes []Mutex
 	wgs     []WaitGroup
+	// objs are the declared objects of registered kinds (objkinds.go).
+	objs []Obj
 	// groups are the errgroups in use; freeChans the channels groups
 	// made and gave back, for the next group to reuse.
 	groups    []group
@@ -238,6 +240,9 @@ func New(cfg Config, prog *Program) (*Machine, error) {
 	}
 	for _, d := range prog.WaitGroups {
 		s.wgs = append(s.wgs, WaitGroup{Decl: d})
+	}
+	for _, d := range prog.Objects {
+		s.objs = append(s.objs, Obj{Decl: d})
 	}
 	s.flags = make([]bool, len(prog.Flags))
 	s.starting = true
@@ -549,6 +554,10 @@ func (s *Machine) Clone() *Machine {
 	c.wgs = make([]WaitGroup, len(s.wgs))
 	for i := range s.wgs {
 		c.wgs[i] = s.wgs[i].clone()
+	}
+	c.objs = make([]Obj, len(s.objs))
+	for i := range s.objs {
+		c.objs[i] = s.objs[i].clone()
 	}
 	c.groups = append([]group(nil), s.groups...)
 	for i := range c.groups {

@@ -65,7 +65,12 @@ type Op struct {
 	// WG: add, done, wait, and a go that calls wg.Go: one more than the
 	// index into Program.WaitGroups; 0 for none (wait: children, a plain
 	// go statement).
-	WG    int
+	WG int
+	// Obj and Verb: an action on a declared object of a registered kind
+	// (OpObj): the index into Program.Objects, and which of its kind's
+	// Verbs it runs.
+	Obj   int
+	Verb  uint8
 	N     int // acquire, release: the weight; add: the delta
 	Limit int // group: SetLimit's argument; negative: no limit (SetLimit not called)
 	// Defer marks an action a deferred call makes: it also runs when the
@@ -198,5 +203,8 @@ type Program struct {
 	// false at the start), by name: what set: sets and a loop's until:
 	// reads.
 	Flags []string
-	Main  []Op
+	// Objects are the declared objects of the kinds objkinds.go
+	// registers (sync.Cond, …), every kind in one list.
+	Objects []ObjDecl
+	Main    []Op
 }

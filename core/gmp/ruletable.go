@@ -192,6 +192,13 @@ var ruleTable = [numRules]ruleInfo{
 		"G3 kicked; P2 timerOwner; D late; N2 selCase"},
 	RulePrint: {"fmt.Println", "a goroutine's line goes out in a write system call, after fmt formats it", "N line; Flag firstPrint"},
 
+	RuleCondAdd:  {"notifyListAdd", "sync.Cond.Wait takes the next ticket on the cond's notify list, before it unlocks the cond's mutex", "Obj cond; N ticket"},
+	RuleCondPark: {"notifyListWait", "Wait returns at once if its ticket was notified while it unlocked, else queues and parks", "Obj cond; N ticket; Flag parks"},
+	RuleCondSignal: {"notifyListNotifyOne", "Signal notifies the next ticket and readies its waiter if it has parked; with every ticket notified it does nothing",
+		"Obj cond; N woken; N2 notified"},
+	RuleCondBroadcast: {"notifyListNotifyAll", "Broadcast notifies every ticket handed out and readies every parked waiter", "Obj cond; N woken; N2 notified"},
+	RuleReadyCond:     {"readyWithTime", "a Signal or Broadcast readies a waiter of the cond's notify list", "Obj cond; G2 waker; G3 kicked"},
+
 	// Linux's CFS, kernel/sched/fair.c as of 6.5 (cpus.go).
 	RuleCPUWait: {"select_task_rq_fair", "a thread wakes to find no idle CPU and not enough vruntime lead to preempt: it waits in a run queue",
 		"N cpu; N2 runnable; D lead; Flag newThread"},

@@ -71,21 +71,34 @@ func TestSoak(t *testing.T) {
 // action yield".
 func TestSoakWritesEveryAction(t *testing.T) {
 	written := map[gmp.OpKind]bool{}
-	var walk func(ops []gmp.Op)
-	walk = func(ops []gmp.Op) {
+	verbs := map[string]bool{} // the verbs of registered kinds written
+	var walk func(prog *gmp.Program, ops []gmp.Op)
+	walk = func(prog *gmp.Program, ops []gmp.Op) {
 		for _, op := range ops {
 			written[op.Kind] = true
-			walk(op.Body)
+			if op.Kind == gmp.OpObj {
+				_, v := prog.VerbOf(&op)
+				verbs[v.Name] = true
+			}
+			walk(prog, op.Body)
 		}
 	}
-	for seed := uint64(1); seed <= 600 && len(written) < len(gmp.Actions()); seed++ {
+	for seed := uint64(1); seed <= 600; seed++ {
 		if sc, err := scenarios.Parse("soak.yaml", []byte(randomScenario(seed))); err == nil {
-			walk(sc.Program().Main)
+			prog := sc.Program()
+			walk(prog, prog.Main)
 		}
 	}
 	for _, k := range gmp.Actions() {
 		if !written[k] {
 			t.Errorf("TestSoak's generator never writes the action %s: add it to soakGen.action (soak_test.go)", k)
+		}
+	}
+	for _, k := range gmp.ObjKinds() {
+		for _, v := range k.Verbs {
+			if v.Name != "" && !verbs[v.Name] {
+				t.Errorf("TestSoak's generator never writes %s's action %s", k.Noun, v.Name)
+			}
 		}
 	}
 }
@@ -130,6 +143,28 @@ func randomScenario(seed uint64) string {
 	if g.wgs > 0 {
 		fmt.Fprintf(&b, "waitgroups: [%s]\n", names("w", g.wgs))
 	}
+	// One or two objects of each registered kind (gmp.ObjKinds), each
+	// naming a mutex when its kind names one.
+	g.objs = make([]int, len(gmp.ObjKinds()))
+	for ki, k := range gmp.ObjKinds() {
+		if k.Ref == "mutex" && g.mutexes == 0 {
+			continue
+		}
+		g.objs[ki] = 1 + g.n(2)
+		var ds []string
+		for i := range g.objs[ki] {
+			if k.Ref == "" {
+				ds = append(ds, fmt.Sprintf("k%do%d", ki, i))
+			} else {
+				ds = append(ds, fmt.Sprintf("k%do%d: m%d", ki, i, g.n(g.mutexes)))
+			}
+		}
+		if k.Ref == "" {
+			fmt.Fprintf(&b, "%s: [%s]\n", k.Key, strings.Join(ds, ", "))
+		} else {
+			fmt.Fprintf(&b, "%s: {%s}\n", k.Key, strings.Join(ds, ", "))
+		}
+	}
 	fmt.Fprintf(&b, "main: [%s]\n", g.actions(0, 1+g.n(6)))
 	return b.String()
 }
@@ -138,7 +173,8 @@ type soakGen struct {
 	r                  *sim.Rand
 	chans, pools, sems int
 	mutexes, rws, wgs  int
-	flags              int // flags named so far
+	flags              int   // flags named so far
+	objs               []int // by registered kind, its objects
 }
 
 // names lists n names: m0, m1, …
@@ -181,7 +217,7 @@ func (g *soakGen) action(depth int) string {
 		return g.actions(depth+1, 1+g.n(3))
 	}
 	for {
-		switch g.n(24) {
+		switch g.n(26) {
 		case 0, 1:
 			return "{cpu: " + g.dur() + "}"
 		case 2:
@@ -265,6 +301,29 @@ func (g *soakGen) action(depth int) string {
 				body = ", do: [" + inner() + "]"
 			}
 			return fmt.Sprintf("{go: {do: [{cpu: %s}, {set: f%d}]}}, {loop: {until: f%d%s}}", g.dur(), g.flags, g.flags, body)
+		case 24, 25:
+			// A verb of an object of a registered kind; one whose kind
+			// names a mutex runs with it held, as sync.Cond wants.
+			ki := g.n(len(g.objs))
+			if g.objs[ki] == 0 {
+				continue
+			}
+			k := gmp.ObjKinds()[ki]
+			var verbs []string
+			for _, v := range k.Verbs {
+				if v.Name != "" {
+					verbs = append(verbs, v.Name)
+				}
+			}
+			o := g.n(g.objs[ki])
+			act := fmt.Sprintf("{%s: k%do%d}", verbs[g.n(len(verbs))], ki, o)
+			if k.Ref == "mutex" {
+				// Any mutex: a cond's own is the likelier, but another
+				// one makes its Wait's unlock the runtime's fatal error.
+				m := g.n(g.mutexes)
+				act = fmt.Sprintf("{lock: m%d}, %s, {unlock: m%d}", m, act, m)
+			}
+			return act
 		}
 	}
 }

@@ -101,6 +101,16 @@ func (q *WaitQ) grant() Sudog {
 	return w
 }
 
+// grantAt takes the i-th waiter off the line, as grant does the first:
+// a cond's notifyListNotifyOne finds its ticket's sudog anywhere in the
+// list.
+func (q *WaitQ) grantAt(i int) Sudog {
+	w := q.q[i]
+	q.q = append(q.q[:i], q.q[i+1:]...)
+	q.granted = append(q.granted, w.G)
+	return w
+}
+
 // detach takes g out of the queue, waiting or granted, keeping the order
 // of the rest; it reports whether g was there.
 func (q *WaitQ) detach(g GID) bool {
@@ -171,6 +181,8 @@ func (s *Machine) queuesAt(l Loc, g GID) (a, b *WaitQ) {
 		return &s.mutexes[l.ID].WriterSem, nil
 	case LocWaitGroup:
 		return &s.wgs[l.ID].Sema, nil
+	case LocObj:
+		return &s.objs[l.ID].Q, nil
 	}
 	return nil, nil
 }
@@ -204,6 +216,8 @@ func (d *Describer) waitsOn(b []byte, l Loc) []byte {
 		return appendf(b, "in %v on %s", ReasonRWMutexLock, d.place(l))
 	case LocWaitGroup:
 		return appendf(b, "in %v on %s", ReasonWaitGroup, d.place(l))
+	case LocObj:
+		return d.objWait(b, l)
 	}
 	return appendf(b, "in %s", d.place(l))
 }

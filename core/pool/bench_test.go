@@ -163,7 +163,22 @@ func BenchmarkSleep100k(b *testing.B) {
 // BenchmarkCPU100k: 100,000 tasks of a fixed computation each (about 10µs
 // on the machine this was written on), 1,000 at a time.
 func BenchmarkCPU100k(b *testing.B) {
-	benchBatches(b, 1000, 100_000, func() { spinSink.Add(spin(spinRounds)) })
+	work := func() { spinSink.Add(spin(spinRounds)) }
+	benchBatches(b, 1000, 100_000, work)
+	// impl=inline runs the same tasks one after another on the
+	// benchmark's goroutine, with no pool: the CPU time of the work alone.
+	// No executor can go below it, so its ratio to ants' is the floor of
+	// any executor's ratio on this shape.
+	b.Run("impl=inline", func(b *testing.B) {
+		b.ReportAllocs()
+		reportCPUTime := measureCPUTime(b)
+		for b.Loop() {
+			for range 100_000 {
+				work()
+			}
+		}
+		reportCPUTime()
+	})
 }
 
 // spinRounds is the work of one CPU-bound task, as a count of rounds, fixed

@@ -74,12 +74,15 @@ func init() {
 		{name: "set", kind: gmp.OpSet, needs: "a flag name", example: "done",
 			doc: "`set: FLAG` (sets a shared flag, an atomic.Bool that a loop's `until: FLAG` reads)", read: readSet},
 	}
+	// The verbs of the kinds of object gmp registers (objects.go).
+	actionTable = append(actionTable, objActionRows()...)
 }
 
 // ExampleDecls declares what the actions' examples name: the channel
-// done, the semaphore io, the pool workers, the mutex mu, the rwmutex rw
-// and the wait group wg.
-const ExampleDecls = "chans: {done: 1}\nsems: {io: 2}\npools: {workers: {size: 2}}\nmutexes: [mu]\nrwmutexes: [rw]\nwaitgroups: [wg]\n"
+// done, the semaphore io, the pool workers, the mutex mu, the rwmutex rw,
+// the wait group wg, and one object of each kind gmp registers, named by
+// its noun (cond: objects.go).
+var ExampleDecls = "chans: {done: 1}\nsems: {io: 2}\npools: {workers: {size: 2}}\nmutexes: [mu]\nrwmutexes: [rw]\nwaitgroups: [wg]\n" + objExampleDecls()
 
 // ActionExample is an action a scenario can write, with a line that
 // writes it (`recv: done`), valid in a file with ExampleDecls.

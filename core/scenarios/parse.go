@@ -30,6 +30,10 @@ const (
 
 var topKeys = []string{"name", "title", "summary", "procs", "seed", "until", "max_events", "policy", "noise", "start", "cpus", "load", "expect", "chans", "pools", "sems", "mutexes", "rwmutexes", "waitgroups", "main", "notes", "ask", "marks"}
 
+// allKeys are topKeys and the keys of the kinds of object gmp registers
+// (objects.go).
+var allKeys = append(append([]string(nil), topKeys...), objKeys()...)
+
 var validName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
 
 // Parse reads a scenario from data; file names it in errors. Every
@@ -71,6 +75,9 @@ type reader struct {
 	mutexes map[string]int // mutexes and rwmutexes, one namespace
 	rw      []bool         // by mutex: declared under rwmutexes:
 	wgs     map[string]int
+	// objs are, by registered kind, its objects' names and their index
+	// into Scenario.Objects (objects.go).
+	objs []map[string]int
 	// flags are the shared flags, named by their first use (flagRef).
 	flags     map[string]int
 	flagNames []string
@@ -150,7 +157,7 @@ func (p *reader) parse(data []byte) *Scenario {
 		p.errorf(body, "start with keys such as procs: and main:", "a scenario must be a mapping of keys, not %s", describeNode(body))
 		return sc
 	}
-	fields := p.mapping(top, topKeys, "scenario")
+	fields := p.mapping(top, allKeys, "scenario")
 	if n, ok := fields["name"]; ok {
 		sc.Name = p.str(n, "name")
 		if sc.Name != "" && !validName.MatchString(sc.Name) {
@@ -245,6 +252,7 @@ func (p *reader) parse(data []byte) *Scenario {
 	if n, ok := fields["waitgroups"]; ok {
 		sc.WaitGroups = p.waitGroupDecls(n)
 	}
+	sc.Objects = p.objDecls(fields)
 	if n, ok := fields["main"]; ok {
 		sc.Main = p.actionList(n, "main")
 		p.checkFlags()

@@ -681,7 +681,9 @@ func TestLoopNestingLimit(t *testing.T) {
 // the table does.
 func TestActionTable(t *testing.T) {
 	for _, a := range actionTable {
-		if a.kind.String() != a.name {
+		// The verbs of a registered kind of object all read into
+		// OpObj, which names the verb (objects.go).
+		if a.kind.String() != a.name && a.kind != gmp.OpObj {
 			t.Errorf("action %s reads into %v", a.name, a.kind)
 		}
 		if !a.bare && (a.read == nil || a.needs == "" || a.example == "") {

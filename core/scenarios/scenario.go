@@ -32,8 +32,10 @@ type Scenario struct {
 	// WaitGroups the sync.WaitGroups (waitgroups:).
 	Mutexes    []gmp.MutexDecl
 	WaitGroups []gmp.WaitGroupDecl
-	Main       []gmp.Op
-	Notes      []Note
+	// Objects are those of the kinds gmp registers (conds:, …).
+	Objects []gmp.ObjDecl
+	Main    []gmp.Op
+	Notes   []Note
 	// Asks are the questions asked as the run goes (package quiz).
 	Asks []quiz.Ask
 	// Marks are the moments a presenter jumps to by name (marks:).
@@ -79,7 +81,7 @@ type Mark struct {
 // Program returns the program the simulation runs.
 func (s *Scenario) Program() *gmp.Program {
 	return &gmp.Program{Name: s.Name, Chans: s.Chans, Pools: s.Pools, Sems: s.Sems,
-		Mutexes: s.Mutexes, WaitGroups: s.WaitGroups, Flags: s.Flags, Main: s.Main}
+		Mutexes: s.Mutexes, WaitGroups: s.WaitGroups, Flags: s.Flags, Objects: s.Objects, Main: s.Main}
 }
 
 // Config returns a simulation configuration for the scenario, with the

@@ -43,6 +43,10 @@
 //	                 Load is a plain load, so a loop with an empty body
 //	                 calls no function and has no preemption check, as
 //	                 in the model
+//	an object's verb the Go statement its kind registers in gmp
+//	                 (gmp.ObjKinds): cwait: C is C.Wait() of a
+//	                 sync.NewCond(&MU), signal and broadcast its Signal
+//	                 and Broadcast
 //
 // A scenario that ends in a deadlock or a panic by design (expect:) is
 // written untraced: the runtime does not detect a deadlock while it
@@ -102,6 +106,13 @@ func Translate(sc *scenarios.Scenario, cfg gmp.Config) (*Program, error) {
 	t.pools = identifiers("pool_", sc.Pools, func(p gmp.PoolDecl) string { return p.Name })
 	t.mutexes = identifiers("mu_", sc.Mutexes, func(m gmp.MutexDecl) string { return m.Name })
 	t.wgs = identifiers("wg_", sc.WaitGroups, func(w gmp.WaitGroupDecl) string { return w.Name })
+	// Objects of the kinds gmp registers: cond_ready, each kind's
+	// package imported (its GoType is package.Type).
+	t.objs = identifiers("", sc.Objects, func(o gmp.ObjDecl) string { return gmp.ObjKinds()[o.Kind].Noun + "_" + o.Name })
+	for _, o := range sc.Objects {
+		pkg, _, _ := strings.Cut(gmp.ObjKinds()[o.Kind].GoType, ".")
+		t.imports[pkg] = true
+	}
 	if len(sc.Sems) > 0 {
 		t.imports["golang.org/x/sync/semaphore"] = true
 	}
@@ -212,7 +223,7 @@ func Translate(sc *scenarios.Scenario, cfg gmp.Config) (*Program, error) {
 	t.line("\tscenarioTitle = %s", strconv.Quote(sc.Title))
 	t.line(")")
 	t.line("")
-	if len(sc.Chans)+len(sc.Sems)+len(sc.Pools)+len(sc.Mutexes)+len(sc.WaitGroups)+len(sc.Flags) > 0 || t.random {
+	if len(sc.Chans)+len(sc.Sems)+len(sc.Pools)+len(sc.Mutexes)+len(sc.WaitGroups)+len(sc.Flags)+len(sc.Objects) > 0 || t.random {
 		t.line("var (")
 		if t.random {
 			t.line("\trng   = rand.New(rand.NewPCG(%d, 0)) // the run's seed", cfg.Seed)
@@ -239,6 +250,15 @@ func Translate(sc *scenarios.Scenario, cfg gmp.Config) (*Program, error) {
 		}
 		for _, f := range t.flags {
 			t.line("\t%s atomic.Bool // a flag: set: stores true, loop until: reads it", f)
+		}
+		for i, o := range sc.Objects {
+			k := gmp.ObjKinds()[o.Kind]
+			if k.GoNew == "" {
+				t.line("\t%s %s // line %d", t.objs[i], k.GoType, o.Pos.Line)
+				continue
+			}
+			// Its Ref is a mutex (the one kind of Ref the parser reads).
+			t.line("\t%s = %s // line %d", t.objs[i], fmt.Sprintf(k.GoNew, t.mutexes[o.Ref]), o.Pos.Line)
 		}
 		t.line(")")
 		t.line("")
@@ -288,6 +308,8 @@ type translator struct {
 	// The Go identifiers of the declared channels, semaphores, pools,
 	// mutexes, wait groups and flags, by index (identifiers).
 	chans, sems, pools, mutexes, wgs, flags []string
+	// objs are the objects of registered kinds' (cond_ready).
+	objs []string
 
 	usesCPU, usesSyscall, usesNet, usesPool, usesPrint, random bool
 	err                                                        error // the first action it could not translate
@@ -385,6 +407,9 @@ func (t *translator) body(ops []gmp.Op, depth int) {
 				break
 			}
 			t.line("%schildren.Wait() // wait: children, %s", ind, pos)
+		case gmp.OpObj:
+			v := gmp.ObjKinds()[t.sc.Objects[op.Obj].Kind].Verbs[op.Verb]
+			t.line("%s%s // %s, %s", ind, fmt.Sprintf(v.Go, t.objs[op.Obj]), v.Name, pos)
 		case gmp.OpAdd:
 			t.line("%s%s.Add(%d) // add, %s", ind, t.wgs[op.WG-1], op.N, pos)
 		case gmp.OpDone:

@@ -189,3 +189,30 @@ main:
 		t.Errorf("%d children WaitGroups, want main's alone:\n%s", n, prog.Main)
 	}
 }
+
+// TestCondTranslation checks that a cond, an object of a kind gmp
+// registers, reaches the program through its kind's entry: made by
+// sync.NewCond on its mutex, each verb its Go statement.
+func TestCondTranslation(t *testing.T) {
+	prog := translate(t, `procs: 2
+mutexes: [mu]
+conds: {ready: mu}
+main:
+  - go: {count: 2, do: [{lock: mu}, {cwait: ready}, {unlock: mu}]}
+  - sleep: 1ms
+  - signal: ready
+  - broadcast: ready
+  - wait: children
+`)
+	src := strings.Join(strings.Fields(string(prog.Main)), " ") // gofmt aligns the comments
+	for _, want := range []string{
+		"cond_ready = sync.NewCond(&mu_mu) // line 3",
+		"cond_ready.Wait() // cwait, line 5",
+		"cond_ready.Signal() // signal, line 7",
+		"cond_ready.Broadcast() // broadcast, line 8",
+	} {
+		if !strings.Contains(src, want) {
+			t.Errorf("the program lacks %q:\n%s", want, src)
+		}
+	}
+}

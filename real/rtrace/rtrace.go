@@ -106,6 +106,15 @@ type Summary struct {
 	RuntimeStarts int
 	// Truncated says that reading stopped at Options.Limit.
 	Truncated bool
+	// In a scenario's trace, ScenarioEnd is when main returned from the
+	// scenario (since the trace's first event): its first event in the
+	// program's own code after it (closing standard output), else the
+	// end of the trace, which main's runtime/trace.Stop ends after it
+	// returned. AfterScenario counts the scenario goroutines' events
+	// from then on, which are left out: when main returns, the program
+	// the scenario describes has exited.
+	ScenarioEnd   time.Duration
+	AfterScenario int
 }
 
 // Options say how to read a trace.
@@ -122,6 +131,10 @@ type Options struct {
 	// Limit, if not zero, stops reading after this many events have been
 	// visited; the summary then covers them and says Truncated.
 	Limit int
+	// Runtime, if set, sees the events of the runtime's own goroutines
+	// that Scenario sets apart, with the trace's goroutine numbers: which
+	// P each one took, and for how long.
+	Runtime func(Event)
 }
 
 // Read reads the trace in r, calling visit for each scheduler event, and
@@ -143,6 +156,8 @@ func ReadWith(r io.Reader, o Options, visit func(Event)) (*Summary, error) {
 	started := false
 	nums := newNumbering()
 	runtimeWork := runtimeActivity{}
+	var last trace.Time
+	entered, ended := false, false
 	for {
 		ev, err := tr.ReadEvent()
 		if errors.Is(err, io.EOF) {
@@ -154,6 +169,7 @@ func ReadWith(r io.Reader, o Options, visit func(Event)) (*Summary, error) {
 		if !started {
 			first, started = ev.Time(), true
 		}
+		last = max(last, ev.Time())
 		if ev.Kind() != trace.EventStateTransition {
 			continue
 		}
@@ -167,6 +183,27 @@ func ReadWith(r io.Reader, o Options, visit func(Event)) (*Summary, error) {
 		}
 		if o.Scenario && !nums.renumber(ev, &out, s) {
 			runtimeWork.observe(out, ev.Time(), s)
+			if o.Runtime != nil && !ended {
+				out.T = time.Duration(ev.Time() - first)
+				o.Runtime(out)
+			}
+			continue
+		}
+		if o.Scenario && !ended {
+			switch inScenario(ev) {
+			case yes:
+				entered = true
+			case no:
+				// Only once main was seen in it: a trace of another
+				// program has no scenario to leave.
+				if entered {
+					ended = true
+					s.ScenarioEnd = time.Duration(ev.Time() - first)
+				}
+			}
+		}
+		if ended {
+			s.AfterScenario++
 			continue
 		}
 		out.T = time.Duration(ev.Time() - first)
@@ -198,7 +235,66 @@ func ReadWith(r io.Reader, o Options, visit func(Event)) (*Summary, error) {
 	}
 	s.Ps, s.Ms = len(ps), len(ms)
 	s.RuntimeGoroutines = len(nums.runtime)
+	if o.Scenario && !ended && started {
+		s.ScenarioEnd = time.Duration(last - first)
+	}
 	return s, nil
+}
+
+// scenarioFunc is the function a generated program's main goroutine runs
+// the scenario in (package prog); main.main around it starts and stops
+// the trace and closes standard output.
+const scenarioFunc = "main.scenario"
+
+type answer int
+
+const (
+	unknown answer = iota
+	yes
+	no
+)
+
+// inScenario says whether ev, an event of a scenario's goroutine, is the
+// main goroutine's inside the scenario's function (yes) or in main.main's
+// own code around it (no), as its stack shows; unknown for another
+// goroutine's event, one without a stack (a goroutine's start), or a
+// stack that cannot tell: one taken at an asynchronous preemption, where
+// the tracer's frame-pointer unwinding can skip the interrupted
+// function's caller (a preempted spin loop's stack reads main.spin,
+// main.main, without main.scenario between).
+func inScenario(ev trace.Event) answer {
+	if ev.Goroutine() != 1 {
+		return unknown
+	}
+	st := ev.Stack()
+	if st == trace.NoStack {
+		return unknown
+	}
+	var frames []string
+	for f := range st.Frames() {
+		frames = append(frames, f.Func)
+	}
+	return stackInScenario(frames)
+}
+
+// stackInScenario is inScenario's answer for the main goroutine's stack,
+// its functions innermost first.
+func stackInScenario(frames []string) answer {
+	inMain := false
+	for _, f := range frames {
+		switch f {
+		case scenarioFunc:
+			return yes
+		case "runtime.asyncPreempt":
+			return unknown
+		case "main.main":
+			inMain = true
+		}
+	}
+	if inMain {
+		return no
+	}
+	return unknown
 }
 
 // runtimeActivity follows the goroutines the summary sets apart: it

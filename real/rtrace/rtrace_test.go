@@ -147,3 +147,26 @@ func TestRuntimeActivity(t *testing.T) {
 		t.Errorf("RuntimeStarts = %d, want 3", s.RuntimeStarts)
 	}
 }
+
+// Main's stack says whether it runs the scenario or the generated
+// program's code around it; a stack taken at an asynchronous preemption
+// cannot say, since the tracer's frame-pointer unwinding skips the
+// interrupted loop's caller (seen in timer-bursts: main.spin, main.main).
+func TestStackInScenario(t *testing.T) {
+	for _, c := range []struct {
+		frames []string
+		want   answer
+	}{
+		{[]string{"time.Sleep", "main.scenario", "main.main"}, yes},
+		{[]string{"runtime.newproc", "main.scenario.func1", "main.scenario", "main.main"}, yes},
+		{[]string{"syscall.Close", "os.(*File).Close", "main.main"}, no},
+		{[]string{"runtime/trace.Stop", "main.startTrace.func1.1", "main.main"}, no},
+		{[]string{"runtime.asyncPreempt2", "runtime.asyncPreempt", "main.spin", "main.main"}, unknown},
+		{[]string{"runtime.gopark", "runtime.forcegchelper"}, unknown},
+		{nil, unknown},
+	} {
+		if got := stackInScenario(c.frames); got != c.want {
+			t.Errorf("%v: %v, want %v", c.frames, got, c.want)
+		}
+	}
+}

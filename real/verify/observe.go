@@ -18,7 +18,8 @@ import (
 // scenario's goroutines only: the runtime's own are left out of a real
 // trace (rtrace.Options.Scenario).
 type Observables struct {
-	// Makespan runs from the first scheduler event of the run to the last.
+	// Makespan is the run's window: from main's first scheduler event
+	// after its start to its return (Recorder).
 	Makespan time.Duration
 	// Goroutines is how many goroutines were created; PeakLive the most
 	// alive at once, main included.
@@ -28,8 +29,11 @@ type Observables struct {
 	// Migrations counts starts of a goroutine on another P than the one it
 	// last ran on.
 	Migrations int
-	// Utilisation is the share of the Ps' time spent running goroutines
-	// over the makespan.
+	// Utilisation is the share of the Ps' time over the window spent
+	// running the scenario's goroutines, of the time the runtime's own
+	// goroutines left them (Recorder.RuntimeEvent): the model runs none,
+	// and a P running runtime/trace's writer is not one the scheduler
+	// left idle.
 	Utilisation float64
 	// FirstStarted is the first goroutine other than main to run (0 if
 	// none ran): which of the new goroutines the scheduler picked first.
@@ -57,29 +61,62 @@ type Observables struct {
 	Ended string
 }
 
-// Recorder measures Observables from a run's events, in time order.
+// Recorder measures Observables from a run's events, in time order, over
+// one window on both sides, the scenario's:
+//
+//   - It opens at the first event after main's start. The model starts
+//     main at 0; a real trace begins with main already running, caught
+//     inside runtime/trace.Start, whose stop-the-world and goroutines
+//     come before the scenario's first action (20 to 30µs on a quiet
+//     machine). Main's start is left out on both sides, and main is
+//     running from the window's opening.
+//   - It closes when main returns: the model's main exits, and a real
+//     program's main leaves the scenario for the program's own closing
+//     (End), after which the model's program has exited.
 type Recorder struct {
 	procs       int
 	first, last time.Duration
 	seen        bool
+	closed      bool
+	mainStarted bool
 	obs         Observables
 	live        int
 	lastP       map[int64]int64
 	runningFrom map[int64]time.Duration
 	busy        time.Duration
+	// The same of the runtime's own goroutines, in a real run.
+	runtimeFrom map[int64]held
+	runtimeBusy time.Duration
 }
 
 // NewRecorder returns a Recorder for a run with procs Ps.
 func NewRecorder(procs int) *Recorder {
-	return &Recorder{procs: procs, live: 1, lastP: map[int64]int64{}, runningFrom: map[int64]time.Duration{}}
+	return &Recorder{procs: procs, live: 1, lastP: map[int64]int64{}, runningFrom: map[int64]time.Duration{}, runtimeFrom: map[int64]held{}}
 }
+
+// mainG is the main goroutine's number on both sides.
+const mainG = 1
 
 // Event records one event: its time, its kind by the model's name
 // (go-start, go-stop…), its goroutine and P (or -1), and for go-stop
 // whether the goroutine was preempted.
 func (r *Recorder) Event(t time.Duration, kind string, g, p int64, preempted bool) {
+	if r.closed {
+		return
+	}
 	if !r.seen {
+		if kind == "go-start" && g == mainG && !r.mainStarted {
+			// Main's start: it runs from the window's opening.
+			r.mainStarted = true
+			if p >= 0 {
+				r.lastP[g] = p
+			}
+			return
+		}
 		r.first, r.seen = t, true
+		if r.mainStarted {
+			r.runningFrom[mainG] = t
+		}
 	}
 	r.last = max(r.last, t)
 	switch kind {
@@ -90,18 +127,22 @@ func (r *Recorder) Event(t time.Duration, kind string, g, p int64, preempted boo
 	case "go-exit":
 		r.live--
 		r.stopped(t, g)
+		if g == mainG {
+			r.closed = true
+		}
 	case "go-start", "syscall-exit":
 		if kind == "go-start" {
 			if last, ok := r.lastP[g]; ok && last != p {
 				r.obs.Migrations++
 			}
-			if g != 1 && r.obs.FirstStarted == 0 {
+			if g != mainG && r.obs.FirstStarted == 0 {
 				r.obs.FirstStarted = g
 			}
 		}
 		if p >= 0 {
 			r.lastP[g] = p
 			r.runningFrom[g] = t
+			r.scenarioOn(t, p)
 		}
 	case "go-stop":
 		if preempted {
@@ -110,6 +151,66 @@ func (r *Recorder) Event(t time.Duration, kind string, g, p int64, preempted boo
 		r.stopped(t, g)
 	case "go-block", "syscall-enter":
 		r.stopped(t, g)
+	}
+}
+
+// RuntimeEvent records an event of one of the runtime's own goroutines,
+// in time order with Event's: the P time they take within the window is
+// not the scenario's to use. A runtime goroutine holds its P from its
+// start to its stop, through its system calls (runtime/trace's writer
+// writes with the P held), until a scenario goroutine runs on that P.
+func (r *Recorder) RuntimeEvent(t time.Duration, kind string, g, p int64) {
+	if r.closed {
+		return
+	}
+	switch kind {
+	case "go-start":
+		if p >= 0 {
+			r.runtimeFrom[g] = held{t, p}
+		}
+	case "syscall-exit":
+		r.release(t, g)
+		if p >= 0 {
+			r.runtimeFrom[g] = held{t, p}
+		}
+	case "go-stop", "go-block", "go-exit":
+		r.release(t, g)
+	}
+}
+
+// held is a P a runtime goroutine holds, since when.
+type held struct {
+	from time.Duration
+	p    int64
+}
+
+// release ends runtime goroutine g's hold on its P at t.
+func (r *Recorder) release(t time.Duration, g int64) {
+	if h, ok := r.runtimeFrom[g]; ok {
+		delete(r.runtimeFrom, g)
+		if r.seen {
+			r.runtimeBusy += max(t-max(h.from, r.first), 0)
+		}
+	}
+}
+
+// scenarioOn says that a scenario goroutine runs on p from t: a runtime
+// goroutine in a system call there has lost it.
+func (r *Recorder) scenarioOn(t time.Duration, p int64) {
+	for g, h := range r.runtimeFrom {
+		if h.p == p {
+			r.release(t, g)
+		}
+	}
+}
+
+// End closes the window at t, if no event has: when a real program's
+// main returned from the scenario, which its trace does not record as an
+// event of the scenario's (rtrace.Summary.ScenarioEnd).
+func (r *Recorder) End(t time.Duration) {
+	if r.seen && !r.closed {
+		r.last = max(r.last, t)
+		r.closed = true
 	}
 }
 
@@ -125,12 +226,17 @@ func (r *Recorder) Observables() Observables {
 	o := r.obs
 	o.PeakLive = max(o.PeakLive, 1)
 	o.Makespan = r.last - r.first
-	busy := r.busy
+	busy, taken := r.busy, r.runtimeBusy
 	for _, from := range r.runningFrom {
 		busy += r.last - from
 	}
-	if o.Makespan > 0 && r.procs > 0 {
-		o.Utilisation = float64(busy) / float64(time.Duration(r.procs)*o.Makespan)
+	if r.seen {
+		for _, h := range r.runtimeFrom {
+			taken += max(r.last-max(h.from, r.first), 0)
+		}
+	}
+	if left := time.Duration(r.procs)*o.Makespan - taken; left > 0 && r.procs > 0 {
+		o.Utilisation = min(float64(busy)/float64(left), 1)
 	}
 	return o
 }

@@ -41,7 +41,8 @@ func Model(prog *gmp.Program, cfg gmp.Config) (Observables, gmp.End, error) {
 // procs Ps.
 func Real(trace io.Reader, procs int) (Observables, *rtrace.Summary, error) {
 	rec := NewRecorder(procs)
-	sum, err := rtrace.ReadWith(trace, rtrace.Options{Scenario: true}, func(e rtrace.Event) {
+	runtime := func(e rtrace.Event) { rec.RuntimeEvent(e.T, e.Kind, e.G, e.P) }
+	sum, err := rtrace.ReadWith(trace, rtrace.Options{Scenario: true, Runtime: runtime}, func(e rtrace.Event) {
 		if e.G >= 0 {
 			rec.Event(e.T, e.Kind, e.G, e.P, e.Reason == "preempted")
 		}
@@ -49,6 +50,7 @@ func Real(trace io.Reader, procs int) (Observables, *rtrace.Summary, error) {
 	if err != nil {
 		return Observables{}, sum, fmt.Errorf("reading the real run's trace: %w", err)
 	}
+	rec.End(sum.ScenarioEnd)
 	obs := rec.Observables()
 	obs.RuntimeSyscall = sum.RuntimeSyscall
 	obs.RuntimeStarts = sum.RuntimeStarts

@@ -14,9 +14,9 @@ import (
 	"github.com/schedlab/schedlab/real/prog"
 )
 
-// TestRecorderMeasuresARun feeds a fixed run: G1 creates G2 and G3 on P0;
-// G3 starts on P1, is preempted, then runs on P0 (a migration); G2 runs
-// on P1; everything exits at 10ms.
+// TestRecorderMeasuresARun feeds a fixed run: G1 starts, creates G2 and
+// G3 on P0; G3 starts on P1, is preempted, then runs on P0 (a migration);
+// G2 runs on P1; everything exits at 10ms.
 func TestRecorderMeasuresARun(t *testing.T) {
 	ms := time.Millisecond
 	r := NewRecorder(2)
@@ -41,10 +41,89 @@ func TestRecorderMeasuresARun(t *testing.T) {
 		r.Event(e.t, e.kind, e.g, e.p, e.preempted)
 	}
 	got := r.Observables()
-	// Busy: G1 0–5 and 10–10, G3 2–4 and 5–8, G2 4–9: 5+2+3+5 = 15ms of 2×10ms.
-	want := Observables{Makespan: 10 * ms, Goroutines: 2, PeakLive: 3, Preempted: 1, Migrations: 1, Utilisation: 0.75, FirstStarted: 3}
+	// The window opens at main's first event after its start, 1ms.
+	// Busy: G1 1–5 and 10–10, G3 2–4 and 5–8, G2 4–9: 4+2+3+5 = 14ms of 2×9ms.
+	want := Observables{Makespan: 9 * ms, Goroutines: 2, PeakLive: 3, Preempted: 1, Migrations: 1, Utilisation: 14.0 / 18, FirstStarted: 3}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got  %+v\nwant %+v", got, want)
+	}
+}
+
+// recordEvents feeds r events of the scenario's goroutines (g > 0) and of
+// the runtime's own (g < 0, as RuntimeEvent takes them with -g).
+func recordEvents(r *Recorder, events []recorded) {
+	for _, e := range events {
+		if e.g < 0 {
+			r.RuntimeEvent(e.t, e.kind, -e.g, e.p)
+		} else {
+			r.Event(e.t, e.kind, e.g, e.p, false)
+		}
+	}
+}
+
+type recorded struct {
+	t    time.Duration
+	kind string
+	g, p int64
+}
+
+// The window is the scenario's on both sides. A real trace begins with
+// main already running, 25µs or so before its first action (the tracer's
+// start), and goes on after main returned (its closing of standard
+// output, then runtime/trace.Stop); the model starts main at 0 and ends
+// with its exit. From main's first action to its return, the two agree.
+func TestRecorderWindowIsTheScenarios(t *testing.T) {
+	us := time.Microsecond
+	// The model: main starts at 0, creates G2 at 150ns, exits at 1.15µs.
+	model := NewRecorder(1)
+	recordEvents(model, []recorded{
+		{0, "go-start", 1, 0},
+		{150 * time.Nanosecond, "go-create", 2, 0},
+		{1150 * time.Nanosecond, "go-exit", 1, 0},
+		{2 * us, "go-start", 2, 0}, // after main returned: none of the run's
+	})
+	// A real run: main caught running at 20µs, creates G2 at 40µs, and
+	// returns from the scenario at 41µs (rtrace's ScenarioEnd).
+	real := NewRecorder(1)
+	recordEvents(real, []recorded{
+		{20 * us, "go-start", 1, 0},
+		{40 * us, "go-create", 2, 0},
+	})
+	real.End(41 * us)
+	m, r := model.Observables(), real.Observables()
+	if m.Makespan != 1*us || r.Makespan != 1*us {
+		t.Errorf("makespans %v (model) and %v (real), want 1µs each: from main's first action to its return", m.Makespan, r.Makespan)
+	}
+	if m.Utilisation != 1 || r.Utilisation != 1 || m.FirstStarted != 0 {
+		t.Errorf("model %+v, real %+v: main runs the whole window, and G2 starts after it", m, r)
+	}
+}
+
+// The P time runtime/trace's goroutines take is not the scenario's: on one
+// P, the tracer's writer runs 10µs and writes for 20µs with the P held,
+// between two goroutines of the scenario, and the Ps are as busy as the
+// scenario could keep them. A runtime goroutine whose P a scenario
+// goroutine runs on has lost it.
+func TestRecorderLeavesTheRuntimesTimeOut(t *testing.T) {
+	us := time.Microsecond
+	r := NewRecorder(1)
+	recordEvents(r, []recorded{
+		{0, "go-start", 1, 0},
+		{10 * us, "go-create", 2, 0},
+		{20 * us, "go-block", 1, 0},
+		{20 * us, "go-start", -7, 0}, // the writer
+		{30 * us, "syscall-enter", -7, 0},
+		{50 * us, "go-start", 2, 0}, // the P is the scenario's again
+		{70 * us, "syscall-exit", -7, -1},
+		{150 * us, "go-exit", 2, 0},
+		{150 * us, "go-start", 1, 0},
+		{160 * us, "go-exit", 1, 0},
+	})
+	o := r.Observables()
+	// Window 10–160µs: 150µs, of which the writer held the P 20–50µs.
+	// The scenario ran 10–20, 50–150 and 150–160: 120µs of 120µs.
+	if o.Makespan != 150*us || o.Utilisation != 1 {
+		t.Errorf("makespan %v, utilisation %v; want 150µs and 1", o.Makespan, o.Utilisation)
 	}
 }
 

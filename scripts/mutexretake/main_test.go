@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/schedlab/schedlab/scripts/internal/probetest"
 )
@@ -31,4 +32,36 @@ func TestMeasures(t *testing.T) {
 		}
 	}
 	probetest.UsageErrors(t, bin, [][]string{{"-runs", "0"}, {"extra"}})
+
+	// -detail adds the contended stretch to each run's line.
+	lines = probetest.Lines(t, bin, "-runs", "1", "-detail")
+	re := regexp.MustCompile(`^run 1: \d+ of 799 .*; while all contend: \d+ of \d+ \([0-9.]+%\), streaks \[[0-9@.ms ]*\]$`)
+	if len(lines) < 2 || !re.MatchString(lines[1]) {
+		t.Errorf("with -detail, got:\n%s", strings.Join(lines, "\n"))
+	}
+}
+
+// contended counts the re-takes up to the first goroutine's last round
+// and lists the streaks of that stretch where they began.
+func TestContended(t *testing.T) {
+	ms := func(i int) time.Duration { return time.Duration(i) * time.Millisecond }
+	// Goroutine 1 takes it three times, 2 once, 1 twice, then 3's
+	// hundred rounds end the stretch; what comes after is left out.
+	var holders []int
+	var at []time.Duration
+	for i, h := range []int{1, 1, 1, 2, 1, 1} {
+		holders, at = append(holders, h), append(at, ms(i))
+	}
+	for range rounds {
+		holders, at = append(holders, 3), append(at, ms(len(at)))
+	}
+	holders, at = append(holders, 3, 3), append(at, ms(len(at)), ms(len(at)+1))
+	got := contended(holders, at)
+	want := "while all contend: 102 of 105 (97.1%), streaks [3@0.00ms 2@4.00ms 100@6.00ms]"
+	if got != want {
+		t.Errorf("contended = %q, want %q", got, want)
+	}
+	if got := contended(nil, nil); got != "while all contend: 0 of 0 (0.0%), streaks []" {
+		t.Errorf("contended of nothing = %q", got)
+	}
 }

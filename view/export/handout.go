@@ -351,6 +351,9 @@ func (h *Handout) action(op *gmp.Op) string {
 			limit = ", limit " + strconv.Itoa(op.Limit)
 		}
 		return "errgroup" + times(op.Count) + limit + ", then Wait"
+	case gmp.OpObj:
+		// A verb of a kind gmp registers, and the object it names.
+		return sc.Program().OpName(op) + " " + sc.Objects[op.Obj].Name
 	}
 	return op.Kind.String()
 }

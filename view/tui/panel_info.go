@@ -337,7 +337,7 @@ func describeG(st *gmp.Machine, d *gmp.Describer, id gmp.GID) string {
 		s += fmt.Sprintf(" · created by %v at %v", g.Parent, st.Created(id))
 	}
 	if op := st.OpOf(g); op != nil && op.Pos.Line > 0 && g.Status != gmp.Gdead {
-		s += fmt.Sprintf(" · %s at line %d", op.Kind, op.Pos.Line)
+		s += fmt.Sprintf(" · %s at line %d", st.Program().OpName(op), op.Pos.Line)
 	}
 	return s
 }

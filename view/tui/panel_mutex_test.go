@@ -57,3 +57,26 @@ func TestWaitGroupRowShowsCounterAndWaiters(t *testing.T) {
 		t.Errorf("the wait group's row reads %q", got)
 	}
 }
+
+// An object of a kind gmp registers gets its row from the registry: a
+// cond's shows its type, its waiters in its kind's words, and who they
+// are. Stepped to where both goroutines wait on it, before the deadlock.
+func TestObjectRowShowsKindStateAndWaiters(t *testing.T) {
+	a := appFor(t, "procs: 1\nmutexes: [mu]\nconds: {ready: mu}\nmain:\n"+
+		"  - go: {count: 1, do: [{lock: mu}, {cwait: ready}]}\n  - lock: mu\n  - cwait: ready\n")
+	var got string
+	for range 40 {
+		for _, line := range strings.Split(draw(t, a, 160, 48).text, "\n") {
+			if strings.HasPrefix(strings.TrimSpace(line), "ready sync.Cond") {
+				got = line
+			}
+		}
+		if strings.Contains(got, "2 waiting") {
+			break
+		}
+		key(a, tcell.KeyRight, 0)
+	}
+	if !strings.Contains(got, "2 waiting: G1 G2") {
+		t.Errorf("the cond's row reads %q\n%s", got, draw(t, a, 160, 48).text)
+	}
+}

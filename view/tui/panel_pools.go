@@ -9,15 +9,15 @@ import (
 )
 
 // The pools panel shows, for a scenario that uses them, each pool, each
-// semaphore, each mutex and each wait group as the model has them at the
-// cursor. The model's pools
+// semaphore, each mutex, each wait group and each object of a kind gmp
+// registers (sync.Cond, …) as the model has them at the cursor. The model's pools
 // decide with package pool's code (core/pool/decide); lockstep's tests hold
 // real pools to them.
 
 // poolRows is how many rows the pools panel wants: a title and a row per
-// pool, semaphore, mutex and wait group, or none without them.
+// pool, semaphore, mutex, wait group and object, or none without them.
 func poolRows(st *gmp.Machine) int {
-	n := len(st.Pools()) + len(st.Sems()) + len(st.Mutexes()) + len(st.WaitGroups())
+	n := len(st.Pools()) + len(st.Sems()) + len(st.Mutexes()) + len(st.WaitGroups()) + len(st.Objects())
 	if n == 0 {
 		return 0
 	}
@@ -90,6 +90,27 @@ func (poolsPanel) draw(c canvas, f frame) {
 		drawWaitGroup(c, f.theme, row, &st.WaitGroups()[i])
 		row++
 	}
+	for i := range st.Objects() {
+		if row >= c.h {
+			return
+		}
+		drawObject(c, f.theme, row, &st.Objects()[i])
+		row++
+	}
+}
+
+// drawObject writes the row of an object of a registered kind: its name,
+// its kind, what it holds in its kind's words, and who waits on it.
+func drawObject(c canvas, t *Theme, row int, o *gmp.Obj) {
+	k := gmp.KindOf(o)
+	col := c.text(0, row, o.Decl.Name+" ", t.Title)
+	col = c.text(col, row, k.GoType, t.Base)
+	state := " · " + string(k.State(nil, o))
+	if o.Q.Len() == 0 {
+		c.text(col, row, truncate(state, c.w-col), t.Dim)
+		return
+	}
+	c.text(col, row, truncate(state+": "+gids(o.Q.GIDs()), c.w-col), t.Warn)
 }
 
 // drawWaitGroup writes one wait group's row: its counter and who waits.
