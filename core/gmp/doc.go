@@ -142,13 +142,13 @@
 //     The runtime hands out ids in blocks of 16 per P.
 //   - The race detector's shuffles (randomizeScheduler), which only exist
 //     under -race.
-//   - Of package sync: Cond, Once, Map and Pool, which no scenario action
+//   - Of package sync: Once, Map and Pool, which no scenario action
 //     reaches. Mutex (its spinning, starvation mode and the handoff's
-//     goyield), RWMutex, WaitGroup and select with several ready cases are
-//     modelled (mutex.go, rwmutex.go, waitgroup.go, select.go), but the
-//     runtime's semaphore table is not: a waiter queues on its object,
-//     not in semtable's treap of addresses, which finds the same waiter
-//     in the same order.
+//     goyield), RWMutex, WaitGroup, Cond and select with several ready
+//     cases are modelled (mutex.go, rwmutex.go, waitgroup.go, cond.go,
+//     select.go), but the runtime's semaphore table is not: a waiter
+//     queues on its object, not in semtable's treap of addresses, which
+//     finds the same waiter in the same order.
 //   - Of package pool: Tune, Release, Reboot, panicking tasks and
 //     SubmitContext's cancellation, which no scenario action reaches. Of
 //     x/sync/semaphore: TryAcquire and contexts that end.
