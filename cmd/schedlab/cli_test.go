@@ -147,6 +147,36 @@ func TestPolicyAndEventLimit(t *testing.T) {
 	}
 }
 
+// --cpus and --load reach the model, and so do the file's cpus: and
+// load:, which the flags override: a thread that could run loses its CPU
+// (cpu-off) and gets it back (cpu-on). Without them nothing is said of
+// CPUs.
+func TestCPUsAndLoad(t *testing.T) {
+	cpuEvents := func(out string) int {
+		n := 0
+		for _, e := range textEvents(t, out) {
+			if e.kind == "cpu-off" || e.kind == "cpu-on" {
+				n++
+			}
+		}
+		return n
+	}
+	if _, out, _ := cli(t, "run", "steal"); cpuEvents(out) != 0 {
+		t.Fatal("steal says something of CPUs without --cpus or --load")
+	}
+	code, out, errOut := cli(t, "run", "steal", "--cpus", "1", "--load", "1")
+	if code != 0 || cpuEvents(out) == 0 {
+		t.Errorf("--cpus 1 --load 1: exit %d (%s), %d cpu events", code, errOut, cpuEvents(out))
+	}
+	file := writeScenario(t, "c.yaml", "procs: 2\ncpus: 1\nload: 1\nmain:\n  - go: {count: 64, do: [{cpu: 1ms}]}\n  - cpu: 20ms\n  - wait: children\n")
+	if code, out, errOut = cli(t, "run", file); code != 0 || cpuEvents(out) == 0 {
+		t.Errorf("cpus: 1 and load: 1 in the file: exit %d (%s), %d cpu events", code, errOut, cpuEvents(out))
+	}
+	if code, out, errOut = cli(t, "run", file, "--cpus", "2", "--load", "0"); code != 0 || cpuEvents(out) != 0 {
+		t.Errorf("--cpus 2 --load 0 over the file, on 2 Ps: exit %d (%s), %d cpu events, want none", code, errOut, cpuEvents(out))
+	}
+}
+
 // compare --policies runs any scenario under what-if schedulers, a column
 // each, and list --policies and --facts say what there is.
 func TestComparePoliciesCommand(t *testing.T) {
@@ -746,6 +776,9 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"run", "steal", "--until", "0s"}, "--until 0s: want a positive duration"},
 		{[]string{"run", "steal", "--schedtrace", "-1ms"}, "--schedtrace -1ms: want a positive period"},
 		{[]string{"run", "steal", "--max-events", "0"}, "--max-events 0: want 1 to 1000000000"},
+		{[]string{"run", "steal", "--cpus", "0"}, "--cpus 0: want 1 to 1024"},
+		{[]string{"run", "steal", "--load", "-1"}, "--load -1: want 0 to 1024 busy threads"},
+		{[]string{"real", "steal", "--cpus", "1"}, "--cpus applies to the model only"},
 		{[]string{"run", "steal", "--policy", "no-stael"}, `--policy: unknown policy "no-stael": want one of default, no-runnext, no-steal`},
 		{[]string{"compare", "burst", "--policy", "fast"}, `unknown policy "fast"`},
 		{[]string{"check", "steal", "--procs", "0"}, "--procs 0: want 1 to 1024"},

@@ -150,7 +150,7 @@ all goroutines are asleep - deadlock!").`,
 		Args:              exactArgs("a scenario name or file"),
 		ValidArgsFunction: completeScenario,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := modelOnly(cmd, "policy", "noise", "costs", "warm-start"); err != nil {
+			if err := modelOnly(cmd, "policy", "noise", "costs", "warm-start", "cpus", "load"); err != nil {
 				return err
 			}
 			if err := rf.check(); err != nil {

@@ -49,6 +49,7 @@ func (s *Machine) CheckInvariants() error {
 	c.errgroups()
 	c.idleLists()
 	c.goroutines()
+	c.cpus()
 	return errors.Join(c.errs...)
 }
 

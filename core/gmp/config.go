@@ -129,6 +129,16 @@ type Config struct {
 	// idle threads already made, P0's schedtick advanced (warmstart.go).
 	// Off, the run starts on a bare machine, as every golden trace does.
 	WarmStart bool
+	// CPUs is how many CPUs the Ms share, scheduled by a model of Linux's
+	// CFS (cpus.go). 0, the default, models no kernel: every M that can
+	// run runs at once, as with a CPU for every thread. That is not
+	// CPUs = Procs: sysmon and the threads without a P are threads too,
+	// and CFS does not always let one preempt.
+	CPUs int
+	// Load is how many always-runnable threads of other programs share
+	// the CPUs with the Ms (cpus.go). With Load and no CPUs, the CPUs are
+	// as many as Ps.
+	Load int
 	// NoCauses leaves Event.Cause at -1 for every event, for a run whose
 	// sinks never read it (the text trace, --format none, benchmarks): the
 	// bookkeeping that finds each event's cause (cause.go) is then
@@ -156,6 +166,12 @@ func (c *Config) Validate() error {
 	}
 	if c.Horizon < 0 || c.Horizon > MaxSimTime {
 		errs = append(errs, fmt.Errorf("horizon must be between 0 and %v, got %v", MaxSimTime, c.Horizon))
+	}
+	if c.CPUs < 0 || c.CPUs > MaxProcs {
+		errs = append(errs, fmt.Errorf("cpus must be between 0 (as many as procs) and %d, got %d", MaxProcs, c.CPUs))
+	}
+	if c.Load < 0 || c.Load > MaxLoad {
+		errs = append(errs, fmt.Errorf("load must be between 0 and %d threads, got %d", MaxLoad, c.Load))
 	}
 	if c.SchedTrace < 0 {
 		errs = append(errs, fmt.Errorf("schedtrace period must not be negative, got %v", c.SchedTrace))

@@ -280,7 +280,7 @@ type words map[Rule]wording
 // wordings is every rule's wording, gathered once. A rule told twice is a
 // programmer's mistake, caught when the package loads.
 var wordings = gatherWords(goroutineWords, scheduleWords, parkWords, syscallWords, procWords,
-	netpollWords, sysmonWords, poolWords, poolQueueWords, syncWords, mutexWords, selectWords, printWords, endWords)
+	netpollWords, sysmonWords, poolWords, poolQueueWords, syncWords, mutexWords, selectWords, printWords, endWords, cpuWords)
 
 func gatherWords(sets ...words) (all [numRules]wording) {
 	var told [numRules]bool

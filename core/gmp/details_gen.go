@@ -127,6 +127,17 @@ func (e *Event) Counter() int {
 	return 0
 }
 
+// Cpu is the detail the rule table calls "cpu": N of RuleCPUWait,
+// RuleCPUWakeupPreempt, RuleCPUSliceOver, RuleCPUResume. It is 0 for other
+// rules.
+func (e *Event) Cpu() int {
+	switch e.Rule {
+	case RuleCPUWait, RuleCPUWakeupPreempt, RuleCPUSliceOver, RuleCPUResume:
+		return e.N
+	}
+	return 0
+}
+
 // Creator is the detail the rule table calls "creator": G2 of RuleNewproc,
 // RuleGroupGo. It is NoG for other rules.
 func (e *Event) Creator() GID {
@@ -336,6 +347,16 @@ func (e *Event) Late() time.Duration {
 	return 0
 }
 
+// Lead is the detail the rule table calls "lead": D of RuleCPUWait,
+// RuleCPUWakeupPreempt. It is 0 for other rules.
+func (e *Event) Lead() time.Duration {
+	switch e.Rule {
+	case RuleCPUWait, RuleCPUWakeupPreempt:
+		return e.D
+	}
+	return 0
+}
+
 // Left is the detail the rule table calls "left": N2 of RuleGfput,
 // RuleGfget, RuleRunqsteal. It is 0 for other rules.
 func (e *Event) Left() int {
@@ -421,6 +442,26 @@ func (e *Event) NewM() bool {
 	return false
 }
 
+// NewThread is the detail the rule table calls "newThread": Flag of
+// RuleCPUWait. It is false for other rules.
+func (e *Event) NewThread() bool {
+	switch e.Rule {
+	case RuleCPUWait:
+		return e.Flag
+	}
+	return false
+}
+
+// Next is the detail the rule table calls "next": M2 of RuleCPUSliceOver.
+// It is NoM for other rules.
+func (e *Event) Next() MID {
+	switch e.Rule {
+	case RuleCPUSliceOver:
+		return e.M2
+	}
+	return NoM
+}
+
 // NextWaiter is the detail the rule table calls "nextWaiter": G2 of
 // RuleSemRelease. It is NoG for other rules.
 func (e *Event) NextWaiter() GID {
@@ -468,6 +509,16 @@ func (e *Event) Notified() int {
 	switch e.Rule {
 	case RuleCondSignal, RuleCondBroadcast:
 		return e.N2
+	}
+	return 0
+}
+
+// OffFor is the detail the rule table calls "offFor": D of RuleCPUResume.
+// It is 0 for other rules.
+func (e *Event) OffFor() time.Duration {
+	switch e.Rule {
+	case RuleCPUResume:
+		return e.D
 	}
 	return 0
 }
@@ -585,6 +636,26 @@ func (e *Event) PreemptArmed() bool {
 func (e *Event) PreemptMoot() bool {
 	switch e.Rule {
 	case RulePark:
+		return e.Flag
+	}
+	return false
+}
+
+// Preemptor is the detail the rule table calls "preemptor": M2 of
+// RuleCPUWakeupPreempt. It is NoM for other rules.
+func (e *Event) Preemptor() MID {
+	switch e.Rule {
+	case RuleCPUWakeupPreempt:
+		return e.M2
+	}
+	return NoM
+}
+
+// Pulled is the detail the rule table calls "pulled": Flag of
+// RuleCPUResume. It is false for other rules.
+func (e *Event) Pulled() bool {
+	switch e.Rule {
+	case RuleCPUResume:
 		return e.Flag
 	}
 	return false
@@ -740,6 +811,16 @@ func (e *Event) RingLen() int {
 	return 0
 }
 
+// Runnable is the detail the rule table calls "runnable": N2 of
+// RuleCPUWait, RuleCPUSliceOver. It is 0 for other rules.
+func (e *Event) Runnable() int {
+	switch e.Rule {
+	case RuleCPUWait, RuleCPUSliceOver:
+		return e.N2
+	}
+	return 0
+}
+
 // Running is the detail the rule table calls "running": N3 of
 // RulePoolDispatchIdle, RulePoolDispatchNew, RulePoolHandoff,
 // RulePoolServeWaiter, RulePoolBlock, RulePoolReject, RulePoolIdle,
@@ -815,6 +896,16 @@ func (e *Event) SetsWoken() bool {
 func (e *Event) Sleep() time.Duration {
 	switch e.Rule {
 	case RuleSysmonSleep:
+		return e.D
+	}
+	return 0
+}
+
+// Slice is the detail the rule table calls "slice": D of RuleCPUSliceOver.
+// It is 0 for other rules.
+func (e *Event) Slice() time.Duration {
+	switch e.Rule {
+	case RuleCPUSliceOver:
 		return e.D
 	}
 	return 0
@@ -1101,6 +1192,16 @@ func (e *Event) WakesWriter() bool {
 		return e.Flag
 	}
 	return false
+}
+
+// WakeupGran is the detail the rule table calls "wakeupGran": D2 of
+// RuleCPUWakeupPreempt. It is 0 for other rules.
+func (e *Event) WakeupGran() time.Duration {
+	switch e.Rule {
+	case RuleCPUWakeupPreempt:
+		return e.D2
+	}
+	return 0
 }
 
 // WasSpinning is the detail the rule table calls "wasSpinning": Flag of

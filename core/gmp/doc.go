@@ -23,7 +23,8 @@
 // each operation has a small fixed cost (Costs): a go statement 1µs, a
 // context switch 200ns (50ns to the scheduler's choice, which is when the
 // runtime's trace shows the next G starting, and 150ns for that G to
-// resume), waking a parked thread 5µs, creating one 20µs, and so on.
+// resume), waking a parked thread 5µs, creating one 20µs, and so on;
+// schedlab calibrate measures a machine's own and --costs uses them.
 // These costs are what give concurrent Ms a defined order. Within
 // one step an operation is atomic: findRunnable, for instance, runs from
 // top to bottom at one instant, except where the runtime itself waits
@@ -54,6 +55,24 @@
 // the state as it is when event i+1 is emitted is exactly the state after
 // event i, even inside one step: the UI uses this to show every event's
 // state, not only every step's.
+//
+// # The machine under the runtime
+//
+// By default every M that has something to do runs at once, as if it had
+// a CPU of its own and nothing else ran on the machine. With Config.CPUs
+// (cpus:, --cpus) and Config.Load (load:, --load) the Ms are OS threads
+// that a model of Linux's CFS schedules on that many CPUs, beside that
+// many always-runnable threads of other programs (cpus.go, which cites
+// kernel/sched/fair.c): per-CPU run queues ordered by vruntime, slices of
+// sched_latency checked at the 4ms tick, wake-up placement and
+// wake-affinity, wake-up preemption past the wake-up granularity, idle
+// balance. A runnable M without a CPU does not advance, and neither does
+// the P it holds: its G's compute, its next step and any signal sent to it
+// wait. With a CPU for every thread and no load this changes no event of
+// any built-in, so the default is that case with the kernel left out. As
+// many CPUs as Ps is not that case: sysmon and the threads without a P
+// are threads too, and CFS lets a woken one preempt only with a lead of
+// vruntime (in purge-coarse on 2 CPUs sysmon once waits 3ms for one).
 //
 // # What is modelled
 //
@@ -123,9 +142,13 @@
 //     The runtime hands out ids in blocks of 16 per P.
 //   - The race detector's shuffles (randomizeScheduler), which only exist
 //     under -race.
-//   - sync.Mutex, the runtime's semaphores (sync.WaitGroup's wait is
-//     modelled as a plain park), active spinning and goyield; select with
-//     several ready cases. There are no scenario actions for them yet.
+//   - Of package sync: Once, Map and Pool, which no scenario action
+//     reaches. Mutex (its spinning, starvation mode and the handoff's
+//     goyield), RWMutex, WaitGroup, Cond and select with several ready
+//     cases are modelled (mutex.go, rwmutex.go, waitgroup.go, cond.go,
+//     select.go), but the runtime's semaphore table is not: a waiter
+//     queues on its object, not in semtable's treap of addresses, which
+//     finds the same waiter in the same order.
 //   - Of package pool: Tune, Release, Reboot, panicking tasks and
 //     SubmitContext's cancellation, which no scenario action reaches. Of
 //     x/sync/semaphore: TryAcquire and contexts that end.
@@ -138,6 +161,27 @@
 //     places where the runtime deliberately waits are modelled.
 //   - The network poller returns every ready G in one poll (the runtime
 //     reads up to 128 events per epoll_wait).
+//   - The start-up, by default: the model's run begins with main on M0
+//     and sysmon on M1, so the first wakep creates a thread. A real
+//     program's init has already started bgsweep and bgscavenge, whose
+//     wakeps left idle Ms (4-5 threads exist when main.main starts, on
+//     this machine), so its first wakep wakes one: a thread wake-up, not a
+//     creation, and under CPUs a sleeper's placement rather than a new
+//     thread's (START_DEBIT). start: warm (--warm-start, warmstart.go)
+//     begins so, the idle threads sleepers for the kernel too; it is off
+//     by default because every golden trace is of the bare start.
+//   - Of the kernel (cpus.go): EEVDF, which replaced CFS's pick in Linux
+//     6.6 (this machine runs 6.18); autogroups, which share the CPUs
+//     between sessions before threads; load that sleeps and wakes (the
+//     load's threads never block, so at a given load runs keep the same
+//     phase against the tick and vary little between seeds); periodic
+//     rebalancing of the load's threads; the time a context switch, or an
+//     idle CPU's exit from idle (tens of µs for a halted virtual CPU), takes;
+//     SMT, frequency and caches. Sysmon's passes, and the steps of a
+//     thread that finds nothing and parks, take no CPU time: such a thread
+//     that preempts gives the CPU back at once, unseen, but one that cannot
+//     preempt waits its turn, which is why cpus equal to procs is not the
+//     default (above).
 //
 // # Where a user can see the model differ from the runtime
 //
@@ -184,6 +228,41 @@
 //     real run (perf record of sched_switch) shows Linux waking the thief
 //     on the pair's own CPU, where it preempts the pair's thread while it
 //     looks for work and again when its back-off ends, while the other CPU
-//     idles (43 such preemptions in one 50ms run); the model gives every
-//     M a CPU of its own.
+//     idles (43 such preemptions in one 50ms run). By default the model
+//     gives every M a CPU of its own; with --cpus 2 the thief wakes where
+//     it last ran, and with load on the other CPU it ends up on the
+//     pair's, cache-hot there (wake-affine): 47-65 moves in 50ms at
+//     --load 1, 18-27 at --load 2 (noise, seeds 1-3).
+//
+// Four more patterns depend on what else the machine runs. Their real
+// figures on a quiet machine are issue 27's; on a busy one (load average
+// 7-15) go run ./scripts/underload NAME measured them, 72 runs each, the
+// program's threads waiting for a CPU 80-89% of the time they could run
+// (median; their schedstat). The model's are over seeds 1-10 with noise
+// (go test -run TestMachineCases -v ./core/gmp/), by default and on 2 CPUs
+// beside the load that makes its threads wait as long (8-13 threads):
+//   - The first wake-up on 4 Ps, one G creating 16 and computing: from the
+//     first go to the first child starting, 21-38µs by default, below the
+//     39µs-1.05ms of a quiet machine, because the model starts cold
+//     (above); busy, 16ms against 47µs-39ms (median 121µs): inside, but
+//     the model's new thread waits a slice behind the others
+//     (START_DEBIT) where the real program wakes an M that slept.
+//   - Fan-in, 4 producers × 500 sends of 20µs work into one consumer on an
+//     unbuffered channel, 2 Ps: the consumer switches producer on
+//     97.8-100% of receives by default (quiet 95-99%), on 0.7-39% busy
+//     (real 0.9-83%), with runs of 192-226 receives from one producer (real
+//     88-460; by default 1-7). A P whose M is off its CPU keeps its queue
+//     to itself, while on the P that runs the producer and the consumer
+//     hand runnext to each other until sysmon's look, 10ms of wall time
+//     later.
+//   - A Gosched storm, 4 goroutines × 2000 × (5µs + Gosched) on 2 Ps: the
+//     first to finish and the last are 0.13-1.1% of the run apart by
+//     default (quiet 0.3-6%), 9.9-33% busy (real 0.24-48%): the goroutine
+//     on a descheduled M stops while the others go round the global
+//     queue.
+//   - A 20ms sleep beside two call-free hogs on 2 Ps: median 20.18-20.22ms
+//     by default (quiet 20.12-20.19), 28ms busy (real 20.1-66ms): the
+//     timer fires only when the P's M is back on its CPU. The load never
+//     sleeps, so a run keeps one phase against the tick and the seeds
+//     differ little.
 package gmp

@@ -45,6 +45,8 @@ const (
 	KindSelect                       // select: a select statement picks a case, takes its default, or resumes with the case that woke it
 	KindPrint                        // print: the program writes a line of output
 	KindCond                         // cond: a sync.Cond's Wait takes a ticket or parks, a Signal or Broadcast notifies
+	KindCPUOff                       // cpu-off: a thread that could run has no CPU (the kernel's scheduler, cpus.go)
+	KindCPUOn                        // cpu-on: such a thread gets a CPU
 	numKinds
 )
 
@@ -63,6 +65,7 @@ var kindNames = [numKinds]string{
 	KindMutexLock: "mutex-lock", KindMutexUnlock: "mutex-unlock", KindWaitGroup: "waitgroup",
 	KindSelect: "select",
 	KindPrint:  "print", KindCond: "cond",
+	KindCPUOff: "cpu-off", KindCPUOn: "cpu-on",
 }
 
 func (k Kind) String() string {
@@ -231,6 +234,11 @@ const (
 	RuleCondSignal
 	RuleCondBroadcast
 	RuleReadyCond
+	// the kernel's scheduler under the Ms (cpus.go)
+	RuleCPUWait
+	RuleCPUWakeupPreempt
+	RuleCPUSliceOver
+	RuleCPUResume
 	numRules
 )
 

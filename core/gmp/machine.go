@@ -74,6 +74,10 @@ type Machine struct {
 	work              workSet
 	stealSteps        []int32 // scratch for victimsAhead
 
+	// cpu is the kernel's scheduler under the Ms (cpus.go), nil when
+	// every M that can run runs.
+	cpu *cpuModel
+
 	// Things a thread holds in its hands for a moment inside one step,
 	// between two events: a P taken from its M and not yet handed to
 	// another (takeP or entersyscallblock, then handoffp), and the G
@@ -176,6 +180,7 @@ const (
 	wakeSysmon                       // sysmon's sleep ends
 	wakeSignal                       // a preemption signal reaches its thread
 	wakeNetReady                     // a network wait's fd becomes ready
+	wakeCPU                          // a CPU's scheduler tick (m holds the CPU's number; cpus.go)
 )
 
 // wake is an agenda entry. gen makes it void once its target has moved on.
@@ -278,6 +283,9 @@ func New(cfg Config, prog *Program) (*Machine, error) {
 
 	s.mon.Delay = sysmonMinDelay
 	s.sleepSysmon(s.mon.Delay)
+	if cfg.CPUs > 0 || cfg.Load > 0 {
+		s.startCPUs()
+	}
 	return s, nil
 }
 
@@ -327,19 +335,27 @@ func (s *Machine) Step() bool {
 	switch w.kind {
 	case wakeM:
 		m := s.ms[w.m]
-		if w.gen == m.gen {
+		// With CPUs modelled, a thread without one waits (cpus.go).
+		if w.gen == m.gen && s.cpuAdmit(m) {
 			next := m.next
 			m.next = stepNone
 			s.runM(m, next)
+			s.cpuSettle(m)
 		}
 	case wakeSysmon:
-		if w.gen == s.mon.gen {
+		if w.gen == s.mon.gen && s.cpuAdmit(s.ms[s.mon.M]) {
 			s.sysmon()
+			s.cpuSettle(s.ms[s.mon.M])
 		}
 	case wakeSignal:
-		s.preemptSignal(w.m, w.g, w.gen)
+		if s.cpuAdmitSignal(w) {
+			s.preemptSignal(w.m, w.g, w.gen)
+			s.cpuSettle(s.ms[w.m])
+		}
 	case wakeNetReady:
 		s.netReady(w.g)
+	case wakeCPU:
+		s.cpuTick(int32(w.m), w.gen)
 	}
 	if !s.ended {
 		s.checkdead()
@@ -410,6 +426,7 @@ func (s *Machine) wakeMAt(m *M, at sim.Time, next mStep) {
 	m.next = next
 	m.wakeAt = at
 	s.agenda.Push(at, wake{kind: wakeM, m: m.ID, gen: m.gen})
+	s.cpuNoteWake(m)
 }
 
 func (s *Machine) after(d time.Duration) sim.Time { return s.now.Add(d) }
@@ -550,6 +567,7 @@ func (s *Machine) Clone() *Machine {
 	c.out = s.out.clone()
 	c.freeChans = append([]int32(nil), s.freeChans...)
 	c.selects = append([]selWait(nil), s.selects...)
+	c.cpu = s.cpu.clone()
 	return &c
 }
 

@@ -15,7 +15,9 @@ type microProg struct {
 	procs  int
 	until  time.Duration // 0: to the end
 	policy string
-	prog   Program
+	// cpus and load put the Ms on CPUs beside busy threads (cpus.go).
+	cpus, load int
+	prog       Program
 }
 
 func mainOnly(ops ...Op) Program { return Program{Main: ops} }
@@ -136,6 +138,12 @@ var (
 	// runnext: only sysmon's signal lets it run.
 	spinUntil = microProg{procs: 1, prog: Program{Flags: []string{"done"},
 		Main: []Op{goN(1, setFlag(0)), loopUntil(0), printOp("done!")}}}
+	// Two Ps on one CPU: the thread wakep creates waits a slice behind
+	// main's (START_DEBIT), gets the CPU at a tick, and when its
+	// goroutine's sleep ends wakes far enough behind main's thread to
+	// preempt it.
+	busyCPU = microProg{procs: 2, cpus: 1, prog: mainOnly(goN(1, sleep(time.Millisecond), cpu(time.Millisecond)),
+		cpu(10*time.Millisecond), waitKids())}
 )
 
 // actionProgs runs the actions no program of ruleProgs uses: an action
@@ -278,6 +286,10 @@ var ruleProgs = map[Rule]microProg{
 	RuleCondSignal:       condSignalAll,
 	RuleCondBroadcast:    condSignalAll,
 	RuleReadyCond:        condSignalAll,
+	RuleCPUWait:          busyCPU,
+	RuleCPUWakeupPreempt: busyCPU,
+	RuleCPUSliceOver:     busyCPU,
+	RuleCPUResume:        busyCPU,
 }
 
 // runMicro runs a micro-program with the invariants checked and gives
@@ -289,7 +301,8 @@ func runMicro(t *testing.T, mp microProg, sink func(Event)) End {
 		t.Fatal(err)
 	}
 	prog := mp.prog
-	m, err := New(Config{Procs: mp.procs, Seed: 1, Until: mp.until, Costs: DefaultCosts(), Check: true, Policy: pol}, &prog)
+	m, err := New(Config{Procs: mp.procs, Seed: 1, Until: mp.until, Costs: DefaultCosts(), Check: true, Policy: pol,
+		CPUs: mp.cpus, Load: mp.load}, &prog)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -198,6 +198,16 @@ var ruleTable = [numRules]ruleInfo{
 		"Obj cond; N woken; N2 notified"},
 	RuleCondBroadcast: {"notifyListNotifyAll", "Broadcast notifies every ticket handed out and readies every parked waiter", "Obj cond; N woken; N2 notified"},
 	RuleReadyCond:     {"readyWithTime", "a Signal or Broadcast readies a waiter of the cond's notify list", "Obj cond; G2 waker; G3 kicked"},
+
+	// Linux's CFS, kernel/sched/fair.c as of 6.5 (cpus.go).
+	RuleCPUWait: {"select_task_rq_fair", "a thread wakes to find no idle CPU and not enough vruntime lead to preempt: it waits in a run queue",
+		"N cpu; N2 runnable; D lead; Flag newThread"},
+	RuleCPUWakeupPreempt: {"check_preempt_wakeup", "a woken thread whose vruntime is behind by more than the wake-up granularity preempts the running thread",
+		"N cpu; M2 preemptor; D lead; D2 wakeupGran"},
+	RuleCPUSliceOver: {"check_preempt_tick", "at the scheduler tick a thread that has had its slice of the period gives its CPU to the leftmost waiting thread",
+		"N cpu; N2 runnable; D slice; M2 next"},
+	RuleCPUResume: {"pick_next_task_fair", "a waiting thread gets a CPU, its own or an idle one that pulls it (newidle_balance)",
+		"N cpu; D offFor; Flag pulled"},
 }
 
 // Fn is the runtime function the rule models.

@@ -20,6 +20,8 @@ type Overrides struct {
 	MaxEvents int           // 0: the file's, else gmp.DefaultMaxEvents
 	Policy    *gmp.Policy
 	Noise     *bool
+	CPUs      int  // 0: the file's
+	Load      *int // nil: the file's
 	// Costs are a machine's measured costs (--costs, a profile schedlab
 	// calibrate wrote); nil keeps the model's defaults.
 	Costs     *gmp.Costs
@@ -46,6 +48,12 @@ func (s *Scenario) ConfigWith(o Overrides) gmp.Config {
 	}
 	if o.Noise != nil {
 		cfg.Noise = *o.Noise
+	}
+	if o.CPUs != 0 {
+		cfg.CPUs = o.CPUs
+	}
+	if o.Load != nil {
+		cfg.Load = *o.Load
 	}
 	if o.Costs != nil {
 		cfg.Costs = *o.Costs

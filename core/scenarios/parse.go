@@ -28,7 +28,7 @@ const (
 	maxErrors    = 20
 )
 
-var topKeys = []string{"name", "title", "summary", "procs", "seed", "until", "max_events", "policy", "noise", "start", "expect", "chans", "pools", "sems", "mutexes", "rwmutexes", "waitgroups", "main", "notes", "ask", "marks"}
+var topKeys = []string{"name", "title", "summary", "procs", "seed", "until", "max_events", "policy", "noise", "start", "cpus", "load", "expect", "chans", "pools", "sems", "mutexes", "rwmutexes", "waitgroups", "main", "notes", "ask", "marks"}
 
 // allKeys are topKeys and the keys of the kinds of object gmp registers
 // (objects.go).
@@ -217,6 +217,12 @@ func (p *reader) parse(data []byte) *Scenario {
 		default:
 			p.errorf(n, "write start: warm for the runtime as main.main finds it (idle threads, schedtick advanced), or leave it out", "unknown start %q", v)
 		}
+	}
+	if n, ok := fields["cpus"]; ok {
+		sc.CPUs = int(p.integer(n, "cpus", 1, gmp.MaxProcs))
+	}
+	if n, ok := fields["load"]; ok {
+		sc.Load = int(p.integer(n, "load", 0, gmp.MaxLoad))
 	}
 	if n, ok := fields["expect"]; ok {
 		switch v := p.str(n, "expect"); v {

@@ -54,6 +54,10 @@ type Scenario struct {
 	// Flags are the shared flags set: and until: name, in order of
 	// first use.
 	Flags []string
+	// CPUs and Load put the Ms on CPUs scheduled by a model of Linux's
+	// CFS, beside Load busy threads of other programs (cpus:, load:;
+	// gmp.Config). 0 and 0: every M that can run runs.
+	CPUs, Load int
 	// Source is the file's text.
 	Source []byte
 }
@@ -83,7 +87,8 @@ func (s *Scenario) Program() *gmp.Program {
 // Config returns a simulation configuration for the scenario, with the
 // default costs. Callers override fields (seed, procs, until) from flags.
 func (s *Scenario) Config() gmp.Config {
-	return gmp.Config{Procs: s.Procs, Seed: s.Seed, Until: s.Until, MaxEvents: s.MaxEvents, Policy: s.Policy, Noise: s.Noise, WarmStart: s.WarmStart}
+	return gmp.Config{Procs: s.Procs, Seed: s.Seed, Until: s.Until, MaxEvents: s.MaxEvents, Policy: s.Policy, Noise: s.Noise, WarmStart: s.WarmStart,
+		CPUs: s.CPUs, Load: s.Load}
 }
 
 // AsExpected reports whether a run that ended with end ended the way the

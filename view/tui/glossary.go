@@ -40,6 +40,8 @@ var glossary = []glossaryEntry{
 	{Panel: "Ms", Term: "spin", Meaning: "a spinning M: it holds a P and looks for work to steal"},
 	{Panel: "Ms", Term: "waking→P3", Meaning: "an M being woken (or created) to run P3"},
 	{Panel: "Ms", Term: "sysmon", Meaning: "the monitor thread: it sleeps 20µs to 10ms, retakes Ps from syscalls and preempts long slices"},
+	{Panel: "Ms", Term: "cpu1", Meaning: "with cpus: or load: set, the CPU the thread runs on"},
+	{Panel: "Ms", Term: "off-CPU", Meaning: "the thread could run but the kernel gave its CPU to another thread: it and the P it holds wait"},
 	{Panel: "pools", Term: "8/16 run", Meaning: "running workers against the pool's capacity (∞: unlimited)"},
 	{Panel: "pools", Term: "wait", Meaning: "submitters waiting for a worker, first come first served"},
 	{Panel: "pools", Term: "w14 49ms/50ms", Meaning: "idle worker w14, idle 49ms of the 50ms expiry; the next task goes to the first listed"},

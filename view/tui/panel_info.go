@@ -146,6 +146,15 @@ func drawMs(c canvas, f frame, col, row, limit int) int {
 		case m.State == gmp.MStarting:
 			s, kind = fmt.Sprintf("%v waking→%v", m.ID, m.NextP), "waking"
 		}
+		// With CPUs modelled, where the kernel has the thread: a thread
+		// that could run but waits for a CPU holds up its P.
+		switch cpu, on := st.ThreadCPU(m.ID); on {
+		case gmp.CPURunning:
+			s += fmt.Sprintf(" cpu%d", cpu)
+		case gmp.CPUWaiting:
+			s += " off-CPU"
+			count["off-CPU"]++
+		}
 		parts = append(parts, s)
 		count[kind]++
 	}
@@ -159,7 +168,13 @@ func drawMs(c canvas, f frame, col, row, limit int) int {
 			sum = append(sum, fmt.Sprintf("%d %s", count[kind], kind))
 		}
 	}
-	return c.text(col, row, truncate(fmt.Sprintf("%d: %s", st.NumM(), strings.Join(sum, ", ")), limit-col), t.Base)
+	line := fmt.Sprintf("%d: %s", st.NumM(), strings.Join(sum, ", "))
+	if n := count["off-CPU"]; n > 0 {
+		// Off-CPU is where the kernel has a thread, not another state:
+		// those threads are counted above too.
+		line += fmt.Sprintf(" (%d of them off-CPU)", n)
+	}
+	return c.text(col, row, truncate(line, limit-col), t.Base)
 }
 
 func sysmonText(st *gmp.Machine, d *gmp.Describer) string {
