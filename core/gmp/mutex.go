@@ -390,6 +390,18 @@ func (s *Machine) locked(m *M, g *G, op *Op) {
 // mutexPlace is a goroutine parked in Lock on a mutex's semaphore (an
 // RWMutex's writer lock too).
 var mutexPlace = waitPlace{
+	loc: func(d *Describer, b []byte, id int32) []byte {
+		if d.isRW(int(id)) {
+			return append(d.mutexName(int(id)).appendTo(append(b, "rwmutex:"...)), ".w"...)
+		}
+		return d.mutexName(int(id)).appendTo(append(b, "mutex:"...))
+	},
+	words: func(d *Describer, b []byte, id int32) []byte {
+		if d.isRW(int(id)) {
+			return appendf(b, "the writer lock of rwmutex %s", d.mutexName(int(id)))
+		}
+		return appendf(b, "mutex %s", d.mutexName(int(id)))
+	},
 	reason: func(*Describer, int32) Reason { return ReasonMutexLock },
 	queue:  func(s *Machine, id int32) *WaitQ { return &s.mutexes[id].Sema },
 	state: func(s *Machine, b []byte, id int32) []byte {

@@ -212,6 +212,12 @@ func (c *checker) checkObj(i int) {
 // objPlace is a goroutine parked on an object of a registered kind: its
 // kind says the reason and the state.
 var objPlace = waitPlace{
+	loc: func(d *Describer, b []byte, id int32) []byte {
+		return d.objName(int(id)).appendTo(append(append(b, d.objNoun(int(id))...), ':'))
+	},
+	words: func(d *Describer, b []byte, id int32) []byte {
+		return d.objName(int(id)).appendTo(append(append(b, d.objNoun(int(id))...), ' '))
+	},
 	reason: func(d *Describer, id int32) Reason {
 		if int(id) < len(d.objs) {
 			return objKinds[d.objs[id].Kind].Reason

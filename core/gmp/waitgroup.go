@@ -105,6 +105,12 @@ func (s *Machine) wgWait(m *M, g *G, op *Op) {
 
 // wgPlace is a goroutine parked in Wait on a wait group's semaphore.
 var wgPlace = waitPlace{
+	loc: func(d *Describer, b []byte, id int32) []byte {
+		return d.wgName(int(id)).appendTo(append(b, "wg:"...))
+	},
+	words: func(d *Describer, b []byte, id int32) []byte {
+		return appendf(b, "wait group %s", d.wgName(int(id)))
+	},
 	reason: func(*Describer, int32) Reason { return ReasonWaitGroup },
 	queue:  func(s *Machine, id int32) *WaitQ { return &s.wgs[id].Sema },
 	state: func(s *Machine, b []byte, id int32) []byte {

@@ -9,7 +9,7 @@ import (
 
 // The places goroutines park at on a sync object (waitplace.go) say what
 // waits there in their own files: the generic wording and queue lookup
-// (waitq.go), the park sentence (describe_park.go) and the deadlock
+// (waitq.go), the place names (describe.go), the park sentence (describe_park.go) and the deadlock
 // report (checkdead.go) read the table and name none of them. Put a case
 // for one back into those files and this fails naming the file and line.
 func TestWaitPlacesHaveNoCasesOutside(t *testing.T) {
@@ -27,13 +27,16 @@ func TestWaitPlacesHaveNoCasesOutside(t *testing.T) {
 		t.Fatalf("%d places are registered, this test knows %d: add the new one's Loc to locs", registered, len(locs))
 	}
 	for name, l := range locs {
-		if placeOf(l) == nil {
+		wp := placeOf(l)
+		if wp == nil {
 			t.Errorf("%s has no waitPlace", name)
+		} else if wp.loc == nil || wp.words == nil || wp.reason == nil || wp.queue == nil || wp.state == nil {
+			t.Errorf("%s: its waitPlace lacks a name, a reason, a queue or a state", name)
 		}
 		banned[name] = true
 	}
 	fset := token.NewFileSet()
-	for _, file := range []string{"checkdead.go", "describe_park.go", "waitq.go"} {
+	for _, file := range []string{"checkdead.go", "describe.go", "describe_park.go", "waitq.go"} {
 		f, err := parser.ParseFile(fset, file, nil, 0)
 		if err != nil {
 			t.Fatal(err)
