@@ -77,23 +77,8 @@ type Blocked struct {
 // waitState appends, in brackets, what the object a goroutine waits on at
 // l holds now: for a deadlock report.
 func (s *Machine) waitState(b []byte, l Loc) []byte {
-	switch l.Kind {
-	case LocMutex:
-		mu := &s.mutexes[l.ID]
-		b = appendf(b, " (held by %s, %d waiting", holder(mu.Holder), mu.Sema.Len())
-		if mu.Starving {
-			b = append(b, ", starvation mode"...)
-		}
-		return append(b, ')')
-	case LocRWReader:
-		return appendf(b, " (%s holds it or waits for it)", writer(s.mutexes[l.ID].Holder))
-	case LocRWWriter:
-		return appendf(b, " (for %s to leave)", plural(s.mutexes[l.ID].ReaderWait, "reader", "readers"))
-	case LocWaitGroup:
-		return appendf(b, " (counter %d)", s.wgs[l.ID].Counter)
-	case LocObj:
-		o := &s.objs[l.ID]
-		return append(KindOf(o).State(append(b, " ("...), o), ')')
+	if wp := placeOf(l.Kind); wp != nil {
+		return append(wp.state(s, append(b, " ("...), l.ID), ')')
 	}
 	return b
 }
@@ -113,6 +98,10 @@ func (s *Machine) BlockedAtEnd() []Blocked {
 // wait for children, are older than that sentence; golden files hold
 // their wording.
 func (s *Machine) blockedOn(g *G) string {
+	if placeOf(g.Where.Kind) != nil {
+		b := NewDescriber(s.prog).quoted().waitsOn(appendf(nil, "%v is blocked ", g.ID), g.Where)
+		return string(s.waitState(b, g.Where))
+	}
 	switch g.Where.Kind {
 	case LocWait:
 		if len(s.pools) > 0 {
@@ -129,9 +118,6 @@ func (s *Machine) blockedOn(g *G) string {
 		return fmt.Sprintf("%v is waiting to acquire semaphore %q (%d of %d taken)", g.ID, sm.Decl.Name, sm.Cur, sm.Decl.Size)
 	case LocChanRecv, LocChanSend, LocGroupWait:
 		return string(NewDescriber(s.prog).quoted().waitsOn(appendf(nil, "%v is blocked ", g.ID), g.Where))
-	case LocMutex, LocRWReader, LocRWWriter, LocWaitGroup, LocObj:
-		b := NewDescriber(s.prog).quoted().waitsOn(appendf(nil, "%v is blocked ", g.ID), g.Where)
-		return string(s.waitState(b, g.Where))
 	case LocSelect:
 		// As the park sentence says it, then the wait reason Go's
 		// traceback prints in the goroutine's header: [select].

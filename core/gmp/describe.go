@@ -121,21 +121,11 @@ func (d *Describer) AppendLoc(b []byte, l Loc) []byte {
 		return append(d.poolName(int(l.ID)).appendTo(append(b, "pool:"...)), ".wait"...)
 	case LocGroupWait:
 		return append(b, "errgroup.wait"...)
-	case LocMutex:
-		if d.isRW(int(l.ID)) {
-			return append(d.mutexName(int(l.ID)).appendTo(append(b, "rwmutex:"...)), ".w"...)
-		}
-		return d.mutexName(int(l.ID)).appendTo(append(b, "mutex:"...))
-	case LocRWReader:
-		return append(d.mutexName(int(l.ID)).appendTo(append(b, "rwmutex:"...)), ".readers"...)
-	case LocRWWriter:
-		return append(d.mutexName(int(l.ID)).appendTo(append(b, "rwmutex:"...)), ".writer"...)
-	case LocWaitGroup:
-		return d.wgName(int(l.ID)).appendTo(append(b, "wg:"...))
 	case LocSelect:
 		return append(b, "select"...)
-	case LocObj:
-		return d.objName(int(l.ID)).appendTo(append(append(b, d.objNoun(int(l.ID))...), ':'))
+	}
+	if wp := placeOf(l.Kind); wp != nil {
+		return wp.loc(d, b, l.ID)
 	}
 	return b
 }
@@ -236,19 +226,11 @@ func (d *Describer) appendPlace(b []byte, l Loc) []byte {
 		return appendf(b, "pool %s's line of waiting submitters", d.poolName(int(l.ID)))
 	case LocGroupWait:
 		return append(b, "errgroup.Wait"...)
-	case LocMutex:
-		if d.isRW(int(l.ID)) {
-			return appendf(b, "the writer lock of rwmutex %s", d.mutexName(int(l.ID)))
-		}
-		return appendf(b, "mutex %s", d.mutexName(int(l.ID)))
-	case LocRWReader, LocRWWriter:
-		return appendf(b, "rwmutex %s", d.mutexName(int(l.ID)))
-	case LocWaitGroup:
-		return appendf(b, "wait group %s", d.wgName(int(l.ID)))
 	case LocSelect:
 		return append(b, "its select"...)
-	case LocObj:
-		return d.objName(int(l.ID)).appendTo(append(append(b, d.objNoun(int(l.ID))...), ' '))
+	}
+	if wp := placeOf(l.Kind); wp != nil {
+		return wp.words(d, b, l.ID)
 	}
 	return d.AppendLoc(b, l)
 }

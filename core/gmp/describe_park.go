@@ -38,14 +38,6 @@ var parkWords = words{
 	},
 }
 
-// leave is the verb after "the N readers inside".
-func leave(n int) string {
-	if n == 1 {
-		return "leaves"
-	}
-	return "leave"
-}
-
 func (d *Describer) park(b []byte, e Event) []byte {
 	if e.Reason == ReasonChanSend && e.To.Kind == LocChanSend && e.Op != nil && e.Op.Kind == opGroupSend {
 		return appendf(b, "%v blocks in errgroup.Go: all %d slots of its group are taken (the limit channel is full)", e.G, e.Op.Limit)
@@ -53,8 +45,12 @@ func (d *Describer) park(b []byte, e Event) []byte {
 	if e.Reason == ReasonChanRecv && e.To.Kind == LocPoolIdle {
 		return appendf(b, "worker w%d (%v) parks receiving on its task channel until a submitter sends it a task, or the purge closes it", e.WaitArg(), e.G)
 	}
-	if e.To.Kind == LocObj {
-		return d.waitsOn(appendf(b, "%v blocks ", e.G), e.To)
+	if wp := placeOf(e.To.Kind); wp != nil {
+		b = d.waitsOn(appendf(b, "%v blocks ", e.G), e.To)
+		if wp.parked != nil {
+			b = wp.parked(d, b, e)
+		}
+		return b
 	}
 	if e.To.Kind == LocSelect {
 		return d.waitsOnSelect(appendf(b, "%v blocks ", e.G), e.Op)
@@ -74,15 +70,8 @@ func (d *Describer) park(b []byte, e Event) []byte {
 			return appendf(b, "%v waits for %s (goroutines it started, pool tasks it submitted) to finish", e.G, plural(e.WaitArg(), "child", "children"))
 		}
 		return appendf(b, "%v waits for its %s to exit", e.G, plural(e.WaitArg(), "child", "children"))
-	case ReasonWaitGroup:
-		if e.To.Kind == LocWaitGroup {
-			return appendf(d.waitsOn(appendf(b, "%v blocks ", e.G), e.To), " until its counter, %d, drops to zero", e.WaitArg())
-		}
+	case ReasonWaitGroup: // errgroup.Wait; a sync.WaitGroup's is its waitPlace
 		return appendf(d.waitsOn(appendf(b, "%v waits ", e.G), e.To), " for %s", plural(e.WaitArg(), "goroutine", "goroutines"))
-	case ReasonMutexLock, ReasonRWMutexRLock:
-		return appendf(d.waitsOn(appendf(b, "%v blocks ", e.G), e.To), " (#%d in line)", e.WaitArg())
-	case ReasonRWMutexLock:
-		return appendf(d.waitsOn(appendf(b, "%v blocks ", e.G), e.To), " until the %s inside %s", plural(e.WaitArg(), "reader", "readers"), leave(e.WaitArg()))
 	case ReasonSelect:
 		switch e.To.Kind {
 		case LocPoolWait:

@@ -387,6 +387,37 @@ func (s *Machine) locked(m *M, g *G, op *Op) {
 	s.continueAfter(m, s.cfg.Costs.ChanOp)
 }
 
+// mutexPlace is a goroutine parked in Lock on a mutex's semaphore (an
+// RWMutex's writer lock too).
+var mutexPlace = waitPlace{
+	loc: func(d *Describer, b []byte, id int32) []byte {
+		if d.isRW(int(id)) {
+			return append(d.mutexName(int(id)).appendTo(append(b, "rwmutex:"...)), ".w"...)
+		}
+		return d.mutexName(int(id)).appendTo(append(b, "mutex:"...))
+	},
+	words: func(d *Describer, b []byte, id int32) []byte {
+		if d.isRW(int(id)) {
+			return appendf(b, "the writer lock of rwmutex %s", d.mutexName(int(id)))
+		}
+		return appendf(b, "mutex %s", d.mutexName(int(id)))
+	},
+	reason: func(*Describer, int32) Reason { return ReasonMutexLock },
+	queue:  func(s *Machine, id int32) *WaitQ { return &s.mutexes[id].Sema },
+	state: func(s *Machine, b []byte, id int32) []byte {
+		mu := &s.mutexes[id]
+		b = appendf(b, "held by %s, %d waiting", holder(mu.Holder), mu.Sema.Len())
+		if mu.Starving {
+			b = append(b, ", starvation mode"...)
+		}
+		return b
+	},
+	parked: inLine,
+}
+
+// inLine is the park sentence's place in a semaphore's line.
+func inLine(_ *Describer, b []byte, e Event) []byte { return appendf(b, " (#%d in line)", e.WaitArg()) }
+
 // mutex checks a mutex's books: its queue against the goroutines parked
 // on it, the waiter count against the queue, the woken flag against its
 // owner, and each goroutine inside lockSlow against where it is.

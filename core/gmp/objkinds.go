@@ -209,13 +209,26 @@ func (c *checker) checkObj(i int) {
 	k.check(c, o, where)
 }
 
-// objWait is the wait reason and sentence of a goroutine parked on object
-// i, for waitsOn: "in sync.Cond.Wait on cond ready".
-func (d *Describer) objWait(b []byte, l Loc) []byte {
-	if int(l.ID) < len(d.objs) {
-		return appendf(b, "in %v on %s", objKinds[d.objs[l.ID].Kind].Reason, d.place(l))
-	}
-	return appendf(b, "in %s", d.place(l))
+// objPlace is a goroutine parked on an object of a registered kind: its
+// kind says the reason and the state.
+var objPlace = waitPlace{
+	loc: func(d *Describer, b []byte, id int32) []byte {
+		return d.objName(int(id)).appendTo(append(append(b, d.objNoun(int(id))...), ':'))
+	},
+	words: func(d *Describer, b []byte, id int32) []byte {
+		return d.objName(int(id)).appendTo(append(append(b, d.objNoun(int(id))...), ' '))
+	},
+	reason: func(d *Describer, id int32) Reason {
+		if int(id) < len(d.objs) {
+			return objKinds[d.objs[id].Kind].Reason
+		}
+		return NoReason
+	},
+	queue: func(s *Machine, id int32) *WaitQ { return &s.objs[id].Q },
+	state: func(s *Machine, b []byte, id int32) []byte {
+		o := &s.objs[id]
+		return KindOf(o).State(b, o)
+	},
 }
 
 // objName names object i: "cond ready", or "object #3" for one the

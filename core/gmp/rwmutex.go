@@ -104,6 +104,51 @@ func (s *Machine) rwUnlock(m *M, g *G, op *Op, mu *Mutex) {
 	s.mutexUnlock(m, g, op, mu)
 }
 
+// rwReaderPlace is a reader parked in RLock behind a writer, on
+// readerSem.
+var rwReaderPlace = waitPlace{
+	loc: func(d *Describer, b []byte, id int32) []byte {
+		return append(d.mutexName(int(id)).appendTo(append(b, "rwmutex:"...)), ".readers"...)
+	},
+	words:  rwWords,
+	reason: func(*Describer, int32) Reason { return ReasonRWMutexRLock },
+	queue:  func(s *Machine, id int32) *WaitQ { return &s.mutexes[id].ReaderSem },
+	state: func(s *Machine, b []byte, id int32) []byte {
+		return appendf(b, "%s holds it or waits for it", writer(s.mutexes[id].Holder))
+	},
+	parked: inLine,
+}
+
+// rwWriterPlace is a writer parked in Lock, on writerSem, until the
+// readers inside leave.
+var rwWriterPlace = waitPlace{
+	loc: func(d *Describer, b []byte, id int32) []byte {
+		return append(d.mutexName(int(id)).appendTo(append(b, "rwmutex:"...)), ".writer"...)
+	},
+	words:  rwWords,
+	reason: func(*Describer, int32) Reason { return ReasonRWMutexLock },
+	queue:  func(s *Machine, id int32) *WaitQ { return &s.mutexes[id].WriterSem },
+	state: func(s *Machine, b []byte, id int32) []byte {
+		return appendf(b, "for %s to leave", plural(s.mutexes[id].ReaderWait, "reader", "readers"))
+	},
+	parked: func(_ *Describer, b []byte, e Event) []byte {
+		return appendf(b, " until the %s inside %s", plural(e.WaitArg(), "reader", "readers"), leave(e.WaitArg()))
+	},
+}
+
+// rwWords names an RWMutex's reader or writer semaphore in a sentence.
+func rwWords(d *Describer, b []byte, id int32) []byte {
+	return appendf(b, "rwmutex %s", d.mutexName(int(id)))
+}
+
+// leave is the verb after "the N readers inside".
+func leave(n int) string {
+	if n == 1 {
+		return "leaves"
+	}
+	return "leave"
+}
+
 // rwmutex checks an RWMutex's reader side: the counts against the
 // readers and the writer parked on its semaphores.
 func (c *checker) rwmutex(i int) {

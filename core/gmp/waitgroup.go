@@ -103,6 +103,24 @@ func (s *Machine) wgWait(m *M, g *G, op *Op) {
 	s.enterScheduler(m)
 }
 
+// wgPlace is a goroutine parked in Wait on a wait group's semaphore.
+var wgPlace = waitPlace{
+	loc: func(d *Describer, b []byte, id int32) []byte {
+		return d.wgName(int(id)).appendTo(append(b, "wg:"...))
+	},
+	words: func(d *Describer, b []byte, id int32) []byte {
+		return appendf(b, "wait group %s", d.wgName(int(id)))
+	},
+	reason: func(*Describer, int32) Reason { return ReasonWaitGroup },
+	queue:  func(s *Machine, id int32) *WaitQ { return &s.wgs[id].Sema },
+	state: func(s *Machine, b []byte, id int32) []byte {
+		return appendf(b, "counter %d", s.wgs[id].Counter)
+	},
+	parked: func(_ *Describer, b []byte, e Event) []byte {
+		return appendf(b, " until its counter, %d, drops to zero", e.WaitArg())
+	},
+}
+
 // waitGroup checks a wait group's books.
 func (c *checker) waitGroup(i int) {
 	wg := &c.s.wgs[i]

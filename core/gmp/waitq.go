@@ -159,6 +159,9 @@ func (q *WaitQ) check(c *checker, l Loc, where string, lib bool) {
 // An errgroup's Wait is found by its owner, the one goroutine that waits
 // in it.
 func (s *Machine) queuesAt(l Loc, g GID) (a, b *WaitQ) {
+	if wp := placeOf(l.Kind); wp != nil {
+		return wp.queue(s, l.ID), nil
+	}
 	switch l.Kind {
 	case LocChanRecv:
 		return &s.chans[l.ID].RecvQ, nil
@@ -173,16 +176,6 @@ func (s *Machine) queuesAt(l Loc, g GID) (a, b *WaitQ) {
 		if gr := s.groupOf(g); gr != nil {
 			return &gr.wait, nil
 		}
-	case LocMutex:
-		return &s.mutexes[l.ID].Sema, nil
-	case LocRWReader:
-		return &s.mutexes[l.ID].ReaderSem, nil
-	case LocRWWriter:
-		return &s.mutexes[l.ID].WriterSem, nil
-	case LocWaitGroup:
-		return &s.wgs[l.ID].Sema, nil
-	case LocObj:
-		return &s.objs[l.ID].Q, nil
 	}
 	return nil, nil
 }
@@ -201,6 +194,12 @@ func (s *Machine) unqueue(g GID, l Loc) {
 // read it, so the two cannot word one wait two ways. A select's wait is
 // worded by waitsOnSelect, which needs the select's cases.
 func (d *Describer) waitsOn(b []byte, l Loc) []byte {
+	if wp := placeOf(l.Kind); wp != nil {
+		if r := wp.reason(d, l.ID); r != NoReason {
+			return appendf(b, "in %v on %s", r, d.place(l))
+		}
+		return appendf(b, "in %s", d.place(l))
+	}
 	switch l.Kind {
 	case LocChanRecv:
 		return appendf(b, "receiving from %s", d.place(l))
@@ -208,16 +207,6 @@ func (d *Describer) waitsOn(b []byte, l Loc) []byte {
 		return appendf(b, "sending to %s", d.place(l))
 	case LocGroupWait:
 		return append(b, "in errgroup.Wait"...)
-	case LocMutex:
-		return appendf(b, "in %v on %s", ReasonMutexLock, d.place(l))
-	case LocRWReader:
-		return appendf(b, "in %v on %s", ReasonRWMutexRLock, d.place(l))
-	case LocRWWriter:
-		return appendf(b, "in %v on %s", ReasonRWMutexLock, d.place(l))
-	case LocWaitGroup:
-		return appendf(b, "in %v on %s", ReasonWaitGroup, d.place(l))
-	case LocObj:
-		return d.objWait(b, l)
 	}
 	return appendf(b, "in %s", d.place(l))
 }
