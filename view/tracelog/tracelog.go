@@ -73,10 +73,62 @@ type Writer struct {
 	// rule's "fn", a reason, a place, an action's "src". A JSON line has
 	// a dozen fields, and writing and quoting each afresh was a third of
 	// its cost.
-	fnJSON     [256][]byte // by rule; nil until first met
-	reasonJSON [256][]byte // by reason
+	fnJSON     [256]field // by rule; unset until first met
+	reasonJSON [256]field // by reason
+	kindJSON   [256]field // `,"kind":"go-start"`, by kind
 	locJSON    [locCacheSize]locEntry
 	srcJSON    [srcCacheSize]srcEntry
+	// The line's start, `{"t":` and the time, kept for the next line:
+	// half the lines of a run share their time with the line before.
+	lastT  sim.Time
+	tField field
+}
+
+// A field is a piece of a JSON line made once and copied into every line
+// that has it. A piece of up to fieldSize bytes is copied as a whole
+// array, fieldSize bytes of which the line keeps its own: two moves and no
+// test of its length. Copied as a slice, each was a call to memmove, whose
+// tests of the length went wrong one line in four (cachegrind's branch
+// simulation put a quarter of the run's mispredicted branches there).
+type field struct {
+	set  bool
+	n    int             // the length
+	b    [fieldSize]byte // the bytes, when n <= fieldSize
+	long []byte          // the bytes, when longer (a long channel name)
+}
+
+const fieldSize = 32
+
+// setTo makes f hold b.
+func (f *field) setTo(b []byte) {
+	f.set, f.n = true, len(b)
+	if len(b) <= fieldSize {
+		f.b = [fieldSize]byte{}
+		copy(f.b[:], b)
+		f.long = nil
+	} else {
+		f.long = append(f.long[:0], b...)
+	}
+}
+
+// appendTo appends f to b. A line is written into a buffer that keeps
+// room after it (New), so the whole-array copy nearly always fits.
+func (f *field) appendTo(b []byte) []byte {
+	l := len(b)
+	if f.n <= fieldSize && cap(b)-l >= fieldSize {
+		*(*[fieldSize]byte)(b[l : l+fieldSize]) = f.b
+		return b[:l+f.n]
+	}
+	return f.appendSlowly(b)
+}
+
+// appendSlowly is appendTo's rare case, apart so that appendTo is small
+// enough to be inlined.
+func (f *field) appendSlowly(b []byte) []byte {
+	if f.n <= fieldSize {
+		return append(b, f.b[:f.n]...)
+	}
+	return append(b, f.long...)
 }
 
 // locCacheSize is the number of places whose JSON string is remembered:
@@ -85,7 +137,7 @@ const locCacheSize = 1024
 
 type locEntry struct {
 	loc  gmp.Loc
-	json []byte // the quoted string; nil for an empty entry
+	json field // the quoted string; unset for an empty entry
 }
 
 // srcCacheSize is the number of actions whose "src" is remembered, by
@@ -94,7 +146,7 @@ const srcCacheSize = 64
 
 type srcEntry struct {
 	pos  gmp.Pos
-	json []byte // `,"src":"file:line:col"`; nil for an empty entry
+	json field // `,"src":"file:line:col"`; unset for an empty entry
 }
 
 // New returns a writer to w for a run described by d with the given notes.
@@ -311,11 +363,16 @@ func padTo(b []byte, end int) []byte {
 }
 
 func (w *Writer) jsonEvent(e *gmp.Event) {
-	b := append(w.buf, `{"t":`...)
-	b = decimal.AppendInt(b, int64(e.T))
-	b = append(b, `,"kind":"`...)
-	b = append(b, e.Kind.String()...)
-	b = append(b, '"')
+	var b []byte
+	if e.T == w.lastT && w.tField.set {
+		b = w.tField.appendTo(w.buf)
+	} else {
+		start := len(w.buf)
+		b = decimal.AppendInt(append(w.buf, `{"t":`...), int64(e.T))
+		w.lastT = e.T
+		w.tField.setTo(b[start:])
+	}
+	b = w.kindField(e.Kind).appendTo(b)
 	if e.G != gmp.NoG {
 		b = append(b, `,"g":`...)
 		b = decimal.AppendInt(b, int64(e.G))
@@ -329,15 +386,15 @@ func (w *Writer) jsonEvent(e *gmp.Event) {
 		b = decimal.AppendInt(b, int64(e.M))
 	}
 	if !e.From.IsZero() {
-		b = append(append(b, `,"from":`...), w.locString(e.From)...)
+		b = w.locString(e.From).appendTo(append(b, `,"from":`...))
 	}
 	if !e.To.IsZero() {
-		b = append(append(b, `,"to":`...), w.locString(e.To)...)
+		b = w.locString(e.To).appendTo(append(b, `,"to":`...))
 	}
 	if e.Reason != gmp.NoReason {
-		b = append(b, w.reasonField(e.Reason)...)
+		b = w.reasonField(e.Reason).appendTo(b)
 	}
-	b = append(b, w.fnField(e.Rule)...)
+	b = w.fnField(e.Rule).appendTo(b)
 	b = append(b, `,"why":"`...)
 	if w.plainJSON && w.d.OnlyNames(e.Rule) {
 		b = append(w.d.AppendDescribe(b, *e), '"')
@@ -346,7 +403,7 @@ func (w *Writer) jsonEvent(e *gmp.Event) {
 		b = w.quoteFrom(w.d.AppendDescribe(b, *e), start)
 	}
 	if e.Op != nil && e.Op.Pos.Line > 0 {
-		b = append(b, w.srcField(e.Op.Pos)...)
+		b = w.srcField(e.Op.Pos).appendTo(b)
 	}
 	if e.Kind == gmp.KindPrint {
 		// The program's output: the scenario's text, escaped.
@@ -362,48 +419,56 @@ func (w *Writer) jsonEvent(e *gmp.Event) {
 	w.buf = append(b, "}\n"...)
 }
 
+// kindField is `,"kind":"…"` of kind k.
+func (w *Writer) kindField(k gmp.Kind) *field {
+	f := &w.kindJSON[k]
+	if !f.set {
+		f.setTo(append(append([]byte(`,"kind":"`), k.String()...), '"'))
+	}
+	return f
+}
+
 // fnField is the "fn" field of rule r's lines, empty for a rule that
 // names no function.
-func (w *Writer) fnField(r gmp.Rule) []byte {
-	if f := w.fnJSON[r]; f != nil {
-		return f
+func (w *Writer) fnField(r gmp.Rule) *field {
+	f := &w.fnJSON[r]
+	if !f.set {
+		var b []byte
+		if fn := r.Fn(); fn != "" {
+			b = appendString([]byte(`,"fn":`), fn)
+		}
+		f.setTo(b)
 	}
-	f := []byte{}
-	if fn := r.Fn(); fn != "" {
-		f = appendString(append(f, `,"fn":`...), fn)
-	}
-	w.fnJSON[r] = f
 	return f
 }
 
 // reasonField is the "reason" field of reason r.
-func (w *Writer) reasonField(r gmp.Reason) []byte {
-	if f := w.reasonJSON[r]; f != nil {
-		return f
+func (w *Writer) reasonField(r gmp.Reason) *field {
+	f := &w.reasonJSON[r]
+	if !f.set {
+		f.setTo(appendString([]byte(`,"reason":`), r.String()))
 	}
-	f := appendString([]byte(`,"reason":`), r.String())
-	w.reasonJSON[r] = f
 	return f
 }
 
 // locString is place l as a JSON string, remembered by place.
-func (w *Writer) locString(l gmp.Loc) []byte {
+func (w *Writer) locString(l gmp.Loc) *field {
 	e := &w.locJSON[(uint(l.Kind)*61+uint(l.ID))%locCacheSize]
-	if e.json == nil || e.loc != l {
+	if !e.json.set || e.loc != l {
 		e.loc = l
-		e.json = w.quoteFrom(w.d.AppendLoc(append(e.json[:0], '"'), l), 1)
+		e.json.setTo(w.quoteFrom(w.d.AppendLoc([]byte{'"'}, l), 1))
 	}
-	return e.json
+	return &e.json
 }
 
 // srcField is the "src" field of an action at p, remembered by position.
-func (w *Writer) srcField(p gmp.Pos) []byte {
+func (w *Writer) srcField(p gmp.Pos) *field {
 	e := &w.srcJSON[uint(p.Line*31+p.Col)%srcCacheSize]
-	if e.json == nil || e.pos != p {
+	if !e.json.set || e.pos != p {
 		e.pos = p
-		e.json = appendPos(append(e.json[:0], `,"src":`...), p)
+		e.json.setTo(appendPos([]byte(`,"src":`), p))
 	}
-	return e.json
+	return &e.json
 }
 
 // quoteFrom makes b[start:], text appended after an opening quote, a JSON
