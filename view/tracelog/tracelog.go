@@ -50,12 +50,16 @@ const bufferSize = 256 << 10
 // out when it is full: a line copied from a buffer of its own into a
 // bufio.Writer was a second copy of every byte of the trace.
 type Writer struct {
-	out    io.Writer
-	buf    []byte // output not yet written; lines are appended to it
-	err    error  // the first write error; nothing is written after it
-	text   []byte // a sentence or place that needs escaping, copied out of the line
-	format Format
-	d      *gmp.Describer
+	out  io.Writer
+	buf  []byte // output not yet written; lines are appended to it
+	err  error  // the first write error; nothing is written after it
+	text []byte // a sentence or place that needs escaping, copied out of the line
+	// scratch is where a field is made before it is kept (field.setTo):
+	// places and positions that share a cache entry take turns in it,
+	// and a field made afresh each turn would allocate.
+	scratch []byte
+	format  Format
+	d       *gmp.Describer
 	// Events controls whether events and notes are written (schedtrace
 	// output alone can be asked for).
 	Events bool
@@ -105,8 +109,9 @@ func (f *field) setTo(b []byte) {
 	if len(b) <= fieldSize {
 		f.b = [fieldSize]byte{}
 		copy(f.b[:], b)
-		f.long = nil
 	} else {
+		// The slice is reused: an entry that a long place and a short
+		// one take turns in would allocate each turn otherwise.
 		f.long = append(f.long[:0], b...)
 	}
 }
@@ -456,7 +461,8 @@ func (w *Writer) locString(l gmp.Loc) *field {
 	e := &w.locJSON[(uint(l.Kind)*61+uint(l.ID))%locCacheSize]
 	if !e.json.set || e.loc != l {
 		e.loc = l
-		e.json.setTo(w.quoteFrom(w.d.AppendLoc([]byte{'"'}, l), 1))
+		w.scratch = w.quoteFrom(w.d.AppendLoc(append(w.scratch[:0], '"'), l), 1)
+		e.json.setTo(w.scratch)
 	}
 	return &e.json
 }
@@ -466,7 +472,8 @@ func (w *Writer) srcField(p gmp.Pos) *field {
 	e := &w.srcJSON[uint(p.Line*31+p.Col)%srcCacheSize]
 	if !e.json.set || e.pos != p {
 		e.pos = p
-		e.json.setTo(appendPos([]byte(`,"src":`), p))
+		w.scratch = appendPos(append(w.scratch[:0], `,"src":`...), p)
+		e.json.setTo(w.scratch)
 	}
 	return &e.json
 }
