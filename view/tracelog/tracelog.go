@@ -65,7 +65,9 @@ type Writer struct {
 	Events bool
 	notes  []scenarios.Note
 	places *scenarios.NoteTracker
-	n      int // events written so far
+	// unplaced counts the notes not yet placed; each is placed once.
+	unplaced int
+	n        int // events written so far
 	// plainJSON and plainTerm say that every name the describer may put
 	// in a sentence, and so every sentence of a rule that holds no other
 	// text of the program (gmp.Describer.OnlyNames), is already a JSON
@@ -127,8 +129,12 @@ func (f *field) appendTo(b []byte) []byte {
 	return f.appendSlowly(b)
 }
 
-// appendSlowly is appendTo's rare case, apart so that appendTo is small
-// enough to be inlined.
+// appendSlowly is appendTo's rare case, apart and not inlined so that
+// appendTo is a few instructions where it is inlined: a JSON line's code,
+// the describer's and the model's together do not fit the CPU's cache of
+// instructions, and each copy of this would take room in it.
+//
+//go:noinline
 func (f *field) appendSlowly(b []byte) []byte {
 	if f.n <= fieldSize {
 		return append(b, f.b[:f.n]...)
@@ -157,7 +163,7 @@ type srcEntry struct {
 // New returns a writer to w for a run described by d with the given notes.
 func New(w io.Writer, format Format, d *gmp.Describer, notes []scenarios.Note) *Writer {
 	wr := &Writer{out: w, buf: make([]byte, 0, bufferSize+4<<10), format: format, d: d, Events: true, notes: notes,
-		places: scenarios.NewNoteTracker(notes), plainJSON: true, plainTerm: true}
+		places: scenarios.NewNoteTracker(notes), unplaced: len(notes), plainJSON: true, plainTerm: true}
 	for _, name := range d.Names() {
 		wr.plainJSON = wr.plainJSON && plainRun(name, 0) == len(name)
 		wr.plainTerm = wr.plainTerm && safetext.IsTerm(name)
@@ -185,7 +191,13 @@ func (w *Writer) flush() {
 // note at a time comes before the event, at its time; a note on an event
 // comes after it.
 func (w *Writer) Event(e gmp.Event) {
-	placed := w.places.Observe(w.n, &e)
+	// Once every note is placed (a run with none: from the start) there
+	// is nothing to look for, and the call is left out.
+	var placed []int
+	if w.unplaced > 0 {
+		placed = w.places.Observe(w.n, &e)
+		w.unplaced -= len(placed)
+	}
 	w.n++
 	for _, i := range placed {
 		if n := w.notes[i]; n.Moment.HasAt {
