@@ -4,9 +4,11 @@
 package tracelog
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 	"strconv"
 	"strings"
 	"time"
@@ -140,6 +142,44 @@ func (f *field) appendSlowly(b []byte) []byte {
 		return append(b, f.b[:f.n]...)
 	}
 	return append(b, f.long...)
+}
+
+// smallFields holds a JSON field of a small number, key and value, such
+// as `,"p":12`, for each value below 1000 (so that it fits one word): every
+// line names a P and an M, and copying a word is cheaper than writing
+// the digits, two calls and a division or two.
+type smallFields struct {
+	key   string
+	words [1000]uint64 // the field's bytes, little-endian; 0 until made
+}
+
+var (
+	pFields = newSmallFields(`,"p":`)
+	mFields = newSmallFields(`,"m":`)
+)
+
+func newSmallFields(key string) *smallFields {
+	f := &smallFields{key: key}
+	for i := range f.words {
+		var w [8]byte
+		copy(w[:], decimal.AppendInt([]byte(key), int64(i)))
+		f.words[i] = binary.LittleEndian.Uint64(w[:])
+	}
+	return f
+}
+
+// appendTo appends the field of value i. The word is written whole into
+// the buffer's spare room and as many of its bytes kept as the field
+// has; a line is written into a buffer with room after it (New).
+func (f *smallFields) appendTo(b []byte, i int64) []byte {
+	l := len(b)
+	if i < 0 || i >= int64(len(f.words)) || cap(b)-l < 8 {
+		return decimal.AppendInt(append(b, f.key...), i)
+	}
+	x := f.words[i]
+	binary.LittleEndian.PutUint64(b[l:l+8], x)
+	// The word's bytes past the field are zero.
+	return b[:l+8-bits.LeadingZeros64(x)/8]
 }
 
 // locCacheSize is the number of places whose JSON string is remembered:
@@ -395,12 +435,10 @@ func (w *Writer) jsonEvent(e *gmp.Event) {
 		b = decimal.AppendInt(b, int64(e.G))
 	}
 	if e.P != gmp.NoP {
-		b = append(b, `,"p":`...)
-		b = decimal.AppendInt(b, int64(e.P))
+		b = pFields.appendTo(b, int64(e.P))
 	}
 	if e.M != gmp.NoM {
-		b = append(b, `,"m":`...)
-		b = decimal.AppendInt(b, int64(e.M))
+		b = mFields.appendTo(b, int64(e.M))
 	}
 	if !e.From.IsZero() {
 		b = w.locString(e.From).appendTo(append(b, `,"from":`...))
