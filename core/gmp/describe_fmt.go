@@ -1,6 +1,8 @@
 package gmp
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"strings"
 	"time"
 
@@ -137,7 +139,7 @@ func AppendP(b []byte, p PID) []byte {
 	if p == NoP {
 		return append(b, '-')
 	}
-	return decimal.AppendInt(append(b, 'P'), int64(p))
+	return pNames.appendTo(b, int32(p))
 }
 
 // AppendM appends m as MID.String writes it.
@@ -145,7 +147,42 @@ func AppendM(b []byte, m MID) []byte {
 	if m == NoM {
 		return append(b, '-')
 	}
-	return decimal.AppendInt(append(b, 'M'), int64(m))
+	return mNames.appendTo(b, int32(m))
+}
+
+// idNames holds the names of the IDs below 1000, "P0" to "P999", each in
+// the four bytes of a word. A sentence names a P or two and the trace
+// line names one more: copying a word is cheaper than writing the digits.
+type idNames struct {
+	letter byte
+	words  [1000]uint32 // little-endian; the bytes past the name are zero
+}
+
+var (
+	pNames = newIDNames('P')
+	mNames = newIDNames('M')
+)
+
+func newIDNames(letter byte) *idNames {
+	n := &idNames{letter: letter}
+	for i := range n.words {
+		var w [4]byte
+		copy(w[:], decimal.AppendInt([]byte{letter}, int64(i)))
+		n.words[i] = binary.LittleEndian.Uint32(w[:])
+	}
+	return n
+}
+
+// appendTo appends the name of id, writing the word whole into b's spare
+// room and keeping as many bytes as the name has.
+func (n *idNames) appendTo(b []byte, id int32) []byte {
+	l := len(b)
+	if id < 0 || id >= int32(len(n.words)) || cap(b)-l < 4 {
+		return decimal.AppendInt(append(b, n.letter), int64(id))
+	}
+	x := n.words[id]
+	binary.LittleEndian.PutUint32(b[l:l+4], x)
+	return b[:l+4-bits.LeadingZeros32(x)/8]
 }
 
 // appendDuration appends d as d.String() writes it ("0s", "472µs",
