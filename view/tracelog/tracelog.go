@@ -95,9 +95,8 @@ type Writer struct {
 // A field is a piece of a JSON line made once and copied into every line
 // that has it. A piece of up to fieldSize bytes is copied as a whole
 // array, fieldSize bytes of which the line keeps its own: two moves and no
-// test of its length. Copied as a slice, each was a call to memmove, whose
-// tests of the length went wrong one line in four (cachegrind's branch
-// simulation put a quarter of the run's mispredicted branches there).
+// test of its length. Copied as a slice, each was a call to memmove and
+// its tests of the length.
 type field struct {
 	set  bool
 	n    int             // the length
@@ -150,7 +149,7 @@ func (f *field) appendSlowly(b []byte) []byte {
 // the digits, two calls and a division or two.
 type smallFields struct {
 	key   string
-	words [1000]uint64 // the field's bytes, little-endian; 0 until made
+	words [1000]uint64 // the field's bytes, little-endian; zero past them
 }
 
 var (
