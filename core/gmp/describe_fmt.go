@@ -1,6 +1,8 @@
 package gmp
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"strings"
 	"time"
 
@@ -137,7 +139,7 @@ func AppendP(b []byte, p PID) []byte {
 	if p == NoP {
 		return append(b, '-')
 	}
-	return decimal.AppendInt(append(b, 'P'), int64(p))
+	return pNames.appendTo(b, int32(p))
 }
 
 // AppendM appends m as MID.String writes it.
@@ -145,7 +147,42 @@ func AppendM(b []byte, m MID) []byte {
 	if m == NoM {
 		return append(b, '-')
 	}
-	return decimal.AppendInt(append(b, 'M'), int64(m))
+	return mNames.appendTo(b, int32(m))
+}
+
+// idNames holds the names of the IDs below 1000, "P0" to "P999", each in
+// the four bytes of a word. A sentence names a P or two and the trace
+// line names one more: copying a word is cheaper than writing the digits.
+type idNames struct {
+	letter byte
+	words  [1000]uint32 // little-endian; the bytes past the name are zero
+}
+
+var (
+	pNames = newIDNames('P')
+	mNames = newIDNames('M')
+)
+
+func newIDNames(letter byte) *idNames {
+	n := &idNames{letter: letter}
+	for i := range n.words {
+		var w [4]byte
+		copy(w[:], decimal.AppendInt([]byte{letter}, int64(i)))
+		n.words[i] = binary.LittleEndian.Uint32(w[:])
+	}
+	return n
+}
+
+// appendTo appends the name of id, writing the word whole into b's spare
+// room and keeping as many bytes as the name has.
+func (n *idNames) appendTo(b []byte, id int32) []byte {
+	l := len(b)
+	if id < 0 || id >= int32(len(n.words)) || cap(b)-l < 4 {
+		return decimal.AppendInt(append(b, n.letter), int64(id))
+	}
+	x := n.words[id]
+	binary.LittleEndian.PutUint32(b[l:l+4], x)
+	return b[:l+4-bits.LeadingZeros32(x)/8]
 }
 
 // appendDuration appends d as d.String() writes it ("0s", "472µs",
@@ -159,9 +196,9 @@ func appendDuration(b []byte, d time.Duration) []byte {
 	case u < uint64(time.Microsecond):
 		return append(decimal.AppendUint(b, u), "ns"...)
 	case u < uint64(time.Millisecond):
-		return append(appendDecimal(b, u, 3), "µs"...)
+		return append(appendDecimal(b, u/1e3, u%1e3, 3), "µs"...)
 	case u < uint64(time.Second):
-		return append(appendDecimal(b, u, 6), "ms"...)
+		return append(appendDecimal(b, u/1e6, u%1e6, 6), "ms"...)
 	}
 	secs := u / uint64(time.Second)
 	if h := secs / 3600; h > 0 {
@@ -170,26 +207,29 @@ func appendDuration(b []byte, d time.Duration) []byte {
 	if secs >= 60 {
 		b = append(decimal.AppendUint(b, secs/60%60), 'm')
 	}
-	return append(appendDecimal(b, u%uint64(time.Minute), 9), 's')
+	return append(appendDecimal(b, secs%60, u%1e9, 9), 's')
 }
 
-// appendDecimal appends u/10^places with the fraction's trailing zeros,
-// and a point with nothing after it, left out: 1500, 3 gives "1.5".
-func appendDecimal(b []byte, u uint64, places int) []byte {
-	div := uint64(1)
-	for range places {
-		div *= 10
-	}
-	b = decimal.AppendUint(b, u/div)
-	frac := u % div
+// appendDecimal appends whole, then frac as the fraction of places
+// digits, with the fraction's trailing zeros, and a point with nothing
+// after it, left out: 1, 500, 3 gives "1.5". The callers divide by
+// constants, and so does this, by 10: a division by a number known only
+// when it runs is a divide instruction, and the two per digit of the
+// loop this replaced were a seventh of a JSON line's sentence (most
+// go-starts say how long the G was runnable, in µs).
+func appendDecimal(b []byte, whole, frac uint64, places int) []byte {
+	b = decimal.AppendUint(b, whole)
 	if frac == 0 {
 		return b
 	}
-	b = append(b, '.')
-	for frac != 0 {
-		div /= 10
-		b = append(b, byte('0'+frac/div))
-		frac %= div
+	for frac%10 == 0 {
+		frac /= 10
+		places--
 	}
-	return b
+	var digits [9]byte
+	for i := places - 1; i >= 0; i-- {
+		digits[i] = byte('0' + frac%10)
+		frac /= 10
+	}
+	return append(append(b, '.'), digits[:places]...)
 }

@@ -88,3 +88,20 @@ func TestAppendIDsIsString(t *testing.T) {
 		}
 	}
 }
+
+// AppendP and AppendM copy the names of small IDs from a table, writing a
+// whole word into the slice's spare room: with room and without, at the
+// table's edge and past it, they append what String returns.
+func TestAppendSmallIDsIsString(t *testing.T) {
+	for id := int32(-2); id < 1100; id++ {
+		for _, room := range []int{0, 3, 4, 64} {
+			b := append(make([]byte, 0, 1+room), 'x')
+			if got, want := string(AppendP(b, PID(id))), "x"+PID(id).String(); got != want {
+				t.Fatalf("AppendP(%d) with room %d = %q, want %q", id, room, got, want)
+			}
+			if got, want := string(AppendM(b, MID(id))), "x"+MID(id).String(); got != want {
+				t.Fatalf("AppendM(%d) with room %d = %q, want %q", id, room, got, want)
+			}
+		}
+	}
+}

@@ -66,7 +66,11 @@ var scheduleWords = words{
 			return append(AppendG(b, e.G), " runs now"...)
 		case n == 1:
 			// Half of a ring of two or three, rounded down: one is left.
-			return appendf(b, "%v steals 1 G, half of %v's ring (%d left there): %v runs now", e.P, victim, e.Left(), e.G)
+			// "%v steals 1 G, half of %v's ring (%d left there): %v runs now",
+			// appended directly: a tenth of a steal-heavy run's sentences.
+			b = append(AppendP(append(AppendP(b, e.P), " steals 1 G, half of "...), victim), "'s ring ("...)
+			b = append(decimal.AppendInt(b, int64(e.Left())), " left there): "...)
+			return append(AppendG(b, e.G), " runs now"...)
 		}
 		if e.StealAll() {
 			return appendf(b, "%v steals all %d Gs of %v's ring (what-if steal-all; the runtime takes half): %v runs now, %s to %v's ring", e.P, n, victim, e.G, plural(n-1, "G goes", "Gs go"), e.P)

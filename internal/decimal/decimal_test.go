@@ -25,6 +25,14 @@ func TestIsStrconv(t *testing.T) {
 		if got, want := string(AppendUint([]byte("x"), u)), strconv.AppendUint([]byte("x"), u, 10); got != string(want) {
 			t.Fatalf("AppendUint(%d) = %s, want %s", u, got, want)
 		}
+		// Into spare capacity, which the eight-byte store writes past
+		// the digits, and at its very end, where it must grow.
+		for _, room := range []int{0, 7, 8, 64} {
+			b := append(make([]byte, 0, 1+room), 'x')
+			if got, want := string(AppendUint(b, u)), strconv.AppendUint([]byte("x"), u, 10); got != string(want) {
+				t.Fatalf("AppendUint(%d) with room %d = %s, want %s", u, room, got, want)
+			}
+		}
 		for _, i := range []int64{int64(u), -int64(u)} {
 			if got, want := string(AppendInt(nil, i)), strconv.FormatInt(i, 10); got != want {
 				t.Fatalf("AppendInt(%d) = %s, want %s", i, got, want)

@@ -4,9 +4,11 @@
 package tracelog
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 	"strconv"
 	"strings"
 	"time"
@@ -50,18 +52,24 @@ const bufferSize = 256 << 10
 // out when it is full: a line copied from a buffer of its own into a
 // bufio.Writer was a second copy of every byte of the trace.
 type Writer struct {
-	out    io.Writer
-	buf    []byte // output not yet written; lines are appended to it
-	err    error  // the first write error; nothing is written after it
-	text   []byte // a sentence or place that needs escaping, copied out of the line
-	format Format
-	d      *gmp.Describer
+	out  io.Writer
+	buf  []byte // output not yet written; lines are appended to it
+	err  error  // the first write error; nothing is written after it
+	text []byte // a sentence or place that needs escaping, copied out of the line
+	// scratch is where a field is made before it is kept (field.setTo):
+	// places and positions that share a cache entry take turns in it,
+	// and a field made afresh each turn would allocate.
+	scratch []byte
+	format  Format
+	d       *gmp.Describer
 	// Events controls whether events and notes are written (schedtrace
 	// output alone can be asked for).
 	Events bool
 	notes  []scenarios.Note
 	places *scenarios.NoteTracker
-	n      int // events written so far
+	// unplaced counts the notes not yet placed; each is placed once.
+	unplaced int
+	n        int // events written so far
 	// plainJSON and plainTerm say that every name the describer may put
 	// in a sentence, and so every sentence of a rule that holds no other
 	// text of the program (gmp.Describer.OnlyNames), is already a JSON
@@ -73,10 +81,104 @@ type Writer struct {
 	// rule's "fn", a reason, a place, an action's "src". A JSON line has
 	// a dozen fields, and writing and quoting each afresh was a third of
 	// its cost.
-	fnJSON     [256][]byte // by rule; nil until first met
-	reasonJSON [256][]byte // by reason
+	fnJSON     [256]field // by rule; unset until first met
+	reasonJSON [256]field // by reason
+	kindJSON   [256]field // `,"kind":"go-start"`, by kind
 	locJSON    [locCacheSize]locEntry
 	srcJSON    [srcCacheSize]srcEntry
+	// The line's start, `{"t":` and the time, kept for the next line:
+	// half the lines of a run share their time with the line before.
+	lastT  sim.Time
+	tField field
+}
+
+// A field is a piece of a JSON line made once and copied into every line
+// that has it. A piece of up to fieldSize bytes is copied as a whole
+// array, fieldSize bytes of which the line keeps its own: two moves and no
+// test of its length. Copied as a slice, each was a call to memmove and
+// its tests of the length.
+type field struct {
+	set  bool
+	n    int             // the length
+	b    [fieldSize]byte // the bytes, when n <= fieldSize
+	long []byte          // the bytes, when longer (a long channel name)
+}
+
+const fieldSize = 32
+
+// setTo makes f hold b.
+func (f *field) setTo(b []byte) {
+	f.set, f.n = true, len(b)
+	if len(b) <= fieldSize {
+		f.b = [fieldSize]byte{}
+		copy(f.b[:], b)
+	} else {
+		// The slice is reused: an entry that a long place and a short
+		// one take turns in would allocate each turn otherwise.
+		f.long = append(f.long[:0], b...)
+	}
+}
+
+// appendTo appends f to b. A line is written into a buffer that keeps
+// room after it (New), so the whole-array copy nearly always fits.
+func (f *field) appendTo(b []byte) []byte {
+	l := len(b)
+	if f.n <= fieldSize && cap(b)-l >= fieldSize {
+		*(*[fieldSize]byte)(b[l : l+fieldSize]) = f.b
+		return b[:l+f.n]
+	}
+	return f.appendSlowly(b)
+}
+
+// appendSlowly is appendTo's rare case, apart and not inlined so that
+// appendTo is a few instructions where it is inlined: a JSON line's code,
+// the describer's and the model's together do not fit the CPU's cache of
+// instructions, and each copy of this would take room in it.
+//
+//go:noinline
+func (f *field) appendSlowly(b []byte) []byte {
+	if f.n <= fieldSize {
+		return append(b, f.b[:f.n]...)
+	}
+	return append(b, f.long...)
+}
+
+// smallFields holds a JSON field of a small number, key and value, such
+// as `,"p":12`, for each value below 1000 (so that it fits one word): every
+// line names a P and an M, and copying a word is cheaper than writing
+// the digits, two calls and a division or two.
+type smallFields struct {
+	key   string
+	words [1000]uint64 // the field's bytes, little-endian; zero past them
+}
+
+var (
+	pFields = newSmallFields(`,"p":`)
+	mFields = newSmallFields(`,"m":`)
+)
+
+func newSmallFields(key string) *smallFields {
+	f := &smallFields{key: key}
+	for i := range f.words {
+		var w [8]byte
+		copy(w[:], decimal.AppendInt([]byte(key), int64(i)))
+		f.words[i] = binary.LittleEndian.Uint64(w[:])
+	}
+	return f
+}
+
+// appendTo appends the field of value i. The word is written whole into
+// the buffer's spare room and as many of its bytes kept as the field
+// has; a line is written into a buffer with room after it (New).
+func (f *smallFields) appendTo(b []byte, i int64) []byte {
+	l := len(b)
+	if i < 0 || i >= int64(len(f.words)) || cap(b)-l < 8 {
+		return decimal.AppendInt(append(b, f.key...), i)
+	}
+	x := f.words[i]
+	binary.LittleEndian.PutUint64(b[l:l+8], x)
+	// The word's bytes past the field are zero.
+	return b[:l+8-bits.LeadingZeros64(x)/8]
 }
 
 // locCacheSize is the number of places whose JSON string is remembered:
@@ -85,7 +187,7 @@ const locCacheSize = 1024
 
 type locEntry struct {
 	loc  gmp.Loc
-	json []byte // the quoted string; nil for an empty entry
+	json field // the quoted string; unset for an empty entry
 }
 
 // srcCacheSize is the number of actions whose "src" is remembered, by
@@ -94,13 +196,13 @@ const srcCacheSize = 64
 
 type srcEntry struct {
 	pos  gmp.Pos
-	json []byte // `,"src":"file:line:col"`; nil for an empty entry
+	json field // `,"src":"file:line:col"`; unset for an empty entry
 }
 
 // New returns a writer to w for a run described by d with the given notes.
 func New(w io.Writer, format Format, d *gmp.Describer, notes []scenarios.Note) *Writer {
 	wr := &Writer{out: w, buf: make([]byte, 0, bufferSize+4<<10), format: format, d: d, Events: true, notes: notes,
-		places: scenarios.NewNoteTracker(notes), plainJSON: true, plainTerm: true}
+		places: scenarios.NewNoteTracker(notes), unplaced: len(notes), plainJSON: true, plainTerm: true}
 	for _, name := range d.Names() {
 		wr.plainJSON = wr.plainJSON && plainRun(name, 0) == len(name)
 		wr.plainTerm = wr.plainTerm && safetext.IsTerm(name)
@@ -128,7 +230,13 @@ func (w *Writer) flush() {
 // note at a time comes before the event, at its time; a note on an event
 // comes after it.
 func (w *Writer) Event(e gmp.Event) {
-	placed := w.places.Observe(w.n, &e)
+	// Once every note is placed (a run with none: from the start) there
+	// is nothing to look for, and the call is left out.
+	var placed []int
+	if w.unplaced > 0 {
+		placed = w.places.Observe(w.n, &e)
+		w.unplaced -= len(placed)
+	}
 	w.n++
 	for _, i := range placed {
 		if n := w.notes[i]; n.Moment.HasAt {
@@ -311,33 +419,36 @@ func padTo(b []byte, end int) []byte {
 }
 
 func (w *Writer) jsonEvent(e *gmp.Event) {
-	b := append(w.buf, `{"t":`...)
-	b = decimal.AppendInt(b, int64(e.T))
-	b = append(b, `,"kind":"`...)
-	b = append(b, e.Kind.String()...)
-	b = append(b, '"')
+	var b []byte
+	if e.T == w.lastT && w.tField.set {
+		b = w.tField.appendTo(w.buf)
+	} else {
+		start := len(w.buf)
+		b = decimal.AppendInt(append(w.buf, `{"t":`...), int64(e.T))
+		w.lastT = e.T
+		w.tField.setTo(b[start:])
+	}
+	b = w.kindField(e.Kind).appendTo(b)
 	if e.G != gmp.NoG {
 		b = append(b, `,"g":`...)
 		b = decimal.AppendInt(b, int64(e.G))
 	}
 	if e.P != gmp.NoP {
-		b = append(b, `,"p":`...)
-		b = decimal.AppendInt(b, int64(e.P))
+		b = pFields.appendTo(b, int64(e.P))
 	}
 	if e.M != gmp.NoM {
-		b = append(b, `,"m":`...)
-		b = decimal.AppendInt(b, int64(e.M))
+		b = mFields.appendTo(b, int64(e.M))
 	}
 	if !e.From.IsZero() {
-		b = append(append(b, `,"from":`...), w.locString(e.From)...)
+		b = w.locString(e.From).appendTo(append(b, `,"from":`...))
 	}
 	if !e.To.IsZero() {
-		b = append(append(b, `,"to":`...), w.locString(e.To)...)
+		b = w.locString(e.To).appendTo(append(b, `,"to":`...))
 	}
 	if e.Reason != gmp.NoReason {
-		b = append(b, w.reasonField(e.Reason)...)
+		b = w.reasonField(e.Reason).appendTo(b)
 	}
-	b = append(b, w.fnField(e.Rule)...)
+	b = w.fnField(e.Rule).appendTo(b)
 	b = append(b, `,"why":"`...)
 	if w.plainJSON && w.d.OnlyNames(e.Rule) {
 		b = append(w.d.AppendDescribe(b, *e), '"')
@@ -346,7 +457,7 @@ func (w *Writer) jsonEvent(e *gmp.Event) {
 		b = w.quoteFrom(w.d.AppendDescribe(b, *e), start)
 	}
 	if e.Op != nil && e.Op.Pos.Line > 0 {
-		b = append(b, w.srcField(e.Op.Pos)...)
+		b = w.srcField(e.Op.Pos).appendTo(b)
 	}
 	if e.Kind == gmp.KindPrint {
 		// The program's output: the scenario's text, escaped.
@@ -362,48 +473,58 @@ func (w *Writer) jsonEvent(e *gmp.Event) {
 	w.buf = append(b, "}\n"...)
 }
 
+// kindField is `,"kind":"…"` of kind k.
+func (w *Writer) kindField(k gmp.Kind) *field {
+	f := &w.kindJSON[k]
+	if !f.set {
+		f.setTo(append(append([]byte(`,"kind":"`), k.String()...), '"'))
+	}
+	return f
+}
+
 // fnField is the "fn" field of rule r's lines, empty for a rule that
 // names no function.
-func (w *Writer) fnField(r gmp.Rule) []byte {
-	if f := w.fnJSON[r]; f != nil {
-		return f
+func (w *Writer) fnField(r gmp.Rule) *field {
+	f := &w.fnJSON[r]
+	if !f.set {
+		var b []byte
+		if fn := r.Fn(); fn != "" {
+			b = appendString([]byte(`,"fn":`), fn)
+		}
+		f.setTo(b)
 	}
-	f := []byte{}
-	if fn := r.Fn(); fn != "" {
-		f = appendString(append(f, `,"fn":`...), fn)
-	}
-	w.fnJSON[r] = f
 	return f
 }
 
 // reasonField is the "reason" field of reason r.
-func (w *Writer) reasonField(r gmp.Reason) []byte {
-	if f := w.reasonJSON[r]; f != nil {
-		return f
+func (w *Writer) reasonField(r gmp.Reason) *field {
+	f := &w.reasonJSON[r]
+	if !f.set {
+		f.setTo(appendString([]byte(`,"reason":`), r.String()))
 	}
-	f := appendString([]byte(`,"reason":`), r.String())
-	w.reasonJSON[r] = f
 	return f
 }
 
 // locString is place l as a JSON string, remembered by place.
-func (w *Writer) locString(l gmp.Loc) []byte {
+func (w *Writer) locString(l gmp.Loc) *field {
 	e := &w.locJSON[(uint(l.Kind)*61+uint(l.ID))%locCacheSize]
-	if e.json == nil || e.loc != l {
+	if !e.json.set || e.loc != l {
 		e.loc = l
-		e.json = w.quoteFrom(w.d.AppendLoc(append(e.json[:0], '"'), l), 1)
+		w.scratch = w.quoteFrom(w.d.AppendLoc(append(w.scratch[:0], '"'), l), 1)
+		e.json.setTo(w.scratch)
 	}
-	return e.json
+	return &e.json
 }
 
 // srcField is the "src" field of an action at p, remembered by position.
-func (w *Writer) srcField(p gmp.Pos) []byte {
+func (w *Writer) srcField(p gmp.Pos) *field {
 	e := &w.srcJSON[uint(p.Line*31+p.Col)%srcCacheSize]
-	if e.json == nil || e.pos != p {
+	if !e.json.set || e.pos != p {
 		e.pos = p
-		e.json = appendPos(append(e.json[:0], `,"src":`...), p)
+		w.scratch = appendPos(append(w.scratch[:0], `,"src":`...), p)
+		e.json.setTo(w.scratch)
 	}
-	return e.json
+	return &e.json
 }
 
 // quoteFrom makes b[start:], text appended after an opening quote, a JSON
