@@ -173,16 +173,17 @@ func newIDNames(letter byte) *idNames {
 	return n
 }
 
-// appendTo appends the name of id, writing the word whole into b's spare
-// room and keeping as many bytes as the name has.
+// appendTo appends the name of id: its word stored into a local array and
+// as many bytes appended as the name has. Nothing is written past b's
+// length, which may be a slice the caller holds.
 func (n *idNames) appendTo(b []byte, id int32) []byte {
-	l := len(b)
-	if id < 0 || id >= int32(len(n.words)) || cap(b)-l < 4 {
+	if id < 0 || id >= int32(len(n.words)) {
 		return decimal.AppendInt(append(b, n.letter), int64(id))
 	}
 	x := n.words[id]
-	binary.LittleEndian.PutUint32(b[l:l+4], x)
-	return b[:l+4-bits.LeadingZeros32(x)/8]
+	var w [4]byte
+	binary.LittleEndian.PutUint32(w[:], x)
+	return append(b, w[:4-bits.LeadingZeros32(x)/8]...)
 }
 
 // appendDuration appends d as d.String() writes it ("0s", "472µs",

@@ -89,18 +89,28 @@ func TestAppendIDsIsString(t *testing.T) {
 	}
 }
 
-// AppendP and AppendM copy the names of small IDs from a table, writing a
-// whole word into the slice's spare room: with room and without, at the
-// table's edge and past it, they append what String returns.
+// AppendP and AppendM copy the names of small IDs from a table: with room
+// and without, at the table's edge and past it, they append what String
+// returns, and write nothing past it (the caller may hold those bytes).
 func TestAppendSmallIDsIsString(t *testing.T) {
 	for id := int32(-2); id < 1100; id++ {
 		for _, room := range []int{0, 3, 4, 64} {
-			b := append(make([]byte, 0, 1+room), 'x')
-			if got, want := string(AppendP(b, PID(id))), "x"+PID(id).String(); got != want {
-				t.Fatalf("AppendP(%d) with room %d = %q, want %q", id, room, got, want)
-			}
-			if got, want := string(AppendM(b, MID(id))), "x"+MID(id).String(); got != want {
-				t.Fatalf("AppendM(%d) with room %d = %q, want %q", id, room, got, want)
+			for _, f := range []struct {
+				name   string
+				append func([]byte) []byte
+				want   string
+			}{
+				{"AppendP", func(b []byte) []byte { return AppendP(b, PID(id)) }, PID(id).String()},
+				{"AppendM", func(b []byte) []byte { return AppendM(b, MID(id)) }, MID(id).String()},
+			} {
+				under := []byte(strings.Repeat("#", 1+room))
+				got := f.append(under[:1])
+				if string(got) != "#"+f.want {
+					t.Fatalf("%s(%d) with room %d = %q, want %q", f.name, id, room, got, "#"+f.want)
+				}
+				if len(got) <= len(under) && strings.Trim(string(under[len(got):]), "#") != "" {
+					t.Fatalf("%s(%d) with room %d wrote past the name: %q", f.name, id, room, under)
+				}
 			}
 		}
 	}

@@ -68,17 +68,13 @@ func appendUint(b []byte, u uint64, neg bool) []byte {
 }
 
 // appendEight appends the last n of the eight digits of x (eightDigits).
-// It writes all eight bytes, into b's spare capacity, and keeps n of
-// them: the bytes after the new end are not part of b, and are left as
-// they are by nothing (as after any append, the caller may not count on
-// what lies past a slice's length).
+// The word is stored whole into a local array and n of its bytes are
+// appended: b is a caller's slice, and bytes past its length may belong
+// to a slice the caller holds, so nothing is written there.
 func appendEight(b []byte, x uint64, n int) []byte {
-	l := len(b)
-	if cap(b)-l < 8 {
-		b = append(b, make([]byte, 8)...)[:l]
-	}
-	binary.LittleEndian.PutUint64(b[l:l+8], x>>(8*(8-n)))
-	return b[:l+n]
+	var w [8]byte
+	binary.LittleEndian.PutUint64(w[:], x>>(8*(8-n)))
+	return append(b, w[:n]...)
 }
 
 // eightDigits returns u, below 10^8, as eight ASCII digits with leading

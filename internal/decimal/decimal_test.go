@@ -25,12 +25,25 @@ func TestIsStrconv(t *testing.T) {
 		if got, want := string(AppendUint([]byte("x"), u)), strconv.AppendUint([]byte("x"), u, 10); got != string(want) {
 			t.Fatalf("AppendUint(%d) = %s, want %s", u, got, want)
 		}
-		// Into spare capacity, which the eight-byte store writes past
-		// the digits, and at its very end, where it must grow.
+		// Into spare capacity, and at its very end, where it must grow.
+		// Nothing past the digits is written: the caller may hold a
+		// slice of those bytes.
 		for _, room := range []int{0, 7, 8, 64} {
-			b := append(make([]byte, 0, 1+room), 'x')
-			if got, want := string(AppendUint(b, u)), strconv.AppendUint([]byte("x"), u, 10); got != string(want) {
+			under := make([]byte, 1+room)
+			for i := range under {
+				under[i] = '#'
+			}
+			b := under[:1]
+			got := AppendUint(b, u)
+			if want := strconv.AppendUint([]byte("#"), u, 10); string(got) != string(want) {
 				t.Fatalf("AppendUint(%d) with room %d = %s, want %s", u, room, got, want)
+			}
+			if len(got) <= len(under) {
+				for i := len(got); i < len(under); i++ {
+					if under[i] != '#' {
+						t.Fatalf("AppendUint(%d) with room %d wrote byte %d, past the digits", u, room, i)
+					}
+				}
 			}
 		}
 		for _, i := range []int64{int64(u), -int64(u)} {
