@@ -170,6 +170,21 @@
 //     thread's (START_DEBIT). start: warm (--warm-start, warmstart.go)
 //     begins so, the idle threads sleepers for the kernel too; it is off
 //     by default because every golden trace is of the bare start.
+//   - The waker's share of a thread wake-up: startm's futex wake costs
+//     the calling thread nothing here. Really the system call holds it,
+//     and longer when the woken thread's CPU is idle (its try_to_wake_up
+//     sends that CPU a reschedule interrupt, a trap to the host on a
+//     virtual machine), or the woken thread is placed on the waker's CPU
+//     and preempts it. On this machine main's first go statement at 4 Ps
+//     takes 11.5µs (median) against 3.4µs at 1 P, where it wakes no one,
+//     so the woken thief often finds only the first child, in main's
+//     runnext: runqgrab's usleep(3), which the kernel's 50µs timer slack
+//     lengthens, comes back to a full ring, and the first child is the
+//     8th created in 41-47% of runs, after 79-102µs (median); with every
+//     thread's slack at 1ns it is the 1st, after ~33µs (go run
+//     ./scripts/firstwake -slack 1). Charging it would move every wake
+//     of a parked M, and with the cold start the first wake-up is a
+//     creation anyway.
 //   - Of the kernel (cpus.go): EEVDF, which replaced CFS's pick in Linux
 //     6.6 (this machine runs 6.18); autogroups, which share the CPUs
 //     between sessions before threads; load that sleeps and wakes (the
@@ -242,11 +257,15 @@
 // (go test -run TestMachineCases -v ./core/gmp/), by default and on 2 CPUs
 // beside the load that makes its threads wait as long (8-13 threads):
 //   - The first wake-up on 4 Ps, one G creating 16 and computing: from the
-//     first go to the first child starting, 21-38µs by default, below the
-//     39µs-1.05ms of a quiet machine, because the model starts cold
-//     (above); busy, 16ms against 47µs-39ms (median 121µs): inside, but
-//     the model's new thread waits a slice behind the others
-//     (START_DEBIT) where the real program wakes an M that slept.
+//     first go to the first child starting, 21-38µs by default, inside the
+//     12µs-5ms of a quiet machine (scripts/firstwake, 100 runs) but at its
+//     fast end: the model's thief comes after the new thread's 20µs and
+//     steals at once, as 40 of the 100 real runs do, where the other real
+//     runs' back-off (What is left out: the waker's share of a wake-up)
+//     makes the median 66µs. Busy, 16ms against 47µs-39ms
+//     (median 121µs): inside, but the model's new thread waits a slice
+//     behind the others (START_DEBIT) where the real program wakes an M
+//     that slept.
 //   - Fan-in, 4 producers × 500 sends of 20µs work into one consumer on an
 //     unbuffered channel, 2 Ps: the consumer switches producer on
 //     97.8-100% of receives by default (quiet 95-99%), on 0.7-39% busy

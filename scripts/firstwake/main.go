@@ -8,6 +8,18 @@
 //	go run ./scripts/firstwake -runs 20 -warm  # idle threads made first
 //	go run ./scripts/firstwake -trace          # split the wake-up with runtime/trace
 //	go run ./scripts/firstwake -pipewake       # a parked thread's wake-up, after 20ms idle and hot
+//	go run ./scripts/firstwake -procs 1        # one P: no go statement wakes a thread
+//	go run ./scripts/firstwake -slack 1        # every thread's timer slack 1ns instead of 50µs
+//
+// Each run also gives how long main's first go statement took and the
+// median of the other fifteen: the first one's wakep wakes a parked thread
+// (futexwakeup), the others find an M spinning and wake none, so with
+// -procs 1 (no idle P, no wake) beside the default the difference is what
+// the wake costs the waker. -slack sets every thread's timer slack
+// (/proc/self/task/*/timerslack_ns): a thief that finds only main's
+// runnext sleeps in runqgrab's usleep(3), which the kernel's 50µs slack
+// lengthens, so runs with -slack 1 beside the default show how often, and
+// how much, that sleep is in the figure.
 //
 // It also counts the threads the process has when main.main starts
 // (/proc/self/task), to see whether the runtime has idle threads to wake
@@ -16,7 +28,11 @@
 // -trace writes a runtime trace of the measurement and splits the figure at
 // the moment the woken thread takes its P (its ProcStart): before it, the
 // thread's wake-up or creation, and the OS getting it a CPU; after it,
-// the thief's search and steal.
+// the thief's search and steal. It also gives when main's second go came,
+// how many go statements came before the ProcStart, and which of them the
+// first child to run was. Tracing slows every go statement (the tracer
+// records each with its stack), so a traced run's thief finds main's
+// runnext alone far more often than an untraced one's.
 //
 // -pipewake measures instead what waking one parked thread costs here: a
 // thread blocked reading a pipe is woken by a write, 40 times after 20ms
@@ -34,10 +50,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"runtime"
 	"runtime/trace"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -61,13 +79,15 @@ func main() {
 	warm := flag.Bool("warm", false, "run goroutines on every P and sleep 20ms before measuring, so that idle threads exist")
 	traced := flag.Bool("trace", false, "trace the measurement and split it at the woken thread's ProcStart")
 	pipeWake := flag.Bool("pipewake", false, "measure a parked thread's wake-up through a pipe instead")
+	slack := flag.Int("slack", -1, "set every thread's timer slack to this many ns before measuring (-1: leave the kernel's 50µs)")
+	procs := flag.Int("procs", 4, "GOMAXPROCS for the measurement (1: no idle P, so no go statement wakes a thread)")
 	probe.SetUsage("go run ./scripts/firstwake [-runs N] [-warm] [-trace] | [-runs N] -pipewake")
 	flag.Parse()
-	if flag.NArg() != 0 || *runs < 1 || (*pipeWake && (*warm || *traced)) {
+	if flag.NArg() != 0 || *runs < 1 || *procs < 1 || (*pipeWake && (*warm || *traced)) {
 		probe.BadUsage()
 	}
 	if os.Getenv(runEnv) != "" {
-		run := func() (float64, string, error) { return runOnce(*warm, os.Getenv(runEnv)) }
+		run := func() (float64, string, error) { return runOnce(*procs, *slack, *warm, os.Getenv(runEnv)) }
 		if *pipeWake {
 			run = pipeWakes
 		}
@@ -110,6 +130,39 @@ func main() {
 	fmt.Printf("%s, %s\n", what, probe.Summarize(got))
 }
 
+// setTimerSlack sets the timer slack of every thread of the process to ns
+// (threads made later inherit it from the one that makes them): with it
+// near 0, a usleep in the runtime (runqgrab's usleep(3) among them) lasts
+// about what it asks, so the figure with and without it tells how much of
+// it is the slack.
+func setTimerSlack(ns int) error {
+	entries, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		// The file is only in a thread's own /proc/TID (not under
+		// task/); a thread that has exited since the listing is no
+		// matter.
+		err := os.WriteFile("/proc/"+e.Name()+"/timerslack_ns", []byte(fmt.Sprint(ns)), 0)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
+}
+
+// timerSlack is the calling thread's timer slack, which a process
+// inherits from whoever started it: a shell left at 1ns would shorten
+// every run's sleeps unseen.
+func timerSlack() string {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/timerslack_ns", syscall.Gettid()))
+	if err != nil {
+		return "unknown"
+	}
+	return strings.TrimSpace(string(b)) + "ns"
+}
+
 // countThreads is how many threads the process has, or -1.
 func countThreads() int {
 	entries, err := os.ReadDir("/proc/self/task")
@@ -138,9 +191,15 @@ func spin(d time.Duration) {
 	}
 }
 
-// runOnce measures once; traceFile is where to write the trace, or "-".
-func runOnce(warm bool, traceFile string) (float64, string, error) {
-	runtime.GOMAXPROCS(4)
+// runOnce measures once on procs Ps; traceFile is where to write the
+// trace, or "-".
+func runOnce(procs, slack int, warm bool, traceFile string) (float64, string, error) {
+	runtime.GOMAXPROCS(procs)
+	if slack >= 0 {
+		if err := setTimerSlack(slack); err != nil {
+			return 0, "", err
+		}
+	}
 	if warm {
 		var wg sync.WaitGroup
 		for range 8 {
@@ -171,24 +230,41 @@ func runOnce(warm bool, traceFile string) (float64, string, error) {
 		first    atomic.Int64 // nanoseconds from t0, +1 so that 0 means not yet
 		firstP   atomic.Int64
 		firstCPU atomic.Int64
+		// firstGo is which go statement (1-16) made the first child to
+		// run: 1 is main's runnext taken whole, 8 the last of half of a
+		// full ring (15 behind runnext), as runqsteal takes them.
+		firstGo atomic.Int64
 	)
+	// gone is when each go statement returned: the first one's wakep
+	// wakes a thread, the others find no idle P or a spinning M and
+	// wake nothing, so the first's excess over the rest is the waker's
+	// share of the wake-up.
+	var gone [16]time.Duration
 	t0 := time.Now()
-	for range 16 {
+	for i := range 16 {
 		wg.Add(1)
 		go func() {
 			if first.CompareAndSwap(0, int64(time.Since(t0))+1) {
 				firstP.Store(int64(currentP()))
 				firstCPU.Store(int64(currentCPU()))
+				firstGo.Store(int64(i + 1))
 			}
 			spin(time.Millisecond)
 			wg.Done()
 		}()
+		gone[i] = time.Since(t0)
 	}
 	spin(5 * time.Millisecond)
 	wg.Wait()
 	us := float64(first.Load()-1) / 1e3
-	return us, fmt.Sprintf("first child after %.1fµs on P%d, CPU %d (main on P%d, CPU %d); %d threads at main.main, %d before the first go",
-		us, firstP.Load(), firstCPU.Load(), mainP, mainCPU, threadsAtStart, threads), nil
+	var each []float64
+	for i := 1; i < len(gone); i++ {
+		each = append(each, float64(gone[i]-gone[i-1])/1e3)
+	}
+	slices.Sort(each)
+	return us, fmt.Sprintf("first child (go #%d) after %.1fµs on P%d, CPU %d (main on P%d, CPU %d); %d threads at main.main, %d before the first go; "+
+		"main's first go took %.1fµs, the others median %.2fµs; timer slack %s",
+		firstGo.Load(), us, firstP.Load(), firstCPU.Load(), mainP, mainCPU, threadsAtStart, threads, float64(gone[0])/1e3, each[len(each)/2], timerSlack()), nil
 }
 
 // splitTrace reads a run's trace: from the log before the first go
@@ -207,6 +283,12 @@ func splitTrace(file string) (string, error) {
 	var t0, procStart, childStart xtrace.Time
 	mainProc := xtrace.NoProc
 	mainG := xtrace.NoGoroutine
+	// created are main's go statements (their GoCreate times) in order;
+	// before is how many of them came before the thief's ProcStart, and
+	// firstIdx which of them the first child to run was.
+	var created []xtrace.Time
+	var createdG []xtrace.GoID
+	before, firstIdx := -1, -1
 	for {
 		ev, err := r.ReadEvent()
 		if errors.Is(err, io.EOF) {
@@ -226,10 +308,17 @@ func splitTrace(file string) (string, error) {
 			case xtrace.ResourceProc:
 				if _, to := st.Proc(); procStart == 0 && to == xtrace.ProcRunning && st.Resource.Proc() != mainProc {
 					procStart = ev.Time()
+					before = len(created)
 				}
 			case xtrace.ResourceGoroutine:
-				if _, to := st.Goroutine(); childStart == 0 && to == xtrace.GoRunning && st.Resource.Goroutine() != mainG {
+				from, to := st.Goroutine()
+				if from == xtrace.GoNotExist && to == xtrace.GoRunnable && ev.Goroutine() == mainG && len(created) < 16 {
+					created = append(created, ev.Time())
+					createdG = append(createdG, st.Resource.Goroutine())
+				}
+				if childStart == 0 && to == xtrace.GoRunning && st.Resource.Goroutine() != mainG {
 					childStart = ev.Time()
+					firstIdx = slices.Index(createdG, st.Resource.Goroutine())
 				}
 			}
 		}
@@ -237,8 +326,14 @@ func splitTrace(file string) (string, error) {
 	if t0 == 0 || procStart == 0 || childStart == 0 {
 		return "", fmt.Errorf("%s: no log, ProcStart or child start after the first go", file)
 	}
-	return fmt.Sprintf("go → another P's ProcStart %.1fµs, → first child %.1fµs",
-		float64(procStart-t0)/1e3, float64(childStart-t0)/1e3), nil
+	if len(created) < 2 {
+		return "", fmt.Errorf("%s: fewer than two go statements traced", file)
+	}
+	// The second go's time says how long main's first go (its wakep's
+	// futex wake included) kept main; the count before ProcStart, what
+	// the thief could find in main's run queue when it took its P.
+	return fmt.Sprintf("go → another P's ProcStart %.1fµs, → first child %.1fµs; 2nd go at %.1fµs, %d gos before the ProcStart, first child is go #%d",
+		float64(procStart-t0)/1e3, float64(childStart-t0)/1e3, float64(created[1]-t0)/1e3, before, firstIdx+1), nil
 }
 
 // pipeWakes wakes a thread blocked reading a pipe, 40 times after 20ms of
