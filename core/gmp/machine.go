@@ -326,7 +326,7 @@ func (s *Machine) Step() bool {
 		s.finish(UntilReached, nil, RuleUntil)
 		return false
 	}
-	s.agenda.Pop()
+	s.agenda.Drop()
 	s.steps++
 	if s.cfg.MeasureIdle && at > s.now {
 		s.accountIdle(at)

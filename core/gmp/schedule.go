@@ -2,6 +2,7 @@ package gmp
 
 import (
 	"fmt"
+	"math/bits"
 	"time"
 
 	"github.com/schedlab/schedlab/core/sim"
@@ -303,10 +304,14 @@ func (s *Machine) runFromNetpoll(m *M, pp *P, list []GID) pick {
 // checkRunqsNoP looks for a busy P with queued Gs after this M dropped its
 // P; if there is one and an idle P, it returns the idle P (R3.3 step 14).
 func (s *Machine) checkRunqsNoP() *P {
-	for i := range s.ps {
-		p2 := &s.ps[i]
-		if !p2.Idle && (p2.runq.len() > 0 || p2.Runnext != NoG) {
-			return s.idleForSpinning()
+	// Only the Ps in the work set's queued bits have a queued G
+	// (workset.go): looking at those alone finds the same, without
+	// reading every P.
+	for j, word := range s.work.queuedBits {
+		for ; word != 0; word &= word - 1 {
+			if i := j<<6 + bits.TrailingZeros64(word); i < len(s.ps) && !s.ps[i].Idle {
+				return s.idleForSpinning()
+			}
 		}
 	}
 	return nil

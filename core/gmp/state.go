@@ -9,11 +9,16 @@ import (
 // G is a goroutine: the runtime's g, plus the program it runs.
 //
 // The fields are laid out in two 64-byte cache lines: the first holds
-// what the scheduler touches on nearly every step, the second the program
-// counter and the family. A run with a million goroutines spends most of
-// its time waiting for memory, so the size and order of G are what the
-// simulation's speed depends on (BenchmarkEvents); TestGLayout keeps it
-// at 128 bytes.
+// what the scheduler reads on nearly every step, ending with the first
+// two frames of the program counter, the second what it mostly writes or
+// reads once (when the G started running, when its compute stretch ends,
+// its family), then the deeper frames. A run with a million goroutines
+// spends most of its time waiting for memory, and a load that misses
+// stalls the step where a store that misses does not: with the frames in
+// the second line, every run of a G waited for that line in nextOp. So
+// the size and order of G are what the simulation's speed depends on
+// (BenchmarkEvents); TestGLayout keeps it at 128 bytes and the first
+// frames in the first line.
 type G struct {
 	ID GID
 	// M is the thread running the G (running or in a syscall).
@@ -48,14 +53,20 @@ type G struct {
 	// Runnable is when the G last became runnable (for scheduling
 	// latency).
 	Runnable sim.Time
+	// CPULeft is what remains of the compute action in progress.
+	CPULeft time.Duration
+	// frames are the G's place in its program: its body, then one per
+	// enclosing loop. They live inside the G, so that a G needs no
+	// allocation of its own and a snapshot copies goroutines as plain
+	// values. The first two, all most goroutines use, end the first
+	// cache line.
+	frames [MaxLoopDepth + 1]frame
+
 	// RunStart is when the G last started running (a slice it inherits
 	// may be older).
 	RunStart sim.Time
-	// CPULeft is what remains of the compute action in progress.
-	CPULeft time.Duration
 	// cpuEnd is when the compute stretch now running ends.
 	cpuEnd sim.Time
-
 	// Parent is the goroutine whose go statement created this one.
 	Parent GID
 	// Children counts live goroutines this one started (for wait: children).
@@ -67,11 +78,6 @@ type G struct {
 	// is in. Only the innermost frame's current action can be a go
 	// statement in progress, so one counter per G is enough.
 	goRep int32
-	// frames are the G's place in its program: its body, then one per
-	// enclosing loop. They live inside the G, so that a G needs no
-	// allocation of its own and a snapshot copies goroutines as plain
-	// values.
-	frames [MaxLoopDepth + 1]frame
 }
 
 // frame is one level of a G's program: a goroutine body or a loop body

@@ -25,7 +25,12 @@ type Timer struct {
 	seq uint64
 }
 
-// timerHeap is a binary min-heap ordered by (When, seq).
+// timerHeap is a 4-ary min-heap ordered by (When, seq), as the runtime's
+// timer heaps are. With every sleeping goroutine's timer in its P's heap,
+// a heap holds thousands, and each level a timer sinks through is a cache
+// line to wait for: four children a level halve the levels of a binary
+// heap. No two timers share (When, seq), so the order they fire in does
+// not depend on the heap's shape.
 type timerHeap struct {
 	items []Timer
 	seq   uint64
@@ -83,9 +88,12 @@ func (h *timerHeap) removeAt(i int) {
 	}
 }
 
+// timerArity is the number of children a node of timerHeap has.
+const timerArity = 4
+
 func (h *timerHeap) up(i int) {
 	for i > 0 {
-		parent := (i - 1) / 2
+		parent := (i - 1) / timerArity
 		if !h.less(i, parent) {
 			return
 		}
@@ -96,13 +104,15 @@ func (h *timerHeap) up(i int) {
 
 func (h *timerHeap) down(i int) {
 	for {
-		l := 2*i + 1
-		if l >= len(h.items) {
+		first := timerArity*i + 1
+		if first >= len(h.items) {
 			return
 		}
-		small := l
-		if r := l + 1; r < len(h.items) && h.less(r, l) {
-			small = r
+		small := first
+		for c := first + 1; c < first+timerArity && c < len(h.items); c++ {
+			if h.less(c, small) {
+				small = c
+			}
 		}
 		if !h.less(small, i) {
 			return
@@ -119,14 +129,14 @@ func (h *timerHeap) clone() timerHeap {
 // earliest appends the heap's k earliest timers to buf, in firing order,
 // and returns it. It reads the heap without changing or copying it: the
 // next timer to fire is always the earliest of a frontier that starts at
-// the root and, each time one is taken, gains that one's two children,
-// so k of them cost O(k²) comparisons however many timers the heap holds.
+// the root and, each time one is taken, gains that one's children, so k
+// of them cost O(k²) comparisons however many timers the heap holds.
 // A display that shows a few timers per P needs no more.
 func (h *timerHeap) earliest(k int, buf []Timer) []Timer {
 	if k <= 0 || len(h.items) == 0 {
 		return buf
 	}
-	var small [9]int
+	var small [16]int
 	frontier := append(small[:0], 0)
 	for range k {
 		if len(frontier) == 0 {
@@ -142,7 +152,7 @@ func (h *timerHeap) earliest(k int, buf []Timer) []Timer {
 		buf = append(buf, h.items[top])
 		frontier[best] = frontier[len(frontier)-1]
 		frontier = frontier[:len(frontier)-1]
-		for c := 2*top + 1; c <= 2*top+2 && c < len(h.items); c++ {
+		for c := timerArity*top + 1; c <= timerArity*top+timerArity && c < len(h.items); c++ {
 			frontier = append(frontier, c)
 		}
 	}

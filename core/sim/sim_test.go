@@ -57,7 +57,7 @@ func TestAgendaAgainstStableSort(t *testing.T) {
 	}
 }
 
-// Interleaved pushes, pops, peeks and clones must agree with a naive
+// Interleaved pushes, pops, peeks, drops and clones must agree with a naive
 // list kept in (time, push order), whatever state the heap is in when
 // each operation arrives (Pop leaves a hole that the next Push fills).
 func TestAgendaInterleavedAgainstNaiveList(t *testing.T) {
@@ -92,10 +92,16 @@ func TestAgendaInterleavedAgainstNaiveList(t *testing.T) {
 						return false
 					}
 				}
-			case 3: // peek
+			case 3: // peek, and every other time take what it saw (Drop)
 				at, v, ok := a.Peek()
 				if ok != (len(ref) > 0) || ok && (ref[0].at != at || ref[0].seq != v) {
 					return false
+				}
+				if op/5%2 == 1 {
+					a.Drop()
+					if ok {
+						popRef()
+					}
 				}
 			case 4: // a clone drains to the same order and leaves a alone
 				c := a.Clone()
