@@ -16,9 +16,11 @@ import (
 // scripts/mutexretake measures the real share (each run a fresh process)
 // on this project's 2-CPU AMD EPYC virtual machine:
 //
-//   - quiet (load 0.8), 10 runs: median 20.5%, range 12.8–58.5%; 20 runs:
-//     median 24.3%, range 10.9–98.8%; issue 24's quiet machine, 10 runs:
-//     median 34%, range 18–76%;
+//   - quiet (load average 0.5-0.8), 90 runs in four series: medians 16.2%
+//     (30 runs), 20.5% (10), 23.4% (30) and 24.3% (20), the runs ranging
+//     from 5.8% to 98.8%; issue 24's quiet machine, 10 runs: median 34%,
+//     range 18-76%. A series at a load average of 1.8 (30 runs) had a
+//     median of 65.2%, range 6.3-98%: a little load already moves it;
 //   - with the program's threads given the CPUs (chrt -f 1, so that other
 //     processes cannot preempt them, and the kernel drops their timer
 //     slack), 30 runs: median 6.0–6.9%, range 1.9–16.5%;
@@ -36,8 +38,8 @@ import (
 // A busy machine's 98% comes from threads waiting for a CPU, which the
 // model does not have.
 //
-// The model's median must fall among the real quiet medians (20.5–34%)
-// and each seed within the real range measured at all (1.9–98.8%).
+// The model's median must fall among the real quiet series' medians
+// (16.2–34%) and each seed within the quiet runs' range (5.8–98.8%).
 func TestMutexRetakeShare(t *testing.T) {
 	sc, err := scenarios.Load("mutex-retake")
 	if err != nil {
@@ -71,10 +73,10 @@ func TestMutexRetakeShare(t *testing.T) {
 	slices.Sort(shares)
 	median := (shares[4] + shares[5]) / 2
 	t.Logf("the model over seeds 1–10: median %.1f%%, range %.1f–%.1f%%", median, lo, hi)
-	if median < 20.5 || median > 34 {
-		t.Errorf("the model's median re-take share over seeds 1–10 is %.1f%%, outside the real quiet medians 20.5–34%%", median)
+	if median < 16.2 || median > 34 {
+		t.Errorf("the model's median re-take share over seeds 1–10 is %.1f%%, outside the real quiet medians 16.2–34%%", median)
 	}
-	if lo < 1.9 || hi > 98.8 {
-		t.Errorf("the model's re-take share over seeds 1–10 is %.1f–%.1f%%, outside the real 1.9–98.8%%", lo, hi)
+	if lo < 5.8 || hi > 98.8 {
+		t.Errorf("the model's re-take share over seeds 1–10 is %.1f–%.1f%%, outside the real quiet 5.8–98.8%%", lo, hi)
 	}
 }

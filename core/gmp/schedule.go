@@ -44,9 +44,11 @@ type findState struct {
 	started   bool
 	ranTimer  bool
 	stealPoll sim.Time
-	// runqgrab waiting out its back-off before taking victim's runnext
-	victim PID
-	next   GID
+	// runqgrab waiting out its back-off before taking victim's runnext,
+	// and how long the wait was drawn to last (the steal's event says it)
+	victim  PID
+	next    GID
+	backoff time.Duration
 }
 
 type findResult uint8

@@ -138,19 +138,27 @@ func (s *Machine) runqsteal(m *M, pp, victim *P, stealRunNext bool, expect GID) 
 			m.fr.victim = victim.ID
 			m.fr.next = next
 			m.Backoff = true
-			s.wakeMAt(m, s.after(s.usleep(runnextBackoff)), stepStealResume)
+			m.fr.backoff = s.usleep(runnextBackoff)
+			s.wakeMAt(m, s.after(m.fr.backoff), stepStealResume)
 			return pick{}, stealWaiting
 		}
 	}
 	return s.stealRunnext(m, pp, victim, false), stealFound
 }
 
-// stealRunnext takes victim's runnext to run on pp.
+// stealRunnext takes victim's runnext to run on pp. After a back-off the
+// event carries the wait the M was put to sleep for, the one drawn then:
+// drawing another here would tell a wait that never happened and move
+// the run's random sequence on.
 func (s *Machine) stealRunnext(m *M, pp, victim *P, afterBackoff bool) pick {
 	g := victim.Runnext
+	var waited time.Duration
+	if afterBackoff {
+		waited = m.fr.backoff
+	}
 	s.emit(Event{Kind: KindSteal, Rule: RuleRunqstealNext, G: g, P: pp.ID, M: m.ID,
 		From: at(LocRunnext, victim.ID), To: at(LocRunning, pp.ID), P2: victim.ID, N: 1,
-		D: s.usleep(runnextBackoff), Flag: afterBackoff})
+		D: waited, Flag: afterBackoff})
 	victim.Runnext = NoG
 	s.noteQueue(victim)
 	return pick{g: g, rule: RuleStolenRun, from: at(LocRunnext, victim.ID), victim: victim.ID, n: 1}
