@@ -38,6 +38,7 @@ import (
 	"time"
 
 	"github.com/schedlab/schedlab/real/prog/cpuwork"
+	"github.com/schedlab/schedlab/scripts/internal/probe"
 )
 
 // runEnv names the probe a child process runs once.
@@ -49,12 +50,13 @@ type figure struct {
 	v    float64
 }
 
-type probe struct {
+// A pattern is what one name on the command line measures.
+type pattern struct {
 	what string
 	run  func() []figure
 }
 
-var probes = map[string]probe{
+var probes = map[string]pattern{
 	"first-wakeup":  {"4 Ps, one G creates 16 then computes: first go to the first child starting", firstWakeup},
 	"fan-in":        {"2 Ps, 4 producers × 500 sends of 20µs work into one consumer, unbuffered", fanIn},
 	"gosched-storm": {"2 Ps, 4 goroutines × 2000 × (5µs + Gosched)", goschedStorm},
@@ -99,7 +101,7 @@ func main() {
 		os.Exit(1)
 	}
 	fmt.Printf("%s: %s\n", name, p.what)
-	fmt.Printf("loadavg before: %s\n", loadavg())
+	fmt.Printf("loadavg before: %s\n", probe.Loadavg())
 	var names []string
 	got := map[string][]float64{}
 	for i := range *runs {
@@ -126,20 +128,12 @@ func main() {
 			got[k] = append(got[k], x)
 		}
 	}
-	fmt.Printf("loadavg after: %s\n", loadavg())
+	fmt.Printf("loadavg after: %s\n", probe.Loadavg())
 	for _, k := range names {
 		v := got[k]
 		slices.Sort(v)
 		fmt.Printf("%s %s, %d runs: median %.4g, range %.4g–%.4g\n", name, k, len(v), v[len(v)/2], v[0], v[len(v)-1])
 	}
-}
-
-func loadavg() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown (" + err.Error() + ")"
-	}
-	return strings.TrimSpace(string(b))
 }
 
 // schedstat sums every thread's /proc schedstat: the time on a CPU and
@@ -186,34 +180,12 @@ func (w *waitWindow) share() float64 {
 	return 100 * w.wait / (w.on + w.wait)
 }
 
-// calibrate measures the spin loop as cpuwork does, but keeps the fastest
-// of many short tries: on a busy machine a single 20ms try includes time
-// the thread spent off its CPU, which would make "20µs of work" shorter.
-func calibrate() {
-	cpuwork.Calibrate()
-	best := cpuwork.PerMicro()
-	const chunk = 1 << 12
-	for range 200 {
-		start := time.Now()
-		cpuwork.Spin(chunk)
-		if us := float64(time.Since(start).Nanoseconds()) / 1000; us > 0 && chunk/us > best {
-			best = chunk / us
-		}
-	}
-	perMicro = best
-}
-
-var perMicro float64
-
-// compute spins for about d of CPU time.
-func compute(d time.Duration) { cpuwork.Spin(int64(perMicro * float64(d.Nanoseconds()) / 1000)) }
-
 // firstWakeup: on 4 Ps, main creates 16 goroutines and then computes, so
 // that a child can only start on another P, whose M the first go
 // statement's wakep starts.
 func firstWakeup() []figure {
 	runtime.GOMAXPROCS(4)
-	calibrate()
+	cpuwork.Calibrate()
 	var first atomic.Int64
 	var wg sync.WaitGroup
 	waited.begin()
@@ -222,11 +194,11 @@ func firstWakeup() []figure {
 		wg.Add(1)
 		go func() {
 			first.CompareAndSwap(0, int64(time.Since(start)))
-			compute(2 * time.Millisecond)
+			cpuwork.Compute(2 * time.Millisecond)
 			wg.Done()
 		}()
 	}
-	compute(5 * time.Millisecond)
+	cpuwork.Compute(5 * time.Millisecond)
 	wg.Wait()
 	waited.end()
 	return []figure{{"first_us", float64(first.Load()) / 1e3}}
@@ -236,13 +208,13 @@ func firstWakeup() []figure {
 // 500 times, into one unbuffered channel that main receives from.
 func fanIn() []figure {
 	runtime.GOMAXPROCS(2)
-	calibrate()
+	cpuwork.Calibrate()
 	ch := make(chan int)
 	waited.begin()
 	for id := range 4 {
 		go func() {
 			for range 500 {
-				compute(20 * time.Microsecond)
+				cpuwork.Compute(20 * time.Microsecond)
 				ch <- id
 			}
 		}()
@@ -270,7 +242,7 @@ func fanIn() []figure {
 // the whole run.
 func goschedStorm() []figure {
 	runtime.GOMAXPROCS(2)
-	calibrate()
+	cpuwork.Calibrate()
 	var wg sync.WaitGroup
 	var ends [4]time.Duration
 	waited.begin()
@@ -279,7 +251,7 @@ func goschedStorm() []figure {
 		wg.Add(1)
 		go func() {
 			for range 2000 {
-				compute(5 * time.Microsecond)
+				cpuwork.Compute(5 * time.Microsecond)
 				runtime.Gosched()
 			}
 			ends[i] = time.Since(start)
