@@ -383,3 +383,21 @@ func TestSessionRefusesWhatTheModelRefuses(t *testing.T) {
 		t.Errorf("Scenario: %v", err)
 	}
 }
+
+// A run stopped by until goes on to it after its last event: a hog on one
+// P is preempted every 10ms or so, and the model's window ends at until,
+// 50ms, as a real run's ends when its until stops it, not at the last
+// preemption before.
+func TestModelWindowEndsAtUntil(t *testing.T) {
+	sc, err := scenarios.Parse("until.yaml", []byte("procs: 1\nuntil: 50ms\nmain:\n  - go: {count: 2, do: [{cpu: 1s}]}\n  - wait: children\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, end, err := Model(sc.Program(), sc.Config())
+	if err != nil || end.Reason.String() != "until reached" {
+		t.Fatalf("the model's run: %v, %v", end.Reason, err)
+	}
+	if o.Makespan > 50*time.Millisecond || o.Makespan < 50*time.Millisecond-10*time.Microsecond {
+		t.Errorf("makespan %v, want until's 50ms less main's first go statement", o.Makespan)
+	}
+}
