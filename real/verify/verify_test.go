@@ -401,3 +401,42 @@ func TestModelWindowEndsAtUntil(t *testing.T) {
 		t.Errorf("makespan %v, want until's 50ms less main's first go statement", o.Makespan)
 	}
 }
+
+// With more Ps than the machine has CPUs, the model shares the machine's
+// CPUs among its Ms as the real threads share them, and says so; with as
+// many CPUs as Ps, or CPUs the scenario or --cpus gives, or --load, it is
+// left as it is. On 2 CPUs, burst's 4 Ps then take about the real 566ms
+// instead of 302ms.
+func TestModelSharesTheMachinesCPUs(t *testing.T) {
+	sc, err := scenarios.Load("burst")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, note := onMachineCPUs(sc.Config(), scenarios.Overrides{}, 2)
+	if cfg.CPUs != 2 || !strings.Contains(note, "GOMAXPROCS=4 on 2 CPUs") || !strings.Contains(note, "--cpus 2") {
+		t.Errorf("4 Ps on 2 CPUs: cpus %d, note %q", cfg.CPUs, note)
+	}
+	if cfg, note := onMachineCPUs(sc.Config(), scenarios.Overrides{}, 4); cfg.CPUs != 0 || note != "" {
+		t.Errorf("4 Ps on 4 CPUs: cpus %d, note %q; want no CPUs modelled", cfg.CPUs, note)
+	}
+	over := scenarios.Overrides{CPUs: 3}
+	if cfg, note := onMachineCPUs(sc.ConfigWith(over), over, 2); cfg.CPUs != 3 || note != "" {
+		t.Errorf("--cpus 3: cpus %d, note %q", cfg.CPUs, note)
+	}
+	load := 1
+	over = scenarios.Overrides{Load: &load}
+	if cfg, _ := onMachineCPUs(sc.ConfigWith(over), over, 2); cfg.CPUs != 0 {
+		t.Errorf("--load 1: cpus %d, want --load's own default", cfg.CPUs)
+	}
+	// The model's makespan follows, within the real spread measured on
+	// this 2-CPU machine quiet (556–575ms).
+	on := true
+	cfg.Noise, cfg.Seed = on, 1
+	o, _, err := Model(sc.Program(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Makespan < 500*time.Millisecond || o.Makespan > 600*time.Millisecond {
+		t.Errorf("burst on 2 CPUs: makespan %v, want about the real 568ms", o.Makespan)
+	}
+}
