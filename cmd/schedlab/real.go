@@ -246,7 +246,13 @@ report says how loaded the machine was before and after the runs.
 
 The model's costs are this machine's profile (schedlab calibrate writes it)
 when there is one, else the model's own; --costs FILE picks another profile,
---costs builtin the model's own. The report says which it used.
+--costs builtin the model's own. The report says which it used. Of a
+profile, verify takes the costs measured while runtime/trace records (its
+real runs are traced, and the tracer makes each go statement and hand-off
+slower); every other command takes the untraced ones. With more Ps than
+this machine has CPUs, the model's threads share its CPUs (as --cpus N).
+The real makespan leaves out the time the runtime's own goroutines (the
+tracer's writer) held every P while a scenario goroutine was ready.
 
 The observables are those a runtime trace can show: the first goroutine to
 start after main, the makespan, goroutines created and alive at once,
