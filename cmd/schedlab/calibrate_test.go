@@ -6,12 +6,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedlab/schedlab/core/scenarios"
 	"github.com/schedlab/schedlab/internal/realtest"
 	"github.com/schedlab/schedlab/real/calibrate"
 )
 
 // profileFixture is a valid cost profile (real/calibrate's test data).
-const profileFixture = "../../real/calibrate/testdata/costs.json"
+const (
+	profileFixture   = "../../real/calibrate/testdata/costs.json"
+	profileFixtureV2 = "../../real/calibrate/testdata/costs-v2.json"
+)
 
 // TestCostsChangeTheRunDeterministically: --costs FILE times the model's
 // runtime work with the profile, the same way every time, on every
@@ -94,6 +98,47 @@ func mustRead(t *testing.T, path string) string {
 // calibrate writes it, the model's own costs without one, --costs over
 // both, and says which in its report. nested-submit deadlocks by design,
 // so verify runs only the model and builds nothing.
+// verify's real runs are traced: it times the model with a profile's
+// traced costs, whether the profile is this machine's or --costs names
+// it; run, like every other command, with its untraced ones.
+func TestVerifyTimesTheModelTraced(t *testing.T) {
+	config := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", config)
+	t.Setenv("HOME", config)
+	def, err := calibrate.DefaultPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(def), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(def, []byte(mustRead(t, profileFixtureV2)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := calibrate.Read(profileFixtureV2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	traced, err := p.TracedCosts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	untraced, err := p.Costs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, flags := range []simFlags{{}, {costs: profileFixtureV2, costsSet: true, profile: p}} {
+		var over scenarios.Overrides
+		over.Costs = &untraced // as overrides sets it from --costs
+		if _, _, err := verifyCosts(&flags, &over); err != nil {
+			t.Fatal(err)
+		}
+		if over.Costs == nil || *over.Costs != traced {
+			t.Errorf("--costs %q: verify times the model with %+v, want the traced %+v", flags.costs, over.Costs, traced)
+		}
+	}
+}
+
 func TestVerifySaysWhichCosts(t *testing.T) {
 	config := t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", config)
@@ -119,8 +164,17 @@ func TestVerifySaysWhichCosts(t *testing.T) {
 	if err := os.WriteFile(def, []byte(mustRead(t, profileFixture)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if out := verify(); !strings.Contains(out, "\ncosts: this machine's profile "+def+", measured 2026-05-04T10:20:30Z on AMD EPYC, 2 CPUs, linux/amd64, go1.26.8; load average 0.52 before, 0.61 after\n") {
+	if out := verify(); !strings.Contains(out, "\ncosts: this machine's profile "+def+" (schedlab-costs/1: without the tracer's costs, which schedlab calibrate now measures), measured 2026-05-04T10:20:30Z on AMD EPYC, 2 CPUs, linux/amd64, go1.26.8; load average 0.52 before, 0.61 after\n") {
 		t.Errorf("with this machine's profile:\n%s", out)
+	}
+	if err := os.WriteFile(def, []byte(mustRead(t, profileFixtureV2)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out := verify(); !strings.Contains(out, "\ncosts: this machine's profile "+def+" (with the tracer's costs of a go statement and a hand-off), measured 2026-05-04T10:20:30Z") {
+		t.Errorf("with this machine's profile of format 2:\n%s", out)
+	}
+	if err := os.WriteFile(def, []byte(mustRead(t, profileFixture)), 0o644); err != nil {
+		t.Fatal(err)
 	}
 	if out := verify("--costs", "builtin"); !strings.Contains(out, "\ncosts: the model's built-in costs (--costs builtin)\n") {
 		t.Errorf("with --costs builtin:\n%s", out)
@@ -129,7 +183,7 @@ func TestVerifySaysWhichCosts(t *testing.T) {
 	if err := os.WriteFile(other, []byte(strings.Replace(mustRead(t, profileFixture), `"cpus": 2`, `"cpus": 64`, 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if out := verify("--costs", other); !strings.Contains(out, "\ncosts: the profile "+other+", measured") || !strings.Contains(out, "note: the cost profile measured another machine:") || !strings.Contains(out, "64 CPUs, this one") {
+	if out := verify("--costs", other); !strings.Contains(out, "\ncosts: the profile "+other+" (schedlab-costs/1: without the tracer") || !strings.Contains(out, "note: the cost profile measured another machine:") || !strings.Contains(out, "64 CPUs, this one") {
 		t.Errorf("with another machine's profile:\n%s", out)
 	}
 	// A broken default profile is an error that says how to go on.

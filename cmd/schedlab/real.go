@@ -246,7 +246,13 @@ report says how loaded the machine was before and after the runs.
 
 The model's costs are this machine's profile (schedlab calibrate writes it)
 when there is one, else the model's own; --costs FILE picks another profile,
---costs builtin the model's own. The report says which it used.
+--costs builtin the model's own. The report says which it used. Of a
+profile, verify takes the costs measured while runtime/trace records (its
+real runs are traced, and the tracer makes each go statement and hand-off
+slower); every other command takes the untraced ones. With more Ps than
+this machine has CPUs, the model's threads share its CPUs (as --cpus N).
+The real makespan leaves out the time the runtime's own goroutines (the
+tracer's writer) held every P while a scenario goroutine was ready.
 
 The observables are those a runtime trace can show: the first goroutine to
 start after main, the makespan, goroutines created and alive at once,
@@ -362,12 +368,22 @@ seeds' orders. --all verifies every built-in.`,
 // for the report: --costs when it is given, else this machine's profile
 // where schedlab calibrate writes it, else the model's built-in costs.
 // The note, if any, says that the profile measured another machine.
+//
+// A profile's costs are its traced ones (calibrate.Profile.TracedCosts):
+// verify's real runs are traced, and the tracer makes each go statement
+// and hand-off cost more there. Every other command times the model
+// untraced.
 func verifyCosts(sim *simFlags, over *scenarios.Overrides) (costs, note string, err error) {
 	if sim.costsSet {
 		if sim.profile == nil {
 			return "the model's built-in costs (--costs " + builtinCosts + ")", "", nil
 		}
-		return "the profile " + sim.costs + ", " + sim.profile.Describe(), sim.profile.Elsewhere(), nil
+		k, traced, err := tracedCosts(sim.profile)
+		if err != nil {
+			return "", "", usageError{fmt.Errorf("%s: %w", sim.costs, err)}
+		}
+		over.Costs = k
+		return "the profile " + sim.costs + traced + ", " + sim.profile.Describe(), sim.profile.Elsewhere(), nil
 	}
 	path, err := calibrate.DefaultPath()
 	if err != nil {
@@ -376,10 +392,28 @@ func verifyCosts(sim *simFlags, over *scenarios.Overrides) (costs, note string, 
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return "the model's built-in costs (no profile at " + path + ": schedlab calibrate writes one)", "", nil
 	}
-	k, p, err := readCosts(path)
+	_, p, err := readCosts(path)
+	var k *gmp.Costs
+	var traced string
+	if err == nil {
+		k, traced, err = tracedCosts(p)
+	}
 	if err != nil {
 		return "", "", usageError{fmt.Errorf("%w\n\thint: this machine's cost profile, which verify uses by default: schedlab calibrate writes it again, --costs %s leaves it out", err, builtinCosts)}
 	}
 	over.Costs = k
-	return "this machine's profile " + path + ", " + p.Describe(), p.Elsewhere(), nil
+	return "this machine's profile " + path + traced + ", " + p.Describe(), p.Elsewhere(), nil
+}
+
+// tracedCosts is p's costs for a model compared with traced runs, and
+// what the report says of them.
+func tracedCosts(p *calibrate.Profile) (*gmp.Costs, string, error) {
+	k, err := p.TracedCosts()
+	if err != nil {
+		return nil, "", err
+	}
+	if !p.HasTraced() {
+		return &k, " (" + calibrate.FormatV1 + ": without the tracer's costs, which schedlab calibrate now measures)", nil
+	}
+	return &k, " (with the tracer's costs of a go statement and a hand-off)", nil
 }

@@ -14,6 +14,13 @@ import (
 type Costs struct {
 	// Newproc is the cost of a go statement (newproc + newproc1).
 	Newproc time.Duration
+	// NewG is what a go statement costs more when the free lists hold no
+	// dead goroutine's descriptor to reuse, and newproc1 allocates a g and
+	// its stack (malg): about 1µs against 80ns on the machine
+	// schedlab calibrate measured (go_create_fresh). 0 by default, so
+	// that every built-in run and golden trace is as before; a profile
+	// from calibrate sets it.
+	NewG time.Duration
 	// Schedule is the time from a G leaving its M (gopark's mcall, goexit,
 	// gosched) to the decision findRunnable takes. A runnext waits only
 	// this long for its own P, which is why a P usually runs it before a
@@ -181,7 +188,7 @@ func (c *Config) Validate() error {
 		name string
 		d    time.Duration
 	}{
-		{"newproc", k.Newproc}, {"schedule", k.Schedule}, {"execute", k.Execute}, {"chanop", k.ChanOp}, {"syscall", k.Syscall},
+		{"newproc", k.Newproc}, {"newg", k.NewG}, {"schedule", k.Schedule}, {"execute", k.Execute}, {"chanop", k.ChanOp}, {"syscall", k.Syscall},
 		{"wakem", k.WakeM}, {"newm", k.NewM}, {"preemptsignal", k.PreemptSignal},
 		{"netpollwake", k.NetpollWake}, {"spin", k.Spin}, {"usleepslack", k.UsleepSlack},
 		{"print", k.Print}, {"firstprint", k.FirstPrint}, {"write", k.Write},

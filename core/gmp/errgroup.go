@@ -56,7 +56,7 @@ func (s *Machine) groupGo(m *M, g *G, op *Op) {
 	newg, reusedFrom := s.newproc1(pp, g, s.childBody[g.op-1])
 	g.Children++
 	s.emitCreate(m, pp, newg, reusedFrom, Event{Rule: RuleGroupGo, G2: g.ID, Op: op})
-	s.continueAfter(m, s.cfg.Costs.Newproc)
+	s.continueAfter(m, s.newprocCost(reusedFrom))
 }
 
 // groupDone is a group goroutine's deferred done: it takes its token back

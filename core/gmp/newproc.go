@@ -1,5 +1,7 @@
 package gmp
 
+import "time"
+
 // Goroutine creation and exit: newproc (§2) and goexit with the free
 // lists gfput/gfget (§10). The run queues they put Gs on are in runq.go.
 
@@ -20,7 +22,16 @@ func (s *Machine) newproc(m *M, parent *G, op *Op) {
 	newg, reusedFrom := s.newproc1(pp, parent, s.childBody[parent.op-1])
 	parent.Children++
 	s.emitCreate(m, pp, newg, reusedFrom, Event{Rule: RuleNewproc, G2: parent.ID, Op: op})
-	s.continueAfter(m, s.cfg.Costs.Newproc)
+	s.continueAfter(m, s.newprocCost(reusedFrom))
+}
+
+// newprocCost is what a go statement costs its creator: more when its
+// goroutine reused no dead one's descriptor (Costs.NewG).
+func (s *Machine) newprocCost(reusedFrom GID) time.Duration {
+	if reusedFrom == NoG {
+		return s.cfg.Costs.Newproc + s.cfg.Costs.NewG
+	}
+	return s.cfg.Costs.Newproc
 }
 
 // emitCreate puts newg, just made by newproc1 on pp, into pp's runnext and

@@ -13,6 +13,27 @@ import (
 // doc.go tables: each measured figure sets the costs it informs, and the
 // costs no figure measures keep their defaults.
 func (p *Profile) Costs() (gmp.Costs, error) {
+	return p.costs(p.Figures.GoCreate, p.Figures.Handoff)
+}
+
+// TracedCosts returns the costs for a model compared with traced runs of
+// this machine, as verify's are: Costs, with a go statement and a
+// hand-off timed as runtime/trace records them (traced_go_create,
+// traced_handoff). A traced program writes an event for every go
+// statement, block, wake-up and start, with a stack for some: that is
+// the instrument's cost, measured the same way as the untraced figures,
+// not fitted to verify's results. A profile of format 1, which has no
+// such figures, gives Costs.
+func (p *Profile) TracedCosts() (gmp.Costs, error) {
+	if !p.HasTraced() {
+		return p.Costs()
+	}
+	return p.costs(orZero(p.Figures.TracedGoCreate), orZero(p.Figures.TracedHandoff))
+}
+
+// costs maps the figures to the model's costs, with the go statement's
+// and the hand-off's figures given.
+func (p *Profile) costs(goCreate, handoff Figure) (gmp.Costs, error) {
 	f := p.Figures
 	k := gmp.DefaultCosts()
 	// The costs the model makes late under Config.Noise (a woken thread,
@@ -25,7 +46,14 @@ func (p *Profile) Costs() (gmp.Costs, error) {
 	// The costs the model never makes late are the typical time: the
 	// median.
 	k.Syscall = ns(f.Syscall.Median)
-	k.Newproc = ns(f.GoCreate.Median)
+	k.Newproc = ns(goCreate.Median)
+	// A go statement that finds no dead goroutine's descriptor to reuse
+	// allocates one, and its stack: what it costs more than one that
+	// reuses (the model's free lists say which). Format 1 did not
+	// measure it: none, as in the defaults.
+	if p.HasTraced() {
+		k.NewG = time.Duration(math.Round(max(orZero(f.GoCreateFresh).Median-f.GoCreate.Median, 0)))
+	}
 	// A hand-off between two goroutines on one P is, in the model, channel
 	// work, the scheduler's choice and the switch to the chosen G. The
 	// three keep their ratio and are scaled so that the model's hop takes
@@ -34,7 +62,7 @@ func (p *Profile) Costs() (gmp.Costs, error) {
 	if err != nil {
 		return gmp.Costs{}, err
 	}
-	scale := f.Handoff.Median / hop
+	scale := handoff.Median / hop
 	k.ChanOp = scaled(k.ChanOp, scale)
 	k.Schedule = scaled(k.Schedule, scale)
 	k.Execute = scaled(k.Execute, scale)

@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"runtime"
+	"runtime/trace"
 	"slices"
 	"strconv"
 	"strings"
@@ -69,6 +71,10 @@ func Measure(ctx context.Context, o Options) (*Profile, error) {
 		}
 		return summarise(samples)
 	}
+	figurePtr := func(name string, samples []float64) *Figure {
+		f := figure(name, samples)
+		return &f
+	}
 	steps := []struct {
 		name string
 		run  func()
@@ -88,6 +94,15 @@ func Measure(ctx context.Context, o Options) (*Profile, error) {
 			p.Figures.Handoff = figure("handoff", onOneP(func() []float64 { return pingPong(n, hopRounds, false) }))
 		}},
 		{"cpu_work", func() { p.Figures.CPUWork = Rate(figure("cpu_work", cpuWork(n))) }},
+		{"go_create_fresh", func() {
+			p.Figures.GoCreateFresh = figurePtr("go_create_fresh", onOneP(func() []float64 { return goCreateFresh(min(n, maxFreshSamples)) }))
+		}},
+		{"traced_go_create", func() {
+			p.Figures.TracedGoCreate = figurePtr("traced_go_create", onOneP(func() []float64 { return traced(func() []float64 { return goCreate(n) }) }))
+		}},
+		{"traced_handoff", func() {
+			p.Figures.TracedHandoff = figurePtr("traced_handoff", onOneP(func() []float64 { return traced(func() []float64 { return pingPong(n, hopRounds, false) }) }))
+		}},
 	}
 	for _, s := range steps {
 		if err := ctx.Err(); err != nil {
@@ -224,6 +239,54 @@ func goCreate(n int) []float64 {
 		}
 	}
 	return samples
+}
+
+// maxFreshSamples bounds goCreateFresh's samples: each keeps freshBatch
+// goroutines alive to the end, a few KiB each.
+const (
+	maxFreshSamples = 1000
+	freshBatch      = 20
+	// freshWarm goroutines are made first and kept, so that the dead
+	// ones the earlier figures left on the free lists are reused by
+	// them and not by the timed go statements.
+	freshWarm = 1000
+)
+
+// goCreateFresh times go statements on one P that find no dead
+// goroutine's descriptor to reuse: every goroutine it makes stays blocked
+// until the end, so each needs a new one (newproc1's malg).
+func goCreateFresh(n int) []float64 {
+	block := make(chan struct{})
+	defer close(block)
+	var wg sync.WaitGroup
+	wg.Add(freshWarm)
+	for range freshWarm {
+		go func() { wg.Done(); <-block }()
+	}
+	wg.Wait()
+	samples := make([]float64, 0, n)
+	for range n {
+		wg.Add(freshBatch)
+		t0 := time.Now()
+		for range freshBatch {
+			go func() { wg.Done(); <-block }()
+		}
+		d := time.Since(t0)
+		wg.Wait()
+		samples = append(samples, float64(d)/freshBatch)
+	}
+	return samples
+}
+
+// traced runs f while runtime/trace records the program, into nothing:
+// the tracer's own cost on each event, as a traced real run pays it. No
+// samples if the program is traced already (go test -trace).
+func traced(f func() []float64) []float64 {
+	if err := trace.Start(io.Discard); err != nil {
+		return nil
+	}
+	defer trace.Stop()
+	return f()
 }
 
 // goFirstRun times, on one P, a go statement and the creator blocking

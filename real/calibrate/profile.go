@@ -20,7 +20,12 @@ import (
 // Format names the profile's layout; a profile of another format is
 // refused rather than half read. A later layout (the CPU count and load a
 // model of the machine's CPUs would take from machine:) gets a new name.
-const Format = "schedlab-costs/1"
+// Format 2 added the figures of tracedRows; a profile of FormatV1, which
+// has none of them, is still read, its costs as before.
+const (
+	Format   = "schedlab-costs/2"
+	FormatV1 = "schedlab-costs/1"
+)
 
 // Profile is one machine's measured costs, as schedlab calibrate writes
 // them and --costs reads them.
@@ -61,7 +66,23 @@ type Figures struct {
 	GoFirstRun     Figure     `json:"go_first_run"`
 	Handoff        Figure     `json:"handoff"`
 	CPUWork        Rate       `json:"cpu_work"`
+	// Since format 2 (tracedRows); absent from a profile of format 1.
+	GoCreateFresh  *Figure `json:"go_create_fresh,omitempty"`
+	TracedGoCreate *Figure `json:"traced_go_create,omitempty"`
+	TracedHandoff  *Figure `json:"traced_handoff,omitempty"`
 }
+
+// orZero is f, or the zero Figure where a profile has none.
+func orZero(f *Figure) Figure {
+	if f == nil {
+		return Figure{}
+	}
+	return *f
+}
+
+// HasTraced says whether the profile has format 2's figures: a fresh
+// goroutine's cost and the tracer's.
+func (p *Profile) HasTraced() bool { return p.Format == Format }
 
 // Figure is a duration measured many times, in nanoseconds: the median
 // and the spread around it.
@@ -263,8 +284,8 @@ func (v *validator) present(field string) bool {
 }
 
 func (v *validator) profile(p *Profile) {
-	if v.present("format") && p.Format != Format {
-		v.fail("format", fmt.Sprintf("want %q, got %q: this schedlab reads only that layout (schedlab calibrate writes it)", Format, quote(p.Format)))
+	if v.present("format") && p.Format != Format && p.Format != FormatV1 {
+		v.fail("format", fmt.Sprintf("want %q (or the older %q), got %q: this schedlab reads only those layouts (schedlab calibrate writes the first)", Format, FormatV1, quote(p.Format)))
 		return
 	}
 	if v.present("measured") {
@@ -288,7 +309,17 @@ func (v *validator) profile(p *Profile) {
 		return
 	}
 	f := p.Figures
-	for _, r := range figureRows {
+	rows := figureRows
+	if p.HasTraced() {
+		rows = append(rows[:len(rows):len(rows)], tracedRows...)
+	} else {
+		for _, r := range tracedRows {
+			if _, ok := v.pos["figures."+r.name]; ok {
+				v.fail("figures."+r.name, fmt.Sprintf("a %s profile has no such figure (%s has)", FormatV1, Format))
+			}
+		}
+	}
+	for _, r := range rows {
 		name := "figures." + r.name
 		if v.present(name) {
 			fig := r.get(&f)

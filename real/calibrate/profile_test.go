@@ -53,7 +53,9 @@ func TestBadProfilesAreRefused(t *testing.T) {
 		{"NaN", edit(`"median_ns": 6600`, `"median_ns": NaN`), "costs.json:16:20: not JSON: invalid character 'N' looking for beginning of value"},
 		{"an array", "[1, 2]", "costs.json:1:2: the profile: want a JSON object, got a JSON array"},
 		{"more after the end", good + "{}", "costs.json:92:1: not JSON: invalid character '{' after top-level value"},
-		{"another layout", edit(`"schedlab-costs/1"`, `"schedlab-costs/2"`), `costs.json:2:13: format: want "schedlab-costs/1", got "schedlab-costs/2"`},
+		{"another layout", edit(`"schedlab-costs/1"`, `"schedlab-costs/3"`), `costs.json:2:13: format: want "schedlab-costs/2" (or the older "schedlab-costs/1"), got "schedlab-costs/3"`},
+		{"format 2 without its figures", edit(`"schedlab-costs/1"`, `"schedlab-costs/2"`), `costs.json:13:14: figures.go_create_fresh: missing`},
+		{"format 1 with format 2's figures", edit(`"cpu_work": {`, `"traced_handoff": {"samples": 1, "median_ns": 1, "p10_ns": 1, "p90_ns": 1, "min_ns": 1, "max_ns": 1}, "cpu_work": {`), `figures.traced_handoff: a schedlab-costs/1 profile has no such figure`},
 		{"an unknown field", edit(`"cpus": 2,`, `"cpus": 2, "cores": 4,`), `costs.json:8:16: unknown field "cores"`},
 		{"a field twice", edit(`"cpus": 2,`, `"cpus": 2, "cpus": 4,`), "costs.json:8:22: machine.cpus: given twice"},
 		{"a missing figure", edit(`"syscall": {`, `"syscall_x": {`), `unknown field "syscall_x"`},
@@ -141,6 +143,62 @@ func TestCostsFromAProfile(t *testing.T) {
 	}
 }
 
+// A profile of format 2 sets NewG from a go statement that allocates a
+// descriptor, and gives verify, whose real runs are traced, the costs of
+// a go statement and a hand-off measured with runtime/trace recording;
+// every other command's costs stay the untraced ones. A profile of
+// format 1 has neither: its costs are as before, for verify too.
+func TestTracedCostsFromAProfile(t *testing.T) {
+	v1, err := Read("testdata/costs.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v2, err := Read("testdata/costs-v2.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	k1, err := v1.Costs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t1, err := v1.TracedCosts()
+	if err != nil || t1 != k1 || k1.NewG != 0 {
+		t.Errorf("format 1: traced costs %+v (%v), want its costs %+v, NewG 0", t1, err, k1)
+	}
+	k2, err := v2.Costs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := k1
+	want.NewG = 950 * time.Nanosecond // go_create_fresh 1031ns less go_create 81ns
+	if k2 != want {
+		t.Errorf("format 2's costs %+v\nwant              %+v", k2, want)
+	}
+	t2, err := v2.TracedCosts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns := time.Nanosecond
+	// traced_handoff's 320ns is 0.8 of the default hop: ChanOp, Schedule
+	// and Execute scaled by 0.8; traced_go_create's median is Newproc.
+	want.Newproc, want.ChanOp, want.Schedule, want.Execute = 168*ns, 80*ns, 40*ns, 120*ns
+	if t2 != want {
+		t.Errorf("format 2's traced costs %+v\nwant                     %+v", t2, want)
+	}
+	if hop, err := ModelHop(t2); err != nil || hop != 320 {
+		t.Errorf("the model's hop with the traced costs takes %vns (%v), want the traced 320ns", hop, err)
+	}
+	var b strings.Builder
+	if err := v2.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{"go statement, traced", "NewG 950ns", "verify's costs, its real runs being traced: Newproc 168ns, Schedule 40ns, Execute 120ns, ChanOp 80ns"} {
+		if !strings.Contains(b.String(), line) {
+			t.Errorf("the text lacks %q:\n%s", line, b.String())
+		}
+	}
+}
+
 func TestModelHopFollowsTheCosts(t *testing.T) {
 	k := gmp.DefaultCosts()
 	one, err := ModelHop(k)
@@ -224,7 +282,10 @@ func TestMeasureFillsEveryField(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range figureRows {
+	if !back.HasTraced() {
+		t.Errorf("measured a profile of format %s", back.Format)
+	}
+	for _, r := range append(figureRows[:len(figureRows):len(figureRows)], tracedRows...) {
 		if f := r.get(&back.Figures); f.Samples != 3 || f.Min <= 0 {
 			t.Errorf("%s: %+v", r.name, f)
 		}
@@ -251,6 +312,9 @@ func FuzzParse(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(good)
+	if v2, err := os.ReadFile("testdata/costs-v2.json"); err == nil {
+		f.Add(v2)
+	}
 	f.Add([]byte(`{"format": "schedlab-costs/1"}`))
 	f.Add([]byte(`[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -261,12 +325,14 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
-		k, err := p.Costs()
-		if err != nil {
-			t.Fatalf("an accepted profile gives no costs: %v", err)
-		}
-		if err := (&gmp.Config{Procs: 1, Costs: k}).Validate(); err != nil {
-			t.Fatal(err)
+		for _, costs := range []func() (gmp.Costs, error){p.Costs, p.TracedCosts} {
+			k, err := costs()
+			if err != nil {
+				t.Fatalf("an accepted profile gives no costs: %v", err)
+			}
+			if err := (&gmp.Config{Procs: 1, Costs: k}).Validate(); err != nil {
+				t.Fatal(err)
+			}
 		}
 	})
 }

@@ -13,12 +13,14 @@ import (
 	"github.com/schedlab/schedlab/internal/table"
 )
 
-// figureRows are the duration figures in the order a report shows them,
-// with the costs each sets (doc.go's table says the same in prose).
-var figureRows = []struct {
+type figureRow struct {
 	name, label, sets string
 	get               func(*Figures) Figure
-}{
+}
+
+// figureRows are the duration figures in the order a report shows them,
+// with the costs each sets (doc.go's table says the same in prose).
+var figureRows = []figureRow{
 	{"futex_wake", "futex wake-up", "WakeM, NetpollWake (p10)", func(f *Figures) Figure { return f.FutexWake }},
 	{"context_switch", "context switch", "-", func(f *Figures) Figure { return f.ContextSwitch }},
 	{"nanosleep_slack", "nanosleep(20µs) slack", "UsleepSlack (p10)", func(f *Figures) Figure { return f.NanosleepSlack }},
@@ -27,6 +29,16 @@ var figureRows = []struct {
 	{"go_create", "go statement", "Newproc", func(f *Figures) Figure { return f.GoCreate }},
 	{"go_first_run", "go to first run", "-", func(f *Figures) Figure { return f.GoFirstRun }},
 	{"handoff", "goroutine hand-off", "ChanOp, Schedule, Execute (scaled)", func(f *Figures) Figure { return f.Handoff }},
+}
+
+// tracedRows are the figures format 2 added: what a go statement costs
+// when no dead goroutine's descriptor is there to reuse, and what the two
+// fast figures cost in a program that runtime/trace records, the costs
+// verify times the model with, its real runs being traced.
+var tracedRows = []figureRow{
+	{"go_create_fresh", "go statement, new descriptor", "NewG (less go_create)", func(f *Figures) Figure { return orZero(f.GoCreateFresh) }},
+	{"traced_go_create", "go statement, traced", "Newproc (verify)", func(f *Figures) Figure { return orZero(f.TracedGoCreate) }},
+	{"traced_handoff", "goroutine hand-off, traced", "ChanOp, Schedule, Execute (verify)", func(f *Figures) Figure { return orZero(f.TracedHandoff) }},
 }
 
 // WriteText writes the profile for a person: the machine, each figure's
@@ -41,7 +53,11 @@ func (p *Profile) WriteText(w io.Writer) error {
 	fmt.Fprintf(&b, "%s\n", p.Describe())
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "figure\tmedian\tp10–p90\tmin–max\tsamples\tsets")
-	for _, r := range figureRows {
+	rows := figureRows
+	if p.HasTraced() {
+		rows = append(rows[:len(rows):len(rows)], tracedRows...)
+	}
+	for _, r := range rows {
 		f := r.get(&p.Figures)
 		fmt.Fprintf(tw, "%s\t%s\t%s–%s\t%s–%s\t%d\t%s\n", r.label, dur(f.Median), dur(f.P10), dur(f.P90), dur(f.Min), dur(f.Max), f.Samples, r.sets)
 	}
@@ -50,8 +66,21 @@ func (p *Profile) WriteText(w io.Writer) error {
 	c := p.Figures.CPUWork
 	fmt.Fprintf(tw, "cpu work (iterations/µs)\t%.0f\t%.0f–%.0f\t%.0f–%.0f\t%d\t-\n", c.Median, c.P10, c.P90, c.Min, c.Max, c.Samples)
 	tw.Flush()
-	fmt.Fprintf(&b, "the model's costs: Newproc %v, Schedule %v, Execute %v, ChanOp %v, Syscall %v, WakeM %v, NetpollWake %v, UsleepSlack %v; not measured, the defaults: NewM %v, PreemptSignal %v\n",
-		k.Newproc, k.Schedule, k.Execute, k.ChanOp, k.Syscall, k.WakeM, k.NetpollWake, k.UsleepSlack, k.NewM, k.PreemptSignal)
+	newG := ""
+	if p.HasTraced() {
+		newG = fmt.Sprintf(", NewG %v", k.NewG)
+	}
+	fmt.Fprintf(&b, "the model's costs: Newproc %v, Schedule %v, Execute %v, ChanOp %v, Syscall %v, WakeM %v, NetpollWake %v, UsleepSlack %v%s; not measured, the defaults: NewM %v, PreemptSignal %v\n",
+		k.Newproc, k.Schedule, k.Execute, k.ChanOp, k.Syscall, k.WakeM, k.NetpollWake, k.UsleepSlack, newG, k.NewM, k.PreemptSignal)
+	if p.HasTraced() {
+		t, err := p.TracedCosts()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&b, "verify's costs, its real runs being traced: Newproc %v, Schedule %v, Execute %v, ChanOp %v\n", t.Newproc, t.Schedule, t.Execute, t.ChanOp)
+	} else {
+		fmt.Fprintf(&b, "note: a %s profile, without the tracer's figures: verify times the model as every command does; schedlab calibrate measures them\n", FormatV1)
+	}
 	if m := p.Machine; m.LoadBefore != nil && (*m.LoadBefore >= float64(m.CPUs) || m.LoadAfter != nil && *m.LoadAfter >= float64(m.CPUs)) {
 		fmt.Fprintf(&b, "note: the machine was busy (a load average of at least its %d CPUs): the figures include waiting for a CPU; calibrate on a quiet machine for its own costs\n", m.CPUs)
 	}

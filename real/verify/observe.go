@@ -18,8 +18,8 @@ import (
 // scenario's goroutines only: the runtime's own are left out of a real
 // trace (rtrace.Options.Scenario).
 type Observables struct {
-	// Makespan is the run's window: from main's first scheduler event
-	// after its start to its return (Recorder).
+	// Makespan is the run's window, from main's first scheduler event
+	// after its start to its return (Recorder), less RuntimeDelay.
 	Makespan time.Duration
 	// Goroutines is how many goroutines were created; PeakLive the most
 	// alive at once, main included.
@@ -43,6 +43,13 @@ type Observables struct {
 	// It is not compared: it says how much of a traced run was the
 	// tracer's writing, which the model does not run.
 	RuntimeSyscall time.Duration
+	// RuntimeDelay, of a real run only, is the time within the window
+	// when the runtime's own goroutines held every P while a scenario
+	// goroutine was ready to run: time the scenario waited for the
+	// tracer's writer (or the GC's workers), which the model does not
+	// run. It is left out of Makespan, as their P time is left out of
+	// Utilisation, and reported beside it.
+	RuntimeDelay time.Duration
 	// RuntimeStarts, of a real run only, is how many times the runtime's
 	// own goroutines started running (rtrace.Summary.RuntimeStarts). Not
 	// compared either: it says how often the tracer's goroutines took a
@@ -87,11 +94,17 @@ type Recorder struct {
 	// The same of the runtime's own goroutines, in a real run.
 	runtimeFrom map[int64]held
 	runtimeBusy time.Duration
+	// ready holds the scenario's goroutines that are runnable but not
+	// running; delay is the time so far when the runtime's goroutines
+	// held every P while one was, counted up to mark.
+	ready map[int64]bool
+	delay time.Duration
+	mark  time.Duration
 }
 
 // NewRecorder returns a Recorder for a run with procs Ps.
 func NewRecorder(procs int) *Recorder {
-	return &Recorder{procs: procs, live: 1, lastP: map[int64]int64{}, runningFrom: map[int64]time.Duration{}, runtimeFrom: map[int64]held{}}
+	return &Recorder{procs: procs, live: 1, lastP: map[int64]int64{}, runningFrom: map[int64]time.Duration{}, runtimeFrom: map[int64]held{}, ready: map[int64]bool{}}
 }
 
 // mainG is the main goroutine's number on both sides.
@@ -113,24 +126,35 @@ func (r *Recorder) Event(t time.Duration, kind string, g, p int64, preempted boo
 			}
 			return
 		}
-		r.first, r.seen = t, true
+		r.first, r.seen, r.mark = t, true, t
 		if r.mainStarted {
 			r.runningFrom[mainG] = t
 		}
 	}
+	r.advance(t)
 	r.last = max(r.last, t)
 	switch kind {
+	case "go-unblock":
+		r.ready[g] = true
 	case "go-create":
+		r.ready[g] = true
 		r.obs.Goroutines++
 		r.live++
 		r.obs.PeakLive = max(r.obs.PeakLive, r.live)
 	case "go-exit":
+		delete(r.ready, g)
 		r.live--
 		r.stopped(t, g)
 		if g == mainG {
 			r.closed = true
 		}
 	case "go-start", "syscall-exit":
+		// A goroutine back from a system call without a P waits for one.
+		if p < 0 {
+			r.ready[g] = true
+		} else {
+			delete(r.ready, g)
+		}
 		if kind == "go-start" {
 			if last, ok := r.lastP[g]; ok && last != p {
 				r.obs.Migrations++
@@ -145,13 +169,41 @@ func (r *Recorder) Event(t time.Duration, kind string, g, p int64, preempted boo
 			r.scenarioOn(t, p)
 		}
 	case "go-stop":
+		r.ready[g] = true
 		if preempted {
 			r.obs.Preempted++
 		}
 		r.stopped(t, g)
 	case "go-block", "syscall-enter":
+		delete(r.ready, g)
 		r.stopped(t, g)
 	}
+}
+
+// advance counts the time from mark to t into delay if, over it, the
+// runtime's goroutines held every P while a scenario goroutine was ready.
+// Events come in time order, and neither holds nor readiness change
+// between them.
+func (r *Recorder) advance(t time.Duration) {
+	if !r.seen || t <= r.mark {
+		return
+	}
+	if r.runtimeHoldsAll() && len(r.ready) > 0 {
+		r.delay += t - r.mark
+	}
+	r.mark = t
+}
+
+// runtimeHoldsAll says whether the runtime's goroutines hold every P.
+func (r *Recorder) runtimeHoldsAll() bool {
+	if r.procs <= 0 || len(r.runtimeFrom) < r.procs {
+		return false
+	}
+	ps := map[int64]bool{}
+	for _, h := range r.runtimeFrom {
+		ps[h.p] = true
+	}
+	return len(ps) >= r.procs
 }
 
 // RuntimeEvent records an event of one of the runtime's own goroutines,
@@ -163,6 +215,7 @@ func (r *Recorder) RuntimeEvent(t time.Duration, kind string, g, p int64) {
 	if r.closed {
 		return
 	}
+	r.advance(t)
 	switch kind {
 	case "go-start":
 		if p >= 0 {
@@ -209,6 +262,7 @@ func (r *Recorder) scenarioOn(t time.Duration, p int64) {
 // event of the scenario's (rtrace.Summary.ScenarioEnd).
 func (r *Recorder) End(t time.Duration) {
 	if r.seen && !r.closed {
+		r.advance(t)
 		r.last = max(r.last, t)
 		r.closed = true
 	}
@@ -225,7 +279,15 @@ func (r *Recorder) stopped(t time.Duration, g int64) {
 func (r *Recorder) Observables() Observables {
 	o := r.obs
 	o.PeakLive = max(o.PeakLive, 1)
-	o.Makespan = r.last - r.first
+	// The window less the time the scenario waited for the runtime's
+	// goroutines. Utilisation's share is of the whole window's P time
+	// less what the runtime's goroutines took, that time among it.
+	delay := r.delay
+	if r.seen && r.last > r.mark && r.runtimeHoldsAll() && len(r.ready) > 0 {
+		delay += r.last - r.mark
+	}
+	o.RuntimeDelay = delay
+	o.Makespan = r.last - r.first - delay
 	busy, taken := r.busy, r.runtimeBusy
 	for _, from := range r.runningFrom {
 		busy += r.last - from
@@ -235,7 +297,7 @@ func (r *Recorder) Observables() Observables {
 			taken += max(r.last-max(h.from, r.first), 0)
 		}
 	}
-	if left := time.Duration(r.procs)*o.Makespan - taken; left > 0 && r.procs > 0 {
+	if left := time.Duration(r.procs)*(r.last-r.first) - taken; left > 0 && r.procs > 0 {
 		o.Utilisation = min(float64(busy)/float64(left), 1)
 	}
 	return o

@@ -164,10 +164,13 @@ func RealRuns(ctx context.Context, s *prog.Session, n int, timeout time.Duration
 // rows of the trace have no real run, and its ending is judged by Go's
 // exit status and message.
 func Scenario(ctx context.Context, sc *scenarios.Scenario, o Options) (*Report, error) {
-	cfg := sc.ConfigWith(o.Overrides)
+	cfg, cpusNote := onMachineCPUs(sc.ConfigWith(o.Overrides), o.Overrides, runtime.NumCPU())
 	rep := &Report{Scenario: sc.Name, Procs: cfg.Procs, Noise: cfg.Noise, Runs: o.Runs, Costs: o.Costs}
 	if o.CostsNote != "" {
 		rep.Notes = append(rep.Notes, o.CostsNote)
+	}
+	if cpusNote != "" {
+		rep.Notes = append(rep.Notes, cpusNote)
 	}
 	first := uint64(1)
 	if o.Overrides.Seed != nil {
@@ -196,9 +199,6 @@ func Scenario(ctx context.Context, sc *scenarios.Scenario, o Options) (*Report, 
 	}
 	defer done()
 	rep.Go = s.Toolchain.Version
-	if cpus := runtime.NumCPU(); cfg.Procs > cpus {
-		rep.Notes = append(rep.Notes, fmt.Sprintf("GOMAXPROCS=%d on %d CPUs: the real Ps take turns on the CPUs, the model's each have one", cfg.Procs, cpus))
-	}
 	rep.LoadBefore = LoadAverage()
 	real, err := RealRuns(ctx, s, o.Runs, o.Timeout, nil)
 	if err != nil {
@@ -206,7 +206,6 @@ func Scenario(ctx context.Context, sc *scenarios.Scenario, o Options) (*Report, 
 	}
 	rep.LoadAfter = LoadAverage()
 	rep.Load = DescribeLoad(rep.LoadBefore, rep.LoadAfter)
-	rep.Notes = append(rep.Notes, tracerNotes(real)...)
 	rep.Judge(model, real)
 	if rep.row(orderRow) == nil && gmp.Prints(sc.Main) {
 		// Nothing printed, on either side: an answer too.
@@ -214,12 +213,38 @@ func Scenario(ctx context.Context, sc *scenarios.Scenario, o Options) (*Report, 
 		rep.Rows = append(rep.Rows, row)
 	}
 	if s.Prog.Untraced {
-		rep.Notes = append(rep.Notes, fmt.Sprintf("%s ends with %s by design: its program ran untraced (the runtime does not detect a deadlock while it traces, and a panic ends a program before its trace is written), and is judged by Go's exit status and message", sc.Name, sc.Expect))
 		rep.Rows = append(rep.Rows, judgeEnding(ends, real))
-	} else {
-		rep.Notes = append(rep.Notes, tracerNotes(real)...)
 	}
+	rep.noteRealRuns(sc, s.Prog.Untraced, real)
 	return rep, nil
+}
+
+// noteRealRuns adds the report's notes on how the real runs were made:
+// untraced, or traced with what the tracer's goroutines did. Each note
+// once: a report that says the same thing twice reads as two causes.
+func (rep *Report) noteRealRuns(sc *scenarios.Scenario, untraced bool, real []Observables) {
+	if untraced {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("%s ends with %s by design: its program ran untraced (the runtime does not detect a deadlock while it traces, and a panic ends a program before its trace is written), and is judged by Go's exit status and message", sc.Name, sc.Expect))
+		return
+	}
+	rep.Notes = append(rep.Notes, tracerNotes(real)...)
+}
+
+// onMachineCPUs is cfg for a model compared with real runs on a machine
+// of cpus CPUs, and a note if it changed it. With more Ps than CPUs the
+// real Ps take turns on the CPUs, and a model that gives each M a CPU of
+// its own runs them all at once (burst's 4 Ps on 2 CPUs: 302ms against
+// the real 568ms): the model then shares the machine's CPUs among its Ms
+// (Config.CPUs, a model of Linux's CFS), unless the scenario or --cpus
+// says how many CPUs, or --load asks for a busy machine. With as many
+// CPUs as Ps or more it is left alone: there it changes nothing that
+// verify measures, and costs the model's speed.
+func onMachineCPUs(cfg gmp.Config, over scenarios.Overrides, cpus int) (gmp.Config, string) {
+	if cfg.CPUs != 0 || over.CPUs != 0 || cfg.Load != 0 || cpus < 1 || cfg.Procs <= cpus {
+		return cfg, ""
+	}
+	cfg.CPUs = min(cpus, gmp.MaxProcs)
+	return cfg, fmt.Sprintf("GOMAXPROCS=%d on %d CPUs: the real Ps take turns on the CPUs, and the model's Ms share %d CPUs as this machine's threads do (as --cpus %d)", cfg.Procs, cpus, cfg.CPUs, cfg.CPUs)
 }
 
 // The report names the runtime goroutines' system calls when, at the
@@ -230,6 +255,7 @@ const (
 	tracerNoteShare  = 0.05
 	tracerNoteTime   = time.Millisecond
 	tracerNoteStarts = 10
+	tracerNoteDelay  = 0.01
 )
 
 // tracerNotes says what the runtime's own goroutines did in the real
@@ -243,21 +269,26 @@ const (
 // runs every millisecond or so and sysmon never sees a slice 10ms old, and
 // between a timer's bursts the reader brings sysmon's look into a burst.
 func tracerNotes(real []Observables) []string {
-	var shares, times, starts []float64
+	var shares, times, starts, delays, delayShares []float64
 	for _, o := range real {
 		if o.Makespan > 0 {
 			shares = append(shares, float64(o.RuntimeSyscall)/float64(o.Makespan))
 			times = append(times, float64(o.RuntimeSyscall))
 			starts = append(starts, float64(o.RuntimeStarts))
+			delays = append(delays, float64(o.RuntimeDelay))
+			delayShares = append(delayShares, float64(o.RuntimeDelay)/float64(o.Makespan+o.RuntimeDelay))
 		}
 	}
 	if len(shares) == 0 {
 		return nil
 	}
-	slices.Sort(shares)
-	slices.Sort(times)
-	slices.Sort(starts)
+	for _, v := range [][]float64{shares, times, starts, delays, delayShares} {
+		slices.Sort(v)
+	}
 	var notes []string
+	if share := median(delayShares); share >= tracerNoteDelay {
+		notes = append(notes, fmt.Sprintf("the real runs waited a median %s (%.0f%% of the window) while the runtime's goroutines (runtime/trace's writer among them) held every P and a scenario goroutine was ready: the model runs none, and the real makespans leave that time out", shortDuration(time.Duration(median(delays))), 100*share))
+	}
 	if share := median(shares); share >= tracerNoteShare && time.Duration(median(times)) >= tracerNoteTime {
 		notes = append(notes, fmt.Sprintf("the real runs' runtime goroutines (runtime/trace's writer among them) spent a median %.0f%% of the run in system calls, where a call can hold a P that the model's untraced runs have free", 100*share))
 	}

@@ -32,6 +32,12 @@ func Model(prog *gmp.Program, cfg gmp.Config) (Observables, gmp.End, error) {
 		}
 	})
 	end := m.Run()
+	if end.Reason == gmp.UntilReached {
+		// The run went on to until, after its last event: a real run's
+		// window, too, ends when until stops it (ScenarioEnd), not at
+		// the scenario's last event before.
+		rec.End(m.Now().D())
+	}
 	obs := rec.Observables()
 	obs.Output = output
 	return obs, end, nil

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -120,10 +121,53 @@ func TestRecorderLeavesTheRuntimesTimeOut(t *testing.T) {
 		{160 * us, "go-exit", 1, 0},
 	})
 	o := r.Observables()
-	// Window 10–160µs: 150µs, of which the writer held the P 20–50µs.
-	// The scenario ran 10–20, 50–150 and 150–160: 120µs of 120µs.
-	if o.Makespan != 150*us || o.Utilisation != 1 {
-		t.Errorf("makespan %v, utilisation %v; want 150µs and 1", o.Makespan, o.Utilisation)
+	// Window 10–160µs: 150µs, of which the writer held the P 20–50µs
+	// while G2 was ready: the scenario's makespan is 120µs, as a model
+	// that runs no tracer would take. The scenario ran 10–20, 50–150 and
+	// 150–160: 120µs of 120µs.
+	if o.Makespan != 120*us || o.RuntimeDelay != 30*us || o.Utilisation != 1 {
+		t.Errorf("makespan %v, runtime's delay %v, utilisation %v; want 120µs, 30µs and 1", o.Makespan, o.RuntimeDelay, o.Utilisation)
+	}
+}
+
+// The runtime's goroutines delay the scenario only when they hold every
+// P while one of its goroutines is ready. On two Ps, the writer on one P
+// leaves the other to the scenario; while the scenario's goroutines all
+// sleep, the writer's turn delays nothing; and a goroutine the writer's
+// turn kept waiting (G3, woken at 60µs, P0 and P1 the runtime's until
+// 70µs) waited 10µs for it.
+func TestRecorderRuntimeDelayIsWhenTheScenarioWaits(t *testing.T) {
+	us := time.Microsecond
+	r := NewRecorder(2)
+	recordEvents(r, []recorded{
+		{0, "go-start", 1, 0},
+		{10 * us, "go-create", 2, 0},
+		{10 * us, "go-create", 3, 0},
+		{12 * us, "go-start", 2, 1},
+		{20 * us, "go-start", 3, 0}, // main is running still: P0 is G3's after main blocks
+		{20 * us, "go-block", 1, 0},
+		{25 * us, "go-block", 2, 1},  // G2 sleeps; G3 runs on P0
+		{25 * us, "go-start", -7, 1}, // the writer takes P1
+		{30 * us, "go-block", 3, 0},  // every scenario goroutine asleep
+		{30 * us, "go-start", -8, 0}, // a second runtime goroutine on P0
+		{60 * us, "go-unblock", 3, -1},
+		{70 * us, "go-block", -8, 0},
+		{70 * us, "go-start", 3, 0},
+		{75 * us, "go-block", -7, 1},
+		{80 * us, "go-unblock", 1, 0},
+		{80 * us, "go-exit", 3, 0},
+		{80 * us, "go-start", 1, 0},
+		{90 * us, "go-exit", 1, 0},
+	})
+	o := r.Observables()
+	if o.RuntimeDelay != 10*us || o.Makespan != 70*us {
+		t.Errorf("runtime's delay %v, makespan %v; want 10µs (60–70µs: G3 ready, both Ps the runtime's) and 80µs less it", o.RuntimeDelay, o.Makespan)
+	}
+	// The Ps' time over the whole window, 160µs, less the runtime's 90µs
+	// (P1 25–75, P0 30–70); the scenario's goroutines ran 53µs of it
+	// (main 10–20 and 80–90, G2 12–25, G3 20–30 and 70–80).
+	if want := 53.0 / 70; math.Abs(o.Utilisation-want) > 1e-9 {
+		t.Errorf("utilisation %v, want 53/70 = %v", o.Utilisation, want)
 	}
 }
 
@@ -286,6 +330,39 @@ func TestTracerNotes(t *testing.T) {
 	if len(notes) != 1 || !strings.Contains(notes[0], "started running a median 21 times") {
 		t.Errorf("3, 30 and 21 starts gave %q", notes)
 	}
+	delayed := func(d time.Duration) Observables {
+		return Observables{Makespan: 300*time.Microsecond - d, RuntimeDelay: d}
+	}
+	if notes := tracerNotes([]Observables{delayed(0), delayed(2 * time.Microsecond), delayed(30 * time.Microsecond)}); len(notes) != 0 {
+		t.Errorf("a median wait of 2µs in 300 gave notes: %q", notes)
+	}
+	notes = tracerNotes([]Observables{delayed(33 * time.Microsecond), delayed(30 * time.Microsecond), delayed(2 * time.Microsecond)})
+	if len(notes) != 1 || !strings.Contains(notes[0], "waited a median 30us (10% of the window)") {
+		t.Errorf("waits of 33, 30 and 2µs in 300 gave %q", notes)
+	}
+}
+
+// Each note on the real runs is said once: the tracer's goroutines
+// started a median 30 times, and the report says so once, not once
+// before the verdicts and again after.
+func TestRealRunsNotedOnce(t *testing.T) {
+	sc, err := scenarios.Load("pingpong-2p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := Observables{Makespan: 50 * time.Millisecond, RuntimeStarts: 30}
+	rep := &Report{Scenario: sc.Name}
+	rep.noteRealRuns(sc, false, []Observables{run, run, run})
+	seen := map[string]bool{}
+	for _, n := range rep.Notes {
+		if seen[n] {
+			t.Errorf("note said twice: %q", n)
+		}
+		seen[n] = true
+	}
+	if len(seen) != 1 {
+		t.Errorf("notes %q, want the one on the runtime's starts", rep.Notes)
+	}
 }
 
 // A scenario the model stops at its event limit is refused before
@@ -304,5 +381,62 @@ func TestSessionRefusesWhatTheModelRefuses(t *testing.T) {
 	_, err = Scenario(context.Background(), sc, Options{Seeds: 1, Runs: 1})
 	if !errors.Is(err, ErrModelRefused) {
 		t.Errorf("Scenario: %v", err)
+	}
+}
+
+// A run stopped by until goes on to it after its last event: a hog on one
+// P is preempted every 10ms or so, and the model's window ends at until,
+// 50ms, as a real run's ends when its until stops it, not at the last
+// preemption before.
+func TestModelWindowEndsAtUntil(t *testing.T) {
+	sc, err := scenarios.Parse("until.yaml", []byte("procs: 1\nuntil: 50ms\nmain:\n  - go: {count: 2, do: [{cpu: 1s}]}\n  - wait: children\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, end, err := Model(sc.Program(), sc.Config())
+	if err != nil || end.Reason.String() != "until reached" {
+		t.Fatalf("the model's run: %v, %v", end.Reason, err)
+	}
+	if o.Makespan > 50*time.Millisecond || o.Makespan < 50*time.Millisecond-10*time.Microsecond {
+		t.Errorf("makespan %v, want until's 50ms less main's first go statement", o.Makespan)
+	}
+}
+
+// With more Ps than the machine has CPUs, the model shares the machine's
+// CPUs among its Ms as the real threads share them, and says so; with as
+// many CPUs as Ps, or CPUs the scenario or --cpus gives, or --load, it is
+// left as it is. On 2 CPUs, burst's 4 Ps then take about the real 566ms
+// instead of 302ms.
+func TestModelSharesTheMachinesCPUs(t *testing.T) {
+	sc, err := scenarios.Load("burst")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, note := onMachineCPUs(sc.Config(), scenarios.Overrides{}, 2)
+	if cfg.CPUs != 2 || !strings.Contains(note, "GOMAXPROCS=4 on 2 CPUs") || !strings.Contains(note, "--cpus 2") {
+		t.Errorf("4 Ps on 2 CPUs: cpus %d, note %q", cfg.CPUs, note)
+	}
+	if cfg, note := onMachineCPUs(sc.Config(), scenarios.Overrides{}, 4); cfg.CPUs != 0 || note != "" {
+		t.Errorf("4 Ps on 4 CPUs: cpus %d, note %q; want no CPUs modelled", cfg.CPUs, note)
+	}
+	over := scenarios.Overrides{CPUs: 3}
+	if cfg, note := onMachineCPUs(sc.ConfigWith(over), over, 2); cfg.CPUs != 3 || note != "" {
+		t.Errorf("--cpus 3: cpus %d, note %q", cfg.CPUs, note)
+	}
+	load := 1
+	over = scenarios.Overrides{Load: &load}
+	if cfg, _ := onMachineCPUs(sc.ConfigWith(over), over, 2); cfg.CPUs != 0 {
+		t.Errorf("--load 1: cpus %d, want --load's own default", cfg.CPUs)
+	}
+	// The model's makespan follows, within the real spread measured on
+	// this 2-CPU machine quiet (556–575ms).
+	on := true
+	cfg.Noise, cfg.Seed = on, 1
+	o, _, err := Model(sc.Program(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Makespan < 500*time.Millisecond || o.Makespan > 600*time.Millisecond {
+		t.Errorf("burst on 2 CPUs: makespan %v, want about the real 568ms", o.Makespan)
 	}
 }
