@@ -47,7 +47,7 @@ func (a *Agenda[T]) Push(at Time, val T) {
 
 // fillHole removes the popped item still at the top, if there is one.
 // It is apart from removeHole so that the compiler inlines the test into
-// Peek and Drop, which run on every step and mostly find no hole.
+// Peek and PopBy, which run on every step and mostly find no hole.
 func (a *Agenda[T]) fillHole() {
 	if a.hole {
 		a.removeHole()
@@ -85,14 +85,19 @@ func (a *Agenda[T]) Pop() (Time, T, bool) {
 	return a.items[0].at, a.items[0].val, true
 }
 
-// Drop removes the earliest wake-up, which Peek just returned: a step
-// peeks to decide whether to go on and then takes the wake-up it saw, and
-// Pop would look for it again and copy it out a second time.
-func (a *Agenda[T]) Drop() {
+// PopBy removes and returns the earliest wake-up if it is due at or
+// before limit, and otherwise removes nothing and reports false (Peek
+// then says whether the agenda is empty or its first wake-up is later).
+// A simulation step takes its wake-up unless the run stops first: one
+// call that looks and takes costs a step less than a Peek and a Pop.
+func (a *Agenda[T]) PopBy(limit Time) (Time, T, bool) {
 	a.fillHole()
-	if len(a.items) > 0 {
-		a.hole = true
+	if len(a.items) == 0 || a.items[0].at > limit {
+		var zero T
+		return 0, zero, false
 	}
+	a.hole = true
+	return a.items[0].at, a.items[0].val, true
 }
 
 // Each calls f for every pending wake-up in no particular order. It is for

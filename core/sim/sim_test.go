@@ -57,7 +57,7 @@ func TestAgendaAgainstStableSort(t *testing.T) {
 	}
 }
 
-// Interleaved pushes, pops, peeks, drops and clones must agree with a naive
+// Interleaved pushes, pops, peeks, PopBys and clones must agree with a naive
 // list kept in (time, push order), whatever state the heap is in when
 // each operation arrives (Pop leaves a hole that the next Push fills).
 func TestAgendaInterleavedAgainstNaiveList(t *testing.T) {
@@ -92,14 +92,20 @@ func TestAgendaInterleavedAgainstNaiveList(t *testing.T) {
 						return false
 					}
 				}
-			case 3: // peek, and every other time take what it saw (Drop)
+			case 3: // peek, and every other time take what it saw if due by a limit (PopBy)
 				at, v, ok := a.Peek()
 				if ok != (len(ref) > 0) || ok && (ref[0].at != at || ref[0].seq != v) {
 					return false
 				}
 				if op/5%2 == 1 {
-					a.Drop()
-					if ok {
+					// The limit is the first wake-up's time, a
+					// moment before it, or after it.
+					limit := at + Time(op/10%3) - 1
+					bat, bv, due := a.PopBy(limit)
+					if due != (ok && at <= limit) || due && (bat != at || bv != v) {
+						return false
+					}
+					if due {
 						popRef()
 					}
 				}
