@@ -90,9 +90,14 @@ type Machine struct {
 	steps   uint64
 	// stopAt is the latest time a wake-up may run at (the horizon, or
 	// Until when it is earlier) and stepLimit the most steps a run may
-	// take: Step's bounds, computed once in New.
+	// take: Step's bounds, computed once in New. A step ends in afterStep
+	// once steps reaches slowAt (stepLimit, or 0 when every step may
+	// sweep the invariants, Config.Check) or emitted lastEvent (one
+	// event before MaxEvents, for the event that says the run stops).
 	stopAt    sim.Time
 	stepLimit uint64
+	slowAt    uint64
+	lastEvent int
 	// sinceCheck counts the steps since the last invariant sweep (Check).
 	sinceCheck int
 	// lastOp is the action the last step ran, named when the step limit
@@ -215,6 +220,7 @@ func New(cfg Config, prog *Program) (*Machine, error) {
 		cfg:        cfg,
 		stopAt:     sim.Time(cfg.Horizon),
 		stepLimit:  uint64(cfg.MaxEvents) * stepsPerEvent,
+		lastEvent:  cfg.MaxEvents - 1,
 		prog:       prog,
 		rng:        sim.NewRand(cfg.Seed),
 		stealOrder: newRandomOrder(cfg.Procs),
@@ -225,6 +231,9 @@ func New(cfg Config, prog *Program) (*Machine, error) {
 	}
 	if cfg.Until > 0 && cfg.Until < cfg.Horizon {
 		s.stopAt = sim.Time(cfg.Until)
+	}
+	if !cfg.Check {
+		s.slowAt = s.stepLimit
 	}
 	if _, err := s.indexBodies(prog.Main); err != nil {
 		return nil, err
@@ -318,11 +327,11 @@ func (s *Machine) SetSchedTraceSink(f func(string)) { s.trace = f }
 // Step advances the simulation by one wake-up and reports whether the run
 // goes on. A step emits zero or more events.
 //
-// Step runs some 700,000 times a second, so what it tests on every step
-// is folded into two comparisons against bounds New computes once
-// (stopAt, stepLimit); the rare cases (a stop, a limit, invariant
-// sweeps) go to stopBefore and afterStep, which make the same decisions
-// in the same order as one long list of tests would.
+// Step runs once a wake-up, millions of times a run, so what it tests
+// on every step is folded into comparisons against bounds New computes
+// once (stopAt, lastEvent, slowAt); the rare cases (a stop, a limit,
+// invariant sweeps) go to stopBefore and afterStep, which make the same
+// decisions in the same order as one long list of tests would.
 func (s *Machine) Step() bool {
 	if s.ended {
 		return false
@@ -361,7 +370,7 @@ func (s *Machine) Step() bool {
 	case wakeCPU:
 		s.cpuTick(int32(w.m), w.gen)
 	}
-	if s.ended || s.cfg.Check || s.emitted+1 >= s.cfg.MaxEvents || s.steps >= s.stepLimit {
+	if s.ended || s.emitted >= s.lastEvent || s.steps >= s.slowAt {
 		return s.afterStep()
 	}
 	s.checkdead()
