@@ -88,6 +88,16 @@ type Machine struct {
 
 	emitted int
 	steps   uint64
+	// stopAt is the latest time a wake-up may run at (the horizon, or
+	// Until when it is earlier) and stepLimit the most steps a run may
+	// take: Step's bounds, computed once in New. A step ends in afterStep
+	// once steps reaches slowAt (stepLimit, or 0 when every step may
+	// sweep the invariants, Config.Check) or emitted lastEvent (one
+	// event before MaxEvents, for the event that says the run stops).
+	stopAt    sim.Time
+	stepLimit uint64
+	slowAt    uint64
+	lastEvent int
 	// sinceCheck counts the steps since the last invariant sweep (Check).
 	sinceCheck int
 	// lastOp is the action the last step ran, named when the step limit
@@ -208,6 +218,9 @@ func New(cfg Config, prog *Program) (*Machine, error) {
 	}
 	s := &Machine{
 		cfg:        cfg,
+		stopAt:     sim.Time(cfg.Horizon),
+		stepLimit:  uint64(cfg.MaxEvents) * stepsPerEvent,
+		lastEvent:  cfg.MaxEvents - 1,
 		prog:       prog,
 		rng:        sim.NewRand(cfg.Seed),
 		stealOrder: newRandomOrder(cfg.Procs),
@@ -215,6 +228,12 @@ func New(cfg Config, prog *Program) (*Machine, error) {
 	}
 	if len(prog.Chans) > maxChans {
 		return nil, fmt.Errorf("the program declares %d channels; the model allows %d", len(prog.Chans), maxChans)
+	}
+	if cfg.Until > 0 && cfg.Until < cfg.Horizon {
+		s.stopAt = sim.Time(cfg.Until)
+	}
+	if !cfg.Check {
+		s.slowAt = s.stepLimit
 	}
 	if _, err := s.indexBodies(prog.Main); err != nil {
 		return nil, err
@@ -307,26 +326,20 @@ func (s *Machine) SetSchedTraceSink(f func(string)) { s.trace = f }
 
 // Step advances the simulation by one wake-up and reports whether the run
 // goes on. A step emits zero or more events.
+//
+// Step runs once a wake-up, millions of times a run, so what it tests
+// on every step is folded into comparisons against bounds New computes
+// once (stopAt, lastEvent, slowAt); the rare cases (a stop, a limit,
+// invariant sweeps) go to stopBefore and afterStep, which make the same
+// decisions in the same order as one long list of tests would.
 func (s *Machine) Step() bool {
 	if s.ended {
 		return false
 	}
-	at, w, ok := s.agenda.Peek()
+	at, w, ok := s.agenda.PopBy(s.stopAt)
 	if !ok {
-		// Sysmon always has a wake pending, so this is a model bug.
-		s.fail(Invariant, fmt.Errorf("nothing left on the agenda at %v", s.now))
-		return false
+		return s.stopBefore()
 	}
-	if at > sim.Time(s.cfg.Horizon) {
-		s.finish(CenturyLimit, s.horizonError(), RuleUntil)
-		return false
-	}
-	if s.cfg.Until > 0 && at > sim.Time(s.cfg.Until) {
-		s.now = sim.Time(s.cfg.Until)
-		s.finish(UntilReached, nil, RuleUntil)
-		return false
-	}
-	s.agenda.Drop()
 	s.steps++
 	if s.cfg.MeasureIdle && at > s.now {
 		s.accountIdle(at)
@@ -357,6 +370,34 @@ func (s *Machine) Step() bool {
 	case wakeCPU:
 		s.cpuTick(int32(w.m), w.gen)
 	}
+	if s.ended || s.emitted >= s.lastEvent || s.steps >= s.slowAt {
+		return s.afterStep()
+	}
+	s.checkdead()
+	return !s.ended
+}
+
+// stopBefore is Step when the first wake-up is not due by stopAt: the
+// agenda is empty (sysmon always has a wake pending, so this is a model
+// bug), or the wake-up lies past the horizon or the Until time.
+func (s *Machine) stopBefore() bool {
+	at, _, ok := s.agenda.Peek()
+	switch {
+	case !ok:
+		s.fail(Invariant, fmt.Errorf("nothing left on the agenda at %v", s.now))
+	case at > sim.Time(s.cfg.Horizon):
+		s.finish(CenturyLimit, s.horizonError(), RuleUntil)
+	default: // at > Until
+		s.now = sim.Time(s.cfg.Until)
+		s.finish(UntilReached, nil, RuleUntil)
+	}
+	return false
+}
+
+// afterStep is the end of a step that may end the run or sweeps the
+// invariants: the dead-lock check, the sweep, the limits on events and
+// steps, and the sweep of the last state, in that order.
+func (s *Machine) afterStep() bool {
 	if !s.ended {
 		s.checkdead()
 	}
@@ -370,7 +411,7 @@ func (s *Machine) Step() bool {
 	if !s.ended && s.emitted+1 >= s.cfg.MaxEvents {
 		s.finish(EventLimit, fmt.Errorf("stopped after %d events at %v without an end%s: raise the limit with --max-events or max_events: in the file, or stop the run earlier with --until", s.emitted+1, s.now, s.spinNote()), RuleUntil)
 	}
-	if !s.ended && s.steps >= uint64(s.cfg.MaxEvents)*stepsPerEvent {
+	if !s.ended && s.steps >= s.stepLimit {
 		s.finish(EventLimit, s.stepLimitError(), RuleUntil)
 	}
 	if s.ended && s.cfg.Check && s.end.Reason != Invariant {

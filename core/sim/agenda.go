@@ -1,5 +1,7 @@
 package sim
 
+import "math/bits"
+
 // Agenda holds the wake-ups still to come. Pop returns them in order of
 // time; wake-ups for the same time come out in the order they were pushed,
 // which is what makes the order of simultaneous actors well defined.
@@ -7,16 +9,47 @@ package sim
 // The payload type T should be a small value (ids and a kind), so that
 // cloning an agenda for a snapshot is a plain copy.
 //
-// A simulation step pops one wake-up and nearly always pushes one (the
-// actor's next action), so Pop leaves the popped item in place, marked as
-// a hole, and the next Push fills the hole with a single sift-down instead
+// Nearly every wake-up a simulation step pushes is due within a few
+// microseconds of the one it popped (an M's next step after a small
+// cost), so those go to a calendar ring: buckets of ringWidth ns each,
+// covering the ringSize buckets from the last popped time on, each bucket
+// a list kept in (time, push order). Pushing appends to a short list and
+// popping takes the head of the first bucket a bitmap shows non-empty,
+// where a binary heap of some fifty wake-ups moved each one down about
+// four levels, comparing two items a level. Wake-ups further out, or
+// before the last popped one, go to a heap, far. The ring and the heap
+// give the same order: Pop takes the earlier of their two heads, and
+// every (time, push order) pair is distinct.
+//
+// The heap's Pop leaves the popped item in place, marked as a hole, and
+// the next Push to the heap fills the hole with a single sift-down instead
 // of the two sifts a removal and an insertion cost. Every other method
 // removes the hole first, so the trick cannot be observed.
 type Agenda[T any] struct {
-	items []agendaItem[T]
+	items []agendaItem[T] // far: a binary heap
 	seq   uint64
 	hole  bool // items[0] was popped and awaits replacement
+
+	// The ring: heads[b] is the first node of bucket b plus one (0: the
+	// bucket is empty), full has bit b set when it is not, and nodes
+	// holds every node, the unused ones on a list from free (plus one).
+	// base is the latest popped time: the ring holds wake-ups from
+	// base's bucket to ringSize-1 buckets after it, so a circular scan
+	// from base's bucket meets them in order of time.
+	heads [ringSize]int32
+	full  [ringSize / 64]uint64
+	nodes []agendaNode[T]
+	free  int32
+	base  Time
+	near  int // wake-ups in the ring
 }
+
+// The ring covers ringSize buckets of 1<<ringShift ns: 65µs, past the
+// costs of one step in the model (at most tens of microseconds).
+const (
+	ringShift = 8
+	ringSize  = 256
+)
 
 type agendaItem[T any] struct {
 	at  Time
@@ -24,18 +57,58 @@ type agendaItem[T any] struct {
 	val T
 }
 
+type agendaNode[T any] struct {
+	agendaItem[T]
+	next int32 // the next node in the bucket plus one, or 0
+}
+
 // Len reports the number of pending wake-ups.
 func (a *Agenda[T]) Len() int {
+	n := len(a.items) + a.near
 	if a.hole {
-		return len(a.items) - 1
+		n--
 	}
-	return len(a.items)
+	return n
 }
 
 // Push schedules val at time at.
 func (a *Agenda[T]) Push(at Time, val T) {
 	a.seq++
 	it := agendaItem[T]{at: at, seq: a.seq, val: val}
+	// In the ring if its bucket is base's or one of the ringSize-1 after
+	// (before base's, the difference wraps to a huge number). One before
+	// base in base's bucket is in order there too.
+	if uint64(at>>ringShift-a.base>>ringShift) >= ringSize {
+		a.pushFar(it)
+		return
+	}
+	// A node, from the free list or new; then the bucket's list is
+	// walked past the wake-ups due no later, which were pushed before.
+	var n int32
+	if a.free != 0 {
+		n = a.free - 1
+		a.free = a.nodes[n].next
+	} else {
+		n = int32(len(a.nodes))
+		a.nodes = append(a.nodes, agendaNode[T]{})
+	}
+	a.near++
+	b := int(at>>ringShift) & (ringSize - 1)
+	link := &a.heads[b]
+	if *link == 0 {
+		a.full[b>>6] |= 1 << (b & 63)
+	}
+	for *link != 0 && a.nodes[*link-1].at <= at {
+		link = &a.nodes[*link-1].next
+	}
+	nd := &a.nodes[n]
+	nd.agendaItem = it
+	nd.next = *link
+	*link = n + 1
+}
+
+// pushFar puts it on the heap.
+func (a *Agenda[T]) pushFar(it agendaItem[T]) {
 	if a.hole {
 		a.hole = false
 		a.down(0, it)
@@ -45,9 +118,30 @@ func (a *Agenda[T]) Push(at Time, val T) {
 	a.up(len(a.items)-1, it)
 }
 
+// firstNear returns the bucket holding the ring's earliest wake-up; the
+// ring must not be empty. It is nearly always in base's word of the
+// bitmap, which the compiler inlines; the rest of the scan is apart.
+func (a *Agenda[T]) firstNear() int {
+	b := int(a.base>>ringShift) & (ringSize - 1)
+	if m := a.full[b>>6] >> (b & 63); m != 0 {
+		return b + bits.TrailingZeros64(m)
+	}
+	return a.firstNearWrapped(b >> 6)
+}
+
+func (a *Agenda[T]) firstNearWrapped(w int) int {
+	for i := 1; i <= len(a.full); i++ {
+		j := (w + i) % len(a.full)
+		if m := a.full[j]; m != 0 {
+			return j<<6 + bits.TrailingZeros64(m)
+		}
+	}
+	panic("sim: the agenda's ring is empty")
+}
+
 // fillHole removes the popped item still at the top, if there is one.
 // It is apart from removeHole so that the compiler inlines the test into
-// Peek and Drop, which run on every step and mostly find no hole.
+// Peek and PopBy, which run on every step and mostly find no hole.
 func (a *Agenda[T]) fillHole() {
 	if a.hole {
 		a.removeHole()
@@ -67,6 +161,12 @@ func (a *Agenda[T]) removeHole() {
 // Peek returns the earliest wake-up without removing it.
 func (a *Agenda[T]) Peek() (Time, T, bool) {
 	a.fillHole()
+	if a.near > 0 {
+		nd := &a.nodes[a.heads[a.firstNear()]-1]
+		if len(a.items) == 0 || nd.before(&a.items[0]) {
+			return nd.at, nd.val, true
+		}
+	}
 	if len(a.items) == 0 {
 		var zero T
 		return 0, zero, false
@@ -76,23 +176,50 @@ func (a *Agenda[T]) Peek() (Time, T, bool) {
 
 // Pop removes and returns the earliest wake-up.
 func (a *Agenda[T]) Pop() (Time, T, bool) {
-	a.fillHole()
-	if len(a.items) == 0 {
-		var zero T
-		return 0, zero, false
-	}
-	a.hole = true
-	return a.items[0].at, a.items[0].val, true
+	return a.PopBy(maxTime)
 }
 
-// Drop removes the earliest wake-up, which Peek just returned: a step
-// peeks to decide whether to go on and then takes the wake-up it saw, and
-// Pop would look for it again and copy it out a second time.
-func (a *Agenda[T]) Drop() {
+// maxTime is the latest Time there is.
+const maxTime = Time(1<<63 - 1)
+
+// PopBy removes and returns the earliest wake-up if it is due at or
+// before limit, and otherwise removes nothing and reports false (Peek
+// then says whether the agenda is empty or its first wake-up is later).
+// A simulation step takes its wake-up unless the run stops first: one
+// call that looks and takes costs a step less than a Peek and a Pop.
+func (a *Agenda[T]) PopBy(limit Time) (Time, T, bool) {
+	var zero T
 	a.fillHole()
-	if len(a.items) > 0 {
-		a.hole = true
+	if a.near > 0 {
+		b := a.firstNear()
+		n := a.heads[b] - 1
+		nd := &a.nodes[n]
+		if len(a.items) == 0 || nd.before(&a.items[0]) {
+			if nd.at > limit {
+				return 0, zero, false
+			}
+			// Only a wake-up pushed before base in base's bucket
+			// is before base, and then base stays in its bucket.
+			a.base = nd.at
+			a.heads[b] = nd.next
+			if nd.next == 0 {
+				a.full[b>>6] &^= 1 << (b & 63)
+			}
+			nd.next = a.free
+			a.free = n + 1
+			a.near--
+			return nd.at, nd.val, true
+		}
 	}
+	if len(a.items) == 0 || a.items[0].at > limit {
+		return 0, zero, false
+	}
+	top := &a.items[0]
+	if top.at > a.base {
+		a.base = top.at
+	}
+	a.hole = true
+	return top.at, top.val, true
 }
 
 // Each calls f for every pending wake-up in no particular order. It is for
@@ -105,12 +232,19 @@ func (a *Agenda[T]) Each(f func(at Time, val T)) {
 	for _, it := range items {
 		f(it.at, it.val)
 	}
+	for _, h := range a.heads {
+		for n := h; n != 0; n = a.nodes[n-1].next {
+			f(a.nodes[n-1].at, a.nodes[n-1].val)
+		}
+	}
 }
 
 // Clone returns an independent copy. It leaves a untouched, so that
 // clones of one checkpoint may be taken from several goroutines.
 func (a *Agenda[T]) Clone() Agenda[T] {
-	c := Agenda[T]{items: append([]agendaItem[T](nil), a.items...), seq: a.seq, hole: a.hole}
+	c := *a
+	c.items = append([]agendaItem[T](nil), a.items...)
+	c.nodes = append([]agendaNode[T](nil), a.nodes...)
 	c.fillHole()
 	return c
 }

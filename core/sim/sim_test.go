@@ -57,9 +57,10 @@ func TestAgendaAgainstStableSort(t *testing.T) {
 	}
 }
 
-// Interleaved pushes, pops, peeks, drops and clones must agree with a naive
-// list kept in (time, push order), whatever state the heap is in when
-// each operation arrives (Pop leaves a hole that the next Push fills).
+// Interleaved pushes, pops, peeks, PopBys and clones must agree with a naive
+// list kept in (time, push order), whatever state the ring and the heap
+// are in when each operation arrives (Pop leaves a hole in the heap that
+// the next Push fills).
 func TestAgendaInterleavedAgainstNaiveList(t *testing.T) {
 	type item struct {
 		at  Time
@@ -69,16 +70,24 @@ func TestAgendaInterleavedAgainstNaiveList(t *testing.T) {
 		var a Agenda[int]
 		var ref []item // sorted by (at, seq)
 		seq := 0
+		// last is the time of the last wake-up taken: pushes land near
+		// it (the same time, the same ring bucket, across a bucket's
+		// edge), past the ring, or before it, so that every path of
+		// the ring and the heap is taken.
+		var last Time
+		const span = ringSize << ringShift
+		spread := []Time{0, 0, 1, 7, 255, 256, 257, 1000, span - 1, span, span + 300, 5 * span, -3}
 		popRef := func() item {
 			it := ref[0]
 			ref = ref[1:]
+			last = it.at
 			return it
 		}
 		for _, op := range ops {
 			switch op % 5 {
 			case 0, 1: // push
 				seq++
-				at := Time(op / 5 % 8)
+				at := last + spread[int(op/5)%len(spread)]
 				a.Push(at, seq)
 				i := sort.Search(len(ref), func(i int) bool { return ref[i].at > at })
 				ref = append(ref[:i], append([]item{{at, seq}}, ref[i:]...)...)
@@ -92,14 +101,20 @@ func TestAgendaInterleavedAgainstNaiveList(t *testing.T) {
 						return false
 					}
 				}
-			case 3: // peek, and every other time take what it saw (Drop)
+			case 3: // peek, and every other time take what it saw if due by a limit (PopBy)
 				at, v, ok := a.Peek()
 				if ok != (len(ref) > 0) || ok && (ref[0].at != at || ref[0].seq != v) {
 					return false
 				}
 				if op/5%2 == 1 {
-					a.Drop()
-					if ok {
+					// The limit is the first wake-up's time, a
+					// moment before it, or after it.
+					limit := at + Time(op/10%3) - 1
+					bat, bv, due := a.PopBy(limit)
+					if due != (ok && at <= limit) || due && (bat != at || bv != v) {
+						return false
+					}
+					if due {
 						popRef()
 					}
 				}
