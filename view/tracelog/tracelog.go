@@ -90,6 +90,12 @@ type Writer struct {
 	// half the lines of a run share their time with the line before.
 	lastT  sim.Time
 	tField field
+	// ev is the event being written. The describer takes it by pointer,
+	// through its table of wordings, which escape analysis cannot see
+	// into: a pointer to Event's own parameter would put every event on
+	// the heap, so it is copied here once instead, where the sentence's
+	// functions read it without copying it again.
+	ev gmp.Event
 }
 
 // A field is a piece of a JSON line made once and copied into every line
@@ -229,12 +235,14 @@ func (w *Writer) flush() {
 // Event writes e with the notes placed on it (scenarios.NoteTracker): a
 // note at a time comes before the event, at its time; a note on an event
 // comes after it.
-func (w *Writer) Event(e gmp.Event) {
+func (w *Writer) Event(ev gmp.Event) {
+	w.ev = ev
+	e := &w.ev
 	// Once every note is placed (a run with none: from the start) there
 	// is nothing to look for, and the call is left out.
 	var placed []int
 	if w.unplaced > 0 {
-		placed = w.places.Observe(w.n, &e)
+		placed = w.places.Observe(w.n, e)
 		w.unplaced -= len(placed)
 	}
 	w.n++
@@ -245,7 +253,7 @@ func (w *Writer) Event(e gmp.Event) {
 	}
 	if w.Events {
 		if w.format == JSONL {
-			w.jsonEvent(&e)
+			w.jsonEvent(e)
 		} else {
 			w.textEvent(e)
 		}
@@ -371,7 +379,7 @@ func (w *Writer) note(t sim.Time, n scenarios.Note) {
 	}
 }
 
-func (w *Writer) textEvent(e gmp.Event) {
+func (w *Writer) textEvent(e *gmp.Event) {
 	// As fmt's "%12s  %-3s %-3s  %-13s  %s" of e.T, e.P, e.M, e.Kind and
 	// the sentence, appended with no string made on the way. Times, IDs
 	// and kinds are ASCII, so a byte is a column.
@@ -451,10 +459,10 @@ func (w *Writer) jsonEvent(e *gmp.Event) {
 	b = w.fnField(e.Rule).appendTo(b)
 	b = append(b, `,"why":"`...)
 	if w.plainJSON && w.d.OnlyNames(e.Rule) {
-		b = append(w.d.AppendDescribe(b, *e), '"')
+		b = append(w.d.AppendDescribe(b, e), '"')
 	} else {
 		start := len(b)
-		b = w.quoteFrom(w.d.AppendDescribe(b, *e), start)
+		b = w.quoteFrom(w.d.AppendDescribe(b, e), start)
 	}
 	if e.Op != nil && e.Op.Pos.Line > 0 {
 		b = w.srcField(e.Op.Pos).appendTo(b)
