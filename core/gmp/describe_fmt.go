@@ -131,6 +131,15 @@ func AppendG(b []byte, g GID) []byte {
 	if g == NoG {
 		return append(b, '-')
 	}
+	if g >= 0 && g < 1e7 {
+		// The letter and up to seven digits in one word, appended at
+		// once: a sentence names a G or two, and the letter appended
+		// apart from the digits was a second append and call each.
+		w, n := decimal.Word(uint64(g))
+		var a [8]byte
+		binary.LittleEndian.PutUint64(a[:], w<<8|'G')
+		return append(b, a[:n+1]...)
+	}
 	return decimal.AppendInt(append(b, 'G'), int64(g))
 }
 

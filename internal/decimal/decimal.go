@@ -77,6 +77,42 @@ func appendEight(b []byte, x uint64, n int) []byte {
 	return append(b, w[:n]...)
 }
 
+// Word returns u, below 10^8, as its n decimal digits in the low n bytes
+// of w, the first digit in the lowest byte, so that a caller can put
+// bytes of its own around them (a letter before: w<<8 | 'G') and store
+// them at once.
+func Word(u uint64) (w uint64, n int) {
+	if u < 10 {
+		return '0' + u, 1
+	}
+	n = digits(u)
+	return eightDigits(u) >> (8 * (8 - n)), n
+}
+
+// AppendOwned appends u as AppendUint does, into a buffer whose spare
+// capacity belongs to the caller alone: up to eight digits are stored as
+// a whole word past b's length, of which as many are kept as u has. A
+// trace writer's own output buffer is such a buffer; a caller's slice in
+// general is not (AppendUint writes nothing past its digits).
+// Numbers of nine to sixteen digits (a time in ns past 0.1s) are two
+// words, the top digits then eight.
+func AppendOwned(b []byte, u uint64) []byte {
+	l := len(b)
+	if u >= 1e16 || cap(b)-l < 16 {
+		return AppendUint(b, u)
+	}
+	if u >= 1e8 {
+		top := u / 1e8
+		w, n := Word(top)
+		binary.LittleEndian.PutUint64(b[l:l+8], w)
+		binary.LittleEndian.PutUint64(b[l+n:l+n+8], eightDigits(u-top*1e8))
+		return b[:l+n+8]
+	}
+	w, n := Word(u)
+	binary.LittleEndian.PutUint64(b[l:l+8], w)
+	return b[:l+n]
+}
+
 // eightDigits returns u, below 10^8, as eight ASCII digits with leading
 // zeros, in the order they are written when the word is stored little-
 // endian: the first digit in the lowest byte. Each step divides every

@@ -52,6 +52,28 @@ func TestIsStrconv(t *testing.T) {
 			}
 		}
 	}
+	// AppendOwned, into a buffer of its own, appends the same: with
+	// room for its whole words and without (then it appends as
+	// AppendUint does). Word gives the same digits.
+	for _, u := range us {
+		want := strconv.AppendUint([]byte("#"), u, 10)
+		for _, room := range []int{0, 7, 8, 15, 16, 64} {
+			b := append(make([]byte, 0, 1+room), '#')
+			if got := AppendOwned(b, u); string(got) != string(want) {
+				t.Fatalf("AppendOwned(%d) with room %d = %s, want %s", u, room, got, want)
+			}
+		}
+		if u < 1e8 {
+			w, n := Word(u)
+			var a [8]byte
+			for i := range n {
+				a[i] = byte(w >> (8 * i))
+			}
+			if got := string(a[:n]); got != string(want[1:]) || w>>(8*n) != 0 && n < 8 {
+				t.Fatalf("Word(%d) = %#x, %d: %q, want %s and nothing above", u, w, n, got, want[1:])
+			}
+		}
+	}
 	if got := string(AppendInt(nil, math.MinInt64)); got != strconv.FormatInt(math.MinInt64, 10) {
 		t.Errorf("AppendInt(MinInt64) = %s", got)
 	}
@@ -76,6 +98,16 @@ func BenchmarkStrconv(b *testing.B) {
 		buf = buf[:0]
 		for _, i := range line {
 			buf = strconv.AppendInt(buf, i, 10)
+		}
+	}
+}
+
+func BenchmarkAppendOwned(b *testing.B) {
+	buf := make([]byte, 0, 256)
+	for b.Loop() {
+		buf = buf[:0]
+		for _, i := range line {
+			buf = AppendOwned(buf, uint64(i))
 		}
 	}
 }

@@ -432,14 +432,14 @@ func (w *Writer) jsonEvent(e *gmp.Event) {
 		b = w.tField.appendTo(w.buf)
 	} else {
 		start := len(w.buf)
-		b = decimal.AppendInt(append(w.buf, `{"t":`...), int64(e.T))
+		b = appendOwnedInt(append(w.buf, `{"t":`...), int64(e.T))
 		w.lastT = e.T
 		w.tField.setTo(b[start:])
 	}
 	b = w.kindField(e.Kind).appendTo(b)
 	if e.G != gmp.NoG {
 		b = append(b, `,"g":`...)
-		b = decimal.AppendInt(b, int64(e.G))
+		b = appendOwnedInt(b, int64(e.G))
 	}
 	if e.P != gmp.NoP {
 		b = pFields.appendTo(b, int64(e.P))
@@ -476,9 +476,20 @@ func (w *Writer) jsonEvent(e *gmp.Event) {
 		// The model counts events from 0; people, the UI and the handout
 		// count them from 1 (docs/jsonl.md).
 		b = append(b, `,"cause":`...)
-		b = decimal.AppendInt(b, int64(e.Cause)+1)
+		b = appendOwnedInt(b, int64(e.Cause)+1)
 	}
 	w.buf = append(b, "}\n"...)
+}
+
+// appendOwnedInt appends i in decimal to b, a line in the writer's own
+// buffer, whose spare room nothing else holds: the digits are stored as
+// whole words past the line and as many kept as i has
+// (decimal.AppendOwned), with no copy of them out of a local array.
+func appendOwnedInt(b []byte, i int64) []byte {
+	if i < 0 {
+		return decimal.AppendInt(b, i)
+	}
+	return decimal.AppendOwned(b, uint64(i))
 }
 
 // kindField is `,"kind":"…"` of kind k.
