@@ -111,3 +111,42 @@ func BenchmarkAppendOwned(b *testing.B) {
 		}
 	}
 }
+
+// Word gives every number below 10^7, where it reads tables, as strconv
+// writes it, and eightFromTables every number below 10^8 as eightDigits.
+func TestWordIsStrconv(t *testing.T) {
+	for v := uint32(0); v < 1e8; v++ {
+		if got, want := eightFromTables(v), eightDigits(uint64(v)); got != want {
+			t.Fatalf("eightFromTables(%d) = %#x, want %#x", v, got, want)
+		}
+	}
+	var a [8]byte
+	for u := uint64(0); u < 1e7+10; u++ {
+		w, n := Word(u)
+		for i := range a {
+			a[i] = byte(w >> (8 * i))
+		}
+		if want := strconv.FormatUint(u, 10); string(a[:n]) != want || n < 8 && w>>(8*n) != 0 {
+			t.Fatalf("Word(%d) = %#x, %d; want %s and nothing above", u, w, n, want)
+		}
+	}
+}
+
+// A G's name, an event's number: numbers that Word reads from tables.
+var ids = []uint64{134193, 1000002, 7, 992381, 135204, 61, 3219, 999994}
+
+// BenchmarkWord makes each number's digits wait on the one before, as
+// the appends of a line do through its length, so that it times the
+// latency of a conversion.
+func BenchmarkWord(b *testing.B) {
+	var sink uint64
+	for b.Loop() {
+		var dep uint64
+		for _, u := range ids {
+			w, n := Word(u + dep)
+			dep = (w >> 63) + uint64(n>>4)
+			sink += w
+		}
+	}
+	_ = sink
+}
