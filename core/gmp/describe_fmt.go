@@ -136,9 +136,7 @@ func AppendG(b []byte, g GID) []byte {
 		// once: a sentence names a G or two, and the letter appended
 		// apart from the digits was a second append and call each.
 		w, n := decimal.Word(uint64(g))
-		var a [8]byte
-		binary.LittleEndian.PutUint64(a[:], w<<8|'G')
-		return append(b, a[:n+1]...)
+		return decimal.AppendWord(b, w<<8|'G', n+1)
 	}
 	return decimal.AppendInt(append(b, 'G'), int64(g))
 }
@@ -182,17 +180,15 @@ func newIDNames(letter byte) *idNames {
 	return n
 }
 
-// appendTo appends the name of id: its word stored into a local array and
-// as many bytes appended as the name has. Nothing is written past b's
-// length, which may be a slice the caller holds.
+// appendTo appends the name of id: as many bytes of its word as the name
+// has. Nothing is written past b's length, which may be a slice the
+// caller holds (decimal.AppendWord).
 func (n *idNames) appendTo(b []byte, id int32) []byte {
 	if id < 0 || id >= int32(len(n.words)) {
 		return decimal.AppendInt(append(b, n.letter), int64(id))
 	}
 	x := n.words[id]
-	var w [4]byte
-	binary.LittleEndian.PutUint32(w[:], x)
-	return append(b, w[:4-bits.LeadingZeros32(x)/8]...)
+	return decimal.AppendWord(b, uint64(x), 4-bits.LeadingZeros32(x)/8)
 }
 
 // appendDuration appends d as d.String() writes it ("0s", "472µs",

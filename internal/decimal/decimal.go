@@ -46,7 +46,7 @@ func AppendUint(b []byte, u uint64) []byte {
 }
 
 // appendUint appends u, after a minus sign if neg. Up to eight digits are made at
-// once in a word (eightDigits) and stored with one write of eight bytes,
+// once in a word (Word) and stored with one write of eight bytes,
 // of which as many as u has are kept: no loop and no test of the number
 // of digits but the one that counts them. A longer number is its top
 // digits, then eight. This is where a JSON line spent a fifth of its
@@ -144,6 +144,31 @@ func init() {
 	for i := range pairWords {
 		pairWords[i] = uint16(pairs[2*i]) | uint16(pairs[2*i+1])<<8
 	}
+}
+
+// AppendWord appends the low n bytes of w, 1 <= n <= 8, in little-endian
+// order, such as a Word and a letter before it. b is a caller's slice,
+// and bytes past its length may belong to a slice the caller holds, so
+// nothing is written there: the bytes are stored as two words of four
+// (or of two) that overlap where n is less than their sum, both within
+// the n bytes. Appended as a slice of a local array, they were a call to
+// memmove for each name in a sentence.
+func AppendWord(b []byte, w uint64, n int) []byte {
+	l := len(b)
+	if n < 2 || n > 8 || cap(b)-l < n {
+		var a [8]byte
+		binary.LittleEndian.PutUint64(a[:], w)
+		return append(b, a[:min(max(n, 0), 8)]...)
+	}
+	b = b[:l+n]
+	if n >= 4 {
+		binary.LittleEndian.PutUint32(b[l:], uint32(w))
+		binary.LittleEndian.PutUint32(b[l+n-4:], uint32(w>>(8*(n-4))))
+		return b
+	}
+	binary.LittleEndian.PutUint16(b[l:], uint16(w))
+	binary.LittleEndian.PutUint16(b[l+n-2:], uint16(w>>(8*(n-2))))
+	return b
 }
 
 // AppendOwned appends u as AppendUint does, into a buffer whose spare

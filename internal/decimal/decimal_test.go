@@ -3,6 +3,7 @@ package decimal
 import (
 	"math"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -149,4 +150,22 @@ func BenchmarkWord(b *testing.B) {
 		}
 	}
 	_ = sink
+}
+
+// AppendWord appends the low n bytes of a word, with room and without,
+// and writes nothing past them: the caller may hold those bytes.
+func TestAppendWord(t *testing.T) {
+	const w = 0x3837363534333231 // "12345678"
+	for n := 0; n <= 8; n++ {
+		for _, room := range []int{0, 1, 3, 7, 8, 16} {
+			under := []byte(strings.Repeat("#", 1+room))
+			got := AppendWord(under[:1], w, n)
+			if want := "#" + "12345678"[:n]; string(got) != want {
+				t.Fatalf("AppendWord(%d) with room %d = %q, want %q", n, room, got, want)
+			}
+			if len(got) <= len(under) && strings.Trim(string(under[len(got):]), "#") != "" {
+				t.Fatalf("AppendWord(%d) with room %d wrote past its bytes: %q", n, room, under)
+			}
+		}
+	}
 }
