@@ -129,6 +129,20 @@ func (f *field) setTo(b []byte) {
 	}
 }
 
+// keep makes f hold b[start:], a piece just appended to a line in the
+// writer's buffer: the fieldSize bytes from start copied as a whole array
+// when the buffer has them, whatever lies past the piece with them, as
+// appendTo keeps only f.n bytes. Half of a run's lines start a new time,
+// and setTo's clearing and copying by length was a call or two each.
+func (f *field) keep(b []byte, start int) {
+	if n := len(b) - start; n <= fieldSize && cap(b)-start >= fieldSize {
+		f.set, f.n = true, n
+		f.b = *(*[fieldSize]byte)(b[start : start+fieldSize])
+		return
+	}
+	f.setTo(b[start:])
+}
+
 // appendTo appends f to b. A line is written into a buffer that keeps
 // room after it (New), so the whole-array copy nearly always fits.
 func (f *field) appendTo(b []byte) []byte {
@@ -438,7 +452,7 @@ func (w *Writer) jsonEvent(e *gmp.Event) {
 		start := len(w.buf)
 		b = appendOwnedInt(append(w.buf, `{"t":`...), int64(e.T))
 		w.lastT = e.T
-		w.tField.setTo(b[start:])
+		w.tField.keep(b, start)
 	}
 	b = w.kindField(e.Kind).appendTo(b)
 	if e.G != gmp.NoG {
