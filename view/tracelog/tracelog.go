@@ -219,6 +219,11 @@ type locEntry struct {
 const srcCacheSize = 64
 
 type srcEntry struct {
+	// op is the action last found here, whose position is pos: the
+	// run's events name a few actions, each many times, and comparing
+	// the pointer is one test where comparing positions compared the
+	// file names too, a call each line.
+	op   *gmp.Op
 	pos  gmp.Pos
 	json field // `,"src":"file:line:col"`; unset for an empty entry
 }
@@ -483,7 +488,7 @@ func (w *Writer) jsonEvent(e *gmp.Event) {
 		b = w.quoteFrom(w.d.AppendDescribe(b, e), start)
 	}
 	if e.Op != nil && e.Op.Pos.Line > 0 {
-		b = w.srcField(e.Op.Pos).appendTo(b)
+		b = w.srcField(e.Op).appendTo(b)
 	}
 	if e.Kind == gmp.KindPrint {
 		// The program's output: the scenario's text, escaped.
@@ -553,14 +558,19 @@ func (w *Writer) locString(l gmp.Loc) *field {
 	return &e.json
 }
 
-// srcField is the "src" field of an action at p, remembered by position.
-func (w *Writer) srcField(p gmp.Pos) *field {
+// srcField is the "src" field of action op, remembered by its position.
+func (w *Writer) srcField(op *gmp.Op) *field {
+	p := op.Pos
 	e := &w.srcJSON[uint(p.Line*31+p.Col)%srcCacheSize]
+	if e.op == op {
+		return &e.json
+	}
 	if !e.json.set || e.pos != p {
 		e.pos = p
 		w.scratch = appendPos(append(w.scratch[:0], `,"src":`...), p)
 		e.json.setTo(w.scratch)
 	}
+	e.op = op
 	return &e.json
 }
 
