@@ -479,10 +479,18 @@ func (w *Writer) jsonEvent(e *gmp.Event) {
 		b = mFields.appendTo(b, int64(e.M))
 	}
 	if !e.From.IsZero() {
-		b = w.locString(e.From).appendTo(append(b, `,"from":`...))
+		f := w.madeLoc(e.From)
+		if f == nil {
+			f = w.makeLocString(e.From)
+		}
+		b = f.appendTo(append(b, `,"from":`...))
 	}
 	if !e.To.IsZero() {
-		b = w.locString(e.To).appendTo(append(b, `,"to":`...))
+		f := w.madeLoc(e.To)
+		if f == nil {
+			f = w.makeLocString(e.To)
+		}
+		b = f.appendTo(append(b, `,"to":`...))
 	}
 	if e.Reason != gmp.NoReason {
 		b = w.reasonField(e.Reason).appendTo(b)
@@ -570,14 +578,17 @@ func (w *Writer) makeReasonField(r gmp.Reason) *field {
 	return f
 }
 
-// locString is place l as a JSON string, remembered by place.
-func (w *Writer) locString(l gmp.Loc) *field {
+// madeLoc is place l as a JSON string, if it is remembered (by place),
+// or nil: then makeLocString makes it. The line's code calls the two
+// apart so that the common case, this, is inlined into it.
+func (w *Writer) madeLoc(l gmp.Loc) *field {
 	if e := &w.locJSON[(uint(l.Kind)*61+uint(l.ID))%locCacheSize]; e.json.set && e.loc == l {
 		return &e.json
 	}
-	return w.makeLocString(l)
+	return nil
 }
 
+// makeLocString makes place l's JSON string and remembers it.
 func (w *Writer) makeLocString(l gmp.Loc) *field {
 	e := &w.locJSON[(uint(l.Kind)*61+uint(l.ID))%locCacheSize]
 	e.loc = l
