@@ -188,7 +188,19 @@ func (n *idNames) appendTo(b []byte, id int32) []byte {
 		return decimal.AppendInt(append(b, n.letter), int64(id))
 	}
 	x := n.words[id]
-	return decimal.AppendWord(b, uint64(x), 4-bits.LeadingZeros32(x)/8)
+	k, l := 4-bits.LeadingZeros32(x)/8, len(b)
+	if cap(b)-l < 4 {
+		var w [4]byte
+		binary.LittleEndian.PutUint32(w[:], x)
+		return append(b, w[:k]...)
+	}
+	// A name is two to four bytes: two stores of two that overlap
+	// within it, made here rather than in decimal.AppendWord, a call
+	// fewer for each P a sentence names.
+	b = b[:l+k]
+	binary.LittleEndian.PutUint16(b[l:], uint16(x))
+	binary.LittleEndian.PutUint16(b[l+k-2:], uint16(x>>(8*(k-2))))
+	return b
 }
 
 // appendDuration appends d as d.String() writes it ("0s", "472µs",
