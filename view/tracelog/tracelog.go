@@ -190,23 +190,26 @@ func newSmallFields(key string) *smallFields {
 	return f
 }
 
-// appendTo appends the field of value i. The word is written whole into
+// put appends the field of value i. The word is written whole into
 // the buffer's spare room and as many of its bytes kept as the field
 // has; a line is written into a buffer with room after it (New).
-func (f *smallFields) appendTo(b []byte, i int64) []byte {
+//
+// It reports false, and appends nothing, for a value past the table or a
+// buffer without the room: then the caller calls appendSlowly. The call
+// is the caller's so that put is small enough to be inlined into the
+// line's code; a line names a P and an M, and each was a call.
+func (f *smallFields) put(b []byte, i int64) ([]byte, bool) {
 	l := len(b)
 	if uint64(i) >= uint64(len(f.words)) || cap(b)-l < 8 {
-		return f.appendSlowly(b, i)
+		return b, false
 	}
 	x := f.words[i]
 	binary.LittleEndian.PutUint64(b[l:l+8], x)
 	// The word's bytes past the field are zero.
-	return b[:l+8-bits.LeadingZeros64(x)/8]
+	return b[:l+8-bits.LeadingZeros64(x)/8], true
 }
 
-// appendSlowly is appendTo's rare case, apart and not inlined so that
-// appendTo is: a call in it would cost the compiler's budget more than the
-// rest of it.
+// appendSlowly appends the field of value i when put cannot.
 //
 //go:noinline
 func (f *smallFields) appendSlowly(b []byte, i int64) []byte {
@@ -473,10 +476,16 @@ func (w *Writer) jsonEvent(e *gmp.Event) {
 		b = appendOwnedInt(b, int64(e.G))
 	}
 	if e.P != gmp.NoP {
-		b = pFields.appendTo(b, int64(e.P))
+		var ok bool
+		if b, ok = pFields.put(b, int64(e.P)); !ok {
+			b = pFields.appendSlowly(b, int64(e.P))
+		}
 	}
 	if e.M != gmp.NoM {
-		b = mFields.appendTo(b, int64(e.M))
+		var ok bool
+		if b, ok = mFields.put(b, int64(e.M)); !ok {
+			b = mFields.appendSlowly(b, int64(e.M))
+		}
 	}
 	if !e.From.IsZero() {
 		f := w.madeLoc(e.From)
