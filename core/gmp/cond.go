@@ -147,16 +147,16 @@ func (s *Machine) condNotify(m *M, g *G, op *Op) {
 
 // condWords tells of sync.Cond.
 var condWords = words{
-	RuleCondAdd: func(d *Describer, b []byte, e Event) []byte {
+	RuleCondAdd: func(d *Describer, b []byte, e *Event) []byte {
 		return appendf(b, "%v calls Wait on cond %s: it takes ticket %d on the notify list, then unlocks the cond's mutex", e.G, d.objName(e.Cond()), e.Ticket())
 	},
-	RuleCondPark: func(d *Describer, b []byte, e Event) []byte {
+	RuleCondPark: func(d *Describer, b []byte, e *Event) []byte {
 		if e.Parks() {
 			return appendf(b, "%v queues with ticket %d on cond %s's notify list and parks until a Signal or Broadcast reaches it", e.G, e.Ticket(), d.objName(e.Cond()))
 		}
 		return appendf(b, "%v's ticket %d on cond %s was notified while it unlocked: Wait does not park, and locks again", e.G, e.Ticket(), d.objName(e.Cond()))
 	},
-	RuleCondSignal: func(d *Describer, b []byte, e Event) []byte {
+	RuleCondSignal: func(d *Describer, b []byte, e *Event) []byte {
 		switch {
 		case e.Notified() < 0:
 			return appendf(b, "%v signals cond %s: every ticket is notified, so Signal does nothing", e.G, d.objName(e.Cond()))
@@ -165,13 +165,13 @@ var condWords = words{
 		}
 		return appendf(b, "%v signals cond %s: it notifies ticket %d and readies its waiter", e.G, d.objName(e.Cond()), e.Notified())
 	},
-	RuleCondBroadcast: func(d *Describer, b []byte, e Event) []byte {
+	RuleCondBroadcast: func(d *Describer, b []byte, e *Event) []byte {
 		if e.Notified() < 0 {
 			return appendf(b, "%v broadcasts on cond %s: every ticket is notified, so Broadcast does nothing", e.G, d.objName(e.Cond()))
 		}
 		return appendf(b, "%v broadcasts on cond %s: it notifies every ticket from %d and readies %s", e.G, d.objName(e.Cond()), e.Notified(), plural(e.Woken(), "parked waiter", "parked waiters"))
 	},
-	RuleReadyCond: func(d *Describer, b []byte, e Event) []byte {
+	RuleReadyCond: func(d *Describer, b []byte, e *Event) []byte {
 		return appendf(b, "%v notifies cond %s: %v leaves the notify list and goes %s%s, to lock the mutex again", e.Waker(), d.objName(e.Cond()), e.G, d.into(e), kicked(e))
 	},
 }

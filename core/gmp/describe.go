@@ -168,7 +168,7 @@ func (d *Describer) chanName(i int) namePhrase {
 // into says where a new or readied G goes: into runnext under the
 // runtime's rules, elsewhere under a what-if policy (readyPlace), which the
 // sentence names.
-func (d *Describer) into(e Event) intoPhrase { return intoPhrase{e.To.Kind, e.P} }
+func (d *Describer) into(e *Event) intoPhrase { return intoPhrase{e.To.Kind, e.P} }
 
 type intoPhrase struct {
 	to LocKind
@@ -237,13 +237,13 @@ func (d *Describer) appendPlace(b []byte, l Loc) []byte {
 
 // Describe returns the one-line explanation of e.
 func (d *Describer) Describe(e Event) string {
-	return string(d.AppendDescribe(make([]byte, 0, 128), e))
+	return string(d.AppendDescribe(make([]byte, 0, 128), &e))
 }
 
 // AppendDescribe appends the one-line explanation of e to b. The trace
 // writers append it into their line: a run writes hundreds of thousands
 // of sentences, and a string for each was most of a trace's cost.
-func (d *Describer) AppendDescribe(b []byte, e Event) []byte {
+func (d *Describer) AppendDescribe(b []byte, e *Event) []byte {
 	if e.Rule < numRules {
 		if w := wordings[e.Rule]; w != nil {
 			return w(d, b, e)
@@ -253,7 +253,7 @@ func (d *Describer) AppendDescribe(b []byte, e Event) []byte {
 }
 
 // A wording appends the sentence of one rule's events to b.
-type wording func(d *Describer, b []byte, e Event) []byte
+type wording func(d *Describer, b []byte, e *Event) []byte
 
 // words tells the events of some rules, one function per rule. Each
 // runtime structure's rules are told in its own describe_*.go file.
@@ -279,20 +279,20 @@ func gatherWords(sets ...words) (all [numRules]wording) {
 
 // endWords tells how a run stops without main returning.
 var endWords = words{
-	RuleDeadlock: func(d *Describer, b []byte, e Event) []byte {
+	RuleDeadlock: func(d *Describer, b []byte, e *Event) []byte {
 		return append(b, "all goroutines are asleep: deadlock"...)
 	},
-	RulePanic: func(d *Describer, b []byte, e Event) []byte {
+	RulePanic: func(d *Describer, b []byte, e *Event) []byte {
 		return append(b, "the program panics"...)
 	},
-	RuleUntil: func(d *Describer, b []byte, e Event) []byte {
+	RuleUntil: func(d *Describer, b []byte, e *Event) []byte {
 		return appendf(b, "the run stops here with %s alive", plural(e.Alive(), "goroutine", "goroutines"))
 	},
 }
 
 // kickedNew is kicked for a go-create event, which also says the ring's
 // length and whether it is full.
-func kickedNew(e Event) kickedNewPhrase {
+func kickedNew(e *Event) kickedNewPhrase {
 	return kickedNewPhrase{e.Kicked(), e.RingFull(), e.RingLen()}
 }
 
@@ -329,7 +329,7 @@ func (p pluralPhrase) appendTo(b []byte) []byte {
 	return append(append(decimal.AppendInt(b, int64(p.n)), ' '), p.many...)
 }
 
-func kicked(e Event) kickedPhrase { return kickedPhrase{e.Kicked()} }
+func kicked(e *Event) kickedPhrase { return kickedPhrase{e.Kicked()} }
 
 type kickedPhrase struct{ g GID }
 

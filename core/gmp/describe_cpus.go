@@ -5,7 +5,7 @@ import "time"
 // cpuWords tells what the kernel's scheduler does to the Ms when CPUs are
 // modelled (cpus.go): in Linux's words, vruntime, slices, run queues.
 var cpuWords = words{
-	RuleCPUWait: func(d *Describer, b []byte, e Event) []byte {
+	RuleCPUWait: func(d *Describer, b []byte, e *Event) []byte {
 		if e.NewThread() {
 			b = appendf(b, "%v, a new thread, starts a slice behind the others on CPU%d (START_DEBIT) and waits in its run queue with %d runnable threads",
 				e.M, e.Cpu(), e.Runnable())
@@ -18,12 +18,12 @@ var cpuWords = words{
 		}
 		return offCPU(b, e)
 	},
-	RuleCPUWakeupPreempt: func(d *Describer, b []byte, e Event) []byte {
+	RuleCPUWakeupPreempt: func(d *Describer, b []byte, e *Event) []byte {
 		b = appendf(b, "%v wakes %v of vruntime behind %v on CPU%d, more than the %v wake-up granularity, and preempts it",
 			e.Preemptor(), roundUs(e.Lead()), e.M, e.Cpu(), e.WakeupGran())
 		return offCPU(b, e)
 	},
-	RuleCPUSliceOver: func(d *Describer, b []byte, e Event) []byte {
+	RuleCPUSliceOver: func(d *Describer, b []byte, e *Event) []byte {
 		b = appendf(b, "%v has had its %v slice of CPU%d (%d runnable threads share it): at the tick the kernel gives CPU%d to ",
 			e.M, roundUs(e.Slice()), e.Cpu(), e.Runnable(), e.Cpu())
 		if e.Next() == NoM {
@@ -33,7 +33,7 @@ var cpuWords = words{
 		}
 		return offCPU(b, e)
 	},
-	RuleCPUResume: func(d *Describer, b []byte, e Event) []byte {
+	RuleCPUResume: func(d *Describer, b []byte, e *Event) []byte {
 		if e.Pulled() {
 			return appendf(b, "idle CPU%d pulls %v from a busy CPU's run queue (idle balance): it runs again after %v off a CPU", e.Cpu(), e.M, roundUs(e.OffFor()))
 		}
@@ -43,7 +43,7 @@ var cpuWords = words{
 
 // offCPU ends a sentence about a thread left without a CPU with what it
 // holds: a P it holds does not run either.
-func offCPU(b []byte, e Event) []byte {
+func offCPU(b []byte, e *Event) []byte {
 	if e.P == NoP {
 		return appendf(b, "; %v is off-CPU", e.M)
 	}

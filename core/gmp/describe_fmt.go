@@ -131,6 +131,13 @@ func AppendG(b []byte, g GID) []byte {
 	if g == NoG {
 		return append(b, '-')
 	}
+	if g >= 0 && g < 1e7 {
+		// The letter and up to seven digits in one word, appended at
+		// once: a sentence names a G or two, and the letter appended
+		// apart from the digits was a second append and call each.
+		w, n := decimal.Word(uint64(g))
+		return decimal.AppendWord(b, w<<8|'G', n+1)
+	}
 	return decimal.AppendInt(append(b, 'G'), int64(g))
 }
 
@@ -173,17 +180,27 @@ func newIDNames(letter byte) *idNames {
 	return n
 }
 
-// appendTo appends the name of id: its word stored into a local array and
-// as many bytes appended as the name has. Nothing is written past b's
-// length, which may be a slice the caller holds.
+// appendTo appends the name of id: as many bytes of its word as the name
+// has. Nothing is written past b's length, which may be a slice the
+// caller holds (decimal.AppendWord).
 func (n *idNames) appendTo(b []byte, id int32) []byte {
 	if id < 0 || id >= int32(len(n.words)) {
 		return decimal.AppendInt(append(b, n.letter), int64(id))
 	}
 	x := n.words[id]
-	var w [4]byte
-	binary.LittleEndian.PutUint32(w[:], x)
-	return append(b, w[:4-bits.LeadingZeros32(x)/8]...)
+	k, l := 4-bits.LeadingZeros32(x)/8, len(b)
+	if cap(b)-l < 4 {
+		var w [4]byte
+		binary.LittleEndian.PutUint32(w[:], x)
+		return append(b, w[:k]...)
+	}
+	// A name is two to four bytes: two stores of two that overlap
+	// within it, made here rather than in decimal.AppendWord, a call
+	// fewer for each P a sentence names.
+	b = b[:l+k]
+	binary.LittleEndian.PutUint16(b[l:], uint16(x))
+	binary.LittleEndian.PutUint16(b[l+k-2:], uint16(x>>(8*(k-2))))
+	return b
 }
 
 // appendDuration appends d as d.String() writes it ("0s", "472µs",

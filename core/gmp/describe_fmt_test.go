@@ -76,7 +76,7 @@ func TestAppendDurationIsString(t *testing.T) {
 
 // AppendG, AppendP and AppendM append what String returns.
 func TestAppendIDsIsString(t *testing.T) {
-	for _, id := range []int32{-1, 0, 1, 9, 10, 255, 256, 123456, math.MaxInt32, math.MinInt32} {
+	for _, id := range []int32{-1, 0, 1, 9, 10, 99, 100, 255, 256, 123456, 999999, 1e6, 1e7 - 1, 1e7, math.MaxInt32, math.MinInt32} {
 		if got, want := string(AppendG(nil, GID(id))), GID(id).String(); got != want {
 			t.Errorf("AppendG(%d) = %q, want %q", id, got, want)
 		}
@@ -89,9 +89,10 @@ func TestAppendIDsIsString(t *testing.T) {
 	}
 }
 
-// AppendP and AppendM copy the names of small IDs from a table: with room
-// and without, at the table's edge and past it, they append what String
-// returns, and write nothing past it (the caller may hold those bytes).
+// AppendP and AppendM copy the names of small IDs from a table, and AppendG
+// makes a G's letter and digits one word: with room and without, at the
+// table's edge and past it, they append what String returns, and write
+// nothing past it (the caller may hold those bytes).
 func TestAppendSmallIDsIsString(t *testing.T) {
 	for id := int32(-2); id < 1100; id++ {
 		for _, room := range []int{0, 3, 4, 64} {
@@ -102,6 +103,8 @@ func TestAppendSmallIDsIsString(t *testing.T) {
 			}{
 				{"AppendP", func(b []byte) []byte { return AppendP(b, PID(id)) }, PID(id).String()},
 				{"AppendM", func(b []byte) []byte { return AppendM(b, MID(id)) }, MID(id).String()},
+				{"AppendG", func(b []byte) []byte { return AppendG(b, GID(id)) }, GID(id).String()},
+				{"AppendG", func(b []byte) []byte { return AppendG(b, GID(id)*9091) }, (GID(id) * 9091).String()},
 			} {
 				under := []byte(strings.Repeat("#", 1+room))
 				got := f.append(under[:1])

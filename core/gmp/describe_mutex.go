@@ -3,17 +3,17 @@ package gmp
 // mutexWords tells of sync.Mutex (internal/sync/mutex.go over
 // runtime/sema.go), sync.RWMutex and sync.WaitGroup.
 var mutexWords = words{
-	RuleMutexLock: func(d *Describer, b []byte, e Event) []byte {
+	RuleMutexLock: func(d *Describer, b []byte, e *Event) []byte {
 		return appendf(b, "%v locks %s on the fast path: one CAS, as it was free and nobody waited", e.G, d.lockPlace(e.Mutex()))
 	},
-	RuleMutexSpin: func(d *Describer, b []byte, e Event) []byte {
+	RuleMutexSpin: func(d *Describer, b []byte, e *Event) []byte {
 		b = appendf(b, "%v finds %s held by %v and spins, round %d of at most 4 (another P runs, %v's run queue is empty)", e.G, d.lockPlace(e.Mutex()), e.Holder(), e.Spin(), e.P)
 		if e.SetsWoken() {
 			b = append(b, "; it sets mutexWoken, so Unlock will wake nobody while it is about to take the lock"...)
 		}
 		return b
 	},
-	RuleMutexAcquire: func(d *Describer, b []byte, e Event) []byte {
+	RuleMutexAcquire: func(d *Describer, b []byte, e *Event) []byte {
 		lock := d.lockPlace(e.Mutex())
 		switch {
 		case e.Woke():
@@ -23,17 +23,17 @@ var mutexWords = words{
 		}
 		return appendf(b, "%v finds %s free, though others wait or are woken for it, and takes it: one already running gets there first", e.G, lock)
 	},
-	RuleMutexQueue: func(d *Describer, b []byte, e Event) []byte {
+	RuleMutexQueue: func(d *Describer, b []byte, e *Event) []byte {
 		lock := d.lockPlace(e.Mutex())
 		if e.Lifo() {
 			return appendf(b, "%v, woken after %v, loses %s to %s: back to the front of the queue (semacquire with lifo; %d waiting)", e.G, e.Waited(), lock, holder(e.Holder()), e.Waiters())
 		}
 		return appendf(b, "%v finds %s held by %s: it counts itself a waiter and parks on the semaphore, #%d in line (%d waiting)", e.G, lock, holder(e.Holder()), e.Position(), e.Waiters())
 	},
-	RuleMutexStarve: func(d *Describer, b []byte, e Event) []byte {
+	RuleMutexStarve: func(d *Describer, b []byte, e *Event) []byte {
 		return appendf(b, "%v has waited %v, over 1ms, and lost %s again to %v: the mutex enters starvation mode, where Unlock hands it to the first waiter and newcomers queue at the tail", e.G, e.Waited(), d.lockPlace(e.Mutex()), e.Holder())
 	},
-	RuleMutexHandedOff: func(d *Describer, b []byte, e Event) []byte {
+	RuleMutexHandedOff: func(d *Describer, b []byte, e *Event) []byte {
 		b = appendf(b, "%v runs and owns %s, handed to it in starvation mode after waiting %v", e.G, d.lockPlace(e.Mutex()), e.Waited())
 		switch {
 		case !e.EndsStarvation():
@@ -43,64 +43,64 @@ var mutexWords = words{
 		}
 		return append(b, "; nobody waits behind it, so the mutex goes back to normal mode"...)
 	},
-	RuleMutexUnlock: func(d *Describer, b []byte, e Event) []byte {
+	RuleMutexUnlock: func(d *Describer, b []byte, e *Event) []byte {
 		b = appendf(b, "%v unlocks %s", e.G, d.lockPlace(e.Mutex()))
 		if e.WokenPending() {
 			return appendf(b, ": a woken or spinning goroutine is on its way to it, so it wakes nobody (%d waiting)", e.Waiters())
 		}
 		return append(b, ": nobody waits"...)
 	},
-	RuleMutexWake: func(d *Describer, b []byte, e Event) []byte {
+	RuleMutexWake: func(d *Describer, b []byte, e *Event) []byte {
 		return appendf(b, "%v unlocks %s and wakes its first waiter, which must still win it against goroutines arriving running (normal mode; %d left queued)", e.G, d.lockPlace(e.Mutex()), e.Waiters())
 	},
-	RuleMutexHandoff: func(d *Describer, b []byte, e Event) []byte {
+	RuleMutexHandoff: func(d *Describer, b []byte, e *Event) []byte {
 		return appendf(b, "%v unlocks %s in starvation mode: it hands it straight to the first waiter and will yield its P to it (%d waiting, that one included)", e.G, d.lockPlace(e.Mutex()), e.Waiters())
 	},
-	RuleReadyMutex: func(d *Describer, b []byte, e Event) []byte {
+	RuleReadyMutex: func(d *Describer, b []byte, e *Event) []byte {
 		if e.Handoff() {
 			return appendf(b, "%v hands %s to %v, which waited %v: %v goes %s%s", e.Waker(), d.lockPlace(e.Mutex()), e.G, e.Waited(), e.G, d.into(e), kicked(e))
 		}
 		return appendf(b, "%v wakes %v, which waited %v for %s: %v goes %s%s, to compete for it", e.Waker(), e.G, e.Waited(), d.lockPlace(e.Mutex()), e.G, d.into(e), kicked(e))
 	},
-	RuleGoyield: func(d *Describer, b []byte, e Event) []byte {
+	RuleGoyield: func(d *Describer, b []byte, e *Event) []byte {
 		if e.To.Kind == LocGlobal {
 			return appendf(b, "%v yields its P after the handoff (goyield): it goes to the tail of the global queue (what-if global-fifo)", e.G)
 		}
 		return appendf(b, "%v yields %v after the handoff (goyield): it goes to the tail of the ring, and the waiter in runnext runs at once", e.G, e.P)
 	},
 
-	RuleRWRLock: func(d *Describer, b []byte, e Event) []byte {
+	RuleRWRLock: func(d *Describer, b []byte, e *Event) []byte {
 		return appendf(b, "%v read-locks rwmutex %s: no writer holds or waits for it (%s in)", e.G, d.mutexName(e.Mutex()), plural(e.Readers(), "reader", "readers"))
 	},
-	RuleRWRLockWait: func(d *Describer, b []byte, e Event) []byte {
+	RuleRWRLockWait: func(d *Describer, b []byte, e *Event) []byte {
 		return appendf(b, "%v wants to read rwmutex %s, but %s holds it or waits for it, so new readers wait: it parks on readerSem (#%d)", e.G, d.mutexName(e.Mutex()), writer(e.Holder()), e.Position())
 	},
-	RuleRWRUnlock: func(d *Describer, b []byte, e Event) []byte {
+	RuleRWRUnlock: func(d *Describer, b []byte, e *Event) []byte {
 		if e.WakesWriter() {
 			return appendf(b, "%v read-unlocks rwmutex %s, the last reader its writer waited for: it wakes the writer", e.G, d.mutexName(e.Mutex()))
 		}
 		return appendf(b, "%v read-unlocks rwmutex %s (%s still in)", e.G, d.mutexName(e.Mutex()), plural(e.Readers(), "reader", "readers"))
 	},
-	RuleRWLock: func(d *Describer, b []byte, e Event) []byte {
+	RuleRWLock: func(d *Describer, b []byte, e *Event) []byte {
 		if e.Waits() {
 			return appendf(b, "%v holds the writer lock of rwmutex %s and shuts new readers out; %s inside, so it waits for them to leave (writerSem)", e.G, d.mutexName(e.Mutex()), plural(e.Readers(), "reader is", "readers are"))
 		}
 		return appendf(b, "%v write-locks rwmutex %s: no reader is inside", e.G, d.mutexName(e.Mutex()))
 	},
-	RuleRWUnlock: func(d *Describer, b []byte, e Event) []byte {
+	RuleRWUnlock: func(d *Describer, b []byte, e *Event) []byte {
 		if e.Readers() == 0 {
 			return appendf(b, "%v write-unlocks rwmutex %s: no reader queued behind it, so it unlocks the writer lock", e.G, d.mutexName(e.Mutex()))
 		}
 		return appendf(b, "%v write-unlocks rwmutex %s: it lets in the %s that queued behind it, then unlocks the writer lock", e.G, d.mutexName(e.Mutex()), plural(e.Readers(), "reader", "readers"))
 	},
-	RuleReadyRWReader: func(d *Describer, b []byte, e Event) []byte {
+	RuleReadyRWReader: func(d *Describer, b []byte, e *Event) []byte {
 		return appendf(b, "%v's Unlock lets reader %v into rwmutex %s: %v goes %s%s", e.Waker(), e.G, d.mutexName(e.Mutex()), e.G, d.into(e), kicked(e))
 	},
-	RuleReadyRWWriter: func(d *Describer, b []byte, e Event) []byte {
+	RuleReadyRWWriter: func(d *Describer, b []byte, e *Event) []byte {
 		return appendf(b, "%v, the last reader out of rwmutex %s, wakes writer %v: %v goes %s%s", e.Waker(), d.mutexName(e.Mutex()), e.G, e.G, d.into(e), kicked(e))
 	},
 
-	RuleWGAdd: func(d *Describer, b []byte, e Event) []byte {
+	RuleWGAdd: func(d *Describer, b []byte, e *Event) []byte {
 		name := d.wgName(e.Wg())
 		switch {
 		case e.Op != nil && e.Op.Kind == OpDone:
@@ -115,13 +115,13 @@ var mutexWords = words{
 		}
 		return b
 	},
-	RuleWGWait: func(d *Describer, b []byte, e Event) []byte {
+	RuleWGWait: func(d *Describer, b []byte, e *Event) []byte {
 		if e.Parks() {
 			return appendf(b, "%v waits on wait group %s with the counter at %d: it counts itself a waiter and parks (%d waiting)", e.G, d.wgName(e.Wg()), e.Counter(), e.Waiters())
 		}
 		return appendf(b, "%v waits on wait group %s: the counter is zero, so Wait returns at once", e.G, d.wgName(e.Wg()))
 	},
-	RuleReadyWG: func(d *Describer, b []byte, e Event) []byte {
+	RuleReadyWG: func(d *Describer, b []byte, e *Event) []byte {
 		return appendf(b, "%v brings wait group %s to zero: %v returns from Wait and goes %s%s", e.Waker(), d.wgName(e.Wg()), e.G, d.into(e), kicked(e))
 	},
 }

@@ -5,13 +5,13 @@ import "time"
 // netpollWords tells of the network poller: netpoll blocking and returning,
 // netpollBreak, and injectglist.
 var netpollWords = words{
-	RuleInjectGlobal: func(d *Describer, b []byte, e Event) []byte {
+	RuleInjectGlobal: func(d *Describer, b []byte, e *Event) []byte {
 		return appendf(b, "%v's read is ready: injectglist puts it on the global queue", e.G)
 	},
-	RuleInjectLocal: func(d *Describer, b []byte, e Event) []byte {
+	RuleInjectLocal: func(d *Describer, b []byte, e *Event) []byte {
 		return appendf(b, "%v's read is ready: injectglist puts it on %v's ring", e.G, e.P)
 	},
-	RuleNetpollBlock: func(d *Describer, b []byte, e Event) []byte {
+	RuleNetpollBlock: func(d *Describer, b []byte, e *Event) []byte {
 		waiting := plural(e.Waiting(), "G waits", "Gs wait")
 		if e.HasTimeout() {
 			// epoll_pwait takes whole milliseconds, at least one, as the
@@ -28,13 +28,13 @@ var netpollWords = words{
 		}
 		return appendf(b, "%v blocks in netpoll with no timeout (%s on the network)", e.M, waiting)
 	},
-	RuleNetpollReturn: func(d *Describer, b []byte, e Event) []byte {
+	RuleNetpollReturn: func(d *Describer, b []byte, e *Event) []byte {
 		return appendf(b, "%v returns from netpoll with %s", e.M, plural(e.Ready(), "ready G", "ready Gs"))
 	},
-	RuleNetpollBreak: func(d *Describer, b []byte, e Event) []byte {
+	RuleNetpollBreak: func(d *Describer, b []byte, e *Event) []byte {
 		return appendf(b, "netpollBreak wakes %v out of netpoll: a timer is due before it would wake", e.M)
 	},
-	RuleNetReady: func(d *Describer, b []byte, e Event) []byte {
+	RuleNetReady: func(d *Describer, b []byte, e *Event) []byte {
 		if e.M != NoM {
 			return appendf(b, "%v's network read is ready: %v, blocked in netpoll, returns", e.G, e.M)
 		}

@@ -3,23 +3,23 @@ package gmp
 // parkWords tells how goroutines block (gopark) and are readied (goready) by
 // channels, timers and their children.
 var parkWords = words{
-	RulePark: func(d *Describer, b []byte, e Event) []byte {
+	RulePark: func(d *Describer, b []byte, e *Event) []byte {
 		b = d.park(b, e)
 		if e.PreemptMoot() {
 			b = append(b, "; the preemption request pending on it is lost: it parks holding it, and execute clears it when it next runs"...)
 		}
 		return b
 	},
-	RuleReadyChan: func(d *Describer, b []byte, e Event) []byte {
+	RuleReadyChan: func(d *Describer, b []byte, e *Event) []byte {
 		if e.Reason == ReasonChanRecv {
 			return appendf(b, "%v sends on channel %s to %v, which was waiting to receive: %v goes %s%s", e.Waker(), d.chanName(e.Chan()), e.G, e.G, d.into(e), kicked(e))
 		}
 		return appendf(b, "%v receives on channel %s from %v, which was waiting to send: %v goes %s%s", e.Waker(), d.chanName(e.Chan()), e.G, e.G, d.into(e), kicked(e))
 	},
-	RuleReadyClose: func(d *Describer, b []byte, e Event) []byte {
+	RuleReadyClose: func(d *Describer, b []byte, e *Event) []byte {
 		return appendf(b, "%v closed channel %s: %v wakes %s%s", e.Waker(), d.chanName(e.Chan()), e.G, d.into(e), kicked(e))
 	},
-	RuleReadyTimer: func(d *Describer, b []byte, e Event) []byte {
+	RuleReadyTimer: func(d *Describer, b []byte, e *Event) []byte {
 		// Appended piece by piece, not through appendf: see
 		// scheduleWords.
 		// "%v's sleep timer fires %v late, run by %v in findRunnable"
@@ -33,12 +33,12 @@ var parkWords = words{
 		b = append(AppendG(append(b, ": "...), e.G), " goes "...)
 		return kicked(e).appendTo(d.into(e).appendTo(b))
 	},
-	RuleReadyChildren: func(d *Describer, b []byte, e Event) []byte {
+	RuleReadyChildren: func(d *Describer, b []byte, e *Event) []byte {
 		return appendf(b, "%v, the last child of %v, exits: %v wakes %s%s", e.Waker(), e.G, e.G, d.into(e), kicked(e))
 	},
 }
 
-func (d *Describer) park(b []byte, e Event) []byte {
+func (d *Describer) park(b []byte, e *Event) []byte {
 	if e.Reason == ReasonChanSend && e.To.Kind == LocChanSend && e.Op != nil && e.Op.Kind == opGroupSend {
 		return appendf(b, "%v blocks in errgroup.Go: all %d slots of its group are taken (the limit channel is full)", e.G, e.Op.Limit)
 	}

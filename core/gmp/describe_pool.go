@@ -9,7 +9,7 @@ import (
 // poolWords tells the decisions of a pool (package core/pool/decide) and the
 // wake-ups they cause.
 var poolWords = words{
-	RulePoolDispatchIdle: func(d *Describer, b []byte, e Event) []byte {
+	RulePoolDispatchIdle: func(d *Describer, b []byte, e *Event) []byte {
 		pool := e.Pool()
 		which := "the most recently used (the top of the idle stack)"
 		if d.preAlloc(pool) {
@@ -17,30 +17,30 @@ var poolWords = words{
 		}
 		return appendf(b, "%v submits task %d to pool %s: idle worker w%d (%v), %s %v%s, takes it, %s", e.G, e.Task(), d.poolName(pool), e.Worker(), e.WorkerG(), d.idleWord(pool), e.IdleFor(), d.agoWord(pool), which)
 	},
-	RulePoolDispatchNew: func(d *Describer, b []byte, e Event) []byte {
+	RulePoolDispatchNew: func(d *Describer, b []byte, e *Event) []byte {
 		pool := e.Pool()
 		return appendf(b, "%v submits task %d to pool %s: no worker is idle and there is room, so it starts worker w%d (%v; %s running)", e.G, e.Task(), d.poolName(pool), e.Worker(), e.WorkerG(), d.capOf(pool, e.Running()))
 	},
-	RulePoolHandoff: func(d *Describer, b []byte, e Event) []byte {
+	RulePoolHandoff: func(d *Describer, b []byte, e *Event) []byte {
 		name := d.poolName(e.Pool())
 		return appendf(b, "worker w%d (%v) of pool %s finishes its task and takes task %d from %v, which waited %v: it runs it at once, and %v is only woken to return", e.Worker(), e.G, name, e.Task(), e.WaiterG(), e.Waited(), e.WaiterG())
 	},
-	RulePoolServeWaiter: func(d *Describer, b []byte, e Event) []byte {
+	RulePoolServeWaiter: func(d *Describer, b []byte, e *Event) []byte {
 		name := d.poolName(e.Pool())
 		return appendf(b, "a worker of pool %s is gone and there is room: worker w%d (%v) is started for the task %v waited %v to submit (task %d)", name, e.Worker(), e.WorkerG(), e.WaiterG(), e.Waited(), e.Task())
 	},
-	RulePoolBlock: func(d *Describer, b []byte, e Event) []byte {
+	RulePoolBlock: func(d *Describer, b []byte, e *Event) []byte {
 		pool := e.Pool()
 		return appendf(b, "pool %s has no idle worker and no room (%s running): %v waits for one, #%d in a FIFO line of %d", d.poolName(pool), d.capOf(pool, e.Running()), e.G, e.WaiterNo(), e.LineLen())
 	},
-	RulePoolReject: func(d *Describer, b []byte, e Event) []byte {
+	RulePoolReject: func(d *Describer, b []byte, e *Event) []byte {
 		pool := e.Pool()
 		if e.Nonblocking() {
 			return appendf(b, "pool %s has no idle worker and no room (%s running), and it is nonblocking: %v's task is rejected with ErrPoolOverload", d.poolName(pool), d.capOf(pool, e.Running()), e.G)
 		}
 		return appendf(b, "pool %s is full and %d submitters already wait, its max_blocking: %v's task is rejected with ErrPoolOverload", d.poolName(pool), e.Waiting(), e.G)
 	},
-	RulePoolIdle: func(d *Describer, b []byte, e Event) []byte {
+	RulePoolIdle: func(d *Describer, b []byte, e *Event) []byte {
 		name := d.poolName(e.Pool())
 		b = appendf(b, "worker w%d (%v) of pool %s finishes its task with nobody waiting: it goes on top of the idle stack (%d idle), stamped with the time", e.Worker(), e.G, name, e.Idle())
 		coarse := d.coarse(e.Pool())
@@ -55,7 +55,7 @@ var poolWords = words{
 		}
 		return b
 	},
-	RulePoolPurge: func(d *Describer, b []byte, e Event) []byte {
+	RulePoolPurge: func(d *Describer, b []byte, e *Event) []byte {
 		pool := e.Pool()
 		switch n := e.Purged(); {
 		case d.coarse(pool) && n == 0:
@@ -72,26 +72,26 @@ var poolWords = words{
 		}
 		return append(b, "; no worker is left idle, so no purge is pending"...)
 	},
-	RulePoolReadyIdle: func(d *Describer, b []byte, e Event) []byte {
+	RulePoolReadyIdle: func(d *Describer, b []byte, e *Event) []byte {
 		return appendf(b, "%v sends the task on worker w%d's channel: %v, parked receiving, goes %s%s", e.Waker(), e.Worker(), e.G, d.into(e), kicked(e))
 	},
-	RulePoolReadyWaiter: func(d *Describer, b []byte, e Event) []byte {
+	RulePoolReadyWaiter: func(d *Describer, b []byte, e *Event) []byte {
 		return appendf(b, "%v signals the ready channel of %v, waiting in Submit: %v goes %s%s", e.Waker(), e.G, e.G, d.into(e), kicked(e))
 	},
-	RulePoolReadyStop: func(d *Describer, b []byte, e Event) []byte {
+	RulePoolReadyStop: func(d *Describer, b []byte, e *Event) []byte {
 		return appendf(b, "the purge closes the task channel of worker w%d, %s %v%s: %v wakes %s to return%s", e.Worker(), d.idleWord(e.Pool()), e.IdleFor(), d.agoWord(e.Pool()), e.G, d.into(e), kicked(e))
 	},
-	RulePurgeTimer: func(d *Describer, b []byte, e Event) []byte {
+	RulePurgeTimer: func(d *Describer, b []byte, e *Event) []byte {
 		b = appendf(b, "the purge timer of pool %s fires %v late on %v", d.poolName(e.Pool()), e.Late(), e.P)
 		if owner := e.TimerOwner(); owner != e.P {
 			b = appendf(b, " (stolen from %v's heap)", owner)
 		}
 		return appendf(b, ": time.AfterFunc starts %v to run the purge, %s%s", e.G, d.into(e), kickedNew(e))
 	},
-	RuleReadyTasks: func(d *Describer, b []byte, e Event) []byte {
+	RuleReadyTasks: func(d *Describer, b []byte, e *Event) []byte {
 		return appendf(b, "%v finishes the last task %v was waiting for: %v wakes %s%s", e.Waker(), e.G, e.G, d.into(e), kicked(e))
 	},
-	RulePoolWorkerLost: func(d *Describer, b []byte, e Event) []byte {
+	RulePoolWorkerLost: func(d *Describer, b []byte, e *Event) []byte {
 		pool := e.Pool()
 		return appendf(b, "the task on worker w%d (%v) of pool %s called runtime.Goexit, which ends the worker too: the pool stops counting it (%s running)", e.Worker(), e.G, d.poolName(pool), d.capOf(pool, e.Running()))
 	},

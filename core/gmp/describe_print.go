@@ -5,7 +5,7 @@ import "strconv"
 // printWords tells of what the program prints: fmt.Println's line going
 // out in its write.
 var printWords = words{
-	RulePrint: func(d *Describer, b []byte, e Event) []byte {
+	RulePrint: func(d *Describer, b []byte, e *Event) []byte {
 		b = appendf(b, "%v prints ", e.G)
 		b = appendText(b, e)
 		b = appendf(b, ": line %d of the output, written by %v in a write system call with %v attached", e.Line(), e.M, e.P)
@@ -18,7 +18,7 @@ var printWords = words{
 
 // appendText appends the line a print event wrote, quoted as Go quotes
 // it: the scenario's text, with anything that is not printable escaped.
-func appendText(b []byte, e Event) []byte {
+func appendText(b []byte, e *Event) []byte {
 	if e.Op == nil {
 		return append(b, `""`...)
 	}

@@ -3,42 +3,42 @@ package gmp
 // procWords tells how Ps and Ms pair up and part: acquirep, releasep,
 // handoffp, wakep, startm and stopm.
 var procWords = words{
-	RuleAcquirep: func(d *Describer, b []byte, e Event) []byte {
+	RuleAcquirep: func(d *Describer, b []byte, e *Event) []byte {
 		if e.Spins() {
 			return appendf(b, "%v acquires %v and spins looking for work", e.M, e.P)
 		}
 		return appendf(b, "%v acquires %v", e.M, e.P)
 	},
-	RuleReleasepIdle: func(d *Describer, b []byte, e Event) []byte {
+	RuleReleasepIdle: func(d *Describer, b []byte, e *Event) []byte {
 		if e.WasSpinning() {
 			return appendf(b, "%v found nothing to run or steal: it puts %v on the idle list, stops spinning and checks everything once more", e.M, e.P)
 		}
 		return appendf(b, "%v found nothing to run: it puts %v on the idle list", e.M, e.P)
 	},
-	RuleHandoffIdle: func(d *Describer, b []byte, e Event) []byte {
+	RuleHandoffIdle: func(d *Describer, b []byte, e *Event) []byte {
 		return appendf(b, "%v has no work and others can pick up new work: handoffp puts it on the idle list", e.P)
 	},
-	RuleWakep: func(d *Describer, b []byte, e Event) []byte {
+	RuleWakep: func(d *Describer, b []byte, e *Event) []byte {
 		return appendf(b, "wakep: %v is idle and no M is spinning, so %s %v to spin on it (%d spinning)", e.P, startedHow(e), e.M, e.Nmspinning())
 	},
-	RuleHandoffWork: func(d *Describer, b []byte, e Event) []byte {
+	RuleHandoffWork: func(d *Describer, b []byte, e *Event) []byte {
 		return appendf(b, "handoffp: %v has queued work, so %s %v for it", e.P, startedHow(e), e.M)
 	},
-	RuleHandoffSpin: func(d *Describer, b []byte, e Event) []byte {
+	RuleHandoffSpin: func(d *Describer, b []byte, e *Event) []byte {
 		return appendf(b, "handoffp: no P is idle and no M spins, so %s %v to spin on %v", startedHow(e), e.M, e.P)
 	},
-	RuleHandoffPoll: func(d *Describer, b []byte, e Event) []byte {
+	RuleHandoffPoll: func(d *Describer, b []byte, e *Event) []byte {
 		return appendf(b, "handoffp: %v would be the last running P with nobody polling the network, so %s %v for it", e.P, startedHow(e), e.M)
 	},
-	RuleInjectStart: func(d *Describer, b []byte, e Event) []byte {
+	RuleInjectStart: func(d *Describer, b []byte, e *Event) []byte {
 		return appendf(b, "injectglist: %s %v on idle %v for a G put on the global queue", startedHow(e), e.M, e.P)
 	},
-	RuleStopm: func(d *Describer, b []byte, e Event) []byte {
+	RuleStopm: func(d *Describer, b []byte, e *Event) []byte {
 		return appendf(b, "%v parks on the idle M list (%s)", e.M, plural(e.IdleMs(), "idle M", "idle Ms"))
 	},
 }
 
-func startedHow(e Event) string {
+func startedHow(e *Event) string {
 	if e.NewM() {
 		return "it creates"
 	}

@@ -4,7 +4,7 @@ package gmp
 // default, the wake-ups of a parked select, pass 3, and the stale sudogs
 // a partner drops.
 var selectWords = words{
-	RuleSelectPick: func(d *Describer, b []byte, e Event) []byte {
+	RuleSelectPick: func(d *Describer, b []byte, e *Event) []byte {
 		b = d.pollOrder(appendf(b, "%v's select ", e.G), e)
 		b = d.appendCase(append(b, " and takes "...), e.Op, e.SelCase())
 		c := d.selectCase(e.Op, e.SelCase())
@@ -29,7 +29,7 @@ var selectWords = words{
 		}
 		return b
 	},
-	RuleSelectDefault: func(d *Describer, b []byte, e Event) []byte {
+	RuleSelectDefault: func(d *Describer, b []byte, e *Event) []byte {
 		if e.Polled() == 0 {
 			return appendf(b, "%v's select has only a default: it runs it", e.G)
 		}
@@ -39,7 +39,7 @@ var selectWords = words{
 		}
 		return append(b, ": none is ready, so it takes its default instead of blocking"...)
 	},
-	RuleSelectResume: func(d *Describer, b []byte, e Event) []byte {
+	RuleSelectResume: func(d *Describer, b []byte, e *Event) []byte {
 		b = d.appendCase(appendf(b, "%v resumes in its select with case ", e.G), e.Op, e.SelCase())
 		switch n, t := e.Dequeued(), e.Stopped(); {
 		case n > 0 && t > 0:
@@ -57,7 +57,7 @@ var selectWords = words{
 		}
 		return b
 	},
-	RuleSelectSkip: func(d *Describer, b []byte, e Event) []byte {
+	RuleSelectSkip: func(d *Describer, b []byte, e *Event) []byte {
 		if e.ByTimer() {
 			b = d.appendCase(appendf(b, "%v's timer for case ", e.G), e.Op, e.SelCase())
 			return append(b, " fires, but another case already won its select: the value goes into the timer's channel, which nobody reads"...)
@@ -65,7 +65,7 @@ var selectWords = words{
 		b = d.appendCase(appendf(b, "%v finds %v's sudog for case ", e.Partner(), e.G), e.Op, e.SelCase())
 		return appendf(b, " first in line, but another case already won %v's select (selectDone): it drops the sudog and looks at the next", e.G)
 	},
-	RuleReadySelect: func(d *Describer, b []byte, e Event) []byte {
+	RuleReadySelect: func(d *Describer, b []byte, e *Event) []byte {
 		if e.Reason == ReasonChanRecv {
 			b = appendf(b, "%v sends on channel %s to %v, which waits in a select (case ", e.Waker(), d.chanName(e.Chan()), e.G)
 		} else {
@@ -74,11 +74,11 @@ var selectWords = words{
 		b = d.appendCase(b, e.Op, e.SelCase())
 		return appendf(b, "): the select is won, and %v goes %s%s", e.G, d.into(e), kicked(e))
 	},
-	RuleReadySelectClose: func(d *Describer, b []byte, e Event) []byte {
+	RuleReadySelectClose: func(d *Describer, b []byte, e *Event) []byte {
 		b = d.appendCase(appendf(b, "%v closed channel %s: %v, waiting in a select (case ", e.Waker(), d.chanName(e.Chan()), e.G), e.Op, e.SelCase())
 		return appendf(b, "), wakes %s%s", d.into(e), kicked(e))
 	},
-	RuleReadySelectTimer: func(d *Describer, b []byte, e Event) []byte {
+	RuleReadySelectTimer: func(d *Describer, b []byte, e *Event) []byte {
 		b = d.appendCase(appendf(b, "%v's timer (case ", e.G), e.Op, e.SelCase())
 		b = appendf(b, ") fires %v late, run by %v in findRunnable", e.Late(), e.P)
 		if owner := e.TimerOwner(); owner != e.P {
@@ -97,7 +97,7 @@ func appendSudogsOff(b []byte, n int) []byte {
 }
 
 // pollOrder appends how pass 1 went through the cases of e's select.
-func (d *Describer) pollOrder(b []byte, e Event) []byte {
+func (d *Describer) pollOrder(b []byte, e *Event) []byte {
 	n, enc := e.Polled(), e.PollOrder()
 	if n == 1 {
 		return d.appendCase(append(b, "tries "...), e.Op, polledAt(enc, 0))

@@ -2,7 +2,7 @@ package gmp
 
 // sysmonWords tells what sysmon does on its rounds.
 var sysmonWords = words{
-	RuleSysmonPreempt: func(d *Describer, b []byte, e Event) []byte {
+	RuleSysmonPreempt: func(d *Describer, b []byte, e *Event) []byte {
 		b = appendf(b, "sysmon asks %v on %v to stop: it has seen %v's slice (schedtick %d) for %v", e.G, e.P, e.P, e.Schedtick(), e.Seen())
 		spins := e.Op != nil && e.Op.Kind == OpLoop
 		switch {
@@ -15,16 +15,16 @@ var sysmonWords = words{
 		}
 		return b
 	},
-	RuleSysmonNetpoll: func(d *Describer, b []byte, e Event) []byte {
+	RuleSysmonNetpoll: func(d *Describer, b []byte, e *Event) []byte {
 		return appendf(b, "sysmon polls the network, which nobody did for 10ms: %s", plural(e.Ready(), "G is ready", "Gs are ready"))
 	},
-	RuleSysmonSleep: func(d *Describer, b []byte, e Event) []byte {
+	RuleSysmonSleep: func(d *Describer, b []byte, e *Event) []byte {
 		if e.UntilTimer() {
 			return appendf(b, "every P is idle: sysmon sleeps deeply until the next timer, in %v", e.Sleep())
 		}
 		return appendf(b, "every P is idle: sysmon sleeps deeply for up to %v", e.Sleep())
 	},
-	RuleSysmonWake: func(d *Describer, b []byte, e Event) []byte {
+	RuleSysmonWake: func(d *Describer, b []byte, e *Event) []byte {
 		if e.BySyscall() {
 			return append(b, "a syscall wakes sysmon from its deep sleep; its back-off restarts at 20µs"...)
 		}

@@ -416,7 +416,9 @@ var mutexPlace = waitPlace{
 }
 
 // inLine is the park sentence's place in a semaphore's line.
-func inLine(_ *Describer, b []byte, e Event) []byte { return appendf(b, " (#%d in line)", e.WaitArg()) }
+func inLine(_ *Describer, b []byte, e *Event) []byte {
+	return appendf(b, " (#%d in line)", e.WaitArg())
+}
 
 // mutex checks a mutex's books: its queue against the goroutines parked
 // on it, the waiter count against the queue, the woken flag against its

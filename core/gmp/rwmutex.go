@@ -131,7 +131,7 @@ var rwWriterPlace = waitPlace{
 	state: func(s *Machine, b []byte, id int32) []byte {
 		return appendf(b, "for %s to leave", plural(s.mutexes[id].ReaderWait, "reader", "readers"))
 	},
-	parked: func(_ *Describer, b []byte, e Event) []byte {
+	parked: func(_ *Describer, b []byte, e *Event) []byte {
 		return appendf(b, " until the %s inside %s", plural(e.WaitArg(), "reader", "readers"), leave(e.WaitArg()))
 	},
 }

@@ -116,7 +116,7 @@ var wgPlace = waitPlace{
 	state: func(s *Machine, b []byte, id int32) []byte {
 		return appendf(b, "counter %d", s.wgs[id].Counter)
 	},
-	parked: func(_ *Describer, b []byte, e Event) []byte {
+	parked: func(_ *Describer, b []byte, e *Event) []byte {
 		return appendf(b, " until its counter, %d, drops to zero", e.WaitArg())
 	},
 }

@@ -25,7 +25,7 @@ type waitPlace struct {
 	state func(s *Machine, b []byte, id int32) []byte
 	// parked, if set, appends what the park sentence says after the
 	// wait: " (#2 in line)".
-	parked func(d *Describer, b []byte, e Event) []byte
+	parked func(d *Describer, b []byte, e *Event) []byte
 }
 
 // waitPlaces are the places of sync objects, by the Loc's kind, set in

@@ -3,6 +3,7 @@ package decimal
 import (
 	"math"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -52,6 +53,28 @@ func TestIsStrconv(t *testing.T) {
 			}
 		}
 	}
+	// AppendOwned, into a buffer of its own, appends the same: with
+	// room for its whole words and without (then it appends as
+	// AppendUint does). Word gives the same digits.
+	for _, u := range us {
+		want := strconv.AppendUint([]byte("#"), u, 10)
+		for _, room := range []int{0, 7, 8, 15, 16, 64} {
+			b := append(make([]byte, 0, 1+room), '#')
+			if got := AppendOwned(b, u); string(got) != string(want) {
+				t.Fatalf("AppendOwned(%d) with room %d = %s, want %s", u, room, got, want)
+			}
+		}
+		if u < 1e8 {
+			w, n := Word(u)
+			var a [8]byte
+			for i := range n {
+				a[i] = byte(w >> (8 * i))
+			}
+			if got := string(a[:n]); got != string(want[1:]) || w>>(8*n) != 0 && n < 8 {
+				t.Fatalf("Word(%d) = %#x, %d: %q, want %s and nothing above", u, w, n, got, want[1:])
+			}
+		}
+	}
 	if got := string(AppendInt(nil, math.MinInt64)); got != strconv.FormatInt(math.MinInt64, 10) {
 		t.Errorf("AppendInt(MinInt64) = %s", got)
 	}
@@ -76,6 +99,73 @@ func BenchmarkStrconv(b *testing.B) {
 		buf = buf[:0]
 		for _, i := range line {
 			buf = strconv.AppendInt(buf, i, 10)
+		}
+	}
+}
+
+func BenchmarkAppendOwned(b *testing.B) {
+	buf := make([]byte, 0, 256)
+	for b.Loop() {
+		buf = buf[:0]
+		for _, i := range line {
+			buf = AppendOwned(buf, uint64(i))
+		}
+	}
+}
+
+// Word gives every number below 10^7, where it reads tables, as strconv
+// writes it, and eightFromTables every number below 10^8 as eightDigits.
+func TestWordIsStrconv(t *testing.T) {
+	for v := uint32(0); v < 1e8; v++ {
+		if got, want := eightFromTables(v), eightDigits(uint64(v)); got != want {
+			t.Fatalf("eightFromTables(%d) = %#x, want %#x", v, got, want)
+		}
+	}
+	var a [8]byte
+	for u := uint64(0); u < 1e7+10; u++ {
+		w, n := Word(u)
+		for i := range a {
+			a[i] = byte(w >> (8 * i))
+		}
+		if want := strconv.FormatUint(u, 10); string(a[:n]) != want || n < 8 && w>>(8*n) != 0 {
+			t.Fatalf("Word(%d) = %#x, %d; want %s and nothing above", u, w, n, want)
+		}
+	}
+}
+
+// A G's name, an event's number: numbers that Word reads from tables.
+var ids = []uint64{134193, 1000002, 7, 992381, 135204, 61, 3219, 999994}
+
+// BenchmarkWord makes each number's digits wait on the one before, as
+// the appends of a line do through its length, so that it times the
+// latency of a conversion.
+func BenchmarkWord(b *testing.B) {
+	var sink uint64
+	for b.Loop() {
+		var dep uint64
+		for _, u := range ids {
+			w, n := Word(u + dep)
+			dep = (w >> 63) + uint64(n>>4)
+			sink += w
+		}
+	}
+	_ = sink
+}
+
+// AppendWord appends the low n bytes of a word, with room and without,
+// and writes nothing past them: the caller may hold those bytes.
+func TestAppendWord(t *testing.T) {
+	const w = 0x3837363534333231 // "12345678"
+	for n := 0; n <= 8; n++ {
+		for _, room := range []int{0, 1, 3, 7, 8, 16} {
+			under := []byte(strings.Repeat("#", 1+room))
+			got := AppendWord(under[:1], w, n)
+			if want := "#" + "12345678"[:n]; string(got) != want {
+				t.Fatalf("AppendWord(%d) with room %d = %q, want %q", n, room, got, want)
+			}
+			if len(got) <= len(under) && strings.Trim(string(under[len(got):]), "#") != "" {
+				t.Fatalf("AppendWord(%d) with room %d wrote past its bytes: %q", n, room, under)
+			}
 		}
 	}
 }

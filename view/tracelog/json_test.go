@@ -1,8 +1,10 @@
 package tracelog
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -95,5 +97,20 @@ func checkJSONString(t *testing.T, s string) {
 	}
 	if want := strings.ToValidUTF8(s, "\ufffd"); back != want && utf8.ValidString(s) {
 		t.Errorf("%q reads back as %q", s, back)
+	}
+}
+
+// A line's "p" and "m" are copied from a table for values below 1000 and
+// written out past it (smallFields.put and appendSlowly), alike.
+func TestPAndMFieldsPastTheTable(t *testing.T) {
+	for _, id := range []int32{0, 9, 10, 999, 1000, 1234, 99999} {
+		var out bytes.Buffer
+		w := New(&out, JSONL, gmp.NewDescriber(nil), nil)
+		w.Event(gmp.Event{Kind: gmp.KindProcStart, G: gmp.NoG, P: gmp.PID(id), M: gmp.MID(id), Cause: -1})
+		w.flush()
+		want := fmt.Sprintf(`,"p":%d,"m":%d,`, id, id)
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("P and M %d: %s, want %s in it", id, out.String(), want)
+		}
 	}
 }

@@ -90,6 +90,12 @@ type Writer struct {
 	// half the lines of a run share their time with the line before.
 	lastT  sim.Time
 	tField field
+	// ev is the event being written. The describer takes it by pointer,
+	// through its table of wordings, which escape analysis cannot see
+	// into: a pointer to Event's own parameter would put every event on
+	// the heap, so it is copied here once instead, where the sentence's
+	// functions read it without copying it again.
+	ev gmp.Event
 }
 
 // A field is a piece of a JSON line made once and copied into every line
@@ -104,7 +110,11 @@ type field struct {
 	long []byte          // the bytes, when longer (a long channel name)
 }
 
-const fieldSize = 32
+// fieldSize is 64 so that an action's "src", `,"src":"` and a scenario's
+// path and position, most often over 32 bytes, is copied whole too: at
+// 32 it took the slow way on nearly every line, a call to memmove, some
+// 9 ns of the 64-P run's 200 ns a line.
+const fieldSize = 64
 
 // setTo makes f hold b.
 func (f *field) setTo(b []byte) {
@@ -119,28 +129,41 @@ func (f *field) setTo(b []byte) {
 	}
 }
 
-// appendTo appends f to b. A line is written into a buffer that keeps
-// room after it (New), so the whole-array copy nearly always fits.
-func (f *field) appendTo(b []byte) []byte {
-	l := len(b)
-	if f.n <= fieldSize && cap(b)-l >= fieldSize {
-		*(*[fieldSize]byte)(b[l : l+fieldSize]) = f.b
-		return b[:l+f.n]
+// keep makes f hold b[start:], a piece just appended to a line in the
+// writer's buffer: the fieldSize bytes from start copied as a whole array
+// when the buffer has them, whatever lies past the piece with them, as
+// appendTo keeps only f.n bytes. Half of a run's lines start a new time,
+// and setTo's clearing and copying by length was a call or two each.
+func (f *field) keep(b []byte, start int) {
+	if n := len(b) - start; n <= fieldSize && cap(b)-start >= fieldSize {
+		f.set, f.n = true, n
+		f.b = *(*[fieldSize]byte)(b[start : start+fieldSize])
+		return
 	}
-	return f.appendSlowly(b)
+	f.setTo(b[start:])
 }
 
-// appendSlowly is appendTo's rare case, apart and not inlined so that
-// appendTo is a few instructions where it is inlined: a JSON line's code,
-// the describer's and the model's together do not fit the CPU's cache of
-// instructions, and each copy of this would take room in it.
-//
-//go:noinline
-func (f *field) appendSlowly(b []byte) []byte {
-	if f.n <= fieldSize {
-		return append(b, f.b[:f.n]...)
+// appendTo appends f to b. A line is written into a buffer that keeps
+// room after it (New), so the whole-array copy nearly always fits. It is
+// small enough for the compiler to inline, which a line's half a dozen
+// fields are worth: its rare case is an append, not a call to a function
+// of its own, which the compiler counts as costing more than all the rest
+// (BenchmarkWrite procs=64 jsonl 71 -> 67 ns/event).
+func (f *field) appendTo(b []byte) []byte {
+	l := len(b)
+	if f.n > fieldSize || cap(b)-l < fieldSize {
+		return append(b, f.bytes()...)
 	}
-	return append(b, f.long...)
+	*(*[fieldSize]byte)(b[l : l+fieldSize]) = f.b
+	return b[:l+f.n]
+}
+
+// bytes is what f holds.
+func (f *field) bytes() []byte {
+	if f.n <= fieldSize {
+		return f.b[:f.n]
+	}
+	return f.long
 }
 
 // smallFields holds a JSON field of a small number, key and value, such
@@ -167,18 +190,30 @@ func newSmallFields(key string) *smallFields {
 	return f
 }
 
-// appendTo appends the field of value i. The word is written whole into
+// put appends the field of value i. The word is written whole into
 // the buffer's spare room and as many of its bytes kept as the field
 // has; a line is written into a buffer with room after it (New).
-func (f *smallFields) appendTo(b []byte, i int64) []byte {
+//
+// It reports false, and appends nothing, for a value past the table or a
+// buffer without the room: then the caller calls appendSlowly. The call
+// is the caller's so that put is small enough to be inlined into the
+// line's code; a line names a P and an M, and each was a call.
+func (f *smallFields) put(b []byte, i int64) ([]byte, bool) {
 	l := len(b)
-	if i < 0 || i >= int64(len(f.words)) || cap(b)-l < 8 {
-		return decimal.AppendInt(append(b, f.key...), i)
+	if uint64(i) >= uint64(len(f.words)) || cap(b)-l < 8 {
+		return b, false
 	}
 	x := f.words[i]
 	binary.LittleEndian.PutUint64(b[l:l+8], x)
 	// The word's bytes past the field are zero.
-	return b[:l+8-bits.LeadingZeros64(x)/8]
+	return b[:l+8-bits.LeadingZeros64(x)/8], true
+}
+
+// appendSlowly appends the field of value i when put cannot.
+//
+//go:noinline
+func (f *smallFields) appendSlowly(b []byte, i int64) []byte {
+	return decimal.AppendInt(append(b, f.key...), i)
 }
 
 // locCacheSize is the number of places whose JSON string is remembered:
@@ -195,6 +230,11 @@ type locEntry struct {
 const srcCacheSize = 64
 
 type srcEntry struct {
+	// op is the action last found here, whose position is pos: the
+	// run's events name a few actions, each many times, and comparing
+	// the pointer is one test where comparing positions compared the
+	// file names too, a call each line.
+	op   *gmp.Op
 	pos  gmp.Pos
 	json field // `,"src":"file:line:col"`; unset for an empty entry
 }
@@ -229,12 +269,14 @@ func (w *Writer) flush() {
 // Event writes e with the notes placed on it (scenarios.NoteTracker): a
 // note at a time comes before the event, at its time; a note on an event
 // comes after it.
-func (w *Writer) Event(e gmp.Event) {
+func (w *Writer) Event(ev gmp.Event) {
+	w.ev = ev
+	e := &w.ev
 	// Once every note is placed (a run with none: from the start) there
 	// is nothing to look for, and the call is left out.
 	var placed []int
 	if w.unplaced > 0 {
-		placed = w.places.Observe(w.n, &e)
+		placed = w.places.Observe(w.n, e)
 		w.unplaced -= len(placed)
 	}
 	w.n++
@@ -245,7 +287,7 @@ func (w *Writer) Event(e gmp.Event) {
 	}
 	if w.Events {
 		if w.format == JSONL {
-			w.jsonEvent(&e)
+			w.jsonEvent(e)
 		} else {
 			w.textEvent(e)
 		}
@@ -371,7 +413,7 @@ func (w *Writer) note(t sim.Time, n scenarios.Note) {
 	}
 }
 
-func (w *Writer) textEvent(e gmp.Event) {
+func (w *Writer) textEvent(e *gmp.Event) {
 	// As fmt's "%12s  %-3s %-3s  %-13s  %s" of e.T, e.P, e.M, e.Kind and
 	// the sentence, appended with no string made on the way. Times, IDs
 	// and kinds are ASCII, so a byte is a column.
@@ -424,26 +466,40 @@ func (w *Writer) jsonEvent(e *gmp.Event) {
 		b = w.tField.appendTo(w.buf)
 	} else {
 		start := len(w.buf)
-		b = decimal.AppendInt(append(w.buf, `{"t":`...), int64(e.T))
+		b = appendOwnedInt(append(w.buf, `{"t":`...), int64(e.T))
 		w.lastT = e.T
-		w.tField.setTo(b[start:])
+		w.tField.keep(b, start)
 	}
 	b = w.kindField(e.Kind).appendTo(b)
 	if e.G != gmp.NoG {
 		b = append(b, `,"g":`...)
-		b = decimal.AppendInt(b, int64(e.G))
+		b = appendOwnedInt(b, int64(e.G))
 	}
 	if e.P != gmp.NoP {
-		b = pFields.appendTo(b, int64(e.P))
+		var ok bool
+		if b, ok = pFields.put(b, int64(e.P)); !ok {
+			b = pFields.appendSlowly(b, int64(e.P))
+		}
 	}
 	if e.M != gmp.NoM {
-		b = mFields.appendTo(b, int64(e.M))
+		var ok bool
+		if b, ok = mFields.put(b, int64(e.M)); !ok {
+			b = mFields.appendSlowly(b, int64(e.M))
+		}
 	}
 	if !e.From.IsZero() {
-		b = w.locString(e.From).appendTo(append(b, `,"from":`...))
+		f := w.madeLoc(e.From)
+		if f == nil {
+			f = w.makeLocString(e.From)
+		}
+		b = f.appendTo(append(b, `,"from":`...))
 	}
 	if !e.To.IsZero() {
-		b = w.locString(e.To).appendTo(append(b, `,"to":`...))
+		f := w.madeLoc(e.To)
+		if f == nil {
+			f = w.makeLocString(e.To)
+		}
+		b = f.appendTo(append(b, `,"to":`...))
 	}
 	if e.Reason != gmp.NoReason {
 		b = w.reasonField(e.Reason).appendTo(b)
@@ -451,13 +507,13 @@ func (w *Writer) jsonEvent(e *gmp.Event) {
 	b = w.fnField(e.Rule).appendTo(b)
 	b = append(b, `,"why":"`...)
 	if w.plainJSON && w.d.OnlyNames(e.Rule) {
-		b = append(w.d.AppendDescribe(b, *e), '"')
+		b = append(w.d.AppendDescribe(b, e), '"')
 	} else {
 		start := len(b)
-		b = w.quoteFrom(w.d.AppendDescribe(b, *e), start)
+		b = w.quoteFrom(w.d.AppendDescribe(b, e), start)
 	}
 	if e.Op != nil && e.Op.Pos.Line > 0 {
-		b = w.srcField(e.Op.Pos).appendTo(b)
+		b = w.srcField(e.Op).appendTo(b)
 	}
 	if e.Kind == gmp.KindPrint {
 		// The program's output: the scenario's text, escaped.
@@ -468,9 +524,20 @@ func (w *Writer) jsonEvent(e *gmp.Event) {
 		// The model counts events from 0; people, the UI and the handout
 		// count them from 1 (docs/jsonl.md).
 		b = append(b, `,"cause":`...)
-		b = decimal.AppendInt(b, int64(e.Cause)+1)
+		b = appendOwnedInt(b, int64(e.Cause)+1)
 	}
 	w.buf = append(b, "}\n"...)
+}
+
+// appendOwnedInt appends i in decimal to b, a line in the writer's own
+// buffer, whose spare room nothing else holds: the digits are stored as
+// whole words past the line and as many kept as i has
+// (decimal.AppendOwned), with no copy of them out of a local array.
+func appendOwnedInt(b []byte, i int64) []byte {
+	if i < 0 {
+		return decimal.AppendInt(b, i)
+	}
+	return decimal.AppendOwned(b, uint64(i))
 }
 
 // kindField is `,"kind":"…"` of kind k.
@@ -482,48 +549,76 @@ func (w *Writer) kindField(k gmp.Kind) *field {
 	return f
 }
 
+// The fields' lookups below are each split in two: the common case, a
+// field already made, small enough that the compiler inlines it into the
+// line's code, and the making of it, apart. A line has half a dozen such
+// fields, and each was a call.
+
 // fnField is the "fn" field of rule r's lines, empty for a rule that
 // names no function.
 func (w *Writer) fnField(r gmp.Rule) *field {
-	f := &w.fnJSON[r]
-	if !f.set {
-		var b []byte
-		if fn := r.Fn(); fn != "" {
-			b = appendString([]byte(`,"fn":`), fn)
-		}
-		f.setTo(b)
+	if f := &w.fnJSON[r]; f.set {
+		return f
 	}
+	return w.makeFnField(r)
+}
+
+func (w *Writer) makeFnField(r gmp.Rule) *field {
+	f := &w.fnJSON[r]
+	var b []byte
+	if fn := r.Fn(); fn != "" {
+		b = appendString([]byte(`,"fn":`), fn)
+	}
+	f.setTo(b)
 	return f
 }
 
 // reasonField is the "reason" field of reason r.
 func (w *Writer) reasonField(r gmp.Reason) *field {
-	f := &w.reasonJSON[r]
-	if !f.set {
-		f.setTo(appendString([]byte(`,"reason":`), r.String()))
+	if f := &w.reasonJSON[r]; f.set {
+		return f
 	}
+	return w.makeReasonField(r)
+}
+
+func (w *Writer) makeReasonField(r gmp.Reason) *field {
+	f := &w.reasonJSON[r]
+	f.setTo(appendString([]byte(`,"reason":`), r.String()))
 	return f
 }
 
-// locString is place l as a JSON string, remembered by place.
-func (w *Writer) locString(l gmp.Loc) *field {
-	e := &w.locJSON[(uint(l.Kind)*61+uint(l.ID))%locCacheSize]
-	if !e.json.set || e.loc != l {
-		e.loc = l
-		w.scratch = w.quoteFrom(w.d.AppendLoc(append(w.scratch[:0], '"'), l), 1)
-		e.json.setTo(w.scratch)
+// madeLoc is place l as a JSON string, if it is remembered (by place),
+// or nil: then makeLocString makes it. The line's code calls the two
+// apart so that the common case, this, is inlined into it.
+func (w *Writer) madeLoc(l gmp.Loc) *field {
+	if e := &w.locJSON[(uint(l.Kind)*61+uint(l.ID))%locCacheSize]; e.json.set && e.loc == l {
+		return &e.json
 	}
+	return nil
+}
+
+// makeLocString makes place l's JSON string and remembers it.
+func (w *Writer) makeLocString(l gmp.Loc) *field {
+	e := &w.locJSON[(uint(l.Kind)*61+uint(l.ID))%locCacheSize]
+	e.loc = l
+	w.scratch = w.quoteFrom(w.d.AppendLoc(append(w.scratch[:0], '"'), l), 1)
+	e.json.setTo(w.scratch)
 	return &e.json
 }
 
-// srcField is the "src" field of an action at p, remembered by position.
-func (w *Writer) srcField(p gmp.Pos) *field {
+// srcField is the "src" field of action op, remembered by its position.
+func (w *Writer) srcField(op *gmp.Op) *field {
+	p := op.Pos
 	e := &w.srcJSON[uint(p.Line*31+p.Col)%srcCacheSize]
+	if e.op == op {
+		return &e.json
+	}
 	if !e.json.set || e.pos != p {
 		e.pos = p
 		w.scratch = appendPos(append(w.scratch[:0], `,"src":`...), p)
 		e.json.setTo(w.scratch)
 	}
+	e.op = op
 	return &e.json
 }
 
