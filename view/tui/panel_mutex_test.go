@@ -79,4 +79,8 @@ func TestObjectRowShowsKindStateAndWaiters(t *testing.T) {
 	if !strings.Contains(got, "2 waiting: G1 G2") {
 		t.Errorf("the cond's row reads %q\n%s", got, draw(t, a, 160, 48).text)
 	}
+	// The panel's title names every registered kind, from the registry.
+	if text := draw(t, a, 200, 48).text; !strings.Contains(text, "sync.Cond: what it holds and who waits") {
+		t.Errorf("the sync panel's title does not name sync.Cond:\n%s", text)
+	}
 }

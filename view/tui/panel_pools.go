@@ -54,7 +54,7 @@ func (poolsPanel) draw(c canvas, f frame) {
 	name, detail := "pools", "package pool's decisions · idle workers: idle for / expiry, next first"
 	switch {
 	case len(st.Pools())+len(st.Sems()) == 0:
-		name, detail = "sync", "sync.Mutex and RWMutex: who holds it, the mode, who spins and who waits; sync.WaitGroup: its counter and waiters"
+		name, detail = "sync", syncDetail
 	case len(st.Pools()) == 0:
 		name, detail = "semaphores", "golang.org/x/sync/semaphore: who holds what, and who waits in line"
 	case len(st.Sems()) > 0:
@@ -243,3 +243,14 @@ func drawMutex(c canvas, t *Theme, row int, mu *gmp.Mutex) {
 	}
 	c.text(col, row, truncate(s, c.w-col), t.Warn)
 }
+
+// syncDetail is the sync panel's title line: the mutexes' and wait
+// groups' rows, then a clause for each kind of object gmp registers
+// (objkinds.go), whose rows say what one holds and who waits.
+var syncDetail = func() string {
+	d := "sync.Mutex and RWMutex: who holds it, the mode, who spins and who waits; sync.WaitGroup: its counter and waiters"
+	for _, k := range gmp.ObjKinds() {
+		d += "; " + k.GoType + ": what it holds and who waits"
+	}
+	return d
+}()
