@@ -580,26 +580,11 @@ func (s *Machine) Clone() *Machine {
 		c.chans[i] = ch
 	}
 	c.net = s.net.clone()
-	c.pools = make([]Pool, len(s.pools))
-	for i := range s.pools {
-		c.pools[i] = s.pools[i].clone()
-	}
-	c.sems = make([]Sem, len(s.sems))
-	for i := range s.sems {
-		c.sems[i] = s.sems[i].clone()
-	}
-	c.mutexes = make([]Mutex, len(s.mutexes))
-	for i := range s.mutexes {
-		c.mutexes[i] = s.mutexes[i].clone()
-	}
-	c.wgs = make([]WaitGroup, len(s.wgs))
-	for i := range s.wgs {
-		c.wgs[i] = s.wgs[i].clone()
-	}
-	c.objs = make([]Obj, len(s.objs))
-	for i := range s.objs {
-		c.objs[i] = s.objs[i].clone()
-	}
+	c.pools = cloneEach(s.pools)
+	c.sems = cloneEach(s.sems)
+	c.mutexes = cloneEach(s.mutexes)
+	c.wgs = cloneEach(s.wgs)
+	c.objs = cloneEach(s.objs)
 	c.groups = append([]group(nil), s.groups...)
 	for i := range c.groups {
 		c.groups[i].wait = s.groups[i].wait.clone()
@@ -722,3 +707,16 @@ func (s *Machine) SysmonState() *Sysmon { return &s.mon }
 // NetWaiters returns the goroutines parked on the network, with when their
 // fd becomes (or became) ready, in the order they parked.
 func (s *Machine) NetWaiters() []NetWait { return append([]NetWait(nil), s.net.waiting...) }
+
+// cloneEach copies a slice of the declared objects, each by its own clone
+// (its wait queue and whatever else it must not share with the original).
+func cloneEach[T any, PT interface {
+	*T
+	clone() T
+}](objs []T) []T {
+	out := make([]T, len(objs))
+	for i := range objs {
+		out[i] = PT(&objs[i]).clone()
+	}
+	return out
+}
