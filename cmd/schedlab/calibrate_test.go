@@ -15,6 +15,7 @@ import (
 const (
 	profileFixture   = "../../real/calibrate/testdata/costs.json"
 	profileFixtureV2 = "../../real/calibrate/testdata/costs-v2.json"
+	profileFixtureV3 = "../../real/calibrate/testdata/costs-v3.json"
 )
 
 // TestCostsChangeTheRunDeterministically: --costs FILE times the model's
@@ -170,8 +171,14 @@ func TestVerifySaysWhichCosts(t *testing.T) {
 	if err := os.WriteFile(def, []byte(mustRead(t, profileFixtureV2)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if out := verify(); !strings.Contains(out, "\ncosts: this machine's profile "+def+" (with the tracer's costs of a go statement and a hand-off), measured 2026-05-04T10:20:30Z") {
+	if out := verify(); !strings.Contains(out, "\ncosts: this machine's profile "+def+" (with the tracer's costs of a go statement and a hand-off; schedlab-costs/2: without the switch gaps, which schedlab calibrate now measures), measured 2026-05-04T10:20:30Z") {
 		t.Errorf("with this machine's profile of format 2:\n%s", out)
+	}
+	if err := os.WriteFile(def, []byte(mustRead(t, profileFixtureV3)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out := verify(); !strings.Contains(out, "\ncosts: this machine's profile "+def+" (with the tracer's costs of a go statement and a hand-off, and its switch gaps), measured 2026-05-04T10:20:30Z") {
+		t.Errorf("with this machine's profile of format 3:\n%s", out)
 	}
 	if err := os.WriteFile(def, []byte(mustRead(t, profileFixture)), 0o644); err != nil {
 		t.Fatal(err)

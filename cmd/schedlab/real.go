@@ -415,5 +415,8 @@ func tracedCosts(p *calibrate.Profile) (*gmp.Costs, string, error) {
 	if !p.HasTraced() {
 		return &k, " (" + calibrate.FormatV1 + ": without the tracer's costs, which schedlab calibrate now measures)", nil
 	}
-	return &k, " (with the tracer's costs of a go statement and a hand-off)", nil
+	if !p.HasGaps() {
+		return &k, " (with the tracer's costs of a go statement and a hand-off; " + calibrate.FormatV2 + ": without the switch gaps, which schedlab calibrate now measures)", nil
+	}
+	return &k, " (with the tracer's costs of a go statement and a hand-off, and its switch gaps)", nil
 }

@@ -26,6 +26,15 @@ type Costs struct {
 	// this long for its own P, which is why a P usually runs it before a
 	// thief's 3µs back-off ends.
 	Schedule time.Duration
+	// ScheduleExit and ScheduleYield are Schedule after a G exits
+	// (goexit0, which frees the G first) and after it yields (goschedImpl,
+	// for runtime.Gosched and a preemption, which puts it on the global
+	// queue under the scheduler's lock first); 0 means Schedule. A trace
+	// shows this time as an idle P between the G's stop and the next
+	// start, longer after these two than after a park. Only verify sets
+	// them, from a profile's traced figures, so that every other run is
+	// as before.
+	ScheduleExit, ScheduleYield time.Duration
 	// Execute is the time from execute() choosing a G to that G's next
 	// action: gogo's switch, then the return from gopark through the
 	// operation the G blocked in. The runtime's trace shows the G starting
@@ -188,7 +197,7 @@ func (c *Config) Validate() error {
 		name string
 		d    time.Duration
 	}{
-		{"newproc", k.Newproc}, {"newg", k.NewG}, {"schedule", k.Schedule}, {"execute", k.Execute}, {"chanop", k.ChanOp}, {"syscall", k.Syscall},
+		{"newproc", k.Newproc}, {"newg", k.NewG}, {"schedule", k.Schedule}, {"scheduleexit", k.ScheduleExit}, {"scheduleyield", k.ScheduleYield}, {"execute", k.Execute}, {"chanop", k.ChanOp}, {"syscall", k.Syscall},
 		{"wakem", k.WakeM}, {"newm", k.NewM}, {"preemptsignal", k.PreemptSignal},
 		{"netpollwake", k.NetpollWake}, {"spin", k.Spin}, {"usleepslack", k.UsleepSlack},
 		{"print", k.Print}, {"firstprint", k.FirstPrint}, {"write", k.Write},

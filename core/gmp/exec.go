@@ -532,8 +532,18 @@ func (s *Machine) continueAfter(m *M, d time.Duration) {
 // enterScheduler is what follows a G leaving its M (park, exit, yield):
 // the M runs schedule(), whose decision comes after the context switch.
 func (s *Machine) enterScheduler(m *M) {
+	s.enterSchedulerAfter(m, s.cfg.Costs.Schedule)
+}
+
+// enterSchedulerAfter is enterScheduler for a G that left its M in a way
+// with a cost of its own (Costs.ScheduleExit, ScheduleYield): d, or
+// Schedule where d is 0.
+func (s *Machine) enterSchedulerAfter(m *M, d time.Duration) {
+	if d == 0 {
+		d = s.cfg.Costs.Schedule
+	}
 	s.dropg(m)
-	s.wakeMAt(m, s.after(s.cfg.Costs.Schedule), stepSchedule)
+	s.wakeMAt(m, s.after(d), stepSchedule)
 }
 
 // gopark parks g (R8.1): the caller has decided where it waits. The caller

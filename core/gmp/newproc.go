@@ -124,7 +124,7 @@ func (s *Machine) goexit(m *M, g *G, returned bool) {
 			Hint: "main ran an exit action; a program whose main goroutine calls runtime.Goexit crashes once every other goroutine has exited"})
 		return
 	}
-	s.enterScheduler(m)
+	s.enterSchedulerAfter(m, s.cfg.Costs.ScheduleExit)
 }
 
 // childDone is a goroutine started by parent ending, or a task parent

@@ -288,7 +288,7 @@ func (s *Machine) goschedImpl(m *M, g *G, rule Rule) {
 	s.dropg(m)
 	s.globrunqput(g.ID)
 	s.wakep()
-	s.enterScheduler(m)
+	s.enterSchedulerAfter(m, s.cfg.Costs.ScheduleYield)
 }
 
 // timeSleepUntil is the earliest timer of any P, or 0.

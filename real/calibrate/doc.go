@@ -46,6 +46,13 @@
 //     statement, block, wake-up and start then writes a trace event, with
 //     a stack for some. On an AMD EPYC, 84ns and 130ns untraced, 174ns
 //     and 335ns traced.
+//   - traced_park_gap, traced_exit_gap, traced_yield_gap: the idle P a
+//     trace shows between a goroutine's stop and the next start, on one
+//     P, after a park (a channel ping-pong), an exit (goroutines that end
+//     at once) and a runtime.Gosched (two goroutines yielding in turn),
+//     read from the trace with package rtrace. The trace's clock steps by
+//     64ns, so each sample is the mean of 16 gaps in a row. At most 2000
+//     samples, the trace being held in memory.
 //
 // # What each sets in the model
 //
@@ -62,6 +69,9 @@
 //	traced_go_create  median     Newproc, for verify only
 //	traced_handoff    median     ChanOp, Schedule, Execute, for verify
 //	                             only, scaled as handoff's
+//	traced_exit_gap   median     ScheduleExit, for verify only
+//	traced_yield_gap  median     ScheduleYield, for verify only
+//	traced_park_gap   none:      recorded (costs.go's switchGaps says why)
 //	context_switch, sleep_slack, timer_slack, go_first_run, cpu_work:
 //	                  none: kept to read beside the others, and for a model
 //	                  of the machine's CPUs
@@ -84,7 +94,7 @@
 // A profile is one JSON object, written by Profile.Write and read by Read:
 //
 //	{
-//	  "format": "schedlab-costs/2",
+//	  "format": "schedlab-costs/3",
 //	  "measured": "2026-05-04T10:20:30Z",         RFC 3339
 //	  "machine": {
 //	    "goos": "linux", "goarch": "amd64",        GOOS and GOARCH
@@ -100,17 +110,21 @@
 //	    "timer_slack": {"ns": 50000, "source": "procfs"},
 //	    "cpu_work": {"samples": 500, "median_per_us": 722, "p10_per_us": 719,
 //	                 "p90_per_us": 723, "min_per_us": 3.9, "max_per_us": 725},
-//	    "go_create_fresh": {…}, "traced_go_create": {…}, "traced_handoff": {…}
+//	    "go_create_fresh": {…}, "traced_go_create": {…}, "traced_handoff": {…},
+//	    "traced_park_gap": {…}, "traced_exit_gap": {…}, "traced_yield_gap": {…}
 //	  }
 //	}
 //
-// Every field is required but the loads. A profile of the older format
-// schedlab-costs/1 is still read: it has none of go_create_fresh,
-// traced_go_create and traced_handoff (and may not), its NewG is 0 and
-// verify times the model with its untraced costs, saying so. A profile is untrusted input,
+// Every field is required but the loads. Profiles of the older formats
+// are still read. One of schedlab-costs/2 has none of the three gaps
+// (and may not): verify's ScheduleExit and ScheduleYield are 0, Schedule,
+// and its report says the gaps are missing. One of schedlab-costs/1 has
+// none of go_create_fresh, traced_go_create and traced_handoff either:
+// its NewG is 0 and verify times the model with its untraced costs,
+// saying so. A profile is untrusted input,
 // shared as a scenario is: Parse refuses a file over 1 MiB, text that is
 // not UTF-8 or not JSON, a field it does not know or given twice, a format
-// other than schedlab-costs/2 or /1, and any figure that is missing, not
+// other than schedlab-costs/3, /2 or /1, and any figure that is missing, not
 // positive, over one second (a rate over 10⁶ per µs), or out of order
 // (min ≤ p10 ≤ median ≤ p90 ≤ max), a count of samples outside 1–10⁷,
 // CPUs outside 1–65536, a name that is empty, over 200 characters or not

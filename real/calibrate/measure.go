@@ -2,6 +2,7 @@ package calibrate
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -16,6 +17,7 @@ import (
 	"unicode"
 
 	"github.com/schedlab/schedlab/real/prog/cpuwork"
+	"github.com/schedlab/schedlab/real/rtrace"
 	"github.com/schedlab/schedlab/real/verify"
 )
 
@@ -102,6 +104,15 @@ func Measure(ctx context.Context, o Options) (*Profile, error) {
 		}},
 		{"traced_handoff", func() {
 			p.Figures.TracedHandoff = figurePtr("traced_handoff", onOneP(func() []float64 { return traced(func() []float64 { return pingPong(n, hopRounds, false) }) }))
+		}},
+		{"traced_park_gap", func() {
+			p.Figures.TracedParkGap = figurePtr("traced_park_gap", onOneP(func() []float64 { return switchGaps(min(n, maxGapSamples), "go-block", parkSwitches) }))
+		}},
+		{"traced_exit_gap", func() {
+			p.Figures.TracedExitGap = figurePtr("traced_exit_gap", onOneP(func() []float64 { return switchGaps(min(n, maxGapSamples), "go-exit", exitSwitches) }))
+		}},
+		{"traced_yield_gap", func() {
+			p.Figures.TracedYieldGap = figurePtr("traced_yield_gap", onOneP(func() []float64 { return switchGaps(min(n, maxGapSamples), "go-stop", yieldSwitches) }))
 		}},
 	}
 	for _, s := range steps {
@@ -287,6 +298,106 @@ func traced(f func() []float64) []float64 {
 	}
 	defer trace.Stop()
 	return f()
+}
+
+// gapBatch is how many switches one sample of a gap figure averages: a
+// trace's clock moves in steps of 64ns on Linux (nanotime/64), so a
+// single gap reads 0, 64 or 128ns; the mean of a batch of them, taken
+// where the steps fall at random, reads the gap to a few nanoseconds.
+const gapBatch = 16
+
+// maxGapSamples bounds the gap figures' samples: their trace is held in
+// memory, a few hundred bytes a sample.
+const maxGapSamples = 2000
+
+// switchGaps traces work, on one P, into memory, and returns the idle P
+// the trace shows between a goroutine's stop of the kind given (go-block,
+// go-exit, go-stop: the model's names, as package rtrace reads them) and
+// the next goroutine's start: n samples, each the mean of gapBatch such
+// gaps in a row. work makes at least (n+warm(n))*gapBatch switches of the
+// kind. Nothing if the program is traced already.
+func switchGaps(n int, stop string, work func(switches int)) []float64 {
+	var buf bytes.Buffer
+	if err := trace.Start(&buf); err != nil {
+		return nil
+	}
+	work((n + warm(n)) * gapBatch)
+	trace.Stop()
+	var gaps []float64
+	var stopped time.Duration
+	between := false
+	if _, err := rtrace.Read(&buf, func(e rtrace.Event) {
+		switch e.Kind {
+		case "go-start":
+			if between {
+				gaps = append(gaps, float64(e.T-stopped))
+			}
+			between = false
+		case "go-block", "go-exit", "go-stop":
+			stopped, between = e.T, e.Kind == stop
+		case "syscall-enter", "proc-stop":
+			between = false
+		}
+	}); err != nil {
+		return nil
+	}
+	samples := make([]float64, 0, n)
+	for i := warm(n) * gapBatch; i+gapBatch <= len(gaps) && len(samples) < n; i += gapBatch {
+		var sum float64
+		for _, g := range gaps[i : i+gapBatch] {
+			sum += g
+		}
+		samples = append(samples, sum/gapBatch)
+	}
+	return samples
+}
+
+// parkSwitches is a ping-pong through unbuffered channels on one P: each
+// hop parks one goroutine and starts the other.
+func parkSwitches(switches int) {
+	ping, pong := make(chan struct{}), make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		for range ping {
+			pong <- struct{}{}
+		}
+		close(done)
+	}()
+	for range switches/2 + 1 {
+		ping <- struct{}{}
+		<-pong
+	}
+	close(ping)
+	<-done
+}
+
+// exitSwitches starts goroutines that end at once, a hundred at a time
+// on one P: each exit is followed by the next one's start.
+func exitSwitches(switches int) {
+	var wg sync.WaitGroup
+	for left := switches; left > 0; left -= 100 {
+		wg.Add(100)
+		for range 100 {
+			go wg.Done()
+		}
+		wg.Wait()
+	}
+}
+
+// yieldSwitches has two goroutines call runtime.Gosched in turn on one
+// P: each call stops one and starts the other.
+func yieldSwitches(switches int) {
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for range 2 {
+		go func() {
+			defer wg.Done()
+			for range switches/2 + 1 {
+				runtime.Gosched()
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // goFirstRun times, on one P, a go statement and the creator blocking

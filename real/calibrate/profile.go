@@ -20,10 +20,12 @@ import (
 // Format names the profile's layout; a profile of another format is
 // refused rather than half read. A later layout (the CPU count and load a
 // model of the machine's CPUs would take from machine:) gets a new name.
-// Format 2 added the figures of tracedRows; a profile of FormatV1, which
-// has none of them, is still read, its costs as before.
+// Format 2 added the figures of tracedRows, format 3 those of gapRows; a
+// profile of FormatV2 or FormatV1, which lacks them, is still read, its
+// costs as before.
 const (
-	Format   = "schedlab-costs/2"
+	Format   = "schedlab-costs/3"
+	FormatV2 = "schedlab-costs/2"
 	FormatV1 = "schedlab-costs/1"
 )
 
@@ -70,6 +72,10 @@ type Figures struct {
 	GoCreateFresh  *Figure `json:"go_create_fresh,omitempty"`
 	TracedGoCreate *Figure `json:"traced_go_create,omitempty"`
 	TracedHandoff  *Figure `json:"traced_handoff,omitempty"`
+	// Since format 3 (gapRows); absent from profiles of formats 1 and 2.
+	TracedParkGap  *Figure `json:"traced_park_gap,omitempty"`
+	TracedExitGap  *Figure `json:"traced_exit_gap,omitempty"`
+	TracedYieldGap *Figure `json:"traced_yield_gap,omitempty"`
 }
 
 // orZero is f, or the zero Figure where a profile has none.
@@ -82,7 +88,11 @@ func orZero(f *Figure) Figure {
 
 // HasTraced says whether the profile has format 2's figures: a fresh
 // goroutine's cost and the tracer's.
-func (p *Profile) HasTraced() bool { return p.Format == Format }
+func (p *Profile) HasTraced() bool { return p.Format == Format || p.Format == FormatV2 }
+
+// HasGaps says whether the profile has format 3's figures: the idle P a
+// trace shows between a goroutine's stop and the next start.
+func (p *Profile) HasGaps() bool { return p.Format == Format }
 
 // Figure is a duration measured many times, in nanoseconds: the median
 // and the spread around it.
@@ -284,8 +294,8 @@ func (v *validator) present(field string) bool {
 }
 
 func (v *validator) profile(p *Profile) {
-	if v.present("format") && p.Format != Format && p.Format != FormatV1 {
-		v.fail("format", fmt.Sprintf("want %q (or the older %q), got %q: this schedlab reads only those layouts (schedlab calibrate writes the first)", Format, FormatV1, quote(p.Format)))
+	if v.present("format") && p.Format != Format && p.Format != FormatV2 && p.Format != FormatV1 {
+		v.fail("format", fmt.Sprintf("want %q (or the older %q or %q), got %q: this schedlab reads only those layouts (schedlab calibrate writes the first)", Format, FormatV2, FormatV1, quote(p.Format)))
 		return
 	}
 	if v.present("measured") {
@@ -309,13 +319,17 @@ func (v *validator) profile(p *Profile) {
 		return
 	}
 	f := p.Figures
-	rows := figureRows
-	if p.HasTraced() {
-		rows = append(rows[:len(rows):len(rows)], tracedRows...)
-	} else {
-		for _, r := range tracedRows {
+	rows := p.rows()
+	for _, later := range []struct {
+		rows []figureRow
+		has  bool
+	}{{tracedRows, p.HasTraced()}, {gapRows, p.HasGaps()}} {
+		if later.has {
+			continue
+		}
+		for _, r := range later.rows {
 			if _, ok := v.pos["figures."+r.name]; ok {
-				v.fail("figures."+r.name, fmt.Sprintf("a %s profile has no such figure (%s has)", FormatV1, Format))
+				v.fail("figures."+r.name, fmt.Sprintf("a %s profile has no such figure (%s has)", p.Format, Format))
 			}
 		}
 	}

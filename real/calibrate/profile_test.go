@@ -53,7 +53,7 @@ func TestBadProfilesAreRefused(t *testing.T) {
 		{"NaN", edit(`"median_ns": 6600`, `"median_ns": NaN`), "costs.json:16:20: not JSON: invalid character 'N' looking for beginning of value"},
 		{"an array", "[1, 2]", "costs.json:1:2: the profile: want a JSON object, got a JSON array"},
 		{"more after the end", good + "{}", "costs.json:92:1: not JSON: invalid character '{' after top-level value"},
-		{"another layout", edit(`"schedlab-costs/1"`, `"schedlab-costs/3"`), `costs.json:2:13: format: want "schedlab-costs/2" (or the older "schedlab-costs/1"), got "schedlab-costs/3"`},
+		{"another layout", edit(`"schedlab-costs/1"`, `"schedlab-costs/4"`), `costs.json:2:13: format: want "schedlab-costs/3" (or the older "schedlab-costs/2" or "schedlab-costs/1"), got "schedlab-costs/4"`},
 		{"format 2 without its figures", edit(`"schedlab-costs/1"`, `"schedlab-costs/2"`), `costs.json:13:14: figures.go_create_fresh: missing`},
 		{"format 1 with format 2's figures", edit(`"cpu_work": {`, `"traced_handoff": {"samples": 1, "median_ns": 1, "p10_ns": 1, "p90_ns": 1, "min_ns": 1, "max_ns": 1}, "cpu_work": {`), `figures.traced_handoff: a schedlab-costs/1 profile has no such figure`},
 		{"an unknown field", edit(`"cpus": 2,`, `"cpus": 2, "cores": 4,`), `costs.json:8:16: unknown field "cores"`},
@@ -199,6 +199,79 @@ func TestTracedCostsFromAProfile(t *testing.T) {
 	}
 }
 
+// Format 3's exit and Gosched gaps set verify's scheduler costs after an
+// exit and a Gosched to the idle P the trace shows between the stop and
+// the next start; the hand-off's costs, its park among them, stay format
+// 2's, and so does every untraced cost.
+func TestSwitchGapsFromAProfile(t *testing.T) {
+	v2, err := Read("testdata/costs-v2.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v3, err := Read("testdata/costs-v3.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !v3.HasTraced() || !v3.HasGaps() || v2.HasGaps() {
+		t.Errorf("formats: v2 has gaps %v, v3 traced %v and gaps %v", v2.HasGaps(), v3.HasTraced(), v3.HasGaps())
+	}
+	k2, _ := v2.Costs()
+	if k3, err := v3.Costs(); err != nil || k3 != k2 {
+		t.Errorf("format 3's untraced costs %+v (%v), want format 2's %+v", k3, err, k2)
+	}
+	want, err := v2.TracedCosts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns := time.Nanosecond
+	want.ScheduleExit, want.ScheduleYield = 124*ns, 148*ns
+	t3, err := v3.TracedCosts()
+	if err != nil || t3 != want {
+		t.Errorf("format 3's traced costs %+v (%v)\nwant                     %+v", t3, err, want)
+	}
+	if hop, err := ModelHop(t3); err != nil || hop != 320 {
+		t.Errorf("the model's hop takes %vns (%v), want the traced 320ns", hop, err)
+	}
+	var b strings.Builder
+	if err := v3.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{"exit to next start, traced", "Schedule 40ns, Execute 120ns, ChanOp 80ns, ScheduleExit 124ns, ScheduleYield 148ns"} {
+		if !strings.Contains(b.String(), line) {
+			t.Errorf("the text lacks %q:\n%s", line, b.String())
+		}
+	}
+}
+
+// A format 3 profile is refused, with the file, line and column, when it
+// lacks a gap or has one out of order; a format 2 one that has a gap is
+// refused too.
+func TestBadSwitchGapsAreRefused(t *testing.T) {
+	read := func(name string) string {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	v2, v3 := read("testdata/costs-v2.json"), read("testdata/costs-v3.json")
+	for _, c := range []struct {
+		name, data, old, new, want string
+	}{
+		{"format 3 without its gaps", v2, `"schedlab-costs/2"`, `"schedlab-costs/3"`, "costs.json:13:14: figures.traced_park_gap: missing"},
+		{"format 2 with a gap", v3, `"schedlab-costs/3"`, `"schedlab-costs/2"`, "costs.json:114:24: figures.traced_park_gap: a schedlab-costs/2 profile has no such figure"},
+		{"a gap out of order", v3, `"median_ns": 124`, `"median_ns": 1240`, "figures.traced_exit_gap.p90_ns: 150 is below median 1240"},
+	} {
+		if !strings.Contains(c.data, c.old) {
+			t.Fatalf("%s: no %q", c.name, c.old)
+		}
+		_, err := Parse("costs.json", []byte(strings.Replace(c.data, c.old, c.new, 1)))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v\nwant %q", c.name, err, c.want)
+		}
+	}
+}
+
 func TestModelHopFollowsTheCosts(t *testing.T) {
 	k := gmp.DefaultCosts()
 	one, err := ModelHop(k)
@@ -285,7 +358,10 @@ func TestMeasureFillsEveryField(t *testing.T) {
 	if !back.HasTraced() {
 		t.Errorf("measured a profile of format %s", back.Format)
 	}
-	for _, r := range append(figureRows[:len(figureRows):len(figureRows)], tracedRows...) {
+	if !back.HasGaps() {
+		t.Errorf("measured a profile without the switch gaps, of format %s", back.Format)
+	}
+	for _, r := range back.rows() {
 		if f := r.get(&back.Figures); f.Samples != 3 || f.Min <= 0 {
 			t.Errorf("%s: %+v", r.name, f)
 		}
@@ -312,8 +388,10 @@ func FuzzParse(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(good)
-	if v2, err := os.ReadFile("testdata/costs-v2.json"); err == nil {
-		f.Add(v2)
+	for _, name := range []string{"testdata/costs-v2.json", "testdata/costs-v3.json"} {
+		if later, err := os.ReadFile(name); err == nil {
+			f.Add(later)
+		}
 	}
 	f.Add([]byte(`{"format": "schedlab-costs/1"}`))
 	f.Add([]byte(`[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]`))

@@ -41,6 +41,27 @@ var tracedRows = []figureRow{
 	{"traced_handoff", "goroutine hand-off, traced", "ChanOp, Schedule, Execute (verify)", func(f *Figures) Figure { return orZero(f.TracedHandoff) }},
 }
 
+// gapRows are the figures format 3 added: the idle P a trace shows
+// between a goroutine's stop and the next start, after a park, an exit
+// and a Gosched, which verify's model leaves between the same two events.
+var gapRows = []figureRow{
+	{"traced_park_gap", "park to next start, traced", "-", func(f *Figures) Figure { return orZero(f.TracedParkGap) }},
+	{"traced_exit_gap", "exit to next start, traced", "ScheduleExit (verify)", func(f *Figures) Figure { return orZero(f.TracedExitGap) }},
+	{"traced_yield_gap", "Gosched to next start, traced", "ScheduleYield (verify)", func(f *Figures) Figure { return orZero(f.TracedYieldGap) }},
+}
+
+// rows are the duration figures p's format has.
+func (p *Profile) rows() []figureRow {
+	rows := figureRows
+	if p.HasTraced() {
+		rows = append(rows[:len(rows):len(rows)], tracedRows...)
+	}
+	if p.HasGaps() {
+		rows = append(rows[:len(rows):len(rows)], gapRows...)
+	}
+	return rows
+}
+
 // WriteText writes the profile for a person: the machine, each figure's
 // median and spread and the costs it sets, and the costs the model takes
 // from it.
@@ -53,11 +74,7 @@ func (p *Profile) WriteText(w io.Writer) error {
 	fmt.Fprintf(&b, "%s\n", p.Describe())
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "figure\tmedian\tp10–p90\tmin–max\tsamples\tsets")
-	rows := figureRows
-	if p.HasTraced() {
-		rows = append(rows[:len(rows):len(rows)], tracedRows...)
-	}
-	for _, r := range rows {
+	for _, r := range p.rows() {
 		f := r.get(&p.Figures)
 		fmt.Fprintf(tw, "%s\t%s\t%s–%s\t%s–%s\t%d\t%s\n", r.label, dur(f.Median), dur(f.P10), dur(f.P90), dur(f.Min), dur(f.Max), f.Samples, r.sets)
 	}
@@ -77,7 +94,11 @@ func (p *Profile) WriteText(w io.Writer) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(&b, "verify's costs, its real runs being traced: Newproc %v, Schedule %v, Execute %v, ChanOp %v\n", t.Newproc, t.Schedule, t.Execute, t.ChanOp)
+		fmt.Fprintf(&b, "verify's costs, its real runs being traced: Newproc %v, Schedule %v, Execute %v, ChanOp %v", t.Newproc, t.Schedule, t.Execute, t.ChanOp)
+		if p.HasGaps() {
+			fmt.Fprintf(&b, ", ScheduleExit %v, ScheduleYield %v", t.ScheduleExit, t.ScheduleYield)
+		}
+		b.WriteByte('\n')
 	} else {
 		fmt.Fprintf(&b, "note: a %s profile, without the tracer's figures: verify times the model as every command does; schedlab calibrate measures them\n", FormatV1)
 	}

@@ -32,8 +32,8 @@ type Observables struct {
 	// Utilisation is the share of the Ps' time over the window spent
 	// running the scenario's goroutines, of the time the runtime's own
 	// goroutines left them (Recorder.RuntimeEvent): the model runs none,
-	// and a P running runtime/trace's writer is not one the scheduler
-	// left idle.
+	// and a P running runtime/trace's writer, or switching to it, is not
+	// one the scheduler left idle.
 	Utilisation float64
 	// FirstStarted is the first goroutine other than main to run (0 if
 	// none ran): which of the new goroutines the scheduler picked first.
@@ -94,6 +94,12 @@ type Recorder struct {
 	// The same of the runtime's own goroutines, in a real run.
 	runtimeFrom map[int64]held
 	runtimeBusy time.Duration
+	// switching holds, for each P between goroutines, when its last
+	// goroutine stopped; runtimeReady, when each of the runtime's
+	// goroutines last became runnable. Together they give the P time a
+	// switch to one of the runtime's goroutines takes (runtimeStarts).
+	switching    map[int64]time.Duration
+	runtimeReady map[int64]time.Duration
 	// ready holds the scenario's goroutines that are runnable but not
 	// running; delay is the time so far when the runtime's goroutines
 	// held every P while one was, counted up to mark.
@@ -104,7 +110,8 @@ type Recorder struct {
 
 // NewRecorder returns a Recorder for a run with procs Ps.
 func NewRecorder(procs int) *Recorder {
-	return &Recorder{procs: procs, live: 1, lastP: map[int64]int64{}, runningFrom: map[int64]time.Duration{}, runtimeFrom: map[int64]held{}, ready: map[int64]bool{}}
+	return &Recorder{procs: procs, live: 1, lastP: map[int64]int64{}, runningFrom: map[int64]time.Duration{}, runtimeFrom: map[int64]held{}, ready: map[int64]bool{},
+		switching: map[int64]time.Duration{}, runtimeReady: map[int64]time.Duration{}}
 }
 
 // mainG is the main goroutine's number on both sides.
@@ -145,6 +152,7 @@ func (r *Recorder) Event(t time.Duration, kind string, g, p int64, preempted boo
 		delete(r.ready, g)
 		r.live--
 		r.stopped(t, g)
+		r.switchFrom(t, p)
 		if g == mainG {
 			r.closed = true
 		}
@@ -167,6 +175,7 @@ func (r *Recorder) Event(t time.Duration, kind string, g, p int64, preempted boo
 			r.lastP[g] = p
 			r.runningFrom[g] = t
 			r.scenarioOn(t, p)
+			delete(r.switching, p)
 		}
 	case "go-stop":
 		r.ready[g] = true
@@ -174,9 +183,22 @@ func (r *Recorder) Event(t time.Duration, kind string, g, p int64, preempted boo
 			r.obs.Preempted++
 		}
 		r.stopped(t, g)
-	case "go-block", "syscall-enter":
+		r.switchFrom(t, p)
+	case "go-block":
 		delete(r.ready, g)
 		r.stopped(t, g)
+		r.switchFrom(t, p)
+	case "syscall-enter":
+		// The goroutine keeps its P: the P is not between goroutines.
+		delete(r.ready, g)
+		r.stopped(t, g)
+	}
+}
+
+// switchFrom says that p's goroutine left it at t for the scheduler.
+func (r *Recorder) switchFrom(t time.Duration, p int64) {
+	if p >= 0 {
+		r.switching[p] = t
 	}
 }
 
@@ -217,17 +239,51 @@ func (r *Recorder) RuntimeEvent(t time.Duration, kind string, g, p int64) {
 	}
 	r.advance(t)
 	switch kind {
+	case "go-create", "go-unblock":
+		r.runtimeReady[g] = t
 	case "go-start":
 		if p >= 0 {
+			r.runtimeStarts(t, g, p)
 			r.runtimeFrom[g] = held{t, p}
 		}
 	case "syscall-exit":
 		r.release(t, g)
 		if p >= 0 {
 			r.runtimeFrom[g] = held{t, p}
+		} else {
+			r.runtimeReady[g] = t
 		}
-	case "go-stop", "go-block", "go-exit":
+	case "go-stop":
 		r.release(t, g)
+		r.runtimeReady[g] = t
+		r.switchFrom(t, p)
+	case "go-block", "go-exit":
+		r.release(t, g)
+		r.switchFrom(t, p)
+	}
+}
+
+// runtimeStarts counts as the runtime's the switch to its goroutine g on
+// p at t: the time p spent between goroutines while g was ready to run,
+// from the later of its last goroutine's stop and g's becoming runnable.
+// A trace stamps a goroutine's stop when it has left its M and its start
+// just before the switch to it (execute), so the scheduler's work between
+// the two shows as an idle P. The model runs none of the runtime's
+// goroutines, and so makes none of these switches: of the two a turn of
+// the runtime's adds between goroutines A and B of the scenario, the one
+// to it is the runtime's, and the one back to B stands for the model's
+// own switch from A to B. A goroutine whose readiness the trace did not
+// show counts nothing.
+func (r *Recorder) runtimeStarts(t time.Duration, g, p int64) {
+	from, between := r.switching[p]
+	ready, known := r.runtimeReady[g]
+	delete(r.switching, p)
+	delete(r.runtimeReady, g)
+	if !between || !known || !r.seen {
+		return
+	}
+	if from = max(from, ready, r.first); t > from {
+		r.runtimeBusy += t - from
 	}
 }
 

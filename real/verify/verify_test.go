@@ -130,6 +130,41 @@ func TestRecorderLeavesTheRuntimesTimeOut(t *testing.T) {
 	}
 }
 
+// A trace shows the scheduler's work between a goroutine's stop and the
+// next one's start as an idle P. A turn of the runtime's goroutine between
+// two of the scenario's adds a switch the model, which runs none, never
+// makes: the switch to it is the runtime's P time; the switch back stands
+// for the model's own, and stays the scenario's. A runtime goroutine made
+// ready after the P went idle takes only the time since.
+func TestRecorderSwitchToTheRuntimeIsTheRuntimes(t *testing.T) {
+	us, ns := time.Microsecond, time.Nanosecond
+	r := NewRecorder(1)
+	recordEvents(r, []recorded{
+		{0, "go-start", 1, 0},
+		{10 * us, "go-create", 2, 0},
+		{15 * us, "go-unblock", -7, -1}, // the writer is woken
+		{20 * us, "go-block", 1, 0},
+		{20*us + 700*ns, "go-start", -7, 0}, // 700ns switching to it
+		{30 * us, "go-block", -7, 0},
+		{30*us + 400*ns, "go-start", 2, 0}, // 400ns back: the scenario's switch
+		{40 * us, "go-block", 2, 0},
+		{50 * us, "go-unblock", -8, -1}, // P0 idle since 40µs, the runtime's from 50
+		{50*us + 300*ns, "go-start", -8, 0},
+		{60 * us, "go-block", -8, 0},
+		{60 * us, "go-unblock", 1, 0},
+		{61 * us, "go-start", 1, 0},
+		{70 * us, "go-exit", 1, 0},
+	})
+	o := r.Observables()
+	// Window 10–70µs. The runtime's: its goroutines ran 20.7–30µs and
+	// 50.3–60µs, and the switches to them took 20–20.7µs and 50–50.3µs:
+	// 20µs. The scenario ran 10–20, 30.4–40 and 61–70µs: 28.6µs of the
+	// 40µs left.
+	if want := 28.6 / 40; math.Abs(o.Utilisation-want) > 1e-9 {
+		t.Errorf("utilisation %v, want 28.6/40 = %v", o.Utilisation, want)
+	}
+}
+
 // The runtime's goroutines delay the scenario only when they hold every
 // P while one of its goroutines is ready. On two Ps, the writer on one P
 // leaves the other to the scenario; while the scenario's goroutines all
