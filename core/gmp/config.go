@@ -71,6 +71,19 @@ type Costs struct {
 	// default timer slack is 50µs). It is why sysmon's 20µs sleeps are
 	// longer in practice and its 10ms sleeps last about 10.05ms.
 	UsleepSlack time.Duration
+	// UsleepWake and UsleepJitter are, with Config.Noise, how much later
+	// than its slack a usleep's thread runs: at least UsleepWake, and up
+	// to UsleepJitter more, drawn evenly. The timer fires at the end of
+	// its slack; the kernel then has to wake the sleeping thread, which
+	// on a busy CPU waits for the scheduler to let it preempt. On the
+	// project's machine (AMD EPYC, 2 CPUs, timer slack 50µs) a
+	// nanosleep(20µs) with the other CPU idle is late 66µs at its 10th
+	// percentile and 77µs at its 90th (schedlab calibrate, 500 sleeps),
+	// and a nanosleep(10ms) beside two busy threads 65 and 86µs: so the
+	// wake-up costs 15µs and up to 20µs more. Without noise a usleep
+	// lasts exactly its time and its slack, the idealised figure the
+	// built-ins' notes give.
+	UsleepWake, UsleepJitter time.Duration
 	// Print is fmt.Println's formatting of a short line, before its
 	// write (print.go).
 	Print time.Duration
@@ -96,6 +109,8 @@ func DefaultCosts() Costs {
 		NetpollWake:   5 * time.Microsecond,
 		Spin:          700 * time.Nanosecond,
 		UsleepSlack:   50 * time.Microsecond,
+		UsleepWake:    15 * time.Microsecond,
+		UsleepJitter:  20 * time.Microsecond,
 		Print:         200 * time.Nanosecond,
 		FirstPrint:    5 * time.Microsecond,
 		Write:         400 * time.Nanosecond,
@@ -200,6 +215,7 @@ func (c *Config) Validate() error {
 		{"newproc", k.Newproc}, {"newg", k.NewG}, {"schedule", k.Schedule}, {"scheduleexit", k.ScheduleExit}, {"scheduleyield", k.ScheduleYield}, {"execute", k.Execute}, {"chanop", k.ChanOp}, {"syscall", k.Syscall},
 		{"wakem", k.WakeM}, {"newm", k.NewM}, {"preemptsignal", k.PreemptSignal},
 		{"netpollwake", k.NetpollWake}, {"spin", k.Spin}, {"usleepslack", k.UsleepSlack},
+		{"usleepwake", k.UsleepWake}, {"usleepjitter", k.UsleepJitter},
 		{"print", k.Print}, {"firstprint", k.FirstPrint}, {"write", k.Write},
 	} {
 		if f.d < 0 {

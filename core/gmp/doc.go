@@ -229,17 +229,19 @@
 //     deep sleep short, and sysmon's next look, 10ms later, can land in a
 //     burst.
 //   - A ping-pong pair on 2 Ps: the model moves the pair to the other P
-//     on 0.048–0.062% of hops; the runtime, traced, on 0.02–0.06% on one
-//     day and 0.05–0.15% on another (schedlab
-//     verify pingpong-2p: 80–208 migrations in 138k–163k starts). A model
+//     on 0.062–0.075% of hops; the runtime, traced, on 0.02–0.06% on one
+//     day, 0.05–0.15% on another and 0.024–0.137% on a third (schedlab
+//     verify pingpong-2p: 30–208 migrations in 60k–175k starts). A model
 //     hop takes 400ns, a real one about 125ns untraced and 430ns traced, so
-//     counted in time the model moves it 60–78 times in 50ms, above the
-//     runtime's 3–55 untraced (medians 7–45 over sets of ten runs; 25–79
-//     in three runs under perf stat). In both, about one in six of the
-//     idle P's back-offs ends in a steal; the runtime's thief backs off
-//     130–480 times in 50ms (perf stat's count of nanosleep, less
-//     sysmon's), the model's about 365. Why the runtime's typical run
-//     moves the pair less is open. One lead: a kernel scheduler trace of a
+//     counted in time the model moves it 78–94 times in 50ms, inside the
+//     traced runs' 30–208 and above the runtime's 3–55 untraced (medians
+//     7–45 over sets of ten runs; 25–79 in three runs under perf stat). In
+//     both, about one in six of the idle P's back-offs ends in a steal;
+//     the runtime's thief backs off 130–480 times in 50ms (perf stat's
+//     count of nanosleep, less sysmon's); the model's back-off lasts
+//     68–88µs (usleep(3), the timer slack and the thread's wake-up,
+//     Costs.UsleepWake). Why the runtime's typical untraced run moves the
+//     pair less is open. One lead: a kernel scheduler trace of a
 //     real run (perf record of sched_switch) shows Linux waking the thief
 //     on the pair's own CPU, where it preempts the pair's thread while it
 //     looks for work and again when its back-off ends, while the other CPU
@@ -268,18 +270,18 @@
 //     that slept.
 //   - Fan-in, 4 producers × 500 sends of 20µs work into one consumer on an
 //     unbuffered channel, 2 Ps: the consumer switches producer on
-//     97.8-100% of receives by default (quiet 95-99%), on 0.7-39% busy
-//     (real 0.9-83%), with runs of 192-226 receives from one producer (real
-//     88-460; by default 1-7). A P whose M is off its CPU keeps its queue
+//     98.3-99.7% of receives by default (quiet 61.7-99.85%), on 0.75-42%
+//     busy (real 0.9-83%), with runs of 191-212 receives from one producer
+//     (real 88-460; by default 2-8). A P whose M is off its CPU keeps its queue
 //     to itself, while on the P that runs the producer and the consumer
 //     hand runnext to each other until sysmon's look, 10ms of wall time
 //     later.
 //   - A Gosched storm, 4 goroutines × 2000 × (5µs + Gosched) on 2 Ps: the
-//     first to finish and the last are 0.13-1.1% of the run apart by
-//     default (quiet 0.3-6%), 9.9-33% busy (real 0.24-48%): the goroutine
+//     first to finish and the last are 0.08-0.9% of the run apart by
+//     default (quiet 0.19-9.6%), 15-31% busy (real 0.24-48%): the goroutine
 //     on a descheduled M stops while the others go round the global
 //     queue.
-//   - A 20ms sleep beside two call-free hogs on 2 Ps: median 20.18-20.22ms
+//   - A 20ms sleep beside two call-free hogs on 2 Ps: median 20.15-20.16ms
 //     by default (quiet 20.12-20.19), 28ms busy (real 20.1-66ms): the
 //     timer fires only when the P's M is back on its CPU. The load never
 //     sleeps, so a run keeps one phase against the tick and the seeds

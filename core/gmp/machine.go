@@ -473,9 +473,14 @@ func (s *Machine) wakeMAt(m *M, at sim.Time, next mStep) {
 func (s *Machine) after(d time.Duration) sim.Time { return s.now.Add(d) }
 
 // usleep is how long a usleep(d) really lasts: the kernel's timer slack
-// lengthens every sleep.
+// lengthens every sleep, and with noise the thread's wake-up after the
+// timer fires comes on top (Costs.UsleepWake).
 func (s *Machine) usleep(d time.Duration) time.Duration {
-	return s.late(d+s.cfg.Costs.UsleepSlack, 2*s.cfg.Costs.UsleepSlack)
+	k := &s.cfg.Costs
+	if !s.cfg.Noise {
+		return d + k.UsleepSlack
+	}
+	return s.late(d+k.UsleepSlack+k.UsleepWake, k.UsleepJitter)
 }
 
 func (s *Machine) emit(e Event) {

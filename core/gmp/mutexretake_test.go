@@ -32,7 +32,8 @@ import (
 // measured by scripts/cpustall) outlasts the other's four spinning rounds.
 // The spinner parks, its P goes idle, and the holder takes the mutex again
 // each round until the idle P steals the waiter Unlock woke into the
-// holder's runnext (runqgrab's usleep(3), ~55µs with the timer slack).
+// holder's runnext (runqgrab's usleep(3), 68–88µs with the timer slack
+// and the thread's wake-up).
 // Without the stalls the model's pairs broke only when a goroutine ended,
 // and its share was 7.6–17.8% (median 12.6%), under the real quiet one.
 // A busy machine's 98% comes from threads waiting for a CPU, which the

@@ -94,16 +94,17 @@ main:
 `
 
 // A ping-pong pair on 2 Ps: on Go 1.26 the idle P's thief moves the pair
-// on 0.02–0.06% of its hops on one day and 0.05–0.15% on another
-// (runtime/trace, this project's machine; doc.go). The
-// thief backs off 3µs (plus timer slack) before it takes runnext, and then
-// only if runnext still holds the goroutine it saw; a P's runnext is empty
-// from its scheduler's choice until the chosen G readies its partner, so
-// most back-offs come to nothing; and it is readied only at the end of the
-// operation's work (chan.go). Before the context switch was split at the
-// choice (Costs.Execute), runnext was never empty and the model moved the
-// pair on 0.29% of hops. The bound keeps every seed near where the two
-// days' ranges meet.
+// on 0.02–0.06% of its hops on one day, 0.05–0.15% on another, and
+// 0.024–0.137% (median 0.045%) on a third, ten runs each (runtime/trace,
+// this project's machine; doc.go). The thief backs off 3µs (plus timer
+// slack and its wake-up, Costs.UsleepWake) before it takes runnext, and
+// then only if runnext still holds the goroutine it saw; a P's runnext is
+// empty from its scheduler's choice until the chosen G readies its
+// partner, so most back-offs come to nothing; and it is readied only at
+// the end of the operation's work (chan.go). Before the context switch
+// was split at the choice (Costs.Execute), runnext was never empty and
+// the model moved the pair on 0.29% of hops. The bound is the three
+// days' pooled range.
 func TestPingPongOnTwoPs(t *testing.T) {
 	for seed := uint64(1); seed <= 10; seed++ {
 		hops, moves := 0, 0
@@ -117,8 +118,8 @@ func TestPingPongOnTwoPs(t *testing.T) {
 		})
 		share := 100 * float64(moves) / float64(hops)
 		t.Logf("seed %d: %d of %d hops moved the pair (%.3f%%)", seed, moves, hops, share)
-		if share < 0.02 || share > 0.075 {
-			t.Errorf("seed %d: the pair moved on %.3f%% of hops, outside 0.02–0.075%%", seed, share)
+		if share < 0.02 || share > 0.15 {
+			t.Errorf("seed %d: the pair moved on %.3f%% of hops, outside the real 0.02–0.15%%", seed, share)
 		}
 	}
 }

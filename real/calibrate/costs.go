@@ -53,6 +53,10 @@ func (p *Profile) costs(goCreate, handoff Figure) (gmp.Costs, error) {
 	k.WakeM = ns(f.FutexWake.P10)
 	k.NetpollWake = ns(f.FutexWake.P10)
 	k.UsleepSlack = ns(f.NanosleepSlack.P10)
+	// The measured slack already holds the thread's wake-up; the noise
+	// adds what lies between the fast end and the slow one.
+	k.UsleepWake = 0
+	k.UsleepJitter = ns(max(f.NanosleepSlack.P90-f.NanosleepSlack.P10, 0))
 	// The costs the model never makes late are the typical time: the
 	// median.
 	k.Syscall = ns(f.Syscall.Median)

@@ -58,7 +58,8 @@
 //
 //	figure            statistic  gmp.Costs fields
 //	futex_wake        p10        WakeM, NetpollWake
-//	nanosleep_slack   p10        UsleepSlack
+//	nanosleep_slack   p10        UsleepSlack (UsleepWake 0: the slack
+//	                  p90 - p10  UsleepJitter  measured holds the wake-up)
 //	syscall           median     Syscall
 //	go_create         median     Newproc
 //	handoff           median     ChanOp, Schedule, Execute, scaled together

@@ -121,6 +121,9 @@ func TestCostsFromAProfile(t *testing.T) {
 		WakeM:       5700 * ns, // futex_wake's 10th percentile
 		NetpollWake: 5700 * ns,
 		UsleepSlack: 61200 * ns, // nanosleep_slack's 10th percentile
+		// nanosleep_slack's 90th less its 10th; the slack measured holds
+		// the thread's wake-up, so UsleepWake is none.
+		UsleepJitter: 12800 * ns,
 		// handoff's median, 160ns, is 0.4 of the model's default hop
 		// (400ns): the three costs of a hop are scaled by 0.4.
 		ChanOp:   40 * ns,

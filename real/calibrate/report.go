@@ -23,7 +23,7 @@ type figureRow struct {
 var figureRows = []figureRow{
 	{"futex_wake", "futex wake-up", "WakeM, NetpollWake (p10)", func(f *Figures) Figure { return f.FutexWake }},
 	{"context_switch", "context switch", "-", func(f *Figures) Figure { return f.ContextSwitch }},
-	{"nanosleep_slack", "nanosleep(20µs) slack", "UsleepSlack (p10)", func(f *Figures) Figure { return f.NanosleepSlack }},
+	{"nanosleep_slack", "nanosleep(20µs) slack", "UsleepSlack (p10), UsleepJitter (p90-p10)", func(f *Figures) Figure { return f.NanosleepSlack }},
 	{"sleep_slack", "time.Sleep(1ms) slack", "-", func(f *Figures) Figure { return f.SleepSlack }},
 	{"syscall", "system call", "Syscall", func(f *Figures) Figure { return f.Syscall }},
 	{"go_create", "go statement", "Newproc", func(f *Figures) Figure { return f.GoCreate }},
