@@ -329,7 +329,7 @@ func TestWriteText(t *testing.T) {
 	for _, want := range []string{
 		"measured 2026-05-04T10:20:30Z on AMD EPYC, 2 CPUs, linux/amd64, go1.26.8; load average 0.52 before, 0.61 after\n",
 		"futex wake-up", "6.6µs", "WakeM, NetpollWake (p10)", "timer slack", "50.0µs", "(procfs)", "cpu work (iterations/µs)",
-		"the model's costs: Newproc 81ns, Schedule 20ns, Execute 60ns, ChanOp 40ns, Syscall 206ns, WakeM 5.7µs, NetpollWake 5.7µs, UsleepSlack 61.2µs",
+		"the model's costs: Newproc 81ns, Schedule 20ns, Execute 60ns, ChanOp 40ns, Syscall 206ns, WakeM 5.7µs, NetpollWake 5.7µs, UsleepSlack 61.2µs, UsleepJitter 12.8µs",
 	} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("the text lacks %q:\n%s", want, b.String())

@@ -87,8 +87,8 @@ func (p *Profile) WriteText(w io.Writer) error {
 	if p.HasTraced() {
 		newG = fmt.Sprintf(", NewG %v", k.NewG)
 	}
-	fmt.Fprintf(&b, "the model's costs: Newproc %v, Schedule %v, Execute %v, ChanOp %v, Syscall %v, WakeM %v, NetpollWake %v, UsleepSlack %v%s; not measured, the defaults: NewM %v, PreemptSignal %v\n",
-		k.Newproc, k.Schedule, k.Execute, k.ChanOp, k.Syscall, k.WakeM, k.NetpollWake, k.UsleepSlack, newG, k.NewM, k.PreemptSignal)
+	fmt.Fprintf(&b, "the model's costs: Newproc %v, Schedule %v, Execute %v, ChanOp %v, Syscall %v, WakeM %v, NetpollWake %v, UsleepSlack %v, UsleepJitter %v%s; not measured, the defaults: NewM %v, PreemptSignal %v\n",
+		k.Newproc, k.Schedule, k.Execute, k.ChanOp, k.Syscall, k.WakeM, k.NetpollWake, k.UsleepSlack, k.UsleepJitter, newG, k.NewM, k.PreemptSignal)
 	if p.HasTraced() {
 		t, err := p.TracedCosts()
 		if err != nil {
