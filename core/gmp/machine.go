@@ -86,6 +86,9 @@ type Machine struct {
 	held   PID
 	kicked GID
 
+	// tracerG is the tracer's reader (Config.Tracer), or NoG.
+	tracerG GID
+
 	emitted int
 	steps   uint64
 	// stopAt is the latest time a wake-up may run at (the horizon, or
@@ -298,6 +301,11 @@ func New(cfg Config, prog *Program) (*Machine, error) {
 	main.pushFrame(frame{body: 0}) // depth 1 of MaxLoopDepth+1: cannot fail
 	s.live++
 	s.peakLive = 1
+	if cfg.Tracer {
+		if err := s.startTracer(); err != nil {
+			return nil, err
+		}
+	}
 	s.execute(m0, pick{g: main.ID, rule: RuleMainStart})
 
 	s.mon.Delay = sysmonMinDelay

@@ -89,10 +89,15 @@ type Program struct {
 	Expect gmp.EndReason
 }
 
+// Traced reports whether the program Translate writes for sc records a
+// runtime trace: every one but a scenario that ends in a deadlock or a
+// panic by design.
+func Traced(sc *scenarios.Scenario) bool { return sc.Expect == gmp.Running }
+
 // Translate returns the program that runs sc as cfg says (procs, seed and
 // until; the model-only settings, policy and noise, have no counterpart).
 func Translate(sc *scenarios.Scenario, cfg gmp.Config) (*Program, error) {
-	untraced := sc.Expect != gmp.Running
+	untraced := !Traced(sc)
 	t := &translator{sc: sc, imports: map[string]bool{"runtime": true}}
 	if !untraced {
 		t.imports["os"], t.imports["runtime/trace"], t.imports["sync"] = true, true, true

@@ -98,6 +98,9 @@ func Session(ctx context.Context, sc *scenarios.Scenario, cfg gmp.Config, o prog
 // ErrModelRefused, if the run does not end as sc expects.
 func modelRunsToItsEnd(sc *scenarios.Scenario, cfg gmp.Config) error {
 	cfg.Check = true
+	// As schedlab check runs it: untraced, so that a deadlock is reported
+	// rather than run on beside the tracer's reader.
+	cfg.Tracer = false
 	m, err := gmp.New(cfg, sc.Program())
 	if err != nil {
 		return fmt.Errorf("%s: %w", sc.File, err)
@@ -165,6 +168,9 @@ func RealRuns(ctx context.Context, s *prog.Session, n int, timeout time.Duration
 // exit status and message.
 func Scenario(ctx context.Context, sc *scenarios.Scenario, o Options) (*Report, error) {
 	cfg, cpusNote := onMachineCPUs(sc.ConfigWith(o.Overrides), o.Overrides, runtime.NumCPU())
+	// The real runs are traced, and the tracer's reader is a goroutine of
+	// their runtime that wakes every 100ms: the model runs it too.
+	cfg.Tracer = prog.Traced(sc)
 	rep := &Report{Scenario: sc.Name, Procs: cfg.Procs, Noise: cfg.Noise, Runs: o.Runs, Costs: o.Costs}
 	if o.CostsNote != "" {
 		rep.Notes = append(rep.Notes, o.CostsNote)

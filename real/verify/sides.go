@@ -18,17 +18,31 @@ func Model(prog *gmp.Program, cfg gmp.Config) (Observables, gmp.End, error) {
 	}
 	rec := NewRecorder(cfg.Procs)
 	var output []string
+	// The tracer's reader (Config.Tracer) is the runtime's, as in a real
+	// trace: its events go where a real trace's runtime goroutines' go,
+	// and the scenario's goroutines made after it take the numbers they
+	// have without it, as rtrace numbers a real trace's.
+	tracer := int64(m.TracerG())
 	m.SetSink(func(e gmp.Event) {
-		switch e.Kind {
-		case gmp.KindPrint:
+		p := int64(e.P)
+		if e.P == gmp.NoP {
+			p = -1
+		}
+		g := int64(e.G)
+		switch {
+		case e.Kind == gmp.KindPrint:
 			output = append(output, e.Text())
-		case gmp.KindGoCreate, gmp.KindGoStart, gmp.KindGoStop, gmp.KindGoBlock, gmp.KindGoExit,
-			gmp.KindSyscallEnter, gmp.KindSyscallExit:
-			p := int64(e.P)
-			if e.P == gmp.NoP {
-				p = -1
+		case tracer != 0 && g == tracer:
+			switch e.Kind {
+			case gmp.KindGoUnblock, gmp.KindGoStart, gmp.KindGoStop, gmp.KindGoBlock, gmp.KindSyscallExit:
+				rec.RuntimeEvent(e.T.D(), e.Kind.String(), g, p)
 			}
-			rec.Event(e.T.D(), e.Kind.String(), int64(e.G), p, e.Reason == gmp.ReasonPreempted)
+		case e.Kind == gmp.KindGoCreate, e.Kind == gmp.KindGoStart, e.Kind == gmp.KindGoStop, e.Kind == gmp.KindGoBlock,
+			e.Kind == gmp.KindGoExit, e.Kind == gmp.KindSyscallEnter, e.Kind == gmp.KindSyscallExit:
+			if tracer != 0 && g > tracer {
+				g--
+			}
+			rec.Event(e.T.D(), e.Kind.String(), g, p, e.Reason == gmp.ReasonPreempted)
 		}
 	})
 	end := m.Run()

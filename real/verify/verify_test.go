@@ -475,3 +475,58 @@ func TestModelSharesTheMachinesCPUs(t *testing.T) {
 		t.Errorf("burst on 2 CPUs: makespan %v, want about the real 568ms", o.Makespan)
 	}
 }
+
+// The real runs are traced, and so is the model's run (Config.Tracer):
+// the tracer's reader is the runtime's goroutine on both sides, left out
+// of the counts and the numbering as rtrace leaves a real trace's out. Its
+// wake-ups matter: sixty timer-woken 9ms bursts on one P are preempted
+// 4–5 times in traced real runs (verify timer-bursts, 10 runs, load 1.1)
+// and 0–3 untraced; the model, over seeds 1–10, once without the reader
+// and 4–5 times with it.
+func TestModelRunsTheTracersReader(t *testing.T) {
+	// Main sleeps past the reader's first wake-up, then starts two: the
+	// reader runs first but is not the first goroutine started, and the
+	// two keep their numbers.
+	sc, err := scenarios.Parse("late.yaml", []byte("procs: 1\nmain:\n  - sleep: 150ms\n  - go: {count: 2, do: [{cpu: 1ms}]}\n  - wait: children\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := sc.Config()
+	plain, _, err := Model(sc.Program(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Tracer = true
+	traced, _, err := Model(sc.Program(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain.FirstStarted != 3 || traced.FirstStarted != plain.FirstStarted {
+		t.Errorf("first goroutine started: G%d traced, G%d untraced; want G3 (runnext) both", traced.FirstStarted, plain.FirstStarted)
+	}
+	if traced.Goroutines != 2 || traced.PeakLive != 3 || traced.Migrations != 0 || traced.Preempted != 0 {
+		t.Errorf("traced: %d goroutines, %d at once, %d migrations, %d preempted; want the scenario's 2, 3, 0, 0",
+			traced.Goroutines, traced.PeakLive, traced.Migrations, traced.Preempted)
+	}
+	sc, err = scenarios.Load("timer-bursts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seed := uint64(1); seed <= 10; seed++ {
+		cfg := sc.Config()
+		cfg.Noise, cfg.Seed = true, seed
+		plain, _, err := Model(sc.Program(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Tracer = true
+		traced, _, err := Model(sc.Program(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if traced.Preempted < 4 || traced.Preempted > 5 || plain.Preempted >= traced.Preempted {
+			t.Errorf("timer-bursts, seed %d: %d bursts preempted traced, %d untraced; want 4–5 traced, as the real runs, and fewer untraced",
+				seed, traced.Preempted, plain.Preempted)
+		}
+	}
+}
