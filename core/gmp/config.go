@@ -151,6 +151,15 @@ type Config struct {
 	// CPUs = Procs: sysmon and the threads without a P are threads too,
 	// and CFS does not always let one preempt.
 	CPUs int
+	// SysmonPrelude is how long sysmon has run beside a busy main before
+	// main's first action: a program that computes first (schedlab real's
+	// programs calibrate their cpu loop for 20ms) starts its scenario with
+	// sysmon's sleep backed off towards 10ms, since neither a preemption
+	// nor a busy P resets the back-off, and sysmon then looks too seldom
+	// to retake a P from a syscall of a few milliseconds (sysmon.go,
+	// startSysmon). 0, the default, starts sysmon at its first 20µs sleep,
+	// as every golden trace does; only verify sets it.
+	SysmonPrelude time.Duration
 	// Load is how many always-runnable threads of other programs share
 	// the CPUs with the Ms (cpus.go). With Load and no CPUs, the CPUs are
 	// as many as Ps.
@@ -188,6 +197,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Load < 0 || c.Load > MaxLoad {
 		errs = append(errs, fmt.Errorf("load must be between 0 and %d threads, got %d", MaxLoad, c.Load))
+	}
+	if c.SysmonPrelude < 0 || c.SysmonPrelude > MaxSysmonPrelude {
+		errs = append(errs, fmt.Errorf("sysmon prelude must be between 0 and %v, got %v", MaxSysmonPrelude, c.SysmonPrelude))
 	}
 	if c.SchedTrace < 0 {
 		errs = append(errs, fmt.Errorf("schedtrace period must not be negative, got %v", c.SchedTrace))

@@ -165,6 +165,7 @@ func RealRuns(ctx context.Context, s *prog.Session, n int, timeout time.Duration
 // exit status and message.
 func Scenario(ctx context.Context, sc *scenarios.Scenario, o Options) (*Report, error) {
 	cfg, cpusNote := onMachineCPUs(sc.ConfigWith(o.Overrides), o.Overrides, runtime.NumCPU())
+	cfg = afterPrelude(sc, cfg)
 	rep := &Report{Scenario: sc.Name, Procs: cfg.Procs, Noise: cfg.Noise, Runs: o.Runs, Costs: o.Costs}
 	if o.CostsNote != "" {
 		rep.Notes = append(rep.Notes, o.CostsNote)
@@ -228,6 +229,33 @@ func (rep *Report) noteRealRuns(sc *scenarios.Scenario, untraced bool, real []Ob
 		return
 	}
 	rep.Notes = append(rep.Notes, tracerNotes(real)...)
+}
+
+// calibrationPrelude is how long a real program that runs cpu actions
+// computes before its scenario: its cpu loop's calibration
+// (prog/cpuwork's calibrateWith), 20ms of the clock.
+const calibrationPrelude = 20 * time.Millisecond
+
+// afterPrelude is cfg for a model compared with real runs whose program
+// computes before its scenario: 20ms of calibration on main's P, during
+// which sysmon's passes find nothing to retake and back its sleep off
+// towards 10ms. The real scenario starts with sysmon looking every 5 to
+// 10ms, and a syscall of a few milliseconds keeps its P though work
+// waits (syscall-busy: 14.2–15.4ms, the 5ms syscall never retaken,
+// where the model with a fresh sysmon retook it within 100µs and took
+// 9.5ms); the model's sysmon then starts as backed off
+// (gmp.Config.SysmonPrelude). A program without cpu actions does not
+// calibrate, and its sysmon starts fresh on both sides.
+func afterPrelude(sc *scenarios.Scenario, cfg gmp.Config) gmp.Config {
+	if cfg.SysmonPrelude != 0 {
+		return cfg
+	}
+	// Translating is cheap, and the program says whether it calibrates;
+	// an error here is Session's to report.
+	if p, err := prog.Translate(sc, cfg); err == nil && p.Calibrates {
+		cfg.SysmonPrelude = calibrationPrelude
+	}
+	return cfg
 }
 
 // onMachineCPUs is cfg for a model compared with real runs on a machine
