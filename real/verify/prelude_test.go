@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/schedlab/schedlab/core/gmp"
 	"github.com/schedlab/schedlab/core/scenarios"
 	"github.com/schedlab/schedlab/real/prog"
 )
@@ -59,5 +60,33 @@ func TestCalibrationPreludeIsTheProgramsOwn(t *testing.T) {
 	loop := fmt.Sprintf("< %d*time.Millisecond", calibrationPrelude/time.Millisecond)
 	if !p.Calibrates || !strings.Contains(string(p.Main), loop) {
 		t.Errorf("the program calibrates %v, or its loop is not bounded by %q", p.Calibrates, loop)
+	}
+}
+
+// A real program's syscall action is a nanosleep, which the kernel's
+// timer slack lengthens: syscall-idle's 20µs and 30ms calls ran 31.3 to
+// 31.6ms in all, the model's exact ones 31.2ms. verify's model lengthens
+// each by the usleep slack; every other command's keeps them exact.
+func TestVerifyModelsSyscallsAsNanosleeps(t *testing.T) {
+	sc, err := scenarios.Load("syscall-idle")
+	if err != nil {
+		t.Fatal(err)
+	}
+	exact := sc.ConfigWith(scenarios.Overrides{})
+	cfg := nanosleepSyscalls(exact)
+	if cfg.Costs.SyscallSlack != gmp.DefaultCosts().UsleepSlack {
+		t.Fatalf("syscall slack %v, want the usleep slack %v", cfg.Costs.SyscallSlack, gmp.DefaultCosts().UsleepSlack)
+	}
+	a, _, err := Model(sc.Program(), exact)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _, err := Model(sc.Program(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Two syscalls, each a slack longer.
+	if d := b.Makespan - a.Makespan; d != 2*cfg.Costs.SyscallSlack {
+		t.Errorf("makespan %v against %v exact: %v longer, want two slacks (%v)", b.Makespan, a.Makespan, d, 2*cfg.Costs.SyscallSlack)
 	}
 }

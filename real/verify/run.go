@@ -166,6 +166,7 @@ func RealRuns(ctx context.Context, s *prog.Session, n int, timeout time.Duration
 func Scenario(ctx context.Context, sc *scenarios.Scenario, o Options) (*Report, error) {
 	cfg, cpusNote := onMachineCPUs(sc.ConfigWith(o.Overrides), o.Overrides, runtime.NumCPU())
 	cfg = afterPrelude(sc, cfg)
+	cfg = nanosleepSyscalls(cfg)
 	rep := &Report{Scenario: sc.Name, Procs: cfg.Procs, Noise: cfg.Noise, Runs: o.Runs, Costs: o.Costs}
 	if o.CostsNote != "" {
 		rep.Notes = append(rep.Notes, o.CostsNote)
@@ -254,6 +255,22 @@ func afterPrelude(sc *scenarios.Scenario, cfg gmp.Config) gmp.Config {
 	// an error here is Session's to report.
 	if p, err := prog.Translate(sc, cfg); err == nil && p.Calibrates {
 		cfg.SysmonPrelude = calibrationPrelude
+	}
+	return cfg
+}
+
+// nanosleepSyscalls is cfg for a model compared with real runs, whose
+// program makes each syscall action a nanosleep (prog's syscallFor): the
+// kernel lengthens it by its timer slack, as it does sysmon's usleep, so
+// its syscalls last the model's usleep slack longer (gmp.Costs.
+// SyscallSlack; UsleepSlack is calibrate's nanosleep_slack). The real
+// syscall-busy's 20µs syscall lasted 99µs, its 5ms one 5.07ms.
+func nanosleepSyscalls(cfg gmp.Config) gmp.Config {
+	if cfg.Costs == (gmp.Costs{}) {
+		cfg.Costs = gmp.DefaultCosts()
+	}
+	if cfg.Costs.SyscallSlack == 0 {
+		cfg.Costs.SyscallSlack = cfg.Costs.UsleepSlack
 	}
 	return cfg
 }
