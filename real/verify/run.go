@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"runtime"
 	"slices"
@@ -218,7 +219,51 @@ func Scenario(ctx context.Context, sc *scenarios.Scenario, o Options) (*Report, 
 		rep.Rows = append(rep.Rows, judgeEnding(ends, real))
 	}
 	rep.noteRealRuns(sc, s.Prog.Untraced, real)
+	if n := switchNote(rep, model, real); n != "" {
+		rep.Notes = append(rep.Notes, n)
+	}
 	return rep, nil
+}
+
+// switchNote says, when the P use differs, how much of the difference is
+// the switches between the scenario's goroutines, if they account for at
+// least half of it: the P time from a goroutine's stop to the start of
+// one that was ready by then, which a trace shows as an idle P on both
+// sides (Recorder.switchTo).
+func switchNote(rep *Report, model, real []Observables) string {
+	row := rep.row("P utilisation")
+	if row == nil || row.Outcome != "lower" && row.Outcome != "higher" || rep.Procs <= 0 {
+		return ""
+	}
+	share := func(obs []Observables) (share, per float64, n int) {
+		var shares, pers, counts []float64
+		for _, o := range obs {
+			if o.Makespan <= 0 || o.Untraced {
+				continue
+			}
+			shares = append(shares, float64(o.SwitchGap)/float64(time.Duration(rep.Procs)*(o.Makespan+o.RuntimeDelay)))
+			counts = append(counts, float64(o.Switches))
+			if o.Switches > 0 {
+				pers = append(pers, float64(o.SwitchGap)/float64(o.Switches))
+			}
+		}
+		if len(shares) == 0 || len(pers) == 0 {
+			return 0, 0, 0
+		}
+		for _, v := range [][]float64{shares, pers, counts} {
+			slices.Sort(v)
+		}
+		return median(shares), median(pers), int(median(counts))
+	}
+	realShare, realPer, realN := share(real)
+	modelShare, modelPer, modelN := share(model)
+	diff := row.Model - row.RealMedian // the P use the model has more
+	explained := realShare - modelShare
+	if realN == 0 || diff == 0 || explained/diff < 0.5 {
+		return ""
+	}
+	return fmt.Sprintf("P use: the real runs' Ps spent a median %.1f%% of their time switching between the scenario's goroutines (%d switches of %s), the model's %.1f%% (%d of %s), which is %.0f%% of the %.1f points between the two: the switch as a trace stamps it, from a goroutine's stop once it has left its M to the next start in execute, is an idle P on both sides, and the real runtime's takes longer than the model's Schedule, ScheduleExit and ScheduleYield (traced, calibrate)",
+		100*realShare, realN, shortDuration(time.Duration(realPer)), 100*modelShare, modelN, shortDuration(time.Duration(modelPer)), 100*min(explained/diff, 1), 100*math.Abs(diff))
 }
 
 // noteRealRuns adds the report's notes on how the real runs were made:

@@ -23,7 +23,7 @@ func Model(prog *gmp.Program, cfg gmp.Config) (Observables, gmp.End, error) {
 		case gmp.KindPrint:
 			output = append(output, e.Text())
 		case gmp.KindGoCreate, gmp.KindGoStart, gmp.KindGoStop, gmp.KindGoBlock, gmp.KindGoExit,
-			gmp.KindSyscallEnter, gmp.KindSyscallExit:
+			gmp.KindSyscallEnter, gmp.KindSyscallExit, gmp.KindGoUnblock:
 			p := int64(e.P)
 			if e.P == gmp.NoP {
 				p = -1
