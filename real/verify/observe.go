@@ -112,8 +112,8 @@ type Recorder struct {
 	// runtime's goroutines held every P while one was, counted up to mark.
 	ready   map[int64]bool
 	readyAt map[int64]time.Duration
-	delay time.Duration
-	mark  time.Duration
+	delay   time.Duration
+	mark    time.Duration
 }
 
 // NewRecorder returns a Recorder for a run with procs Ps.
