@@ -28,7 +28,7 @@ func Model(prog *gmp.Program, cfg gmp.Config) (Observables, gmp.End, error) {
 			if e.P == gmp.NoP {
 				p = -1
 			}
-			rec.Event(e.T.D(), e.Kind.String(), int64(e.G), p, e.Reason == gmp.ReasonPreempted)
+			rec.Event(e.T.D(), e.Kind.String(), int64(e.G), p, tracedAsPreempted(e))
 		}
 	})
 	end := m.Run()
@@ -61,4 +61,14 @@ func Real(trace io.Reader, procs int) (Observables, *rtrace.Summary, error) {
 	obs.RuntimeSyscall = sum.RuntimeSyscall
 	obs.RuntimeStarts = sum.RuntimeStarts
 	return obs, sum, nil
+}
+
+// tracedAsPreempted says whether runtime/trace would record the model's
+// event e as a preempted goroutine's stop: a preemption, and the yield of
+// a sync.Mutex's unlock in starvation mode after it hands the lock to a
+// waiter (goyield_m writes GoPreempt, not GoSched; the model names its
+// reason Gosched, its sibling). A real trace cannot tell the two apart,
+// so the model's side counts both.
+func tracedAsPreempted(e gmp.Event) bool {
+	return e.Kind == gmp.KindGoStop && (e.Reason == gmp.ReasonPreempted || e.Rule == gmp.RuleGoyield)
 }
