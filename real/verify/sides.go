@@ -3,6 +3,7 @@ package verify
 import (
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/schedlab/schedlab/core/gmp"
 	"github.com/schedlab/schedlab/real/rtrace"
@@ -47,16 +48,12 @@ func Model(prog *gmp.Program, cfg gmp.Config) (Observables, gmp.End, error) {
 // procs Ps.
 func Real(trace io.Reader, procs int) (Observables, *rtrace.Summary, error) {
 	rec := NewRecorder(procs)
-	runtime := func(e rtrace.Event) { rec.RuntimeEvent(e.T, e.Kind, e.G, e.P) }
-	sum, err := rtrace.ReadWith(trace, rtrace.Options{Scenario: true, Runtime: runtime}, func(e rtrace.Event) {
-		if e.G >= 0 {
-			rec.Event(e.T, e.Kind, e.G, e.P, e.Reason == "preempted")
-		}
-	})
+	f := &stopFilter{rec: rec}
+	sum, err := rtrace.ReadWith(trace, rtrace.Options{Scenario: true, Runtime: f.runtime}, f.scenario)
 	if err != nil {
 		return Observables{}, sum, fmt.Errorf("reading the real run's trace: %w", err)
 	}
-	rec.End(sum.ScenarioEnd)
+	f.end(sum.ScenarioEnd)
 	obs := rec.Observables()
 	obs.RuntimeSyscall = sum.RuntimeSyscall
 	obs.RuntimeStarts = sum.RuntimeStarts
@@ -71,4 +68,75 @@ func Real(trace io.Reader, procs int) (Observables, *rtrace.Summary, error) {
 // so the model's side counts both.
 func tracedAsPreempted(e gmp.Event) bool {
 	return e.Kind == gmp.KindGoStop && (e.Reason == gmp.ReasonPreempted || e.Rule == gmp.RuleGoyield)
+}
+
+// stopFilter passes a real trace's events to a Recorder, holding back the
+// preempted stops of the scenario's goroutines other than main, with
+// every event after them, until a later event of the scenario's other
+// than their own restart shows that the program went on. Trailing ones,
+// with nothing of the scenario's after them but those goroutines starting
+// again, are trace.Stop's stop of the world: its preemptall stops each
+// goroutine still running, which the trace records as a preemption
+// (gopreempt_m), and the world's start runs them again while the trace
+// is flushed. Main has left the scenario by then and the model's
+// program has exited: they close the window rather than count. timer-2p's
+// hog, running when main returns, showed one such "preempted slice" in
+// every real run, where the model's showed none.
+type stopFilter struct {
+	rec         *Recorder
+	held        []rtrace.Event
+	heldRuntime []bool
+}
+
+func (f *stopFilter) scenario(e rtrace.Event) {
+	if e.G < 0 {
+		return
+	}
+	if e.Kind == "go-stop" && e.Reason == "preempted" && e.G != mainG || e.Kind == "go-start" && f.stopped(e.G) {
+		f.held, f.heldRuntime = append(f.held, e), append(f.heldRuntime, false)
+		return
+	}
+	f.flush()
+	f.rec.Event(e.T, e.Kind, e.G, e.P, e.Reason == "preempted")
+}
+
+// stopped says whether g's preempted stop is held: once the world
+// starts again, the goroutine runs on until the trace ends.
+func (f *stopFilter) stopped(g int64) bool {
+	for i, e := range f.held {
+		if !f.heldRuntime[i] && e.G == g && e.Kind == "go-stop" {
+			return true
+		}
+	}
+	return false
+}
+
+func (f *stopFilter) runtime(e rtrace.Event) {
+	if len(f.held) > 0 {
+		f.held, f.heldRuntime = append(f.held, e), append(f.heldRuntime, true)
+		return
+	}
+	f.rec.RuntimeEvent(e.T, e.Kind, e.G, e.P)
+}
+
+// flush passes the held events on, in their order: the program went on
+// after them.
+func (f *stopFilter) flush() {
+	for i, e := range f.held {
+		if f.heldRuntime[i] {
+			f.rec.RuntimeEvent(e.T, e.Kind, e.G, e.P)
+		} else {
+			f.rec.Event(e.T, e.Kind, e.G, e.P, e.Reason == "preempted")
+		}
+	}
+	f.held, f.heldRuntime = f.held[:0], f.heldRuntime[:0]
+}
+
+// end closes the window at the scenario's end, or at the first of the
+// trailing stops if they came before it.
+func (f *stopFilter) end(scenarioEnd time.Duration) {
+	if len(f.held) > 0 {
+		scenarioEnd = min(scenarioEnd, f.held[0].T)
+	}
+	f.rec.End(scenarioEnd)
 }
