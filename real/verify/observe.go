@@ -114,6 +114,8 @@ type Recorder struct {
 	readyAt map[int64]time.Duration
 	delay   time.Duration
 	mark    time.Duration
+	// untilClosed says the run's until closed the window (EndAtUntil).
+	untilClosed bool
 }
 
 // NewRecorder returns a Recorder for a run with procs Ps.
@@ -354,6 +356,17 @@ func (r *Recorder) scenarioOn(t time.Duration, p int64) {
 	}
 }
 
+// EndAtUntil closes the window at t, when the run's until stopped it:
+// the scenario did not end, so the time its goroutines waited for the
+// runtime's is no time it would have finished sooner, and the makespan is
+// the whole window, as the model's is.
+func (r *Recorder) EndAtUntil(t time.Duration) {
+	if r.seen && !r.closed {
+		r.End(t)
+		r.untilClosed = true
+	}
+}
+
 // End closes the window at t, if no event has: when a real program's
 // main returned from the scenario, which its trace does not record as an
 // event of the scenario's (rtrace.Summary.ScenarioEnd).
@@ -384,7 +397,10 @@ func (r *Recorder) Observables() Observables {
 		delay += r.last - r.mark
 	}
 	o.RuntimeDelay = delay
-	o.Makespan = r.last - r.first - delay
+	o.Makespan = r.last - r.first
+	if !r.untilClosed {
+		o.Makespan -= delay
+	}
 	busy, taken := r.busy, r.runtimeBusy
 	for _, from := range r.runningFrom {
 		busy += r.last - from

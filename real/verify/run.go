@@ -134,7 +134,7 @@ func RealRuns(ctx context.Context, s *prog.Session, n int, timeout time.Duration
 			if err != nil {
 				return out, err
 			}
-			o, _, err = Real(f, s.Prog.Procs)
+			o, _, err = realUntil(f, s.Prog.Procs, s.Prog.Until)
 			f.Close()
 			if err != nil {
 				return out, fmt.Errorf("run %d: %w", i, err)

@@ -35,9 +35,9 @@ func Model(prog *gmp.Program, cfg gmp.Config) (Observables, gmp.End, error) {
 	end := m.Run()
 	if end.Reason == gmp.UntilReached {
 		// The run went on to until, after its last event: a real run's
-		// window, too, ends when until stops it (ScenarioEnd), not at
-		// the scenario's last event before.
-		rec.End(m.Now().D())
+		// window, too, ends when until stops it (realUntil), not at the
+		// scenario's last event before.
+		rec.EndAtUntil(m.Now().D())
 	}
 	obs := rec.Observables()
 	obs.Output = output
@@ -47,8 +47,20 @@ func Model(prog *gmp.Program, cfg gmp.Config) (Observables, gmp.End, error) {
 // Real measures the trace of a program schedlab real generated, run with
 // procs Ps.
 func Real(trace io.Reader, procs int) (Observables, *rtrace.Summary, error) {
+	return realUntil(trace, procs, 0)
+}
+
+// realUntil is Real for a program whose run until stops (0: none): its
+// window closes until after it opened, as the model's does. The real
+// program's until is a goroutine that sleeps that long and then stops the
+// trace, and on a P busy with a goroutine that computes it waits for that
+// goroutine's preemption (preempt's three hogs on one P: the real windows
+// ran to 156–159ms of an until of 150ms, and took in an eighth preempted
+// slice, the one that let the stopping goroutine run): that wait is the
+// instrument's, not the scenario's.
+func realUntil(trace io.Reader, procs int, until time.Duration) (Observables, *rtrace.Summary, error) {
 	rec := NewRecorder(procs)
-	f := &stopFilter{rec: rec}
+	f := &stopFilter{rec: rec, until: until}
 	sum, err := rtrace.ReadWith(trace, rtrace.Options{Scenario: true, Runtime: f.runtime}, f.scenario)
 	if err != nil {
 		return Observables{}, sum, fmt.Errorf("reading the real run's trace: %w", err)
@@ -86,10 +98,23 @@ type stopFilter struct {
 	rec         *Recorder
 	held        []rtrace.Event
 	heldRuntime []bool
+	// until, if set, closes the window that long after it opened.
+	until time.Duration
+}
+
+// past says whether t is past until, and closes the window there if it
+// is: the held events came before it, and the program went on after them.
+func (f *stopFilter) past(t time.Duration) bool {
+	if f.until <= 0 || !f.rec.seen || t <= f.rec.first+f.until {
+		return false
+	}
+	f.flush()
+	f.rec.EndAtUntil(f.rec.first + f.until)
+	return true
 }
 
 func (f *stopFilter) scenario(e rtrace.Event) {
-	if e.G < 0 {
+	if e.G < 0 || f.past(e.T) {
 		return
 	}
 	if e.Kind == "go-stop" && e.Reason == "preempted" && e.G != mainG || e.Kind == "go-start" && f.stopped(e.G) {
@@ -112,6 +137,9 @@ func (f *stopFilter) stopped(g int64) bool {
 }
 
 func (f *stopFilter) runtime(e rtrace.Event) {
+	if f.past(e.T) {
+		return
+	}
 	if len(f.held) > 0 {
 		f.held, f.heldRuntime = append(f.held, e), append(f.heldRuntime, true)
 		return
@@ -137,6 +165,10 @@ func (f *stopFilter) flush() {
 func (f *stopFilter) end(scenarioEnd time.Duration) {
 	if len(f.held) > 0 {
 		scenarioEnd = min(scenarioEnd, f.held[0].T)
+	}
+	if f.until > 0 && f.rec.seen && f.rec.first+f.until <= scenarioEnd {
+		f.rec.EndAtUntil(f.rec.first + f.until)
+		return
 	}
 	f.rec.End(scenarioEnd)
 }

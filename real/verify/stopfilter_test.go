@@ -52,3 +52,40 @@ func TestStopTheWorldAtTheTracesEndIsNoPreemption(t *testing.T) {
 		t.Errorf("preemption: preempted %d, makespan %v; want 1 and 1190µs", o.Preempted, o.Makespan)
 	}
 }
+
+// A real program's until is a goroutine that sleeps and then stops the
+// trace, and on a P busy with a hog it waits for the hog's preemption:
+// the window closes at until, as the model's does, and that preemption,
+// the stopping goroutine's turn, is past it.
+func TestRealWindowClosesAtUntil(t *testing.T) {
+	ms := time.Millisecond
+	f := &stopFilter{rec: NewRecorder(1), until: 150 * ms}
+	for _, e := range []rtrace.Event{
+		{T: 0, Kind: "go-start", G: 1, P: 0},
+		{T: 1 * ms, Kind: "go-create", G: 2, P: 0},
+		{T: 2 * ms, Kind: "go-block", G: 1, P: 0, Reason: "sync"},
+		{T: 2 * ms, Kind: "go-start", G: 2, P: 0},
+		{T: 160 * ms, Kind: "go-stop", G: 2, P: 0, Reason: "preempted"},
+	} {
+		f.scenario(e)
+	}
+	f.runtime(rtrace.Event{T: 160 * ms, Kind: "go-start", G: 7, P: 0})
+	f.end(161 * ms)
+	o := f.rec.Observables()
+	if o.Preempted != 0 || o.Makespan != 150*ms || o.Utilisation != 1 {
+		t.Errorf("preempted %d, makespan %v, P use %v; want 0, until's 150ms, 1", o.Preempted, o.Makespan, o.Utilisation)
+	}
+	// The time the scenario waited for the runtime's goroutines within
+	// until is no time it would have ended sooner: the makespan is until.
+	f = &stopFilter{rec: NewRecorder(1), until: 100 * ms}
+	f.scenario(rtrace.Event{T: 0, Kind: "go-start", G: 1, P: 0})
+	f.scenario(rtrace.Event{T: 1 * ms, Kind: "go-create", G: 2, P: 0})
+	f.scenario(rtrace.Event{T: 2 * ms, Kind: "go-stop", G: 1, P: 0, Reason: "preempted"})
+	f.runtime(rtrace.Event{T: 2 * ms, Kind: "go-start", G: 7, P: 0})
+	f.runtime(rtrace.Event{T: 4 * ms, Kind: "go-block", G: 7, P: 0})
+	f.scenario(rtrace.Event{T: 4 * ms, Kind: "go-start", G: 2, P: 0})
+	f.end(120 * ms)
+	if o := f.rec.Observables(); o.Makespan != 100*ms || o.RuntimeDelay != 2*ms {
+		t.Errorf("makespan %v with %v waited for the runtime: want until's 100ms, the wait kept apart", o.Makespan, o.RuntimeDelay)
+	}
+}
