@@ -62,6 +62,9 @@ type Observables struct {
 	// differs (switchNote).
 	Switches  int
 	SwitchGap time.Duration
+	// StoppedByUntil says the run's until closed its window
+	// (Recorder.EndAtUntil): its makespan is the whole window.
+	StoppedByUntil bool
 	// Output is what the run printed, line by line: of the model, its
 	// print events; of a real run, the program's standard output, not
 	// its trace. Compared as an order (output.go).
@@ -398,6 +401,7 @@ func (r *Recorder) Observables() Observables {
 	}
 	o.RuntimeDelay = delay
 	o.Makespan = r.last - r.first
+	o.StoppedByUntil = r.untilClosed
 	if !r.untilClosed {
 		o.Makespan -= delay
 	}

@@ -366,7 +366,11 @@ func tracerNotes(real []Observables) []string {
 			times = append(times, float64(o.RuntimeSyscall))
 			starts = append(starts, float64(o.RuntimeStarts))
 			delays = append(delays, float64(o.RuntimeDelay))
-			delayShares = append(delayShares, float64(o.RuntimeDelay)/float64(o.Makespan+o.RuntimeDelay))
+			window := o.Makespan + o.RuntimeDelay
+			if o.StoppedByUntil {
+				window = o.Makespan
+			}
+			delayShares = append(delayShares, float64(o.RuntimeDelay)/float64(window))
 		}
 	}
 	if len(shares) == 0 {
@@ -377,7 +381,11 @@ func tracerNotes(real []Observables) []string {
 	}
 	var notes []string
 	if share := median(delayShares); share >= tracerNoteDelay {
-		notes = append(notes, fmt.Sprintf("the real runs waited a median %s (%.0f%% of the window) while the runtime's goroutines (runtime/trace's writer among them) held every P and a scenario goroutine was ready: the model runs none, and the real makespans leave that time out", shortDuration(time.Duration(median(delays))), 100*share))
+		leftOut := "and the real makespans leave that time out"
+		if real[0].StoppedByUntil {
+			leftOut = "the run being stopped by until, its makespan is the whole window all the same, and its goroutines had that much less time to run"
+		}
+		notes = append(notes, fmt.Sprintf("the real runs waited a median %s (%.0f%% of the window) while the runtime's goroutines (runtime/trace's writer among them) held every P and a scenario goroutine was ready: the model runs none, %s", shortDuration(time.Duration(median(delays))), 100*share, leftOut))
 	}
 	if share := median(shares); share >= tracerNoteShare && time.Duration(median(times)) >= tracerNoteTime {
 		notes = append(notes, fmt.Sprintf("the real runs' runtime goroutines (runtime/trace's writer among them) spent a median %.0f%% of the run in system calls, where a call can hold a P that the model's untraced runs have free", 100*share))

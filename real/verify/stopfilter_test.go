@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -87,5 +88,16 @@ func TestRealWindowClosesAtUntil(t *testing.T) {
 	f.end(120 * ms)
 	if o := f.rec.Observables(); o.Makespan != 100*ms || o.RuntimeDelay != 2*ms {
 		t.Errorf("makespan %v with %v waited for the runtime: want until's 100ms, the wait kept apart", o.Makespan, o.RuntimeDelay)
+	}
+}
+
+// The note on the time the scenario waited for the runtime's goroutines
+// does not say a run stopped by until left it out of its makespan.
+func TestDelayNoteOfARunStoppedByUntil(t *testing.T) {
+	ms := time.Millisecond
+	real := []Observables{{Makespan: 100 * ms, RuntimeDelay: 2 * ms, StoppedByUntil: true}}
+	notes := tracerNotes(real)
+	if len(notes) != 1 || !strings.Contains(notes[0], "(2% of the window)") || strings.Contains(notes[0], "leave that time out") {
+		t.Errorf("notes %q", notes)
 	}
 }
