@@ -74,7 +74,7 @@ type Row struct {
 	DiffHigh *float64 `json:"diff_high,omitempty"`
 	// Q is the row's p adjusted for the whole verify --all run's rank
 	// tests, Corrected its outcome after that correction (multiple.go);
-	// set by WriteSummary, absent from a single report.
+	// set by WriteSummary, after every report was written.
 	Q         *float64 `json:"q,omitempty"`
 	Corrected string   `json:"corrected,omitempty"`
 	// RunsNeeded, for an undecided row, is about how many real runs would
