@@ -49,6 +49,13 @@ type Costs struct {
 	// Syscall is the entersyscall+exitsyscall overhead added to a system
 	// call's own duration.
 	Syscall time.Duration
+	// SyscallSlack is what a syscall action lasts beyond its duration
+	// and Syscall: schedlab real's programs make it a nanosleep, which the
+	// kernel's timer slack lengthens as it does a usleep (a 20µs syscall
+	// lasts about 85µs on a quiet Linux machine). Only verify sets it
+	// (UsleepSlack, the measured nanosleep slack), so that every other
+	// run is as before: a scenario's syscall lasts what it says.
+	SyscallSlack time.Duration
 	// WakeM is the time from startm waking a parked M (futex wake) to that
 	// M running.
 	WakeM time.Duration
@@ -166,6 +173,15 @@ type Config struct {
 	// CPUs = Procs: sysmon and the threads without a P are threads too,
 	// and CFS does not always let one preempt.
 	CPUs int
+	// SysmonPrelude is how long sysmon has run beside a busy main before
+	// main's first action: a program that computes first (schedlab real's
+	// programs calibrate their cpu loop for 20ms) starts its scenario with
+	// sysmon's sleep backed off towards 10ms, since neither a preemption
+	// nor a busy P resets the back-off, and sysmon then looks too seldom
+	// to retake a P from a syscall of a few milliseconds (sysmon.go,
+	// startSysmon). 0, the default, starts sysmon at its first 20µs sleep,
+	// as every golden trace does; only verify sets it.
+	SysmonPrelude time.Duration
 	// Load is how many always-runnable threads of other programs share
 	// the CPUs with the Ms (cpus.go). With Load and no CPUs, the CPUs are
 	// as many as Ps.
@@ -209,6 +225,9 @@ func (c *Config) Validate() error {
 	if c.Load < 0 || c.Load > MaxLoad {
 		errs = append(errs, fmt.Errorf("load must be between 0 and %d threads, got %d", MaxLoad, c.Load))
 	}
+	if c.SysmonPrelude < 0 || c.SysmonPrelude > MaxSysmonPrelude {
+		errs = append(errs, fmt.Errorf("sysmon prelude must be between 0 and %v, got %v", MaxSysmonPrelude, c.SysmonPrelude))
+	}
 	if c.SchedTrace < 0 {
 		errs = append(errs, fmt.Errorf("schedtrace period must not be negative, got %v", c.SchedTrace))
 	}
@@ -217,7 +236,7 @@ func (c *Config) Validate() error {
 		name string
 		d    time.Duration
 	}{
-		{"newproc", k.Newproc}, {"newg", k.NewG}, {"schedule", k.Schedule}, {"scheduleexit", k.ScheduleExit}, {"scheduleyield", k.ScheduleYield}, {"execute", k.Execute}, {"chanop", k.ChanOp}, {"syscall", k.Syscall},
+		{"newproc", k.Newproc}, {"newg", k.NewG}, {"schedule", k.Schedule}, {"scheduleexit", k.ScheduleExit}, {"scheduleyield", k.ScheduleYield}, {"execute", k.Execute}, {"chanop", k.ChanOp}, {"syscall", k.Syscall}, {"syscallslack", k.SyscallSlack},
 		{"wakem", k.WakeM}, {"newm", k.NewM}, {"preemptsignal", k.PreemptSignal},
 		{"netpollwake", k.NetpollWake}, {"spin", k.Spin}, {"usleepslack", k.UsleepSlack},
 		{"usleepwake", k.UsleepWake}, {"usleepjitter", k.UsleepJitter},

@@ -308,8 +308,7 @@ func New(cfg Config, prog *Program) (*Machine, error) {
 	}
 	s.execute(m0, pick{g: main.ID, rule: RuleMainStart})
 
-	s.mon.Delay = sysmonMinDelay
-	s.sleepSysmon(s.mon.Delay)
+	s.startSysmon()
 	if cfg.CPUs > 0 || cfg.Load > 0 {
 		s.startCPUs()
 	}

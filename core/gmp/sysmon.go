@@ -48,6 +48,44 @@ const (
 	deepSleepMax = 60 * time.Second
 )
 
+// MaxSysmonPrelude bounds Config.SysmonPrelude: past the first 25ms or
+// so sysmon's sleep is at its cap, and a longer prelude only moves its
+// phase.
+const MaxSysmonPrelude = time.Minute
+
+// startSysmon starts sysmon's first sleep as main starts. With
+// Config.SysmonPrelude, sysmon has already run that long beside a main
+// that computed: every pass of the prelude found a running P and took
+// nothing from a syscall, so each counted as idle and, past the first 50,
+// doubled the next sleep (proc.go's sysmon loop; retake's preemption of
+// the computing main does not reset the back-off). The prelude's sleeps
+// are replayed as the run's own are (usleep: the timer slack, and with
+// noise the thread's wake-up), and the run starts inside the sleep that
+// spans main's start, with the back-off they left. What the prelude did to main's time slice is not carried over:
+// sysmon's first look in the run records the slice as new.
+func (s *Machine) startSysmon() {
+	s.mon.Delay = sysmonMinDelay
+	if prelude := s.cfg.SysmonPrelude; prelude > 0 {
+		// at is when the current sleep began, before main's start.
+		at := -prelude
+		for {
+			next := s.usleep(s.mon.Delay)
+			if at+next > 0 {
+				s.mon.gen++
+				s.mon.NextPass = s.after(at + next)
+				s.agenda.Push(s.mon.NextPass, wake{kind: wakeSysmon, m: s.mon.M, gen: s.mon.gen})
+				return
+			}
+			at += next
+			s.mon.Idle++
+			if s.mon.Idle > sysmonIdlePasses {
+				s.mon.Delay = min(2*s.mon.Delay, sysmonMaxDelay)
+			}
+		}
+	}
+	s.sleepSysmon(s.mon.Delay)
+}
+
 func (s *Machine) sleepSysmon(d time.Duration) {
 	s.mon.gen++
 	s.mon.NextPass = s.after(s.usleep(d))

@@ -87,6 +87,14 @@ type Program struct {
 	Untraced bool
 	// Expect is how the scenario means its run to end.
 	Expect gmp.EndReason
+	// Calibrates says main times the cpu loop before the scenario starts
+	// (20ms of computing, cpuwork's calibrateWith), which leaves sysmon's
+	// sleep backed off (gmp.Config.SysmonPrelude).
+	Calibrates bool
+	// Until is the traced program's until: a goroutine sleeps that long
+	// from the scenario's start, then stops the trace and exits, once it
+	// gets a P (0: none).
+	Until time.Duration
 }
 
 // Traced reports whether the program Translate writes for sc records a
@@ -295,7 +303,10 @@ func Translate(sc *scenarios.Scenario, cfg gmp.Config) (*Program, error) {
 	if err != nil {
 		return nil, fmt.Errorf("translating %s: the generated program does not parse (%v); please report this with the scenario", sc.File, err)
 	}
-	prog := &Program{Main: src, Procs: cfg.Procs, UsesPool: t.usesPool, Untraced: untraced, Expect: sc.Expect}
+	prog := &Program{Main: src, Procs: cfg.Procs, UsesPool: t.usesPool, Untraced: untraced, Expect: sc.Expect, Calibrates: t.usesCPU}
+	if !untraced {
+		prog.Until = cfg.Until
+	}
 	for _, imp := range sortedKeys(t.imports) {
 		if mod, ok := moduleOf(imp); ok && !slices.Contains(prog.Needs, mod) {
 			prog.Needs = append(prog.Needs, mod)

@@ -55,6 +55,16 @@ type Observables struct {
 	// compared either: it says how often the tracer's goroutines took a
 	// turn on the Ps.
 	RuntimeStarts int
+	// Switches counts the starts of a scenario goroutine that was ready
+	// when its P's last goroutine stopped, SwitchGap the P time from those
+	// stops to those starts: the scheduler's switches as the trace stamps
+	// them (Recorder.switchTo). Not compared: they say why the P use
+	// differs (switchNote).
+	Switches  int
+	SwitchGap time.Duration
+	// StoppedByUntil says the run's until closed its window
+	// (Recorder.EndAtUntil): its makespan is the whole window.
+	StoppedByUntil bool
 	// Output is what the run printed, line by line: of the model, its
 	// print events; of a real run, the program's standard output, not
 	// its trace. Compared as an order (output.go).
@@ -101,16 +111,19 @@ type Recorder struct {
 	switching    map[int64]time.Duration
 	runtimeReady map[int64]time.Duration
 	// ready holds the scenario's goroutines that are runnable but not
-	// running; delay is the time so far when the runtime's goroutines
-	// held every P while one was, counted up to mark.
-	ready map[int64]bool
-	delay time.Duration
-	mark  time.Duration
+	// running, readyAt since when; delay is the time so far when the
+	// runtime's goroutines held every P while one was, counted up to mark.
+	ready   map[int64]bool
+	readyAt map[int64]time.Duration
+	delay   time.Duration
+	mark    time.Duration
+	// untilClosed says the run's until closed the window (EndAtUntil).
+	untilClosed bool
 }
 
 // NewRecorder returns a Recorder for a run with procs Ps.
 func NewRecorder(procs int) *Recorder {
-	return &Recorder{procs: procs, live: 1, lastP: map[int64]int64{}, runningFrom: map[int64]time.Duration{}, runtimeFrom: map[int64]held{}, ready: map[int64]bool{},
+	return &Recorder{procs: procs, live: 1, lastP: map[int64]int64{}, runningFrom: map[int64]time.Duration{}, runtimeFrom: map[int64]held{}, ready: map[int64]bool{}, readyAt: map[int64]time.Duration{},
 		switching: map[int64]time.Duration{}, runtimeReady: map[int64]time.Duration{}}
 }
 
@@ -142,14 +155,14 @@ func (r *Recorder) Event(t time.Duration, kind string, g, p int64, preempted boo
 	r.last = max(r.last, t)
 	switch kind {
 	case "go-unblock":
-		r.ready[g] = true
+		r.markReady(t, g)
 	case "go-create":
-		r.ready[g] = true
+		r.markReady(t, g)
 		r.obs.Goroutines++
 		r.live++
 		r.obs.PeakLive = max(r.obs.PeakLive, r.live)
 	case "go-exit":
-		delete(r.ready, g)
+		r.unready(g)
 		r.live--
 		r.stopped(t, g)
 		r.switchFrom(t, p)
@@ -157,11 +170,14 @@ func (r *Recorder) Event(t time.Duration, kind string, g, p int64, preempted boo
 			r.closed = true
 		}
 	case "go-start", "syscall-exit":
+		if kind == "go-start" && p >= 0 {
+			r.switchTo(t, g, p)
+		}
 		// A goroutine back from a system call without a P waits for one.
 		if p < 0 {
-			r.ready[g] = true
+			r.markReady(t, g)
 		} else {
-			delete(r.ready, g)
+			r.unready(g)
 		}
 		if kind == "go-start" {
 			if last, ok := r.lastP[g]; ok && last != p {
@@ -178,21 +194,51 @@ func (r *Recorder) Event(t time.Duration, kind string, g, p int64, preempted boo
 			delete(r.switching, p)
 		}
 	case "go-stop":
-		r.ready[g] = true
+		r.markReady(t, g)
 		if preempted {
 			r.obs.Preempted++
 		}
 		r.stopped(t, g)
 		r.switchFrom(t, p)
 	case "go-block":
-		delete(r.ready, g)
+		r.unready(g)
 		r.stopped(t, g)
 		r.switchFrom(t, p)
 	case "syscall-enter":
 		// The goroutine keeps its P: the P is not between goroutines.
-		delete(r.ready, g)
+		r.unready(g)
 		r.stopped(t, g)
 	}
+}
+
+// markReady says that scenario goroutine g is runnable from t.
+func (r *Recorder) markReady(t time.Duration, g int64) {
+	if !r.ready[g] {
+		r.ready[g] = true
+		r.readyAt[g] = t
+	}
+}
+
+// unready says that g is running, blocked or gone.
+func (r *Recorder) unready(g int64) {
+	delete(r.ready, g)
+	delete(r.readyAt, g)
+}
+
+// switchTo counts, as the start of scenario goroutine g on p at t, the
+// switch to it: the P time from its last goroutine's stop, if g was ready
+// by then. That time is the scheduler's work between two goroutines, which
+// a trace shows as an idle P (the stop is stamped once the goroutine has
+// left its M, the start in execute); a g readied later was not waiting
+// for the switch but for a wake-up.
+func (r *Recorder) switchTo(t time.Duration, g, p int64) {
+	from, between := r.switching[p]
+	at, ready := r.readyAt[g]
+	if !between || !ready || !r.seen || at > from || t < from {
+		return
+	}
+	r.obs.Switches++
+	r.obs.SwitchGap += t - max(from, r.first)
 }
 
 // switchFrom says that p's goroutine left it at t for the scheduler.
@@ -313,6 +359,17 @@ func (r *Recorder) scenarioOn(t time.Duration, p int64) {
 	}
 }
 
+// EndAtUntil closes the window at t, when the run's until stopped it:
+// the scenario did not end, so the time its goroutines waited for the
+// runtime's is no time it would have finished sooner, and the makespan is
+// the whole window, as the model's is.
+func (r *Recorder) EndAtUntil(t time.Duration) {
+	if r.seen && !r.closed {
+		r.End(t)
+		r.untilClosed = true
+	}
+}
+
 // End closes the window at t, if no event has: when a real program's
 // main returned from the scenario, which its trace does not record as an
 // event of the scenario's (rtrace.Summary.ScenarioEnd).
@@ -343,7 +400,11 @@ func (r *Recorder) Observables() Observables {
 		delay += r.last - r.mark
 	}
 	o.RuntimeDelay = delay
-	o.Makespan = r.last - r.first - delay
+	o.Makespan = r.last - r.first
+	o.StoppedByUntil = r.untilClosed
+	if !r.untilClosed {
+		o.Makespan -= delay
+	}
 	busy, taken := r.busy, r.runtimeBusy
 	for _, from := range r.runningFrom {
 		busy += r.last - from

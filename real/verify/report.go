@@ -72,6 +72,11 @@ type Row struct {
 	P        *float64 `json:"p,omitempty"`
 	DiffLow  *float64 `json:"diff_low,omitempty"`
 	DiffHigh *float64 `json:"diff_high,omitempty"`
+	// Q is the row's p adjusted for the whole verify --all run's rank
+	// tests, Corrected its outcome after that correction (multiple.go);
+	// set by WriteSummary, after every report was written.
+	Q         *float64 `json:"q,omitempty"`
+	Corrected string   `json:"corrected,omitempty"`
 	// RunsNeeded, for an undecided row, is about how many real runs would
 	// decide it (-1: more than a thousand).
 	RunsNeeded int `json:"runs_needed,omitempty"`
@@ -427,7 +432,10 @@ func plural(n int) string {
 // the verdict is within ("agrees" for the first goroutine started, when a
 // real run agreed), "low" or "high" when the rank test puts the model
 // below or above the real runs, "?" when the runs cannot decide, "differs"
-// when no real run agreed, "-" without real runs.
+// when no real run agreed, "-" without real runs; "(low)" or "(high)"
+// when the test's p < Alpha does not survive the correction for the
+// run's many tests (multiple.go). It writes the count of differing
+// observables both ways.
 func WriteSummary(w io.Writer, reps []*Report) error {
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
@@ -447,7 +455,8 @@ func WriteSummary(w io.Writer, reps []*Report) error {
 		header = append(header, summaryHeads[n])
 	}
 	fmt.Fprintln(tw, strings.Join(header, "\t"))
-	outside, undecided, judged := 0, 0, 0
+	tests := correct(reps)
+	outside, undecided, judged, chance := 0, 0, 0, 0
 	for _, r := range reps {
 		cells := []string{safetext.Term(r.Scenario)}
 		for _, name := range names {
@@ -460,6 +469,11 @@ func WriteSummary(w io.Writer, reps []*Report) error {
 			switch cell {
 			case "low", "high", "differs":
 				outside++
+				if row.Corrected == "within" {
+					// p < Alpha alone, not after the correction.
+					cell = "(" + cell + ")"
+					chance++
+				}
 			case "?":
 				undecided++
 			}
@@ -477,6 +491,10 @@ func WriteSummary(w io.Writer, reps []*Report) error {
 		fmt.Fprintf(&b, "; %d undecided (too few runs)", undecided)
 	}
 	b.WriteString("\n")
+	if tests > 0 {
+		fmt.Fprintf(&b, "after %s's correction for the run's %d rank tests (false discovery rate %v): the model differs on %d of %d observables; the %d in brackets had p < %v alone, which so many tests give by chance, with the model's median inside the real range\n",
+			correctionName, tests, Alpha, outside-chance, judged, chance, Alpha)
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }

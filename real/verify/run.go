@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"runtime"
 	"slices"
@@ -136,7 +137,7 @@ func RealRuns(ctx context.Context, s *prog.Session, n int, timeout time.Duration
 			if err != nil {
 				return out, err
 			}
-			o, _, err = Real(f, s.Prog.Procs)
+			o, _, err = realUntil(f, s.Prog.Procs, s.Prog.Until)
 			f.Close()
 			if err != nil {
 				return out, fmt.Errorf("run %d: %w", i, err)
@@ -171,6 +172,8 @@ func Scenario(ctx context.Context, sc *scenarios.Scenario, o Options) (*Report, 
 	// The real runs are traced, and the tracer's reader is a goroutine of
 	// their runtime that wakes every 100ms: the model runs it too.
 	cfg.Tracer = prog.Traced(sc)
+	cfg = afterPrelude(sc, cfg)
+	cfg = nanosleepSyscalls(cfg)
 	rep := &Report{Scenario: sc.Name, Procs: cfg.Procs, Noise: cfg.Noise, Runs: o.Runs, Costs: o.Costs}
 	if o.CostsNote != "" {
 		rep.Notes = append(rep.Notes, o.CostsNote)
@@ -222,7 +225,51 @@ func Scenario(ctx context.Context, sc *scenarios.Scenario, o Options) (*Report, 
 		rep.Rows = append(rep.Rows, judgeEnding(ends, real))
 	}
 	rep.noteRealRuns(sc, s.Prog.Untraced, real)
+	if n := switchNote(rep, model, real); n != "" {
+		rep.Notes = append(rep.Notes, n)
+	}
 	return rep, nil
+}
+
+// switchNote says, when the P use differs, how much of the difference is
+// the switches between the scenario's goroutines, if they account for at
+// least half of it: the P time from a goroutine's stop to the start of
+// one that was ready by then, which a trace shows as an idle P on both
+// sides (Recorder.switchTo).
+func switchNote(rep *Report, model, real []Observables) string {
+	row := rep.row("P utilisation")
+	if row == nil || row.Outcome != "lower" && row.Outcome != "higher" || rep.Procs <= 0 {
+		return ""
+	}
+	share := func(obs []Observables) (share, per float64, n int) {
+		var shares, pers, counts []float64
+		for _, o := range obs {
+			if o.Makespan <= 0 || o.Untraced {
+				continue
+			}
+			shares = append(shares, float64(o.SwitchGap)/float64(time.Duration(rep.Procs)*(o.Makespan+o.RuntimeDelay)))
+			counts = append(counts, float64(o.Switches))
+			if o.Switches > 0 {
+				pers = append(pers, float64(o.SwitchGap)/float64(o.Switches))
+			}
+		}
+		if len(shares) == 0 || len(pers) == 0 {
+			return 0, 0, 0
+		}
+		for _, v := range [][]float64{shares, pers, counts} {
+			slices.Sort(v)
+		}
+		return median(shares), median(pers), int(median(counts))
+	}
+	realShare, realPer, realN := share(real)
+	modelShare, modelPer, modelN := share(model)
+	diff := row.Model - row.RealMedian // the P use the model has more
+	explained := realShare - modelShare
+	if realN == 0 || diff == 0 || explained/diff < 0.5 {
+		return ""
+	}
+	return fmt.Sprintf("P use: the real runs' Ps spent a median %.1f%% of their time switching between the scenario's goroutines (%d switches of %s), the model's %.1f%% (%d of %s), which is %.0f%% of the %.1f points between the two: the switch as a trace stamps it, from a goroutine's stop once it has left its M to the next start in execute, is an idle P on both sides, and the real runtime's takes longer than the model's Schedule, ScheduleExit and ScheduleYield (traced, calibrate)",
+		100*realShare, realN, shortDuration(time.Duration(realPer)), 100*modelShare, modelN, shortDuration(time.Duration(modelPer)), 100*min(explained/diff, 1), 100*math.Abs(diff))
 }
 
 // noteRealRuns adds the report's notes on how the real runs were made:
@@ -234,6 +281,49 @@ func (rep *Report) noteRealRuns(sc *scenarios.Scenario, untraced bool, real []Ob
 		return
 	}
 	rep.Notes = append(rep.Notes, tracerNotes(real)...)
+}
+
+// calibrationPrelude is how long a real program that runs cpu actions
+// computes before its scenario: its cpu loop's calibration
+// (prog/cpuwork's calibrateWith), 20ms of the clock.
+const calibrationPrelude = 20 * time.Millisecond
+
+// afterPrelude is cfg for a model compared with real runs whose program
+// computes before its scenario: 20ms of calibration on main's P, during
+// which sysmon's passes find nothing to retake and back its sleep off
+// towards 10ms. The real scenario starts with sysmon looking every 5 to
+// 10ms, and a syscall of a few milliseconds keeps its P though work
+// waits (syscall-busy: 14.2–15.4ms, the 5ms syscall never retaken,
+// where the model with a fresh sysmon retook it within 100µs and took
+// 9.5ms); the model's sysmon then starts as backed off
+// (gmp.Config.SysmonPrelude). A program without cpu actions does not
+// calibrate, and its sysmon starts fresh on both sides.
+func afterPrelude(sc *scenarios.Scenario, cfg gmp.Config) gmp.Config {
+	if cfg.SysmonPrelude != 0 {
+		return cfg
+	}
+	// Translating is cheap, and the program says whether it calibrates;
+	// an error here is Session's to report.
+	if p, err := prog.Translate(sc, cfg); err == nil && p.Calibrates {
+		cfg.SysmonPrelude = calibrationPrelude
+	}
+	return cfg
+}
+
+// nanosleepSyscalls is cfg for a model compared with real runs, whose
+// program makes each syscall action a nanosleep (prog's syscallFor): the
+// kernel lengthens it by its timer slack, as it does sysmon's usleep, so
+// its syscalls last the model's usleep slack longer (gmp.Costs.
+// SyscallSlack; UsleepSlack is calibrate's nanosleep_slack). The real
+// syscall-busy's 20µs syscall lasted 99µs, its 5ms one 5.07ms.
+func nanosleepSyscalls(cfg gmp.Config) gmp.Config {
+	if cfg.Costs == (gmp.Costs{}) {
+		cfg.Costs = gmp.DefaultCosts()
+	}
+	if cfg.Costs.SyscallSlack == 0 {
+		cfg.Costs.SyscallSlack = cfg.Costs.UsleepSlack
+	}
+	return cfg
 }
 
 // onMachineCPUs is cfg for a model compared with real runs on a machine
@@ -282,7 +372,11 @@ func tracerNotes(real []Observables) []string {
 			times = append(times, float64(o.RuntimeSyscall))
 			starts = append(starts, float64(o.RuntimeStarts))
 			delays = append(delays, float64(o.RuntimeDelay))
-			delayShares = append(delayShares, float64(o.RuntimeDelay)/float64(o.Makespan+o.RuntimeDelay))
+			window := o.Makespan + o.RuntimeDelay
+			if o.StoppedByUntil {
+				window = o.Makespan
+			}
+			delayShares = append(delayShares, float64(o.RuntimeDelay)/float64(window))
 		}
 	}
 	if len(shares) == 0 {
@@ -293,7 +387,11 @@ func tracerNotes(real []Observables) []string {
 	}
 	var notes []string
 	if share := median(delayShares); share >= tracerNoteDelay {
-		notes = append(notes, fmt.Sprintf("the real runs waited a median %s (%.0f%% of the window) while the runtime's goroutines (runtime/trace's writer among them) held every P and a scenario goroutine was ready: the model runs none, and the real makespans leave that time out", shortDuration(time.Duration(median(delays))), 100*share))
+		leftOut := "and the real makespans leave that time out"
+		if real[0].StoppedByUntil {
+			leftOut = "the run being stopped by until, its makespan is the whole window all the same, and its goroutines had that much less time to run"
+		}
+		notes = append(notes, fmt.Sprintf("the real runs waited a median %s (%.0f%% of the window) while the runtime's goroutines (runtime/trace's writer among them) held every P and a scenario goroutine was ready: the model runs none, %s", shortDuration(time.Duration(median(delays))), 100*share, leftOut))
 	}
 	if share := median(shares); share >= tracerNoteShare && time.Duration(median(times)) >= tracerNoteTime {
 		notes = append(notes, fmt.Sprintf("the real runs' runtime goroutines (runtime/trace's writer among them) spent a median %.0f%% of the run in system calls, where a call can hold a P that the model's untraced runs have free", 100*share))

@@ -1,0 +1,92 @@
+package verify
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/schedlab/schedlab/core/gmp"
+	"github.com/schedlab/schedlab/core/scenarios"
+	"github.com/schedlab/schedlab/real/prog"
+)
+
+// syscall-busy's real program calibrates its cpu loop for 20ms before the
+// scenario, and sysmon, backed off meanwhile, never looks twice within the
+// 5ms syscall: the real runs kept P0 through it (makespan 14.2–15.4ms, P
+// use 63.6–67.9%), where the model with a fresh sysmon retook it at once
+// (9.53ms, 96.8%). verify's model starts sysmon as the prelude left it.
+func TestVerifyModelStartsAfterTheCalibration(t *testing.T) {
+	sc, err := scenarios.Load("syscall-busy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := afterPrelude(sc, sc.ConfigWith(scenarios.Overrides{}))
+	if cfg.SysmonPrelude != calibrationPrelude {
+		t.Fatalf("sysmon prelude %v, want the calibration's %v", cfg.SysmonPrelude, calibrationPrelude)
+	}
+	for seed := uint64(1); seed <= 10; seed++ {
+		c := cfg
+		c.Seed, c.Noise = seed, true
+		obs, _, err := Model(sc.Program(), c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if obs.Makespan < 13*time.Millisecond || obs.Utilisation > 0.75 {
+			t.Errorf("seed %d: makespan %v, P use %.1f%%, want the syscall to keep its P (about 14ms, 65%%)", seed, obs.Makespan, 100*obs.Utilisation)
+		}
+	}
+}
+
+// The prelude is the program's: one without cpu actions does not
+// calibrate, and the calibration's length is the one the program's loop
+// runs for.
+func TestCalibrationPreludeIsTheProgramsOwn(t *testing.T) {
+	sc, err := scenarios.Load("pingpong-table")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg := afterPrelude(sc, sc.ConfigWith(scenarios.Overrides{})); cfg.SysmonPrelude != 0 {
+		t.Errorf("%s has no cpu action, but its sysmon prelude is %v", sc.Name, cfg.SysmonPrelude)
+	}
+	sc, err = scenarios.Load("syscall-busy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := prog.Translate(sc, sc.ConfigWith(scenarios.Overrides{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	loop := fmt.Sprintf("< %d*time.Millisecond", calibrationPrelude/time.Millisecond)
+	if !p.Calibrates || !strings.Contains(string(p.Main), loop) {
+		t.Errorf("the program calibrates %v, or its loop is not bounded by %q", p.Calibrates, loop)
+	}
+}
+
+// A real program's syscall action is a nanosleep, which the kernel's
+// timer slack lengthens: syscall-idle's 20µs and 30ms calls ran 31.3 to
+// 31.6ms in all, the model's exact ones 31.2ms. verify's model lengthens
+// each by the usleep slack; every other command's keeps them exact.
+func TestVerifyModelsSyscallsAsNanosleeps(t *testing.T) {
+	sc, err := scenarios.Load("syscall-idle")
+	if err != nil {
+		t.Fatal(err)
+	}
+	exact := sc.ConfigWith(scenarios.Overrides{})
+	cfg := nanosleepSyscalls(exact)
+	if cfg.Costs.SyscallSlack != gmp.DefaultCosts().UsleepSlack {
+		t.Fatalf("syscall slack %v, want the usleep slack %v", cfg.Costs.SyscallSlack, gmp.DefaultCosts().UsleepSlack)
+	}
+	a, _, err := Model(sc.Program(), exact)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _, err := Model(sc.Program(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Two syscalls, each a slack longer.
+	if d := b.Makespan - a.Makespan; d != 2*cfg.Costs.SyscallSlack {
+		t.Errorf("makespan %v against %v exact: %v longer, want two slacks (%v)", b.Makespan, a.Makespan, d, 2*cfg.Costs.SyscallSlack)
+	}
+}
