@@ -28,7 +28,11 @@ func Model(prog *gmp.Program, cfg gmp.Config) (Observables, gmp.End, error) {
 			if e.P == gmp.NoP {
 				p = -1
 			}
-			rec.Event(e.T.D(), e.Kind.String(), int64(e.G), p, e.Reason == gmp.ReasonPreempted)
+			// A handoff's yield (goyield) is a Gosched in the model's
+			// words; runtime/trace records it as a preemption, and the
+			// real side is counted from the trace.
+			preempted := e.Reason == gmp.ReasonPreempted || e.Rule == gmp.RuleGoyield
+			rec.Event(e.T.D(), e.Kind.String(), int64(e.G), p, preempted)
 		}
 	})
 	end := m.Run()

@@ -475,3 +475,26 @@ func TestModelSharesTheMachinesCPUs(t *testing.T) {
 		t.Errorf("burst on 2 CPUs: makespan %v, want about the real 568ms", o.Makespan)
 	}
 }
+
+// semrelease1's yield after a starvation-mode handoff (goyield) is a
+// Gosched in the model's words, but runtime/trace records it as a
+// preemption (goyield_m's GoPreempt), and verify counts the real runs'
+// preempted slices from the trace: the model's side counts it the same.
+// mutex-starvation's real runs showed 4 to 14 (every one of them at
+// sync.(*Mutex).Unlock's goyield or an asynchronous preemption), the
+// model's none before.
+func TestModelCountsGoyieldAsTheTracerDoes(t *testing.T) {
+	sc, err := scenarios.Load("mutex-starvation")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := sc.Config()
+	cfg.Noise, cfg.Seed = true, 1
+	o, _, err := Model(sc.Program(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Preempted == 0 {
+		t.Errorf("mutex-starvation: %d preempted slices, want its handoffs' yields", o.Preempted)
+	}
+}
