@@ -15,7 +15,7 @@ import (
 // The kernel's scheduler modelled is CFS, as kernel/sched/fair.c has it up
 // to Linux 6.5 (6.6 replaced its pick with EEVDF, which keeps the same
 // shape: per-CPU run queues ordered by virtual runtime, slices, wake-up
-// preemption):
+// preemption), with EEVDF's slice:
 //
 //   - Each CPU has a run queue ordered by vruntime, the CPU time a thread
 //     has had (all threads here have the default weight, nice 0). The
@@ -23,11 +23,15 @@ import (
 //     thread preempted by a wake-up gets its CPU back first when the
 //     waker sleeps again, unless that is unfair by more than the wake-up
 //     granularity (the LAST_BUDDY feature).
-//   - A running thread keeps its CPU for its slice, sched_latency shared
-//     by the runnable threads and never less than min_granularity
-//     (sched_slice, __sched_period). The slice is checked at the
-//     scheduler tick, CONFIG_HZ=250 (every 4ms), not in between
-//     (check_preempt_tick, without HRTICK).
+//   - A running thread keeps its CPU for its slice, which is EEVDF's: the
+//     base slice (sysctl_sched_base_slice, CFS's min_granularity renamed)
+//     however many threads are runnable, not CFS's share of sched_latency
+//     (sched_slice), which gave two busy threads on a CPU 6ms each. The
+//     slice is checked at the scheduler tick, CONFIG_HZ=250 (every 4ms),
+//     not in between (update_deadline, without HRTICK), so a busy thread
+//     beside another has the CPU a tick at a time. On this project's
+//     machine (Linux 6.18) scripts/cpuslice measured turns of about 2ms
+//     for 4 busy threads on 2 CPUs; CFS's slice made them 8ms here.
 //   - A thread that wakes is placed (select_task_rq_fair): on the waker's
 //     CPU if it ran there a moment ago (cache-hot: within
 //     sysctl_sched_migration_cost, 0.5ms; wake_affine), else on an idle
@@ -48,8 +52,8 @@ import (
 //
 // The tunables are the kernel's defaults scaled by 1+log2 of the CPUs
 // (up to 8), as SCHED_TUNABLESCALING_LOG does (get_update_sysctl_factor):
-// on 2 CPUs sched_latency is 12ms, min_granularity 1.5ms, the wake-up
-// granularity 2ms.
+// on 2 CPUs sched_latency is 12ms, min_granularity (the base slice)
+// 1.5ms, the wake-up granularity 2ms.
 //
 // An M that is runnable but not on a CPU does not advance: the wake-up it
 // had on the agenda moves later by the time it waits, its G's compute
@@ -206,7 +210,7 @@ func (s *Machine) startCPUs() {
 		// the load's share so far is some way behind or ahead.
 		for k := range c.cpus {
 			if q := &c.cpus[k]; q.nload > 0 {
-				sl := c.slice(int(q.nload))
+				sl := c.minGran // the slice cpuTick gives a busy thread
 				q.loadSlice = sim.Time(-s.rng.Int63n(int64(sl)))
 				q.loadExec = q.loadSlice
 				q.loadVR = time.Duration(s.rng.Int63n(int64(sl))) - sl/2
@@ -698,7 +702,9 @@ func (s *Machine) cpuTick(k int32, gen uint32) {
 	q.ticking = false
 	c.updateCurr(s, k)
 	if q.curr != cpuIdle && c.nrRunning(k) >= 2 {
-		ideal := c.slice(c.nrRunning(k))
+		// EEVDF's slice (update_deadline): the base slice, not a share
+		// of sched_latency among the runnable threads.
+		ideal := c.minGran
 		from := q.loadSlice
 		if q.curr >= 0 {
 			from = c.th[q.curr].sliceFrom

@@ -1,0 +1,90 @@
+// Command modelobs prints the observables verify measures of the model's
+// side of a scenario, seed by seed, with verify's costs (this machine's
+// profile, traced) and its CPUs (the machine's, when the Ps are more), so
+// that a change to the model can be read against a verify report's real
+// column without running the real program again.
+//
+//	go run ./scripts/modelobs [-seeds 10] [-warm] [-cpus N] [-load N] [-newm D] NAME...
+//
+// -load and -newm are sensitivity checks, not costs: how far a busy
+// machine, or a slower first thread, would move the model's figures.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"runtime"
+	"sort"
+
+	"github.com/schedlab/schedlab/core/scenarios"
+	"github.com/schedlab/schedlab/real/calibrate"
+	"github.com/schedlab/schedlab/real/verify"
+)
+
+func main() {
+	seeds := flag.Int("seeds", 10, "seeds 1 to this")
+	warm := flag.Bool("warm", false, "warm start")
+	cpus := flag.Int("cpus", 0, "CPUs (0: the machine's when the Ps are more)")
+	load := flag.Int("load", 0, "busy threads of other programs beside the model's (with -cpus, or the machine's CPUs)")
+	newM := flag.Duration("newm", 0, "a sensitivity check, not a cost: a new thread's start (Costs.NewM) instead of the profile's")
+	flag.Parse()
+	path, err := calibrate.DefaultPath()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	p, err := calibrate.Read(path)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	k, err := p.TracedCosts()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	for _, name := range flag.Args() {
+		sc, err := scenarios.Load(name)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		cfg := sc.Config()
+		cfg.Costs = k
+		if *newM > 0 {
+			cfg.Costs.NewM = *newM
+		}
+		cfg.Noise = true
+		if *warm {
+			cfg.WarmStart = true
+		}
+		if *load > 0 {
+			cfg.Load = *load
+			if *cpus == 0 {
+				cfg.CPUs = runtime.NumCPU()
+			}
+		}
+		if n := runtime.NumCPU(); *cpus > 0 {
+			cfg.CPUs = *cpus
+		} else if cfg.CPUs == 0 && cfg.Procs > n {
+			cfg.CPUs = n
+		}
+		var util, mk []float64
+		for s := 1; s <= *seeds; s++ {
+			c := cfg
+			c.Seed = uint64(s)
+			o, _, err := verify.Model(sc.Program(), c)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+			fmt.Printf("%s seed %d: %s\n", name, s, o)
+			util = append(util, o.Utilisation)
+			mk = append(mk, float64(o.Makespan))
+		}
+		sort.Float64s(util)
+		sort.Float64s(mk)
+		fmt.Printf("%s: utilisation %.1f%%–%.1f%%, makespan %.3gms–%.3gms\n", name, util[0]*100, util[len(util)-1]*100, mk[0]/1e6, mk[len(mk)-1]/1e6)
+	}
+}
