@@ -264,25 +264,25 @@
 //     fast end: the model's thief comes after the new thread's 20µs and
 //     steals at once, as 40 of the 100 real runs do, where the other real
 //     runs' back-off (What is left out: the waker's share of a wake-up)
-//     makes the median 66µs. Busy, 16ms against 47µs-39ms
+//     makes the median 66µs. Busy, 16-20ms against 47µs-39ms
 //     (median 121µs): inside, but the model's new thread waits a slice
 //     behind the others (START_DEBIT) where the real program wakes an M
 //     that slept.
 //   - Fan-in, 4 producers × 500 sends of 20µs work into one consumer on an
 //     unbuffered channel, 2 Ps: the consumer switches producer on
-//     98.3-99.7% of receives by default (quiet 61.7-99.85%), on 0.75-42%
-//     busy (real 0.9-83%), with runs of 191-212 receives from one producer
+//     98.3-99.7% of receives by default (quiet 61.7-99.85%), on 0.8-1.2%
+//     busy (real 0.9-83%), with runs of 192-249 receives from one producer
 //     (real 88-460; by default 2-8). A P whose M is off its CPU keeps its queue
 //     to itself, while on the P that runs the producer and the consumer
 //     hand runnext to each other until sysmon's look, 10ms of wall time
 //     later.
 //   - A Gosched storm, 4 goroutines × 2000 × (5µs + Gosched) on 2 Ps: the
 //     first to finish and the last are 0.08-0.9% of the run apart by
-//     default (quiet 0.19-9.6%), 15-31% busy (real 0.24-48%): the goroutine
+//     default (quiet 0.19-9.6%), 16-28% busy (real 0.24-48%): the goroutine
 //     on a descheduled M stops while the others go round the global
 //     queue.
 //   - A 20ms sleep beside two call-free hogs on 2 Ps: median 20.15-20.16ms
-//     by default (quiet 20.12-20.19), 28ms busy (real 20.1-66ms): the
+//     by default (quiet 20.12-20.19), 32ms busy (real 20.1-66ms): the
 //     timer fires only when the P's M is back on its CPU. The load never
 //     sleeps, so a run keeps one phase against the tick and the seeds
 //     differ little.

@@ -204,7 +204,7 @@ var ruleTable = [numRules]ruleInfo{
 		"N cpu; N2 runnable; D lead; Flag newThread"},
 	RuleCPUWakeupPreempt: {"check_preempt_wakeup", "a woken thread whose vruntime is behind by more than the wake-up granularity preempts the running thread",
 		"N cpu; M2 preemptor; D lead; D2 wakeupGran"},
-	RuleCPUSliceOver: {"check_preempt_tick", "at the scheduler tick a thread that has had its slice of the period gives its CPU to the leftmost waiting thread",
+	RuleCPUSliceOver: {"check_preempt_tick", "at the scheduler tick a thread that has run its slice (the base slice, EEVDF's, checked as CFS's was) gives its CPU to the leftmost waiting thread",
 		"N cpu; N2 runnable; D slice; M2 next"},
 	RuleCPUResume: {"pick_next_task_fair", "a waiting thread gets a CPU, its own or an idle one that pulls it (newidle_balance)",
 		"N cpu; D offFor; Flag pulled"},
