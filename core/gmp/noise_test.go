@@ -68,8 +68,11 @@ func TestNoiseIsSeeded(t *testing.T) {
 }
 
 // A ping-pong pair beside a CPU hog on one P: on Go 1.26 the hog gets
-// 17–62% of the CPU (measured under runtime/trace on this project's
-// machine, doc.go). Exact, sysmon's look keeps landing inside a channel
+// 17–62% of the CPU (an earlier measurement on this project's machine,
+// doc.go; untraced, go run ./scripts/untraced -runs 10 hog-pingpong gave
+// 12.6–46.4%, median 40.5%, at a load average of 2–4: traced, the
+// tracer's writer starts a new time slice every buffer's worth of events
+// and the hog never runs, docs/fidelity.md). Exact, sysmon's look keeps landing inside a channel
 // operation that parks, which loses the request (R7.6), and the hog gets
 // little; with noise some looks land elsewhere and the pair is preempted
 // at its next channel operation, and the hog's share lands in the real
