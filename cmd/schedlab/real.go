@@ -253,9 +253,11 @@ slower); every other command takes the untraced ones. With more Ps than
 this machine has CPUs, the model's threads share its CPUs (as --cpus N).
 The real makespan leaves out the time the runtime's own goroutines (the
 tracer's writer) held every P while a scenario goroutine was ready. The
-real runs being traced, the model runs the tracer's CPU-sample reader, a
-goroutine of the runtime's that wakes every 100ms, and leaves it out of
-what it measures as the real trace's are left out.
+real runs being traced, the model runs two goroutines of the tracer's:
+its CPU-sample reader, which wakes every 100ms, and its writer, which the
+scheduler runs first, with a new time slice, whenever a thread's trace
+buffer is full; it leaves them out of what it measures, as the real
+trace's are left out.
 
 The observables are those a runtime trace can show: the first goroutine to
 start after main, the makespan, goroutines created and alive at once,

@@ -371,8 +371,8 @@ func (c *checker) goroutines() {
 		}
 		switch g.Status {
 		case Gwaiting:
-			if g.Where.Kind == LocWait {
-				c.seen[id]++ // waits on its children, in no queue
+			if g.Where.Kind == LocWait || g.Where.Kind == LocTraceWait {
+				c.seen[id]++ // waits on its children, or for a full trace buffer: in no queue
 			}
 		case Gidle, Grunnable:
 			if g.Status == Gidle || id == s.kicked {

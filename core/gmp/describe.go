@@ -123,6 +123,8 @@ func (d *Describer) AppendLoc(b []byte, l Loc) []byte {
 		return append(b, "errgroup.wait"...)
 	case LocSelect:
 		return append(b, "select"...)
+	case LocTraceWait:
+		return append(b, "trace.reader"...)
 	}
 	if wp := placeOf(l.Kind); wp != nil {
 		return wp.loc(d, b, l.ID)
@@ -228,6 +230,8 @@ func (d *Describer) appendPlace(b []byte, l Loc) []byte {
 		return append(b, "errgroup.Wait"...)
 	case LocSelect:
 		return append(b, "its select"...)
+	case LocTraceWait:
+		return append(b, "the tracer's wait for a full buffer"...)
 	}
 	if wp := placeOf(l.Kind); wp != nil {
 		return wp.words(d, b, l.ID)

@@ -39,6 +39,9 @@ var scheduleWords = words{
 		}
 		return appendf(b, "%v runs %v, returned by the network poller; schedtick %d%s", e.P, e.G, e.Schedtick(), runnableFor(e))
 	},
+	RuleTraceReader: func(d *Describer, b []byte, e *Event) []byte {
+		return appendf(b, "a trace buffer is full: %v runs %v, runtime/trace's writer, before anything else; a new time slice, schedtick %d", e.P, e.G, e.Schedtick())
+	},
 	RuleStolenRun: func(d *Describer, b []byte, e *Event) []byte {
 		// "%v runs %v, stolen from %v; schedtick %d%s"
 		b = append(AppendG(append(AppendP(b, e.P), " runs "...), e.G), ", stolen from "...)

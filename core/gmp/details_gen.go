@@ -836,11 +836,11 @@ func (e *Event) Running() int {
 
 // Schedtick is the detail the rule table calls "schedtick": N of
 // RuleMainStart, RuleRunnext, RuleRunqHead, RuleGlobalFairness,
-// RuleGlobalBatch, RuleNetpollRun, RuleStolenRun, RuleSysmonPreempt. It is
-// 0 for other rules.
+// RuleGlobalBatch, RuleNetpollRun, RuleStolenRun, RuleSysmonPreempt,
+// RuleTraceReader. It is 0 for other rules.
 func (e *Event) Schedtick() int {
 	switch e.Rule {
-	case RuleMainStart, RuleRunnext, RuleRunqHead, RuleGlobalFairness, RuleGlobalBatch, RuleNetpollRun, RuleStolenRun, RuleSysmonPreempt:
+	case RuleMainStart, RuleRunnext, RuleRunqHead, RuleGlobalFairness, RuleGlobalBatch, RuleNetpollRun, RuleStolenRun, RuleSysmonPreempt, RuleTraceReader:
 		return e.N
 	}
 	return 0
@@ -1104,11 +1104,11 @@ func (e *Event) WaitArg() int {
 // RuleRunqHead, RuleGlobalFairness, RuleGlobalBatch, RuleNetpollRun,
 // RuleStolenRun, RulePoolHandoff, RulePoolServeWaiter, RulePoolTakeQueued,
 // RulePoolServeQueued, RulePoolRefill, RuleMutexAcquire, RuleMutexQueue,
-// RuleMutexStarve, RuleMutexHandedOff, RuleReadyMutex. It is 0 for other
-// rules.
+// RuleMutexStarve, RuleMutexHandedOff, RuleReadyMutex, RuleTraceReader. It
+// is 0 for other rules.
 func (e *Event) Waited() time.Duration {
 	switch e.Rule {
-	case RuleRunnext, RuleRunqHead, RuleGlobalFairness, RuleGlobalBatch, RuleNetpollRun, RuleStolenRun, RulePoolHandoff, RulePoolServeWaiter, RulePoolTakeQueued, RulePoolServeQueued, RulePoolRefill, RuleMutexAcquire, RuleMutexQueue, RuleMutexStarve, RuleMutexHandedOff, RuleReadyMutex:
+	case RuleRunnext, RuleRunqHead, RuleGlobalFairness, RuleGlobalBatch, RuleNetpollRun, RuleStolenRun, RulePoolHandoff, RulePoolServeWaiter, RulePoolTakeQueued, RulePoolServeQueued, RulePoolRefill, RuleMutexAcquire, RuleMutexQueue, RuleMutexStarve, RuleMutexHandedOff, RuleReadyMutex, RuleTraceReader:
 		return e.D
 	}
 	return 0

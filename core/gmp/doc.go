@@ -216,7 +216,9 @@
 //     so the tracer's writer runs every millisecond or so on the only P,
 //     and findRunnable hands it the P with a new time slice (traceReader,
 //     proc.go); the pair then inherits that slice through runnext, and
-//     sysmon never sees one 10ms old.
+//     sysmon never sees one 10ms old. Config.Tracer, which schedlab
+//     verify sets, runs that writer (tracer.go): traced, the model's pair
+//     is never preempted either.
 //   - A goroutine woken by a timer on an otherwise idle P, 60 bursts of
 //     sleep 20ms and compute 9ms: the model preempts 1–3 (none exact),
 //     one early while sysmon's sleeps are still short and the rest when

@@ -239,6 +239,9 @@ const (
 	RuleCPUWakeupPreempt
 	RuleCPUSliceOver
 	RuleCPUResume
+	// RuleTraceReader: findRunnable runs runtime/trace's writer first, a
+	// trace buffer being full (Config.Tracer, tracer.go).
+	RuleTraceReader
 	numRules
 )
 
@@ -300,12 +303,14 @@ const (
 	ReasonRWMutexLock
 	ReasonSelectNoCases // select {}: waitReasonSelectNoCases, parked for ever
 	ReasonCondWait      // sync.Cond.Wait: waitReasonSyncCondWait
+	ReasonTraceReader   // runtime/trace's writer, in ReadTrace until a buffer is full: waitReasonTraceReaderBlocked
 )
 
 // reasonNames are runtime/trace's reasons for stops, and for parks the
 // waitReason Go's goroutine dump prints ("sync.Mutex.Lock").
 var reasonNames = [...]string{"", "preempted", "gosched", "sleep", "chan send", "chan receive", "network", "wait",
-	"select", "sync.WaitGroup.Wait", "sync.Mutex.Lock", "sync.RWMutex.RLock", "sync.RWMutex.Lock", "select (no cases)", "sync.Cond.Wait"}
+	"select", "sync.WaitGroup.Wait", "sync.Mutex.Lock", "sync.RWMutex.RLock", "sync.RWMutex.Lock", "select (no cases)", "sync.Cond.Wait",
+	"trace reader (blocked)"}
 
 func (r Reason) String() string {
 	if int(r) < len(reasonNames) {

@@ -50,6 +50,7 @@ const (
 	opGroupGo    // errgroup.Go's second half: wg.Add(1) and the go statement
 	opGroupDone  // the end of an errgroup goroutine: free its slot, wg.Done
 	opGroupWait  // errgroup.Wait
+	opTraceWait  // runtime/trace's writer back in ReadTrace (tracer.go)
 )
 
 var opNames = [...]string{
@@ -59,7 +60,7 @@ var opNames = [...]string{
 	OpGroup: "group", OpLock: "lock", OpUnlock: "unlock", OpRLock: "rlock", OpRUnlock: "runlock", OpAdd: "add", OpDone: "done", OpSelect: "select",
 	OpPrint: "print", OpSet: "set", OpObj: "object action",
 	opPoolWorker: "pool worker", opPoolPurge: "pool purge", opGroupSend: "errgroup.Go", opGroupGo: "errgroup.Go",
-	opGroupDone: "errgroup done", opGroupWait: "errgroup.Wait",
+	opGroupDone: "errgroup done", opGroupWait: "errgroup.Wait", opTraceWait: "trace reader",
 }
 
 // Actions lists the kinds of action a scenario can write, in declaration
@@ -381,7 +382,10 @@ func (s *Machine) runG(m *M) {
 		g.CPULeft = s.compute(d)
 		s.runCPU(m, g)
 	case OpSyscall:
-		s.entersyscall(m, g, s.draw(op.Dur), op.Block)
+		// A syscall action is what schedlab real makes a nanosleep
+		// (Costs.SyscallSlack); a printed line's write and the tracer's
+		// are writes, which the timer slack does not lengthen.
+		s.entersyscall(m, g, s.draw(op.Dur)+s.cfg.Costs.SyscallSlack, op.Block)
 	case OpSleep:
 		s.timeSleep(m, g, s.draw(op.Dur))
 	case OpNet:
@@ -452,6 +456,8 @@ func (s *Machine) runG(m *M) {
 		s.poolWorkerStep(m, g, op)
 	case opPoolPurge:
 		s.poolPurge(m, g, op)
+	case opTraceWait:
+		s.traceWait(m, g)
 	default:
 		s.gopanic(g, "unknown action "+op.Kind.String())
 	}

@@ -133,6 +133,7 @@ const (
 	LocWaitGroup         // parked in sync.WaitGroup.Wait; ID is the wait group
 	LocSelect            // parked in a select: its sudogs wait in the queues of every channel it selects on (select.go)
 	LocObj               // parked on a declared object of a registered kind (objkinds.go); ID is the object
+	LocTraceWait         // runtime/trace's writer, parked until a trace buffer is full (tracer.go)
 )
 
 // Loc is a place: a kind and, where it matters, the P or channel it

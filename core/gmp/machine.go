@@ -86,8 +86,8 @@ type Machine struct {
 	held   PID
 	kicked GID
 
-	// tracerG is the tracer's reader (Config.Tracer), or NoG.
-	tracerG GID
+	// tr is the tracer's goroutines, with Config.Tracer (tracer.go).
+	tr tracer
 
 	emitted int
 	steps   uint64
@@ -497,6 +497,9 @@ func (s *Machine) emit(e Event) {
 		e.Cause = s.causes.causeOf(&s.gs, &e, int32(s.emitted))
 	}
 	s.emitted++
+	if s.tr.on {
+		s.traceEvent(&e)
+	}
 	switch {
 	case s.sink != nil:
 		s.sink(e)

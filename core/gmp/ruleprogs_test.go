@@ -17,7 +17,9 @@ type microProg struct {
 	policy string
 	// cpus and load put the Ms on CPUs beside busy threads (cpus.go).
 	cpus, load int
-	prog       Program
+	// tracer runs the program traced (Config.Tracer, tracer.go).
+	tracer bool
+	prog   Program
 }
 
 func mainOnly(ops ...Op) Program { return Program{Main: ops} }
@@ -144,6 +146,9 @@ var (
 	// preempt it.
 	busyCPU = microProg{procs: 2, cpus: 1, prog: mainOnly(goN(1, sleep(time.Millisecond), cpu(time.Millisecond)),
 		cpu(10*time.Millisecond), waitKids())}
+	// A traced ping-pong long enough to fill a trace buffer.
+	tracedPingPong = microProg{procs: 1, tracer: true, prog: Program{Chans: []ChanDecl{{Name: "c"}},
+		Main: []Op{goN(1, loop(5000, recv(0))), loop(5000, send(0)), waitKids()}}}
 )
 
 // actionProgs runs the actions no program of ruleProgs uses: an action
@@ -290,6 +295,7 @@ var ruleProgs = map[Rule]microProg{
 	RuleCPUWakeupPreempt: busyCPU,
 	RuleCPUSliceOver:     busyCPU,
 	RuleCPUResume:        busyCPU,
+	RuleTraceReader:      tracedPingPong,
 }
 
 // runMicro runs a micro-program with the invariants checked and gives
@@ -302,7 +308,7 @@ func runMicro(t *testing.T, mp microProg, sink func(Event)) End {
 	}
 	prog := mp.prog
 	m, err := New(Config{Procs: mp.procs, Seed: 1, Until: mp.until, Costs: DefaultCosts(), Check: true, Policy: pol,
-		CPUs: mp.cpus, Load: mp.load}, &prog)
+		CPUs: mp.cpus, Load: mp.load, Tracer: mp.tracer}, &prog)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -208,6 +208,8 @@ var ruleTable = [numRules]ruleInfo{
 		"N cpu; N2 runnable; D slice; M2 next"},
 	RuleCPUResume: {"pick_next_task_fair", "a waiting thread gets a CPU, its own or an idle one that pulls it (newidle_balance)",
 		"N cpu; D offFor; Flag pulled"},
+	RuleTraceReader: {"traceReader", "a trace buffer is full: findRunnable runs runtime/trace's writer before anything else, with a new time slice (R3.3)",
+		"N schedtick; D waited"},
 }
 
 // Fn is the runtime function the rule models.

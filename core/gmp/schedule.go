@@ -109,8 +109,9 @@ func (s *Machine) execute(m *M, pk pick) {
 	s.wakeMAt(m, s.after(s.cfg.Costs.Execute), stepRunG)
 }
 
-// findRunnable follows R3.3. GC workers, the trace reader, the finalizer
-// and safe-point functions are not modelled (doc.go).
+// findRunnable follows R3.3. GC workers, the finalizer and safe-point
+// functions are not modelled (doc.go); the trace reader is, with
+// Config.Tracer.
 func (s *Machine) findRunnable(m *M) (pick, findResult) {
 	switch m.fr.phase {
 	case phaseSteal, phaseBackoff:
@@ -122,6 +123,12 @@ func (s *Machine) findRunnable(m *M) (pick, findResult) {
 	pp := s.p(m.P)
 	// Step 2: this P's expired timers; they ready Gs into its runnext.
 	pollUntil, _ := s.runTimers(pp, pp, m)
+	// Step 3: a full trace buffer, when the run is traced (tracer.go).
+	if s.tr.on {
+		if pk, ok := s.traceReader(m); ok {
+			return pk, found
+		}
+	}
 
 	// Step 5: every 61st fresh slice, one G from the global queue first.
 	if due, period := s.fairnessDue(pp); due && s.sched.runq.len() > 0 {

@@ -35,7 +35,7 @@ func (s *Machine) entersyscall(m *M, g *G, d time.Duration, block bool) {
 	} else if s.sched.SysmonWait {
 		s.wakeSysmonFromSyscall()
 	}
-	s.wakeMAt(m, s.after(d+s.cfg.Costs.Syscall+s.cfg.Costs.SyscallSlack), stepSyscallDone)
+	s.wakeMAt(m, s.after(d+s.cfg.Costs.Syscall), stepSyscallDone)
 }
 
 // exitsyscall returns g from its system call (R5.3-R5.5).

@@ -16,16 +16,27 @@ import "time"
 // stolen; sixty timer-woken 9ms bursts are preempted 4-5 times traced and
 // 0-3 untraced.
 //
-// schedlab verify compares the model with traced runs, so it turns this
-// goroutine on (Config.Tracer); no other command does. It is a goroutine
-// of the runtime, as the real one is: no go statement creates it, it is
-// nobody's child, and a trace of the model names it by TracerG so that a
-// reader can leave it out as the real trace's reader leaves out the
-// runtime's goroutines. Its timer is pending for as long as the program
-// runs, so a traced program that deadlocks is never reported, by the
-// runtime or the model: it runs on, its reader waking every 100ms. The trace's other goroutines (its writer and the
-// advancer that cuts a generation every second) wake only at the trace's
-// start and once a second, and are not modelled.
+// The other goroutine of the tracer that matters is its writer, the one
+// runtime/trace.Start starts to carry the trace to its file: it waits in
+// runtime.ReadTrace until a thread's trace buffer is full, and findRunnable
+// runs it before anything else (traceReader) with a new time slice; it
+// writes the buffer and waits again. A real trace of hog-pingpong shows it
+// start every 11,544-11,547 of the scenario's events, 52 times in 100ms,
+// for 25.7µs (median), 25.4µs of it the write: sysmon then never sees a
+// slice reach 10ms, and the ping-pong pair is never preempted, where
+// untraced (scripts/untraced) it is and the hog runs.
+//
+// schedlab verify compares the model with traced runs, so it turns both
+// goroutines on (Config.Tracer); no other command does. They are the
+// runtime's, as the real ones are: no go statement creates them, they are
+// nobody's children, and TracerGs names them so that a reader of the
+// model's events can leave them out as the real trace's reader leaves out
+// the runtime's goroutines (their numbers follow main's, and the
+// scenario's goroutines come after them). The reader's timer is pending
+// for as long as the program runs, so a traced program that deadlocks is
+// never reported, by the runtime or the model: it runs on, its reader
+// waking every 100ms. The trace's advancer, which cuts a generation once a
+// second, and what the tracer does at the trace's start are not modelled.
 
 const (
 	// tracerPeriod is the reader's sleep (trace.cpuSleep.sleep(100e6)).
@@ -37,29 +48,114 @@ const (
 	// (median; p10-p90 100.19-100.51ms), as the model's sleep, timer
 	// lateness and read make it.
 	tracerRead = 5 * time.Microsecond
+	// traceBufEvents is how many of the scenario's scheduler events fill
+	// one thread's trace buffer (64KiB), and traceWrite what the writer
+	// takes to write one: schedlab real hog-pingpong --emit DIR, a
+	// ping-pong's events, the writer starting every 11,544-11,547 of
+	// them, its write 25.4µs (median of 52).
+	traceBufEvents = 11545
+	traceWrite     = 25 * time.Microsecond
 )
 
-// startTracer makes the reader, asleep from the start on P0's timer heap,
-// where runtime/trace.Start, run by main on P0 before the scenario's
-// first action, leaves it.
+// tracer is the state of Config.Tracer's goroutines.
+type tracer struct {
+	on             bool
+	reader, writer GID
+	// buf counts, by thread, the events in its trace buffer; full is how
+	// many full buffers wait for the writer.
+	buf  []int32
+	full int
+}
+
+// startTracer makes the tracer's goroutines: the reader asleep on P0's
+// timer heap, where runtime/trace.Start, run by main on P0 before the
+// scenario's first action, leaves it, and the writer waiting for a full
+// buffer.
 func (s *Machine) startTracer() error {
-	body, err := s.indexBodies([]Op{{Kind: OpLoop, Loop: LoopForever, Body: []Op{
+	rb, err := s.indexBodies([]Op{{Kind: OpLoop, Loop: LoopForever, Body: []Op{
 		{Kind: OpCPU, Dur: Fixed(tracerRead)},
 		{Kind: OpSleep, Dur: Fixed(tracerPeriod)},
 	}}})
 	if err != nil {
 		return err
 	}
+	wb, err := s.indexBodies([]Op{{Kind: OpLoop, Loop: LoopForever, Body: []Op{
+		{Kind: OpSyscall, Dur: Fixed(traceWrite)},
+		{Kind: opTraceWait},
+	}}})
+	if err != nil {
+		return err
+	}
 	pp := &s.ps[0]
-	g, _ := s.newproc1(pp, nil, body)
-	s.tracerG = g.ID
-	g.Status = Gwaiting
-	g.WaitReason = ReasonSleep
-	g.Where = at(LocTimer, pp.ID)
-	g.M = NoM
-	s.addTimer(pp, Timer{When: s.after(tracerPeriod), G: g.ID})
+	r, _ := s.newproc1(pp, nil, rb)
+	r.Status, r.WaitReason, r.Where, r.M = Gwaiting, ReasonSleep, at(LocTimer, pp.ID), NoM
+	s.addTimer(pp, Timer{When: s.after(tracerPeriod), G: r.ID})
+	w, _ := s.newproc1(pp, nil, wb)
+	w.Status, w.WaitReason, w.Where, w.M = Gwaiting, ReasonTraceReader, Loc{Kind: LocTraceWait}, NoM
+	s.tr = tracer{on: true, reader: r.ID, writer: w.ID}
 	return nil
 }
 
-// TracerG is the tracer's reader goroutine (Config.Tracer), or NoG.
-func (s *Machine) TracerG() GID { return s.tracerG }
+// TracerGs are the tracer's goroutines (Config.Tracer), numbered after
+// main: the first and how many, or NoG and 0.
+func (s *Machine) TracerGs() (first GID, n int) {
+	if !s.tr.on {
+		return NoG, 0
+	}
+	return s.tr.reader, 2
+}
+
+// traceEvent counts e in its thread's trace buffer if the real trace
+// records such an event, and marks the buffer full when it is.
+func (s *Machine) traceEvent(e *Event) {
+	switch e.Kind {
+	case KindGoCreate, KindGoStart, KindGoStop, KindGoBlock, KindGoUnblock, KindGoExit,
+		KindSyscallEnter, KindSyscallExit, KindProcStart, KindProcStop, KindProcSteal:
+	default:
+		return
+	}
+	if e.M < 0 || e.G == s.tr.writer {
+		return
+	}
+	for int(e.M) >= len(s.tr.buf) {
+		s.tr.buf = append(s.tr.buf, 0)
+	}
+	if s.tr.buf[e.M]++; s.tr.buf[e.M] >= traceBufEvents {
+		s.tr.buf[e.M] = 0
+		s.tr.full++
+	}
+}
+
+// traceReader is findRunnable's first choice when a trace buffer is full
+// and the writer waits for one: the writer, with a new time slice.
+func (s *Machine) traceReader(m *M) (pick, bool) {
+	if s.tr.full == 0 {
+		return pick{}, false
+	}
+	g := s.g(s.tr.writer)
+	if g.Status != Gwaiting || g.Where.Kind != LocTraceWait {
+		return pick{}, false // writing one already: it takes the next itself
+	}
+	s.tr.full--
+	// findRunnable returns it with tryWakeP, and schedule calls wakep
+	// before running it (R3.3 step 3, R3.1).
+	defer s.wakep()
+	s.emit(Event{Kind: KindGoUnblock, Rule: RuleTraceReader, G: g.ID, P: m.P, M: m.ID, From: g.Where,
+		To: Loc{Kind: LocPicked, ID: int32(m.ID)}})
+	g.Status = Grunnable
+	g.WaitReason = NoReason
+	g.Runnable = s.now
+	return pick{g: g.ID, rule: RuleTraceReader, from: Loc{Kind: LocTraceWait}}, true
+}
+
+// traceWait is the writer back in ReadTrace after a write: another full
+// buffer is written at once, else it waits for one.
+func (s *Machine) traceWait(m *M, g *G) {
+	if s.tr.full > 0 {
+		s.tr.full--
+		s.continueAfter(m, 0)
+		return
+	}
+	s.gopark(m, g, ReasonTraceReader, Loc{Kind: LocTraceWait}, 0, 0)
+	s.enterScheduler(m)
+}

@@ -43,8 +43,8 @@ func TestTracerReaderWakesEvery100ms(t *testing.T) {
 	if end.Reason != gmp.MainReturned {
 		t.Fatalf("the run ended %v, want main's return", end.Reason)
 	}
-	if reader != m.TracerG() || reader == gmp.NoG {
-		t.Errorf("the goroutine that ran beside main is G%d, TracerG says G%d", reader, m.TracerG())
+	if first, n := m.TracerGs(); reader != first || n != 2 {
+		t.Errorf("the goroutine that ran beside main is G%d; TracerGs says G%d and %d more", reader, first, n-1)
 	}
 	if len(starts) != 3 {
 		t.Fatalf("the reader ran %d times in 350ms, want 3: %v", len(starts), starts)
@@ -84,7 +84,54 @@ func TestNoTracerByDefault(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g := m.TracerG(); g != gmp.NoG {
-		t.Errorf("TracerG is G%d on an untraced run", g)
+	if g, n := m.TracerGs(); g != gmp.NoG || n != 0 {
+		t.Errorf("TracerGs is G%d and %d on an untraced run", g, n)
+	}
+}
+
+const pingPongOneP = `procs: 1
+until: 100ms
+chans: {ping: 0, pong: 0}
+main:
+  - go: {do: [{cpu: 10s}]}
+  - go: {do: [{loop: {times: 1000000, do: [{recv: ping}, {send: pong}]}}]}
+  - loop: {times: 1000000, do: [{send: ping}, {recv: pong}]}
+`
+
+// A traced ping-pong fills a trace buffer every 11,545 events, and the
+// scheduler runs the trace's writer first, with a new time slice, before
+// anything else: sysmon never sees a slice reach 10ms, and the pair beside
+// a hog on one P is never preempted, as in the real traced runs (52 writes
+// and no preempted slice in 100ms, docs/fidelity.md), where untraced the
+// model preempts it.
+func TestTraceWriterRunsFirstWithANewSlice(t *testing.T) {
+	writes, preempted := 0, 0
+	var writer gmp.GID
+	m, _ := runTraced(t, pingPongOneP, func(e *gmp.Event) {
+		switch {
+		case e.Kind == gmp.KindGoStart && e.Rule == gmp.RuleTraceReader:
+			writes++
+			writer = e.G
+		case e.Kind == gmp.KindGoStop && e.Reason == gmp.ReasonPreempted:
+			preempted++
+		}
+	})
+	if first, n := m.TracerGs(); writer != first+1 || n != 2 {
+		t.Errorf("the writer is G%d; TracerGs says G%d and %d more", writer, first, n-1)
+	}
+	if writes < 20 || writes > 80 {
+		t.Errorf("the writer ran %d times in 100ms of ping-pong, want tens (the real runs: 52)", writes)
+	}
+	if preempted != 0 {
+		t.Errorf("traced, %d slices preempted, want none: the writer's starts begin new slices", preempted)
+	}
+	untraced := 0
+	runEach(t, pingPongOneP, 1, false, func(e *gmp.Event) {
+		if e.Kind == gmp.KindGoStop && e.Reason == gmp.ReasonPreempted {
+			untraced++
+		}
+	})
+	if untraced == 0 {
+		t.Error("untraced, no slice preempted: the test shows nothing")
 	}
 }

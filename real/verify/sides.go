@@ -19,11 +19,12 @@ func Model(prog *gmp.Program, cfg gmp.Config) (Observables, gmp.End, error) {
 	}
 	rec := NewRecorder(cfg.Procs)
 	var output []string
-	// The tracer's reader (Config.Tracer) is the runtime's, as in a real
-	// trace: its events go where a real trace's runtime goroutines' go,
-	// and the scenario's goroutines made after it take the numbers they
-	// have without it, as rtrace numbers a real trace's.
-	tracer := int64(m.TracerG())
+	// The tracer's goroutines (Config.Tracer) are the runtime's, as in a
+	// real trace: their events go where a real trace's runtime goroutines'
+	// go, and the scenario's goroutines made after them take the numbers
+	// they have without them, as rtrace numbers a real trace's.
+	first, n := m.TracerGs()
+	tracer, tracers := int64(first), int64(n)
 	m.SetSink(func(e gmp.Event) {
 		p := int64(e.P)
 		if e.P == gmp.NoP {
@@ -33,15 +34,15 @@ func Model(prog *gmp.Program, cfg gmp.Config) (Observables, gmp.End, error) {
 		switch {
 		case e.Kind == gmp.KindPrint:
 			output = append(output, e.Text())
-		case tracer != 0 && g == tracer:
+		case tracers > 0 && g >= tracer && g < tracer+tracers:
 			switch e.Kind {
 			case gmp.KindGoUnblock, gmp.KindGoStart, gmp.KindGoStop, gmp.KindGoBlock, gmp.KindSyscallExit:
 				rec.RuntimeEvent(e.T.D(), e.Kind.String(), g, p)
 			}
 		case e.Kind == gmp.KindGoCreate, e.Kind == gmp.KindGoStart, e.Kind == gmp.KindGoStop, e.Kind == gmp.KindGoBlock,
 			e.Kind == gmp.KindGoExit, e.Kind == gmp.KindSyscallEnter, e.Kind == gmp.KindSyscallExit, e.Kind == gmp.KindGoUnblock:
-			if tracer != 0 && g > tracer {
-				g--
+			if tracers > 0 && g >= tracer+tracers {
+				g -= tracers
 			}
 			rec.Event(e.T.D(), e.Kind.String(), g, p, tracedAsPreempted(e))
 		}
