@@ -40,8 +40,12 @@ import (
 //     A new thread goes to an idle CPU or the least loaded one
 //     (find_idlest_cpu). Its vruntime is set by place_entity: a sleeper
 //     is credited up to half of sched_latency below the queue's
-//     min_vruntime (GENTLE_FAIR_SLEEPERS), a new thread starts one slice
-//     above it (START_DEBIT).
+//     min_vruntime (GENTLE_FAIR_SLEEPERS), a new thread starts at it, as
+//     EEVDF places one (lag 0, its first deadline half a slice away, so it
+//     runs next); CFS started it a slice above (START_DEBIT), which kept a
+//     new M waiting a tick or more for a CPU while it held a P, where real
+//     traces on this machine's EEVDF kernel show new threads taking their
+//     Ps within 0.03-0.9ms (load 5).
 //   - A woken thread preempts the running one if its vruntime is behind
 //     by more than the wake-up granularity (check_preempt_wakeup,
 //     wakeup_preempt_entity); otherwise it waits in the queue.
@@ -475,7 +479,7 @@ func (c *cpuModel) place(s *Machine, m *M, t *osThread) bool {
 		t.vr += q.minVR - c.cpus[prev].minVR
 	}
 	if fresh {
-		t.vr = q.minVR + c.slice(c.nrRunning(k)+1) // START_DEBIT
+		t.vr = q.minVR // place_entity for a new thread under EEVDF
 	} else if floor := q.minVR - c.latency/2; t.vr < floor {
 		t.vr = floor // GENTLE_FAIR_SLEEPERS
 	}
@@ -664,17 +668,6 @@ func (c *cpuModel) idlest() int32 {
 		}
 	}
 	return best
-}
-
-// slice is a thread's share of the scheduling period with nr runnable
-// threads (sched_slice).
-func (c *cpuModel) slice(nr int) time.Duration {
-	nr = max(nr, 1)
-	period := c.latency
-	if time.Duration(nr)*c.minGran > period {
-		period = time.Duration(nr) * c.minGran
-	}
-	return period / time.Duration(nr)
 }
 
 // ensureTick puts CPU k's next scheduler tick on the agenda when the

@@ -7,7 +7,7 @@ import "time"
 var cpuWords = words{
 	RuleCPUWait: func(d *Describer, b []byte, e *Event) []byte {
 		if e.NewThread() {
-			b = appendf(b, "%v, a new thread, starts a slice behind the others on CPU%d (START_DEBIT) and waits in its run queue with %d runnable threads",
+			b = appendf(b, "%v, a new thread, finds no CPU idle: placed with the least vruntime on CPU%d, it waits in its run queue with %d runnable threads for the running one's slice to end",
 				e.M, e.Cpu(), e.Runnable())
 		} else if lead := roundUs(e.Lead()); lead > 0 {
 			b = appendf(b, "%v wakes but no CPU is idle, and it is only %v of vruntime behind CPU%d's thread, not enough to preempt it: it waits in CPU%d's run queue with %d runnable threads",

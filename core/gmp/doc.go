@@ -167,7 +167,7 @@
 //     wakeps left idle Ms (4-5 threads exist when main.main starts, on
 //     this machine), so its first wakep wakes one: a thread wake-up, not a
 //     creation, and under CPUs a sleeper's placement rather than a new
-//     thread's (START_DEBIT). start: warm (--warm-start, warmstart.go)
+//     thread's. start: warm (--warm-start, warmstart.go)
 //     begins so, the idle threads sleepers for the kernel too; it is off
 //     by default because every golden trace is of the bare start.
 //   - The waker's share of a thread wake-up: startm's futex wake costs
@@ -266,21 +266,21 @@
 //     fast end: the model's thief comes after the new thread's 20µs and
 //     steals at once, as 40 of the 100 real runs do, where the other real
 //     runs' back-off (What is left out: the waker's share of a wake-up)
-//     makes the median 66µs. Busy, 16-20ms against 47µs-39ms
-//     (median 121µs): inside, but the model's new thread waits a slice
-//     behind the others (START_DEBIT) where the real program wakes an M
-//     that slept.
+//     makes the median 66µs. Busy, 4-8ms against 47µs-39ms
+//     (median 121µs): inside, but the model's new thread waits for the
+//     running thread's slice to end where the real program wakes an M
+//     that slept, a sleeper that preempts.
 //   - Fan-in, 4 producers × 500 sends of 20µs work into one consumer on an
 //     unbuffered channel, 2 Ps: the consumer switches producer on
-//     98.3-99.7% of receives by default (quiet 61.7-99.85%), on 0.8-1.2%
-//     busy (real 0.9-83%), with runs of 192-249 receives from one producer
+//     98.3-99.7% of receives by default (quiet 61.7-99.85%), on 0.8-39%
+//     busy (real 0.9-83%), with runs of 191-425 receives from one producer
 //     (real 88-460; by default 2-8). A P whose M is off its CPU keeps its queue
 //     to itself, while on the P that runs the producer and the consumer
 //     hand runnext to each other until sysmon's look, 10ms of wall time
 //     later.
 //   - A Gosched storm, 4 goroutines × 2000 × (5µs + Gosched) on 2 Ps: the
 //     first to finish and the last are 0.08-0.9% of the run apart by
-//     default (quiet 0.19-9.6%), 16-28% busy (real 0.24-48%): the goroutine
+//     default (quiet 0.19-9.6%), 1.3-38% busy (real 0.24-48%): the goroutine
 //     on a descheduled M stops while the others go round the global
 //     queue.
 //   - A 20ms sleep beside two call-free hogs on 2 Ps: median 20.15-20.16ms
