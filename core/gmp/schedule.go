@@ -88,9 +88,11 @@ func (s *Machine) execute(m *M, pk pick) {
 	if !pk.inherit {
 		tick++
 	}
-	s.emit(Event{Kind: KindGoStart, Rule: pk.rule, G: g.ID, P: pp.ID, M: m.ID, From: pk.from,
-		To: at(LocRunning, pp.ID), N: int(tick), N2: pk.n, P2: pk.victim,
-		D: s.now.Sub(g.Runnable), Op: s.OpOf(g)})
+	if !s.counted() {
+		s.emit(Event{Kind: KindGoStart, Rule: pk.rule, G: g.ID, P: pp.ID, M: m.ID, From: pk.from,
+			To: at(LocRunning, pp.ID), N: int(tick), N2: pk.n, P2: pk.victim,
+			D: s.now.Sub(g.Runnable), Op: s.OpOf(g)})
+	}
 	// A request still set here was either honoured (the G was preempted
 	// or yielded) or lost when the G parked, which go-block reported.
 	g.Preempt = false

@@ -115,9 +115,11 @@ func (s *Machine) runqsteal(m *M, pp, victim *P, stealRunNext bool, expect GID) 
 	}
 	if n > 0 {
 		g := victim.runq.at(n - 1) // the last taken runs
-		s.emit(Event{Kind: KindSteal, Rule: RuleRunqsteal, G: g, P: pp.ID, M: m.ID,
-			From: at(LocRunq, victim.ID), To: at(LocRunning, pp.ID), P2: victim.ID, N: n,
-			N2: victim.runq.len() - n, Flag: s.cfg.Policy.StealAll})
+		if !s.counted() {
+			s.emit(Event{Kind: KindSteal, Rule: RuleRunqsteal, G: g, P: pp.ID, M: m.ID,
+				From: at(LocRunq, victim.ID), To: at(LocRunning, pp.ID), P2: victim.ID, N: n,
+				N2: victim.runq.len() - n, Flag: s.cfg.Policy.StealAll})
+		}
 		for range n - 1 {
 			g := victim.runq.pop()
 			pp.runq.push(g)
