@@ -340,7 +340,7 @@ func posOf(ops []Op) Pos {
 
 // runG executes the running G's next action on m.
 func (s *Machine) runG(m *M) {
-	g := s.g(m.CurG)
+	g := m.g
 	if g.closedOn != 0 {
 		s.gopanic(g, "send on closed channel "+s.chans[int(g.closedOn)-1].Name)
 		return

@@ -446,7 +446,7 @@ func (s *Machine) runM(m *M, next mStep) {
 	case stepRunG:
 		s.runG(m)
 	case stepCPUDone:
-		g := s.g(m.CurG)
+		g := m.g
 		g.inCPU = false
 		g.CPULeft = 0
 		s.runG(m)
@@ -594,6 +594,9 @@ func (s *Machine) Clone() *Machine {
 	c.ms = make([]*M, len(s.ms))
 	for i, m := range s.ms {
 		cm := *m
+		if cm.g != nil {
+			cm.g = c.gs.at(cm.CurG) // the clone's own slot
+		}
 		c.ms[i] = &cm
 	}
 	c.sched.Midle = append([]MID(nil), s.sched.Midle...)

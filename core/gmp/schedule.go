@@ -103,6 +103,7 @@ func (s *Machine) execute(m *M, pk pick) {
 	g.runGen++
 	g.RunStart = s.now
 	m.CurG = g.ID
+	m.g = g
 	m.State = MRunning
 	if !pk.inherit {
 		pp.Schedtick++
