@@ -589,7 +589,7 @@ func (s *Machine) ready(m *M, runner *P, g *G, ev Event) {
 	g.Status = Grunnable
 	g.WaitReason = NoReason
 	g.Runnable = s.now
-	s.putReady(runner, g.ID, to)
+	s.putReady(runner, g, to)
 	s.wakep()
 }
 

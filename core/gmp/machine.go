@@ -308,7 +308,7 @@ func New(cfg Config, prog *Program) (*Machine, error) {
 	main.pushFrame(frame{body: 0}) // depth 1 of MaxLoopDepth+1: cannot fail
 	s.live++
 	s.peakLive = 1
-	s.execute(m0, pick{g: main.ID, rule: RuleMainStart})
+	s.execute(m0, pick{g: main.ID, rule: RuleMainStart}, main)
 
 	s.mon.Delay = sysmonMinDelay
 	s.sleepSysmon(s.mon.Delay)

@@ -56,7 +56,7 @@ func (s *Machine) emitCreate(m *M, pp *P, newg *G, reusedFrom GID, ev Event) {
 		s.emit(ev)
 	}
 	newg.Status = Grunnable
-	s.putReady(pp, newg.ID, to)
+	s.putReady(pp, newg, to)
 	s.wakep()
 	s.peakLive = max(s.peakLive, s.live)
 }

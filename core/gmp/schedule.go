@@ -66,11 +66,12 @@ func (s *Machine) schedule(m *M) {
 		switch res {
 		case found:
 			m.Picked = pk.g
-			s.g(pk.g).Where = Loc{Kind: LocPicked, ID: int32(m.ID)}
+			g := s.g(pk.g)
+			g.Where = Loc{Kind: LocPicked, ID: int32(m.ID)}
 			if m.Spinning {
 				s.resetspinning(m)
 			}
-			s.execute(m, pk)
+			s.execute(m, pk, g)
 			return
 		case suspended:
 			return
@@ -79,10 +80,9 @@ func (s *Machine) schedule(m *M) {
 	s.fail(Invariant, fmt.Errorf("%v: findRunnable went back to its top 1000 times at %v", m.ID, s.now))
 }
 
-// execute runs pk's G on m (R3.2). It clears any pending preemption
+// execute runs pk's G, g, on m (R3.2). It clears any pending preemption
 // request, and only a G that does not inherit the slice advances schedtick.
-func (s *Machine) execute(m *M, pk pick) {
-	g := s.g(pk.g)
+func (s *Machine) execute(m *M, pk pick, g *G) {
 	pp := s.p(m.P)
 	tick := pp.Schedtick
 	if !pk.inherit {
