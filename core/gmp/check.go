@@ -303,6 +303,9 @@ func (c *checker) threads() (pendingP []bool) {
 // thread checks what an M holds against its state.
 func (c *checker) thread(m *M) {
 	s := c.s
+	if (m.CurG == NoG) != (m.g == nil) || m.g != nil && m.g != s.g(m.CurG) {
+		c.bad("%v's G slot does not match its %v", m.ID, m.CurG)
+	}
 	switch m.State {
 	case MRunning, MSyscall:
 		if m.CurG == NoG {

@@ -341,7 +341,7 @@ func posOf(ops []Op) Pos {
 
 // runG executes the running G's next action on m.
 func (s *Machine) runG(m *M) {
-	g := s.g(m.CurG)
+	g := m.g
 	if g.closedOn != 0 {
 		s.gopanic(g, "send on closed channel "+s.chans[int(g.closedOn)-1].Name)
 		return
@@ -557,8 +557,10 @@ func (s *Machine) enterSchedulerAfter(m *M, d time.Duration) {
 // details for the sentence: how long a sleep or read lasts, how many
 // children a wait waits for, the worker or waiter number, the weight.
 func (s *Machine) gopark(m *M, g *G, reason Reason, where Loc, d time.Duration, n int) {
-	s.emit(Event{Kind: KindGoBlock, Rule: RulePark, G: g.ID, P: m.P, M: m.ID,
-		From: at(LocRunning, m.P), To: where, Reason: reason, Op: s.OpOf(g), Flag: g.Preempt, D: d, N: n})
+	if !s.counted() {
+		s.emit(Event{Kind: KindGoBlock, Rule: RulePark, G: g.ID, P: m.P, M: m.ID,
+			From: at(LocRunning, m.P), To: where, Reason: reason, Op: s.OpOf(g), Flag: g.Preempt, D: d, N: n})
+	}
 	g.Status = Gwaiting
 	g.WaitReason = reason
 	g.Where = where
@@ -573,24 +575,27 @@ func (s *Machine) gopark(m *M, g *G, reason Reason, where Loc, d time.Duration, 
 // in (a timer heap, a channel's queue, the poller) after the event, like
 // every change an event describes.
 func (s *Machine) ready(m *M, runner *P, g *G, ev Event) {
-	ev.Kind = KindGoUnblock
-	ev.G = g.ID
-	ev.P = runner.ID
-	ev.M = m.ID
-	ev.From = g.Where
-	ev.To = s.readyPlace(runner)
-	if ev.To.Kind == LocRunnext {
-		ev.G3 = runner.Runnext
+	to := s.readyPlace(runner)
+	if !s.counted() {
+		ev.Kind = KindGoUnblock
+		ev.G = g.ID
+		ev.P = runner.ID
+		ev.M = m.ID
+		ev.From = g.Where
+		ev.To = to
+		if to.Kind == LocRunnext {
+			ev.G3 = runner.Runnext
+		}
+		if ev.Op == nil {
+			ev.Op = s.OpOf(g)
+		}
+		s.emit(ev)
 	}
-	if ev.Op == nil {
-		ev.Op = s.OpOf(g)
-	}
-	s.emit(ev)
 	s.detach(g)
 	g.Status = Grunnable
 	g.WaitReason = NoReason
 	g.Runnable = s.now
-	s.putReady(runner, g.ID, ev.To)
+	s.putReady(runner, g, to)
 	s.wakep()
 }
 

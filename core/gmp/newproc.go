@@ -43,18 +43,20 @@ func (s *Machine) emitCreate(m *M, pp *P, newg *G, reusedFrom GID, ev Event) {
 	if to.Kind == LocRunnext {
 		kicked = pp.Runnext
 	}
-	ev.Kind = KindGoCreate
-	ev.G = newg.ID
-	ev.P = pp.ID
-	ev.M = m.ID
-	ev.To = to
-	ev.G3 = kicked
-	ev.N = pp.runq.len() + boolInt(kicked != NoG)
-	ev.N2 = int(reusedFrom)
-	ev.Flag = kicked != NoG && pp.runq.full()
-	s.emit(ev)
+	if !s.counted() {
+		ev.Kind = KindGoCreate
+		ev.G = newg.ID
+		ev.P = pp.ID
+		ev.M = m.ID
+		ev.To = to
+		ev.G3 = kicked
+		ev.N = pp.runq.len() + boolInt(kicked != NoG)
+		ev.N2 = int(reusedFrom)
+		ev.Flag = kicked != NoG && pp.runq.full()
+		s.emit(ev)
+	}
 	newg.Status = Grunnable
-	s.putReady(pp, newg.ID, to)
+	s.putReady(pp, newg, to)
 	s.wakep()
 	s.peakLive = max(s.peakLive, s.live)
 }
@@ -109,8 +111,10 @@ func (s *Machine) goexit(m *M, g *G, returned bool) {
 	if g.ID == 1 {
 		rule = RuleMainGoexit
 	}
-	s.emit(Event{Kind: KindGoExit, Rule: rule, G: g.ID, P: pp.ID, M: m.ID,
-		From: at(LocRunning, pp.ID), To: at(LocFree, pp.ID), Op: s.OpOf(g)})
+	if !s.counted() {
+		s.emit(Event{Kind: KindGoExit, Rule: rule, G: g.ID, P: pp.ID, M: m.ID,
+			From: at(LocRunning, pp.ID), To: at(LocFree, pp.ID), Op: s.OpOf(g)})
+	}
 	g.Status = Gdead
 	g.Where = Loc{}
 	g.M = NoM

@@ -249,10 +249,10 @@ func (s *Machine) readyPlace(pp *P) Loc {
 }
 
 // putReady puts a new or readied G where readyPlace said.
-func (s *Machine) putReady(pp *P, gid GID, to Loc) {
+func (s *Machine) putReady(pp *P, g *G, to Loc) {
 	if to.Kind == LocGlobal {
-		s.globrunqput(gid)
+		s.globrunqput(g.ID)
 		return
 	}
-	s.runqput(pp, gid, to.Kind == LocRunnext)
+	s.runqputG(pp, g, to.Kind == LocRunnext)
 }

@@ -75,6 +75,7 @@ func (s *Machine) acquirepSilently(m *M, pp *P) {
 // scheduler's code.
 func (s *Machine) dropg(m *M) {
 	m.CurG = NoG
+	m.g = nil
 	m.State = MScheduler
 }
 

@@ -86,20 +86,28 @@ func (q *gqueue) Items() []GID { return append([]GID(nil), q.items[q.head:]...) 
 // runqput puts g on pp's local queue (R2.3, R2.4): into runnext if next,
 // kicking the old runnext to the tail; to the tail otherwise; and through
 // runqputslow when the ring is full.
-func (s *Machine) runqput(pp *P, gid GID, next bool) {
+func (s *Machine) runqput(pp *P, gid GID, next bool) { s.runqputG(pp, s.g(gid), next) }
+
+// runqputG is runqput of a G the caller holds (a go statement's new G, a
+// readied one), which it does not look up again.
+func (s *Machine) runqputG(pp *P, g *G, next bool) {
+	gid := g.ID
 	if next {
 		old := pp.Runnext
 		pp.Runnext = gid
-		s.g(gid).Where = at(LocRunnext, pp.ID)
+		g.Where = at(LocRunnext, pp.ID)
 		if old == NoG {
 			s.noteQueue(pp)
 			return
 		}
-		gid = old
+		gid, g = old, nil // the G kicked out of runnext, looked up if it goes to the ring
 	}
 	if !pp.runq.full() {
 		pp.runq.push(gid)
-		s.g(gid).Where = at(LocRunq, pp.ID)
+		if g == nil {
+			g = s.g(gid)
+		}
+		g.Where = at(LocRunq, pp.ID)
 		s.noteQueue(pp)
 		return
 	}

@@ -66,11 +66,12 @@ func (s *Machine) schedule(m *M) {
 		switch res {
 		case found:
 			m.Picked = pk.g
-			s.g(pk.g).Where = Loc{Kind: LocPicked, ID: int32(m.ID)}
+			g := s.g(pk.g)
+			g.Where = Loc{Kind: LocPicked, ID: int32(m.ID)}
 			if m.Spinning {
 				s.resetspinning(m)
 			}
-			s.execute(m, pk)
+			s.execute(m, pk, g)
 			return
 		case suspended:
 			return
@@ -79,18 +80,19 @@ func (s *Machine) schedule(m *M) {
 	s.fail(Invariant, fmt.Errorf("%v: findRunnable went back to its top 1000 times at %v", m.ID, s.now))
 }
 
-// execute runs pk's G on m (R3.2). It clears any pending preemption
+// execute runs pk's G, g, on m (R3.2). It clears any pending preemption
 // request, and only a G that does not inherit the slice advances schedtick.
-func (s *Machine) execute(m *M, pk pick) {
-	g := s.g(pk.g)
+func (s *Machine) execute(m *M, pk pick, g *G) {
 	pp := s.p(m.P)
 	tick := pp.Schedtick
 	if !pk.inherit {
 		tick++
 	}
-	s.emit(Event{Kind: KindGoStart, Rule: pk.rule, G: g.ID, P: pp.ID, M: m.ID, From: pk.from,
-		To: at(LocRunning, pp.ID), N: int(tick), N2: pk.n, P2: pk.victim,
-		D: s.now.Sub(g.Runnable), Op: s.OpOf(g)})
+	if !s.counted() {
+		s.emit(Event{Kind: KindGoStart, Rule: pk.rule, G: g.ID, P: pp.ID, M: m.ID, From: pk.from,
+			To: at(LocRunning, pp.ID), N: int(tick), N2: pk.n, P2: pk.victim,
+			D: s.now.Sub(g.Runnable), Op: s.OpOf(g)})
+	}
 	// A request still set here was either honoured (the G was preempted
 	// or yielded) or lost when the G parked, which go-block reported.
 	g.Preempt = false
@@ -101,6 +103,7 @@ func (s *Machine) execute(m *M, pk pick) {
 	g.runGen++
 	g.RunStart = s.now
 	m.CurG = g.ID
+	m.g = g
 	m.State = MRunning
 	if !pk.inherit {
 		pp.Schedtick++

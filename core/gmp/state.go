@@ -200,6 +200,11 @@ type M struct {
 	next   mStep
 	wakeAt sim.Time
 	fr     findState
+	// g is CurG's slot while CurG is set, nil otherwise (execute sets
+	// it, dropg clears it; a G's slot stays put while it lives). The
+	// steps of a running G read it through g rather than looking CurG
+	// up, a chain of four loads, twice a step.
+	g *G
 }
 
 // Sched is the global scheduler state (the runtime's sched).

@@ -135,3 +135,29 @@ func TestTraceWriterRunsFirstWithANewSlice(t *testing.T) {
 		t.Error("untraced, no slice preempted: the test shows nothing")
 	}
 }
+
+// The writer's buffers fill with the events a trace records whether or
+// not anything reads the model's events: a traced run with no sink is
+// the same run, event for event.
+func TestTraceBuffersFillWithoutASink(t *testing.T) {
+	sc := parse(t, pingPongOneP)
+	cfg := sc.Config()
+	cfg.Tracer = true
+	cfg.NoCauses = true // else the causes read every event, sink or not
+	run := func(sink bool) (int, uint64) {
+		m, err := gmp.New(cfg, sc.Program())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sink {
+			m.SetSink(func(gmp.Event) {})
+		}
+		m.Run()
+		return m.Emitted(), m.Steps()
+	}
+	e1, s1 := run(true)
+	e2, s2 := run(false)
+	if e1 != e2 || s1 != s2 {
+		t.Errorf("with a sink %d events in %d steps, without %d in %d", e1, s1, e2, s2)
+	}
+}

@@ -2,7 +2,6 @@ package gmp
 
 import (
 	"math/bits"
-	"slices"
 
 	"github.com/schedlab/schedlab/core/sim"
 )
@@ -114,12 +113,12 @@ func (s *Machine) victimWord(j int, pp *P, last bool) uint64 {
 	return w
 }
 
-// victimsAhead lists, in the order e visits them from where it stands,
-// the Ps a steal pass by pp may find something on (see victimWord), as
-// steps of e, when they are few: dense says there are too many to be
-// worth sorting, and the caller steps through every P instead, skipping
-// the others by their bits. The list is s's scratch, valid until the
-// next call.
+// victimsAhead lists the Ps a steal pass by pp may find something on
+// (see victimWord) that e has yet to visit from where it stands, as
+// steps of e, in no order (the caller takes the smallest first), when
+// they are few: dense says there are too many to be worth it, and the
+// caller steps through every P instead, skipping the others by their
+// bits. The list is s's scratch, valid until the next call.
 func (s *Machine) victimsAhead(e *randomEnum, pp *P, last bool) (steps []int32, dense bool) {
 	words := (e.count + 63) / 64
 	n := 0
@@ -138,7 +137,6 @@ func (s *Machine) victimsAhead(e *randomEnum, pp *P, last bool) (steps []int32, 
 			}
 		}
 	}
-	slices.Sort(steps)
 	s.stealSteps = steps
 	return steps, false
 }
