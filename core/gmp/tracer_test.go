@@ -1,6 +1,7 @@
 package gmp_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -89,25 +90,17 @@ func TestNoTracerByDefault(t *testing.T) {
 	}
 }
 
-const pingPongOneP = `procs: 1
-until: 100ms
-chans: {ping: 0, pong: 0}
-main:
-  - go: {do: [{cpu: 10s}]}
-  - go: {do: [{loop: {times: 1000000, do: [{recv: ping}, {send: pong}]}}]}
-  - loop: {times: 1000000, do: [{send: ping}, {recv: pong}]}
-`
-
 // A traced ping-pong fills a trace buffer every 11,545 events, and the
 // scheduler runs the trace's writer first, with a new time slice, before
 // anything else: sysmon never sees a slice reach 10ms, and the pair beside
-// a hog on one P is never preempted, as in the real traced runs (52 writes
-// and no preempted slice in 100ms, docs/fidelity.md), where untraced the
-// model preempts it.
+// a hog on one P (hogAndPingPong) is never preempted, as in the real traced
+// runs (52 writes and no preempted slice in 100ms, docs/fidelity.md), where
+// untraced the model preempts it.
 func TestTraceWriterRunsFirstWithANewSlice(t *testing.T) {
 	writes, preempted := 0, 0
 	var writer gmp.GID
-	m, _ := runTraced(t, pingPongOneP, func(e *gmp.Event) {
+	src := hogAndPingPong100ms(t)
+	m, _ := runTraced(t, src, func(e *gmp.Event) {
 		switch {
 		case e.Kind == gmp.KindGoStart && e.Rule == gmp.RuleTraceReader:
 			writes++
@@ -126,7 +119,7 @@ func TestTraceWriterRunsFirstWithANewSlice(t *testing.T) {
 		t.Errorf("traced, %d slices preempted, want none: the writer's starts begin new slices", preempted)
 	}
 	untraced := 0
-	runEach(t, pingPongOneP, 1, false, func(e *gmp.Event) {
+	runEach(t, src, 1, false, func(e *gmp.Event) {
 		if e.Kind == gmp.KindGoStop && e.Reason == gmp.ReasonPreempted {
 			untraced++
 		}
@@ -140,7 +133,7 @@ func TestTraceWriterRunsFirstWithANewSlice(t *testing.T) {
 // not anything reads the model's events: a traced run with no sink is
 // the same run, event for event.
 func TestTraceBuffersFillWithoutASink(t *testing.T) {
-	sc := parse(t, pingPongOneP)
+	sc := parse(t, hogAndPingPong100ms(t))
 	cfg := sc.Config()
 	cfg.Tracer = true
 	cfg.NoCauses = true // else the causes read every event, sink or not
@@ -160,4 +153,14 @@ func TestTraceBuffersFillWithoutASink(t *testing.T) {
 	if e1 != e2 || s1 != s2 {
 		t.Errorf("with a sink %d events in %d steps, without %d in %d", e1, s1, e2, s2)
 	}
+}
+
+// hogAndPingPong100ms is hogAndPingPong for hog-pingpong's 100ms, the
+// length the real runs were measured over.
+func hogAndPingPong100ms(t *testing.T) string {
+	src := strings.Replace(hogAndPingPong, "until: 300ms", "until: 100ms", 1)
+	if src == hogAndPingPong {
+		t.Fatal("hogAndPingPong no longer says until: 300ms")
+	}
+	return src
 }

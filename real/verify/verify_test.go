@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/schedlab/schedlab/core/gmp"
 	"github.com/schedlab/schedlab/core/scenarios"
 	"github.com/schedlab/schedlab/real/prog"
 )
@@ -493,16 +494,7 @@ func TestModelRunsTheTracersReader(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := sc.Config()
-	plain, _, err := Model(sc.Program(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Tracer = true
-	traced, _, err := Model(sc.Program(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	plain, traced := untracedAndTraced(t, sc, sc.Config())
 	if plain.FirstStarted != 3 || traced.FirstStarted != plain.FirstStarted {
 		t.Errorf("first goroutine started: G%d traced, G%d untraced; want G3 (runnext) both", traced.FirstStarted, plain.FirstStarted)
 	}
@@ -517,18 +509,29 @@ func TestModelRunsTheTracersReader(t *testing.T) {
 	for seed := uint64(1); seed <= 10; seed++ {
 		cfg := sc.Config()
 		cfg.Noise, cfg.Seed = true, seed
-		plain, _, err := Model(sc.Program(), cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg.Tracer = true
-		traced, _, err := Model(sc.Program(), cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
+		plain, traced := untracedAndTraced(t, sc, cfg)
 		if traced.Preempted < 4 || traced.Preempted > 5 || plain.Preempted >= traced.Preempted {
 			t.Errorf("timer-bursts, seed %d: %d bursts preempted traced, %d untraced; want 4–5 traced, as the real runs, and fewer untraced",
 				seed, traced.Preempted, plain.Preempted)
 		}
 	}
+}
+
+// untracedAndTraced measures sc's model run under cfg without and with
+// the tracer's goroutines.
+func untracedAndTraced(t *testing.T, sc *scenarios.Scenario, cfg gmp.Config) (plain, traced Observables) {
+	t.Helper()
+	for _, on := range []bool{false, true} {
+		cfg.Tracer = on
+		o, _, err := Model(sc.Program(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if on {
+			traced = o
+		} else {
+			plain = o
+		}
+	}
+	return plain, traced
 }

@@ -30,6 +30,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/schedlab/schedlab/scripts/internal/probe"
 )
 
 func main() {
@@ -42,7 +44,7 @@ func main() {
 		measure(*procs, *dur)
 		return
 	}
-	fmt.Printf("load average before: %s\n", loadavg())
+	fmt.Printf("load average before: %s\n", probe.Loadavg())
 	var slices, waits []float64
 	for i := 1; i <= *runs; i++ {
 		cmd := exec.Command(os.Args[0], "-child", "-procs", strconv.Itoa(*procs), "-for", dur.String())
@@ -57,7 +59,7 @@ func main() {
 		slices, waits = append(slices, s), append(waits, w)
 		fmt.Printf("run %d: slice %.2fms, wait %.2fms\n", i, s, w)
 	}
-	fmt.Printf("load average after: %s\n", loadavg())
+	fmt.Printf("load average after: %s\n", probe.Loadavg())
 	fmt.Printf("%d threads on %d CPUs, %d runs: slice median %.2fms (%.2f–%.2f), wait median %.2fms (%.2f–%.2f)\n",
 		*procs, runtime.NumCPU(), *runs, median(slices), minOf(slices), maxOf(slices), median(waits), minOf(waits), maxOf(waits))
 }
@@ -117,15 +119,6 @@ func read(tid int) (s struct{ on, wait, turns float64 }) {
 		s.turns, _ = strconv.ParseFloat(f[2], 64)
 	}
 	return s
-}
-
-func loadavg() string {
-	b, _ := os.ReadFile("/proc/loadavg")
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return "?"
-	}
-	return strings.Join(f[:3], " ")
 }
 
 func median(v []float64) float64 {
