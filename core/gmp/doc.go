@@ -280,7 +280,7 @@
 //     later.
 //   - A Gosched storm, 4 goroutines × 2000 × (5µs + Gosched) on 2 Ps: the
 //     first to finish and the last are 0.08-0.9% of the run apart by
-//     default (quiet 0.19-9.6%), 1.3-38% busy (real 0.24-48%): the goroutine
+//     default (quiet 0.048-10.7%), 1.3-38% busy (real 0.24-48%): the goroutine
 //     on a descheduled M stops while the others go round the global
 //     queue.
 //   - A 20ms sleep beside two call-free hogs on 2 Ps: median 20.15-20.16ms

@@ -137,7 +137,11 @@ func medianSleep(r machineRun) float64 {
 // longest run 2-193, Gosched spread 0.19-9.6%, every median sleep
 // 20.14ms); the first wake-up's also go run ./scripts/firstwake -runs 100
 // at load 1.5 (12-5034µs, median 66µs; the thief that steals at once, as
-// the model's does, is 40 of the 100). A figure the model misses carries
+// the model's does, is 40 of the 100); the Gosched storm's also two more
+// series of go run ./scripts/underload -runs 10 gosched-storm, 2026-11-26
+// with nothing else running (its own runs lift the load average to 1.5-2.4):
+// spread 0.048-4.07% and 0.34-10.73%, lowest where the program's threads
+// waited least for a CPU (waited% 0.2-0.4: 0.048-0.68%). A figure the model misses carries
 // why; the test holds it outside, so that whoever brings it inside is told
 // to drop the reason.
 type machineFigure struct {
@@ -167,16 +171,14 @@ var machineCases = []machineCase{
 		what: "% of receives that switch producer", of: func(r machineRun) float64 { sw, _ := fanIn(r); return sw },
 		quiet: [2]float64{61.7, 99.85}, busy: [2]float64{0.9, 83.4},
 		busyGap: "the load never sleeps, so on some seeds the producers take the only running P in turns of slices on end: " +
-			"14 switches in 1999 receives, where the real runs had 18 at the fewest",
+			"16 switches in 1999 receives, where the real runs had 18 at the fewest",
 	}, {
 		what: "longest run of receives from one producer", of: func(r machineRun) float64 { _, lr := fanIn(r); return lr },
 		quiet: [2]float64{2, 193}, busy: [2]float64{88, 460},
 	}}},
 	{"gosched-storm", 80.2, []machineFigure{{
 		what: "% of the run between the first and the last to finish", of: goschedSpread,
-		quiet: [2]float64{0.19, 9.6}, busy: [2]float64{0.24, 47.6},
-		quietGap: "with nothing else running the model's four goroutines take turns so evenly that on some seeds they " +
-			"finish within 0.3% of the run of each other",
+		quiet: [2]float64{0.048, 10.73}, busy: [2]float64{0.24, 47.6},
 	}}},
 	{"sleepers", 86.2, []machineFigure{{
 		what: "median ms a 20ms sleep lasts", of: medianSleep,
