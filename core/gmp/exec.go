@@ -50,6 +50,7 @@ const (
 	opGroupGo    // errgroup.Go's second half: wg.Add(1) and the go statement
 	opGroupDone  // the end of an errgroup goroutine: free its slot, wg.Done
 	opGroupWait  // errgroup.Wait
+	opTraceWrite // runtime/trace's writer writing a full buffer (tracer.go)
 	opTraceWait  // runtime/trace's writer back in ReadTrace (tracer.go)
 )
 
@@ -60,7 +61,7 @@ var opNames = [...]string{
 	OpGroup: "group", OpLock: "lock", OpUnlock: "unlock", OpRLock: "rlock", OpRUnlock: "runlock", OpAdd: "add", OpDone: "done", OpSelect: "select",
 	OpPrint: "print", OpSet: "set", OpObj: "object action",
 	opPoolWorker: "pool worker", opPoolPurge: "pool purge", opGroupSend: "errgroup.Go", opGroupGo: "errgroup.Go",
-	opGroupDone: "errgroup done", opGroupWait: "errgroup.Wait", opTraceWait: "trace reader",
+	opGroupDone: "errgroup done", opGroupWait: "errgroup.Wait", opTraceWrite: "trace write", opTraceWait: "trace reader",
 }
 
 // Actions lists the kinds of action a scenario can write, in declaration
@@ -456,6 +457,8 @@ func (s *Machine) runG(m *M) {
 		s.poolWorkerStep(m, g, op)
 	case opPoolPurge:
 		s.poolPurge(m, g, op)
+	case opTraceWrite:
+		s.traceWrite(m, g)
 	case opTraceWait:
 		s.traceWait(m, g)
 	default:

@@ -2,7 +2,7 @@ package gmp
 
 import "time"
 
-// The tracer's goroutine. A program that runtime/trace records runs a few
+// The tracer's goroutines. A program that runtime/trace records runs a few
 // goroutines of the runtime's own beside its own, and one of them wakes
 // on its own: the reader of CPU-profile samples (runtime/tracecpu.go,
 // traceStartReadCPU), which sleeps 100ms on a timer, reads, and sleeps
@@ -10,11 +10,12 @@ import "time"
 // P it last ran on, so every ~100ms an idle machine's netpoller or a
 // spinning M runs it there: the goroutine takes that P for a few
 // microseconds, readies through wakep, and its start is one sysmon sees.
-// Real traces show what that does: a ping-pong of 100ms sleeps on 2 Ps
-// stays on one P because the M that wakes for the reader wakes another
-// for the other P, which then runs its own timer rather than having it
-// stolen; sixty timer-woken 9ms bursts are preempted 4-5 times traced and
-// 0-3 untraced.
+// Real traces show what that does: in pingpong-table's, the M that wakes
+// for the reader on P0 wakes another for P1, which then runs its own
+// timer rather than having it stolen (the model, whose idle list the
+// trace's start does not order as the real one's, still steals it);
+// sixty timer-woken 9ms bursts are preempted 4-5 times traced and 0-3
+// untraced.
 //
 // The other goroutine of the tracer that matters is its writer, the one
 // runtime/trace.Start starts to carry the trace to its file: it waits in
@@ -49,12 +50,12 @@ const (
 	// lateness and read make it.
 	tracerRead = 5 * time.Microsecond
 	// traceBufEvents is how many of the scenario's scheduler events fill
-	// one thread's trace buffer (64KiB), and traceWrite what the writer
+	// one thread's trace buffer (64KiB), and traceWriteDur what the writer
 	// takes to write one: schedlab real hog-pingpong --emit DIR, a
 	// ping-pong's events, the writer starting every 11,544-11,547 of
 	// them, its write 25.4µs (median of 52).
 	traceBufEvents = 11545
-	traceWrite     = 25 * time.Microsecond
+	traceWriteDur  = 25 * time.Microsecond
 )
 
 // tracer is the state of Config.Tracer's goroutines.
@@ -80,7 +81,7 @@ func (s *Machine) startTracer() error {
 		return err
 	}
 	wb, err := s.indexBodies([]Op{{Kind: OpLoop, Loop: LoopForever, Body: []Op{
-		{Kind: OpSyscall, Dur: Fixed(traceWrite)},
+		{Kind: opTraceWrite},
 		{Kind: opTraceWait},
 	}}})
 	if err != nil {
@@ -146,6 +147,14 @@ func (s *Machine) traceReader(m *M) (pick, bool) {
 	g.WaitReason = NoReason
 	g.Runnable = s.now
 	return pick{g: g.ID, rule: RuleTraceReader, from: Loc{Kind: LocTraceWait}}, true
+}
+
+// traceWrite is the writer's write of a full buffer to the trace's file: a
+// system call of traceWriteDur, which keeps the P (a scenario's syscall
+// action is a nanosleep in the real program, Costs.SyscallSlack; this is a
+// write).
+func (s *Machine) traceWrite(m *M, g *G) {
+	s.entersyscall(m, g, traceWriteDur, false)
 }
 
 // traceWait is the writer back in ReadTrace after a write: another full

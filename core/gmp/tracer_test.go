@@ -164,3 +164,40 @@ func hogAndPingPong100ms(t *testing.T) string {
 	}
 	return src
 }
+
+// The writer's write is a write, not a scenario's syscall action, which
+// verify lengthens by the nanosleep's slack (Costs.SyscallSlack): it
+// lasts its 25µs and the syscall's own overhead, whatever that slack.
+func TestTraceWriterWriteIsNoNanosleep(t *testing.T) {
+	sc := parse(t, hogAndPingPong100ms(t))
+	cfg := sc.Config()
+	cfg.Tracer = true
+	cfg.Costs = gmp.DefaultCosts()
+	cfg.Costs.SyscallSlack = time.Millisecond
+	m, err := gmp.New(cfg, sc.Program())
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _ := m.TracerGs()
+	writer := first + 1
+	var entered sim.Time = -1
+	writes := 0
+	m.SetSink(func(e gmp.Event) {
+		if e.G != writer {
+			return
+		}
+		switch e.Kind {
+		case gmp.KindSyscallEnter:
+			entered = e.T
+		case gmp.KindSyscallExit:
+			writes++
+			if d := e.T.Sub(entered); d > 30*time.Microsecond {
+				t.Errorf("a write lasted %v, want about 25µs: the syscall action's slack lengthened it", d)
+			}
+		}
+	})
+	m.Run()
+	if writes == 0 {
+		t.Fatal("the writer wrote nothing")
+	}
+}
