@@ -191,10 +191,11 @@ type Config struct {
 	// bookkeeping that finds each event's cause (cause.go) is then
 	// skipped.
 	NoCauses bool
-	// Tracer runs the goroutine runtime/trace adds to a program it
-	// records, its CPU-sample reader, which wakes every 100ms
-	// (tracer.go). schedlab verify sets it, its real runs being traced;
-	// a run without it is the program untraced.
+	// Tracer runs the goroutines runtime/trace adds to a program it
+	// records: its CPU-sample reader, which wakes every 100ms, and its
+	// writer, which the scheduler runs first whenever a trace buffer is
+	// full (tracer.go). schedlab verify sets it, its real runs being
+	// traced; a run without it is the program untraced.
 	Tracer bool
 }
 

@@ -169,8 +169,8 @@ func RealRuns(ctx context.Context, s *prog.Session, n int, timeout time.Duration
 // exit status and message.
 func Scenario(ctx context.Context, sc *scenarios.Scenario, o Options) (*Report, error) {
 	cfg, cpusNote := onMachineCPUs(sc.ConfigWith(o.Overrides), o.Overrides, runtime.NumCPU())
-	// The real runs are traced, and the tracer's reader is a goroutine of
-	// their runtime that wakes every 100ms: the model runs it too.
+	// The real runs are traced: the model runs the tracer's goroutines
+	// too, its CPU-sample reader and its writer (gmp's tracer.go).
 	cfg.Tracer = prog.Traced(sc)
 	cfg = afterPrelude(sc, cfg)
 	cfg = nanosleepSyscalls(cfg)
