@@ -191,6 +191,7 @@ const (
 	stepNetpollDone        // blocking netpoll returns
 	stepStart              // woken by startm, or a new thread starts: take nextp
 	stepWrite              // a print's formatting is done: the write system call
+	stepExecute            // Costs.Dispatch is over: execute starts the picked G
 )
 
 type wakeKind uint8
@@ -475,6 +476,8 @@ func (s *Machine) runM(m *M, next mStep) {
 		s.mstart(m)
 	case stepWrite:
 		s.write(m)
+	case stepExecute:
+		s.execute(m, m.pick, s.g(m.Picked))
 	}
 }
 

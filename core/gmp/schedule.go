@@ -71,6 +71,11 @@ func (s *Machine) schedule(m *M) {
 			if m.Spinning {
 				s.resetspinning(m)
 			}
+			if d := s.cfg.Costs.Dispatch; d > 0 {
+				m.pick = pk
+				s.wakeMAt(m, s.after(d), stepExecute)
+				return
+			}
 			s.execute(m, pk, g)
 			return
 		case suspended:
