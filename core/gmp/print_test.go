@@ -154,3 +154,32 @@ func TestPrintInASelectCase(t *testing.T) {
 		t.Error("Prints finds a print in a program that has none")
 	}
 }
+
+// fmt's formatting of a line is work on the CPU: a thread that formats
+// competes for its CPU as a computing one does, and is never counted
+// asleep (needsCPU). On one CPU shared with a busy thread, the formatter
+// is on it or waiting for it at every step while a write is due.
+func TestPrintFormattingNeedsACPU(t *testing.T) {
+	prog := Program{Main: []Op{printOp("a"), cpu(100 * time.Microsecond), printOp("b")}}
+	m, err := New(Config{Procs: 1, Seed: 1, CPUs: 1, Load: 1}, &prog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	formatting := 0
+	for m.Step() {
+		m0 := m.M(0)
+		if m0.next != stepWrite {
+			continue
+		}
+		formatting++
+		if _, on := m.ThreadCPU(m0.ID); on == CPUNone {
+			t.Fatalf("at %v: M0 formats a line asleep, off every CPU", m.Now())
+		}
+	}
+	if end := m.End(); end.Reason != MainReturned {
+		t.Fatalf("ended with %v (%v)", end.Reason, end.Err)
+	}
+	if formatting == 0 {
+		t.Fatal("no step found M0 formatting a line")
+	}
+}
