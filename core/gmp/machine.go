@@ -323,6 +323,7 @@ func New(cfg Config, prog *Program) (*Machine, error) {
 	if cfg.CPUs > 0 || cfg.Load > 0 {
 		s.startCPUs()
 	}
+	s.tracerWakep()
 	return s, nil
 }
 

@@ -12,10 +12,8 @@ import "time"
 // microseconds, readies through wakep, and its start is one sysmon sees.
 // Real traces show what that does: in pingpong-table's, the M that wakes
 // for the reader on P0 wakes another for P1, which then runs its own
-// timer rather than having it stolen (the model, whose idle list the
-// trace's start does not order as the real one's, still steals it);
-// sixty timer-woken 9ms bursts are preempted 4-5 times traced and 0-3
-// untraced.
+// timer rather than having it stolen; sixty timer-woken 9ms bursts are
+// preempted 4-6 times traced and 0-3 untraced.
 //
 // The other goroutine of the tracer that matters is its writer, the one
 // runtime/trace.Start starts to carry the trace to its file: it waits in
@@ -36,8 +34,9 @@ import "time"
 // scenario's goroutines come after them). The reader's timer is pending
 // for as long as the program runs, so a traced program that deadlocks is
 // never reported, by the runtime or the model: it runs on, its reader
-// waking every 100ms. The trace's advancer, which cuts a generation once a
-// second, and what the tracer does at the trace's start are not modelled.
+// waking every 100ms. The trace's advancer, which runs for a fraction of
+// a microsecond at the start and then cuts a generation once a second, is
+// not modelled.
 
 const (
 	// tracerPeriod is the reader's sleep (trace.cpuSleep.sleep(100e6)).
@@ -68,10 +67,20 @@ type tracer struct {
 	full int
 }
 
-// startTracer makes the tracer's goroutines: the reader asleep on P0's
-// timer heap, where runtime/trace.Start, run by main on P0 before the
-// scenario's first action, leaves it, and the writer waiting for a full
-// buffer.
+// startTracer makes the tracer's goroutines as runtime/trace.Start,
+// which main runs on P0 just before the scenario's first action, leaves
+// them. The reader is runnable in P0's ring, made by a go statement that
+// nothing has run yet: it computes when its turn comes, then sleeps on
+// the heap of the P it ran on. The writer has written the trace's header
+// and waits for a full buffer. Real traces show both (schedlab real NAME
+// --emit DIR): in pingpong-table's, on 2 Ps, the reader runs on P0 after
+// main first blocks, and its timer is P0's; in hog-pingpong's, on one P,
+// the writer writes the header before the scenario's first go statement,
+// then runs only for full buffers, and the reader never runs in the
+// 100ms: the ping-pong pair keeps the P through runnext, and the writer's
+// new slices keep sysmon from preempting it. The go statements that made
+// them woke an idle P's M, which New does with wakep once the machine is
+// up (tracerWakep).
 func (s *Machine) startTracer() error {
 	rb, err := s.indexBodies([]Op{{Kind: OpLoop, Loop: LoopForever, Body: []Op{
 		{Kind: OpCPU, Dur: Fixed(tracerRead)},
@@ -89,12 +98,20 @@ func (s *Machine) startTracer() error {
 	}
 	pp := &s.ps[0]
 	r, _ := s.newproc1(pp, nil, rb)
-	r.Status, r.WaitReason, r.Where, r.M = Gwaiting, ReasonSleep, at(LocTimer, pp.ID), NoM
-	s.addTimer(pp, Timer{When: s.after(tracerPeriod), G: r.ID})
+	r.Status, r.M, r.Runnable = Grunnable, NoM, s.now
+	s.runqputG(pp, r, false)
 	w, _ := s.newproc1(pp, nil, wb)
 	w.Status, w.WaitReason, w.Where, w.M = Gwaiting, ReasonTraceReader, Loc{Kind: LocTraceWait}, NoM
 	s.tr = tracer{on: true, reader: r.ID, writer: w.ID}
 	return nil
+}
+
+// tracerWakep is the wakep of the go statements that made the tracer's
+// goroutines: an idle P's M spins to look for them.
+func (s *Machine) tracerWakep() {
+	if s.tr.on {
+		s.wakep()
+	}
 }
 
 // TracerGs are the tracer's goroutines (Config.Tracer), numbered after

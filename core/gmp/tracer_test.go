@@ -24,9 +24,12 @@ func runTraced(t *testing.T, src string, f func(e *gmp.Event)) (*gmp.Machine, gm
 	return m, m.Run()
 }
 
-// The tracer's reader sleeps 100ms, computes a few microseconds, and
-// sleeps again, for as long as the program runs; no go statement makes
-// it, and main's return ends the run with it asleep.
+// The tracer's reader starts runnable in P0's ring, as runtime/trace.Start
+// leaves it: it runs when main first blocks, computes a few microseconds,
+// sleeps 100ms, and so on for as long as the program runs. No go statement
+// of the scenario makes it, and main's return ends the run with it asleep.
+// The writer waits for a full buffer and, in a program this quiet, never
+// runs.
 func TestTracerReaderWakesEvery100ms(t *testing.T) {
 	var starts []sim.Time
 	var reader gmp.GID
@@ -36,6 +39,9 @@ func TestTracerReaderWakesEvery100ms(t *testing.T) {
 			t.Errorf("the reader is nobody's goroutine, but an event creates G%d", e.G)
 		case gmp.KindGoStart:
 			if e.G != 1 {
+				if reader != gmp.NoG && e.G != reader {
+					t.Errorf("G%d started beside main and G%d", e.G, reader)
+				}
 				reader = e.G
 				starts = append(starts, e.T)
 			}
@@ -47,11 +53,14 @@ func TestTracerReaderWakesEvery100ms(t *testing.T) {
 	if first, n := m.TracerGs(); reader != first || n != 2 {
 		t.Errorf("the goroutine that ran beside main is G%d; TracerGs says G%d and %d more", reader, first, n-1)
 	}
-	if len(starts) != 3 {
-		t.Fatalf("the reader ran %d times in 350ms, want 3: %v", len(starts), starts)
+	if len(starts) != 4 {
+		t.Fatalf("the reader ran %d times in 350ms, want 4 (at main's first block, then every 100ms): %v", len(starts), starts)
 	}
-	for i, at := range starts {
-		due := sim.Time(0).Add(time.Duration(i+1) * 100 * time.Millisecond)
+	if starts[0] > sim.Time(0).Add(time.Microsecond) {
+		t.Errorf("the reader first ran at %v, want as main blocked at once", starts[0])
+	}
+	for i, at := range starts[1:] {
+		due := starts[0].Add(time.Duration(i+1) * 100 * time.Millisecond)
 		// Each wake-up is at least its 100ms after the last sleep began,
 		// and late by no more than a netpoll round (epoll's milliseconds).
 		if at < due || at > due.Add(time.Duration(i+1)*2*time.Millisecond) {
@@ -73,8 +82,8 @@ func TestTracerReaderKeepsADeadlockRunning(t *testing.T) {
 	if end.Reason != gmp.UntilReached {
 		t.Fatalf("the run ended %v, want it to run on to until", end.Reason)
 	}
-	if starts != 9 {
-		t.Errorf("the reader ran %d times in 1s, want 9 (its sleeps and wake-ups are a little over 100ms each)", starts)
+	if starts != 10 {
+		t.Errorf("the reader ran %d times in 1s, want 10: at the start, then 9 wake-ups (its sleeps and wake-ups are a little over 100ms each)", starts)
 	}
 }
 
@@ -199,5 +208,41 @@ func TestTraceWriterWriteIsNoNanosleep(t *testing.T) {
 	m.Run()
 	if writes == 0 {
 		t.Fatal("the writer wrote nothing")
+	}
+}
+
+// runtime/trace.Start, run by main on P0 just before the scenario's first
+// action, leaves the reader runnable in P0's ring and the writer waiting
+// for a full buffer, and its go statements wake an idle P's M: the model
+// starts so, and that M, spinning on P1, takes the reader from P0's ring
+// while main computes.
+func TestTraceStartLeavesTheReaderInP0sRing(t *testing.T) {
+	sc := parse(t, "procs: 2\nmain:\n  - cpu: 1ms\n")
+	cfg := sc.Config()
+	cfg.Tracer = true
+	m, err := gmp.New(cfg, sc.Program())
+	if err != nil {
+		t.Fatal(err)
+	}
+	reader, _ := m.TracerGs()
+	if r, w := m.G(reader), m.G(reader+1); r.Status != gmp.Grunnable || r.Where.Kind != gmp.LocRunq || r.Where.ID != 0 ||
+		w.Status != gmp.Gwaiting || w.Where.Kind != gmp.LocTraceWait {
+		t.Errorf("at the start the reader is %v at %v and the writer %v at %v; want runnable in P0's ring, and waiting for a full buffer",
+			r.Status, r.Where, w.Status, w.Where)
+	}
+	woke, stolen := false, false
+	m.SetSink(func(e gmp.Event) {
+		switch {
+		case e.Kind == gmp.KindMStart && e.T == 0 && e.P == 1:
+			woke = true
+		case e.Kind == gmp.KindGoStart && e.G == reader && e.P == 1:
+			stolen = true
+		}
+	})
+	if end := m.Run(); end.Reason != gmp.MainReturned {
+		t.Fatalf("the run ended %v", end.Reason)
+	}
+	if !woke || !stolen {
+		t.Errorf("P1's M started at 0: %v; P1 ran the reader: %v; want both", woke, stolen)
 	}
 }

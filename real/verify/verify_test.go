@@ -483,9 +483,9 @@ func TestModelSharesTheMachinesCPUs(t *testing.T) {
 // the tracer's reader is the runtime's goroutine on both sides, left out
 // of the counts and the numbering as rtrace leaves a real trace's out. Its
 // wake-ups matter: sixty timer-woken 9ms bursts on one P are preempted
-// 4–5 times in traced real runs (verify timer-bursts, 10 runs, load 1.1)
-// and 0–3 untraced; the model, over seeds 1–10, once without the reader
-// and 4–5 times with it.
+// 4–6 times in traced real runs (three quiet verify --all runs of ten,
+// load 1.0–1.8: 4–5, 4–5 and 4–6) and 0–3 untraced; the model, over seeds
+// 1–10, once without the reader and 4–6 times with it.
 func TestModelRunsTheTracersReader(t *testing.T) {
 	// Main sleeps past the reader's first wake-up, then starts two: the
 	// reader runs first but is not the first goroutine started, and the
@@ -510,8 +510,8 @@ func TestModelRunsTheTracersReader(t *testing.T) {
 		cfg := sc.Config()
 		cfg.Noise, cfg.Seed = true, seed
 		plain, traced := untracedAndTraced(t, sc, cfg)
-		if traced.Preempted < 4 || traced.Preempted > 5 || plain.Preempted >= traced.Preempted {
-			t.Errorf("timer-bursts, seed %d: %d bursts preempted traced, %d untraced; want 4–5 traced, as the real runs, and fewer untraced",
+		if traced.Preempted < 4 || traced.Preempted > 6 || plain.Preempted >= traced.Preempted {
+			t.Errorf("timer-bursts, seed %d: %d bursts preempted traced, %d untraced; want 4–6 traced, as the real runs, and fewer untraced",
 				seed, traced.Preempted, plain.Preempted)
 		}
 	}
