@@ -168,12 +168,7 @@ func RealRuns(ctx context.Context, s *prog.Session, n int, timeout time.Duration
 // rows of the trace have no real run, and its ending is judged by Go's
 // exit status and message.
 func Scenario(ctx context.Context, sc *scenarios.Scenario, o Options) (*Report, error) {
-	cfg, cpusNote := onMachineCPUs(sc.ConfigWith(o.Overrides), o.Overrides, runtime.NumCPU())
-	// The real runs are traced: the model runs the tracer's goroutines
-	// too, its CPU-sample reader and its writer (gmp's tracer.go).
-	cfg.Tracer = prog.Traced(sc)
-	cfg = afterPrelude(sc, cfg)
-	cfg = nanosleepSyscalls(cfg)
+	cfg, cpusNote := modelConfig(sc, o.Overrides, runtime.NumCPU())
 	rep := &Report{Scenario: sc.Name, Procs: cfg.Procs, Noise: cfg.Noise, Runs: o.Runs, Costs: o.Costs}
 	if o.CostsNote != "" {
 		rep.Notes = append(rep.Notes, o.CostsNote)
@@ -229,6 +224,24 @@ func Scenario(ctx context.Context, sc *scenarios.Scenario, o Options) (*Report, 
 		rep.Notes = append(rep.Notes, n)
 	}
 	return rep, nil
+}
+
+// modelConfig is the model's configuration for sc compared with real runs
+// on a machine of cpus CPUs, and a note when it shares them among more Ps
+// (onMachineCPUs).
+func modelConfig(sc *scenarios.Scenario, over scenarios.Overrides, cpus int) (gmp.Config, string) {
+	cfg, cpusNote := onMachineCPUs(sc.ConfigWith(over), over, cpus)
+	// The real runs are traced: the model runs the tracer's goroutines
+	// too, its CPU-sample reader and its writer (gmp's tracer.go).
+	cfg.Tracer = prog.Traced(sc)
+	// A real program's main starts with the runtime's threads already
+	// made and idle (its init started bgsweep and bgscavenge, and the
+	// program calibrates its cpu loop first), so its first wakep wakes a
+	// thread rather than making one: the model starts warm.
+	cfg.WarmStart = true
+	cfg = afterPrelude(sc, cfg)
+	cfg = nanosleepSyscalls(cfg)
+	return cfg, cpusNote
 }
 
 // switchNote says, when the P use differs, how much of the difference is

@@ -535,3 +535,23 @@ func untracedAndTraced(t *testing.T, sc *scenarios.Scenario, cfg gmp.Config) (pl
 	}
 	return plain, traced
 }
+
+// verify's model is configured as the real program runs: traced (the
+// tracer's goroutines) and warm (a real main starts with the runtime's
+// idle threads made, so its first wakep wakes one), with a busy machine's
+// costs left to the profile.
+func TestModelConfigAsTheRealProgramRuns(t *testing.T) {
+	sc, err := scenarios.Load("tour")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, note := modelConfig(sc, scenarios.Overrides{}, 64)
+	if !cfg.Tracer || !cfg.WarmStart || cfg.CPUs != 0 || note != "" {
+		t.Errorf("tour on 64 CPUs: tracer %v, warm start %v, CPUs %d, note %q; want traced, warm, no CPUs modelled, no note",
+			cfg.Tracer, cfg.WarmStart, cfg.CPUs, note)
+	}
+	cfg, note = modelConfig(sc, scenarios.Overrides{}, 1)
+	if cfg.CPUs != 1 || note == "" {
+		t.Errorf("tour (2 Ps) on 1 CPU: CPUs %d, note %q; want the model's Ms on 1 CPU, said", cfg.CPUs, note)
+	}
+}
