@@ -53,6 +53,11 @@
 //     read from the trace with package rtrace. The trace's clock steps by
 //     64ns, so each sample is the mean of 16 gaps in a row. At most 2000
 //     samples, the trace being held in memory.
+//   - pipe_write: the write(2) of a short line to a pipe whose reader, a
+//     thread of its own, waits for it in read: the write wakes the
+//     reader, as a scenario's print wakes schedlab real's parent, which
+//     reads the program's output from a pipe. About 4-7µs on an AMD EPYC,
+//     where a byte to /dev/null (syscall) takes 0.2µs.
 //
 // # What each sets in the model
 //
@@ -77,6 +82,8 @@
 //	                             Dispatch
 //	traced_yield_gap  median     ScheduleYield, for verify only, less
 //	                             Dispatch
+//	pipe_write        median     Write (in a profile of formats 1 to 3,
+//	                             the default)
 //	context_switch, sleep_slack, timer_slack, go_first_run, cpu_work:
 //	                  none: kept to read beside the others, and for a model
 //	                  of the machine's CPUs
@@ -99,7 +106,7 @@
 // A profile is one JSON object, written by Profile.Write and read by Read:
 //
 //	{
-//	  "format": "schedlab-costs/3",
+//	  "format": "schedlab-costs/4",
 //	  "measured": "2026-05-04T10:20:30Z",         RFC 3339
 //	  "machine": {
 //	    "goos": "linux", "goarch": "amd64",        GOOS and GOARCH
@@ -116,12 +123,14 @@
 //	    "cpu_work": {"samples": 500, "median_per_us": 722, "p10_per_us": 719,
 //	                 "p90_per_us": 723, "min_per_us": 3.9, "max_per_us": 725},
 //	    "go_create_fresh": {…}, "traced_go_create": {…}, "traced_handoff": {…},
-//	    "traced_park_gap": {…}, "traced_exit_gap": {…}, "traced_yield_gap": {…}
+//	    "traced_park_gap": {…}, "traced_exit_gap": {…}, "traced_yield_gap": {…},
+//	    "pipe_write": {…}
 //	  }
 //	}
 //
 // Every field is required but the loads. Profiles of the older formats
-// are still read. One of schedlab-costs/2 has none of the three gaps
+// are still read. One of schedlab-costs/3 has no pipe_write (and may not):
+// its Write is the default. One of schedlab-costs/2 has none of the three gaps
 // (and may not): verify's ScheduleExit and ScheduleYield are 0, Schedule,
 // and its report says the gaps are missing. One of schedlab-costs/1 has
 // none of go_create_fresh, traced_go_create and traced_handoff either:
@@ -129,7 +138,7 @@
 // saying so. A profile is untrusted input,
 // shared as a scenario is: Parse refuses a file over 1 MiB, text that is
 // not UTF-8 or not JSON, a field it does not know or given twice, a format
-// other than schedlab-costs/3, /2 or /1, and any figure that is missing, not
+// other than schedlab-costs/4, /3, /2 or /1, and any figure that is missing, not
 // positive, over one second (a rate over 10⁶ per µs), or out of order
 // (min ≤ p10 ≤ median ≤ p90 ≤ max), a count of samples outside 1–10⁷,
 // CPUs outside 1–65536, a name that is empty, over 200 characters or not

@@ -114,6 +114,7 @@ func Measure(ctx context.Context, o Options) (*Profile, error) {
 		{"traced_yield_gap", func() {
 			p.Figures.TracedYieldGap = figurePtr("traced_yield_gap", onOneP(func() []float64 { return switchGaps(min(n, maxGapSamples), "go-stop", yieldSwitches) }))
 		}},
+		{"pipe_write", func() { p.Figures.PipeWrite = figurePtr("pipe_write", pipeWrite(n)) }},
 	}
 	for _, s := range steps {
 		if err := ctx.Err(); err != nil {

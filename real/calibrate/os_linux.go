@@ -82,6 +82,79 @@ func contextSwitch(n int) []float64 {
 	return samples
 }
 
+// pipeWrite times the write of a short line ("pong\n") to a pipe whose
+// reader waits for it in read, as a scenario's print reaches the pipe that
+// schedlab real's parent reads: the write wakes the reader, and that
+// wake-up is most of its cost. The reader acknowledges each line through a
+// second pipe, and the writer lets it go back to its read (pipeSettle)
+// before the next write, so that every write finds it waiting. Neither
+// thread is held to a CPU: the kernel places them, as it places the real
+// program and its parent.
+func pipeWrite(n int) []float64 {
+	var lines, acks [2]int
+	if err := syscall.Pipe(lines[:]); err != nil {
+		return nil
+	}
+	if err := syscall.Pipe(acks[:]); err != nil {
+		syscall.Close(lines[0])
+		syscall.Close(lines[1])
+		return nil
+	}
+	defer func() {
+		for _, fd := range []int{lines[0], acks[0], acks[1]} {
+			syscall.Close(fd)
+		}
+	}()
+	prev := runtime.GOMAXPROCS(max(2, runtime.GOMAXPROCS(0)))
+	defer runtime.GOMAXPROCS(prev)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		runtime.LockOSThread() // a thread of its own that blocks in read
+		defer runtime.UnlockOSThread()
+		b := make([]byte, 64)
+		for {
+			k, err := syscall.Read(lines[0], b)
+			if err == syscall.EINTR {
+				continue
+			}
+			if k <= 0 || err != nil {
+				return
+			}
+			if _, err := syscall.Write(acks[1], b[:1]); err != nil {
+				return
+			}
+		}
+	}()
+	line, ack := []byte("pong\n"), make([]byte, 1)
+	samples := make([]float64, 0, n)
+	for i := range n + warm(n) {
+		for t := time.Now(); time.Since(t) < pipeSettle; {
+		}
+		t0 := time.Now()
+		_, err := syscall.Write(lines[1], line)
+		d := time.Since(t0)
+		if err != nil {
+			break
+		}
+		if _, err := readFull(acks[0], ack); err != nil {
+			break
+		}
+		if i >= warm(n) {
+			samples = append(samples, float64(d))
+		}
+	}
+	syscall.Close(lines[1]) // the reader reads the end of its pipe and ends
+	wg.Wait()
+	return samples
+}
+
+// pipeSettle is how long pipeWrite lets its reader get back into its read
+// after an acknowledgement: a few microseconds do; fifty leave room on a
+// busy machine.
+const pipeSettle = 50 * time.Microsecond
+
 // readFull reads one byte, again if a signal (the runtime's preemption)
 // interrupts the read.
 func readFull(fd int, b []byte) (int, error) {

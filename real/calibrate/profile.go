@@ -20,11 +20,12 @@ import (
 // Format names the profile's layout; a profile of another format is
 // refused rather than half read. A later layout (the CPU count and load a
 // model of the machine's CPUs would take from machine:) gets a new name.
-// Format 2 added the figures of tracedRows, format 3 those of gapRows; a
-// profile of FormatV2 or FormatV1, which lacks them, is still read, its
-// costs as before.
+// Format 2 added the figures of tracedRows, format 3 those of gapRows,
+// format 4 those of writeRows; a profile of an older format, which lacks
+// them, is still read, its costs as before.
 const (
-	Format   = "schedlab-costs/3"
+	Format   = "schedlab-costs/4"
+	FormatV3 = "schedlab-costs/3"
 	FormatV2 = "schedlab-costs/2"
 	FormatV1 = "schedlab-costs/1"
 )
@@ -76,6 +77,8 @@ type Figures struct {
 	TracedParkGap  *Figure `json:"traced_park_gap,omitempty"`
 	TracedExitGap  *Figure `json:"traced_exit_gap,omitempty"`
 	TracedYieldGap *Figure `json:"traced_yield_gap,omitempty"`
+	// Since format 4 (writeRows); absent from profiles of formats 1 to 3.
+	PipeWrite *Figure `json:"pipe_write,omitempty"`
 }
 
 // orZero is f, or the zero Figure where a profile has none.
@@ -88,11 +91,15 @@ func orZero(f *Figure) Figure {
 
 // HasTraced says whether the profile has format 2's figures: a fresh
 // goroutine's cost and the tracer's.
-func (p *Profile) HasTraced() bool { return p.Format == Format || p.Format == FormatV2 }
+func (p *Profile) HasTraced() bool { return p.Format != FormatV1 }
 
 // HasGaps says whether the profile has format 3's figures: the idle P a
 // trace shows between a goroutine's stop and the next start.
-func (p *Profile) HasGaps() bool { return p.Format == Format }
+func (p *Profile) HasGaps() bool { return p.Format == Format || p.Format == FormatV3 }
+
+// HasWrite says whether the profile has format 4's figure: a printed
+// line's write to a pipe.
+func (p *Profile) HasWrite() bool { return p.Format == Format }
 
 // Figure is a duration measured many times, in nanoseconds: the median
 // and the spread around it.
@@ -294,8 +301,8 @@ func (v *validator) present(field string) bool {
 }
 
 func (v *validator) profile(p *Profile) {
-	if v.present("format") && p.Format != Format && p.Format != FormatV2 && p.Format != FormatV1 {
-		v.fail("format", fmt.Sprintf("want %q (or the older %q or %q), got %q: this schedlab reads only those layouts (schedlab calibrate writes the first)", Format, FormatV2, FormatV1, quote(p.Format)))
+	if v.present("format") && p.Format != Format && p.Format != FormatV3 && p.Format != FormatV2 && p.Format != FormatV1 {
+		v.fail("format", fmt.Sprintf("want %q (or the older %q, %q or %q), got %q: this schedlab reads only those layouts (schedlab calibrate writes the first)", Format, FormatV3, FormatV2, FormatV1, quote(p.Format)))
 		return
 	}
 	if v.present("measured") {
@@ -323,7 +330,7 @@ func (v *validator) profile(p *Profile) {
 	for _, later := range []struct {
 		rows []figureRow
 		has  bool
-	}{{tracedRows, p.HasTraced()}, {gapRows, p.HasGaps()}} {
+	}{{tracedRows, p.HasTraced()}, {gapRows, p.HasGaps()}, {writeRows, p.HasWrite()}} {
 		if later.has {
 			continue
 		}

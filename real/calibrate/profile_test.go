@@ -53,7 +53,7 @@ func TestBadProfilesAreRefused(t *testing.T) {
 		{"NaN", edit(`"median_ns": 6600`, `"median_ns": NaN`), "costs.json:16:20: not JSON: invalid character 'N' looking for beginning of value"},
 		{"an array", "[1, 2]", "costs.json:1:2: the profile: want a JSON object, got a JSON array"},
 		{"more after the end", good + "{}", "costs.json:92:1: not JSON: invalid character '{' after top-level value"},
-		{"another layout", edit(`"schedlab-costs/1"`, `"schedlab-costs/4"`), `costs.json:2:13: format: want "schedlab-costs/3" (or the older "schedlab-costs/2" or "schedlab-costs/1"), got "schedlab-costs/4"`},
+		{"another layout", edit(`"schedlab-costs/1"`, `"schedlab-costs/5"`), `costs.json:2:13: format: want "schedlab-costs/4" (or the older "schedlab-costs/3", "schedlab-costs/2" or "schedlab-costs/1"), got "schedlab-costs/5"`},
 		{"format 2 without its figures", edit(`"schedlab-costs/1"`, `"schedlab-costs/2"`), `costs.json:13:14: figures.go_create_fresh: missing`},
 		{"format 1 with format 2's figures", edit(`"cpu_work": {`, `"traced_handoff": {"samples": 1, "median_ns": 1, "p10_ns": 1, "p90_ns": 1, "min_ns": 1, "max_ns": 1}, "cpu_work": {`), `figures.traced_handoff: a schedlab-costs/1 profile has no such figure`},
 		{"an unknown field", edit(`"cpus": 2,`, `"cpus": 2, "cores": 4,`), `costs.json:8:16: unknown field "cores"`},
@@ -251,6 +251,75 @@ func TestSwitchGapsFromAProfile(t *testing.T) {
 	}
 }
 
+// Format 4's pipe_write sets the write of a printed line, for every
+// command: schedlab real's programs print to the pipe their parent reads,
+// and the write wakes its reader. Every other cost stays format 3's, and
+// a format 3 profile keeps the default write.
+func TestPipeWriteFromAProfile(t *testing.T) {
+	v3, err := Read("testdata/costs-v3.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v4, err := Read("testdata/costs-v4.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !v4.HasWrite() || !v4.HasGaps() || !v4.HasTraced() || v3.HasWrite() {
+		t.Errorf("formats: v4 has the write %v, the gaps %v, the traced %v; v3 has the write %v", v4.HasWrite(), v4.HasGaps(), v4.HasTraced(), v3.HasWrite())
+	}
+	for _, costs := range []func(*Profile) (gmp.Costs, error){(*Profile).Costs, (*Profile).TracedCosts} {
+		k3, err3 := costs(v3)
+		k4, err4 := costs(v4)
+		if err3 != nil || err4 != nil {
+			t.Fatal(err3, err4)
+		}
+		if k3.Write != gmp.DefaultCosts().Write || k4.Write != 7100*time.Nanosecond {
+			t.Errorf("Write: format 3 %v, format 4 %v; want the default %v and the median 7.1µs", k3.Write, k4.Write, gmp.DefaultCosts().Write)
+		}
+		k4.Write = k3.Write
+		if k4 != k3 {
+			t.Errorf("format 4's costs but the write %+v\nwant format 3's                  %+v", k4, k3)
+		}
+	}
+	var b strings.Builder
+	if err := v4.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{"write of a line to a pipe", "Write 7.1µs"} {
+		if !strings.Contains(b.String(), line) {
+			t.Errorf("the text lacks %q:\n%s", line, b.String())
+		}
+	}
+}
+
+// A format 4 profile without its write, and one of format 3 with it, are
+// refused with the field's place.
+func TestBadPipeWriteIsRefused(t *testing.T) {
+	read := func(name string) string {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	v3, v4 := read("testdata/costs-v3.json"), read("testdata/costs-v4.json")
+	for _, c := range []struct {
+		name, data, old, new, want string
+	}{
+		{"format 4 without its write", v3, `"schedlab-costs/3"`, `"schedlab-costs/4"`, "costs.json:13:14: figures.pipe_write: missing"},
+		{"format 3 with a write", v4, `"schedlab-costs/4"`, `"schedlab-costs/3"`, "figures.pipe_write: a schedlab-costs/3 profile has no such figure"},
+		{"a write out of order", v4, `"median_ns": 7100`, `"median_ns": 71000`, "figures.pipe_write.p90_ns: 7700 is below median 71000"},
+	} {
+		if !strings.Contains(c.data, c.old) {
+			t.Fatalf("%s: no %q", c.name, c.old)
+		}
+		_, err := Parse("costs.json", []byte(strings.Replace(c.data, c.old, c.new, 1)))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v\nwant %q", c.name, err, c.want)
+		}
+	}
+}
+
 // A park gap no longer than the hand-off's Schedule leaves no Dispatch,
 // and one longer than Schedule and Execute together takes all of Execute
 // but a nanosecond: the hop stays the traced hand-off either way.
@@ -399,8 +468,8 @@ func TestMeasureFillsEveryField(t *testing.T) {
 	if !back.HasTraced() {
 		t.Errorf("measured a profile of format %s", back.Format)
 	}
-	if !back.HasGaps() {
-		t.Errorf("measured a profile without the switch gaps, of format %s", back.Format)
+	if !back.HasGaps() || !back.HasWrite() {
+		t.Errorf("measured a profile without the switch gaps or the pipe's write, of format %s", back.Format)
 	}
 	for _, r := range back.rows() {
 		if f := r.get(&back.Figures); f.Samples != 3 || f.Min <= 0 {
@@ -429,7 +498,7 @@ func FuzzParse(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(good)
-	for _, name := range []string{"testdata/costs-v2.json", "testdata/costs-v3.json"} {
+	for _, name := range []string{"testdata/costs-v2.json", "testdata/costs-v3.json", "testdata/costs-v4.json"} {
 		if later, err := os.ReadFile(name); err == nil {
 			f.Add(later)
 		}

@@ -50,6 +50,13 @@ var gapRows = []figureRow{
 	{"traced_yield_gap", "Gosched to next start, traced", "ScheduleYield (verify)", func(f *Figures) Figure { return orZero(f.TracedYieldGap) }},
 }
 
+// writeRows are the figures format 4 added: a printed line's write to a
+// pipe whose reader waits, as schedlab real's programs print to the pipe
+// their parent reads.
+var writeRows = []figureRow{
+	{"pipe_write", "write of a line to a pipe", "Write", func(f *Figures) Figure { return orZero(f.PipeWrite) }},
+}
+
 // rows are the duration figures p's format has.
 func (p *Profile) rows() []figureRow {
 	rows := figureRows
@@ -58,6 +65,9 @@ func (p *Profile) rows() []figureRow {
 	}
 	if p.HasGaps() {
 		rows = append(rows[:len(rows):len(rows)], gapRows...)
+	}
+	if p.HasWrite() {
+		rows = append(rows[:len(rows):len(rows)], writeRows...)
 	}
 	return rows
 }
@@ -86,6 +96,9 @@ func (p *Profile) WriteText(w io.Writer) error {
 	newG := ""
 	if p.HasTraced() {
 		newG = fmt.Sprintf(", NewG %v", k.NewG)
+	}
+	if p.HasWrite() {
+		newG += fmt.Sprintf(", Write %v", k.Write)
 	}
 	fmt.Fprintf(&b, "the model's costs: Newproc %v, Schedule %v, Execute %v, ChanOp %v, Syscall %v, WakeM %v, NetpollWake %v, UsleepSlack %v, UsleepJitter %v%s; not measured, the defaults: NewM %v, PreemptSignal %v\n",
 		k.Newproc, k.Schedule, k.Execute, k.ChanOp, k.Syscall, k.WakeM, k.NetpollWake, k.UsleepSlack, k.UsleepJitter, newG, k.NewM, k.PreemptSignal)
