@@ -71,16 +71,21 @@ type tracer struct {
 // which main runs on P0 just before the scenario's first action, leaves
 // them. The reader is runnable in P0's ring, made by a go statement that
 // nothing has run yet: it computes when its turn comes, then sleeps on
-// the heap of the P it ran on. The writer has written the trace's header
-// and waits for a full buffer. Real traces show both (schedlab real NAME
-// --emit DIR): in pingpong-table's, on 2 Ps, the reader runs on P0 after
-// main first blocks, and its timer is P0's; in hog-pingpong's, on one P,
-// the writer writes the header before the scenario's first go statement,
-// then runs only for full buffers, and the reader never runs in the
+// the heap of the P it ran on. The writer waits for a full buffer. Real
+// traces show them so (schedlab real NAME --emit DIR): in pingpong-table's,
+// on 2 Ps, the reader runs on P0 after main first blocks, and its timer
+// is P0's; in hog-pingpong's, on one P, the reader never runs in the
 // 100ms: the ping-pong pair keeps the P through runnext, and the writer's
-// new slices keep sysmon from preempting it. The go statements that made
-// them woke an idle P's M, which New does with wakep once the machine is
-// up (tracerWakep).
+// new slices keep sysmon from preempting it. The writer's first run, the
+// trace's header (a 20µs write), comes before the scenario's first action
+// in a program whose run until stops (its main blocks at once, handing
+// the stopping goroutine its channel, and the writer, the last goroutine
+// made, runs first); in the others it waits in P0's ring, behind the
+// reader, until its turn (runnext's real traces: after the first child).
+// The model leaves that one write out: the time the runtime's goroutines
+// hold the Ps is left out of the makespan and the P use on both sides.
+// The go statements that made them woke an idle P's M, which New does
+// with wakep once the machine is up (tracerWakep).
 func (s *Machine) startTracer() error {
 	rb, err := s.indexBodies([]Op{{Kind: OpLoop, Loop: LoopForever, Body: []Op{
 		{Kind: OpCPU, Dur: Fixed(tracerRead)},
