@@ -90,11 +90,11 @@ type Writer struct {
 	// half the lines of a run share their time with the line before.
 	lastT  sim.Time
 	tField field
-	// ev is the event being written. The describer takes it by pointer,
-	// through its table of wordings, which escape analysis cannot see
-	// into: a pointer to Event's own parameter would put every event on
-	// the heap, so it is copied here once instead, where the sentence's
-	// functions read it without copying it again.
+	// ev is a copy of an event handed to Event by value: the describer
+	// takes the event by pointer, through its table of wordings, which
+	// escape analysis cannot see into, so a pointer to Event's own
+	// parameter would put every event on the heap. Run's machine hands
+	// its events over by pointer instead (eventRef), with no copy.
 	ev gmp.Event
 }
 
@@ -271,7 +271,12 @@ func (w *Writer) flush() {
 // comes after it.
 func (w *Writer) Event(ev gmp.Event) {
 	w.ev = ev
-	e := &w.ev
+	w.eventRef(&w.ev)
+}
+
+// eventRef is Event of an event the caller holds, which it must not
+// change during the call: the machine's sink (gmp.Machine.SetEventSink).
+func (w *Writer) eventRef(e *gmp.Event) {
 	// Once every note is placed (a run with none: from the start) there
 	// is nothing to look for, and the call is left out.
 	var placed []int
@@ -685,7 +690,7 @@ func Run(sc *scenarios.Scenario, o Options, out io.Writer) (gmp.End, *gmp.Machin
 		// Without events the writer has nothing to do with one: notes
 		// are written only among events. A run with no sink hands its
 		// events to no one, which is what --format none costs.
-		m.SetSink(w.Event)
+		m.SetEventSink(w.eventRef)
 	}
 	m.SetSchedTraceSink(func(line string) { w.SchedTrace(m.Now(), line) })
 	end := m.Run()
