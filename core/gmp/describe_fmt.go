@@ -141,28 +141,22 @@ func AppendG(b []byte, g GID) []byte {
 	return decimal.AppendInt(append(b, 'G'), int64(g))
 }
 
-// AppendP appends p as PID.String writes it.
-func AppendP(b []byte, p PID) []byte {
-	if p == NoP {
-		return append(b, '-')
-	}
-	return pNames.appendTo(b, int32(p))
-}
+// AppendP appends p as PID.String writes it. NoP, like NoM, is -1,
+// which idNames.appendTo names "-".
+func AppendP(b []byte, p PID) []byte { return pNames.appendTo(b, int32(p)) }
 
 // AppendM appends m as MID.String writes it.
-func AppendM(b []byte, m MID) []byte {
-	if m == NoM {
-		return append(b, '-')
-	}
-	return mNames.appendTo(b, int32(m))
-}
+func AppendM(b []byte, m MID) []byte { return mNames.appendTo(b, int32(m)) }
 
 // idNames holds the names of the IDs below 1000, "P0" to "P999", each in
-// the four bytes of a word. A sentence names a P or two and the trace
-// line names one more: copying a word is cheaper than writing the digits.
+// a word. A sentence names a P or two and the trace line names one more:
+// copying a word is cheaper than writing the digits.
 type idNames struct {
 	letter byte
-	words  [1000]uint32 // little-endian; the bytes past the name are zero
+	// words holds each name as the two stores that append it: its
+	// first two bytes (bits 0-15), its last two (bits 16-31), and its
+	// length (bits 32 and up).
+	words [1000]uint64
 }
 
 var (
@@ -173,34 +167,45 @@ var (
 func newIDNames(letter byte) *idNames {
 	n := &idNames{letter: letter}
 	for i := range n.words {
-		var w [4]byte
-		copy(w[:], decimal.AppendInt([]byte{letter}, int64(i)))
-		n.words[i] = binary.LittleEndian.Uint32(w[:])
+		name := decimal.AppendInt([]byte{letter}, int64(i))
+		k := len(name)
+		n.words[i] = uint64(binary.LittleEndian.Uint16(name)) | uint64(binary.LittleEndian.Uint16(name[k-2:]))<<16 | uint64(k)<<32
 	}
 	return n
 }
 
-// appendTo appends the name of id: as many bytes of its word as the name
-// has. Nothing is written past b's length, which may be a slice the
-// caller holds (decimal.AppendWord).
+// appendTo appends the name of id, "-" for -1 (NoP, NoM). A name is two
+// to four bytes, appended as two stores of two that overlap within it:
+// nothing is written past b's new length, as b may be a slice the caller
+// holds (decimal.AppendWord). The common case is small enough for the
+// compiler to inline into each wording, where a sentence's P and the
+// line's were each a call (BenchmarkWrite procs=64 jsonl).
 func (n *idNames) appendTo(b []byte, id int32) []byte {
-	if id < 0 || id >= int32(len(n.words)) {
+	l := len(b)
+	if uint32(id) >= uint32(len(n.words)) || cap(b)-l < 4 {
+		return n.appendSlowly(b, id)
+	}
+	x := n.words[id]
+	k := int(x >> 32)
+	b = b[:l+k]
+	binary.LittleEndian.PutUint16(b[l:], uint16(x))
+	binary.LittleEndian.PutUint16(b[l+k-2:], uint16(x>>16))
+	return b
+}
+
+// appendSlowly is appendTo of an ID past the table, or into a slice
+// without the room for a word.
+//
+//go:noinline
+func (n *idNames) appendSlowly(b []byte, id int32) []byte {
+	switch {
+	case id == -1:
+		return append(b, '-')
+	case id < 0 || id >= int32(len(n.words)):
 		return decimal.AppendInt(append(b, n.letter), int64(id))
 	}
 	x := n.words[id]
-	k, l := 4-bits.LeadingZeros32(x)/8, len(b)
-	if cap(b)-l < 4 {
-		var w [4]byte
-		binary.LittleEndian.PutUint32(w[:], x)
-		return append(b, w[:k]...)
-	}
-	// A name is two to four bytes: two stores of two that overlap
-	// within it, made here rather than in decimal.AppendWord, a call
-	// fewer for each P a sentence names.
-	b = b[:l+k]
-	binary.LittleEndian.PutUint16(b[l:], uint16(x))
-	binary.LittleEndian.PutUint16(b[l+k-2:], uint16(x>>(8*(k-2))))
-	return b
+	return append(append(b, byte(x), byte(x>>8)), []byte{byte(x >> 16), byte(x >> 24)}[4-int(x>>32):]...)
 }
 
 // appendDuration appends d as d.String() writes it ("0s", "472µs",
@@ -214,8 +219,12 @@ func appendDuration(b []byte, d time.Duration) []byte {
 	case u < uint64(time.Microsecond):
 		return append(decimal.AppendUint(b, u), "ns"...)
 	case u < uint64(time.Millisecond):
-		return append(appendDecimal(b, u/1e3, u%1e3, 3), "µs"...)
+		return append(appendThousandths(b, u/1e3, u%1e3), "µs"...)
 	case u < uint64(time.Second):
+		if u%1e3 == 0 {
+			// Whole microseconds, as sleeps and timer slack mostly are.
+			return append(appendThousandths(b, u/1e6, u/1e3%1e3), "ms"...)
+		}
 		return append(appendDecimal(b, u/1e6, u%1e6, 6), "ms"...)
 	}
 	secs := u / uint64(time.Second)
@@ -227,6 +236,39 @@ func appendDuration(b []byte, d time.Duration) []byte {
 	}
 	return append(appendDecimal(b, secs%60, u%1e9, 9), 's')
 }
+
+// appendThousandths is appendDecimal of a whole below 1000 and a
+// fraction of three places, from tables: the whole's digits and the
+// fraction's point and digits in one word. Most go-starts say how long
+// the G was runnable and most timers how late they fired, in µs, and
+// appendDecimal's divisions by ten were half of such a sentence's
+// numbers.
+func appendThousandths(b []byte, whole, frac uint64) []byte {
+	if whole >= 1000 || frac >= 1000 {
+		return appendDecimal(b, whole, frac, 3)
+	}
+	if frac == 0 {
+		// "1ms": often a single digit, which AppendUint appends
+		// directly.
+		return decimal.AppendUint(b, whole)
+	}
+	w, n := decimal.Word(whole)
+	f := fractions[frac]
+	return decimal.AppendWord(b, w|uint64(f)<<(8*n), n+4-bits.LeadingZeros32(f)/8)
+}
+
+// fractions holds, for each fraction of three places, its point and
+// digits without their trailing zeros, little-endian (".65" for 650),
+// and zero for none.
+var fractions = func() (t [1000]uint32) {
+	for i := 1; i < 1000; i++ {
+		s := strings.TrimRight(string(decimal.AppendInt(nil, int64(1000+i)))[1:], "0")
+		w := [4]byte{'.'}
+		copy(w[1:], s)
+		t[i] = binary.LittleEndian.Uint32(w[:])
+	}
+	return t
+}()
 
 // appendDecimal appends whole, then frac as the fraction of places
 // digits, with the fraction's trailing zeros, and a point with nothing

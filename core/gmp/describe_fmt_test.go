@@ -74,6 +74,31 @@ func TestAppendDurationIsString(t *testing.T) {
 	}
 }
 
+// Every duration below a millisecond, and every whole number of
+// microseconds below a second (appendThousandths' tables), is written as
+// String writes it, with room after it and without, and nothing is
+// written past it.
+func TestAppendDurationThousandths(t *testing.T) {
+	check := func(d time.Duration) {
+		for _, room := range []int{0, 16} {
+			under := []byte(strings.Repeat("#", 1+room))
+			got := appendDuration(under[:1], d)
+			if want := "#" + d.String(); string(got) != want {
+				t.Fatalf("appendDuration(%d) with room %d = %q, want %q", int64(d), room, got, want)
+			}
+			if len(got) <= len(under) && strings.Trim(string(under[len(got):]), "#") != "" {
+				t.Fatalf("appendDuration(%d) with room %d wrote past it: %q", int64(d), room, under)
+			}
+		}
+	}
+	for d := time.Duration(0); d < time.Millisecond; d++ {
+		check(d)
+	}
+	for d := time.Millisecond; d < time.Second; d += time.Microsecond {
+		check(d)
+	}
+}
+
 // AppendG, AppendP and AppendM append what String returns.
 func TestAppendIDsIsString(t *testing.T) {
 	for _, id := range []int32{-1, 0, 1, 9, 10, 99, 100, 255, 256, 123456, 999999, 1e6, 1e7 - 1, 1e7, math.MaxInt32, math.MinInt32} {

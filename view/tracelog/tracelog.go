@@ -85,16 +85,25 @@ type Writer struct {
 	reasonJSON [256]field // by reason
 	kindJSON   [256]field // `,"kind":"go-start"`, by kind
 	locJSON    [locCacheSize]locEntry
+	locLong    [locCacheSize][]byte // an entry's string when longer than locSize
 	srcJSON    [srcCacheSize]srcEntry
 	// The line's start, `{"t":` and the time, kept for the next line:
 	// half the lines of a run share their time with the line before.
 	lastT  sim.Time
 	tField field
-	// ev is the event being written. The describer takes it by pointer,
-	// through its table of wordings, which escape analysis cannot see
-	// into: a pointer to Event's own parameter would put every event on
-	// the heap, so it is copied here once instead, where the sentence's
-	// functions read it without copying it again.
+	// tThousands is lastT/1000 when lastT is at least 1000, else 0.
+	// Of the lines that start a new time, most differ from the time
+	// before only in its last three digits (a run's steps are
+	// microseconds apart): such a line copies the field and rewrites
+	// those three digits, in the line and in the field, where writing
+	// all the digits took two calls and a dozen divisions' worth of
+	// multiplies.
+	tThousands int64
+	// ev is a copy of an event handed to Event by value: the describer
+	// takes the event by pointer, through its table of wordings, which
+	// escape analysis cannot see into, so a pointer to Event's own
+	// parameter would put every event on the heap. Run's machine hands
+	// its events over by pointer instead (eventRef), with no copy.
 	ev gmp.Event
 }
 
@@ -220,10 +229,19 @@ func (f *smallFields) appendSlowly(b []byte, i int64) []byte {
 // a few kinds for each of up to a few hundred Ps.
 const locCacheSize = 1024
 
+// A locEntry is a place and its JSON string, in 32 bytes: a run's lines
+// name a few places for each P, and at the 104 bytes of a field the
+// entries of 64 Ps' places filled most of the CPU's first cache, and a
+// line's two places were four of its lines.
 type locEntry struct {
-	loc  gmp.Loc
-	json field // the quoted string; unset for an empty entry
+	loc gmp.Loc
+	n   int32         // the string's length; 0 for an empty entry
+	b   [locSize]byte // the string, when n <= locSize (else locLong)
 }
+
+// locSize is the longest place string an entry holds itself:
+// "timer:P12", "P100.runnext" and their quotes are at most 14 bytes.
+const locSize = 20
 
 // srcCacheSize is the number of actions whose "src" is remembered, by
 // position: a run's events come from a few actions at a time.
@@ -271,7 +289,12 @@ func (w *Writer) flush() {
 // comes after it.
 func (w *Writer) Event(ev gmp.Event) {
 	w.ev = ev
-	e := &w.ev
+	w.eventRef(&w.ev)
+}
+
+// eventRef is Event of an event the caller holds, which it must not
+// change during the call: the machine's sink (gmp.Machine.SetEventSink).
+func (w *Writer) eventRef(e *gmp.Event) {
 	// Once every note is placed (a run with none: from the start) there
 	// is nothing to look for, and the call is left out.
 	var placed []int
@@ -462,12 +485,22 @@ func padTo(b []byte, end int) []byte {
 
 func (w *Writer) jsonEvent(e *gmp.Event) {
 	var b []byte
-	if e.T == w.lastT && w.tField.set {
+	switch k := int64(e.T) / 1000; {
+	case e.T == w.lastT && w.tField.set:
 		b = w.tField.appendTo(w.buf)
-	} else {
+	case k == w.tThousands && k > 0:
+		b = w.tField.appendTo(w.buf)
+		d := paddedThree[int64(e.T)-k*1000]
+		l, n := len(b), w.tField.n
+		binary.LittleEndian.PutUint16(b[l-3:], uint16(d))
+		b[l-1] = byte(d >> 16)
+		binary.LittleEndian.PutUint16(w.tField.b[n-3:], uint16(d))
+		w.tField.b[n-1] = byte(d >> 16)
+		w.lastT = e.T
+	default:
 		start := len(w.buf)
 		b = appendOwnedInt(append(w.buf, `{"t":`...), int64(e.T))
-		w.lastT = e.T
+		w.lastT, w.tThousands = e.T, k
 		w.tField.keep(b, start)
 	}
 	b = w.kindField(e.Kind).appendTo(b)
@@ -488,18 +521,16 @@ func (w *Writer) jsonEvent(e *gmp.Event) {
 		}
 	}
 	if !e.From.IsZero() {
-		f := w.madeLoc(e.From)
-		if f == nil {
-			f = w.makeLocString(e.From)
+		var ok bool
+		if b, ok = w.putLoc(append(b, `,"from":`...), e.From); !ok {
+			b = w.appendLocSlowly(b, e.From)
 		}
-		b = f.appendTo(append(b, `,"from":`...))
 	}
 	if !e.To.IsZero() {
-		f := w.madeLoc(e.To)
-		if f == nil {
-			f = w.makeLocString(e.To)
+		var ok bool
+		if b, ok = w.putLoc(append(b, `,"to":`...), e.To); !ok {
+			b = w.appendLocSlowly(b, e.To)
 		}
-		b = f.appendTo(append(b, `,"to":`...))
 	}
 	if e.Reason != gmp.NoReason {
 		b = w.reasonField(e.Reason).appendTo(b)
@@ -528,6 +559,15 @@ func (w *Writer) jsonEvent(e *gmp.Event) {
 	}
 	w.buf = append(b, "}\n"...)
 }
+
+// paddedThree holds each number below 1000 as three digits, leading
+// zeros and all, little-endian: the last three digits of a time.
+var paddedThree = func() (t [1000]uint32) {
+	for i := range t {
+		t[i] = uint32('0'+i/100) | uint32('0'+i/10%10)<<8 | uint32('0'+i%10)<<16
+	}
+	return t
+}()
 
 // appendOwnedInt appends i in decimal to b, a line in the writer's own
 // buffer, whose spare room nothing else holds: the digits are stored as
@@ -587,23 +627,40 @@ func (w *Writer) makeReasonField(r gmp.Reason) *field {
 	return f
 }
 
-// madeLoc is place l as a JSON string, if it is remembered (by place),
-// or nil: then makeLocString makes it. The line's code calls the two
-// apart so that the common case, this, is inlined into it.
-func (w *Writer) madeLoc(l gmp.Loc) *field {
-	if e := &w.locJSON[(uint(l.Kind)*61+uint(l.ID))%locCacheSize]; e.json.set && e.loc == l {
-		return &e.json
+// putLoc appends place l's JSON string if it is remembered (by place)
+// and short, as a whole array stored into the line's spare room, and
+// reports whether it did; else appendLocSlowly appends it. The line's
+// code calls the two apart so that this, the common case, is inlined
+// into it.
+func (w *Writer) putLoc(b []byte, l gmp.Loc) ([]byte, bool) {
+	e := &w.locJSON[(uint(l.Kind)*61+uint(l.ID))%locCacheSize]
+	k := len(b)
+	if e.loc != l || uint32(e.n-1) >= locSize || cap(b)-k < locSize {
+		return b, false
 	}
-	return nil
+	*(*[locSize]byte)(b[k : k+locSize]) = e.b
+	return b[:k+int(e.n)], true
 }
 
-// makeLocString makes place l's JSON string and remembers it.
-func (w *Writer) makeLocString(l gmp.Loc) *field {
-	e := &w.locJSON[(uint(l.Kind)*61+uint(l.ID))%locCacheSize]
-	e.loc = l
-	w.scratch = w.quoteFrom(w.d.AppendLoc(append(w.scratch[:0], '"'), l), 1)
-	e.json.setTo(w.scratch)
-	return &e.json
+// appendLocSlowly appends place l's JSON string when putLoc cannot: a
+// long one, or one not yet made, which it makes and remembers.
+func (w *Writer) appendLocSlowly(b []byte, l gmp.Loc) []byte {
+	i := (uint(l.Kind)*61 + uint(l.ID)) % locCacheSize
+	e := &w.locJSON[i]
+	if e.loc != l || e.n == 0 {
+		w.scratch = w.quoteFrom(w.d.AppendLoc(append(w.scratch[:0], '"'), l), 1)
+		e.loc, e.n, e.b = l, int32(len(w.scratch)), [locSize]byte{}
+		if len(w.scratch) <= locSize {
+			copy(e.b[:], w.scratch)
+		} else {
+			// The slice is reused, as field.setTo's is.
+			w.locLong[i] = append(w.locLong[i][:0], w.scratch...)
+		}
+	}
+	if e.n <= locSize {
+		return append(b, e.b[:e.n]...)
+	}
+	return append(b, w.locLong[i]...)
 }
 
 // srcField is the "src" field of action op, remembered by its position.
@@ -685,7 +742,7 @@ func Run(sc *scenarios.Scenario, o Options, out io.Writer) (gmp.End, *gmp.Machin
 		// Without events the writer has nothing to do with one: notes
 		// are written only among events. A run with no sink hands its
 		// events to no one, which is what --format none costs.
-		m.SetSink(w.Event)
+		m.SetEventSink(w.eventRef)
 	}
 	m.SetSchedTraceSink(func(line string) { w.SchedTrace(m.Now(), line) })
 	end := m.Run()
