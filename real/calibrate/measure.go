@@ -181,25 +181,31 @@ func onOneP(f func() []float64) []float64 {
 // through unbuffered channels, and returns the one-way time of each.
 // Locked, each goroutine has an OS thread of its own, so on one P each hop
 // hands the P to the other thread and wakes it with a futex: a thread's
-// wake-up. Unlocked, both run on one thread: the runtime's own hand-off.
-// A locked goroutine ends without unlocking, so that its thread ends with
-// it: the runtime keeps no thread of the measurement's.
+// wake-up. The two threads are held to two CPUs where there are two: a
+// wake-up from one CPU to another, startm's usual one, whose time is
+// steady; left to the kernel, a run's threads shared a CPU or not, and
+// the same machine measured 18µs in one run and 30µs in the next.
+// Unlocked, both run on one thread: the runtime's own hand-off. A locked
+// goroutine ends without unlocking, so that its thread ends with it: the
+// runtime keeps no thread of the measurement's, nor its CPU affinity.
 func pingPong(n, rounds int, locked bool) []float64 {
 	ping, pong := make(chan struct{}), make(chan struct{})
 	out := make(chan []float64)
-	start := func() {
+	cpuA, cpuB := twoCPUs()
+	start := func(cpu int) {
 		if locked {
 			runtime.LockOSThread()
+			pinToCPU(cpu)
 		}
 	}
 	go func() {
-		start()
+		start(cpuB)
 		for range ping {
 			pong <- struct{}{}
 		}
 	}()
 	go func() {
-		start()
+		start(cpuA)
 		samples := make([]float64, 0, n)
 		for i := range n + warm(n) {
 			t0 := time.Now()

@@ -220,6 +220,26 @@ func firstCPU() int {
 	return -1
 }
 
+// twoCPUs is the two lowest-numbered CPUs this process may run on, or
+// -1 and -1 where it may run on fewer.
+func twoCPUs() (int, int) {
+	var set unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &set); err != nil {
+		return -1, -1
+	}
+	first := -1
+	for cpu := range 1024 {
+		if !set.IsSet(cpu) {
+			continue
+		}
+		if first >= 0 {
+			return first, cpu
+		}
+		first = cpu
+	}
+	return -1, -1
+}
+
 // pinToCPU holds the calling thread to cpu (the caller has locked its
 // goroutine to the thread, and lets the thread end with it). Where the
 // kernel refuses, the thread stays where the kernel puts it.
