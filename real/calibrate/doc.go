@@ -60,7 +60,9 @@
 //   - pipe_write: the write(2) of a short line to a pipe whose reader, a
 //     thread of its own, waits for it in read: the write wakes the
 //     reader, as a scenario's print wakes schedlab real's parent, which
-//     reads the program's output from a pipe. About 4-7µs on an AMD EPYC,
+//     reads the program's output from a pipe. Writer and reader are held
+//     to two CPUs (where the process may use two), as a program and its
+//     reader mostly are: 6.2-6.6µs on an AMD EPYC VM (4µs on one CPU),
 //     where a byte to /dev/null (syscall) takes 0.2µs.
 //
 // # What each sets in the model

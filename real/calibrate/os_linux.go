@@ -87,9 +87,10 @@ func contextSwitch(n int) []float64 {
 // schedlab real's parent reads: the write wakes the reader, and that
 // wake-up is most of its cost. The reader acknowledges each line through a
 // second pipe, and the writer lets it go back to its read (pipeSettle)
-// before the next write, so that every write finds it waiting. Neither
-// thread is held to a CPU: the kernel places them, as it places the real
-// program and its parent.
+// before the next write, so that every write finds it waiting. The two
+// threads are held to two CPUs where there are two, as a program and the
+// parent reading it mostly are: left to the kernel, they shared a CPU in
+// some runs (4.0-4.2µs a write) and not in others (6.2-6.6µs, median).
 func pipeWrite(n int) []float64 {
 	var lines, acks [2]int
 	if err := syscall.Pipe(lines[:]); err != nil {
@@ -107,12 +108,13 @@ func pipeWrite(n int) []float64 {
 	}()
 	prev := runtime.GOMAXPROCS(max(2, runtime.GOMAXPROCS(0)))
 	defer runtime.GOMAXPROCS(prev)
+	writerCPU, readerCPU := twoCPUs()
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		runtime.LockOSThread() // a thread of its own that blocks in read
-		defer runtime.UnlockOSThread()
+		runtime.LockOSThread() // never unlocked: the pinned thread ends here
+		pinToCPU(readerCPU)
 		b := make([]byte, 64)
 		for {
 			k, err := syscall.Read(lines[0], b)
@@ -127,25 +129,32 @@ func pipeWrite(n int) []float64 {
 			}
 		}
 	}()
-	line, ack := []byte("pong\n"), make([]byte, 1)
-	samples := make([]float64, 0, n)
-	for i := range n + warm(n) {
-		for t := time.Now(); time.Since(t) < pipeSettle; {
+	out := make(chan []float64)
+	go func() {
+		runtime.LockOSThread() // never unlocked, as above
+		pinToCPU(writerCPU)
+		line, ack := []byte("pong\n"), make([]byte, 1)
+		samples := make([]float64, 0, n)
+		for i := range n + warm(n) {
+			for t := time.Now(); time.Since(t) < pipeSettle; {
+			}
+			t0 := time.Now()
+			_, err := syscall.Write(lines[1], line)
+			d := time.Since(t0)
+			if err != nil {
+				break
+			}
+			if _, err := readFull(acks[0], ack); err != nil {
+				break
+			}
+			if i >= warm(n) {
+				samples = append(samples, float64(d))
+			}
 		}
-		t0 := time.Now()
-		_, err := syscall.Write(lines[1], line)
-		d := time.Since(t0)
-		if err != nil {
-			break
-		}
-		if _, err := readFull(acks[0], ack); err != nil {
-			break
-		}
-		if i >= warm(n) {
-			samples = append(samples, float64(d))
-		}
-	}
-	syscall.Close(lines[1]) // the reader reads the end of its pipe and ends
+		syscall.Close(lines[1]) // the reader reads the end of its pipe and ends
+		out <- samples
+	}()
+	samples := <-out
 	wg.Wait()
 	return samples
 }
