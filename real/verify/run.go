@@ -301,24 +301,41 @@ func (rep *Report) noteRealRuns(sc *scenarios.Scenario, untraced bool, real []Ob
 // (prog/cpuwork's calibrateWith), 20ms of the clock.
 const calibrationPrelude = 20 * time.Millisecond
 
-// afterPrelude is cfg for a model compared with real runs whose program
-// computes before its scenario: 20ms of calibration on main's P, during
-// which sysmon's passes find nothing to retake and back its sleep off
-// towards 10ms. The real scenario starts with sysmon looking every 5 to
-// 10ms, and a syscall of a few milliseconds keeps its P though work
-// waits (syscall-busy: 14.2–15.4ms, the 5ms syscall never retaken,
-// where the model with a fresh sysmon retook it within 100µs and took
-// 9.5ms); the model's sysmon then starts as backed off
-// (gmp.Config.SysmonPrelude). A program without cpu actions does not
-// calibrate, and its sysmon starts fresh on both sides.
+// programStart is how long a real program's sysmon has run when the
+// program's scenario starts, besides a calibration: runtime.main starts
+// sysmon, then the runtime's and the packages' inits, GOMAXPROCS, the until
+// goroutine and runtime/trace.Start come first. go run ./scripts/preamble
+// NAME, 15-20 runs each, load 0.4-0.5: forever-cooperative 0.52-0.75ms
+// (median 0.63), starved-sleeper 0.51-0.76 (0.66), pingpong-table
+// 0.41-0.63 (0.58); the programs that calibrate 20.5-22.3ms (median
+// 20.8, the calibration's 20ms and this). pingpong-2p's took longer,
+// 0.47-1.7ms (median 1.26).
+const programStart = 600 * time.Microsecond
+
+// afterPrelude is cfg for a model compared with real runs, whose sysmon
+// starts before the scenario: at the program's start (programStart), and
+// for a program that computes before its scenario 20ms more, the cpu
+// loop's calibration on main's P. Meanwhile sysmon's passes find nothing
+// to retake and back its sleep off from 20µs towards 10ms, so the
+// scenario starts with sysmon well into that: after a calibration it
+// looks every 5 to 10ms, and a syscall of a few milliseconds keeps its P
+// though work waits (syscall-busy: 14.2–15.4ms, the 5ms syscall never
+// retaken, where the model with a fresh sysmon retook it within 100µs and
+// took 9.5ms); without one, its looks have doubled to 2.6ms and then
+// 5.2ms by the time a slice that began at the start is 10ms old, so a
+// spinning goroutine is preempted about 15ms in, where a fresh sysmon
+// looks at 10.3ms (forever-cooperative: real 14.9–15.2ms in most runs, the
+// model 10.3ms before). The model's sysmon starts as the prelude left it
+// (gmp.Config.SysmonPrelude).
 func afterPrelude(sc *scenarios.Scenario, cfg gmp.Config) gmp.Config {
 	if cfg.SysmonPrelude != 0 {
 		return cfg
 	}
+	cfg.SysmonPrelude = programStart
 	// Translating is cheap, and the program says whether it calibrates;
 	// an error here is Session's to report.
 	if p, err := prog.Translate(sc, cfg); err == nil && p.Calibrates {
-		cfg.SysmonPrelude = calibrationPrelude
+		cfg.SysmonPrelude += calibrationPrelude
 	}
 	return cfg
 }
