@@ -22,8 +22,9 @@
 // an agenda; sysmon is another. The runtime's own work takes time too, so
 // each operation has a small fixed cost (Costs): a go statement 1µs, a
 // context switch 200ns (50ns to the scheduler's choice, which is when the
-// runtime's trace shows the next G starting, and 150ns for that G to
-// resume), waking a parked thread 5µs, creating one 20µs, and so on;
+// model's go-start comes, and 150ns for that G to resume; verify puts
+// part of the 150 before the go-start, Costs.Dispatch, where a trace
+// stamps the start), waking a parked thread 5µs, creating one 20µs, and so on;
 // schedlab calibrate measures a machine's own and --costs uses them.
 // These costs are what give concurrent Ms a defined order. Within
 // one step an operation is atomic: findRunnable, for instance, runs from
@@ -126,11 +127,13 @@
 //     bgscavenge. A real program starts with these, which is why its
 //     schedtrace usually shows one or two more threads than the model's M0
 //     and sysmon.
-//   - runtime/trace's own goroutines: its writer, which wakes to write
-//     whenever its buffers fill, and its CPU-sample reader, woken by a
-//     timer every 100ms (tracecpu.go). The model runs untraced; schedlab
-//     verify compares it with traced runs and says when these goroutines
-//     ran often enough to matter (below).
+//   - runtime/trace's own goroutines, but for verify: its writer, which
+//     runs first whenever a buffer fills, and its CPU-sample reader, woken
+//     by a timer every 100ms (tracecpu.go), are Config.Tracer's
+//     (tracer.go), which only verify sets, starting as runtime/trace.Start
+//     leaves them (the reader in P0's ring, the writer waiting). Its
+//     advancer, a fraction of a microsecond at the start and a generation
+//     cut every second, is not modelled.
 //   - Safe-point functions, locked threads (LockOSThread, startlockedm,
 //     stoplockedm), cgo and extra Ms, the template thread, and the 10000
 //     thread limit: no scenario action can reach them.
@@ -251,7 +254,14 @@
 //     gives every M a CPU of its own; with --cpus 2 the thief wakes where
 //     it last ran, and with load on the other CPU it ends up on the
 //     pair's, cache-hot there (wake-affine): 47-65 moves in 50ms at
-//     --load 1, 18-27 at --load 2 (noise, seeds 1-3).
+//     --load 1, 18-27 at --load 2 (noise, seeds 1-3). Traced real runs
+//     bear the lead out (docs/fidelity.md): the thief's P starts 2.5µs
+//     (median) after the pair's go-unblock in 104 of 119 starts, and the
+//     pair does nothing for the next 7.5µs, so the thief's first look
+//     finds the runnext full and it backs off, where the model's thief,
+//     woken on a CPU of its own at a random point of a hop, mostly finds
+//     it empty and parks: 397 starts of the thief's P in 50ms against the
+//     real 79.
 //
 // Four more patterns depend on what else the machine runs. Their real
 // figures on a quiet machine are issue 27's; on a busy one (load average
