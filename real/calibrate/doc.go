@@ -15,9 +15,10 @@
 //     GOMAXPROCS=1: each hop hands the P to the other thread and wakes it
 //     with a futex, and this thread sleeps on one. The threads are held to
 //     two CPUs (where the process may use two): a wake-up from one CPU to
-//     another, whose time is steady (17-19µs on an AMD EPYC VM, where two
-//     threads left to the kernel measured 18µs in one run and 30µs, on
-//     one CPU, in the next).
+//     another, startm's usual one. On an AMD EPYC VM, nine calibrations so
+//     held gave p10 17-24µs (mostly 17-19), where two threads left to the
+//     kernel shared a CPU in some runs and not in others: p10 7µs, 18µs
+//     and 31µs on the same day.
 //   - context_switch: a hop between two threads held to one CPU
 //     (sched_setaffinity) through two pipes: a write, the reader's wake-up
 //     and switch-in, its read.

@@ -182,9 +182,9 @@ func onOneP(f func() []float64) []float64 {
 // Locked, each goroutine has an OS thread of its own, so on one P each hop
 // hands the P to the other thread and wakes it with a futex: a thread's
 // wake-up. The two threads are held to two CPUs where there are two: a
-// wake-up from one CPU to another, startm's usual one, whose time is
-// steady; left to the kernel, a run's threads shared a CPU or not, and
-// the same machine measured 18µs in one run and 30µs in the next.
+// wake-up from one CPU to another, startm's usual one; left to the
+// kernel, a run's threads shared a CPU or not, and the same machine
+// measured 18µs in one run and 30µs in the next (held: 17-24µs).
 // Unlocked, both run on one thread: the runtime's own hand-off. A locked
 // goroutine ends without unlocking, so that its thread ends with it: the
 // runtime keeps no thread of the measurement's, nor its CPU affinity.
