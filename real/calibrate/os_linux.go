@@ -21,20 +21,11 @@ const measured = true
 // them, and the figure may include a cross-CPU wake-up.
 func contextSwitch(n int) []float64 {
 	// there carries the hops out, back the echoes: [0] reads, [1] writes.
-	var there, back [2]int
-	if err := syscall.Pipe(there[:]); err != nil {
+	there, back, closeRest, err := pipePair()
+	if err != nil {
 		return nil
 	}
-	if err := syscall.Pipe(back[:]); err != nil {
-		syscall.Close(there[0])
-		syscall.Close(there[1])
-		return nil
-	}
-	defer func() {
-		for _, fd := range []int{there[0], back[0], back[1]} {
-			syscall.Close(fd)
-		}
-	}()
+	defer closeRest()
 	prev := runtime.GOMAXPROCS(max(2, runtime.GOMAXPROCS(0)))
 	defer runtime.GOMAXPROCS(prev)
 	cpu := firstCPU()
@@ -92,20 +83,12 @@ func contextSwitch(n int) []float64 {
 // parent reading it mostly are: left to the kernel, they shared a CPU in
 // some runs (4.0-4.2µs a write) and not in others (6.2-6.6µs, median).
 func pipeWrite(n int) []float64 {
-	var lines, acks [2]int
-	if err := syscall.Pipe(lines[:]); err != nil {
+	// lines carries the lines, acks the acknowledgements: [0] reads.
+	lines, acks, closeRest, err := pipePair()
+	if err != nil {
 		return nil
 	}
-	if err := syscall.Pipe(acks[:]); err != nil {
-		syscall.Close(lines[0])
-		syscall.Close(lines[1])
-		return nil
-	}
-	defer func() {
-		for _, fd := range []int{lines[0], acks[0], acks[1]} {
-			syscall.Close(fd)
-		}
-	}()
+	defer closeRest()
 	prev := runtime.GOMAXPROCS(max(2, runtime.GOMAXPROCS(0)))
 	defer runtime.GOMAXPROCS(prev)
 	writerCPU, readerCPU := twoCPUs()
@@ -163,6 +146,27 @@ func pipeWrite(n int) []float64 {
 // after an acknowledgement: a few microseconds do; fifty leave room on a
 // busy machine.
 const pipeSettle = 50 * time.Microsecond
+
+// pipePair makes two pipes, [0] the end that reads and [1] the one that
+// writes, for a measurement that sends on a and answers on b. closeRest
+// closes every end but a's writing one, which the measurement closes
+// itself when it is done: the thread reading a then reads the pipe's end
+// and ends.
+func pipePair() (a, b [2]int, closeRest func(), err error) {
+	if err := syscall.Pipe(a[:]); err != nil {
+		return a, b, nil, err
+	}
+	if err := syscall.Pipe(b[:]); err != nil {
+		syscall.Close(a[0])
+		syscall.Close(a[1])
+		return a, b, nil, err
+	}
+	return a, b, func() {
+		for _, fd := range []int{a[0], b[0], b[1]} {
+			syscall.Close(fd)
+		}
+	}, nil
+}
 
 // readFull reads one byte, again if a signal (the runtime's preemption)
 // interrupts the read.

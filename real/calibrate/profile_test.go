@@ -292,34 +292,6 @@ func TestPipeWriteFromAProfile(t *testing.T) {
 	}
 }
 
-// A format 4 profile without its write, and one of format 3 with it, are
-// refused with the field's place.
-func TestBadPipeWriteIsRefused(t *testing.T) {
-	read := func(name string) string {
-		b, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}
-	v3, v4 := read("testdata/costs-v3.json"), read("testdata/costs-v4.json")
-	for _, c := range []struct {
-		name, data, old, new, want string
-	}{
-		{"format 4 without its write", v3, `"schedlab-costs/3"`, `"schedlab-costs/4"`, "costs.json:13:14: figures.pipe_write: missing"},
-		{"format 3 with a write", v4, `"schedlab-costs/4"`, `"schedlab-costs/3"`, "figures.pipe_write: a schedlab-costs/3 profile has no such figure"},
-		{"a write out of order", v4, `"median_ns": 7100`, `"median_ns": 71000`, "figures.pipe_write.p90_ns: 7700 is below median 71000"},
-	} {
-		if !strings.Contains(c.data, c.old) {
-			t.Fatalf("%s: no %q", c.name, c.old)
-		}
-		_, err := Parse("costs.json", []byte(strings.Replace(c.data, c.old, c.new, 1)))
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s: got %v\nwant %q", c.name, err, c.want)
-		}
-	}
-}
-
 // A park gap no longer than the hand-off's Schedule leaves no Dispatch,
 // and one longer than Schedule and Execute together takes all of Execute
 // but a nanosecond: the hop stays the traced hand-off either way.
@@ -353,10 +325,11 @@ func TestDispatchWithinTheHandoff(t *testing.T) {
 	}
 }
 
-// A format 3 profile is refused, with the file, line and column, when it
-// lacks a gap or has one out of order; a format 2 one that has a gap is
-// refused too.
-func TestBadSwitchGapsAreRefused(t *testing.T) {
+// A profile of format 3 or 4 is refused, with the file, line and column,
+// when it lacks a figure its format added (format 3's gaps, format 4's
+// write) or has one out of order; one of an older format that has such a
+// figure is refused too.
+func TestBadLaterFiguresAreRefused(t *testing.T) {
 	read := func(name string) string {
 		b, err := os.ReadFile(name)
 		if err != nil {
@@ -364,10 +337,13 @@ func TestBadSwitchGapsAreRefused(t *testing.T) {
 		}
 		return string(b)
 	}
-	v2, v3 := read("testdata/costs-v2.json"), read("testdata/costs-v3.json")
+	v2, v3, v4 := read("testdata/costs-v2.json"), read("testdata/costs-v3.json"), read("testdata/costs-v4.json")
 	for _, c := range []struct {
 		name, data, old, new, want string
 	}{
+		{"format 4 without its write", v3, `"schedlab-costs/3"`, `"schedlab-costs/4"`, "costs.json:13:14: figures.pipe_write: missing"},
+		{"format 3 with a write", v4, `"schedlab-costs/4"`, `"schedlab-costs/3"`, "figures.pipe_write: a schedlab-costs/3 profile has no such figure"},
+		{"a write out of order", v4, `"median_ns": 7100`, `"median_ns": 71000`, "figures.pipe_write.p90_ns: 7700 is below median 71000"},
 		{"format 3 without its gaps", v2, `"schedlab-costs/2"`, `"schedlab-costs/3"`, "costs.json:13:14: figures.traced_park_gap: missing"},
 		{"format 2 with a gap", v3, `"schedlab-costs/3"`, `"schedlab-costs/2"`, "costs.json:114:24: figures.traced_park_gap: a schedlab-costs/2 profile has no such figure"},
 		{"a gap out of order", v3, `"median_ns": 124`, `"median_ns": 1240`, "figures.traced_exit_gap.p90_ns: 150 is below median 1240"},
