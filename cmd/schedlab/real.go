@@ -271,7 +271,11 @@ untraced (the runtime does not detect a deadlock while it traces), and its
 ending is judged by Go's exit status and message. When the program prints,
 its output order (read from its standard output, not its trace) is judged
 too: the model agrees when the real runs' commonest order is one of its
-seeds' orders. --all verifies every built-in.`,
+seeds' orders. --all verifies every built-in, and its summary counts the
+observables that differ, again after Benjamini-Hochberg's correction for
+its many tests, and how many of them are near the real median (a duration
+within 2%, a share within a point): a tight real sample tells those apart
+though the model is not far off.`,
 		Example: `  schedlab verify tour
   schedlab verify steal --runs 20 --seeds 20
   schedlab verify --all --format json

@@ -456,7 +456,7 @@ func WriteSummary(w io.Writer, reps []*Report) error {
 	}
 	fmt.Fprintln(tw, strings.Join(header, "\t"))
 	tests := correct(reps)
-	outside, undecided, judged, chance := 0, 0, 0, 0
+	outside, undecided, judged, chance, near := 0, 0, 0, 0, 0
 	for _, r := range reps {
 		cells := []string{safetext.Term(r.Scenario)}
 		for _, name := range names {
@@ -469,6 +469,9 @@ func WriteSummary(w io.Writer, reps []*Report) error {
 			switch cell {
 			case "low", "high", "differs":
 				outside++
+				if row.near() {
+					near++
+				}
 				if row.Corrected == "within" {
 					// p < Alpha alone, not after the correction.
 					cell = "(" + cell + ")"
@@ -491,12 +494,37 @@ func WriteSummary(w io.Writer, reps []*Report) error {
 		fmt.Fprintf(&b, "; %d undecided (too few runs)", undecided)
 	}
 	b.WriteString("\n")
+	if near > 0 {
+		fmt.Fprintf(&b, "%d of the %d are near the real runs' median (a duration within %.0f%% of it, a share within %.0f point): a tight real sample tells them apart, but the model is not far off\n",
+			near, outside, 100*nearDuration, 100*nearShare)
+	}
 	if tests > 0 {
 		fmt.Fprintf(&b, "after %s's correction for the run's %d rank tests (false discovery rate %v): the model differs on %d of %d observables; the %d in brackets had p < %v alone, which so many tests give by chance, with the model's median inside the real range\n",
 			correctionName, tests, Alpha, outside-chance, judged, chance, Alpha)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// How near the real runs' median a differing row's model median must be
+// for the summary to count it near: a duration within this share of the
+// real median, a share (P use) within this many of its points.
+const (
+	nearDuration = 0.02
+	nearShare    = 0.01
+)
+
+// near says whether row's model median is near the real runs' median, as
+// the summary counts it: of a duration or a share only.
+func (row *Row) near() bool {
+	d := math.Abs(row.Model - row.RealMedian)
+	switch row.unit {
+	case unitDuration:
+		return d <= nearDuration*row.RealMedian
+	case unitShare:
+		return d <= nearShare+1e-9
+	}
+	return false
 }
 
 // summaryHeads are the observables' short names, for the summary's header.

@@ -291,6 +291,36 @@ func TestSummaryCountsVerdicts(t *testing.T) {
 	}
 }
 
+// Of the observables that differ, the summary counts those whose model
+// median is near the real runs' (a duration within 2%, a share within a
+// point): a model 1% slower than tight real runs differs, and is near;
+// one three times slower is not, nor is a count.
+func TestSummaryCountsTheNearDifferences(t *testing.T) {
+	us := time.Microsecond
+	runs := func(from time.Duration, use float64, migrations int) []Observables {
+		var o []Observables
+		for i := range 10 {
+			o = append(o, Observables{Makespan: from + time.Duration(i)*us, Goroutines: 2, Utilisation: use + float64(i)/10000, Migrations: migrations + i%2})
+		}
+		return o
+	}
+	real := runs(1000*us, 0.500, 0)
+	near := &Report{Scenario: "near", Seeds: []uint64{1}}
+	near.Judge(runs(1015*us, 0.508, 0), real) // makespan +1.5%, P use +0.8 points
+	far := &Report{Scenario: "far", Seeds: []uint64{1}}
+	far.Judge(runs(3000*us, 0.700, 20), real) // three times, 20 points, 20 migrations
+	var b strings.Builder
+	if err := WriteSummary(&b, []*Report{near, far}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"near      ok       high      ok       ok         ok         ok          high", "far       ok       high      ok       ok         ok         high        high",
+		"differs from the real runs on 5 of", "2 of the 5 are near the real runs' median (a duration within 2% of it, a share within 1 point)"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the summary lacks %q:\n%s", want, b.String())
+		}
+	}
+}
+
 func TestOnlyMainIsNotAnAgreementAboutNothing(t *testing.T) {
 	rep := &Report{Scenario: "alone", Seeds: []uint64{1}, Runs: 2}
 	rep.Judge([]Observables{{}}, []Observables{{}, {}})
