@@ -168,10 +168,11 @@ var machineCases = []machineCase{
 		quiet: [2]float64{12.06, 5034}, busy: [2]float64{46.7, 38750},
 	}}},
 	{"fan-in", 80.3, []machineFigure{{
+		// busy: 0.9-83.4 in 36 runs, and 0.65-47.07 (median 0.95) in 36
+		// more, go run ./scripts/underload -runs 36 fan-in beside nine
+		// busy shell loops, waited% 78-85 (median 81): pooled.
 		what: "% of receives that switch producer", of: func(r machineRun) float64 { sw, _ := fanIn(r); return sw },
-		quiet: [2]float64{61.7, 99.85}, busy: [2]float64{0.9, 83.4},
-		busyGap: "the load never sleeps, so on some seeds the producers take the only running P in turns of slices on end: " +
-			"16 switches in 1999 receives, where the real runs had 18 at the fewest",
+		quiet: [2]float64{61.7, 99.85}, busy: [2]float64{0.65, 83.4},
 	}, {
 		what: "longest run of receives from one producer", of: func(r machineRun) float64 { _, lr := fanIn(r); return lr },
 		quiet: [2]float64{2, 193}, busy: [2]float64{88, 460},
