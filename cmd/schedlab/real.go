@@ -251,8 +251,10 @@ profile, verify takes the costs measured while runtime/trace records (its
 real runs are traced, and the tracer makes each go statement and hand-off
 slower); every other command takes the untraced ones. The model starts
 warm (as --warm-start), as a real program's main does, with the runtime's
-idle threads already made. With more Ps than this machine has CPUs, the
-model's threads share its CPUs (as --cpus N).
+idle threads already made and sysmon as far into its backing off as the
+program's start-up (0.6ms) and its cpu loop's calibration (20ms, if it has
+cpu actions) take it. With more Ps than this machine has CPUs, the model's
+threads share its CPUs (as --cpus N).
 The real makespan leaves out the time the runtime's own goroutines (the
 tracer's writer) held every P while a scenario goroutine was ready. The
 real runs being traced, the model runs two goroutines of the tracer's:
