@@ -499,7 +499,7 @@ func (s *Machine) runM(m *M, next mStep) {
 	case stepWrite:
 		s.write(m)
 	case stepExecute:
-		s.execute(m, m.pick, s.g(m.Picked))
+		s.dispatched(m)
 	}
 }
 
