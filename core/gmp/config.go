@@ -35,23 +35,12 @@ type Costs struct {
 	// them, from a profile's traced figures, so that every other run is
 	// as before.
 	ScheduleExit, ScheduleYield time.Duration
-	// Execute is the time from execute() starting a G to that G's next
+	// Execute is the time from execute() choosing a G to that G's next
 	// action: gogo's switch, then the return from gopark through the
 	// operation the G blocked in. The runtime's trace shows the G starting
-	// here (execute emits GoStart), and a P's runnext is already empty
-	// while this time passes.
+	// at the choice (execute emits GoStart), and a P's runnext is already
+	// empty while this time passes.
 	Execute time.Duration
-	// Dispatch is the part of the switch between findRunnable taking a
-	// G and execute marking it running, where a trace stamps its
-	// GoStart: schedule's checks after the choice and execute's state
-	// change. The G has left its queue (a thief finds the runnext empty)
-	// but has not started; the M holds it as Picked. Execute then counts
-	// from the start. 0 by default: the choice is the start, as in every
-	// built-in run and golden trace. Only verify sets it, from a
-	// profile's traced switch after a park (calibrate), so that the idle
-	// P a trace shows between a goroutine's stop and the next start
-	// lasts Schedule and Dispatch on both sides.
-	Dispatch time.Duration
 	// ChanOp is the cost of a channel operation's work, which comes before
 	// its effect (chan.go). The same cost, after their effect, stands for
 	// the other synchronising actions that do not park: a wait that finds
@@ -248,7 +237,7 @@ func (c *Config) Validate() error {
 		name string
 		d    time.Duration
 	}{
-		{"newproc", k.Newproc}, {"newg", k.NewG}, {"schedule", k.Schedule}, {"scheduleexit", k.ScheduleExit}, {"scheduleyield", k.ScheduleYield}, {"execute", k.Execute}, {"dispatch", k.Dispatch}, {"chanop", k.ChanOp}, {"syscall", k.Syscall}, {"syscallslack", k.SyscallSlack},
+		{"newproc", k.Newproc}, {"newg", k.NewG}, {"schedule", k.Schedule}, {"scheduleexit", k.ScheduleExit}, {"scheduleyield", k.ScheduleYield}, {"execute", k.Execute}, {"chanop", k.ChanOp}, {"syscall", k.Syscall}, {"syscallslack", k.SyscallSlack},
 		{"wakem", k.WakeM}, {"newm", k.NewM}, {"preemptsignal", k.PreemptSignal},
 		{"netpollwake", k.NetpollWake}, {"spin", k.Spin}, {"usleepslack", k.UsleepSlack},
 		{"usleepwake", k.UsleepWake}, {"usleepjitter", k.UsleepJitter},

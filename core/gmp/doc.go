@@ -22,9 +22,8 @@
 // an agenda; sysmon is another. The runtime's own work takes time too, so
 // each operation has a small fixed cost (Costs): a go statement 1µs, a
 // context switch 200ns (50ns to the scheduler's choice, which is when the
-// model's go-start comes, and 150ns for that G to resume; verify puts
-// part of the 150 before the go-start, Costs.Dispatch, where a trace
-// stamps the start), waking a parked thread 5µs, creating one 20µs, and so on;
+// runtime's trace shows the next G starting, and 150ns for that G to
+// resume), waking a parked thread 5µs, creating one 20µs, and so on;
 // schedlab calibrate measures a machine's own and --costs uses them.
 // These costs are what give concurrent Ms a defined order. Within
 // one step an operation is atomic: findRunnable, for instance, runs from

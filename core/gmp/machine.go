@@ -200,7 +200,6 @@ const (
 	stepNetpollDone        // blocking netpoll returns
 	stepStart              // woken by startm, or a new thread starts: take nextp
 	stepWrite              // a print's formatting is done: the write system call
-	stepExecute            // Costs.Dispatch is over: execute starts the picked G
 )
 
 type wakeKind uint8
@@ -501,8 +500,6 @@ func (s *Machine) runM(m *M, next mStep) {
 		s.mstart(m)
 	case stepWrite:
 		s.write(m)
-	case stepExecute:
-		s.dispatched(m)
 	}
 }
 

@@ -71,11 +71,6 @@ func (s *Machine) schedule(m *M) {
 			if m.Spinning {
 				s.resetspinning(m)
 			}
-			if d := s.cfg.Costs.Dispatch; d > 0 {
-				m.pick = pk
-				s.wakeMAt(m, s.after(d), stepExecute)
-				return
-			}
 			s.execute(m, pk, g)
 			return
 		case suspended:
@@ -84,13 +79,6 @@ func (s *Machine) schedule(m *M) {
 	}
 	s.fail(Invariant, fmt.Errorf("%v: findRunnable went back to its top 1000 times at %v", m.ID, s.now))
 }
-
-// dispatched is execute once Costs.Dispatch has passed. It is a call of
-// its own: execute inlined into runM, whose switch every step goes
-// through, made the 64-P run 7% slower (scripts/bench-run.sh).
-//
-//go:noinline
-func (s *Machine) dispatched(m *M) { s.execute(m, m.pick, s.g(m.Picked)) }
 
 // execute runs pk's G, g, on m (R3.2). It clears any pending preemption
 // request, and only a G that does not inherit the slice advances schedtick.

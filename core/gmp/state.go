@@ -193,9 +193,6 @@ type M struct {
 	// Picked is the G schedule has found and is about to run (a local
 	// variable of schedule() in the runtime).
 	Picked GID
-	// pick is how schedule found Picked, kept for execute while
-	// Costs.Dispatch passes.
-	pick pick
 	// wake bookkeeping: a pending wake is valid only if its gen matches.
 	// 32 bits keep an agenda entry small; a stale wake would need four
 	// billion newer wakes of the same M before it fires to be mistaken.

@@ -93,30 +93,27 @@ func (p *Profile) costs(goCreate, handoff Figure) (gmp.Costs, error) {
 	return k, nil
 }
 
-// switchGaps sets, for a profile of format 3 timed traced, the model's
-// switch to the idle P the trace shows between a goroutine's stop and the
-// next start: traced_park_gap after a park, traced_exit_gap after an
-// exit, traced_yield_gap after a Gosched. The model's switch is Schedule
-// (or ScheduleExit, ScheduleYield) up to findRunnable's choice, then
-// Dispatch up to execute's start. After a park, Schedule stays the traced
-// hand-off's share (costs): it is how long a runnext waits for its own
-// P, which decides the races on two Ps; the rest of the park gap is
-// Dispatch, taken from Execute so that the hop stays the traced
-// hand-off (pingpong-2p's migrations doubled when the whole gap went to
-// Schedule, because an idle P's thief found the runnext full longer).
-// ScheduleExit and ScheduleYield are their gaps less Dispatch.
+// switchGaps sets, for a profile of format 3 or later timed traced, the
+// cost of the scheduler's switch after an exit and after a Gosched to the
+// idle P the trace shows between the goroutine's stop and the next start
+// (traced_exit_gap, traced_yield_gap), which verify's model leaves
+// between the same two events. The switch after a park stays the traced
+// hand-off's share (costs): traced_park_gap is kept beside it, not used.
+// Taking it all for Schedule, with Execute giving up as much to keep the
+// hop, changes the model's races on two Ps (pingpong-2p's migrations went
+// from 54 to 135 against a real 28–124): a thief finds the runnext full
+// longer. Splitting it at findRunnable's choice instead, a Dispatch step
+// between the choice and the start, kept the races and brought the
+// ping-pongs' P use from above the real runs to below them, but judged no
+// observable differently over two recorded series of ten real runs each,
+// and the step's code cost the model's speed (docs/fidelity.md).
 func (p *Profile) switchGaps(k *gmp.Costs) {
 	f := p.Figures
-	if !p.HasGaps() || f.TracedExitGap == nil || f.TracedYieldGap == nil || f.TracedParkGap == nil {
+	if !p.HasGaps() || f.TracedExitGap == nil || f.TracedYieldGap == nil {
 		return
 	}
-	dispatch := min(ns(f.TracedParkGap.Median)-k.Schedule, k.Execute-1)
-	if dispatch > 0 {
-		k.Dispatch = dispatch
-		k.Execute -= dispatch
-	}
-	k.ScheduleExit = max(ns(f.TracedExitGap.Median)-k.Dispatch, 1)
-	k.ScheduleYield = max(ns(f.TracedYieldGap.Median)-k.Dispatch, 1)
+	k.ScheduleExit = ns(f.TracedExitGap.Median)
+	k.ScheduleYield = ns(f.TracedYieldGap.Median)
 }
 
 // ns rounds a figure to a whole nanosecond, at least one: a cost of zero

@@ -82,13 +82,9 @@
 //	traced_go_create  median     Newproc, for verify only
 //	traced_handoff    median     ChanOp, Schedule, Execute, for verify
 //	                             only, scaled as handoff's
-//	traced_park_gap   median     Dispatch, for verify only: less the
-//	                             traced Schedule, and taken from Execute
-//	                             so that the hop stays traced_handoff's
-//	traced_exit_gap   median     ScheduleExit, for verify only, less
-//	                             Dispatch
-//	traced_yield_gap  median     ScheduleYield, for verify only, less
-//	                             Dispatch
+//	traced_exit_gap   median     ScheduleExit, for verify only
+//	traced_yield_gap  median     ScheduleYield, for verify only
+//	traced_park_gap   none:      recorded (costs.go's switchGaps says why)
 //	pipe_write        median     Write (in a profile of formats 1 to 3,
 //	                             the default)
 //	context_switch, sleep_slack, timer_slack, go_first_run, cpu_work:
