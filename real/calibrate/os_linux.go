@@ -221,14 +221,8 @@ func syscallCost(n int) []float64 {
 
 // firstCPU is the lowest-numbered CPU this process may run on, or -1.
 func firstCPU() int {
-	var set unix.CPUSet
-	if err := unix.SchedGetaffinity(0, &set); err != nil {
-		return -1
-	}
-	for cpu := range 1024 {
-		if set.IsSet(cpu) {
-			return cpu
-		}
+	if cpus := allowedCPUs(1); len(cpus) == 1 {
+		return cpus[0]
 	}
 	return -1
 }
@@ -236,21 +230,26 @@ func firstCPU() int {
 // twoCPUs is the two lowest-numbered CPUs this process may run on, or
 // -1 and -1 where it may run on fewer.
 func twoCPUs() (int, int) {
-	var set unix.CPUSet
-	if err := unix.SchedGetaffinity(0, &set); err != nil {
-		return -1, -1
-	}
-	first := -1
-	for cpu := range 1024 {
-		if !set.IsSet(cpu) {
-			continue
-		}
-		if first >= 0 {
-			return first, cpu
-		}
-		first = cpu
+	if cpus := allowedCPUs(2); len(cpus) == 2 {
+		return cpus[0], cpus[1]
 	}
 	return -1, -1
+}
+
+// allowedCPUs is up to n of the CPUs this process may run on, the
+// lowest-numbered first; none where the kernel does not say.
+func allowedCPUs(n int) []int {
+	var set unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &set); err != nil {
+		return nil
+	}
+	var cpus []int
+	for cpu := 0; cpu < 1024 && len(cpus) < n; cpu++ {
+		if set.IsSet(cpu) {
+			cpus = append(cpus, cpu)
+		}
+	}
+	return cpus
 }
 
 // pinToCPU holds the calling thread to cpu (the caller has locked its

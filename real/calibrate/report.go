@@ -93,15 +93,16 @@ func (p *Profile) WriteText(w io.Writer) error {
 	c := p.Figures.CPUWork
 	fmt.Fprintf(tw, "cpu work (iterations/µs)\t%.0f\t%.0f–%.0f\t%.0f–%.0f\t%d\t-\n", c.Median, c.P10, c.P90, c.Min, c.Max, c.Samples)
 	tw.Flush()
-	newG := ""
+	// The costs a later format's figures set, after the first ones.
+	later := ""
 	if p.HasTraced() {
-		newG = fmt.Sprintf(", NewG %v", k.NewG)
+		later = fmt.Sprintf(", NewG %v", k.NewG)
 	}
 	if p.HasWrite() {
-		newG += fmt.Sprintf(", Write %v", k.Write)
+		later += fmt.Sprintf(", Write %v", k.Write)
 	}
 	fmt.Fprintf(&b, "the model's costs: Newproc %v, Schedule %v, Execute %v, ChanOp %v, Syscall %v, WakeM %v, NetpollWake %v, UsleepSlack %v, UsleepJitter %v%s; not measured, the defaults: NewM %v, PreemptSignal %v\n",
-		k.Newproc, k.Schedule, k.Execute, k.ChanOp, k.Syscall, k.WakeM, k.NetpollWake, k.UsleepSlack, k.UsleepJitter, newG, k.NewM, k.PreemptSignal)
+		k.Newproc, k.Schedule, k.Execute, k.ChanOp, k.Syscall, k.WakeM, k.NetpollWake, k.UsleepSlack, k.UsleepJitter, later, k.NewM, k.PreemptSignal)
 	if p.HasTraced() {
 		t, err := p.TracedCosts()
 		if err != nil {

@@ -235,9 +235,9 @@ func modelConfig(sc *scenarios.Scenario, over scenarios.Overrides, cpus int) (gm
 	// too, its CPU-sample reader and its writer (gmp's tracer.go).
 	cfg.Tracer = prog.Traced(sc)
 	// A real program's main starts with the runtime's threads already
-	// made and idle (its init started bgsweep and bgscavenge, and the
-	// program calibrates its cpu loop first), so its first wakep wakes a
-	// thread rather than making one: the model starts warm.
+	// made and idle (its init started bgsweep and bgscavenge), so its
+	// first wakep wakes a thread rather than making one: the model starts
+	// warm.
 	cfg.WarmStart = true
 	cfg = afterPrelude(sc, cfg)
 	cfg = nanosleepSyscalls(cfg)
