@@ -224,11 +224,12 @@ all goroutines are asleep - deadlock!").`,
 
 func newVerifyCmd(stdout io.Writer) *cobra.Command {
 	var (
-		sim    simFlags
-		rf     realFlags
-		seeds  int
-		all    bool
-		format string
+		sim     simFlags
+		rf      realFlags
+		seeds   int
+		all     bool
+		control bool
+		format  string
 	)
 	cmd := &cobra.Command{
 		Use:   "verify NAME|FILE|--all",
@@ -277,11 +278,19 @@ seeds' orders. --all verifies every built-in, and its summary counts the
 observables that differ, again after Benjamini-Hochberg's correction for
 its many tests, and how many of them are near the real median (a duration
 within 2%, a share within a point): a tight real sample tells those apart
-though the model is not far off.`,
+though the model is not far off.
+
+--control runs the real program --runs times more, right after, and judges
+that second series against the first exactly as the model is judged: the
+observables the runtime differs from itself on, by the rank test's chance
+and by the machine's drift between the two series. That is what a model as
+close to the runtime as the runtime is to itself would differ on; the
+summary counts it beside the model's count.`,
 		Example: `  schedlab verify tour
   schedlab verify steal --runs 20 --seeds 20
   schedlab verify --all --format json
-  schedlab verify pingpong --costs builtin`,
+  schedlab verify pingpong --costs builtin
+  schedlab verify --all --control`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if all {
 				if len(args) > 0 {
@@ -338,7 +347,7 @@ though the model is not far off.`,
 			defer stop()
 			var reps []*verify.Report
 			for i, sc := range list {
-				rep, err := verify.Scenario(ctx, sc, verify.Options{Overrides: over, Costs: costs, CostsNote: costsNote, Seeds: seeds, Runs: rf.runs, Timeout: rf.timeout, MaxMemory: int64(rf.maxMemory), MaxTrace: int64(rf.maxTrace), Dir: rf.emit, Force: rf.force})
+				rep, err := verify.Scenario(ctx, sc, verify.Options{Overrides: over, Costs: costs, CostsNote: costsNote, Seeds: seeds, Runs: rf.runs, Timeout: rf.timeout, MaxMemory: int64(rf.maxMemory), MaxTrace: int64(rf.maxTrace), Dir: rf.emit, Force: rf.force, Control: control})
 				switch {
 				case errors.Is(err, prog.ErrEmitNotEmpty):
 					return usageError{err}
@@ -372,6 +381,7 @@ though the model is not far off.`,
 	rf.register(cmd, 10)
 	cmd.Flags().IntVar(&seeds, "seeds", 10, "run the model with seeds 1 to this (or from --seed)")
 	cmd.Flags().BoolVar(&all, "all", false, "verify every built-in scenario")
+	cmd.Flags().BoolVar(&control, "control", false, "run the program --runs times more and judge that series against the first as the model is: how often the runtime differs from itself")
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text, or json (one object per scenario)")
 	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletions("text", "json"))
 	return cmd

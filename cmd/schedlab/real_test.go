@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -96,6 +97,28 @@ func TestVerifyPrintsAVerdictPerObservable(t *testing.T) {
 	}
 	if n := strings.Count(out, "\n"); n != 10 {
 		t.Errorf("the report has %d lines, want a title, the costs, a header and 7 observables:\n%s", n, out)
+	}
+}
+
+// TestVerifyControlJudgesTheRuntimeAgainstItself: --control runs the
+// program as many times again and reports the second series judged
+// against the first, its runs numbered on.
+func TestVerifyControlJudgesTheRuntimeAgainstItself(t *testing.T) {
+	realtest.Require(t)
+	file := writeScenario(t, "two.yaml", "procs: 2\nmain:\n  - go: {count: 2, do: [{cpu: 200us}]}\n  - wait: children\n")
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	dir := filepath.Join(t.TempDir(), "emit")
+	code, out, errOut := cli(t, "verify", file, "--runs", "2", "--seeds", "2", "--control", "--emit", dir)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !regexp.MustCompile(`(?m)^control: 2 more real runs, judged against the first 2 as the model is: they differ on (none|\d+) of 7 observables`).MatchString(out) {
+		t.Errorf("the report has no control line:\n%s", out)
+	}
+	for i := 1; i <= 4; i++ {
+		if _, err := os.Stat(filepath.Join(dir, fmt.Sprintf("run-%d.trace", i))); err != nil {
+			t.Errorf("--emit kept no trace of run %d of the two series: %v", i, err)
+		}
 	}
 }
 

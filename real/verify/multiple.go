@@ -45,12 +45,29 @@ const correctionName = "Benjamini–Hochberg"
 // keeps it) and its outcome after the correction (Row.Corrected). It
 // returns how many rows were tests.
 func correct(reps []*Report) int {
+	groups := make([]rowGroup, len(reps))
+	for i, r := range reps {
+		groups[i] = rowGroup{rows: r.Rows, seeds: len(r.Seeds), runs: r.Runs}
+	}
+	return correctGroups(groups)
+}
+
+// rowGroup is one judgement's rows, with the sizes of the two samples
+// behind them: the model's seeds (or a control's second series) and the
+// real runs.
+type rowGroup struct {
+	rows        []Row
+	seeds, runs int
+}
+
+// correctGroups is correct over the rows of groups, corrected together.
+func correctGroups(groups []rowGroup) int {
 	var tested []*Row
-	for _, r := range reps {
-		for i := range r.Rows {
-			row := &r.Rows[i]
+	for _, g := range groups {
+		for i := range g.rows {
+			row := &g.rows[i]
 			row.Q, row.Corrected = nil, row.Outcome
-			if isTest(row, len(r.Seeds), r.Runs) {
+			if isTest(row, g.seeds, g.runs) {
 				tested = append(tested, row)
 			}
 		}

@@ -154,18 +154,28 @@ func endingOf(out prog.Output) string {
 }
 
 // judgeEnding is the row of how untraced runs ended, against the model's
-// end: Go's own words for a deadlock or a panic.
-func judgeEnding(modelEnds []gmp.EndReason, real []Observables) Row {
-	model := make([]string, len(modelEnds))
-	for i, e := range modelEnds {
-		model[i] = e.String()
+// endings in Go's own words for a deadlock or a panic (endWords).
+func judgeEnding(model []string, real []Observables) Row {
+	return judgeCategory(endingRow, model, endedOf(real))
+}
+
+// endWords are the model's ends as endingOf words a real run's.
+func endWords(ends []gmp.EndReason) []string {
+	words := make([]string, len(ends))
+	for i, e := range ends {
+		words[i] = e.String()
 		if e == gmp.MainReturned || e == gmp.UntilReached {
-			model[i] = "exit status 0"
+			words[i] = "exit status 0"
 		}
 	}
-	ended := make([]string, len(real))
-	for i, o := range real {
+	return words
+}
+
+// endedOf is how each of the untraced runs obs ended.
+func endedOf(obs []Observables) []string {
+	ended := make([]string, len(obs))
+	for i, o := range obs {
 		ended[i] = o.Ended
 	}
-	return judgeCategory(endingRow, model, ended)
+	return ended
 }

@@ -79,7 +79,7 @@ func TestEndingOf(t *testing.T) {
 			t.Errorf("endingOf(%q, %d) = %q, want %q", c.out.Stderr, c.out.ExitCode, got, c.want)
 		}
 	}
-	row := judgeEnding([]gmp.EndReason{gmp.Deadlock, gmp.Deadlock}, []Observables{
+	row := judgeEnding(endWords([]gmp.EndReason{gmp.Deadlock, gmp.Deadlock}), []Observables{
 		{Untraced: true, Ended: "deadlock"}, {Untraced: true, Ended: "deadlock"}, {Untraced: true, Ended: "exit status 0"}})
 	if !row.Within || row.RealValues != "deadlock x2, exit status 0 x1" {
 		t.Errorf("row %+v", row)

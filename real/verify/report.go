@@ -112,6 +112,9 @@ type Report struct {
 	// Notes say what the figures need to be read with (a model run that
 	// did not end normally…).
 	Notes []string `json:"notes,omitempty"`
+	// Control, with Options.Control, is the real program judged against
+	// itself.
+	Control *Control `json:"control,omitempty"`
 }
 
 // Judge fills r.Rows from the model's runs and the real ones: the
@@ -190,6 +193,21 @@ func (r *Report) Judge(model, real []Observables) {
 	}
 }
 
+// judgeScenario is Judge with the rows a scenario adds: with prints (the
+// scenario has print actions) the printed order even when no run printed,
+// "nothing" being an answer too; with modelEnded (untraced runs) how the
+// runs ended, against the model's endings (endWords).
+func (r *Report) judgeScenario(model, real []Observables, prints bool, modelEnded []string) {
+	r.Judge(model, real)
+	if r.row(orderRow) == nil && prints {
+		row, _ := judgeOrders(model, real, true)
+		r.Rows = append(r.Rows, row)
+	}
+	if modelEnded != nil {
+		r.Rows = append(r.Rows, judgeEnding(modelEnded, real))
+	}
+}
+
 // verdict words a judgement for an observable of unit u: a duration is
 // faster or slower, anything else lower or higher.
 func (u unit) verdict(j judgement) (outcome, text string) {
@@ -216,14 +234,35 @@ func (u unit) verdict(j judgement) (outcome, text string) {
 // Outside lists the observables where the model differs from the real
 // runs: the rank test rejected equality, or (the first goroutine started)
 // no real run agreed.
-func (r *Report) Outside() []string {
+func (r *Report) Outside() []string { return outside(r.Rows) }
+
+// outside lists the observables of the rows that differ.
+func outside(rows []Row) []string {
 	var out []string
-	for _, row := range r.Rows {
-		if row.Outcome == "lower" || row.Outcome == "higher" || row.Outcome == "differs" {
-			out = append(out, row.Observable)
+	for i := range rows {
+		if rows[i].differs() {
+			out = append(out, rows[i].Observable)
 		}
 	}
 	return out
+}
+
+// differs says whether the row's verdict is a difference: the rank test
+// put the model below or above the real runs, or no real run agreed.
+func (row *Row) differs() bool {
+	return row.Outcome == "lower" || row.Outcome == "higher" || row.Outcome == "differs"
+}
+
+// tallyRows counts rows as the summary does: every row is judged, and
+// chance counts the differing ones whose difference did not survive the
+// correction for many tests (Row.Corrected within).
+func tallyRows(rows []Row) (judged, chance int) {
+	for i := range rows {
+		if rows[i].differs() && rows[i].Corrected == "within" {
+			chance++
+		}
+	}
+	return len(rows), chance
 }
 
 // Undecided lists the observables the real runs were too few to judge.
@@ -396,6 +435,9 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", row.Observable, row.unit.format(row.Model), row.unit.format(row.RealMedian), rng, p, row.Verdict)
 	}
 	tw.Flush()
+	if r.Control != nil {
+		r.Control.writeText(&b, r.Runs)
+	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(&b, "note: %s\n", safetext.TermLines(n))
 	}
@@ -456,7 +498,7 @@ func WriteSummary(w io.Writer, reps []*Report) error {
 	}
 	fmt.Fprintln(tw, strings.Join(header, "\t"))
 	tests := correct(reps)
-	outside, undecided, judged, chance, near := 0, 0, 0, 0, 0
+	differing, undecided, judged, chance, near := 0, 0, 0, 0, 0
 	for _, r := range reps {
 		cells := []string{safetext.Term(r.Scenario)}
 		for _, name := range names {
@@ -468,7 +510,7 @@ func WriteSummary(w io.Writer, reps []*Report) error {
 			}
 			switch cell {
 			case "low", "high", "differs":
-				outside++
+				differing++
 				if row.near() {
 					near++
 				}
@@ -489,19 +531,20 @@ func WriteSummary(w io.Writer, reps []*Report) error {
 	if len(names) > len(observables) {
 		judgedBy += "; an output or an ending: the real runs' commonest never came from the model"
 	}
-	fmt.Fprintf(&b, "%d scenarios; the model differs from the real runs on %d of %d observables (%s)", len(reps), outside, judged, judgedBy)
+	fmt.Fprintf(&b, "%d scenarios; the model differs from the real runs on %d of %d observables (%s)", len(reps), differing, judged, judgedBy)
 	if undecided > 0 {
 		fmt.Fprintf(&b, "; %d undecided (too few runs)", undecided)
 	}
 	b.WriteString("\n")
 	if near > 0 {
 		fmt.Fprintf(&b, "%d of the %d are near the real runs' median (a duration within %.0f%% of it, a share within %.0f point): a tight real sample tells them apart, but the model is not far off\n",
-			near, outside, 100*nearDuration, 100*nearShare)
+			near, differing, 100*nearDuration, 100*nearShare)
 	}
 	if tests > 0 {
 		fmt.Fprintf(&b, "after %s's correction for the run's %d rank tests (false discovery rate %v): the model differs on %d of %d observables; the %d in brackets had p < %v alone, which so many tests give by chance, with the model's median inside the real range\n",
-			correctionName, tests, Alpha, outside-chance, judged, chance, Alpha)
+			correctionName, tests, Alpha, differing-chance, judged, chance, Alpha)
 	}
+	writeControlSummary(&b, reps)
 	_, err := io.WriteString(w, b.String())
 	return err
 }

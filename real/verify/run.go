@@ -37,6 +37,10 @@ type Options struct {
 	// temporary folder of its own either way, removed at the end.
 	Dir   string
 	Force bool
+	// Control runs the real program Runs times more, right after, and
+	// judges that second series against the first as the model is judged
+	// (Report.Control): how often the runtime differs from itself.
+	Control bool
 }
 
 // real is what o says of the real side.
@@ -204,20 +208,36 @@ func Scenario(ctx context.Context, sc *scenarios.Scenario, o Options) (*Report, 
 	defer done()
 	rep.Go = s.Toolchain.Version
 	rep.LoadBefore = LoadAverage()
-	real, err := RealRuns(ctx, s, o.Runs, o.Timeout, nil)
+	total := o.Runs
+	if o.Control {
+		// The second series follows the first in the same session, its
+		// runs numbered on (run-11.trace… with --emit).
+		total *= 2
+	}
+	runs, err := RealRuns(ctx, s, total, o.Timeout, func(i int, _ string, _ Observables) error {
+		if i == o.Runs {
+			rep.LoadAfter = LoadAverage()
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	rep.LoadAfter = LoadAverage()
 	rep.Load = DescribeLoad(rep.LoadBefore, rep.LoadAfter)
-	rep.Judge(model, real)
-	if rep.row(orderRow) == nil && gmp.Prints(sc.Main) {
-		// Nothing printed, on either side: an answer too.
-		row, _ := judgeOrders(model, real, true)
-		rep.Rows = append(rep.Rows, row)
-	}
+	real := runs[:o.Runs:o.Runs]
+	prints := gmp.Prints(sc.Main)
+	var modelEnded []string
 	if s.Prog.Untraced {
-		rep.Rows = append(rep.Rows, judgeEnding(ends, real))
+		modelEnded = endWords(ends)
+	}
+	rep.judgeScenario(model, real, prints, modelEnded)
+	if o.Control {
+		second := runs[o.Runs:]
+		var ended []string
+		if s.Prog.Untraced {
+			ended = endedOf(second)
+		}
+		rep.Control = judgeControl(real, second, prints, ended, DescribeLoad(rep.LoadAfter, LoadAverage()))
 	}
 	rep.noteRealRuns(sc, s.Prog.Untraced, real)
 	if n := switchNote(rep, model, real); n != "" {
