@@ -10,6 +10,7 @@
 package verify
 
 import (
+	"math"
 	"strings"
 	"time"
 )
@@ -62,6 +63,12 @@ type Observables struct {
 	// differs (switchNote).
 	Switches  int
 	SwitchGap time.Duration
+	// Stranded is the time within the window when a P was idle while a
+	// scenario goroutine was ready to run: a woken thread on its way to
+	// that P, or waiting for a CPU (scripts/wakeafteridle). A P between
+	// two goroutines is not idle for the first switchSpan of it. Not
+	// compared: it says why a makespan differs (strandedNote).
+	Stranded time.Duration
 	// StoppedByUntil says the run's until closed its window
 	// (Recorder.EndAtUntil): its makespan is the whole window.
 	StoppedByUntil bool
@@ -117,6 +124,8 @@ type Recorder struct {
 	readyAt map[int64]time.Duration
 	delay   time.Duration
 	mark    time.Duration
+	// stranded is Observables.Stranded so far, counted up to mark.
+	stranded time.Duration
 	// untilClosed says the run's until closed the window (EndAtUntil).
 	untilClosed bool
 }
@@ -259,7 +268,51 @@ func (r *Recorder) advance(t time.Duration) {
 	if r.runtimeHoldsAll() && len(r.ready) > 0 {
 		r.delay += t - r.mark
 	}
+	if len(r.ready) > 0 {
+		if from := r.idleFrom(); from < t {
+			r.stranded += t - max(from, r.mark)
+		}
+	}
 	r.mark = t
+}
+
+// switchSpan is how long a P between two goroutines counts as switching,
+// not idle: a switch takes well under a microsecond, a thread's wake-up
+// tens of them.
+const switchSpan = 10 * time.Microsecond
+
+// idleFrom is, of the time from mark to the next event, when the first P
+// with nothing to run is idle: mark if one is already, the end of a
+// switch (switchSpan after its goroutine left) if one is switching, or no
+// time at all (the largest Duration) if every P is busy.
+func (r *Recorder) idleFrom() time.Duration {
+	if r.procs <= 0 {
+		return math.MaxInt64
+	}
+	busy := make([]bool, r.procs)
+	mark := func(p int64) {
+		if p >= 0 && p < int64(r.procs) {
+			busy[p] = true
+		}
+	}
+	for g := range r.runningFrom {
+		mark(r.lastP[g])
+	}
+	for _, h := range r.runtimeFrom {
+		mark(h.p)
+	}
+	from := time.Duration(math.MaxInt64)
+	for p, b := range busy {
+		if b {
+			continue
+		}
+		at := r.mark
+		if left, ok := r.switching[int64(p)]; ok {
+			at = max(at, left+switchSpan)
+		}
+		from = min(from, at)
+	}
+	return from
 }
 
 // runtimeHoldsAll says whether the runtime's goroutines hold every P.
@@ -400,6 +453,12 @@ func (r *Recorder) Observables() Observables {
 		delay += r.last - r.mark
 	}
 	o.RuntimeDelay = delay
+	o.Stranded = r.stranded
+	if r.seen && r.last > r.mark && len(r.ready) > 0 {
+		if from := r.idleFrom(); from < r.last {
+			o.Stranded += r.last - max(from, r.mark)
+		}
+	}
 	o.Makespan = r.last - r.first
 	o.StoppedByUntil = r.untilClosed
 	if !r.untilClosed {

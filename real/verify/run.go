@@ -243,6 +243,9 @@ func Scenario(ctx context.Context, sc *scenarios.Scenario, o Options) (*Report, 
 	if n := switchNote(rep, model, real); n != "" {
 		rep.Notes = append(rep.Notes, n)
 	}
+	if n := strandedNote(rep, model, real); n != "" {
+		rep.Notes = append(rep.Notes, n)
+	}
 	return rep, nil
 }
 
@@ -262,6 +265,38 @@ func modelConfig(sc *scenarios.Scenario, over scenarios.Overrides, cpus int) (gm
 	cfg = afterPrelude(sc, cfg)
 	cfg = nanosleepSyscalls(cfg)
 	return cfg, cpusNote
+}
+
+// strandedNote names, when the model's makespan is shorter than the real
+// runs', the time the real runs left a P idle while a goroutine was ready
+// to run (Observables.Stranded), if it is at least half the difference:
+// the threads woken for those Ps started late.
+func strandedNote(rep *Report, model, real []Observables) string {
+	row := rep.row("makespan")
+	if row == nil || row.Outcome != "lower" {
+		return ""
+	}
+	stranded := func(obs []Observables) (time.Duration, bool) {
+		var v []float64
+		for _, o := range obs {
+			if o.Makespan > 0 && !o.Untraced {
+				v = append(v, float64(o.Stranded))
+			}
+		}
+		if len(v) == 0 {
+			return 0, false
+		}
+		slices.Sort(v)
+		return time.Duration(median(v)), true
+	}
+	realS, ok := stranded(real)
+	modelS, ok2 := stranded(model)
+	diff := time.Duration(row.RealMedian - row.Model)
+	if !ok || !ok2 || diff <= 0 || realS-modelS < diff/2 {
+		return ""
+	}
+	return fmt.Sprintf("makespan: the real runs had a P idle while one of the scenario's goroutines was ready to run for a median %s, the model's %s, against the %s between the two makespans: the threads woken for those Ps started late, as a thread woken after the program idled can, queued behind a busy thread until a scheduler tick (go run ./scripts/wakeafteridle measures how often on this machine)",
+		shortDuration(realS), shortDuration(modelS), shortDuration(diff))
 }
 
 // switchNote says, when the P use differs, how much of the difference is

@@ -46,8 +46,11 @@ func TestRecorderMeasuresARun(t *testing.T) {
 	// The window opens at main's first event after its start, 1ms.
 	// Busy: G1 1–5 and 10–10, G3 2–4 and 5–8, G2 4–9: 4+2+3+5 = 14ms of 2×9ms.
 	// Two switches to a goroutine ready by its P's last stop, each at once:
-	// G2 on P1 at 4ms, G3 on P0 at 5ms.
-	want := Observables{Makespan: 9 * ms, Goroutines: 2, PeakLive: 3, Preempted: 1, Migrations: 1, Utilisation: 14.0 / 18, FirstStarted: 3, Switches: 2}
+	// G2 on P1 at 4ms, G3 on P0 at 5ms. P1 idle from the window's opening
+	// while G2 and G3 are ready, until G3 starts there at 2ms: 1ms
+	// stranded.
+	want := Observables{Makespan: 9 * ms, Goroutines: 2, PeakLive: 3, Preempted: 1, Migrations: 1, Utilisation: 14.0 / 18, FirstStarted: 3, Switches: 2,
+		Stranded: ms}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got  %+v\nwant %+v", got, want)
 	}
