@@ -124,8 +124,10 @@ type Recorder struct {
 	readyAt map[int64]time.Duration
 	delay   time.Duration
 	mark    time.Duration
-	// stranded is Observables.Stranded so far, counted up to mark.
+	// stranded is Observables.Stranded so far, counted up to mark;
+	// busyPs is idleFrom's scratch.
 	stranded time.Duration
+	busyPs   []bool
 	// untilClosed says the run's until closed the window (EndAtUntil).
 	untilClosed bool
 }
@@ -289,7 +291,11 @@ func (r *Recorder) idleFrom() time.Duration {
 	if r.procs <= 0 {
 		return math.MaxInt64
 	}
-	busy := make([]bool, r.procs)
+	if len(r.busyPs) != r.procs {
+		r.busyPs = make([]bool, r.procs)
+	}
+	busy := r.busyPs
+	clear(busy)
 	mark := func(p int64) {
 		if p >= 0 && p < int64(r.procs) {
 			busy[p] = true
