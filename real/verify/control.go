@@ -50,7 +50,7 @@ func (c *Control) writeText(b *strings.Builder, runs int) {
 	} else {
 		fmt.Fprintf(b, "they differ on none of %d observables", judged)
 	}
-	fmt.Fprintf(b, " (%s)\n", c.Load)
+	fmt.Fprintf(b, "; %s\n", c.Load)
 }
 
 // writeControlSummary writes the summary's lines on the controls of reps,

@@ -81,7 +81,7 @@ func TestReportShowsItsControl(t *testing.T) {
 	if err := rep.WriteText(&b); err != nil {
 		t.Fatal(err)
 	}
-	want := "control: 10 more real runs, judged against the first 10 as the model is: they differ on 1 of 7 observables (makespan) (load 0.5)\n"
+	want := "control: 10 more real runs, judged against the first 10 as the model is: they differ on 1 of 7 observables (makespan); load 0.5\n"
 	if !strings.Contains(b.String(), want) {
 		t.Errorf("the report lacks %q:\n%s", want, b.String())
 	}
