@@ -35,7 +35,7 @@ import (
 )
 
 func main() {
-	runs := flag.Int("runs", 10, "runs, each a fresh process")
+	runs := probe.RunsFlag()
 	procs := flag.Int("procs", 4, "busy threads (and GOMAXPROCS)")
 	dur := flag.Duration("for", 200*time.Millisecond, "how long each thread computes")
 	child := flag.Bool("child", false, "run one measurement (internal)")

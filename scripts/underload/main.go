@@ -64,7 +64,7 @@ var probes = map[string]pattern{
 }
 
 func main() {
-	runs := flag.Int("runs", 10, "how many runs, each a fresh process")
+	runs := probe.RunsFlag()
 	flag.Usage = func() {
 		fmt.Fprintf(os.Stderr, "usage: go run ./scripts/underload [-runs N] first-wakeup|fan-in|gosched-storm|sleepers\n")
 		flag.PrintDefaults()
