@@ -100,6 +100,10 @@ type Costs struct {
 	// Write is the write system call of a printed line (Syscall's
 	// overhead comes on top).
 	Write time.Duration
+	// IdleWake is, with Noise, how much later than WakeM a thread parked
+	// for a while starts when startm wakes it (idlewake.go). None by
+	// default; a profile from calibrate sets it.
+	IdleWake IdleWake
 }
 
 // DefaultCosts returns the default costs.
@@ -246,6 +250,9 @@ func (c *Config) Validate() error {
 		if f.d < 0 {
 			errs = append(errs, fmt.Errorf("cost %s must not be negative, got %v", f.name, f.d))
 		}
+	}
+	if err := k.IdleWake.validate(); err != nil {
+		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
 }

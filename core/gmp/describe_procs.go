@@ -19,23 +19,34 @@ var procWords = words{
 		return appendf(b, "%v has no work and others can pick up new work: handoffp puts it on the idle list", e.P)
 	},
 	RuleWakep: func(d *Describer, b []byte, e *Event) []byte {
-		return appendf(b, "wakep: %v is idle and no M is spinning, so %s %v to spin on it (%d spinning)", e.P, startedHow(e), e.M, e.Nmspinning())
+		return lateStart(appendf(b, "wakep: %v is idle and no M is spinning, so %s %v to spin on it (%d spinning)", e.P, startedHow(e), e.M, e.Nmspinning()), e)
 	},
 	RuleHandoffWork: func(d *Describer, b []byte, e *Event) []byte {
-		return appendf(b, "handoffp: %v has queued work, so %s %v for it", e.P, startedHow(e), e.M)
+		return lateStart(appendf(b, "handoffp: %v has queued work, so %s %v for it", e.P, startedHow(e), e.M), e)
 	},
 	RuleHandoffSpin: func(d *Describer, b []byte, e *Event) []byte {
-		return appendf(b, "handoffp: no P is idle and no M spins, so %s %v to spin on %v", startedHow(e), e.M, e.P)
+		return lateStart(appendf(b, "handoffp: no P is idle and no M spins, so %s %v to spin on %v", startedHow(e), e.M, e.P), e)
 	},
 	RuleHandoffPoll: func(d *Describer, b []byte, e *Event) []byte {
-		return appendf(b, "handoffp: %v would be the last running P with nobody polling the network, so %s %v for it", e.P, startedHow(e), e.M)
+		return lateStart(appendf(b, "handoffp: %v would be the last running P with nobody polling the network, so %s %v for it", e.P, startedHow(e), e.M), e)
 	},
 	RuleInjectStart: func(d *Describer, b []byte, e *Event) []byte {
-		return appendf(b, "injectglist: %s %v on idle %v for a G put on the global queue", startedHow(e), e.M, e.P)
+		return lateStart(appendf(b, "injectglist: %s %v on idle %v for a G put on the global queue", startedHow(e), e.M, e.P), e)
 	},
 	RuleStopm: func(d *Describer, b []byte, e *Event) []byte {
 		return appendf(b, "%v parks on the idle M list (%s)", e.M, plural(e.IdleMs(), "idle M", "idle Ms"))
 	},
+}
+
+// lateStart tells, after startm's sentence, that the M it woke may start
+// late: its thread was parked long, and this machine's kernel leaves such
+// a thread waiting for a CPU (Costs.IdleWake, idlewake.go).
+func lateStart(b []byte, e *Event) []byte {
+	if e.IdleWakeLate() <= 0 {
+		return b
+	}
+	return appendf(b, "; its thread was parked %v: woken after so long, it waits in the run queue of the waker's busy CPU, where it last ran, for up to %v, until a scheduler tick or until the waker's thread leaves that CPU (wake_after_idle, schedlab calibrate)",
+		e.ParkedFor(), e.IdleWakeLate())
 }
 
 func startedHow(e *Event) string {

@@ -312,6 +312,17 @@ func (e *Event) IdleMs() int {
 	return 0
 }
 
+// IdleWakeLate is the detail the rule table calls "idleWakeLate": D of
+// RuleWakep, RuleHandoffWork, RuleHandoffSpin, RuleHandoffPoll,
+// RuleInjectStart. It is 0 for other rules.
+func (e *Event) IdleWakeLate() time.Duration {
+	switch e.Rule {
+	case RuleWakep, RuleHandoffWork, RuleHandoffSpin, RuleHandoffPoll, RuleInjectStart:
+		return e.D
+	}
+	return 0
+}
+
 // InQueue is the detail the rule table calls "inQueue": N3 of
 // RulePoolRefill. It is 0 for other rules.
 func (e *Event) InQueue() int {
@@ -541,6 +552,17 @@ func (e *Event) Owner() GID {
 		return e.G2
 	}
 	return NoG
+}
+
+// ParkedFor is the detail the rule table calls "parkedFor": D2 of
+// RuleWakep, RuleHandoffWork, RuleHandoffSpin, RuleHandoffPoll,
+// RuleInjectStart. It is 0 for other rules.
+func (e *Event) ParkedFor() time.Duration {
+	switch e.Rule {
+	case RuleWakep, RuleHandoffWork, RuleHandoffSpin, RuleHandoffPoll, RuleInjectStart:
+		return e.D2
+	}
+	return 0
 }
 
 // Parks is the detail the rule table calls "parks": Flag of RuleWGWait,

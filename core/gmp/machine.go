@@ -127,7 +127,12 @@ type Machine struct {
 	// events of a step, made and handed over only to be dropped, were a
 	// twentieth of the model's instructions. setQuiet keeps it.
 	quiet bool
-	trace func(string) // schedtrace lines
+	// acting is the M whose step is running (NoM for sysmon, a signal or
+	// a timer of nobody's), and lateMs counts the Ms woken late behind a
+	// running thread (idlewake.go).
+	acting MID
+	lateMs int
+	trace  func(string) // schedtrace lines
 
 	ended bool
 	end   End
@@ -301,6 +306,7 @@ func New(cfg Config, prog *Program) (*Machine, error) {
 	}
 	s.sched.NetpollBlocked = NoM
 	s.held = NoP
+	s.acting = NoM
 	for i := range cfg.Procs {
 		s.ps = append(s.ps, P{ID: PID(i), Status: Pidle, M: NoM})
 	}
@@ -395,7 +401,9 @@ func (s *Machine) Step() bool {
 		if w.gen == m.gen && s.cpuAdmit(m) {
 			next := m.next
 			m.next = stepNone
+			s.acting = m.ID
 			s.runM(m, next)
+			s.acting = NoM
 			s.cpuSettle(m)
 		}
 	case wakeSysmon:

@@ -1,5 +1,7 @@
 package gmp
 
+import "time"
+
 // Ps and Ms: the idle lists, acquirep/releasep, spinning, wakep, startm,
 // stopm and handoffp (§4).
 
@@ -39,6 +41,7 @@ func (s *Machine) idleForSpinning() *P {
 // mput parks m on the head of the idle M list.
 func (s *Machine) mput(m *M) {
 	m.State = MIdle
+	m.parked = s.now
 	s.sched.Midle = append(s.sched.Midle, m.ID)
 	s.sched.Nmidle++
 }
@@ -138,11 +141,17 @@ func (s *Machine) idleHead() *P {
 func (s *Machine) startm(pp *P, spinning bool, rule Rule) {
 	created := len(s.sched.Midle) == 0
 	id := MID(len(s.ms)) // the id newm will give
+	var parked, late time.Duration
 	if !created {
 		id = s.sched.Midle[len(s.sched.Midle)-1]
+		at := s.m(id).parked
+		parked = s.now.D() - at.D()
+		if s.acting != NoM {
+			late = s.idleWakeLate(at)
+		}
 	}
 	s.emit(Event{Kind: KindMStart, Rule: rule, P: pp.ID, M: id, Flag: created, N: boolInt(spinning),
-		N2: s.sched.Nmspinning + boolInt(spinning)})
+		N2: s.sched.Nmspinning + boolInt(spinning), D: late, D2: parked})
 	if pp.Idle {
 		s.pidleget()
 	}
@@ -159,7 +168,12 @@ func (s *Machine) startm(pp *P, spinning bool, rule Rule) {
 	} else {
 		nmp = s.mget()
 		nmp.State = MStarting
-		s.wakeMAt(nmp, s.after(s.late(s.cfg.Costs.WakeM, 4*s.cfg.Costs.WakeM)), stepStart)
+		start := s.after(s.late(s.cfg.Costs.WakeM, 4*s.cfg.Costs.WakeM))
+		if late > 0 {
+			nmp.late, nmp.lateBehind, nmp.lateFrom = true, s.acting, start
+			s.lateMs++
+		}
+		s.wakeMAt(nmp, start.Add(late), stepStart)
 	}
 	nmp.Spinning = spinning
 	nmp.NextP = pp.ID
@@ -171,6 +185,10 @@ func (s *Machine) mstart(m *M) {
 	pp := s.p(m.NextP)
 	m.NextP = NoP
 	m.State = MScheduler
+	if m.late {
+		m.late = false
+		s.lateMs--
+	}
 	m.fr = findState{}
 	s.acquirep(m, pp, RuleAcquirep)
 	s.schedule(m)
@@ -181,6 +199,7 @@ func (s *Machine) stopm(m *M) {
 	s.emit(Event{Kind: KindMPark, Rule: RuleStopm, P: NoP, M: m.ID, N: s.sched.Nmidle + 1})
 	m.fr = findState{}
 	s.mput(m)
+	s.idleWakeFreed(m)
 }
 
 // handoffp finds an M for a P whose M will not run Go code for a while

@@ -200,6 +200,14 @@ type M struct {
 	next   mStep
 	wakeAt sim.Time
 	fr     findState
+	// parked is when the M last went on the idle list: startm's wake-up
+	// of a thread parked long can come late (idlewake.go). While it is
+	// late, late is set, lateBehind is the M whose running thread it
+	// waits behind, and lateFrom when it would have started.
+	parked     sim.Time
+	late       bool
+	lateBehind MID
+	lateFrom   sim.Time
 	// g is CurG's slot while CurG is set, nil otherwise (execute sets
 	// it, dropg clears it; a G's slot stays put while it lives). The
 	// steps of a running G read it through g rather than looking CurG
