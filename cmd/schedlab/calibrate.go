@@ -21,8 +21,10 @@ func newCalibrateCmd(stdout io.Writer) *cobra.Command {
 thread's wake-up by futex, a context switch, the slack of a short
 nanosleep and of a 1ms time.Sleep, a system call, the kernel's timer slack,
 a go statement and its first run, a hand-off between two goroutines on one P,
-and the speed of the loop a scenario's cpu action runs for real. Each is
-the median of many samples, with its spread.
+the speed of the loop a scenario's cpu action runs for real, and how late a
+thread starts when a go statement wakes it after the program has been idle
+2 to 8ms (timed in fresh copies of schedlab). Each is the median of many
+samples, with its spread.
 
 It writes them as a cost profile (JSON, described in docs/fidelity.md) to
 -o FILE, by default costs.json in schedlab's folder of the user's
@@ -31,7 +33,7 @@ and verify times the model's runtime work with it; verify uses the default
 profile when there is one.
 
 The figures include whatever else the machine runs: calibrate on a quiet
-machine. It takes a few seconds.`,
+machine. It takes about ten seconds.`,
 		Example: `  schedlab calibrate
   schedlab calibrate -o laptop.json && schedlab run pingpong --costs laptop.json`,
 		Args: func(cmd *cobra.Command, args []string) error {

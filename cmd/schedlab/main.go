@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/schedlab/schedlab/real/calibrate"
 	"github.com/schedlab/schedlab/real/prog"
 )
 
@@ -17,5 +18,8 @@ func main() {
 	// schedlab real starts each real program through a copy of itself
 	// that bounds its memory and trace file first (real/prog).
 	prog.BecomeBoundedProgram()
+	// calibrate times a thread's wake-up after idle in fresh copies of
+	// itself (real/calibrate).
+	calibrate.BecomeMeasuringChild()
 	os.Exit(execute(os.Args[1:], os.Stdout, os.Stderr))
 }

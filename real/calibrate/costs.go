@@ -75,6 +75,14 @@ func (p *Profile) costs(goCreate, handoff Figure) (gmp.Costs, error) {
 	if p.HasWrite() {
 		k.Write = ns(orZero(f.PipeWrite).Median)
 	}
+	// A thread woken after the program has been idle a while can start
+	// late, on some machines by up to a scheduler tick: at each idle time
+	// measured, the share of rounds that were, late by their 10th to 90th
+	// percentiles (gmp's idlewake.go). Formats 1 to 4 did not measure it:
+	// none, as in the defaults.
+	if p.HasIdleWake() && f.WakeAfterIdle != nil {
+		k.IdleWake = f.WakeAfterIdle.idleWake()
+	}
 	// A hand-off between two goroutines on one P is, in the model, channel
 	// work, the scheduler's choice and the switch to the chosen G. The
 	// three keep their ratio and are scaled so that the model's hop takes

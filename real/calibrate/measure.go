@@ -66,6 +66,7 @@ func Measure(ctx context.Context, o Options) (*Profile, error) {
 	p := &Profile{Format: Format, Machine: machine()}
 	p.Machine.LoadBefore = loadAverage()
 	var missing []string
+	var idleErr error
 	figure := func(name string, samples []float64) Figure {
 		if len(samples) == 0 {
 			missing = append(missing, name)
@@ -115,6 +116,11 @@ func Measure(ctx context.Context, o Options) (*Profile, error) {
 			p.Figures.TracedYieldGap = figurePtr("traced_yield_gap", onOneP(func() []float64 { return switchGaps(min(n, maxGapSamples), "go-stop", yieldSwitches) }))
 		}},
 		{"pipe_write", func() { p.Figures.PipeWrite = figurePtr("pipe_write", pipeWrite(n)) }},
+		{"wake_after_idle", func() {
+			if p.Figures.WakeAfterIdle, idleErr = wakeAfterIdle(ctx, n); idleErr != nil {
+				missing = append(missing, "wake_after_idle")
+			}
+		}},
 	}
 	for _, s := range steps {
 		if err := ctx.Err(); err != nil {
@@ -125,8 +131,15 @@ func Measure(ctx context.Context, o Options) (*Profile, error) {
 		}
 		s.run()
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if len(missing) > 0 {
-		return nil, fmt.Errorf("could not measure %s on this machine", strings.Join(missing, ", "))
+		err := fmt.Errorf("could not measure %s on this machine", strings.Join(missing, ", "))
+		if idleErr != nil {
+			err = fmt.Errorf("%w: %w", err, idleErr)
+		}
+		return nil, err
 	}
 	p.Figures.TimerSlack = timerSlack(p.Figures.NanosleepSlack)
 	p.Machine.LoadAfter = loadAverage()

@@ -21,10 +21,12 @@ import (
 // refused rather than half read. A later layout (the CPU count and load a
 // model of the machine's CPUs would take from machine:) gets a new name.
 // Format 2 added the figures of tracedRows, format 3 those of gapRows,
-// format 4 those of writeRows; a profile of an older format, which lacks
-// them, is still read, its costs as before.
+// format 4 those of writeRows, format 5 wake_after_idle (idlewake.go); a
+// profile of an older format, which lacks them, is still read, its costs
+// as before.
 const (
-	Format   = "schedlab-costs/4"
+	Format   = "schedlab-costs/5"
+	FormatV4 = "schedlab-costs/4"
 	FormatV3 = "schedlab-costs/3"
 	FormatV2 = "schedlab-costs/2"
 	FormatV1 = "schedlab-costs/1"
@@ -79,6 +81,8 @@ type Figures struct {
 	TracedYieldGap *Figure `json:"traced_yield_gap,omitempty"`
 	// Since format 4 (writeRows); absent from profiles of formats 1 to 3.
 	PipeWrite *Figure `json:"pipe_write,omitempty"`
+	// Since format 5; absent from profiles of formats 1 to 4.
+	WakeAfterIdle *IdleWakeFigure `json:"wake_after_idle,omitempty"`
 }
 
 // orZero is f, or the zero Figure where a profile has none.
@@ -95,11 +99,17 @@ func (p *Profile) HasTraced() bool { return p.Format != FormatV1 }
 
 // HasGaps says whether the profile has format 3's figures: the idle P a
 // trace shows between a goroutine's stop and the next start.
-func (p *Profile) HasGaps() bool { return p.Format == Format || p.Format == FormatV3 }
+func (p *Profile) HasGaps() bool {
+	return p.Format == Format || p.Format == FormatV4 || p.Format == FormatV3
+}
 
 // HasWrite says whether the profile has format 4's figure: a printed
 // line's write to a pipe.
-func (p *Profile) HasWrite() bool { return p.Format == Format }
+func (p *Profile) HasWrite() bool { return p.Format == Format || p.Format == FormatV4 }
+
+// HasIdleWake says whether the profile has format 5's figure: a thread's
+// wake-up after the program has been idle.
+func (p *Profile) HasIdleWake() bool { return p.Format == Format }
 
 // Figure is a duration measured many times, in nanoseconds: the median
 // and the spread around it.
@@ -301,8 +311,8 @@ func (v *validator) present(field string) bool {
 }
 
 func (v *validator) profile(p *Profile) {
-	if v.present("format") && p.Format != Format && p.Format != FormatV3 && p.Format != FormatV2 && p.Format != FormatV1 {
-		v.fail("format", fmt.Sprintf("want %q (or the older %q, %q or %q), got %q: this schedlab reads only those layouts (schedlab calibrate writes the first)", Format, FormatV3, FormatV2, FormatV1, quote(p.Format)))
+	if v.present("format") && p.Format != Format && p.Format != FormatV4 && p.Format != FormatV3 && p.Format != FormatV2 && p.Format != FormatV1 {
+		v.fail("format", fmt.Sprintf("want %q (or the older %q, %q, %q or %q), got %q: this schedlab reads only those layouts (schedlab calibrate writes the first)", Format, FormatV4, FormatV3, FormatV2, FormatV1, quote(p.Format)))
 		return
 	}
 	if v.present("measured") {
@@ -351,6 +361,17 @@ func (v *validator) profile(p *Profile) {
 		r := f.CPUWork
 		v.spread("figures.cpu_work", "_per_us", r.Samples, [5]float64{r.Min, r.P10, r.Median, r.P90, r.Max}, MaxRate, "iterations per µs")
 	}
+	if p.HasIdleWake() {
+		if v.present("figures.wake_after_idle") {
+			if f.WakeAfterIdle == nil {
+				v.fail("figures.wake_after_idle", "want an object, got null")
+			} else {
+				f.WakeAfterIdle.validate(v, "figures.wake_after_idle")
+			}
+		}
+	} else if _, ok := v.pos["figures.wake_after_idle"]; ok {
+		v.fail("figures.wake_after_idle", fmt.Sprintf("a %s profile has no such figure (%s has)", p.Format, Format))
+	}
 	if v.present("figures.timer_slack") {
 		ts := f.TimerSlack
 		if v.present("figures.timer_slack.ns") && !(ts.NS >= 1 && ts.NS <= MaxCost) {
@@ -368,10 +389,19 @@ func (v *validator) spread(name, unit string, samples int, stats [5]float64, top
 	if v.present(name+".samples") && (samples < 1 || samples > MaxSamples) {
 		v.fail(name+".samples", fmt.Sprintf("want 1 to %d samples, got %d", MaxSamples, samples))
 	}
-	names := [5]string{"min", "p10", "median", "p90", "max"}
+	v.statistics(name, "", unit, stats, top, topText)
+}
+
+// statNames are a figure's statistics, in the order they must keep.
+var statNames = [5]string{"min", "p10", "median", "p90", "max"}
+
+// statistics checks the five statistics of a figure, the fields
+// name.PREFIXmin_UNIT to name.PREFIXmax_UNIT: each present, positive and
+// at most top, and in order.
+func (v *validator) statistics(name, prefix, unit string, stats [5]float64, top float64, topText string) {
 	ok := true
 	for i, s := range stats {
-		field := name + "." + names[i] + unit
+		field := name + "." + prefix + statNames[i] + unit
 		if !v.present(field) {
 			ok = false
 			continue
@@ -386,7 +416,7 @@ func (v *validator) spread(name, unit string, samples int, stats [5]float64, top
 	}
 	for i := 1; i < len(stats); i++ {
 		if stats[i] < stats[i-1] {
-			v.fail(name+"."+names[i]+unit, fmt.Sprintf("%v is below %s %v: want min ≤ p10 ≤ median ≤ p90 ≤ max", stats[i], names[i-1], stats[i-1]))
+			v.fail(name+"."+prefix+statNames[i]+unit, fmt.Sprintf("%v is below %s %v: want min ≤ p10 ≤ median ≤ p90 ≤ max", stats[i], statNames[i-1], stats[i-1]))
 			return
 		}
 	}
@@ -467,8 +497,12 @@ func fieldPositions(data []byte) (map[string]int64, error) {
 			_, err = dec.Token()
 			return err
 		case json.Delim('['):
-			for dec.More() {
-				if err := walk(path+"[]", depth+1); err != nil {
+			// Each element by its index, as the validator names it
+			// (figures.wake_after_idle.points[1].late).
+			for i := 0; dec.More(); i++ {
+				elem := fmt.Sprintf("%s[%d]", path, i)
+				pos[elem] = valueOffset(data, dec.InputOffset())
+				if err := walk(elem, depth+1); err != nil {
 					return err
 				}
 			}
@@ -484,7 +518,7 @@ func fieldPositions(data []byte) (map[string]int64, error) {
 }
 
 func valueOffset(data []byte, off int64) int64 {
-	for off < int64(len(data)) && (data[off] == ' ' || data[off] == '\t' || data[off] == '\n' || data[off] == '\r' || data[off] == ':') {
+	for off < int64(len(data)) && (data[off] == ' ' || data[off] == '\t' || data[off] == '\n' || data[off] == '\r' || data[off] == ':' || data[off] == ',') {
 		off++
 	}
 	return off

@@ -53,7 +53,7 @@ func TestBadProfilesAreRefused(t *testing.T) {
 		{"NaN", edit(`"median_ns": 6600`, `"median_ns": NaN`), "costs.json:16:20: not JSON: invalid character 'N' looking for beginning of value"},
 		{"an array", "[1, 2]", "costs.json:1:2: the profile: want a JSON object, got a JSON array"},
 		{"more after the end", good + "{}", "costs.json:92:1: not JSON: invalid character '{' after top-level value"},
-		{"another layout", edit(`"schedlab-costs/1"`, `"schedlab-costs/5"`), `costs.json:2:13: format: want "schedlab-costs/4" (or the older "schedlab-costs/3", "schedlab-costs/2" or "schedlab-costs/1"), got "schedlab-costs/5"`},
+		{"another layout", edit(`"schedlab-costs/1"`, `"schedlab-costs/6"`), `costs.json:2:13: format: want "schedlab-costs/5" (or the older "schedlab-costs/4", "schedlab-costs/3", "schedlab-costs/2" or "schedlab-costs/1"), got "schedlab-costs/6"`},
 		{"format 2 without its figures", edit(`"schedlab-costs/1"`, `"schedlab-costs/2"`), `costs.json:13:14: figures.go_create_fresh: missing`},
 		{"format 1 with format 2's figures", edit(`"cpu_work": {`, `"traced_handoff": {"samples": 1, "median_ns": 1, "p10_ns": 1, "p90_ns": 1, "min_ns": 1, "max_ns": 1}, "cpu_work": {`), `figures.traced_handoff: a schedlab-costs/1 profile has no such figure`},
 		{"an unknown field", edit(`"cpus": 2,`, `"cpus": 2, "cores": 4,`), `costs.json:8:16: unknown field "cores"`},
@@ -320,6 +320,165 @@ func TestBadLaterFiguresAreRefused(t *testing.T) {
 	}
 }
 
+// Format 5's wake_after_idle sets, for every command, how late a thread
+// woken after idle starts: at each idle time measured, the share of its
+// rounds that were late, late by their 10th to 90th percentiles. Every
+// other cost stays format 4's, and a format 4 profile sets none.
+func TestWakeAfterIdleFromAProfile(t *testing.T) {
+	v4, err := Read("testdata/costs-v4.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v5, err := Read("testdata/costs-v5.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !v5.HasIdleWake() || !v5.HasWrite() || !v5.HasGaps() || !v5.HasTraced() || v4.HasIdleWake() {
+		t.Errorf("formats: v5 has the idle wake %v, the write %v, the gaps %v, the traced %v; v4 has the idle wake %v", v5.HasIdleWake(), v5.HasWrite(), v5.HasGaps(), v5.HasTraced(), v4.HasIdleWake())
+	}
+	us := time.Microsecond
+	want := gmp.IdleWake{
+		{After: 2 * time.Millisecond, Share: 0.01, Min: 1567 * us, Max: 1567 * us},
+		{After: 3 * time.Millisecond, Share: 0.26, Min: 1124 * us, Max: 2962 * us},
+		{After: 5 * time.Millisecond, Share: 0.36, Min: 967 * us, Max: 3827 * us},
+		{After: 8 * time.Millisecond, Share: 0.77, Min: 839 * us, Max: 3536 * us},
+	}
+	for _, costs := range []func(*Profile) (gmp.Costs, error){(*Profile).Costs, (*Profile).TracedCosts} {
+		k4, err4 := costs(v4)
+		k5, err5 := costs(v5)
+		if err4 != nil || err5 != nil {
+			t.Fatal(err4, err5)
+		}
+		if k4.IdleWake != (gmp.IdleWake{}) {
+			t.Errorf("format 4 sets IdleWake %+v", k4.IdleWake)
+		}
+		got := k5.IdleWake
+		for i := range got {
+			got[i].Min, got[i].Max = got[i].Min.Round(us), got[i].Max.Round(us)
+		}
+		if got != want {
+			t.Errorf("IdleWake %+v\nwant      %+v", got, want)
+		}
+		k5.IdleWake = k4.IdleWake
+		if k5 != k4 {
+			t.Errorf("format 5's costs but the idle wake %+v\nwant format 4's                     %+v", k5, k4)
+		}
+	}
+	var b strings.Builder
+	if err := v5.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{
+		"wake after idle (rounds over 500.0µs late): 2.00ms idle, 1 of 100 (1.57ms–1.57ms, median 1.57ms); 3.00ms idle, 26 of 100 (1.12ms–2.96ms, median 1.88ms)",
+		"8.00ms idle, 77 of 100 (838.8µs–3.54ms, median 2.15ms): sets IdleWake",
+		"IdleWake 2.00ms 1% (1.57ms–1.57ms) 3.00ms 26% (1.12ms–2.96ms) 5.00ms 36% (966.8µs–3.83ms) 8.00ms 77% (838.8µs–3.54ms)",
+	} {
+		if !strings.Contains(b.String(), line) {
+			t.Errorf("the text lacks %q:\n%s", line, b.String())
+		}
+	}
+}
+
+// A format 5 profile's wake_after_idle is refused, with the file, line and
+// column of the field at fault, when it is missing, its points are out of
+// order or more than the model holds, a count is out of range, or the
+// late rounds' statistics are missing, out of order, or not 0 when no
+// round was late; a profile of an older format that has it is refused too.
+func TestBadWakeAfterIdleIsRefused(t *testing.T) {
+	b, err := os.ReadFile("testdata/costs-v5.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v5 := string(b)
+	b, err = os.ReadFile("testdata/costs-v4.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v4 := string(b)
+	// point is the text of the first point, so that an edit hits it.
+	const point = `"idle_ns": 2000000,
+          "rounds": 100,
+          "late": 1,
+          "late_min_ns": 1566527,`
+	for _, c := range []struct {
+		name, data, old, new, want string
+	}{
+		{"format 5 without it", v4, `"schedlab-costs/4"`, `"schedlab-costs/5"`, "costs.json:13:14: figures.wake_after_idle: missing"},
+		{"format 4 with it", v5, `"schedlab-costs/5"`, `"schedlab-costs/4"`, "figures.wake_after_idle: a schedlab-costs/4 profile has no such figure (schedlab-costs/5 has)"},
+		{"idle times out of order", v5, `"idle_ns": 3000000`, `"idle_ns": 2000000`, "costs.json:160:22: figures.wake_after_idle.points[1].idle_ns: 2e+06 is not after the point before's 2e+06"},
+		{"more late than rounds", v5, point, strings.Replace(point, `"late": 1,`, `"late": 101,`, 1), "costs.json:152:19: figures.wake_after_idle.points[0].late: want 0 to the 100 rounds, got 101"},
+		{"no rounds", v5, point, strings.Replace(point, `"rounds": 100,`, `"rounds": 0,`, 1), "figures.wake_after_idle.points[0].rounds: want 1 to 10000000 rounds, got 0"},
+		{"a statistic when none was late", v5, point, strings.Replace(point, `"late": 1,`, `"late": 0,`, 1), "figures.wake_after_idle.points[0].late_min_ns: no round was late, so want 0, got 1.566527e+06"},
+		{"statistics out of order", v5, `"late_median_ns": 1880000`, `"late_median_ns": 3880000`, "figures.wake_after_idle.points[1].late_p90_ns: 2.962231e+06 is below median 3.88e+06"},
+		{"a statistic missing", v5, `"late_p90_ns": 2962231,`, ``, "figures.wake_after_idle.points[1].late_p90_ns: missing"},
+		{"no late threshold", v5, `"late_after_ns": 500000`, `"late_after_ns": 0`, "figures.wake_after_idle.late_after_ns: want 1 to 1000000000 ns, got 0"},
+		{"no points", v5, `"points": [`, `"points": [], "x": [`, `unknown field "x"`},
+	} {
+		if !strings.Contains(c.data, c.old) {
+			t.Fatalf("%s: no %q", c.name, c.old)
+		}
+		_, err := Parse("costs.json", []byte(strings.Replace(c.data, c.old, c.new, 1)))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v\nwant %q", c.name, err, c.want)
+		}
+	}
+	// Five points are more than the model holds.
+	p, err := Parse("costs.json", []byte(v5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := p.Figures.WakeAfterIdle
+	w.Points = append(w.Points, IdleWakeSample{Idle: 9e6, Rounds: 10})
+	if err := p.Validate(); err == nil || !strings.Contains(err.Error(), "figures.wake_after_idle.points: want 1 to 4 points, got 5") {
+		t.Errorf("five points: got %v", err)
+	}
+	w.Points = nil
+	if err := p.Validate(); err == nil || !strings.Contains(err.Error(), "want 1 to 4 points, got 0") {
+		t.Errorf("no points: got %v", err)
+	}
+}
+
+// A copy of the program started to time the rounds refuses a request it
+// cannot carry out, and a parent refuses times it cannot read.
+func TestMeasuringChildAndItsOutput(t *testing.T) {
+	var out, errs strings.Builder
+	for _, v := range []string{"", "x,3", "1000,0", "1000,101", "-1,3", "2000000000,3", "1000"} {
+		out.Reset()
+		errs.Reset()
+		if code := measuringChild(v, &out, &errs); code != 2 || out.Len() != 0 || !strings.Contains(errs.String(), "want IDLE_NS,ROUNDS") {
+			t.Errorf("%q: exit %d, output %q, errors %q", v, code, out.String(), errs.String())
+		}
+	}
+	for _, c := range []struct {
+		out  string
+		want string
+	}{
+		{"1\n2\n", "gave 2 times, want 3"},
+		{"1\nx\n3\n", `gave "x", not a time`},
+		{"1\n-2\n3\n", `gave "-2", not a time`},
+		{"1\nNaN\n3\n", `gave "NaN", not a time`},
+	} {
+		if _, err := parseStarts([]byte(c.out), 3); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: got %v, want %q", c.out, err, c.want)
+		}
+	}
+	if got, err := parseStarts([]byte("100\n900000\n5\n"), 3); err != nil || len(got) != 3 || got[1] != 900000 {
+		t.Errorf("good times read as %v, %v", got, err)
+	}
+}
+
+// The rounds summarise as the late ones' share and spread.
+func TestIdleWakeSample(t *testing.T) {
+	ms := float64(time.Millisecond)
+	s := idleWakeSample(3*time.Millisecond, []float64{0.1 * ms, 0.2 * ms, 2 * ms, 0.09 * ms, 3 * ms, 1 * ms, 0.5 * ms})
+	if s.Idle != 3*ms || s.Rounds != 7 || s.Late != 3 || s.LateMin != ms || s.LateMedian != 2*ms || s.LateMax != 3*ms {
+		t.Errorf("%+v", s)
+	}
+	if none := idleWakeSample(time.Millisecond, []float64{0.1 * ms}); none.Late != 0 || none.LateMin != 0 || none.LateMax != 0 {
+		t.Errorf("no late round: %+v", none)
+	}
+}
+
 func TestModelHopFollowsTheCosts(t *testing.T) {
 	k := gmp.DefaultCosts()
 	one, err := ModelHop(k)
@@ -406,8 +565,11 @@ func TestMeasureFillsEveryField(t *testing.T) {
 	if !back.HasTraced() {
 		t.Errorf("measured a profile of format %s", back.Format)
 	}
-	if !back.HasGaps() || !back.HasWrite() {
-		t.Errorf("measured a profile without the switch gaps or the pipe's write, of format %s", back.Format)
+	if !back.HasGaps() || !back.HasWrite() || !back.HasIdleWake() {
+		t.Errorf("measured a profile without the switch gaps, the pipe's write or the wake-up after idle, of format %s", back.Format)
+	}
+	if w := back.Figures.WakeAfterIdle; w == nil || len(w.Points) != gmp.MaxIdleWakePoints || w.Points[0].Rounds != 3 {
+		t.Errorf("wake_after_idle: %+v", w)
 	}
 	for _, r := range back.rows() {
 		if f := r.get(&back.Figures); f.Samples != 3 || f.Min <= 0 {

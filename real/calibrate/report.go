@@ -93,6 +93,9 @@ func (p *Profile) WriteText(w io.Writer) error {
 	c := p.Figures.CPUWork
 	fmt.Fprintf(tw, "cpu work (iterations/µs)\t%.0f\t%.0f–%.0f\t%.0f–%.0f\t%d\t-\n", c.Median, c.P10, c.P90, c.Min, c.Max, c.Samples)
 	tw.Flush()
+	if w := p.Figures.WakeAfterIdle; p.HasIdleWake() && w != nil {
+		fmt.Fprintf(&b, "%s: sets IdleWake\n", w.line())
+	}
 	// The costs a later format's figures set, after the first ones.
 	later := ""
 	if p.HasTraced() {
@@ -100,6 +103,17 @@ func (p *Profile) WriteText(w io.Writer) error {
 	}
 	if p.HasWrite() {
 		later += fmt.Sprintf(", Write %v", k.Write)
+	}
+	if p.HasIdleWake() {
+		later += ", IdleWake"
+		for _, w := range k.IdleWake {
+			if w.After > 0 {
+				later += fmt.Sprintf(" %s %s", dur(float64(w.After)), share(w))
+				if w.Share > 0 {
+					later += fmt.Sprintf(" (%s–%s)", dur(float64(w.Min)), dur(float64(w.Max)))
+				}
+			}
+		}
 	}
 	fmt.Fprintf(&b, "the model's costs: Newproc %v, Schedule %v, Execute %v, ChanOp %v, Syscall %v, WakeM %v, NetpollWake %v, UsleepSlack %v, UsleepJitter %v%s; not measured, the defaults: NewM %v, PreemptSignal %v\n",
 		k.Newproc, k.Schedule, k.Execute, k.ChanOp, k.Syscall, k.WakeM, k.NetpollWake, k.UsleepSlack, k.UsleepJitter, later, k.NewM, k.PreemptSignal)
