@@ -441,5 +441,8 @@ func tracedCosts(p *calibrate.Profile) (*gmp.Costs, string, error) {
 	if !p.HasGaps() {
 		return &k, " (with the tracer's costs of a go statement and a hand-off; " + calibrate.FormatV2 + ": without the switch gaps, which schedlab calibrate now measures)", nil
 	}
-	return &k, " (with the tracer's costs of a go statement and a hand-off, and its switch gaps)", nil
+	if !p.HasIdleWake() {
+		return &k, " (with the tracer's costs of a go statement and a hand-off, and its switch gaps; " + p.Format + ": without the wake-up after idle, which schedlab calibrate now measures)", nil
+	}
+	return &k, " (with the tracer's costs of a go statement and a hand-off, its switch gaps and its wake-up after idle)", nil
 }

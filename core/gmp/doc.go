@@ -187,6 +187,14 @@
 //     ./scripts/firstwake -slack 1). Charging it would move every wake
 //     of a parked M, and with the cold start the first wake-up is a
 //     creation anyway.
+//   - Where a woken thread last ran: the kernel queues a thread on the CPU
+//     it last ran on, and a thread parked for milliseconds whose CPU is
+//     now the waker's, busy, waits there for a scheduler tick (up to 4ms
+//     here) while the other CPU idles. Which CPU that is depends on the
+//     idle period before, which no model here follows; with a profile's
+//     IdleWake and noise, and without a CPU model, a thread woken after a
+//     long park is late by the machine's measured share and spread
+//     instead (idlewake.go).
 //   - Of the kernel (cpus.go): EEVDF, which replaced CFS's pick in Linux
 //     6.6 (this machine runs 6.18); autogroups, which share the CPUs
 //     between sessions before threads; load that sleeps and wakes (the
