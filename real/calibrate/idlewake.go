@@ -256,8 +256,9 @@ func (f *IdleWakeFigure) validate(v *validator, name string) {
 		at := fmt.Sprintf("%s.points[%d]", name, i)
 		if v.present(at+".idle_ns") && !(p.Idle >= 1 && p.Idle <= MaxCost) {
 			v.fail(at+".idle_ns", fmt.Sprintf("want 1 to %.0f ns, got %v", MaxCost, p.Idle))
-		} else if i > 0 && p.Idle <= f.Points[i-1].Idle {
-			v.fail(at+".idle_ns", fmt.Sprintf("%v is not after the point before's %v: want the idle times in ascending order", p.Idle, f.Points[i-1].Idle))
+		} else if i > 0 && ns(p.Idle) <= ns(f.Points[i-1].Idle) {
+			// Compared as the whole nanoseconds the model takes.
+			v.fail(at+".idle_ns", fmt.Sprintf("%v is not after the point before's %v: want the idle times in ascending order, at least a nanosecond apart", p.Idle, f.Points[i-1].Idle))
 		}
 		if v.present(at+".rounds") && (p.Rounds < 1 || p.Rounds > MaxSamples) {
 			v.fail(at+".rounds", fmt.Sprintf("want 1 to %d rounds, got %d", MaxSamples, p.Rounds))
