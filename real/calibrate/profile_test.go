@@ -152,14 +152,8 @@ func TestCostsFromAProfile(t *testing.T) {
 // every other command's costs stay the untraced ones. A profile of
 // format 1 has neither: its costs are as before, for verify too.
 func TestTracedCostsFromAProfile(t *testing.T) {
-	v1, err := Read("testdata/costs.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	v2, err := Read("testdata/costs-v2.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	v1 := readProfile(t, "testdata/costs.json")
+	v2 := readProfile(t, "testdata/costs-v2.json")
 	k1, err := v1.Costs()
 	if err != nil {
 		t.Fatal(err)
@@ -191,15 +185,7 @@ func TestTracedCostsFromAProfile(t *testing.T) {
 	if hop, err := ModelHop(t2); err != nil || hop != 320 {
 		t.Errorf("the model's hop with the traced costs takes %vns (%v), want the traced 320ns", hop, err)
 	}
-	var b strings.Builder
-	if err := v2.WriteText(&b); err != nil {
-		t.Fatal(err)
-	}
-	for _, line := range []string{"go statement, traced", "NewG 950ns", "verify's costs, its real runs being traced: Newproc 168ns, Schedule 40ns, Execute 120ns, ChanOp 80ns"} {
-		if !strings.Contains(b.String(), line) {
-			t.Errorf("the text lacks %q:\n%s", line, b.String())
-		}
-	}
+	wantText(t, v2, "go statement, traced", "NewG 950ns", "verify's costs, its real runs being traced: Newproc 168ns, Schedule 40ns, Execute 120ns, ChanOp 80ns")
 }
 
 // Format 3's exit and Gosched gaps set verify's scheduler costs after an
@@ -207,14 +193,8 @@ func TestTracedCostsFromAProfile(t *testing.T) {
 // the next start; the hand-off's costs, its park among them, stay format
 // 2's, and so does every untraced cost.
 func TestSwitchGapsFromAProfile(t *testing.T) {
-	v2, err := Read("testdata/costs-v2.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	v3, err := Read("testdata/costs-v3.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	v2 := readProfile(t, "testdata/costs-v2.json")
+	v3 := readProfile(t, "testdata/costs-v3.json")
 	if !v3.HasTraced() || !v3.HasGaps() || v2.HasGaps() {
 		t.Errorf("formats: v2 has gaps %v, v3 traced %v and gaps %v", v2.HasGaps(), v3.HasTraced(), v3.HasGaps())
 	}
@@ -235,15 +215,7 @@ func TestSwitchGapsFromAProfile(t *testing.T) {
 	if hop, err := ModelHop(t3); err != nil || hop != 320 {
 		t.Errorf("the model's hop takes %vns (%v), want the traced 320ns", hop, err)
 	}
-	var b strings.Builder
-	if err := v3.WriteText(&b); err != nil {
-		t.Fatal(err)
-	}
-	for _, line := range []string{"exit to next start, traced", "Schedule 40ns, Execute 120ns, ChanOp 80ns, ScheduleExit 124ns, ScheduleYield 148ns"} {
-		if !strings.Contains(b.String(), line) {
-			t.Errorf("the text lacks %q:\n%s", line, b.String())
-		}
-	}
+	wantText(t, v3, "exit to next start, traced", "Schedule 40ns, Execute 120ns, ChanOp 80ns, ScheduleExit 124ns, ScheduleYield 148ns")
 }
 
 // Format 4's pipe_write sets the write of a printed line, for every
@@ -251,14 +223,8 @@ func TestSwitchGapsFromAProfile(t *testing.T) {
 // and the write wakes its reader. Every other cost stays format 3's, and
 // a format 3 profile keeps the default write.
 func TestPipeWriteFromAProfile(t *testing.T) {
-	v3, err := Read("testdata/costs-v3.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	v4, err := Read("testdata/costs-v4.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	v3 := readProfile(t, "testdata/costs-v3.json")
+	v4 := readProfile(t, "testdata/costs-v4.json")
 	if !v4.HasWrite() || !v4.HasGaps() || !v4.HasTraced() || v3.HasWrite() {
 		t.Errorf("formats: v4 has the write %v, the gaps %v, the traced %v; v3 has the write %v", v4.HasWrite(), v4.HasGaps(), v4.HasTraced(), v3.HasWrite())
 	}
@@ -276,15 +242,7 @@ func TestPipeWriteFromAProfile(t *testing.T) {
 			t.Errorf("format 4's costs but the write %+v\nwant format 3's                  %+v", k4, k3)
 		}
 	}
-	var b strings.Builder
-	if err := v4.WriteText(&b); err != nil {
-		t.Fatal(err)
-	}
-	for _, line := range []string{"write of a line to a pipe", "Write 7.1µs"} {
-		if !strings.Contains(b.String(), line) {
-			t.Errorf("the text lacks %q:\n%s", line, b.String())
-		}
-	}
+	wantText(t, v4, "write of a line to a pipe", "Write 7.1µs")
 }
 
 // A profile of format 3 or 4 is refused, with the file, line and column,
@@ -325,14 +283,8 @@ func TestBadLaterFiguresAreRefused(t *testing.T) {
 // rounds that were late, late by their 10th to 90th percentiles. Every
 // other cost stays format 4's, and a format 4 profile sets none.
 func TestWakeAfterIdleFromAProfile(t *testing.T) {
-	v4, err := Read("testdata/costs-v4.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	v5, err := Read("testdata/costs-v5.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	v4 := readProfile(t, "testdata/costs-v4.json")
+	v5 := readProfile(t, "testdata/costs-v5.json")
 	if !v5.HasIdleWake() || !v5.HasWrite() || !v5.HasGaps() || !v5.HasTraced() || v4.HasIdleWake() {
 		t.Errorf("formats: v5 has the idle wake %v, the write %v, the gaps %v, the traced %v; v4 has the idle wake %v", v5.HasIdleWake(), v5.HasWrite(), v5.HasGaps(), v5.HasTraced(), v4.HasIdleWake())
 	}
@@ -364,19 +316,9 @@ func TestWakeAfterIdleFromAProfile(t *testing.T) {
 			t.Errorf("format 5's costs but the idle wake %+v\nwant format 4's                     %+v", k5, k4)
 		}
 	}
-	var b strings.Builder
-	if err := v5.WriteText(&b); err != nil {
-		t.Fatal(err)
-	}
-	for _, line := range []string{
-		"wake after idle (rounds over 500.0µs late): 2.00ms idle, 1 of 100 (1.57ms–1.57ms, median 1.57ms); 3.00ms idle, 26 of 100 (1.12ms–2.96ms, median 1.88ms)",
+	wantText(t, v5, "wake after idle (rounds over 500.0µs late): 2.00ms idle, 1 of 100 (1.57ms–1.57ms, median 1.57ms); 3.00ms idle, 26 of 100 (1.12ms–2.96ms, median 1.88ms)",
 		"8.00ms idle, 77 of 100 (838.8µs–3.54ms, median 2.15ms): sets IdleWake",
-		"IdleWake 2.00ms 1% (1.57ms–1.57ms) 3.00ms 26% (1.12ms–2.96ms) 5.00ms 36% (966.8µs–3.83ms) 8.00ms 77% (838.8µs–3.54ms)",
-	} {
-		if !strings.Contains(b.String(), line) {
-			t.Errorf("the text lacks %q:\n%s", line, b.String())
-		}
-	}
+		"IdleWake 2.00ms 1% (1.57ms–1.57ms) 3.00ms 26% (1.12ms–2.96ms) 5.00ms 36% (966.8µs–3.83ms) 8.00ms 77% (838.8µs–3.54ms)")
 }
 
 // A format 5 profile's wake_after_idle is refused, with the file, line and
@@ -623,4 +565,28 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// readProfile reads a test profile, which must be good.
+func readProfile(t *testing.T, name string) *Profile {
+	t.Helper()
+	p, err := Read(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// wantText checks that p's text for a person has each of lines.
+func wantText(t *testing.T, p *Profile, lines ...string) {
+	t.Helper()
+	var b strings.Builder
+	if err := p.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range lines {
+		if !strings.Contains(b.String(), line) {
+			t.Errorf("the text lacks %q:\n%s", line, b.String())
+		}
+	}
 }
