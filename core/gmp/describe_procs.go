@@ -45,7 +45,7 @@ func lateStart(b []byte, e *Event) []byte {
 	if e.IdleWakeLate() <= 0 {
 		return b
 	}
-	return appendf(b, "; its thread was parked %v: woken after so long, it waits in the run queue of the waker's busy CPU, where it last ran, for up to %v, until a scheduler tick or until the waker's thread leaves that CPU (wake_after_idle, schedlab calibrate)",
+	return appendf(b, "; its thread, parked %v, is queued on the busy CPU it last ran on, the waker's, for up to %v: until a scheduler tick, or until the waker's thread leaves that CPU (calibrate's wake_after_idle)",
 		e.ParkedFor(), e.IdleWakeLate())
 }
 
