@@ -19,13 +19,15 @@ import (
 // waits there until the waker's thread is switched out at a tick, while
 // the other CPU idles. Which CPU a thread last ran on is not in a model
 // without CPUs, and the placements of the idle period before decide it,
-// so the model takes the measurement as it is: with Config.Noise, when
-// startm wakes an M that has been parked at least a point's After, the M
-// starts that much later with the point's Share as its chance, by a time
-// drawn evenly from Min to Max, unless the thread that woke it leaves
-// its CPU first (parks, or blocks in netpoll): then it starts at once. schedlab calibrate measures the points
-// (wake_after_idle), so a profile of another machine brings its own;
-// the defaults have none, and every run without a profile is as before.
+// so the model takes the measurement as it is: with Config.Noise, and
+// without a CPU model (whose own placement decides where there is one),
+// when an M's step makes startm wake an M that has been parked at least a
+// point's After, the woken M starts later with the point's Share as its
+// chance, by a time drawn evenly from Min to Max, unless the waker's
+// thread leaves its CPU first (parks, or blocks in netpoll): then it
+// starts at once. schedlab calibrate measures the points
+// (wake_after_idle), so a profile of another machine brings its own; the
+// defaults have none, and every run without a profile is as before.
 
 // MaxIdleWakePoints is how many idle times Costs.IdleWake holds.
 const MaxIdleWakePoints = 4

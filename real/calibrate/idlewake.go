@@ -80,8 +80,9 @@ type IdleWakeSample struct {
 // processes had 3-11% after 2ms and 75-86% after 8ms, as
 // scripts/wakeafteridle's do and as a program that idles alike between
 // its bursts does. One process's share can stray far from the next one's
-// (after 5ms, 36% in one and 80% in another, where 4 of 50 rounds each
-// had 40-52%): several copies make the share theirs together.
+// (after 5ms, 36% in one calibration and 80% in the next, where four runs
+// of the probe, 50 rounds each, had 40-52%): several copies make the share
+// theirs together.
 func wakeAfterIdle(ctx context.Context, rounds int) (*IdleWakeFigure, error) {
 	rounds = min(rounds, maxIdleWakeRounds)
 	exe, err := os.Executable()
@@ -280,7 +281,7 @@ func (f *IdleWakeFigure) validate(v *validator, name string) {
 	}
 }
 
-// idleWakeLine is the figure for a person, one point after the other.
+// line is the figure for a person, one point after the other.
 func (f *IdleWakeFigure) line() string {
 	s := fmt.Sprintf("wake after idle (rounds over %s late):", dur(f.LateAfter))
 	for i, p := range f.Points {
