@@ -73,10 +73,11 @@
 //     (their minimum, 10th percentile, median, 90th percentile and
 //     maximum, all 0 when none was). Each idle time's rounds (at most 100)
 //     run in a row in four fresh copies of the program, after 5 thrown
-//     away in each (idlewake.go says why). On the AMD EPYC VM, 1-15% late
-//     after 2ms, a quarter to two thirds after 3ms, 36-80% after 5ms and
-//     65-86% after 8ms, late by 0.7-3.8ms (p10-p90): the woken thread
-//     waits for a scheduler tick on the busy CPU it last ran on.
+//     away in each (idlewake.go says why). On the AMD EPYC VM, five
+//     calibrations found 4-15% late after 2ms, 29-66% after 3ms, 36-65%
+//     after 5ms and 65-78% after 8ms, late by 0.7-3.8ms (p10-p90): the
+//     woken thread waits for a scheduler tick on the busy CPU it last ran
+//     on.
 //
 // # What each sets in the model
 //
