@@ -24,7 +24,7 @@ import (
 // rounds). On 2 Ps, main sleeps, then makes a goroutine and computes, and
 // a round's figure is the time from just before the go statement to the
 // goroutine's first instruction; a round is late when that is over
-// idleWakeLateAfter, a woken thread that gets a CPU of its own starting
+// IdleWakeLateAfter, a woken thread that gets a CPU of its own starting
 // it within about 0.1ms.
 
 // idleWakeIdles are the idle times it is measured after, as many as
@@ -36,8 +36,9 @@ const (
 	// idleWakeCompute is how long main computes after the go statement:
 	// a start later than that was not the other P's.
 	idleWakeCompute = 5 * time.Millisecond
-	// idleWakeLateAfter is how late a start counts as late.
-	idleWakeLateAfter = 500 * time.Microsecond
+	// IdleWakeLateAfter is how late a start counts as late
+	// (scripts/wakeafteridle counts it so too).
+	IdleWakeLateAfter = 500 * time.Microsecond
 	// maxIdleWakeRounds bounds the rounds per idle time: a round lasts
 	// its idle time and idleWakeCompute, so 100 rounds of the four take
 	// about 4 seconds.
@@ -89,7 +90,7 @@ func wakeAfterIdle(ctx context.Context, rounds int) (*IdleWakeFigure, error) {
 	if err != nil {
 		return nil, fmt.Errorf("wake_after_idle runs a copy of this program: %w", err)
 	}
-	f := &IdleWakeFigure{LateAfter: float64(idleWakeLateAfter)}
+	f := &IdleWakeFigure{LateAfter: float64(IdleWakeLateAfter)}
 	for _, idle := range idleWakeIdles {
 		var starts []float64
 		for c := range idleWakeCopies {
@@ -158,8 +159,8 @@ func measuringChild(v string, stdout, stderr io.Writer) int {
 	runtime.GOMAXPROCS(2)
 	w := bufio.NewWriter(stdout)
 	for r := range rounds + idleWakeWarm {
-		if d := roundStart(time.Duration(idle)); r >= idleWakeWarm {
-			fmt.Fprintf(w, "%.0f\n", d)
+		if d := RoundAfterIdle(time.Duration(idle)); r >= idleWakeWarm {
+			fmt.Fprintf(w, "%d\n", d.Nanoseconds())
 		}
 	}
 	if err := w.Flush(); err != nil {
@@ -185,16 +186,19 @@ func parseStarts(out []byte, rounds int) ([]float64, error) {
 	return starts, nil
 }
 
-// roundStart runs a round after idle and returns its time from the go
-// statement to the new goroutine's first instruction.
-func roundStart(idle time.Duration) float64 {
+// RoundAfterIdle is one round of wake_after_idle, on a program already on
+// 2 Ps: it sleeps idle, makes a goroutine and computes idleWakeCompute,
+// and returns the time from just before the go statement to the
+// goroutine's first instruction. scripts/wakeafteridle runs the same
+// rounds, more of them and with other idle times.
+func RoundAfterIdle(idle time.Duration) time.Duration {
 	started := make(chan time.Time, 1)
 	time.Sleep(idle)
 	t0 := time.Now()
 	go func() { started <- time.Now() }()
 	work := computeFor(idleWakeCompute)
 	runtime.KeepAlive(work)
-	return float64((<-started).Sub(t0))
+	return (<-started).Sub(t0)
 }
 
 // computeFor computes for d of the clock and returns what it computed.
@@ -213,7 +217,7 @@ func idleWakeSample(idle time.Duration, starts []float64) IdleWakeSample {
 	s := IdleWakeSample{Idle: float64(idle), Rounds: len(starts)}
 	var late []float64
 	for _, v := range starts {
-		if v > float64(idleWakeLateAfter) {
+		if v > float64(IdleWakeLateAfter) {
 			late = append(late, v)
 		}
 	}

@@ -36,6 +36,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/schedlab/schedlab/real/calibrate"
 	"github.com/schedlab/schedlab/scripts/internal/probe"
 )
 
@@ -44,12 +45,10 @@ const runEnv = "SCHEDLAB_WAKEAFTERIDLE_RUN"
 
 const (
 	prog = "wakeafteridle"
-	// compute is how long main computes after the go statement: a start
-	// later than that was not the other P's.
-	compute = 5 * time.Millisecond
-	// late is how late a start counts as late: a woken thread that gets
-	// a CPU of its own starts the goroutine within about 0.1ms here.
-	late = 500 * time.Microsecond
+	// late is how late a start counts as late, as calibrate's
+	// wake_after_idle counts it: a woken thread that gets a CPU of its own
+	// starts the goroutine within about 0.1ms here.
+	late = calibrate.IdleWakeLateAfter
 )
 
 func main() {
@@ -86,16 +85,10 @@ func main() {
 func measure(rounds int, idle time.Duration) {
 	runtime.GOMAXPROCS(2)
 	starts := make([]time.Duration, 0, rounds)
-	started := make(chan time.Time, 1)
-	var work uint64
 	for range rounds {
-		time.Sleep(idle)
-		t0 := time.Now()
-		go func() { started <- time.Now() }()
-		work += spin(compute)
-		starts = append(starts, (<-started).Sub(t0))
+		// calibrate's round: sleep, go, compute 5ms.
+		starts = append(starts, calibrate.RoundAfterIdle(idle))
 	}
-	runtime.KeepAlive(work) // the computation is the point: keep it
 	slices.Sort(starts)
 	n, lates := len(starts), 0
 	for _, d := range starts {
@@ -106,18 +99,6 @@ func measure(rounds int, idle time.Duration) {
 	share := 100 * float64(lates) / float64(n)
 	probe.Report(share, fmt.Sprintf("%d rounds: start p10 %v, median %v, p90 %v, max %v; %d later than %v",
 		n, us(starts[n/10]), us(starts[n/2]), us(starts[n*9/10]), us(starts[n-1]), lates, late))
-}
-
-// spin computes for d of the clock and returns what it computed.
-func spin(d time.Duration) uint64 {
-	var x uint64
-	t0 := time.Now()
-	for time.Since(t0) < d {
-		for i := range 100 {
-			x += uint64(i)
-		}
-	}
-	return x
 }
 
 // us rounds d to a microsecond for the line.
