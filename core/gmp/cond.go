@@ -73,7 +73,7 @@ var condKind = ObjKind{
 // Wait unlocks L.
 func (s *Machine) condAdd(m *M, g *G, op *Op) {
 	o := &s.objs[op.Obj]
-	s.emit(Event{Kind: KindCond, Rule: RuleCondAdd, G: g.ID, P: m.P, M: m.ID, Obj: int32(op.Obj), N: o.A, Op: op})
+	s.emit(&Event{Kind: KindCond, Rule: RuleCondAdd, G: g.ID, P: m.P, M: m.ID, Obj: int32(op.Obj), N: o.A, Op: op})
 	o.Taken = append(o.Taken, Sudog{G: g.ID, N: o.A, Since: s.now})
 	o.A++
 	s.continueAfter(m, s.objCost())
@@ -93,7 +93,7 @@ func (s *Machine) condPark(m *M, g *G, op *Op) {
 	}
 	w := o.Taken[i]
 	parks := w.N >= o.B
-	s.emit(Event{Kind: KindCond, Rule: RuleCondPark, G: g.ID, P: m.P, M: m.ID, Obj: int32(op.Obj), N: w.N, Flag: parks, Op: op})
+	s.emit(&Event{Kind: KindCond, Rule: RuleCondPark, G: g.ID, P: m.P, M: m.ID, Obj: int32(op.Obj), N: w.N, Flag: parks, Op: op})
 	o.Taken = append(o.Taken[:i], o.Taken[i+1:]...)
 	if !parks {
 		s.continueAfter(m, s.objCost())
@@ -126,7 +126,7 @@ func (s *Machine) condNotify(m *M, g *G, op *Op) {
 			}
 		}
 	}
-	s.emit(Event{Kind: KindCond, Rule: rule, G: g.ID, P: m.P, M: m.ID, Obj: int32(op.Obj), N: len(wake), N2: ticket, Op: op})
+	s.emit(&Event{Kind: KindCond, Rule: rule, G: g.ID, P: m.P, M: m.ID, Obj: int32(op.Obj), N: len(wake), N2: ticket, Op: op})
 	if ticket >= 0 {
 		if all {
 			o.B = o.A

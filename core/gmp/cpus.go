@@ -495,7 +495,7 @@ func (c *cpuModel) place(s *Machine, m *M, t *osThread) bool {
 		return true
 	}
 	// It waits in k's queue.
-	s.emit(Event{Kind: KindCPUOff, Rule: RuleCPUWait, G: m.CurG, P: heldP(m), M: m.ID, N: int(k),
+	s.emit(&Event{Kind: KindCPUOff, Rule: RuleCPUWait, G: m.CurG, P: heldP(m), M: m.ID, N: int(k),
 		N2: c.nrRunning(k), D: c.currVR(k) - t.vr, Flag: fresh})
 	t.state = thWaiting
 	t.deferred = true
@@ -524,7 +524,7 @@ func (c *cpuModel) commit(s *Machine, m *M, t *osThread, k int32) {
 	case cur >= 0:
 		vm := s.m(MID(cur))
 		vt := &c.th[cur]
-		s.emit(Event{Kind: KindCPUOff, Rule: RuleCPUWakeupPreempt, G: vm.CurG, P: heldP(vm), M: vm.ID, M2: m.ID,
+		s.emit(&Event{Kind: KindCPUOff, Rule: RuleCPUWakeupPreempt, G: vm.CurG, P: heldP(vm), M: vm.ID, M2: m.ID,
 			N: int(k), D: vt.vr - t.vr, D2: c.wakeupGran})
 		c.freeze(s, vt)
 		q.queue = append(q.queue, cur)
@@ -775,7 +775,7 @@ func (c *cpuModel) switchOut(s *Machine, k int32, slice time.Duration) {
 		if next >= 0 {
 			nm = MID(next)
 		}
-		s.emit(Event{Kind: KindCPUOff, Rule: RuleCPUSliceOver, G: vm.CurG, P: heldP(vm), M: vm.ID, M2: nm,
+		s.emit(&Event{Kind: KindCPUOff, Rule: RuleCPUSliceOver, G: vm.CurG, P: heldP(vm), M: vm.ID, M2: nm,
 			N: int(k), N2: c.nrRunning(k), D: slice})
 		c.freeze(s, &c.th[cur])
 		q.queue = append(q.queue, cur)
@@ -894,7 +894,7 @@ func (c *cpuModel) resume(s *Machine, k, id int32, pulled bool) {
 	m := s.m(MID(id))
 	waited := s.now.Sub(t.offSince)
 	// Every wait began with a cpu-off event (place, commit, switchOut).
-	s.emit(Event{Kind: KindCPUOn, Rule: RuleCPUResume, G: m.CurG, P: heldP(m), M: m.ID, N: int(k), D: waited, Flag: pulled})
+	s.emit(&Event{Kind: KindCPUOn, Rule: RuleCPUResume, G: m.CurG, P: heldP(m), M: m.ID, N: int(k), D: waited, Flag: pulled})
 	c.unqueue(k, id)
 	t.waited += waited
 	q := &c.cpus[k]

@@ -561,7 +561,7 @@ func (s *Machine) enterSchedulerAfter(m *M, d time.Duration) {
 // children a wait waits for, the worker or waiter number, the weight.
 func (s *Machine) gopark(m *M, g *G, reason Reason, where Loc, d time.Duration, n int) {
 	if !s.counted() {
-		s.emit(Event{Kind: KindGoBlock, Rule: RulePark, G: g.ID, P: m.P, M: m.ID,
+		s.emit(&Event{Kind: KindGoBlock, Rule: RulePark, G: g.ID, P: m.P, M: m.ID,
 			From: at(LocRunning, m.P), To: where, Reason: reason, Op: s.OpOf(g), Flag: g.Preempt, D: d, N: n})
 	}
 	g.Status = Gwaiting
@@ -592,7 +592,7 @@ func (s *Machine) ready(m *M, runner *P, g *G, ev Event) {
 		if ev.Op == nil {
 			ev.Op = s.OpOf(g)
 		}
-		s.emit(ev)
+		s.emit(&ev)
 	}
 	s.detach(g)
 	g.Status = Grunnable

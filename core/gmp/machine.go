@@ -552,24 +552,30 @@ func (s *Machine) counted() bool {
 	return false
 }
 
-func (s *Machine) emit(e Event) {
+// emit stamps e with the time and its cause and hands it to what reads
+// the events. It takes the caller's event by pointer, and stamps it there:
+// an event is over a hundred bytes, and passed by value it was copied
+// once more on each of a run's million events (BenchmarkRunParts: the
+// events part 90 -> 85 ns/event). The caller's event does not escape;
+// sinkRef gets the machine's own copy.
+func (s *Machine) emit(e *Event) {
 	e.T = s.now
 	e.Cause = noCause
 	if s.causes.on {
-		e.Cause = s.causes.causeOf(&s.gs, &e, int32(s.emitted))
+		e.Cause = s.causes.causeOf(&s.gs, e, int32(s.emitted))
 	}
 	s.emitted++
 	if s.tr.on {
-		s.traceEvent(&e)
+		s.traceEvent(e)
 	}
 	switch {
 	case s.sinkRef != nil:
-		s.cur = e
+		s.cur = *e
 		s.sinkRef(&s.cur)
 	case s.sink != nil:
-		s.sink(e)
+		s.sink(*e)
 	case s.starting:
-		s.pending = append(s.pending, e)
+		s.pending = append(s.pending, *e)
 	}
 }
 
@@ -581,7 +587,7 @@ func (s *Machine) finish(r EndReason, err error, rule Rule) {
 	s.ended = true
 	s.end = End{Reason: r, Err: err}
 	if rule != RuleNone {
-		s.emit(Event{Kind: KindProgram, Rule: rule, P: NoP, M: NoM, N: s.live})
+		s.emit(&Event{Kind: KindProgram, Rule: rule, P: NoP, M: NoM, N: s.live})
 	}
 }
 

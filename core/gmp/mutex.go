@@ -171,7 +171,7 @@ func (s *Machine) lock(m *M, g *G, op *Op) {
 	i := mu.slowOf(g.ID)
 	if i < 0 {
 		if !mu.Locked && !mu.Woken && !mu.Starving && mu.Waiters == 0 {
-			s.emit(Event{Kind: KindMutexLock, Rule: RuleMutexLock, G: g.ID, P: m.P, M: m.ID, Obj: int32(op.Mutex), Op: op})
+			s.emit(&Event{Kind: KindMutexLock, Rule: RuleMutexLock, G: g.ID, P: m.P, M: m.ID, Obj: int32(op.Mutex), Op: op})
 			mu.take(g.ID)
 			s.locked(m, g, op)
 			return
@@ -190,7 +190,7 @@ func (s *Machine) lock(m *M, g *G, op *Op) {
 			// is this goroutine's, and it leaves the mode if it did not
 			// wait long or is the last waiter.
 			ends := !r.starving || mu.Waiters == 1
-			s.emit(Event{Kind: KindMutexLock, Rule: RuleMutexHandedOff, G: g.ID, P: m.P, M: m.ID, Obj: int32(op.Mutex),
+			s.emit(&Event{Kind: KindMutexLock, Rule: RuleMutexHandedOff, G: g.ID, P: m.P, M: m.ID, Obj: int32(op.Mutex),
 				N2: mu.Waiters - 1, D: s.now.Sub(r.since), Flag: ends, Op: op})
 			mu.Waiters--
 			if ends {
@@ -216,7 +216,7 @@ func (s *Machine) lockSlow(m *M, g *G, op *Op, mu *Mutex, i int) {
 		// Set mutexWoken if nobody has, so that Unlock wakes no one
 		// while this goroutine is about to take the mutex.
 		sets := !r.awoke && !mu.Woken && mu.Waiters > 0
-		s.emit(Event{Kind: KindMutexLock, Rule: RuleMutexSpin, G: g.ID, P: m.P, M: m.ID, Obj: obj,
+		s.emit(&Event{Kind: KindMutexLock, Rule: RuleMutexSpin, G: g.ID, P: m.P, M: m.ID, Obj: obj,
 			N: r.iter + 1, G2: mu.Holder, Flag: sets, Op: op})
 		if sets {
 			mu.Woken, r.awoke = true, true
@@ -235,7 +235,7 @@ func (s *Machine) lockSlow(m *M, g *G, op *Op, mu *Mutex, i int) {
 		if r.queued {
 			waited = s.now.Sub(r.since)
 		}
-		s.emit(Event{Kind: KindMutexLock, Rule: RuleMutexAcquire, G: g.ID, P: m.P, M: m.ID, Obj: obj,
+		s.emit(&Event{Kind: KindMutexLock, Rule: RuleMutexAcquire, G: g.ID, P: m.P, M: m.ID, Obj: obj,
 			N: r.spun, D: waited, Flag: r.queued, Op: op})
 		if r.awoke {
 			mu.Woken = false
@@ -250,7 +250,7 @@ func (s *Machine) lockSlow(m *M, g *G, op *Op, mu *Mutex, i int) {
 	// mutexStarving, so both events come before either change.
 	starve := r.starving && mu.Locked && !mu.Starving
 	if starve {
-		s.emit(Event{Kind: KindMutexLock, Rule: RuleMutexStarve, G: g.ID, P: m.P, M: m.ID, Obj: obj,
+		s.emit(&Event{Kind: KindMutexLock, Rule: RuleMutexStarve, G: g.ID, P: m.P, M: m.ID, Obj: obj,
 			G2: mu.Holder, D: s.now.Sub(r.since), Op: op})
 	}
 	lifo := r.queued
@@ -259,7 +259,7 @@ func (s *Machine) lockSlow(m *M, g *G, op *Op, mu *Mutex, i int) {
 	if lifo {
 		pos, waited = 1, s.now.Sub(r.since)
 	}
-	s.emit(Event{Kind: KindMutexLock, Rule: RuleMutexQueue, G: g.ID, P: m.P, M: m.ID, Obj: obj,
+	s.emit(&Event{Kind: KindMutexLock, Rule: RuleMutexQueue, G: g.ID, P: m.P, M: m.ID, Obj: obj,
 		N: pos, N2: mu.Waiters + 1, G2: mu.Holder, Flag: lifo, D: waited, Op: op})
 	if starve {
 		mu.Starving = true
@@ -319,7 +319,7 @@ func (s *Machine) mutexUnlock(m *M, g *G, op *Op, mu *Mutex) {
 	ev := Event{Kind: KindMutexUnlock, G: g.ID, P: pp.ID, M: m.ID, Obj: obj, Op: op}
 	if !mu.Starving && (mu.Waiters == 0 || mu.Woken) {
 		ev.Rule, ev.N2, ev.Flag = RuleMutexUnlock, mu.Waiters, mu.Woken
-		s.emit(ev)
+		s.emit(&ev)
 		mu.Locked, mu.Holder = false, NoG
 		s.continueAfter(m, s.cfg.Costs.ChanOp)
 		return
@@ -330,7 +330,7 @@ func (s *Machine) mutexUnlock(m *M, g *G, op *Op, mu *Mutex) {
 	} else {
 		ev.Rule, ev.N2 = RuleMutexWake, mu.Waiters-1
 	}
-	s.emit(ev)
+	s.emit(&ev)
 	mu.Locked, mu.Holder = false, NoG
 	if !handoff {
 		mu.Waiters--
@@ -361,7 +361,7 @@ func (s *Machine) goyield(m *M, g *G) {
 	if s.cfg.Policy.GlobalFIFO {
 		to = Loc{Kind: LocGlobal}
 	}
-	s.emit(Event{Kind: KindGoStop, Rule: RuleGoyield, G: g.ID, P: pp.ID, M: m.ID, From: at(LocRunning, pp.ID),
+	s.emit(&Event{Kind: KindGoStop, Rule: RuleGoyield, G: g.ID, P: pp.ID, M: m.ID, From: at(LocRunning, pp.ID),
 		To: to, Reason: ReasonGosched, D: s.now.Sub(g.RunStart), D2: s.now.Sub(pp.SliceStart),
 		N: pp.runq.len() + 1, Op: s.OpOf(g)})
 	g.Status = Grunnable

@@ -44,7 +44,7 @@ func (s *Machine) netpollblock(m *M, g *G, d time.Duration) {
 // returns; otherwise the G waits for the next poll.
 func (s *Machine) netReady(gid GID) {
 	blocked := s.sched.NetpollBlocked
-	s.emit(Event{Kind: KindNetpoll, Rule: RuleNetReady, G: gid, P: NoP, M: blocked, Op: s.OpOf(s.g(gid))})
+	s.emit(&Event{Kind: KindNetpoll, Rule: RuleNetReady, G: gid, P: NoP, M: blocked, Op: s.OpOf(s.g(gid))})
 	for i := range s.net.waiting {
 		if s.net.waiting[i].G == gid {
 			s.net.waiting[i].Ready = true
@@ -77,7 +77,7 @@ func (s *Machine) netpollBreak(by *M) {
 	if by != nil {
 		ev.M2 = by.ID
 	}
-	s.emit(ev)
+	s.emit(&ev)
 	s.wakePoller(s.m(blocked))
 }
 
@@ -143,7 +143,7 @@ func (s *Machine) injectOne(m *M, pid PID, gid GID, global bool) {
 	} else {
 		ev.To = at(LocRunq, pid)
 	}
-	s.emit(ev)
+	s.emit(&ev)
 	s.netDetach(gid)
 	g.Status = Grunnable
 	g.Runnable = s.now

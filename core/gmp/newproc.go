@@ -53,7 +53,7 @@ func (s *Machine) emitCreate(m *M, pp *P, newg *G, reusedFrom GID, ev Event) {
 		ev.N = pp.runq.len() + boolInt(kicked != NoG)
 		ev.N2 = int(reusedFrom)
 		ev.Flag = kicked != NoG && pp.runq.full()
-		s.emit(ev)
+		s.emit(&ev)
 	}
 	newg.Status = Grunnable
 	s.putReady(pp, newg, to)
@@ -90,7 +90,7 @@ func (s *Machine) newproc1(pp *P, parent *G, body uint16) (*G, GID) {
 func (s *Machine) goexit(m *M, g *G, returned bool) {
 	pp := s.p(m.P)
 	if g.ID == 1 && returned {
-		s.emit(Event{Kind: KindGoExit, Rule: RuleMainReturn, G: g.ID, P: pp.ID, M: m.ID,
+		s.emit(&Event{Kind: KindGoExit, Rule: RuleMainReturn, G: g.ID, P: pp.ID, M: m.ID,
 			From: at(LocRunning, pp.ID), N: s.live - 1})
 		s.finish(MainReturned, nil, RuleNone)
 		return
@@ -112,7 +112,7 @@ func (s *Machine) goexit(m *M, g *G, returned bool) {
 		rule = RuleMainGoexit
 	}
 	if !s.counted() {
-		s.emit(Event{Kind: KindGoExit, Rule: rule, G: g.ID, P: pp.ID, M: m.ID,
+		s.emit(&Event{Kind: KindGoExit, Rule: rule, G: g.ID, P: pp.ID, M: m.ID,
 			From: at(LocRunning, pp.ID), To: at(LocFree, pp.ID), Op: s.OpOf(g)})
 	}
 	g.Status = Gdead
@@ -162,7 +162,7 @@ func (s *Machine) gfput(pp *P, desc int32) {
 		return
 	}
 	moved := len(pp.GFree) - (gfreeLow - 1)
-	s.emit(Event{Kind: KindGFree, Rule: RuleGfput, P: pp.ID, M: pp.M, N: moved, N2: gfreeLow - 1})
+	s.emit(&Event{Kind: KindGFree, Rule: RuleGfput, P: pp.ID, M: pp.M, N: moved, N2: gfreeLow - 1})
 	for len(pp.GFree) >= gfreeLow {
 		top := pp.GFree[len(pp.GFree)-1]
 		pp.GFree = pp.GFree[:len(pp.GFree)-1]
@@ -175,7 +175,7 @@ func (s *Machine) gfput(pp *P, desc int32) {
 func (s *Machine) gfget(pp *P) (int32, bool) {
 	if len(pp.GFree) == 0 && len(s.sched.GFree) > 0 {
 		moved := min(gfreeRefill, len(s.sched.GFree))
-		s.emit(Event{Kind: KindGFree, Rule: RuleGfget, P: pp.ID, M: pp.M, N: moved, N2: len(s.sched.GFree) - moved})
+		s.emit(&Event{Kind: KindGFree, Rule: RuleGfget, P: pp.ID, M: pp.M, N: moved, N2: len(s.sched.GFree) - moved})
 		for range moved {
 			top := s.sched.GFree[len(s.sched.GFree)-1]
 			s.sched.GFree = s.sched.GFree[:len(s.sched.GFree)-1]

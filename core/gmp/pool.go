@@ -258,7 +258,7 @@ func (s *Machine) poolSubmit(m *M, g *G, op *Op) {
 	case decide.ToIdle:
 		wi, _ := pl.nextIdle()
 		w := &pl.Workers[wi]
-		s.emit(Event{Kind: KindPoolDispatch, Rule: RulePoolDispatchIdle, G: g.ID, G2: w.G, P: pp.ID, M: m.ID,
+		s.emit(&Event{Kind: KindPoolDispatch, Rule: RulePoolDispatchIdle, G: g.ID, G2: w.G, P: pp.ID, M: m.ID,
 			N: w.ID, N2: pl.Stats.Submitted + 1, N3: int32(pl.Running), Obj: int32(pi), D: s.now.Sub(w.LastUsed), Op: op})
 		pl.popIdle()
 		s.poolAccept(pl, w, g.ID, true)
@@ -273,20 +273,20 @@ func (s *Machine) poolSubmit(m *M, g *G, op *Op) {
 		s.continueAfter(m, s.cfg.Costs.Newproc)
 		return
 	case decide.Enqueue:
-		s.emit(Event{Kind: KindPoolQueue, Rule: RulePoolEnqueue, G: g.ID, P: pp.ID, M: m.ID,
+		s.emit(&Event{Kind: KindPoolQueue, Rule: RulePoolEnqueue, G: g.ID, P: pp.ID, M: m.ID,
 			N: len(pl.Queued) + 1, N2: pl.Stats.Submitted + 1, N3: int32(pl.Running), Obj: int32(pi), Op: op})
 		s.poolEnqueue(pl, g.ID, body, 0)
 		s.continueAfter(m, s.cfg.Costs.ChanOp)
 		return
 	case decide.Reject:
-		s.emit(Event{Kind: KindPoolReject, Rule: RulePoolReject, G: g.ID, P: pp.ID, M: m.ID,
+		s.emit(&Event{Kind: KindPoolReject, Rule: RulePoolReject, G: g.ID, P: pp.ID, M: m.ID,
 			N: pl.Waiters.Len(), N3: int32(pl.Running), Obj: int32(pi), Flag: pl.Decl.Nonblocking, Op: op})
 		pl.Stats.Rejected++
 		s.continueAfter(m, s.cfg.Costs.ChanOp)
 		return
 	}
 	seq := pl.lastWaiter + 1
-	s.emit(Event{Kind: KindPoolBlock, Rule: RulePoolBlock, G: g.ID, P: pp.ID, M: m.ID,
+	s.emit(&Event{Kind: KindPoolBlock, Rule: RulePoolBlock, G: g.ID, P: pp.ID, M: m.ID,
 		N: seq, N2: pl.Waiters.Len() + 1, N3: int32(pl.Running), Obj: int32(pi), Op: op})
 	pl.lastWaiter = seq
 	pl.Stats.Blocked++
@@ -351,7 +351,7 @@ func (s *Machine) poolRefill(m *M, pp *P, pi int, g *G) []Sudog {
 	moved := make([]Sudog, 0, n)
 	for range n {
 		wt := *pl.Waiters.first()
-		s.emit(Event{Kind: KindPoolQueue, Rule: RulePoolRefill, G: g.ID, G2: wt.G, P: pp.ID, M: m.ID,
+		s.emit(&Event{Kind: KindPoolQueue, Rule: RulePoolRefill, G: g.ID, G2: wt.G, P: pp.ID, M: m.ID,
 			N: wt.N, N2: pl.Stats.Submitted + 1, N3: int32(len(pl.Queued) + 1), Obj: int32(pi), D: s.now.Sub(wt.Since)})
 		pl.serveFirst()
 		s.poolEnqueue(pl, wt.G, wt.elem, wt.N)
@@ -378,7 +378,7 @@ func (s *Machine) poolStartWorker(m *M, pp *P, pi int, g *G, owner GID, body uin
 	// The goroutine is created below; its id is the next one.
 	ev.Kind, ev.G, ev.G2, ev.P, ev.M = KindPoolDispatch, g.ID, GID(s.gs.len()), pp.ID, m.ID
 	ev.N, ev.N2, ev.N3, ev.Obj = id, pl.Stats.Submitted+1, int32(pl.Running+1), int32(pi)
-	s.emit(ev)
+	s.emit(&ev)
 	if served {
 		pl.serveFirst()
 	}
@@ -395,7 +395,7 @@ func (s *Machine) poolStartQueued(m *M, pp *P, pi int, g *G, worker int) {
 	qt := pl.Queued[0]
 	// The goroutine is created below; its id is the next one.
 	workerG := GID(s.gs.len())
-	s.emit(Event{Kind: KindPoolDispatch, Rule: RulePoolServeQueued, G: g.ID, G2: workerG, P: pp.ID, M: m.ID,
+	s.emit(&Event{Kind: KindPoolDispatch, Rule: RulePoolServeQueued, G: g.ID, G2: workerG, P: pp.ID, M: m.ID,
 		N: len(pl.Workers) + 1, N2: qt.Task, N3: int32(pl.Running + 1), Obj: int32(pi), D: s.now.Sub(qt.Since)})
 	s.poolTakeQueued(pl, s.poolAddWorker(pl, workerG), false)
 	moved := s.poolRefill(m, pp, pi, g)
@@ -445,7 +445,7 @@ func (s *Machine) poolWorkerStep(m *M, g *G, op *Op) {
 	switch decide.AfterTask(pl.counts(), false) {
 	case decide.TakeQueued:
 		qt := pl.Queued[0]
-		s.emit(Event{Kind: KindPoolDispatch, Rule: RulePoolTakeQueued, G: g.ID, G2: qt.Owner, P: pp.ID, M: m.ID,
+		s.emit(&Event{Kind: KindPoolDispatch, Rule: RulePoolTakeQueued, G: g.ID, G2: qt.Owner, P: pp.ID, M: m.ID,
 			N: w.ID, N2: qt.Task, N3: int32(len(pl.Queued) - 1), Obj: int32(pi), D: s.now.Sub(qt.Since), Op: op})
 		pl.Stats.Completed++
 		s.poolTakeQueued(pl, w, true)
@@ -456,7 +456,7 @@ func (s *Machine) poolWorkerStep(m *M, g *G, op *Op) {
 	case decide.Handoff:
 		// Take the first waiter's task and run it at once.
 		wt := *pl.Waiters.first()
-		s.emit(Event{Kind: KindPoolDispatch, Rule: RulePoolHandoff, G: g.ID, G2: wt.G, P: pp.ID, M: m.ID,
+		s.emit(&Event{Kind: KindPoolDispatch, Rule: RulePoolHandoff, G: g.ID, G2: wt.G, P: pp.ID, M: m.ID,
 			N: w.ID, N2: pl.Stats.Submitted + 1, N3: int32(pl.Running), Obj: int32(pi), D: s.now.Sub(wt.Since), Op: op})
 		pl.serveFirst()
 		pl.Stats.Completed++
@@ -467,7 +467,7 @@ func (s *Machine) poolWorkerStep(m *M, g *G, op *Op) {
 		return
 	}
 	arm := decide.ArmPurge(true, pl.PurgeArmed)
-	s.emit(Event{Kind: KindPoolIdle, Rule: RulePoolIdle, G: g.ID, P: pp.ID, M: m.ID,
+	s.emit(&Event{Kind: KindPoolIdle, Rule: RulePoolIdle, G: g.ID, P: pp.ID, M: m.ID,
 		N: w.ID, N2: pl.IdleLen() + 1, N3: int32(pl.Running), Obj: int32(pi), D: pl.purgeDue(pl.stamp(s.now), s.now).Sub(s.now), Flag: arm, Op: op})
 	pl.Stats.Completed++
 	w.State = WorkerIdle
@@ -524,7 +524,7 @@ func (s *Machine) poolPurge(m *M, g *G, op *Op) {
 	if n > 0 {
 		ev.D2 = s.now.Sub(pl.Workers[pl.idle[pl.idleHead]].LastUsed)
 	}
-	s.emit(ev)
+	s.emit(&ev)
 	pl.PurgeArmed = false
 	pl.Stats.Purges++
 	expired := pl.removeExpired(n)
@@ -554,7 +554,7 @@ func (s *Machine) poolWorkerLost(m *M, g *G, pi int) {
 	w := pl.workerOf(g.ID)
 	pp := s.p(m.P)
 	s.taskDone(m, pp, w.Owner, g.ID)
-	s.emit(Event{Kind: KindPoolExit, Rule: RulePoolWorkerLost, G: g.ID, P: pp.ID, M: m.ID,
+	s.emit(&Event{Kind: KindPoolExit, Rule: RulePoolWorkerLost, G: g.ID, P: pp.ID, M: m.ID,
 		N: w.ID, N3: int32(pl.Running - 1), Obj: int32(pi)})
 	pl.Stats.Completed++
 	w.State = WorkerStopped

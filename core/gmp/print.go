@@ -69,7 +69,7 @@ func (s *Machine) write(m *M) {
 		s.out.first = NoG
 	}
 	s.out.n++
-	s.emit(Event{Kind: KindPrint, Rule: RulePrint, G: g.ID, P: m.P, M: m.ID, From: at(LocRunning, m.P), Op: op, N: s.out.n, Flag: first})
+	s.emit(&Event{Kind: KindPrint, Rule: RulePrint, G: g.ID, P: m.P, M: m.ID, From: at(LocRunning, m.P), Op: op, N: s.out.n, Flag: first})
 	if len(s.out.last) == outputKept {
 		s.out.last = append(s.out.last[:0], s.out.last[1:]...)
 	}

@@ -61,7 +61,7 @@ func (s *Machine) mget() *M {
 // acquirep attaches pp to m (proc-start). An idle pp must be the head of
 // the idle list (pidleget); acquirep takes it off after the event.
 func (s *Machine) acquirep(m *M, pp *P, rule Rule) {
-	s.emit(Event{Kind: KindProcStart, Rule: rule, P: pp.ID, M: m.ID, Flag: m.Spinning})
+	s.emit(&Event{Kind: KindProcStart, Rule: rule, P: pp.ID, M: m.ID, Flag: m.Spinning})
 	if pp.Idle {
 		s.pidleget()
 	}
@@ -88,7 +88,7 @@ func (s *Machine) releasep(m *M, ev Event) *P {
 	ev.Kind = KindProcStop
 	ev.P = pp.ID
 	ev.M = m.ID
-	s.emit(ev)
+	s.emit(&ev)
 	pp.M = NoM
 	pp.Status = Pidle
 	m.P = NoP
@@ -150,7 +150,7 @@ func (s *Machine) startm(pp *P, spinning bool, rule Rule) {
 			late = s.idleWakeLate(at)
 		}
 	}
-	s.emit(Event{Kind: KindMStart, Rule: rule, P: pp.ID, M: id, Flag: created, N: boolInt(spinning),
+	s.emit(&Event{Kind: KindMStart, Rule: rule, P: pp.ID, M: id, Flag: created, N: boolInt(spinning),
 		N2: s.sched.Nmspinning + boolInt(spinning), D: late, D2: parked})
 	if pp.Idle {
 		s.pidleget()
@@ -196,7 +196,7 @@ func (s *Machine) mstart(m *M) {
 
 // stopm parks m on the idle M list until startm wakes it (R4.4).
 func (s *Machine) stopm(m *M) {
-	s.emit(Event{Kind: KindMPark, Rule: RuleStopm, P: NoP, M: m.ID, N: s.sched.Nmidle + 1})
+	s.emit(&Event{Kind: KindMPark, Rule: RuleStopm, P: NoP, M: m.ID, N: s.sched.Nmidle + 1})
 	m.fr = findState{}
 	s.mput(m)
 	s.idleWakeFreed(m)
@@ -221,7 +221,7 @@ func (s *Machine) handoffp(pp *P) {
 		return
 	}
 	when := pp.timers.wakeTime()
-	s.emit(Event{Kind: KindProcStop, Rule: RuleHandoffIdle, P: pp.ID, M: NoM})
+	s.emit(&Event{Kind: KindProcStop, Rule: RuleHandoffIdle, P: pp.ID, M: NoM})
 	s.held = NoP
 	s.pidleput(pp)
 	if when != 0 {

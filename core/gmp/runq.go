@@ -121,7 +121,7 @@ func (s *Machine) runqputG(pp *P, g *G, next bool) {
 // tail of the global queue, oldest first and gid last (R2.5).
 func (s *Machine) runqputslow(pp *P, gid GID) {
 	n := pp.runq.len() / 2
-	s.emit(Event{Kind: KindRunqOverflow, Rule: RuleRunqputslow, G: gid, P: pp.ID, M: pp.M,
+	s.emit(&Event{Kind: KindRunqOverflow, Rule: RuleRunqputslow, G: gid, P: pp.ID, M: pp.M,
 		From: at(LocRunq, pp.ID), To: Loc{Kind: LocGlobal}, N: n + 1, N2: s.sched.runq.len() + n + 1})
 	for range n {
 		g := pp.runq.pop()

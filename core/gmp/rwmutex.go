@@ -26,13 +26,13 @@ func (s *Machine) rlock(m *M, g *G, op *Op) {
 	obj := int32(op.Mutex)
 	c := mu.ReaderCount + 1
 	if c >= 0 {
-		s.emit(Event{Kind: KindMutexLock, Rule: RuleRWRLock, G: g.ID, P: m.P, M: m.ID, Obj: obj, N: c, Op: op})
+		s.emit(&Event{Kind: KindMutexLock, Rule: RuleRWRLock, G: g.ID, P: m.P, M: m.ID, Obj: obj, N: c, Op: op})
 		mu.ReaderCount = c
 		s.continueAfter(m, s.cfg.Costs.ChanOp)
 		return
 	}
 	pos := mu.ReaderSem.Len() + 1
-	s.emit(Event{Kind: KindMutexLock, Rule: RuleRWRLockWait, G: g.ID, P: m.P, M: m.ID, Obj: obj, N: pos, G2: mu.Holder, Op: op})
+	s.emit(&Event{Kind: KindMutexLock, Rule: RuleRWRLockWait, G: g.ID, P: m.P, M: m.ID, Obj: obj, N: pos, G2: mu.Holder, Op: op})
 	mu.ReaderCount = c
 	mu.ReaderSem.push(Sudog{G: g.ID, Since: s.now})
 	mu.Stats.Queued++
@@ -46,7 +46,7 @@ func (s *Machine) runlock(m *M, g *G, op *Op) {
 	obj := int32(op.Mutex)
 	r := mu.ReaderCount - 1
 	if r >= 0 {
-		s.emit(Event{Kind: KindMutexUnlock, Rule: RuleRWRUnlock, G: g.ID, P: m.P, M: m.ID, Obj: obj, N: r, Op: op})
+		s.emit(&Event{Kind: KindMutexUnlock, Rule: RuleRWRUnlock, G: g.ID, P: m.P, M: m.ID, Obj: obj, N: r, Op: op})
 		mu.ReaderCount = r
 		s.continueAfter(m, s.cfg.Costs.ChanOp)
 		return
@@ -57,7 +57,7 @@ func (s *Machine) runlock(m *M, g *G, op *Op) {
 	}
 	// A writer waits for the readers inside: this one is leaving.
 	last := mu.ReaderWait == 1
-	s.emit(Event{Kind: KindMutexUnlock, Rule: RuleRWRUnlock, G: g.ID, P: m.P, M: m.ID, Obj: obj, N: mu.ReaderWait - 1, Flag: last, Op: op})
+	s.emit(&Event{Kind: KindMutexUnlock, Rule: RuleRWRUnlock, G: g.ID, P: m.P, M: m.ID, Obj: obj, N: mu.ReaderWait - 1, Flag: last, Op: op})
 	mu.ReaderCount = r
 	mu.ReaderWait--
 	if last {
@@ -73,7 +73,7 @@ func (s *Machine) rwLockReaders(m *M, g *G, op *Op) {
 	mu := &s.mutexes[op.Mutex]
 	obj := int32(op.Mutex)
 	r := mu.ReaderCount
-	s.emit(Event{Kind: KindMutexLock, Rule: RuleRWLock, G: g.ID, P: m.P, M: m.ID, Obj: obj, N: r, Flag: r != 0, Op: op})
+	s.emit(&Event{Kind: KindMutexLock, Rule: RuleRWLock, G: g.ID, P: m.P, M: m.ID, Obj: obj, N: r, Flag: r != 0, Op: op})
 	mu.ReaderCount -= rwmutexMaxReaders
 	if r == 0 {
 		s.continueAfter(m, s.cfg.Costs.ChanOp)
@@ -94,7 +94,7 @@ func (s *Machine) rwUnlock(m *M, g *G, op *Op, mu *Mutex) {
 		s.fatal(g, "sync: Unlock of unlocked RWMutex")
 		return
 	}
-	s.emit(Event{Kind: KindMutexUnlock, Rule: RuleRWUnlock, G: g.ID, P: m.P, M: m.ID, Obj: obj, N: r, Op: op})
+	s.emit(&Event{Kind: KindMutexUnlock, Rule: RuleRWUnlock, G: g.ID, P: m.P, M: m.ID, Obj: obj, N: r, Op: op})
 	mu.ReaderCount = r
 	pp := s.p(m.P)
 	for range r {

@@ -89,7 +89,7 @@ func (s *Machine) execute(m *M, pk pick, g *G) {
 		tick++
 	}
 	if !s.counted() {
-		s.emit(Event{Kind: KindGoStart, Rule: pk.rule, G: g.ID, P: pp.ID, M: m.ID, From: pk.from,
+		s.emit(&Event{Kind: KindGoStart, Rule: pk.rule, G: g.ID, P: pp.ID, M: m.ID, From: pk.from,
 			To: at(LocRunning, pp.ID), N: int(tick), N2: pk.n, P2: pk.victim,
 			D: s.now.Sub(g.Runnable), Op: s.OpOf(g)})
 	}
@@ -239,7 +239,7 @@ func (s *Machine) findIdle(m *M) (pick, findResult) {
 			ev.D = max(pollUntil.Sub(s.now), 0)
 			ev.Flag = true
 		}
-		s.emit(ev)
+		s.emit(&ev)
 		s.sched.NetpollBlocked = m.ID
 		s.sched.PollUntil = pollUntil
 		m.State = MNetpoll
@@ -279,7 +279,7 @@ func (s *Machine) epollTimeout(delay time.Duration) time.Duration {
 // findAfterNetpoll continues findRunnable when blocking netpoll returns.
 func (s *Machine) findAfterNetpoll(m *M) (pick, findResult) {
 	list := s.netpoll()
-	s.emit(Event{Kind: KindNetpoll, Rule: RuleNetpollReturn, P: NoP, M: m.ID, N: len(list)})
+	s.emit(&Event{Kind: KindNetpoll, Rule: RuleNetpollReturn, P: NoP, M: m.ID, N: len(list)})
 	s.sched.PollUntil = 0
 	s.sched.Lastpoll = s.now
 	s.sched.NetpollBlocked = NoM
@@ -306,7 +306,7 @@ func (s *Machine) runFromNetpoll(m *M, pp *P, list []GID) pick {
 	first := list[0]
 	s.injectglist(m, pp, list[1:])
 	g := s.g(first)
-	s.emit(Event{Kind: KindGoUnblock, Rule: RuleNetpollRun, G: first, P: pp.ID, M: m.ID,
+	s.emit(&Event{Kind: KindGoUnblock, Rule: RuleNetpollRun, G: first, P: pp.ID, M: m.ID,
 		From: g.Where, To: at(LocRunning, pp.ID), Op: s.OpOf(g)})
 	s.netDetach(first)
 	g.Status = Grunnable

@@ -155,7 +155,7 @@ func (h *timerHeap) removeSel(g GID, sel int32) bool {
 func (s *Machine) dropClaimed(m *M, partner GID, q *WaitQ) {
 	for q.Len() > 0 && s.claimed(q.first()) {
 		w := *q.first()
-		s.emit(Event{Kind: KindSelect, Rule: RuleSelectSkip, G: w.G, P: m.P, M: m.ID, G2: partner,
+		s.emit(&Event{Kind: KindSelect, Rule: RuleSelectSkip, G: w.G, P: m.P, M: m.ID, G2: partner,
 			N: int(w.sel - 1), Op: s.OpOf(s.g(w.G))})
 		q.detachSel(w.G, w.sel)
 	}
@@ -257,7 +257,7 @@ func (s *Machine) selectgo(m *M, g *G, op *Op) {
 		if how == 0 {
 			continue
 		}
-		s.emit(Event{Kind: KindSelect, Rule: RuleSelectPick, G: g.ID, P: m.P, M: m.ID, N: i, N2: enc, N3: int32(len(order)),
+		s.emit(&Event{Kind: KindSelect, Rule: RuleSelectPick, G: g.ID, P: m.P, M: m.ID, N: i, N2: enc, N3: int32(len(order)),
 			Obj: int32(how), G2: partner, Op: op})
 		c := &cases[i]
 		switch {
@@ -279,7 +279,7 @@ func (s *Machine) selectgo(m *M, g *G, op *Op) {
 		return
 	}
 	if def >= 0 {
-		s.emit(Event{Kind: KindSelect, Rule: RuleSelectDefault, G: g.ID, P: m.P, M: m.ID, N: def, N2: enc, N3: int32(len(order)), Op: op})
+		s.emit(&Event{Kind: KindSelect, Rule: RuleSelectDefault, G: g.ID, P: m.P, M: m.ID, N: def, N2: enc, N3: int32(len(order)), Op: op})
 		if s.enterCase(g, op, def) {
 			s.continueAfter(m, 0)
 		}
@@ -420,7 +420,7 @@ func (s *Machine) enterCase(g *G, op *Op, i int) bool {
 // case, unless another case has already won it.
 func (s *Machine) fireSelectTimer(m *M, runner, tp *P, t Timer) {
 	if s.selectOf(t.G).won >= 0 {
-		s.emit(Event{Kind: KindSelect, Rule: RuleSelectSkip, G: t.G, P: runner.ID, M: m.ID, N: int(t.sel - 1), Flag: true,
+		s.emit(&Event{Kind: KindSelect, Rule: RuleSelectSkip, G: t.G, P: runner.ID, M: m.ID, N: int(t.sel - 1), Flag: true,
 			Op: s.OpOf(s.g(t.G))})
 		tp.timers.pop()
 		s.ntimers--
@@ -472,7 +472,7 @@ func (s *Machine) selectResume(m *M, g *G) bool {
 	}
 	c := &op.Cases[won]
 	if polled > 1 {
-		s.emit(Event{Kind: KindSelect, Rule: RuleSelectResume, G: g.ID, P: m.P, M: m.ID, N: won, N2: dequeued, N3: int32(stopped),
+		s.emit(&Event{Kind: KindSelect, Rule: RuleSelectResume, G: g.ID, P: m.P, M: m.ID, N: won, N2: dequeued, N3: int32(stopped),
 			Flag: closed && c.Dir == SelectSend, Op: op})
 	}
 	for i := range op.Cases {

@@ -42,7 +42,7 @@ func (s *Machine) semAcquire(m *M, g *G, op *Op) {
 	pp := s.p(m.P)
 	n := op.N
 	if sm.Decl.Size-sm.Cur >= n && sm.Waiters.Len() == 0 {
-		s.emit(Event{Kind: KindSemAcquire, Rule: RuleSemAcquire, G: g.ID, P: pp.ID, M: m.ID,
+		s.emit(&Event{Kind: KindSemAcquire, Rule: RuleSemAcquire, G: g.ID, P: pp.ID, M: m.ID,
 			N: n, N2: sm.Cur + n, Obj: int32(op.Sem), Op: op})
 		sm.Cur += n
 		sm.Stats.Acquired++
@@ -57,7 +57,7 @@ func (s *Machine) semAcquire(m *M, g *G, op *Op) {
 	if never {
 		rule, queued = RuleSemNever, sm.Waiters.Len()
 	}
-	s.emit(Event{Kind: KindSemAcquire, Rule: rule, G: g.ID, P: pp.ID, M: m.ID,
+	s.emit(&Event{Kind: KindSemAcquire, Rule: rule, G: g.ID, P: pp.ID, M: m.ID,
 		N: n, N2: sm.Cur, N3: int32(queued), Obj: int32(op.Sem), Op: op})
 	s.gopark(m, g, ReasonSelect, Loc{Kind: LocSem, ID: int32(op.Sem)}, 0, n)
 	w := Sudog{G: g.ID, N: n, Since: s.now}
@@ -96,7 +96,7 @@ func (s *Machine) semRelease(m *M, g *G, op *Op) {
 		ev.Flag = true // the next waiter does not fit
 		ev.G2 = sm.Waiters.At(woken).G
 	}
-	s.emit(ev)
+	s.emit(&ev)
 	sm.Cur -= n
 	granted := make([]Sudog, woken)
 	for i := range granted {

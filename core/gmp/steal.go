@@ -129,7 +129,7 @@ func (s *Machine) runqsteal(m *M, pp, victim *P, stealRunNext bool, expect GID) 
 	if n > 0 {
 		g := victim.runq.at(n - 1) // the last taken runs
 		if !s.counted() {
-			s.emit(Event{Kind: KindSteal, Rule: RuleRunqsteal, G: g, P: pp.ID, M: m.ID,
+			s.emit(&Event{Kind: KindSteal, Rule: RuleRunqsteal, G: g, P: pp.ID, M: m.ID,
 				From: at(LocRunq, victim.ID), To: at(LocRunning, pp.ID), P2: victim.ID, N: n,
 				N2: victim.runq.len() - n, Flag: s.cfg.Policy.StealAll})
 		}
@@ -171,7 +171,7 @@ func (s *Machine) stealRunnext(m *M, pp, victim *P, afterBackoff bool) pick {
 	if afterBackoff {
 		waited = m.fr.backoff
 	}
-	s.emit(Event{Kind: KindSteal, Rule: RuleRunqstealNext, G: g, P: pp.ID, M: m.ID,
+	s.emit(&Event{Kind: KindSteal, Rule: RuleRunqstealNext, G: g, P: pp.ID, M: m.ID,
 		From: at(LocRunnext, victim.ID), To: at(LocRunning, pp.ID), P2: victim.ID, N: 1,
 		D: waited, Flag: afterBackoff})
 	victim.Runnext = NoG

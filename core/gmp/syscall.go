@@ -22,7 +22,7 @@ func (s *Machine) entersyscall(m *M, g *G, d time.Duration, block bool) {
 	} else {
 		m.OldP = pp.ID
 	}
-	s.emit(Event{Kind: KindSyscallEnter, Rule: rule, G: g.ID, P: pp.ID, M: m.ID,
+	s.emit(&Event{Kind: KindSyscallEnter, Rule: rule, G: g.ID, P: pp.ID, M: m.ID,
 		From: at(LocRunning, pp.ID), To: Loc{Kind: LocSyscall}, D: d, Op: s.OpOf(g), Flag: policy})
 	g.Status = Gsyscall
 	g.Where = Loc{Kind: LocSyscall}
@@ -60,7 +60,7 @@ func (s *Machine) exitsyscall(m *M) {
 	}
 	// exitsyscallNoP: no P anywhere. The G waits in the global queue and
 	// the thread parks; nothing wakes another M for it.
-	s.emit(Event{Kind: KindSyscallExit, Rule: RuleExitsyscallNoP, G: g.ID, P: NoP, M: m.ID,
+	s.emit(&Event{Kind: KindSyscallExit, Rule: RuleExitsyscallNoP, G: g.ID, P: NoP, M: m.ID,
 		From: Loc{Kind: LocSyscall}, To: Loc{Kind: LocGlobal}, Op: s.OpOf(g)})
 	g.Status = Grunnable
 	g.Runnable = s.now
@@ -71,7 +71,7 @@ func (s *Machine) exitsyscall(m *M) {
 }
 
 func (s *Machine) resumeAfterSyscall(m *M, g *G, rule Rule, from MID) {
-	s.emit(Event{Kind: KindSyscallExit, Rule: rule, G: g.ID, P: m.P, M: m.ID, M2: from,
+	s.emit(&Event{Kind: KindSyscallExit, Rule: rule, G: g.ID, P: m.P, M: m.ID, M2: from,
 		From: Loc{Kind: LocSyscall}, To: at(LocRunning, m.P), Op: s.OpOf(g), Flag: g.Preempt})
 	s.p(m.P).Syscalltick++
 	g.Status = Grunning
@@ -121,7 +121,7 @@ func (s *Machine) takeP(pp *P, vm, by *M, ev Event) {
 	ev.P = pp.ID
 	ev.M = by.ID
 	ev.M2 = vm.ID
-	s.emit(ev)
+	s.emit(&ev)
 	s.held = pp.ID // until handoffp, or the taker, places it
 	pp.M = NoM
 	pp.Status = Pidle

@@ -97,7 +97,7 @@ func (s *Machine) sysmon() {
 	if s.mon.Deep {
 		// The deep sleep ran its course (the next timer is due), or a
 		// syscall cut it short.
-		s.emit(Event{Kind: KindSysmon, Rule: RuleSysmonWake, P: NoP, M: s.mon.M, Flag: s.mon.syscallWake})
+		s.emit(&Event{Kind: KindSysmon, Rule: RuleSysmonWake, P: NoP, M: s.mon.M, Flag: s.mon.syscallWake})
 		s.mon.Deep = false
 		s.sched.SysmonWait = false
 		s.mon.syscallWake = false
@@ -111,7 +111,7 @@ func (s *Machine) sysmon() {
 			if next != 0 && next.Sub(s.now) < sleep {
 				sleep = next.Sub(s.now)
 			}
-			s.emit(Event{Kind: KindSysmon, Rule: RuleSysmonSleep, P: NoP, M: s.mon.M, D: sleep, Flag: next != 0})
+			s.emit(&Event{Kind: KindSysmon, Rule: RuleSysmonSleep, P: NoP, M: s.mon.M, D: sleep, Flag: next != 0})
 			s.mon.Deep = true
 			s.sched.SysmonWait = true
 			s.mon.gen++
@@ -161,7 +161,7 @@ func (s *Machine) sysmonPass() {
 		s.sched.Lastpoll = s.now
 		if list := s.netpoll(); len(list) > 0 {
 			s.mon.Did = SysmonDecision{Kind: SysmonPolled, N: len(list)}
-			s.emit(Event{Kind: KindSysmon, Rule: RuleSysmonNetpoll, P: NoP, M: s.mon.M, N: len(list)})
+			s.emit(&Event{Kind: KindSysmon, Rule: RuleSysmonNetpoll, P: NoP, M: s.mon.M, N: len(list)})
 			s.injectglist(s.m(s.mon.M), nil, list)
 		}
 	}
@@ -273,7 +273,7 @@ func (s *Machine) preemptone(pp *P) bool {
 	if s.spinning(g) {
 		spin = s.OpOf(g)
 	}
-	s.emit(Event{Kind: KindSysmon, Rule: RuleSysmonPreempt, G: g.ID, P: pp.ID, M: s.mon.M, M2: m.ID,
+	s.emit(&Event{Kind: KindSysmon, Rule: RuleSysmonPreempt, G: g.ID, P: pp.ID, M: s.mon.M, M2: m.ID,
 		D: s.now.Sub(pp.Sysmontick.Schedwhen), N: int(pp.Schedtick), Op: spin, Flag: noSignal})
 	g.Preempt = true
 	s.mon.Did = SysmonDecision{Kind: SysmonPreempted, G: g.ID, P: pp.ID}
@@ -316,7 +316,7 @@ func (s *Machine) goschedImpl(m *M, g *G, rule Rule) {
 		reason = ReasonGosched
 	}
 	pp := s.p(m.P)
-	s.emit(Event{Kind: KindGoStop, Rule: rule, G: g.ID, P: pp.ID, M: m.ID, From: at(LocRunning, pp.ID),
+	s.emit(&Event{Kind: KindGoStop, Rule: rule, G: g.ID, P: pp.ID, M: m.ID, From: at(LocRunning, pp.ID),
 		To: Loc{Kind: LocGlobal}, Reason: reason, D: s.now.Sub(g.RunStart), D2: s.now.Sub(pp.SliceStart),
 		N: s.sched.runq.len() + 1, Op: s.OpOf(g)})
 	g.Status = Grunnable

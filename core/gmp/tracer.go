@@ -163,7 +163,7 @@ func (s *Machine) traceReader(m *M) (pick, bool) {
 	// findRunnable returns it with tryWakeP, and schedule calls wakep
 	// before running it (R3.3 step 3, R3.1).
 	defer s.wakep()
-	s.emit(Event{Kind: KindGoUnblock, Rule: RuleTraceReader, G: g.ID, P: m.P, M: m.ID, From: g.Where,
+	s.emit(&Event{Kind: KindGoUnblock, Rule: RuleTraceReader, G: g.ID, P: m.P, M: m.ID, From: g.Where,
 		To: Loc{Kind: LocPicked, ID: int32(m.ID)}})
 	g.Status = Grunnable
 	g.WaitReason = NoReason

@@ -52,7 +52,7 @@ func (s *Machine) wgAdd(m *M, g *G, op *Op, delta int) {
 	if v == 0 {
 		released = wg.Waiters
 	}
-	s.emit(Event{Kind: KindWaitGroup, Rule: RuleWGAdd, G: g.ID, P: m.P, M: m.ID, Obj: int32(op.WG - 1),
+	s.emit(&Event{Kind: KindWaitGroup, Rule: RuleWGAdd, G: g.ID, P: m.P, M: m.ID, Obj: int32(op.WG - 1),
 		N: delta, N2: v, N3: int32(released), Op: op})
 	wg.Counter = v
 	if released == 0 {
@@ -90,7 +90,7 @@ func (s *Machine) wgWait(m *M, g *G, op *Op) {
 		return
 	}
 	parks := wg.Counter != 0
-	s.emit(Event{Kind: KindWaitGroup, Rule: RuleWGWait, G: g.ID, P: m.P, M: m.ID, Obj: obj,
+	s.emit(&Event{Kind: KindWaitGroup, Rule: RuleWGWait, G: g.ID, P: m.P, M: m.ID, Obj: obj,
 		N: wg.Waiters + boolInt(parks), N2: wg.Counter, Flag: parks, Op: op})
 	if !parks {
 		s.continueAfter(m, s.cfg.Costs.ChanOp)
