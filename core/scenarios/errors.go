@@ -64,12 +64,46 @@ const maxQuoted = 80
 
 // clip shortens a user's text to quote it in a message: at most maxQuoted
 // runes, the rest marked with an ellipsis.
-func clip(s string) string {
-	if utf8.RuneCountInString(s) <= maxQuoted {
+func clip(s string) string { return clipTo(s, maxQuoted) }
+
+// clipTo shortens s to at most n runes, the last an ellipsis if it cut.
+func clipTo(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
 	r := []rune(s)
-	return string(r[:maxQuoted-1]) + "…"
+	return string(r[:n-1]) + "…"
+}
+
+// maxMessage bounds a message that another library wrote about the
+// user's text, such as the YAML parser's.
+const maxMessage = 4 * maxQuoted
+
+// clipMessage shortens a message another library wrote: each piece it
+// quotes in double quotes to at most maxQuoted runes, as clip does, and
+// the whole to maxMessage. The YAML parser quotes some mistakes whole
+// (an invalid header option, a line of three thousand bytes), and an
+// error that long buries the position it starts with.
+func clipMessage(msg string) string {
+	var b strings.Builder
+	for {
+		open := strings.IndexByte(msg, '"')
+		if open < 0 {
+			b.WriteString(msg)
+			break
+		}
+		b.WriteString(msg[:open+1])
+		msg = msg[open+1:]
+		end := strings.IndexByte(msg, '"')
+		if end < 0 {
+			b.WriteString(clip(msg))
+			break
+		}
+		b.WriteString(clip(msg[:end]))
+		b.WriteByte('"')
+		msg = msg[end+1:]
+	}
+	return clipTo(b.String(), maxMessage)
 }
 
 // editDistance is the optimal string alignment distance: insertions,
