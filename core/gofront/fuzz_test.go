@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/schedlab/schedlab/core/scenarios"
 )
@@ -33,6 +34,14 @@ func FuzzGoFront(f *testing.F) {
 		if err == nil && sc == nil {
 			t.Fatal("no scenario and no error")
 		}
+		var list scenarios.ErrorList
+		if errors.As(err, &list) {
+			for i, e := range list {
+				if msg := e.Error(); !utf8.ValidString(msg) || len(msg) > 2000 {
+					t.Errorf("error %d is not short, valid text (%d bytes)", i, len(msg))
+				}
+			}
+		}
 		if err == nil {
 			yamlReadsBack(t, "fuzz", sc)
 		}
@@ -49,6 +58,27 @@ func readTxtarF(f *testing.F, path string) []txtarFile {
 }
 
 // A file with more mistakes than are listed says so, last.
+// The type checker's messages quote the program's names whole; a mistake
+// about a name of 3,000 letters quotes 80 of them.
+func TestGoLongNamesAreQuotedShort(t *testing.T) {
+	long := strings.Repeat("a", 3000)
+	for _, src := range []string{
+		"package main\n\nfunc main() {\n\t" + long + "()\n}\n",
+		"package main\n\nimport \"" + long + "\"\n\nfunc main() {}\n",
+	} {
+		_, err := Translate("long.go", []byte(src), Options{})
+		var list scenarios.ErrorList
+		if !errors.As(err, &list) || len(list) == 0 {
+			t.Fatalf("no mistake reported: %v", err)
+		}
+		for _, e := range list {
+			if len(e.Msg) > 400 || !strings.Contains(e.Msg, strings.Repeat("a", 79)+"…") {
+				t.Errorf("%v: a %d-byte message: %.120s", e.Pos, len(e.Msg), e.Msg)
+			}
+		}
+	}
+}
+
 func TestGoTooManyMistakes(t *testing.T) {
 	src := "package main\n\nimport \"runtime\"\n\nfunc main() {\n" + strings.Repeat("\truntime.GC()\n", 30) + "}\n"
 	_, err := Translate("main.go", []byte(src), Options{})

@@ -253,7 +253,9 @@ func (t *translator) errorAt(pos gmp.Pos, hint, msg string) {
 		t.more = pos
 		return
 	}
-	t.errs = append(t.errs, &scenarios.Error{Pos: pos, Msg: msg, Hint: hint})
+	// The type checker's messages, and some of the front end's, quote
+	// the program's names as they are, however long.
+	t.errs = append(t.errs, &scenarios.Error{Pos: pos, Msg: scenarios.ClipMessage(msg), Hint: hint})
 }
 
 // refuse reports a construct of the table that is not accepted.

@@ -76,32 +76,39 @@ func clipTo(s string, n int) string {
 }
 
 // maxMessage bounds a message that another library wrote about the
-// user's text, such as the YAML parser's.
+// user's text, such as the YAML parser's or the Go type checker's.
 const maxMessage = 4 * maxQuoted
 
-// clipMessage shortens a message another library wrote: each piece it
-// quotes in double quotes to at most maxQuoted runes, as clip does, and
-// the whole to maxMessage. The YAML parser quotes some mistakes whole
-// (an invalid header option, a line of three thousand bytes), and an
-// error that long buries the position it starts with.
-func clipMessage(msg string) string {
+// ClipMessage shortens a message another library wrote about the user's
+// text: each piece it quotes in double quotes, and each word outside
+// them, to at most maxQuoted runes, as clip does, and the whole to
+// maxMessage. Such messages quote the user's text as it is: the YAML
+// parser an invalid header option whole, the type checker a name of three
+// thousand letters, and an error that long buries the position it starts
+// with.
+func ClipMessage(msg string) string {
 	var b strings.Builder
-	for {
-		open := strings.IndexByte(msg, '"')
-		if open < 0 {
-			b.WriteString(msg)
-			break
+	for msg != "" {
+		switch msg[0] {
+		case ' ':
+			b.WriteByte(' ')
+			msg = msg[1:]
+		case '"':
+			piece, rest, closed := strings.Cut(msg[1:], `"`)
+			b.WriteByte('"')
+			b.WriteString(clip(piece))
+			if closed {
+				b.WriteByte('"')
+			}
+			msg = rest
+		default:
+			end := strings.IndexAny(msg, ` "`)
+			if end < 0 {
+				end = len(msg)
+			}
+			b.WriteString(clip(msg[:end]))
+			msg = msg[end:]
 		}
-		b.WriteString(msg[:open+1])
-		msg = msg[open+1:]
-		end := strings.IndexByte(msg, '"')
-		if end < 0 {
-			b.WriteString(clip(msg))
-			break
-		}
-		b.WriteString(clip(msg[:end]))
-		b.WriteByte('"')
-		msg = msg[end+1:]
 	}
 	return clipTo(b.String(), maxMessage)
 }

@@ -283,7 +283,7 @@ func (p *reader) syntaxError(err error) {
 			pos.Line, pos.Col = max(tk.Position.Line, 1), max(tk.Position.Column, 1)
 		}
 	}
-	p.errs = append(p.errs, &Error{Pos: pos, Msg: "YAML syntax: " + clipMessage(msg),
+	p.errs = append(p.errs, &Error{Pos: pos, Msg: "YAML syntax: " + ClipMessage(msg),
 		Hint: "check the indentation and the colons around this spot"})
 }
 

@@ -61,24 +61,28 @@ func TestClip(t *testing.T) {
 	}
 }
 
-// A message the YAML parser writes quotes the user's text as it is, and
-// can quote a whole line: each quoted piece is cut to maxQuoted runes and
-// the message to maxMessage, with the words around the quotes kept.
+// A message the YAML parser or the type checker writes quotes the user's
+// text as it is, and can quote a whole line: each quoted piece and each
+// long word is cut to maxQuoted runes and the message to maxMessage, with
+// the words around them kept.
 func TestClipMessage(t *testing.T) {
 	long := strings.Repeat(")", 3000)
-	got := clipMessage(`invalid header option: "0 ` + long + `"`)
+	got := ClipMessage(`invalid header option: "0 ` + long + `"`)
 	want := `invalid header option: "0 ` + strings.Repeat(")", maxQuoted-3) + `…"`
 	if got != want {
 		t.Errorf("clipMessage of a long quoted option\n got %q\nwant %q", got, want)
 	}
-	if got := clipMessage(`found "` + long); got != `found "`+strings.Repeat(")", maxQuoted-1)+"…" {
+	if got := ClipMessage(`found "` + long); got != `found "`+strings.Repeat(")", maxQuoted-1)+"…" {
 		t.Errorf("clipMessage of an unclosed quote: %q", got)
 	}
-	if got := clipMessage(strings.Repeat("word ", 1000)); len([]rune(got)) != maxMessage || !strings.HasSuffix(got, "…") {
+	if got := ClipMessage(strings.Repeat("word ", 1000)); len([]rune(got)) != maxMessage || !strings.HasSuffix(got, "…") {
 		t.Errorf("clipMessage of a long unquoted text gave %d runes", len([]rune(got)))
 	}
-	if msg := `mapping value is not allowed in this context: "a: b"`; clipMessage(msg) != msg {
-		t.Errorf("clipMessage changed a short message: %q", clipMessage(msg))
+	if got := ClipMessage("undefined: " + strings.Repeat("a", 3000) + " (and more)"); got != "undefined: "+strings.Repeat("a", maxQuoted-1)+"… (and more)" {
+		t.Errorf("ClipMessage of a long word: %q", got)
+	}
+	if msg := `mapping value is not allowed in this context: "a: b"`; ClipMessage(msg) != msg {
+		t.Errorf("clipMessage changed a short message: %q", ClipMessage(msg))
 	}
 	// Through Parse: the header line the fuzzer found, 3,600 bytes.
 	_, err := Parse("h.yaml", []byte("|00000000000 00"+long+"\n"))
