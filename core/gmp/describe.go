@@ -247,6 +247,13 @@ func (d *Describer) Describe(e Event) string {
 // AppendDescribe appends the one-line explanation of e to b. The trace
 // writers append it into their line: a run writes hundreds of thousands
 // of sentences, and a string for each was most of a trace's cost.
+//
+// b's spare room is the caller's own, and used as scratch: numbers and
+// names are stored as whole words past the sentence written so far
+// (AppendG), one store where writing exactly their bytes took two and a
+// call, so bytes past the sentence, within b's capacity, may change. The
+// trace writers append into a buffer of their own, and Describe into a
+// new one.
 func (d *Describer) AppendDescribe(b []byte, e *Event) []byte {
 	if e.Rule < numRules {
 		if w := wordings[e.Rule]; w != nil {

@@ -77,17 +77,18 @@ func TestAppendDurationIsString(t *testing.T) {
 // Every duration below a millisecond, and every whole number of
 // microseconds below a second (appendThousandths' tables), is written as
 // String writes it, with room after it and without, and nothing is
-// written past it.
+// written past the slice's capacity (within it is scratch, as
+// AppendDescribe says).
 func TestAppendDurationThousandths(t *testing.T) {
 	check := func(d time.Duration) {
-		for _, room := range []int{0, 16} {
-			under := []byte(strings.Repeat("#", 1+room))
-			got := appendDuration(under[:1], d)
+		for _, room := range []int{0, 7, 16} {
+			under := []byte(strings.Repeat("#", 1+room+16))
+			got := appendDuration(under[:1:1+room], d)
 			if want := "#" + d.String(); string(got) != want {
 				t.Fatalf("appendDuration(%d) with room %d = %q, want %q", int64(d), room, got, want)
 			}
-			if len(got) <= len(under) && strings.Trim(string(under[len(got):]), "#") != "" {
-				t.Fatalf("appendDuration(%d) with room %d wrote past it: %q", int64(d), room, under)
+			if past := string(under[1+room:]); past != strings.Repeat("#", 16) {
+				t.Fatalf("appendDuration(%d) with room %d wrote past the capacity: %q", int64(d), room, past)
 			}
 		}
 	}
@@ -116,11 +117,12 @@ func TestAppendIDsIsString(t *testing.T) {
 
 // AppendP and AppendM copy the names of small IDs from a table, and AppendG
 // makes a G's letter and digits one word: with room and without, at the
-// table's edge and past it, they append what String returns, and write
-// nothing past it (the caller may hold those bytes).
+// table's edge and past it, they append what String returns, change
+// nothing before it, and write nothing past b's capacity. (Past the name,
+// within the capacity, is scratch: AppendDescribe.)
 func TestAppendSmallIDsIsString(t *testing.T) {
 	for id := int32(-2); id < 1100; id++ {
-		for _, room := range []int{0, 3, 4, 64} {
+		for _, room := range []int{0, 3, 4, 7, 8, 64} {
 			for _, f := range []struct {
 				name   string
 				append func([]byte) []byte
@@ -131,13 +133,15 @@ func TestAppendSmallIDsIsString(t *testing.T) {
 				{"AppendG", func(b []byte) []byte { return AppendG(b, GID(id)) }, GID(id).String()},
 				{"AppendG", func(b []byte) []byte { return AppendG(b, GID(id)*9091) }, (GID(id) * 9091).String()},
 			} {
-				under := []byte(strings.Repeat("#", 1+room))
-				got := f.append(under[:1])
+				// The room is a slice of a larger array, whose bytes
+				// past the capacity must stay.
+				under := []byte(strings.Repeat("#", 1+room+16))
+				got := f.append(under[: 1 : 1+room])
 				if string(got) != "#"+f.want {
 					t.Fatalf("%s(%d) with room %d = %q, want %q", f.name, id, room, got, "#"+f.want)
 				}
-				if len(got) <= len(under) && strings.Trim(string(under[len(got):]), "#") != "" {
-					t.Fatalf("%s(%d) with room %d wrote past the name: %q", f.name, id, room, under)
+				if past := string(under[1+room:]); past != strings.Repeat("#", 16) {
+					t.Fatalf("%s(%d) with room %d wrote past the capacity: %q", f.name, id, room, past)
 				}
 			}
 		}

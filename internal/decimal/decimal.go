@@ -93,24 +93,32 @@ func appendEight(b []byte, x uint64, n int) []byte {
 // line's five or six numbers spent a sixth of its time waiting on it.
 func Word(u uint64) (w uint64, n int) {
 	if u < 1000 {
+		if u == 0 {
+			return '0', 1
+		}
 		x := threeDigits[u]
-		return uint64(x), 4 - bits.LeadingZeros32(x)/8
+		return uint64(x & digitsMask), int(x >> 24)
 	}
 	if u < 1e7 {
-		v := uint32(u)
-		hi := v / 1e4
-		lo := v - hi*1e4
-		q := lo * 5243 >> 19 // lo/100 for lo < 10^4
-		four := uint64(pairWords[q]) | uint64(pairWords[lo-q*100])<<16
-		if hi == 0 {
-			return four, 4
-		}
-		x := threeDigits[hi]
-		hn := 4 - bits.LeadingZeros32(x)/8
-		return uint64(x) | four<<(8*hn), hn + 4
+		return Word7(uint32(u))
 	}
 	n = digits(u)
 	return eightDigits(u) >> (8 * (8 - n)), n
+}
+
+// Word7 is Word of v from 1000 to 10^7-1, the ids and event numbers of a
+// large run (below 1000 it is wrong: a leading zero). It is apart from
+// Word, and small enough to be inlined, so that a caller that knows its
+// number is in that range writes it with no call. Below 10^4, its top
+// part is threeDigits[0]: no digits.
+func Word7(v uint32) (w uint64, n int) {
+	hi := v / 1e4
+	lo := v - hi*1e4
+	q := lo * 5243 >> 19 // lo/100 for lo < 10^4
+	four := uint64(pairWords[q]) | uint64(pairWords[lo-q*100])<<16
+	x := threeDigits[hi]
+	hn := int(x >> 24)
+	return uint64(x&digitsMask) | four<<(8*hn), hn + 4
 }
 
 // eightFromTables is eightDigits(v), v below 10^8, read from pairWords:
@@ -124,22 +132,27 @@ func eightFromTables(v uint32) uint64 {
 		uint64(pairWords[ql])<<32 | uint64(pairWords[lo-ql*100])<<48
 }
 
-// threeDigits holds 0 to 999 as their digits, the first in the lowest
-// byte and zeros past the last; pairWords holds 00 to 99, two digits in
-// each.
+// threeDigits holds 1 to 999 as their digits, the first in the lowest
+// byte, and their count in the top byte (digitsMask keeps the digits);
+// 0 is held as no digits at all, the top of a number below 10^4 (Word7),
+// so that Word7 has no case for it. pairWords holds 00 to 99, two digits
+// in each.
 var (
 	threeDigits [1000]uint32
 	pairWords   [100]uint16
 )
 
+const digitsMask = 1<<24 - 1
+
 func init() {
-	for i := range threeDigits {
+	for i := 1; i < len(threeDigits); i++ {
 		// Written out, not by AppendUint, which reads this table.
 		var w uint32
-		for n, d := 0, i; n == 0 || d > 0; n, d = n+1, d/10 {
+		n := 0
+		for d := i; d > 0; n, d = n+1, d/10 {
 			w = w<<8 | uint32('0'+d%10)
 		}
-		threeDigits[i] = w
+		threeDigits[i] = w | uint32(n)<<24
 	}
 	for i := range pairWords {
 		pairWords[i] = uint16(pairs[2*i]) | uint16(pairs[2*i+1])<<8
@@ -171,6 +184,22 @@ func AppendWord(b []byte, w uint64, n int) []byte {
 	return b
 }
 
+// PutWord is AppendWord into a buffer whose spare capacity belongs to
+// the caller alone, as AppendOwned's: the whole word is stored past b's
+// length, with one store where AppendWord makes two and tests n, and as
+// many of its bytes kept as n says. It reports false, and appends
+// nothing, when b has not the room for a word; the caller then calls
+// AppendWord. The two are apart so that this one is small enough to be
+// inlined: a sentence names a goroutine or two, and each was two calls.
+func PutWord(b []byte, w uint64, n int) ([]byte, bool) {
+	l := len(b)
+	if cap(b)-l < 8 || uint(n) > 8 {
+		return b, false
+	}
+	binary.LittleEndian.PutUint64(b[l:l+8], w)
+	return b[:l+n], true
+}
+
 // AppendOwned appends u as AppendUint does, into a buffer whose spare
 // capacity belongs to the caller alone: up to eight digits are stored as
 // a whole word past b's length, of which as many are kept as u has. A
@@ -190,7 +219,15 @@ func AppendOwned(b []byte, u uint64) []byte {
 		binary.LittleEndian.PutUint64(b[l+n:l+n+8], eightFromTables(uint32(u-top*1e8)))
 		return b[:l+n+8]
 	}
-	w, n := Word(u)
+	var w uint64
+	var n int
+	if u-1000 < 1e7-1000 {
+		// A goroutine's id or an event's number: the commonest, with
+		// no call.
+		w, n = Word7(uint32(u))
+	} else {
+		w, n = Word(u)
+	}
 	binary.LittleEndian.PutUint64(b[l:l+8], w)
 	return b[:l+n]
 }

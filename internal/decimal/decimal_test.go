@@ -169,3 +169,29 @@ func TestAppendWord(t *testing.T) {
 		}
 	}
 }
+
+// PutWord stores a whole word past b's length when b has room for one,
+// keeps n of its bytes, and writes nothing past b's capacity; without
+// the room it appends nothing and says so.
+func TestPutWord(t *testing.T) {
+	const w = 0x3837363534333231 // "12345678"
+	for n := 1; n <= 8; n++ {
+		for room := 0; room <= 9; room++ {
+			under := []byte(strings.Repeat("#", 2+room+8))
+			got, ok := PutWord(under[:2:2+room], w, n)
+			if ok != (room >= 8) {
+				t.Fatalf("n %d, room %d: ok %v", n, room, ok)
+			}
+			want := "##"
+			if ok {
+				want += "12345678"[:n]
+			}
+			if string(got) != want {
+				t.Fatalf("n %d, room %d: %q, want %q", n, room, got, want)
+			}
+			if past := string(under[2+room:]); past != "########" {
+				t.Fatalf("n %d, room %d: wrote past the capacity: %q", n, room, past)
+			}
+		}
+	}
+}
