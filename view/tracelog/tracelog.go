@@ -295,13 +295,27 @@ func (w *Writer) Event(ev gmp.Event) {
 // eventRef is Event of an event the caller holds, which it must not
 // change during the call: the machine's sink (gmp.Machine.SetEventSink).
 func (w *Writer) eventRef(e *gmp.Event) {
-	// Once every note is placed (a run with none: from the start) there
-	// is nothing to look for, and the call is left out.
-	var placed []int
 	if w.unplaced > 0 {
-		placed = w.places.Observe(w.n, e)
-		w.unplaced -= len(placed)
+		w.eventPlacingNotes(e)
+		return
 	}
+	// Every note is placed (a run with none: from the start): there is
+	// nothing to look for.
+	w.n++
+	if w.Events {
+		if w.format == JSONL {
+			w.jsonEvent(e)
+		} else {
+			w.textEvent(e)
+		}
+	}
+	w.flushIfFull()
+}
+
+// eventPlacingNotes is eventRef while a note is still to be placed.
+func (w *Writer) eventPlacingNotes(e *gmp.Event) {
+	placed := w.places.Observe(w.n, e)
+	w.unplaced -= len(placed)
 	w.n++
 	for _, i := range placed {
 		if n := w.notes[i]; n.Moment.HasAt {
@@ -499,14 +513,21 @@ func (w *Writer) jsonEvent(e *gmp.Event) {
 		w.lastT = e.T
 	default:
 		start := len(w.buf)
-		b = appendOwnedInt(append(w.buf, `{"t":`...), int64(e.T))
+		b = appendInt(append(w.buf, `{"t":`...), int64(e.T))
 		w.lastT, w.tThousands = e.T, k
 		w.tField.keep(b, start)
 	}
 	b = w.kindField(e.Kind).appendTo(b)
 	if e.G != gmp.NoG {
+		// Numbers are written into the writer's own buffer, as words
+		// stored past the line (decimal.AppendOwned), each one call.
+		// A goroutine's number handed to Event can be negative.
 		b = append(b, `,"g":`...)
-		b = appendOwnedInt(b, int64(e.G))
+		if e.G >= 0 {
+			b = decimal.AppendOwned(b, uint64(e.G))
+		} else {
+			b = appendNegative(b, int64(e.G))
+		}
 	}
 	if e.P != gmp.NoP {
 		var ok bool
@@ -555,10 +576,27 @@ func (w *Writer) jsonEvent(e *gmp.Event) {
 		// The model counts events from 0; people, the UI and the handout
 		// count them from 1 (docs/jsonl.md).
 		b = append(b, `,"cause":`...)
-		b = appendOwnedInt(b, int64(e.Cause)+1)
+		b = decimal.AppendOwned(b, uint64(e.Cause)+1)
 	}
 	w.buf = append(b, "}\n"...)
 }
+
+// appendInt appends i in decimal to b, a line in the writer's own buffer,
+// whose spare room nothing else holds: the digits are stored as whole
+// words past the line and as many kept as i has (decimal.AppendOwned),
+// with no copy of them out of a local array.
+func appendInt(b []byte, i int64) []byte {
+	if i < 0 {
+		return appendNegative(b, i)
+	}
+	return decimal.AppendOwned(b, uint64(i))
+}
+
+// appendNegative appends a negative number: rare, and apart so that the
+// line's code does not grow with it.
+//
+//go:noinline
+func appendNegative(b []byte, i int64) []byte { return decimal.AppendInt(b, i) }
 
 // paddedThree holds each number below 1000 as three digits, leading
 // zeros and all, little-endian: the last three digits of a time.
@@ -568,17 +606,6 @@ var paddedThree = func() (t [1000]uint32) {
 	}
 	return t
 }()
-
-// appendOwnedInt appends i in decimal to b, a line in the writer's own
-// buffer, whose spare room nothing else holds: the digits are stored as
-// whole words past the line and as many kept as i has
-// (decimal.AppendOwned), with no copy of them out of a local array.
-func appendOwnedInt(b []byte, i int64) []byte {
-	if i < 0 {
-		return decimal.AppendInt(b, i)
-	}
-	return decimal.AppendOwned(b, uint64(i))
-}
 
 // kindField is `,"kind":"…"` of kind k.
 func (w *Writer) kindField(k gmp.Kind) *field {
