@@ -131,6 +131,20 @@ func appendArg(b []byte, a any, verb byte) []byte {
 // a whole word past b's length, of which as many bytes are kept as it
 // has, so up to 8 bytes past the name, within b's capacity, may change.
 func AppendG(b []byte, g GID) []byte {
+	if l := len(b); g >= 1000 && g < 1e7 && cap(b)-l >= 8 {
+		// The letter and four to seven digits in one word, stored at
+		// once (decimal.Word7, inlined). The other cases are a
+		// function apart, so that this one keeps no frame for them.
+		w, n := decimal.Word7(uint32(g))
+		binary.LittleEndian.PutUint64(b[l:l+8], w<<8|'G')
+		return b[:l+n+1]
+	}
+	return appendGSlowly(b, g)
+}
+
+// appendGSlowly is AppendG of an id below 1000 or of 10^7 and more, of
+// NoG, or into a slice without the room for a word.
+func appendGSlowly(b []byte, g GID) []byte {
 	if g == NoG {
 		return append(b, '-')
 	}
@@ -138,13 +152,7 @@ func AppendG(b []byte, g GID) []byte {
 		// The letter and up to seven digits in one word, appended at
 		// once: a sentence names a G or two, and the letter appended
 		// apart from the digits was a second append and call each.
-		var w uint64
-		var n int
-		if g >= 1000 {
-			w, n = decimal.Word7(uint32(g)) // inlined: no call
-		} else {
-			w, n = decimal.Word(uint64(g))
-		}
+		w, n := decimal.Word(uint64(g))
 		if b, ok := decimal.PutWord(b, w<<8|'G', n+1); ok {
 			return b
 		}

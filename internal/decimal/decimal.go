@@ -209,6 +209,22 @@ func PutWord(b []byte, w uint64, n int) ([]byte, bool) {
 // words, the top digits then eight.
 func AppendOwned(b []byte, u uint64) []byte {
 	l := len(b)
+	if u-1000 < 1e7-1000 && cap(b)-l >= 8 {
+		// A goroutine's id or an event's number, the commonest: Word7
+		// inlined, and no call but this one. The other cases are a
+		// function apart, so that this one needs no frame of its own
+		// to keep its arguments across them.
+		w, n := Word7(uint32(u))
+		binary.LittleEndian.PutUint64(b[l:l+8], w)
+		return b[:l+n]
+	}
+	return appendOwnedSlowly(b, u)
+}
+
+// appendOwnedSlowly is AppendOwned of a number below 1000 or of 10^7 and
+// more, or into a buffer without the room for a word.
+func appendOwnedSlowly(b []byte, u uint64) []byte {
+	l := len(b)
 	if u >= 1e16 || cap(b)-l < 16 {
 		return AppendUint(b, u)
 	}
@@ -219,15 +235,7 @@ func AppendOwned(b []byte, u uint64) []byte {
 		binary.LittleEndian.PutUint64(b[l+n:l+n+8], eightFromTables(uint32(u-top*1e8)))
 		return b[:l+n+8]
 	}
-	var w uint64
-	var n int
-	if u-1000 < 1e7-1000 {
-		// A goroutine's id or an event's number: the commonest, with
-		// no call.
-		w, n = Word7(uint32(u))
-	} else {
-		w, n = Word(u)
-	}
+	w, n := Word(u)
 	binary.LittleEndian.PutUint64(b[l:l+8], w)
 	return b[:l+n]
 }
