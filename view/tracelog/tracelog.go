@@ -81,7 +81,7 @@ type Writer struct {
 	// rule's "fn", a reason, a place, an action's "src". A JSON line has
 	// a dozen fields, and writing and quoting each afresh was a third of
 	// its cost.
-	fnJSON     [256]field // by rule; unset until first met
+	fnJSON     [256]field // `,"fn":"…","why":"`, by rule; unset until first met
 	reasonJSON [256]field // by reason
 	kindJSON   [256]field // `,"kind":"go-start"`, by kind
 	locJSON    [locCacheSize]locEntry
@@ -556,8 +556,7 @@ func (w *Writer) jsonEvent(e *gmp.Event) {
 	if e.Reason != gmp.NoReason {
 		b = w.reasonField(e.Reason).appendTo(b)
 	}
-	b = w.fnField(e.Rule).appendTo(b)
-	b = append(b, `,"why":"`...)
+	b = w.fnWhyField(e.Rule).appendTo(b)
 	if w.plainJSON && w.d.OnlyNames(e.Rule) {
 		b = append(w.d.AppendDescribe(b, e), '"')
 	} else {
@@ -621,22 +620,23 @@ func (w *Writer) kindField(k gmp.Kind) *field {
 // line's code, and the making of it, apart. A line has half a dozen such
 // fields, and each was a call.
 
-// fnField is the "fn" field of rule r's lines, empty for a rule that
-// names no function.
-func (w *Writer) fnField(r gmp.Rule) *field {
+// fnWhyField is the "fn" field of rule r's lines, none for a rule that
+// names no function, and the "why" field's start, which always follows
+// it: `,"fn":"runqget","why":"`, one copy where they were two.
+func (w *Writer) fnWhyField(r gmp.Rule) *field {
 	if f := &w.fnJSON[r]; f.set {
 		return f
 	}
-	return w.makeFnField(r)
+	return w.makeFnWhyField(r)
 }
 
-func (w *Writer) makeFnField(r gmp.Rule) *field {
+func (w *Writer) makeFnWhyField(r gmp.Rule) *field {
 	f := &w.fnJSON[r]
 	var b []byte
 	if fn := r.Fn(); fn != "" {
 		b = appendString([]byte(`,"fn":`), fn)
 	}
-	f.setTo(b)
+	f.setTo(append(b, `,"why":"`...))
 	return f
 }
 
