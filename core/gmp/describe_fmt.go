@@ -263,7 +263,7 @@ func appendDuration(b []byte, d time.Duration) []byte {
 // appendDecimal's divisions by ten were half of such a sentence's
 // numbers.
 func appendThousandths(b []byte, whole, frac uint64) []byte {
-	if whole >= 1000 || frac >= 1000 {
+	if whole-1 >= 999 || frac >= 1000 { // whole 0, or 1000 and more
 		return appendDecimal(b, whole, frac, 3)
 	}
 	if frac == 0 {
@@ -271,7 +271,7 @@ func appendThousandths(b []byte, whole, frac uint64) []byte {
 		// directly.
 		return decimal.AppendUint(b, whole)
 	}
-	w, n := decimal.Word(whole)
+	w, n := decimal.Word3(uint32(whole))
 	f := fractions[frac]
 	w, n = w|uint64(f)<<(8*n), n+4-bits.LeadingZeros32(f)/8
 	if b, ok := decimal.PutWord(b, w, n); ok {

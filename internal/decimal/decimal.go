@@ -106,6 +106,14 @@ func Word(u uint64) (w uint64, n int) {
 	return eightDigits(u) >> (8 * (8 - n)), n
 }
 
+// Word3 is Word of u from 1 to 999 (0 has no digits here), small enough
+// to be inlined: the whole part of a duration in µs or ms, read from a
+// table with no call.
+func Word3(u uint32) (w uint64, n int) {
+	x := threeDigits[u]
+	return uint64(x & digitsMask), int(x >> 24)
+}
+
 // Word7 is Word of v from 1000 to 10^7-1, the ids and event numbers of a
 // large run (below 1000 it is wrong: a leading zero). It is apart from
 // Word, and small enough to be inlined, so that a caller that knows its

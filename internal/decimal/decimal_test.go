@@ -130,6 +130,17 @@ func TestWordIsStrconv(t *testing.T) {
 		if want := strconv.FormatUint(u, 10); string(a[:n]) != want || n < 8 && w>>(8*n) != 0 {
 			t.Fatalf("Word(%d) = %#x, %d; want %s and nothing above", u, w, n, want)
 		}
+		// Word3 and Word7 are Word within their ranges.
+		if u >= 1 && u <= 999 {
+			if w3, n3 := Word3(uint32(u)); w3 != w || n3 != n {
+				t.Fatalf("Word3(%d) = %#x, %d; Word gives %#x, %d", u, w3, n3, w, n)
+			}
+		}
+		if u >= 1000 && u < 1e7 {
+			if w7, n7 := Word7(uint32(u)); w7 != w || n7 != n {
+				t.Fatalf("Word7(%d) = %#x, %d; Word gives %#x, %d", u, w7, n7, w, n)
+			}
+		}
 	}
 }
 
