@@ -7,7 +7,8 @@
 #   scripts/bench.sh                 # every part (about 15 minutes on 2 cores)
 #   scripts/bench.sh model output    # only some parts
 #
-# Parts: fidelity verify real bench model procs output run writer pool.
+# Parts: fidelity verify real bench model procs output run instructions
+# writer pool (instructions needs valgrind, and is left out without it).
 # Timing figures are ratios against a baseline measured in the same run,
 # interleaved; a busy machine widens them, so note the load printed first.
 set -euo pipefail
@@ -15,7 +16,8 @@ cd "$(dirname "$0")/.."
 
 parts=("$@")
 if [ ${#parts[@]} -eq 0 ]; then
-	parts=(fidelity verify real bench model procs output run writer pool)
+	parts=(fidelity verify real bench model procs output run instructions writer pool)
+	command -v valgrind >/dev/null || parts=("${parts[@]/instructions/}")
 fi
 
 bin=$(mktemp -d)/schedlab
@@ -26,6 +28,7 @@ heading() { printf '\n== %s\n' "$*"; }
 heading "machine: $(nproc) CPUs, $(go version | cut -d' ' -f3-), load $(cut -d' ' -f1-3 /proc/loadavg)"
 
 for part in "${parts[@]}"; do
+	[ -n "$part" ] || continue # instructions, left out without valgrind
 	case $part in
 	fidelity)
 		heading "docs/fidelity.md 'Noise' and core/gmp/doc.go: the model's figures over seeds 1-10"
@@ -68,6 +71,10 @@ for part in "${parts[@]}"; do
 		heading "issue 30: the whole command on 300k goroutines, 64 Ps, none and jsonl, against heaploop (scripts/bench-run.sh)"
 		scripts/bench-run.sh
 		;;
+	instructions)
+		heading "docs/speed.md: instructions per event, none and jsonl, counted by cachegrind (scripts/bench-instructions.sh)"
+		scripts/bench-instructions.sh
+		;;
 	writer)
 		heading "view/tracelog BenchmarkRun and BenchmarkWrite: model and writer in process, the writer alone"
 		go test -run XXX -bench 'BenchmarkRun$|BenchmarkWrite$' -count 6 ./view/tracelog/ | grep -E '^Benchmark'
@@ -77,7 +84,7 @@ for part in "${parts[@]}"; do
 		scripts/bench-pool.sh
 		;;
 	*)
-		echo "bench.sh: unknown part $part (parts: fidelity verify real bench model procs output run writer pool)" >&2
+		echo "bench.sh: unknown part $part (parts: fidelity verify real bench model procs output run instructions writer pool)" >&2
 		exit 2
 		;;
 	esac
