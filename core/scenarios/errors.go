@@ -85,8 +85,11 @@ const maxMessage = 4 * maxQuoted
 // maxMessage. Such messages quote the user's text as it is: the YAML
 // parser an invalid header option whole, the type checker a name of three
 // thousand letters, and an error that long buries the position it starts
-// with.
+// with. It also makes the message one line of valid text, as a terminal
+// shows it (safetext.Term): the Go scanner quotes a raw string literal of
+// the file as it is, line breaks and bytes that are not UTF-8 and all.
 func ClipMessage(msg string) string {
+	msg = safetext.Term(msg)
 	var b strings.Builder
 	for msg != "" {
 		switch msg[0] {

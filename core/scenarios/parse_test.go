@@ -310,7 +310,7 @@ var errorCases = []struct {
 		want: []wantErr{{"5:12", "YAML syntax: sequence end token ']' not found", "indentation"}}},
 	{name: "yaml syntax: tab indentation",
 		src:  actions + "  - cpu: 1ms\n\t- sleep: 2ms\n",
-		want: []wantErr{{"5:1", "YAML syntax: found character '\t' that cannot start any token", "indentation"}}},
+		want: []wantErr{{"5:1", `YAML syntax: found character '\t' that cannot start any token`, "indentation"}}},
 	{name: "yaml syntax: unterminated string",
 		src:  "procs: 1\ntitle: \"Work\nmain: []\n",
 		want: []wantErr{{"2:8", "YAML syntax: could not find end character of double-quoted text", "indentation"}}},

@@ -81,6 +81,9 @@ func TestClipMessage(t *testing.T) {
 	if got := ClipMessage("undefined: " + strings.Repeat("a", 3000) + " (and more)"); got != "undefined: "+strings.Repeat("a", maxQuoted-1)+"… (and more)" {
 		t.Errorf("ClipMessage of a long word: %q", got)
 	}
+	if got := ClipMessage("expected 'IDENT', found `\n\xd7`"); got != `expected 'IDENT', found `+"`"+`\n\xd7`+"`" {
+		t.Errorf("ClipMessage of a line break and a byte that is not UTF-8: %q", got)
+	}
 	if msg := `mapping value is not allowed in this context: "a: b"`; ClipMessage(msg) != msg {
 		t.Errorf("clipMessage changed a short message: %q", ClipMessage(msg))
 	}
