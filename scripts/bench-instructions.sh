@@ -17,6 +17,7 @@
 # count takes some 10 to 20 seconds under it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/bench-lib.sh
 command -v valgrind >/dev/null || { echo "bench-instructions: needs valgrind" >&2; exit 1; }
 
 tmp=$(mktemp -d)
@@ -26,17 +27,10 @@ sed 's/count: 300000/count: 30000/' view/tracelog/testdata/procs64.yaml >"$tmp/p
 go build -o "$tmp/new" ./cmd/schedlab
 bins=(new)
 if [ -n "${1:-}" ]; then
-  mkdir "$tmp/base-src"
-  git archive "$1" | tar -x -C "$tmp/base-src"
-  (cd "$tmp/base-src" && go build -o "$tmp/base" ./cmd/schedlab)
+  build_at "$1" "$tmp"
   bins=(base new)
 fi
-
-events=$("$tmp/new" run --format none "$tmp/procs64-tenth.yaml" | sed -n 's/.* after \([0-9]*\) events;.*/\1/p')
-if [ -z "$events" ]; then
-  echo "bench-instructions: no event count in the end line" >&2
-  exit 1
-fi
+events=$(events_of "$tmp/new" "$tmp/procs64-tenth.yaml")
 
 # count BIN FORMAT prints the instructions of one run.
 count() {

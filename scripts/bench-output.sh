@@ -16,6 +16,7 @@
 # the usual POSIX tools (awk, sed, sort; git and tar for BASE).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/bench-lib.sh
 
 rounds=${ROUNDS:-5}
 formats=(none text jsonl)
@@ -34,20 +35,10 @@ EOF
 names=(this)
 go build -o "$tmp/this" ./cmd/schedlab
 if [ -n "${BASE:-}" ]; then
-  # An export of the commit, not a worktree: nothing is left in the
-  # repository's list of worktrees.
-  mkdir "$tmp/base-src"
-  git archive "$BASE" | tar -x -C "$tmp/base-src"
-  (cd "$tmp/base-src" && go build -o "$tmp/base" ./cmd/schedlab)
+  build_at "$BASE" "$tmp"
   names=(base this)
 fi
-
-# The end line says how many events the run had: "… after 611172 events; …".
-events=$("$tmp/this" run --format none "$tmp/big.yaml" | sed -n 's/.* after \([0-9]*\) events;.*/\1/p')
-if [ -z "$events" ]; then
-  echo "bench-output: no event count in the end line" >&2
-  exit 1
-fi
+events=$(events_of "$tmp/this" "$tmp/big.yaml")
 echo "scenario: $events events; $rounds rounds of ${names[*]} × ${formats[*]}, output to /dev/null"
 
 # seconds runs a command and prints its wall, user and system time in

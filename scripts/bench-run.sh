@@ -17,6 +17,7 @@
 # jsonl against none.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/bench-lib.sh
 count=${COUNT:-6}
 benchstat=(go run "golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da")
 scenario=view/tracelog/testdata/procs64.yaml
@@ -29,20 +30,10 @@ go build -o "$tmp/new" ./cmd/schedlab
 go build -o "$tmp/heaploop" ./scripts/heaploop
 bins=(new)
 if [ -n "$base" ]; then
-  # An export of the commit, not a worktree: nothing is left in the
-  # repository's list of worktrees.
-  mkdir "$tmp/base-src"
-  git archive "$base" | tar -x -C "$tmp/base-src"
-  (cd "$tmp/base-src" && go build -o "$tmp/base" ./cmd/schedlab)
+  build_at "$base" "$tmp"
   bins=(base new)
 fi
-
-# The end line says how many events the run had: "… after 2230005 events; …".
-events=$("$tmp/new" run --format none "$scenario" | sed -n 's/.* after \([0-9]*\) events;.*/\1/p')
-if [ -z "$events" ]; then
-  echo "bench-run: no event count in the end line" >&2
-  exit 1
-fi
+events=$(events_of "$tmp/new" "$scenario")
 echo "load $(cut -d' ' -f1-3 /proc/loadavg); $events events; $count rounds of ${bins[*]} × none jsonl, and heaploop" >&2
 
 # cpu runs a command and prints its user+system seconds (bash's time, so
