@@ -19,6 +19,7 @@ import (
 
 	"github.com/schedlab/schedlab/core/gmp"
 	"github.com/schedlab/schedlab/core/scenarios"
+	"github.com/schedlab/schedlab/internal/safetext"
 )
 
 // DefaultCPURate is how many iterations of a busy loop the front end
@@ -255,7 +256,7 @@ func (t *translator) errorAt(pos gmp.Pos, hint, msg string) {
 	}
 	// The type checker's messages, and some of the front end's, quote
 	// the program's names as they are, however long.
-	t.errs = append(t.errs, &scenarios.Error{Pos: pos, Msg: scenarios.ClipMessage(msg), Hint: hint})
+	t.errs = append(t.errs, &scenarios.Error{Pos: pos, Msg: safetext.Brief(msg), Hint: hint})
 }
 
 // refuse reports a construct of the table that is not accepted.

@@ -2,7 +2,6 @@ package scenarios
 
 import (
 	"strings"
-	"unicode/utf8"
 
 	"github.com/schedlab/schedlab/core/gmp"
 	"github.com/schedlab/schedlab/internal/safetext"
@@ -60,61 +59,11 @@ func closest(s string, candidates []string) string {
 const maxSuggested = 64
 
 // maxQuoted bounds what of a user's text a message quotes.
-const maxQuoted = 80
+const maxQuoted = safetext.QuoteMax
 
 // clip shortens a user's text to quote it in a message: at most maxQuoted
 // runes, the rest marked with an ellipsis.
-func clip(s string) string { return clipTo(s, maxQuoted) }
-
-// clipTo shortens s to at most n runes, the last an ellipsis if it cut.
-func clipTo(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…"
-}
-
-// maxMessage bounds a message that another library wrote about the
-// user's text, such as the YAML parser's or the Go type checker's.
-const maxMessage = 4 * maxQuoted
-
-// ClipMessage shortens a message another library wrote about the user's
-// text: each piece it quotes in double quotes, and each word outside
-// them, to at most maxQuoted runes, as clip does, and the whole to
-// maxMessage. Such messages quote the user's text as it is: the YAML
-// parser an invalid header option whole, the type checker a name of three
-// thousand letters, and an error that long buries the position it starts
-// with. It also makes the message one line of valid text, as a terminal
-// shows it (safetext.Term): the Go scanner quotes a raw string literal of
-// the file as it is, line breaks and bytes that are not UTF-8 and all.
-func ClipMessage(msg string) string {
-	msg = safetext.Term(msg)
-	var b strings.Builder
-	for msg != "" {
-		switch msg[0] {
-		case ' ':
-			b.WriteByte(' ')
-			msg = msg[1:]
-		case '"':
-			piece, rest, closed := strings.Cut(msg[1:], `"`)
-			b.WriteByte('"')
-			b.WriteString(clip(piece))
-			if closed {
-				b.WriteByte('"')
-			}
-			msg = rest
-		default:
-			end := strings.IndexAny(msg, ` "`)
-			if end < 0 {
-				end = len(msg)
-			}
-			b.WriteString(clip(msg[:end]))
-			msg = msg[end:]
-		}
-	}
-	return clipTo(b.String(), maxMessage)
-}
+func clip(s string) string { return safetext.Clip(s, maxQuoted) }
 
 // editDistance is the optimal string alignment distance: insertions,
 // deletions, substitutions and swaps of adjacent letters each cost 1, so

@@ -15,6 +15,7 @@ import (
 	"github.com/goccy/go-yaml/parser"
 
 	"github.com/schedlab/schedlab/core/gmp"
+	"github.com/schedlab/schedlab/internal/safetext"
 )
 
 // Limits that keep a typo from asking for more than a laptop can hold.
@@ -283,7 +284,7 @@ func (p *reader) syntaxError(err error) {
 			pos.Line, pos.Col = max(tk.Position.Line, 1), max(tk.Position.Column, 1)
 		}
 	}
-	p.errs = append(p.errs, &Error{Pos: pos, Msg: "YAML syntax: " + ClipMessage(msg),
+	p.errs = append(p.errs, &Error{Pos: pos, Msg: "YAML syntax: " + safetext.Brief(msg),
 		Hint: "check the indentation and the colons around this spot"})
 }
 

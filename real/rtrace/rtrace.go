@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"golang.org/x/exp/trace"
+
+	"github.com/schedlab/schedlab/internal/safetext"
 )
 
 // AlreadyRunning is the Reason of the go-start and proc-start a trace
@@ -137,6 +139,19 @@ type Options struct {
 	Runtime func(Event)
 }
 
+// traceError is an error of the trace reader, which quotes the trace's
+// own strings in it as they are, however long and whatever their bytes
+// ("multiple strings with the same ID: …, new=…, existing=…"): its message
+// shows the reader's brief (safetext.Brief), and it wraps the reader's
+// error whole.
+type traceError struct {
+	what string
+	err  error
+}
+
+func (e traceError) Error() string { return e.what + ": " + safetext.Brief(e.err.Error()) }
+func (e traceError) Unwrap() error { return e.err }
+
 // Read reads the trace in r, calling visit for each scheduler event, and
 // returns the summary.
 func Read(r io.Reader, visit func(Event)) (*Summary, error) {
@@ -147,7 +162,7 @@ func Read(r io.Reader, visit func(Event)) (*Summary, error) {
 func ReadWith(r io.Reader, o Options, visit func(Event)) (*Summary, error) {
 	tr, err := trace.NewReader(r)
 	if err != nil {
-		return nil, fmt.Errorf("not a Go runtime trace (Go 1.22 or later): %w", err)
+		return nil, traceError{"not a Go runtime trace (Go 1.22 or later)", err}
 	}
 	s := &Summary{Kinds: map[string]int{}, Running: map[int64]time.Duration{}}
 	ps, ms := map[int64]bool{}, map[int64]bool{}
@@ -164,7 +179,7 @@ func ReadWith(r io.Reader, o Options, visit func(Event)) (*Summary, error) {
 			break
 		}
 		if err != nil {
-			return s, fmt.Errorf("reading the trace: %w", err)
+			return s, traceError{"reading the trace", err}
 		}
 		if !started {
 			first, started = ev.Time(), true
