@@ -1,0 +1,140 @@
+package tui
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/gdamore/tcell/v2"
+
+	"github.com/schedlab/schedlab/core/scenarios"
+)
+
+// fuzzMaxEvents bounds each fuzzed run, as the export's fuzzer does: a
+// name or a note reaches the screen with the first events.
+const fuzzMaxEvents = 2000
+
+// fuzzMaxKeys bounds the keys one input presses.
+const fuzzMaxKeys = 48
+
+// hostileUI is a scenario whose title, summary, note, question and
+// printed text hold what a terminal would act on: escape sequences, C1
+// controls, bidi overrides, line separators. (Its names cannot: the
+// parser refuses them.)
+const hostileUI = "title: \"T\\e]0;owned\\a\\u202e\\u2028x\"\n" +
+	"summary: \"S\\e[2J\\u009b31m\\x7f\"\n" +
+	"procs: 2\n" +
+	"chans: {\"c\": 1}\n" +
+	"pools: {\"p\": {size: 1}}\n" +
+	"main:\n" +
+	"  - submit: {pool: \"p\", count: 2, do: [{cpu: 1ms}, {print: \"out\\e[31m\\u0085\"}]}\n" +
+	"  - send: \"c\"\n" +
+	"  - recv: \"c\"\n" +
+	"  - wait: children\n" +
+	"notes:\n" +
+	"  - at: 0s\n" +
+	"    text: \"N\\e]52;c;aGk=\\a\\u202e\\0\"\n" +
+	"ask:\n" +
+	"  - at: 0s\n" +
+	"    question: \"Q\\e[H\\u2029?\"\n" +
+	"    answer: {where: G2}\n"
+
+// fuzzKey is the key a byte of the fuzzer's key string presses: the
+// named keys the UI binds for a few bytes, else the byte as a rune. q,
+// ctrl-c and ctrl-z would leave the UI; a test has no terminal to leave.
+func fuzzKey(b byte) (tcell.Key, rune, bool) {
+	switch b {
+	case 'q', 0x03, 0x1a:
+		return 0, 0, false
+	case 0x01:
+		return tcell.KeyEnd, 0, true
+	case 0x02:
+		return tcell.KeyHome, 0, true
+	case '\t':
+		return tcell.KeyTab, 0, true
+	case 0x04:
+		return tcell.KeyBacktab, 0, true
+	case '\n', '\r':
+		return tcell.KeyEnter, 0, true
+	case 0x1b:
+		return tcell.KeyEscape, 0, true
+	case 0x05:
+		return tcell.KeyRight, 0, true
+	case 0x06:
+		return tcell.KeyLeft, 0, true
+	case 0x07:
+		return tcell.KeyPgDn, 0, true
+	case 0x08:
+		return tcell.KeyPgUp, 0, true
+	case 0x0b:
+		return tcell.KeyDown, 0, true
+	case 0x0c:
+		return tcell.KeyUp, 0, true
+	}
+	return tcell.KeyRune, rune(b), true
+}
+
+// shownRaw reports a character a terminal would act on rather than show:
+// a C0 or C1 control, DEL, a line or paragraph separator, or a bidi
+// embedding, override or isolate.
+func shownRaw(r rune) bool {
+	return r < 0x20 || r >= 0x7f && r <= 0x9f || r == 0x2028 || r == 0x2029 ||
+		r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
+}
+
+// FuzzTUI opens the UI on any scenario that parses, presses any keys but
+// those that leave it, and draws it at 80×24 as it goes: it must not
+// panic, and no cell of the screen may hold a character a terminal would
+// act on (docs/security.md, "A scenario or a trace writes nothing raw to
+// the terminal"). TestControlCharactersAreShown holds the canvas to that
+// for one string; this holds every panel, prompt and overlay the keys
+// reach, for whatever the fuzzer finds.
+func FuzzTUI(f *testing.F) {
+	files, err := filepath.Glob("../../core/scenarios/builtin/*.yaml")
+	if err != nil || len(files) == 0 {
+		f.Fatalf("no built-in scenarios: %v", err)
+	}
+	presses := []string{"", "]]]>>", "?", "L", "g>>>", "/G\n", "\x01", "t\t\t", "S", "v", ":5ms\n", "o", "\x01<<<c", "b", "1"}
+	for i, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data, presses[i%len(presses)])
+	}
+	for _, p := range presses {
+		f.Add([]byte(hostileUI), p)
+	}
+
+	f.Fuzz(func(t *testing.T, data []byte, press string) {
+		sc, err := scenarios.Parse("f\x1b[2J.yaml", data)
+		if err != nil {
+			return
+		}
+		cfg := sc.Config()
+		cfg.MaxEvents = fuzzMaxEvents
+		a, err := New(sc, cfg, Options{})
+		if err != nil {
+			return
+		}
+		check := func(after string) {
+			for i, r := range draw(t, a, 80, 24).text {
+				if r != '\n' && shownRaw(r) {
+					t.Fatalf("after the keys %q, the screen holds %U at rune %d", after, r, i)
+				}
+			}
+		}
+		check("")
+		for i := 0; i < len(press) && i < fuzzMaxKeys; i++ {
+			k, r, ok := fuzzKey(press[i])
+			if !ok {
+				continue
+			}
+			a.HandleKey(tcell.NewEventKey(k, r, tcell.ModNone))
+			if i%8 == 7 {
+				check(press[:i+1])
+			}
+		}
+		check(press)
+	})
+}
