@@ -69,6 +69,11 @@ type Observables struct {
 	// two goroutines is not idle for the first switchSpan of it. Not
 	// compared: it says why a makespan differs (strandedNote).
 	Stranded time.Duration
+	// FirstPreempt is how far into the window the first slice was
+	// preempted (0: none was). Not compared: it says why a makespan
+	// differs (preemptNote), since a long slice ends at one of sysmon's
+	// looks, and when those come varies between real runs.
+	FirstPreempt time.Duration
 	// StoppedByUntil says the run's until closed its window
 	// (Recorder.EndAtUntil): its makespan is the whole window.
 	StoppedByUntil bool
@@ -208,6 +213,11 @@ func (r *Recorder) Event(t time.Duration, kind string, g, p int64, preempted boo
 		r.markReady(t, g)
 		if preempted {
 			r.obs.Preempted++
+			if r.obs.FirstPreempt == 0 {
+				// At least 1ns, so that a preemption at the window's
+				// opening is not taken for none.
+				r.obs.FirstPreempt = max(t-r.first, 1)
+			}
 		}
 		r.stopped(t, g)
 		r.switchFrom(t, p)

@@ -246,6 +246,9 @@ func Scenario(ctx context.Context, sc *scenarios.Scenario, o Options) (*Report, 
 	if n := strandedNote(rep, model, real); n != "" {
 		rep.Notes = append(rep.Notes, n)
 	}
+	if n := preemptNote(rep, model, real); n != "" {
+		rep.Notes = append(rep.Notes, n)
+	}
 	return rep, nil
 }
 
@@ -297,6 +300,46 @@ func strandedNote(rep *Report, model, real []Observables) string {
 	}
 	return fmt.Sprintf("makespan: the real runs had a P idle while one of the scenario's goroutines was ready to run for a median %s, the model's %s, against the %s between the two makespans: the threads woken for those Ps started late, as a thread woken after the program idled can, queued behind a busy thread until a scheduler tick (go run ./scripts/wakeafteridle measures how often on this machine)",
 		shortDuration(realS), shortDuration(modelS), shortDuration(diff))
+}
+
+// preemptSpread is how much wider than the model's the real runs' times
+// of their first preemption must spread for preemptNote: a few of
+// sysmon's looks at its 10ms period, delayed a scheduler tick (4ms) or
+// not, not a timer slack's difference.
+const preemptSpread = 2 * time.Millisecond
+
+// preemptNote says, when the makespan differs, that the real runs' first
+// preemption came at times spread much more widely than the model's. A
+// long slice ends at one of sysmon's looks, and when those come in a real
+// run depends on what the program did before the scenario (a slice begun
+// in the cpu loop's calibration, sysmon's back-off) and on when the
+// kernel gives sysmon's thread a CPU, which the model's noise does not
+// follow: tour's real runs group 3ms apart (docs/fidelity.md).
+func preemptNote(rep *Report, model, real []Observables) string {
+	row := rep.row("makespan")
+	if row == nil || row.Outcome != "lower" && row.Outcome != "higher" {
+		return ""
+	}
+	span := func(obs []Observables) (lo, hi time.Duration, n int) {
+		for _, o := range obs {
+			if o.Untraced || o.FirstPreempt <= 0 {
+				continue
+			}
+			if n == 0 || o.FirstPreempt < lo {
+				lo = o.FirstPreempt
+			}
+			hi = max(hi, o.FirstPreempt)
+			n++
+		}
+		return lo, hi, n
+	}
+	realLo, realHi, realN := span(real)
+	modelLo, modelHi, modelN := span(model)
+	if modelN == 0 || 2*realN < len(real) || realHi-realLo < modelHi-modelLo+preemptSpread {
+		return ""
+	}
+	return fmt.Sprintf("makespan: the real runs' first preemption came %s to %s into the run, the model's %s to %s: a long slice ends at one of sysmon's looks, and when those come in a real run depends on what the program did before the scenario and on when the kernel gives sysmon's thread a CPU, which the model's noise does not follow",
+		shortDuration(realLo), shortDuration(realHi), shortDuration(modelLo), shortDuration(modelHi))
 }
 
 // switchNote says, when the P use differs, how much of the difference is

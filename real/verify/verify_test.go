@@ -48,9 +48,9 @@ func TestRecorderMeasuresARun(t *testing.T) {
 	// Two switches to a goroutine ready by its P's last stop, each at once:
 	// G2 on P1 at 4ms, G3 on P0 at 5ms. P1 idle from the window's opening
 	// while G2 and G3 are ready, until G3 starts there at 2ms: 1ms
-	// stranded.
+	// stranded. G3's preemption at 4ms is 3ms into the window.
 	want := Observables{Makespan: 9 * ms, Goroutines: 2, PeakLive: 3, Preempted: 1, Migrations: 1, Utilisation: 14.0 / 18, FirstStarted: 3, Switches: 2,
-		Stranded: ms}
+		Stranded: ms, FirstPreempt: 3 * ms}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got  %+v\nwant %+v", got, want)
 	}
