@@ -115,20 +115,12 @@ func TestPerfettoEscapesItsStrings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var buf bytes.Buffer
-	p := NewPerfetto(&buf, name, m)
-	Run(m, p)
-	if err := p.End(m); err != nil {
-		t.Fatal(err)
-	}
-	if i := bytes.IndexFunc(buf.Bytes(), func(r rune) bool { return r < 0x20 && r != '\n' }); i >= 0 {
-		t.Errorf("a raw control character at byte %d: %q", i, buf.Bytes()[max(i-20, 0):min(i+20, buf.Len())])
-	}
+	trace := perfettoOf(t, m, name)
 	var recs []struct {
 		Name string         `json:"name"`
 		Args map[string]any `json:"args"`
 	}
-	if err := json.Unmarshal(buf.Bytes(), &recs); err != nil {
+	if err := json.Unmarshal(trace, &recs); err != nil {
 		t.Fatalf("not JSON: %v", err)
 	}
 	process, file := false, false
@@ -143,4 +135,20 @@ func TestPerfettoEscapesItsStrings(t *testing.T) {
 	if !process || !file {
 		t.Errorf("the names do not read back exactly: the process's %v, the file's %v", process, file)
 	}
+}
+
+// perfettoOf writes m's run as a Perfetto trace of the process name, and
+// fails the test on a raw control character in it.
+func perfettoOf(t *testing.T, m *gmp.Machine, name string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	p := NewPerfetto(&buf, name, m)
+	Run(m, p)
+	if err := p.End(m); err != nil {
+		t.Fatal(err)
+	}
+	if i := bytes.IndexFunc(buf.Bytes(), func(r rune) bool { return r < 0x20 && r != '\n' }); i >= 0 {
+		t.Errorf("the trace has a raw control character at byte %d: %q", i, buf.Bytes()[max(i-20, 0):min(i+20, buf.Len())])
+	}
+	return buf.Bytes()
 }

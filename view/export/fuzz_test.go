@@ -3,15 +3,9 @@ package export
 import (
 	"bytes"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
-
-	"github.com/yuin/goldmark"
-	"github.com/yuin/goldmark/extension"
-	gmhtml "github.com/yuin/goldmark/renderer/html"
 
 	"github.com/schedlab/schedlab/core/gmp"
 	"github.com/schedlab/schedlab/core/scenarios"
@@ -47,16 +41,12 @@ var svgElements = map[string]bool{"svg": true, "g": true, "line": true, "path": 
 // TestPerfettoEscapesItsStrings) hold particular hostile names; this holds
 // whatever the fuzzer finds.
 func FuzzExport(f *testing.F) {
-	files, err := filepath.Glob("../../core/scenarios/builtin/*.yaml")
-	if err != nil || len(files) == 0 {
+	builtins, err := scenarios.Builtins()
+	if err != nil || len(builtins) == 0 {
 		f.Fatalf("no built-in scenarios: %v", err)
 	}
-	for _, name := range files {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data)
+	for _, sc := range builtins {
+		f.Add(sc.Source)
 	}
 	f.Add([]byte(hostileScenario))
 	q, _ := json.Marshal(markup)
@@ -78,22 +68,8 @@ func FuzzExport(f *testing.F) {
 		}
 
 		// The handout, with a timeline whose name is hostile too.
-		m := machine()
-		var md bytes.Buffer
-		h := NewHandout(&md, sc, m, HandoutOptions{Timeline: "t<i>`)(.svg"})
-		Run(m, h)
-		if err := h.End(m); err != nil {
-			t.Fatal(err)
-		}
-		if i := bytes.IndexFunc(md.Bytes(), func(r rune) bool { return r < 0x20 && r != '\n' && r != '\t' || r >= 0x7f && r <= 0x9f }); i >= 0 {
-			t.Fatalf("the handout has a control character at byte %d: %q", i, md.Bytes()[max(i-20, 0):min(i+20, md.Len())])
-		}
-		var page bytes.Buffer
-		gm := goldmark.New(goldmark.WithExtensions(extension.GFM), goldmark.WithRendererOptions(gmhtml.WithUnsafe()))
-		if err := gm.Convert(md.Bytes(), &page); err != nil {
-			t.Fatal(err)
-		}
-		tags := elementsOf(t, page.String())
+		md, page := renderRun(t, sc, machine(), HandoutOptions{Timeline: "t<i>`)(.svg"})
+		tags := elementsOf(t, page)
 		for tag, n := range tags {
 			if !handoutElements[tag] {
 				t.Errorf("the handout's page has %d <%s>, an element the handout does not write", n, tag)
@@ -103,11 +79,11 @@ func FuzzExport(f *testing.F) {
 			t.Errorf("the handout's page has %d images, want the timeline's alone", tags["img"])
 		}
 		if t.Failed() {
-			t.Fatalf("the handout:\n%s\nthe page:\n%s", md.String(), page.String())
+			t.Fatalf("the handout:\n%s\nthe page:\n%s", md, page)
 		}
 
 		// The timeline's image, titled as the export command titles it.
-		m = machine()
+		m := machine()
 		title := sc.Name
 		if sc.Title != "" {
 			title += " — " + sc.Title
@@ -136,18 +112,9 @@ func FuzzExport(f *testing.F) {
 		}
 
 		// The Perfetto trace.
-		m = machine()
-		var trace bytes.Buffer
-		p := NewPerfetto(&trace, title, m)
-		Run(m, p)
-		if err := p.End(m); err != nil {
-			t.Fatal(err)
-		}
-		if i := bytes.IndexFunc(trace.Bytes(), func(r rune) bool { return r < 0x20 && r != '\n' }); i >= 0 {
-			t.Errorf("the trace has a raw control character at byte %d", i)
-		}
+		trace := perfettoOf(t, machine(), title)
 		var recs []map[string]any
-		if err := json.Unmarshal(trace.Bytes(), &recs); err != nil {
+		if err := json.Unmarshal(trace, &recs); err != nil {
 			t.Errorf("the trace is not JSON: %v", err)
 		}
 

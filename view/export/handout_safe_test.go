@@ -38,17 +38,24 @@ const hostileScenario = "title: \"# <script>alert(1)</script> *T* [x](javascript
 	"    text: \"<img src=y onerror=alert(3)> # never reached\"\n"
 
 // render writes sc's handout and renders it as a page, as a renderer that
-// lets raw HTML through would; it fails the test on a control character
-// in the handout (a tab is one only in a code block, where it is the
-// file's).
+// lets raw HTML through would (renderRun).
 func render(t *testing.T, sc *scenarios.Scenario) (md, page string) {
 	t.Helper()
 	m, err := gmp.New(sc.Config(), sc.Program())
 	if err != nil {
 		t.Fatal(err)
 	}
+	return renderRun(t, sc, m, HandoutOptions{})
+}
+
+// renderRun writes the handout of sc's run on m with o and renders it as
+// a page, as a renderer that lets raw HTML through would; it fails the
+// test on a control character in the handout (a tab is one only in a
+// code block, where it is the file's).
+func renderRun(t *testing.T, sc *scenarios.Scenario, m *gmp.Machine, o HandoutOptions) (md, page string) {
+	t.Helper()
 	var buf bytes.Buffer
-	h := NewHandout(&buf, sc, m, HandoutOptions{})
+	h := NewHandout(&buf, sc, m, o)
 	Run(m, h)
 	if err := h.End(m); err != nil {
 		t.Fatal(err)

@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/gdamore/tcell/v2"
@@ -90,17 +88,13 @@ func shownRaw(r rune) bool {
 // for one string; this holds every panel, prompt and overlay the keys
 // reach, for whatever the fuzzer finds.
 func FuzzTUI(f *testing.F) {
-	files, err := filepath.Glob("../../core/scenarios/builtin/*.yaml")
-	if err != nil || len(files) == 0 {
+	builtins, err := scenarios.Builtins()
+	if err != nil || len(builtins) == 0 {
 		f.Fatalf("no built-in scenarios: %v", err)
 	}
 	presses := []string{"", "]]]>>", "?", "L", "g>>>", "/G\n", "\x01", "t\t\t", "S", "v", ":5ms\n", "o", "\x01<<<c", "b", "1"}
-	for i, name := range files {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data, presses[i%len(presses)])
+	for i, sc := range builtins {
+		f.Add(sc.Source, presses[i%len(presses)])
 	}
 	for _, p := range presses {
 		f.Add([]byte(hostileUI), p)
