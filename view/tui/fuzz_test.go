@@ -37,37 +37,23 @@ const hostileUI = "title: \"T\\e]0;owned\\a\\u202e\\u2028x\"\n" +
 	"    question: \"Q\\e[H\\u2029?\"\n" +
 	"    answer: {where: G2}\n"
 
-// fuzzKey is the key a byte of the fuzzer's key string presses: the
-// named keys the UI binds for a few bytes, else the byte as a rune. q,
+// fuzzKeys are the named keys the UI binds that a byte of the fuzzer's
+// key string presses; any other byte presses itself as a rune.
+var fuzzKeys = map[byte]tcell.Key{
+	0x01: tcell.KeyEnd, 0x02: tcell.KeyHome, '\t': tcell.KeyTab, 0x04: tcell.KeyBacktab,
+	'\n': tcell.KeyEnter, '\r': tcell.KeyEnter, 0x1b: tcell.KeyEscape,
+	0x05: tcell.KeyRight, 0x06: tcell.KeyLeft, 0x07: tcell.KeyPgDn, 0x08: tcell.KeyPgUp,
+	0x0b: tcell.KeyDown, 0x0c: tcell.KeyUp,
+}
+
+// fuzzKey is the key a byte of the fuzzer's key string presses. q,
 // ctrl-c and ctrl-z would leave the UI; a test has no terminal to leave.
 func fuzzKey(b byte) (tcell.Key, rune, bool) {
-	switch b {
-	case 'q', 0x03, 0x1a:
+	if b == 'q' || b == 0x03 || b == 0x1a {
 		return 0, 0, false
-	case 0x01:
-		return tcell.KeyEnd, 0, true
-	case 0x02:
-		return tcell.KeyHome, 0, true
-	case '\t':
-		return tcell.KeyTab, 0, true
-	case 0x04:
-		return tcell.KeyBacktab, 0, true
-	case '\n', '\r':
-		return tcell.KeyEnter, 0, true
-	case 0x1b:
-		return tcell.KeyEscape, 0, true
-	case 0x05:
-		return tcell.KeyRight, 0, true
-	case 0x06:
-		return tcell.KeyLeft, 0, true
-	case 0x07:
-		return tcell.KeyPgDn, 0, true
-	case 0x08:
-		return tcell.KeyPgUp, 0, true
-	case 0x0b:
-		return tcell.KeyDown, 0, true
-	case 0x0c:
-		return tcell.KeyUp, 0, true
+	}
+	if k, ok := fuzzKeys[b]; ok {
+		return k, 0, true
 	}
 	return tcell.KeyRune, rune(b), true
 }
