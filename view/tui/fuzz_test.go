@@ -1,11 +1,16 @@
 package tui
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/schedlab/schedlab/core/scenarios"
+	"github.com/schedlab/schedlab/real/recorded"
 )
 
 // fuzzMaxEvents bounds each fuzzed run, as the export's fuzzer does: a
@@ -97,6 +102,61 @@ func FuzzTUI(f *testing.F) {
 		if err != nil {
 			return
 		}
+		check := func(after string) {
+			for i, r := range draw(t, a, 80, 24).text {
+				if r != '\n' && shownRaw(r) {
+					t.Fatalf("after the keys %q, the screen holds %U at rune %d", after, r, i)
+				}
+			}
+		}
+		check("")
+		for i := 0; i < len(press) && i < fuzzMaxKeys; i++ {
+			k, r, ok := fuzzKey(press[i])
+			if !ok {
+				continue
+			}
+			a.HandleKey(tcell.NewEventKey(k, r, tcell.ModNone))
+			if i%8 == 7 {
+				check(press[:i+1])
+			}
+		}
+		check(press)
+	})
+}
+
+// FuzzTraceTUI is FuzzTUI for the trace view: it opens any bytes that
+// read as a runtime trace (schedlab trace FILE, a file anyone may send),
+// in both numberings, presses any keys, and holds the screen to the same.
+// Its seeds are a real trace and that trace with two of its strings (a
+// block reason, a function's name) replaced, each by one as long, with
+// what a terminal would act on.
+func FuzzTraceTUI(f *testing.F) {
+	small, err := os.ReadFile(filepath.Join("..", "export", "testdata", "small.trace"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	hostile := bytes.Clone(small)
+	for _, r := range []struct{ from, to string }{
+		{"system goroutine wait", "\x1b]52;c;aGk=\a\u202e\x7f\r\x1b[2J"},
+		{"runtime.forcegchelper", "\x1b]0;owned\a\u2028\u009bxyz123"},
+	} {
+		if len(r.from) != len(r.to) || !bytes.Contains(hostile, []byte(r.from)) {
+			f.Fatalf("cannot put %q in place of %q", r.to, r.from)
+		}
+		hostile = bytes.ReplaceAll(hostile, []byte(r.from), []byte(r.to))
+	}
+	for _, p := range []string{"", "lllll", strings.Repeat("l", 22), "\x01", "?", "\x01hhh", "\t\t"} {
+		f.Add(small, p, false)
+		f.Add(hostile, p, true)
+	}
+
+	f.Fuzz(func(t *testing.T, data []byte, press string, scenario bool) {
+		run, _, err := recorded.FromTrace(bytes.NewReader(data), scenario, int64(len(data)))
+		if err != nil {
+			return
+		}
+		run.Label = "real: x\x1b]0;t\a.trace"
+		a := NewTraceView("schedlab trace x\x1b]0;t\a.trace", Options{}, run)
 		check := func(after string) {
 			for i, r := range draw(t, a, 80, 24).text {
 				if r != '\n' && shownRaw(r) {
