@@ -106,11 +106,18 @@ func checkMeasurement(t *testing.T, what string, mode taskmode.Mode, cfg Config,
 	if m.HarnessGoroutines < 2 { // this test's goroutine and the sampler at least
 		t.Errorf("%s: %d harness goroutines", what, m.HarnessGoroutines)
 	}
-	if mode.Bounded() && m.PeakGoroutines > cfg.Concurrency+harnessAllowance() {
+	// The pool's workers are the goroutines, at most Concurrency of them
+	// (PoolPeakRunning, below). A semaphore's or an errgroup's goroutine
+	// gives its slot back in a deferred call, before it has exited, and
+	// the next task's goroutine may start first: how many are still on
+	// their way out when the sampler looks is the OS's timing (27 against
+	// a limit of 4 under the race detector at load 3), so those modes are
+	// held only to the tasks they ran.
+	if mode == taskmode.Pool && m.PeakGoroutines > cfg.Concurrency+harnessAllowance() {
 		t.Errorf("%s: %d goroutines at most, want at most %d + %d", what, m.PeakGoroutines, cfg.Concurrency, harnessAllowance())
 	}
-	if m.PeakGoroutines < 1 {
-		t.Errorf("%s: peak goroutines %d: a task must have run in one", what, m.PeakGoroutines)
+	if m.PeakGoroutines < 1 || m.PeakGoroutines > cfg.Tasks+harnessAllowance() {
+		t.Errorf("%s: peak goroutines %d, want 1 to %d + %d: a task runs in one, and no mode starts more than a goroutine a task", what, m.PeakGoroutines, cfg.Tasks, harnessAllowance())
 	}
 	if m.SchedLatencyP50 > m.SchedLatencyP99 {
 		t.Errorf("%s: sched latency p50 %v > p99 %v", what, m.SchedLatencyP50, m.SchedLatencyP99)
