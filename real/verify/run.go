@@ -303,9 +303,9 @@ func strandedNote(rep *Report, model, real []Observables) string {
 }
 
 // preemptSpread is how much wider than the model's the real runs' times
-// of their first preemption must spread for preemptNote: a few of
-// sysmon's looks at its 10ms period, delayed a scheduler tick (4ms) or
-// not, not a timer slack's difference.
+// of their first preemption must spread for preemptNote: well past what
+// the timer slack moves one of sysmon's looks (tens of µs), short of the
+// scheduler tick (4ms) a look can come late by.
 const preemptSpread = 2 * time.Millisecond
 
 // preemptNote says, when the makespan differs, that the real runs' first

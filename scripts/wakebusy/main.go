@@ -23,6 +23,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"os"
 	"runtime"
@@ -43,11 +44,12 @@ const (
 	// lateWait is how late a wake-up must be to have waited for a tick
 	// rather than preempted: far above the timer slack, far below 4ms.
 	lateWait = time.Millisecond
-	// justPicked is how soon after the busy thread got its CPU back a
-	// wake-up counts as inside the slice it began: the base slice on 2
-	// CPUs (0.75ms scaled by 1+log2 of the CPUs).
-	justPicked = 1500 * time.Microsecond
 )
+
+// justPicked is how soon after the busy thread got its CPU back a wake-up
+// counts as inside the slice it began: the kernel's base slice, 0.75ms
+// scaled by 1+log2 of the CPUs (up to 8), as Linux scales it (1.5ms on 2).
+var justPicked = 750 * time.Microsecond * time.Duration(bits.Len(uint(min(runtime.NumCPU(), 8))))
 
 func main() {
 	probe.SetUsage("go run ./scripts/wakebusy [-runs N] [-wakes N]")
