@@ -102,26 +102,40 @@ func FuzzTUI(f *testing.F) {
 		if err != nil {
 			return
 		}
-		check := func(after string) {
-			for i, r := range draw(t, a, 80, 24).text {
-				if r != '\n' && shownRaw(r) {
-					t.Fatalf("after the keys %q, the screen holds %U at rune %d", after, r, i)
-				}
-			}
-		}
-		check("")
-		for i := 0; i < len(press) && i < fuzzMaxKeys; i++ {
-			k, r, ok := fuzzKey(press[i])
-			if !ok {
-				continue
-			}
-			a.HandleKey(tcell.NewEventKey(k, r, tcell.ModNone))
-			if i%8 == 7 {
-				check(press[:i+1])
-			}
-		}
-		check(press)
+		pressAndCheck(t, a, press)
 	})
+}
+
+// keyed is a view the fuzzers press keys in: an App or a TraceApp.
+type keyed interface {
+	rooted
+	HandleKey(*tcell.EventKey) *tcell.EventKey
+}
+
+// pressAndCheck presses the keys press says in a (fuzzKey), up to
+// fuzzMaxKeys of them, drawing 80×24 before, every 8 keys and after, and
+// fails the test on a character a terminal would act on in any cell.
+func pressAndCheck(t *testing.T, a keyed, press string) {
+	t.Helper()
+	check := func(after string) {
+		for i, r := range draw(t, a, 80, 24).text {
+			if r != '\n' && shownRaw(r) {
+				t.Fatalf("after the keys %q, the screen holds %U at rune %d", after, r, i)
+			}
+		}
+	}
+	check("")
+	for i := 0; i < len(press) && i < fuzzMaxKeys; i++ {
+		k, r, ok := fuzzKey(press[i])
+		if !ok {
+			continue
+		}
+		a.HandleKey(tcell.NewEventKey(k, r, tcell.ModNone))
+		if i%8 == 7 {
+			check(press[:i+1])
+		}
+	}
+	check(press)
 }
 
 // FuzzTraceTUI is FuzzTUI for the trace view: it opens any bytes that
@@ -157,24 +171,6 @@ func FuzzTraceTUI(f *testing.F) {
 		}
 		run.Label = "real: x\x1b]0;t\a.trace"
 		a := NewTraceView("schedlab trace x\x1b]0;t\a.trace", Options{}, run)
-		check := func(after string) {
-			for i, r := range draw(t, a, 80, 24).text {
-				if r != '\n' && shownRaw(r) {
-					t.Fatalf("after the keys %q, the screen holds %U at rune %d", after, r, i)
-				}
-			}
-		}
-		check("")
-		for i := 0; i < len(press) && i < fuzzMaxKeys; i++ {
-			k, r, ok := fuzzKey(press[i])
-			if !ok {
-				continue
-			}
-			a.HandleKey(tcell.NewEventKey(k, r, tcell.ModNone))
-			if i%8 == 7 {
-				check(press[:i+1])
-			}
-		}
-		check(press)
+		pressAndCheck(t, a, press)
 	})
 }
