@@ -83,21 +83,12 @@ func FuzzExport(f *testing.F) {
 		}
 
 		// The timeline's image, titled as the export command titles it.
-		m := machine()
 		title := sc.Name
 		if sc.Title != "" {
 			title += " — " + sc.Title
 		}
-		var svg bytes.Buffer
-		s, err := NewSVG(&svg, title, m, SVGOptions{To: 1e9})
-		if err != nil {
-			t.Fatal(err)
-		}
-		Run(m, s)
-		if err := s.End(m); err != nil {
-			t.Fatal(err)
-		}
-		for _, e := range parseSVG(t, svg.Bytes()) {
+		svg := svgTitled(t, sc, cfg, title, SVGOptions{To: 1e9})
+		for _, e := range parseSVG(t, svg) {
 			if !svgElements[e.name] {
 				t.Errorf("the image has a <%s>, an element the timeline does not write", e.name)
 			}
@@ -107,7 +98,7 @@ func FuzzExport(f *testing.F) {
 				}
 			}
 		}
-		if !utf8.Valid(svg.Bytes()) {
+		if !utf8.Valid(svg) {
 			t.Errorf("the image is not UTF-8")
 		}
 
@@ -120,7 +111,7 @@ func FuzzExport(f *testing.F) {
 
 		// The Go execution trace reads back with the reader go tool
 		// trace's is, whatever the names, and however the run ended.
-		m = machine()
+		m := machine()
 		var gotrace bytes.Buffer
 		g := NewGoTrace(&gotrace, m)
 		Run(m, g)

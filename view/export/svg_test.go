@@ -21,6 +21,12 @@ import (
 // svgOf draws sc's run under cfg with o (o.To 0: to the run's end).
 func svgOf(t *testing.T, sc *scenarios.Scenario, cfg gmp.Config, o SVGOptions) []byte {
 	t.Helper()
+	return svgTitled(t, sc, cfg, sc.Name, o)
+}
+
+// svgTitled is svgOf with the image titled title.
+func svgTitled(t *testing.T, sc *scenarios.Scenario, cfg gmp.Config, title string, o SVGOptions) []byte {
+	t.Helper()
 	if o.To == 0 {
 		m, _ := gmp.New(cfg, sc.Program())
 		m.Run()
@@ -31,7 +37,7 @@ func svgOf(t *testing.T, sc *scenarios.Scenario, cfg gmp.Config, o SVGOptions) [
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	s, err := NewSVG(&buf, sc.Name, m, o)
+	s, err := NewSVG(&buf, title, m, o)
 	if err != nil {
 		t.Fatal(err)
 	}
