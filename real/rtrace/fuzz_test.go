@@ -20,6 +20,11 @@ func FuzzRead(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(small)
+	panicked, err := os.ReadFile(filepath.Join("testdata", "procstatus-6144.trace"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(panicked)
 	f.Add(small[:len(small)/2])
 	f.Add([]byte("go 1.23 trace\x00\x00\x00"))
 	f.Add([]byte("procs: 1\nmain: [{cpu: 1ms}]\n"))

@@ -21,7 +21,7 @@ func newNumbering() *numbering {
 
 // renumber rewrites out's goroutines in the scenario's numbers and
 // reports whether out concerns a scenario goroutine (or no goroutine).
-func (n *numbering) renumber(ev trace.Event, out *Event, s *Summary) bool {
+func (n *numbering) renumber(ev trace.Event, st trace.StateTransition, out *Event, s *Summary) bool {
 	if out.G < 0 {
 		return true
 	}
@@ -32,7 +32,7 @@ func (n *numbering) renumber(ev trace.Event, out *Event, s *Summary) bool {
 		// creates it.
 		creator := ev.Goroutine()
 		_, byScenario := n.num[creator]
-		start := startFunc(ev.StateTransition().Stack)
+		start := startFunc(st.Stack)
 		if (byScenario || creator == trace.NoGoroutine) && !isRuntime(start) {
 			n.num[real] = n.next
 			n.next++

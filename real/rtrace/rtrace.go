@@ -174,7 +174,7 @@ func ReadWith(r io.Reader, o Options, visit func(Event)) (*Summary, error) {
 	var last trace.Time
 	entered, ended := false, false
 	for {
-		ev, err := tr.ReadEvent()
+		ev, err := guard(tr.ReadEvent)
 		if errors.Is(err, io.EOF) {
 			break
 		}
@@ -188,7 +188,11 @@ func ReadWith(r io.Reader, o Options, visit func(Event)) (*Summary, error) {
 		if ev.Kind() != trace.EventStateTransition {
 			continue
 		}
-		out, ok := convert(ev)
+		st, err := transition(ev)
+		if err != nil {
+			return s, traceError{"reading the trace", err}
+		}
+		out, ok := convert(ev, st)
 		if !ok {
 			continue
 		}
@@ -196,7 +200,7 @@ func ReadWith(r io.Reader, o Options, visit func(Event)) (*Summary, error) {
 			s.Truncated = true
 			break
 		}
-		if o.Scenario && !nums.renumber(ev, &out, s) {
+		if o.Scenario && !nums.renumber(ev, st, &out, s) {
 			runtimeWork.observe(out, ev.Time(), s)
 			if o.Runtime != nil && !ended {
 				out.T = time.Duration(ev.Time() - first)
@@ -205,7 +209,11 @@ func ReadWith(r io.Reader, o Options, visit func(Event)) (*Summary, error) {
 			continue
 		}
 		if o.Scenario && !ended {
-			switch inScenario(ev) {
+			where, err := guard(func() (answer, error) { return inScenario(ev), nil })
+			if err != nil {
+				return s, traceError{"reading the trace", err}
+			}
+			switch where {
 			case yes:
 				entered = true
 			case no:
@@ -332,8 +340,7 @@ func (c runtimeActivity) observe(out Event, t trace.Time, s *Summary) {
 }
 
 // convert turns a state transition into a scheduler event, if it is one.
-func convert(ev trace.Event) (Event, bool) {
-	st := ev.StateTransition()
+func convert(ev trace.Event, st trace.StateTransition) (Event, bool) {
 	out := Event{G: -1, G2: -1, P: int64(ev.Proc()), M: int64(ev.Thread()), Reason: st.Reason}
 	if ev.Proc() == trace.NoProc {
 		out.P = -1

@@ -2,8 +2,11 @@ package rtrace
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"runtime"
 	gotrace "runtime/trace"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -83,6 +86,23 @@ func TestReadATrace(t *testing.T) {
 func TestNotATrace(t *testing.T) {
 	if _, err := Read(bytes.NewReader([]byte("procs: 1\nmain: [{cpu: 1ms}]\n")), nil); err == nil {
 		t.Error("a YAML file read as a trace")
+	}
+}
+
+// A trace the trace package panics on (a P's status of 6144, which it
+// checks as a byte and then looks up whole; made with the package's own
+// trace generator) ends in an error that says where, as every malformed
+// trace does, for every way of reading it.
+func TestATraceThePackagePanicsOnIsAnError(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "procstatus-6144.trace"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range []Options{{}, {Scenario: true}} {
+		_, err := ReadWith(bytes.NewReader(data), o, func(Event) {})
+		if err == nil || !strings.Contains(err.Error(), "reading the trace: an event the trace package cannot decode") {
+			t.Errorf("%+v: error %v", o, err)
+		}
 	}
 }
 
