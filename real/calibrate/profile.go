@@ -15,6 +15,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/schedlab/schedlab/core/gmp"
+	"github.com/schedlab/schedlab/internal/jsonfile"
+	"github.com/schedlab/schedlab/internal/safetext"
 )
 
 // Format names the profile's layout; a profile of another format is
@@ -183,24 +185,15 @@ func Parse(file string, data []byte) (*Profile, error) {
 	if len(data) > MaxFileSize {
 		return nil, &gmp.Error{Pos: gmp.Pos{File: file, Line: 1, Col: 1}, Msg: fmt.Sprintf("a cost profile is a few hundred bytes; this one is over %d", MaxFileSize)}
 	}
-	if !utf8.Valid(data) {
-		return nil, &gmp.Error{Pos: posAt(file, data, int64(firstInvalid(data))), Msg: "not UTF-8 text"}
+	var p Profile
+	if err := jsonfile.Decode(file, data, &p, profileKind); err != nil {
+		return nil, err
 	}
-	// A syntax error is placed by json.Unmarshal, whose offsets count
-	// from the start of the data (a Decoder's count from its buffer).
-	var syntax json.RawMessage
-	if err := json.Unmarshal(data, &syntax); err != nil {
-		return nil, jsonError(file, data, err)
-	}
+	// Decode took the profile; the walk places each field for the
+	// validator, and refuses a member given twice, which Decode takes.
 	pos, err := fieldPositions(data)
 	if err != nil {
-		return nil, jsonError(file, data, err)
-	}
-	var p Profile
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&p); err != nil {
-		return nil, jsonError(file, data, err)
+		return nil, placeWalkError(file, data, err)
 	}
 	v := validator{file: file, data: data, pos: pos}
 	v.profile(&p)
@@ -283,7 +276,7 @@ func (v *validator) fail(field, msg string) {
 		// it is its object, or the top.
 		off = v.parentOffset(field)
 	}
-	v.errs = append(v.errs, &gmp.Error{Pos: posAt(v.file, v.data, off), Msg: field + ": " + msg})
+	v.errs = append(v.errs, &gmp.Error{Pos: jsonfile.PosAt(v.file, v.data, off), Msg: field + ": " + msg})
 }
 
 func (v *validator) parentOffset(field string) int64 {
@@ -446,14 +439,6 @@ func (v *validator) name(field, s string, goName bool) {
 	}
 }
 
-// quote clips a file's text to quote it in a message.
-func quote(s string) string {
-	if r := []rune(s); len(r) > 40 {
-		return string(r[:39]) + "…"
-	}
-	return s
-}
-
 // fieldPositions walks the JSON in data and returns the offset of each
 // object member's value by its dotted path (machine.cpus), so that an
 // error can name the line and column of the field it is about. It also
@@ -531,73 +516,20 @@ type duplicateError struct {
 
 func (e duplicateError) Error() string { return e.field + ": given twice" }
 
-// jsonError places a decoding error at its line and column.
-func jsonError(file string, data []byte, err error) error {
-	var (
-		syn *json.SyntaxError
-		typ *json.UnmarshalTypeError
-		dup duplicateError
-	)
-	off, msg := int64(0), err.Error()
-	switch {
-	case errors.As(err, &syn) && strings.Contains(syn.Error(), "unexpected end"):
-		off = int64(len(data))
-		msg = "the profile ends early: not JSON"
-	case errors.As(err, &syn):
-		off = syn.Offset - 1 // the offset is past the character at fault
-		msg = "not JSON: " + syn.Error()
-	case errors.As(err, &typ):
-		off = typ.Offset
-		field := typ.Field
-		if field == "" {
-			field = "the profile"
-		}
-		msg = fmt.Sprintf("%s: want a %s, got a JSON %s", field, jsonKind(typ.Type.Kind().String()), typ.Value)
-		if strings.HasPrefix(typ.Value, "number") {
-			msg = fmt.Sprintf("%s: %s is out of range, or not a whole number where one is wanted", field, strings.TrimSpace(strings.TrimPrefix(typ.Value, "number")))
-		}
-	case errors.As(err, &dup):
-		off = dup.offset
-	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		off = int64(len(data))
-		msg = "the profile ends early: not JSON"
-	case strings.HasPrefix(msg, "json: unknown field "):
-		name := strings.Trim(strings.TrimPrefix(msg, "json: unknown field "), `"`)
-		msg = fmt.Sprintf("unknown field %q: a typo, or a profile of another layout than %s", quote(name), Format)
-		off = int64(bytes.Index(data, []byte(`"`+name+`"`)))
-	}
-	return &gmp.Error{Pos: posAt(file, data, max(off, 0)), Msg: msg}
-}
+// quote clips a file's text to quote it in a message.
+func quote(s string) string { return safetext.Clip(s, 40) }
 
-func jsonKind(k string) string {
-	switch k {
-	case "float64", "int":
-		return "number"
-	case "struct", "ptr":
-		return "JSON object"
-	}
-	return k
-}
+// profileKind is how jsonfile names a profile in its messages.
+var profileKind = jsonfile.Kind{Noun: "profile", Unknown: "a typo, or a profile of another layout than " + Format}
 
-// posAt is the line and column of byte offset off in data, the column
-// counted in characters.
-func posAt(file string, data []byte, off int64) gmp.Pos {
-	off = min(off, int64(len(data)))
-	before := data[:off]
-	line := bytes.Count(before, []byte("\n")) + 1
-	col := utf8.RuneCount(before[bytes.LastIndexByte(before, '\n')+1:]) + 1
-	return gmp.Pos{File: file, Line: line, Col: col}
-}
-
-func firstInvalid(b []byte) int {
-	for i := 0; i < len(b); {
-		r, n := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && n == 1 {
-			return i
-		}
-		i += n
+// placeWalkError places an error of fieldPositions' walk: a member given
+// twice where it is, else as jsonfile places the decoder's errors.
+func placeWalkError(file string, data []byte, err error) error {
+	var dup duplicateError
+	if errors.As(err, &dup) {
+		return &gmp.Error{Pos: jsonfile.PosAt(file, data, dup.offset), Msg: dup.Error()}
 	}
-	return len(b)
+	return jsonfile.Error(file, data, err, profileKind)
 }
 
 // finite says whether every statistic is a number: Measure's figures,
