@@ -230,6 +230,8 @@ func newVerifyCmd(stdout io.Writer) *cobra.Command {
 		all     bool
 		control bool
 		format  string
+		// The folders of recordings: see verify.Recording.
+		record, realFrom, controlFrom string
 	)
 	cmd := &cobra.Command{
 		Use:   "verify NAME|FILE|--all",
@@ -285,12 +287,23 @@ that second series against the first exactly as the model is judged: the
 observables the runtime differs from itself on, by the rank test's chance
 and by the machine's drift between the two series. That is what a model as
 close to the runtime as the runtime is to itself would differ on; the
-summary counts it beside the model's count.`,
+summary counts it beside the model's count.
+
+--record DIR keeps the real runs' figures in DIR, a file a scenario
+(DIR/tour.json); --real-from DIR judges the model against them again,
+running nothing, which takes seconds where the runs take minutes: to see
+what a change to the model or its costs does against the same runs. And
+--control-from DIR judges the series recorded in DIR against the real runs
+as --control's second series is: two series taken hours apart, on a machine
+whose other work has changed between them, differ on more observables than
+two that follow each other, and that count is the floor for a model's.`,
 		Example: `  schedlab verify tour
   schedlab verify steal --runs 20 --seeds 20
   schedlab verify --all --format json
   schedlab verify pingpong --costs builtin
-  schedlab verify --all --control`,
+  schedlab verify --all --control
+  schedlab verify --all --record runs-morning
+  schedlab verify --all --real-from runs-morning --control-from runs-evening`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if all {
 				if len(args) > 0 {
@@ -320,6 +333,9 @@ summary counts it beside the model's count.`,
 			if all && rf.emit != "" {
 				return usageError{errors.New("--emit writes one program: name one scenario instead of --all")}
 			}
+			if err := recordingFlags(cmd, record, realFrom, controlFrom, control); err != nil {
+				return err
+			}
 			over, err := sim.overrides(cmd)
 			if err != nil {
 				return err
@@ -347,9 +363,9 @@ summary counts it beside the model's count.`,
 			defer stop()
 			var reps []*verify.Report
 			for i, sc := range list {
-				rep, err := verify.Scenario(ctx, sc, verify.Options{Overrides: over, Costs: costs, CostsNote: costsNote, Seeds: seeds, Runs: rf.runs, Timeout: rf.timeout, MaxMemory: int64(rf.maxMemory), MaxTrace: int64(rf.maxTrace), Dir: rf.emit, Force: rf.force, Control: control})
+				rep, err := verify.Scenario(ctx, sc, verify.Options{Overrides: over, Costs: costs, CostsNote: costsNote, Seeds: seeds, Runs: rf.runs, Timeout: rf.timeout, MaxMemory: int64(rf.maxMemory), MaxTrace: int64(rf.maxTrace), Dir: rf.emit, Force: rf.force, Control: control, Record: record, RealFrom: realFrom, ControlFrom: controlFrom})
 				switch {
-				case errors.Is(err, prog.ErrEmitNotEmpty):
+				case errors.Is(err, prog.ErrEmitNotEmpty), errors.As(err, new(*verify.RecordingError)):
 					return usageError{err}
 				case err != nil:
 					return runError{fmt.Errorf("%s: %w", sc.Name, err)}
@@ -384,7 +400,37 @@ summary counts it beside the model's count.`,
 	cmd.Flags().BoolVar(&control, "control", false, "run the program --runs times more and judge that series against the first as the model is: how often the runtime differs from itself")
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text, or json (one object per scenario)")
 	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletions("text", "json"))
+	cmd.Flags().StringVar(&record, "record", "", "keep the real runs' figures in this directory, one file a scenario, for --real-from and --control-from")
+	cmd.Flags().StringVar(&realFrom, "real-from", "", "judge the model against the real runs recorded in this directory (by --record), running nothing")
+	cmd.Flags().StringVar(&controlFrom, "control-from", "", "judge the real runs recorded in this directory against the real runs, as --control judges its second series")
+	for _, name := range []string{"record", "real-from", "control-from"} {
+		_ = cmd.MarkFlagDirname(name)
+	}
 	return cmd
+}
+
+// recordingFlags refuses what the recording flags cannot do together:
+// --real-from runs nothing, so the flags of a real run and --record have
+// nothing to act on, and one control series is judged at a time.
+func recordingFlags(cmd *cobra.Command, record, realFrom, controlFrom string, control bool) error {
+	if control && controlFrom != "" {
+		return usageError{errors.New("--control runs a second series and --control-from reads one: give one of them")}
+	}
+	if realFrom == "" {
+		return nil
+	}
+	if record != "" {
+		return usageError{errors.New("--record keeps real runs, and --real-from runs none: give one of them")}
+	}
+	if control {
+		return usageError{errors.New("--real-from runs nothing, and --control runs a second series: use --control-from DIR for a recorded one")}
+	}
+	for _, name := range []string{"runs", "timeout", "emit", "force", "max-memory", "max-trace"} {
+		if cmd.Flags().Changed(name) {
+			return usageError{fmt.Errorf("--%s is about running the real program, and --real-from runs nothing", name)}
+		}
+	}
+	return nil
 }
 
 // verifyCosts picks the costs verify times the model with, and says which

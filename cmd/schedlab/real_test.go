@@ -5,10 +5,14 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/schedlab/schedlab/core/scenarios"
 	"github.com/schedlab/schedlab/internal/realtest"
+	"github.com/schedlab/schedlab/real/verify"
 )
 
 func TestRealAndVerifyRefuseWhatTheyCannotDo(t *testing.T) {
@@ -32,6 +36,12 @@ func TestRealAndVerifyRefuseWhatTheyCannotDo(t *testing.T) {
 		{[]string{"real", "tour", "--max-memory", "0"}, `invalid argument "0" for "--max-memory" flag: want a positive size such as 512MiB`},
 		{[]string{"real", "tour", "--max-trace", "1XB"}, `invalid argument "1XB" for "--max-trace" flag`},
 		{[]string{"verify", "tour", "--max-memory", "-1GiB"}, `invalid argument "-1GiB" for "--max-memory" flag`},
+		{[]string{"verify", "tour", "--control", "--control-from", "d"}, "--control runs a second series and --control-from reads one"},
+		{[]string{"verify", "tour", "--real-from", "d", "--record", "e"}, "--record keeps real runs, and --real-from runs none"},
+		{[]string{"verify", "tour", "--real-from", "d", "--control"}, "use --control-from DIR for a recorded one"},
+		{[]string{"verify", "tour", "--real-from", "d", "--runs", "3"}, "--runs is about running the real program, and --real-from runs nothing"},
+		{[]string{"verify", "tour", "--real-from", "d", "--emit", "e"}, "--emit is about running the real program"},
+		{[]string{"verify", "tour", "--real-from", "/nonexistent"}, "/nonexistent/tour.json: no recording of tour here (verify --record /nonexistent writes one)"},
 	} {
 		code, _, errOut := cli(t, c.args...)
 		if code != exitUsage || !strings.Contains(errOut, c.want) {
@@ -119,6 +129,90 @@ func TestVerifyControlJudgesTheRuntimeAgainstItself(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, fmt.Sprintf("run-%d.trace", i))); err != nil {
 			t.Errorf("--emit kept no trace of run %d of the two series: %v", i, err)
 		}
+	}
+}
+
+// What verify --record keeps, --real-from judges again to the same
+// verdicts, row for row.
+func TestVerifyRecordsWhatItJudged(t *testing.T) {
+	realtest.Require(t)
+	file := writeScenario(t, "two.yaml", "name: two\nprocs: 2\nmain:\n  - go: {count: 2, do: [{cpu: 200us}]}\n  - wait: children\n")
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	dir := filepath.Join(t.TempDir(), "runs")
+	code, ran, errOut := cli(t, "verify", file, "--runs", "3", "--seeds", "2", "--record", dir)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	code, replayed, errOut := cli(t, "verify", file, "--seeds", "2", "--real-from", dir)
+	if code != exitOK {
+		t.Fatalf("--real-from: exit %d: %s", code, errOut)
+	}
+	rows := func(out string) []string {
+		var keep []string
+		for _, line := range strings.Split(out, "\n") {
+			if !strings.HasPrefix(line, "note: the real runs are those recorded") {
+				keep = append(keep, line)
+			}
+		}
+		return keep
+	}
+	if a, b := rows(ran), rows(replayed); !slices.Equal(a, b) {
+		t.Errorf("the recorded runs judged again:\n%s\nwhen they ran:\n%s", replayed, ran)
+	}
+}
+
+// verify --real-from judges the model against recorded runs and runs
+// nothing: it needs no go command. --control-from judges a second
+// recording against them. A recording of another scenario's is refused
+// as a file in error.
+func TestVerifyRealFromRunsNothing(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	file := writeScenario(t, "two.yaml", "name: two\nprocs: 2\nmain:\n  - go: {count: 2, do: [{cpu: 200us}]}\n  - wait: children\n")
+	sc, err := scenarios.Load(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := sc.Config()
+	var runs []verify.Observables
+	for seed := uint64(1); seed <= 3; seed++ {
+		cfg.Seed = seed
+		o, _, err := verify.Model(sc.Program(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, o)
+	}
+	dir := t.TempDir()
+	rec := &verify.Recording{Scenario: "two", Procs: 2, CPUs: runtime.NumCPU(), Go: "go1.26.8", LoadBefore: "0.50", LoadAfter: "0.70", Runs: runs}
+	if err := verify.WriteRecording(dir, rec); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", t.TempDir())
+	code, out, errOut := cli(t, "verify", file, "--seeds", "2", "--real-from", dir, "--control-from", dir)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	path := filepath.Join(dir, "two.json")
+	for _, want := range []string{
+		"the model (seeds 1–2, noise on) against 3 real runs (go1.26.8, GOMAXPROCS=2; load average 0.50 before, 0.70 after",
+		"note: the real runs are those recorded in " + path + ": none ran now",
+		"control: the 3 real runs recorded in " + path + ", judged against the 3 as the model is: they differ on none of",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the report lacks %q:\n%s", want, out)
+		}
+	}
+	if !regexp.MustCompile(`(?m)^goroutines created +2 +2 +2 +1\.00 +within$`).MatchString(out) {
+		t.Errorf("the report does not find 2 goroutines on both sides, within:\n%s", out)
+	}
+	rec.Scenario = "tour"
+	if err := verify.WriteRecording(dir, rec); err != nil {
+		t.Fatal(err)
+	}
+	os.Rename(filepath.Join(dir, "tour.json"), path)
+	code, _, errOut = cli(t, "verify", file, "--real-from", dir)
+	if code != exitUsage || !strings.Contains(errOut, path+": a recording of tour, not of two") {
+		t.Errorf("another scenario's recording: exit %d, %s", code, errOut)
 	}
 }
 

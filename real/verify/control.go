@@ -24,6 +24,9 @@ type Control struct {
 	Runs int `json:"runs"`
 	// Load is the machine's load around the second series.
 	Load string `json:"load"`
+	// From is the recording the second series was read from
+	// (Options.ControlFrom); empty when it ran right after the first.
+	From string `json:"from,omitempty"`
 	Rows []Row  `json:"rows"`
 }
 
@@ -43,7 +46,11 @@ func (c *Control) Outside() []string { return outside(c.Rows) }
 
 // writeText writes the control's line of a report.
 func (c *Control) writeText(b *strings.Builder, runs int) {
-	fmt.Fprintf(b, "control: %d more real run%s, judged against the first %d as the model is: ", c.Runs, plural(c.Runs), runs)
+	if c.From != "" {
+		fmt.Fprintf(b, "control: the %d real run%s recorded in %s, judged against the %d as the model is: ", c.Runs, plural(c.Runs), safetext.Term(c.From), runs)
+	} else {
+		fmt.Fprintf(b, "control: %d more real run%s, judged against the first %d as the model is: ", c.Runs, plural(c.Runs), runs)
+	}
 	judged, _ := tallyRows(c.Rows)
 	if out := c.Outside(); len(out) > 0 {
 		fmt.Fprintf(b, "they differ on %d of %d observables (%s)", len(out), judged, strings.Join(out, ", "))

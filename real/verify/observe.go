@@ -21,73 +21,74 @@ import (
 type Observables struct {
 	// Makespan is the run's window, from main's first scheduler event
 	// after its start to its return (Recorder), less RuntimeDelay.
-	Makespan time.Duration
+	Makespan time.Duration `json:"makespan_ns"`
 	// Goroutines is how many goroutines were created; PeakLive the most
 	// alive at once, main included.
-	Goroutines, PeakLive int
+	Goroutines int `json:"goroutines"`
+	PeakLive   int `json:"peak_live"`
 	// Preempted counts running slices the scheduler ended by preemption.
-	Preempted int
+	Preempted int `json:"preempted"`
 	// Migrations counts starts of a goroutine on another P than the one it
 	// last ran on.
-	Migrations int
+	Migrations int `json:"migrations"`
 	// Utilisation is the share of the Ps' time over the window spent
 	// running the scenario's goroutines, of the time the runtime's own
 	// goroutines left them (Recorder.RuntimeEvent): the model runs none,
 	// and a P running runtime/trace's writer, or switching to it, is not
 	// one the scheduler left idle.
-	Utilisation float64
+	Utilisation float64 `json:"utilisation"`
 	// FirstStarted is the first goroutine other than main to run (0 if
 	// none ran): which of the new goroutines the scheduler picked first.
-	FirstStarted int64
+	FirstStarted int64 `json:"first_started"`
 	// RuntimeSyscall, of a real run only, is how long the runtime's own
 	// goroutines spent in system calls (rtrace.Summary.RuntimeSyscall).
 	// It is not compared: it says how much of a traced run was the
 	// tracer's writing, which the model does not run.
-	RuntimeSyscall time.Duration
+	RuntimeSyscall time.Duration `json:"runtime_syscall_ns"`
 	// RuntimeDelay, of a real run only, is the time within the window
 	// when the runtime's own goroutines held every P while a scenario
 	// goroutine was ready to run: time the scenario waited for the
 	// tracer's writer (or the GC's workers), which the model does not
 	// run. It is left out of Makespan, as their P time is left out of
 	// Utilisation, and reported beside it.
-	RuntimeDelay time.Duration
+	RuntimeDelay time.Duration `json:"runtime_delay_ns"`
 	// RuntimeStarts, of a real run only, is how many times the runtime's
 	// own goroutines started running (rtrace.Summary.RuntimeStarts). Not
 	// compared either: it says how often the tracer's goroutines took a
 	// turn on the Ps.
-	RuntimeStarts int
+	RuntimeStarts int `json:"runtime_starts"`
 	// Switches counts the starts of a scenario goroutine that was ready
 	// when its P's last goroutine stopped, SwitchGap the P time from those
 	// stops to those starts: the scheduler's switches as the trace stamps
 	// them (Recorder.switchTo). Not compared: they say why the P use
 	// differs (switchNote).
-	Switches  int
-	SwitchGap time.Duration
+	Switches  int           `json:"switches"`
+	SwitchGap time.Duration `json:"switch_gap_ns"`
 	// Stranded is the time within the window when a P was idle while a
 	// scenario goroutine was ready to run: a woken thread on its way to
 	// that P, or waiting for a CPU (scripts/wakeafteridle). A P between
 	// two goroutines is not idle for the first switchSpan of it. Not
 	// compared: it says why a makespan differs (strandedNote).
-	Stranded time.Duration
+	Stranded time.Duration `json:"stranded_ns"`
 	// FirstPreempt is how far into the window the first slice was
 	// preempted (0: none was). Not compared: it says why a makespan
 	// differs (preemptNote), since a long slice ends at one of sysmon's
 	// looks, and when those come varies between real runs.
-	FirstPreempt time.Duration
+	FirstPreempt time.Duration `json:"first_preempt_ns"`
 	// StoppedByUntil says the run's until closed its window
 	// (Recorder.EndAtUntil): its makespan is the whole window.
-	StoppedByUntil bool
+	StoppedByUntil bool `json:"stopped_by_until"`
 	// Output is what the run printed, line by line: of the model, its
 	// print events; of a real run, the program's standard output, not
 	// its trace. Compared as an order (output.go).
-	Output []string
+	Output []string `json:"output,omitempty"`
 	// Untraced marks a real run of a program that writes no trace (its
 	// scenario ends in a deadlock or a panic by design): only Output
 	// and Ended are measured.
-	Untraced bool
+	Untraced bool `json:"untraced,omitempty"`
 	// Ended, of an untraced real run, is how Go said it ended:
 	// "deadlock", "panic", or "exit status N" (0: main returned).
-	Ended string
+	Ended string `json:"ended,omitempty"`
 }
 
 // Recorder measures Observables from a run's events, in time order, over

@@ -41,6 +41,13 @@ type Options struct {
 	// judges that second series against the first as the model is judged
 	// (Report.Control): how often the runtime differs from itself.
 	Control bool
+	// RealFrom, if set, is a folder of recordings (Recording): the
+	// model is judged against the scenario's recorded runs, and no
+	// program is built or run. ControlFrom is such a folder whose
+	// recording is judged against the real runs as Control's second
+	// series is: two series taken at different times. Record, if set, is
+	// a folder to write the real runs into as a recording.
+	RealFrom, ControlFrom, Record string
 }
 
 // real is what o says of the real side.
@@ -201,45 +208,31 @@ func Scenario(ctx context.Context, sc *scenarios.Scenario, o Options) (*Report, 
 		model = append(model, obs)
 		ends = append(ends, end.Reason)
 	}
-	s, done, err := Session(ctx, sc, cfg, o.real())
-	if err != nil {
-		return nil, err
-	}
-	defer done()
-	rep.Go = s.Toolchain.Version
-	rep.LoadBefore = LoadAverage()
-	total := o.Runs
-	if o.Control {
-		// The second series follows the first in the same session, its
-		// runs numbered on (run-11.trace… with --emit).
-		total *= 2
-	}
-	runs, err := RealRuns(ctx, s, total, o.Timeout, func(i int, _ string, _ Observables) error {
-		if i == o.Runs {
-			rep.LoadAfter = LoadAverage()
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	rep.Load = DescribeLoad(rep.LoadBefore, rep.LoadAfter)
-	real := runs[:o.Runs:o.Runs]
 	prints := gmp.Prints(sc.Main)
+	real, second, untraced, err := realSeries(ctx, sc, cfg, o, rep)
+	if err != nil {
+		return nil, err
+	}
 	var modelEnded []string
-	if s.Prog.Untraced {
+	if untraced {
 		modelEnded = endWords(ends)
 	}
 	rep.judgeScenario(model, real, prints, modelEnded)
-	if o.Control {
-		second := runs[o.Runs:]
+	if second != nil {
 		var ended []string
-		if s.Prog.Untraced {
-			ended = endedOf(second)
+		if untraced {
+			ended = endedOf(second.runs)
 		}
-		rep.Control = judgeControl(real, second, prints, ended, DescribeLoad(rep.LoadAfter, LoadAverage()))
+		rep.Control = judgeControl(real, second.runs, prints, ended, second.load)
+		rep.Control.From = second.from
 	}
-	rep.noteRealRuns(sc, s.Prog.Untraced, real)
+	if o.Record != "" {
+		rec := &Recording{Scenario: sc.Name, Procs: cfg.Procs, CPUs: runtime.NumCPU(), Go: rep.Go, LoadBefore: rep.LoadBefore, LoadAfter: rep.LoadAfter, Runs: real}
+		if err := WriteRecording(o.Record, rec); err != nil {
+			return nil, fmt.Errorf("recording the real runs: %w", err)
+		}
+	}
+	rep.noteRealRuns(sc, untraced, real)
 	if n := switchNote(rep, model, real); n != "" {
 		rep.Notes = append(rep.Notes, n)
 	}
@@ -250,6 +243,90 @@ func Scenario(ctx context.Context, sc *scenarios.Scenario, o Options) (*Report, 
 		rep.Notes = append(rep.Notes, n)
 	}
 	return rep, nil
+}
+
+// series is a second series of real runs, the control, and the load
+// around it, as the report says it.
+type series struct {
+	runs       []Observables
+	load, from string
+}
+
+// realSeries is the real runs the model is judged against, run now or
+// read from o.RealFrom, with the control series if o asks for one, and
+// whether the runs are untraced. It fills in rep's toolchain, runs and
+// loads.
+func realSeries(ctx context.Context, sc *scenarios.Scenario, cfg gmp.Config, o Options, rep *Report) (real []Observables, second *series, untraced bool, err error) {
+	untraced = !prog.Traced(sc)
+	if o.RealFrom != "" {
+		rec, err := readSeries(o.RealFrom, sc, cfg.Procs, untraced)
+		if err != nil {
+			return nil, nil, false, err
+		}
+		rep.Go, rep.LoadBefore, rep.LoadAfter, rep.Runs = rec.Go, rec.LoadBefore, rec.LoadAfter, len(rec.Runs)
+		rep.Load = DescribeLoad(rep.LoadBefore, rep.LoadAfter)
+		real = rec.Runs
+		path, _ := RecordingPath(o.RealFrom, sc.Name)
+		rep.Notes = append(rep.Notes, fmt.Sprintf("the real runs are those recorded in %s: none ran now", path))
+	} else {
+		s, done, err := Session(ctx, sc, cfg, o.real())
+		if err != nil {
+			return nil, nil, false, err
+		}
+		defer done()
+		rep.Go = s.Toolchain.Version
+		rep.LoadBefore = LoadAverage()
+		total := o.Runs
+		if o.Control {
+			// The second series follows the first in the same session,
+			// its runs numbered on (run-11.trace… with --emit).
+			total *= 2
+		}
+		runs, err := RealRuns(ctx, s, total, o.Timeout, func(i int, _ string, _ Observables) error {
+			if i == o.Runs {
+				rep.LoadAfter = LoadAverage()
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, nil, false, err
+		}
+		rep.Load = DescribeLoad(rep.LoadBefore, rep.LoadAfter)
+		real = runs[:o.Runs:o.Runs]
+		if o.Control {
+			second = &series{runs: runs[o.Runs:], load: DescribeLoad(rep.LoadAfter, LoadAverage())}
+		}
+	}
+	if o.ControlFrom != "" {
+		rec, err := readSeries(o.ControlFrom, sc, cfg.Procs, untraced)
+		if err != nil {
+			return nil, nil, false, err
+		}
+		path, _ := RecordingPath(o.ControlFrom, sc.Name)
+		second = &series{runs: rec.Runs, load: DescribeLoad(rec.LoadBefore, rec.LoadAfter), from: path}
+	}
+	return real, second, untraced, nil
+}
+
+// readSeries reads sc's recording from dir and checks that its runs were
+// traced as sc's are.
+func readSeries(dir string, sc *scenarios.Scenario, procs int, untraced bool) (*Recording, error) {
+	rec, err := ReadRecording(dir, sc.Name, procs)
+	if err != nil {
+		return nil, &RecordingError{err}
+	}
+	if rec.Runs[0].Untraced != untraced {
+		path, _ := RecordingPath(dir, sc.Name)
+		return nil, &RecordingError{fmt.Errorf("%s: its runs were %s, and %s's are %s", path, tracedWord(rec.Runs[0].Untraced), sc.Name, tracedWord(untraced))}
+	}
+	return rec, nil
+}
+
+func tracedWord(untraced bool) string {
+	if untraced {
+		return "untraced (the scenario fails by design)"
+	}
+	return "traced"
 }
 
 // modelConfig is the model's configuration for sc compared with real runs

@@ -1,0 +1,235 @@
+package verify
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/schedlab/schedlab/core/gmp"
+	"github.com/schedlab/schedlab/internal/jsonfile"
+	"github.com/schedlab/schedlab/internal/safetext"
+)
+
+// A Recording is a series of real runs of one scenario as verify measured
+// them, kept in a file (verify --record DIR) so that the model can be
+// judged against the same runs again (--real-from DIR) without running
+// the program, and so that two series taken at different times can be
+// judged against each other (--control-from DIR): what the machine's
+// drift between them does to the verdicts, which --control, whose two
+// series follow each other, cannot show.
+//
+// A recording is a file anyone may send: ReadRecording bounds it, checks
+// every figure, and names the file, and the line and column of what is not
+// a recording's JSON, or the run and the figure it refuses.
+type Recording struct {
+	// Format is recordingFormat; a file of another format is refused.
+	Format int `json:"schedlab_recording"`
+	// Scenario is the scenario's name, Procs its GOMAXPROCS: a recording
+	// is judged only against the same scenario on as many Ps.
+	Scenario string `json:"scenario"`
+	Procs    int    `json:"procs"`
+	// CPUs is how many CPUs the machine had: the model shares them among
+	// its threads where Ps outnumber them, so a recording is judged only
+	// on a machine of as many.
+	CPUs int `json:"cpus"`
+	// Go is the toolchain that built the program; LoadBefore and
+	// LoadAfter the machine's one-minute load average before the first
+	// run and after the last, as the report has them.
+	Go         string `json:"go"`
+	LoadBefore string `json:"load_before"`
+	LoadAfter  string `json:"load_after"`
+	// Runs are the runs' figures, in the order they ran.
+	Runs []Observables `json:"runs"`
+}
+
+// RecordingError is a recording verify was told to read and could not
+// take: a file that is missing or is not one, or one of another
+// scenario or machine. The command calls it a usage error.
+type RecordingError struct{ Err error }
+
+func (e *RecordingError) Error() string { return e.Err.Error() }
+func (e *RecordingError) Unwrap() error { return e.Err }
+
+// recordingFormat is the format Recording's files are written in.
+const recordingFormat = 1
+
+// Bounds of a recording: a series of real runs is a few kilobytes a run
+// (more for a program that prints), so these refuse only what no verify
+// run wrote.
+const (
+	maxRecordingBytes = 64 << 20
+	maxRecordedRuns   = 10000
+	maxRecordedLines  = 1 << 20
+	maxRecordedText   = 256
+	// A line a run printed: a print's text is at most gmp.MaxPrintText
+	// bytes, and a real program's line may carry more of its own.
+	maxRecordedLine = 4096
+)
+
+// recordingName is the scenario names a recording's file is named after:
+// the names a scenario file may give itself (scenarios' validName), so
+// that no name reaches outside the folder.
+var recordingName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,99}$`)
+
+// RecordingPath is where the recording of scenario is kept in dir.
+func RecordingPath(dir, scenario string) (string, error) {
+	if !recordingName.MatchString(scenario) {
+		return "", fmt.Errorf("scenario %q: a recording is named after its scenario, and this name cannot name a file (want lower-case letters, digits, - and _)", scenario)
+	}
+	return filepath.Join(dir, scenario+".json"), nil
+}
+
+// WriteRecording writes rec into dir, made if need be, as
+// RecordingPath names it, in this schedlab's format.
+func WriteRecording(dir string, rec *Recording) error {
+	path, err := RecordingPath(dir, rec.Scenario)
+	if err != nil {
+		return err
+	}
+	out := *rec
+	out.Format = recordingFormat
+	b, err := json.MarshalIndent(&out, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
+}
+
+// ReadRecording reads the recording of scenario, run on procs Ps, from
+// dir.
+func ReadRecording(dir, scenario string, procs int) (*Recording, error) {
+	path, err := RecordingPath(dir, scenario)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("%s: no recording of %s here (verify --record %s writes one)", path, scenario, dir)
+		}
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", path)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxRecordingBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	rec, err := ParseRecording(path, data)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case rec.Scenario != scenario:
+		return nil, fmt.Errorf("%s: a recording of %s, not of %s", path, rec.Scenario, scenario)
+	case rec.Procs != procs:
+		return nil, fmt.Errorf("%s: recorded with GOMAXPROCS=%d; the model runs %s on %d Ps (--procs %d judges it against this recording)", path, rec.Procs, scenario, procs, rec.Procs)
+	case rec.CPUs != runtime.NumCPU():
+		return nil, fmt.Errorf("%s: recorded on a machine of %d CPUs, and this one has %d: the model shares this machine's CPUs among its threads as the real runs shared theirs", path, rec.CPUs, runtime.NumCPU())
+	}
+	return rec, nil
+}
+
+// recordingKind is how jsonfile names a recording in its messages.
+var recordingKind = jsonfile.Kind{Noun: "recording", Unknown: "a typo, or a recording of another schedlab's"}
+
+// ParseRecording reads a recording from data, which came from file
+// (named in the errors), and checks it.
+func ParseRecording(file string, data []byte) (*Recording, error) {
+	if len(data) > maxRecordingBytes {
+		return nil, &gmp.Error{Pos: gmp.Pos{File: file, Line: 1, Col: 1}, Msg: fmt.Sprintf("larger than %d MiB: no verify run records that much", maxRecordingBytes>>20)}
+	}
+	var rec Recording
+	if err := jsonfile.Decode(file, data, &rec, recordingKind); err != nil {
+		return nil, err
+	}
+	if rec.Format != recordingFormat {
+		return nil, fmt.Errorf("%s: not a recording this schedlab reads (schedlab_recording %d, want %d)", file, rec.Format, recordingFormat)
+	}
+	if err := rec.check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	return &rec, nil
+}
+
+// check refuses what no verify run records: figures out of their range,
+// text that is too long or not UTF-8 (it is shown in the report, made
+// safe there as everything is: safetext), a series too long.
+func (rec *Recording) check() error {
+	if !recordingName.MatchString(rec.Scenario) {
+		return fmt.Errorf("scenario %q: not a scenario's name", safetext.Clip(rec.Scenario, 40))
+	}
+	if rec.Procs < 1 || rec.Procs > 1<<16 {
+		return fmt.Errorf("procs %d: want 1 to 65536", rec.Procs)
+	}
+	if rec.CPUs < 1 || rec.CPUs > 1<<16 {
+		return fmt.Errorf("cpus %d: want 1 to 65536", rec.CPUs)
+	}
+	for _, s := range []string{rec.Go, rec.LoadBefore, rec.LoadAfter} {
+		if !utf8.ValidString(s) || len(s) > maxRecordedText {
+			return fmt.Errorf("%q: want a short line of text", safetext.Clip(s, 40))
+		}
+	}
+	switch n := len(rec.Runs); {
+	case n == 0:
+		return errors.New("no runs")
+	case n > maxRecordedRuns:
+		return fmt.Errorf("%d runs: at most %d", n, maxRecordedRuns)
+	}
+	lines := 0
+	for i, o := range rec.Runs {
+		if o.Untraced != rec.Runs[0].Untraced {
+			return fmt.Errorf("run %d: traced and untraced runs in one series", i+1)
+		}
+		if err := o.check(); err != nil {
+			return fmt.Errorf("run %d: %w", i+1, err)
+		}
+		lines += len(o.Output)
+		if lines > maxRecordedLines {
+			return fmt.Errorf("run %d: more than %d lines of output in all", i+1, maxRecordedLines)
+		}
+	}
+	return nil
+}
+
+// check refuses a run's figures that no run measures.
+func (o *Observables) check() error {
+	for _, d := range []struct {
+		name string
+		v    int64
+	}{
+		{"makespan", int64(o.Makespan)}, {"goroutines", int64(o.Goroutines)}, {"peak live goroutines", int64(o.PeakLive)},
+		{"preempted slices", int64(o.Preempted)}, {"P migrations", int64(o.Migrations)}, {"first goroutine started", o.FirstStarted},
+		{"runtime syscall time", int64(o.RuntimeSyscall)}, {"runtime delay", int64(o.RuntimeDelay)}, {"runtime starts", int64(o.RuntimeStarts)},
+		{"switches", int64(o.Switches)}, {"switch gap", int64(o.SwitchGap)}, {"stranded time", int64(o.Stranded)}, {"first preemption", int64(o.FirstPreempt)},
+	} {
+		if d.v < 0 {
+			return fmt.Errorf("%s %d: below zero", d.name, d.v)
+		}
+	}
+	if math.IsNaN(o.Utilisation) || o.Utilisation < 0 || o.Utilisation > 1 {
+		return fmt.Errorf("the P utilisation %v: want 0 to 1", o.Utilisation)
+	}
+	if !utf8.ValidString(o.Ended) || len(o.Ended) > maxRecordedText {
+		return fmt.Errorf("ended %q: want a short line of text", safetext.Clip(o.Ended, 40))
+	}
+	for _, line := range o.Output {
+		if !utf8.ValidString(line) || strings.ContainsAny(line, "\n\r") || len(line) > maxRecordedLine {
+			return fmt.Errorf("output line %q: want a short line of text", safetext.Clip(line, 40))
+		}
+	}
+	return nil
+}

@@ -1,0 +1,181 @@
+package verify
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/schedlab/schedlab/core/scenarios"
+)
+
+// recordingOf is a recording of runs of scenario on procs Ps, made on
+// this machine.
+func recordingOf(scenario string, procs int, runs []Observables) *Recording {
+	return &Recording{Scenario: scenario, Procs: procs, CPUs: runtime.NumCPU(), Go: "go1.26.8", LoadBefore: "0.52", LoadAfter: "0.61", Runs: runs}
+}
+
+// What --record writes, --real-from reads back whole: every figure of
+// every run, the printed lines and how an untraced run ended.
+func TestARecordingReadsBackWhole(t *testing.T) {
+	dir := t.TempDir()
+	runs := controlRuns(time.Millisecond, 0.5)
+	runs[3].Output = []string{"a", "b"}
+	runs[4].Preempted, runs[4].Migrations, runs[4].RuntimeDelay, runs[4].FirstPreempt = 3, 7, time.Microsecond, 15*time.Millisecond
+	if err := WriteRecording(dir, recordingOf("tour", 2, runs)); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := ReadRecording(dir, "tour", 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := recordingOf("tour", 2, runs)
+	want.Format = recordingFormat
+	if !reflect.DeepEqual(rec, want) {
+		t.Errorf("read back %+v, want %+v", rec, want)
+	}
+	// A name that could reach outside the folder names no file.
+	if err := WriteRecording(dir, recordingOf("../x", 2, runs)); err == nil || !strings.Contains(err.Error(), "cannot name a file") {
+		t.Errorf("a recording named ../x: %v", err)
+	}
+}
+
+// A recording is a file anyone may send: what is not one is refused with
+// the file, and the line and column of the JSON at fault or the run and
+// figure, never taken.
+func TestARecordingIsCheckedWhole(t *testing.T) {
+	good := `{"schedlab_recording": 1, "scenario": "tour", "procs": 2, "cpus": CPUS, "go": "go1.26.8", "load_before": "0.5", "load_after": "0.6",
+ "runs": [{"makespan_ns": 1000, "utilisation": 0.5}]}`
+	good = strings.ReplaceAll(good, "CPUS", "1")
+	for _, c := range []struct{ name, data, want string }{
+		{"empty", ``, "f.json:1:1: the recording ends early"},
+		{"syntax", "{\n \"scenario\": tour}", "f.json:2:15: not JSON"},
+		{"unknown field", strings.Replace(good, `"go":`, `"og":`, 1), `f.json:1:70: unknown field "og": a typo`},
+		{"wrong type", strings.Replace(good, `"procs": 2`, `"procs": "2"`, 1), "f.json:1:59: procs: want a number"},
+		{"two values", good + good, "f.json:2:"},
+		{"not UTF-8", strings.Replace(good, "go1.26.8", "go\xff", 1), "f.json:1:79: not UTF-8 text"},
+		{"format", strings.Replace(good, `"schedlab_recording": 1`, `"schedlab_recording": 2`, 1), "f.json: not a recording this schedlab reads (schedlab_recording 2, want 1)"},
+		{"name", strings.Replace(good, `"tour"`, `"../tour"`, 1), `f.json: scenario "../tour": not a scenario's name`},
+		{"procs", strings.Replace(good, `"procs": 2`, `"procs": 0`, 1), "f.json: procs 0: want 1 to 65536"},
+		{"no runs", strings.Replace(good, `[{"makespan_ns": 1000, "utilisation": 0.5}]`, `[]`, 1), "f.json: no runs"},
+		{"negative", strings.Replace(good, `"makespan_ns": 1000`, `"makespan_ns": -1`, 1), "f.json: run 1: makespan -1: below zero"},
+		{"share", strings.Replace(good, `"utilisation": 0.5`, `"utilisation": 1.5`, 1), "f.json: run 1: the P utilisation 1.5: want 0 to 1"},
+		{"mixed", strings.Replace(good, `}]}`, `}, {"untraced": true, "ended": "deadlock"}]}`, 1), "f.json: run 2: traced and untraced runs in one series"},
+		{"line", strings.Replace(good, `"utilisation": 0.5`, `"utilisation": 0.5, "output": ["a\nb"]`, 1), `f.json: run 1: output line "a\nb": want a short line of text`},
+		{"too big", good + strings.Repeat(" ", maxRecordingBytes), "f.json:1:1: larger than 64 MiB"},
+	} {
+		_, err := ParseRecording("f.json", []byte(c.data))
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want it to begin %q", c.name, err, c.want)
+		}
+	}
+	if _, err := ParseRecording("f.json", []byte(good)); err != nil {
+		t.Errorf("a good recording: %v", err)
+	}
+}
+
+// A recording is judged only against its own scenario, on as many Ps,
+// on a machine of as many CPUs, traced as the scenario's runs are; and a
+// folder without it says how to make one.
+func TestARecordingIsJudgedOnlyWhereItWasMade(t *testing.T) {
+	dir := t.TempDir()
+	runs := controlRuns(time.Millisecond, 0.5)
+	if err := WriteRecording(dir, recordingOf("tour", 2, runs)); err != nil {
+		t.Fatal(err)
+	}
+	other := recordingOf("steal", 2, runs)
+	other.CPUs = runtime.NumCPU() + 1
+	if err := WriteRecording(dir, other); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "timer-1p.json"), []byte(strings.Replace(readFile(t, filepath.Join(dir, "tour.json")), `"tour"`, `"runnext"`, 1)), 0o644)
+	for _, c := range []struct {
+		scenario string
+		procs    int
+		want     string
+	}{
+		{"tour", 4, "tour.json: recorded with GOMAXPROCS=2; the model runs tour on 4 Ps (--procs 2 judges it against this recording)"},
+		{"steal", 2, "steal.json: recorded on a machine of"},
+		{"timer-1p", 2, `timer-1p.json: a recording of runnext, not of timer-1p`},
+		{"burst", 2, "burst.json: no recording of burst here (verify --record " + dir + " writes one)"},
+	} {
+		if _, err := ReadRecording(dir, c.scenario, c.procs); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s on %d Ps: error %v, want %q", c.scenario, c.procs, err, c.want)
+		}
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// verify --real-from judges the model against a recording, running
+// nothing (no go command is needed), as it judged the runs when they
+// ran; --control-from judges a second recording against them as
+// --control's series is, and the report says where each came from.
+func TestScenarioJudgesRecordings(t *testing.T) {
+	t.Setenv("PATH", "") // nothing may be built or run
+	sc, err := scenarios.Load("timer-1p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, _ := modelConfig(sc, scenarios.Overrides{}, runtime.NumCPU())
+	// The model's own runs, recorded as if real, and a series 10% slower.
+	var model, slower []Observables
+	for seed := uint64(1); seed <= 5; seed++ {
+		c := cfg
+		c.Seed = seed
+		o, _, err := Model(sc.Program(), c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		model = append(model, o)
+		o.Makespan = o.Makespan * 11 / 10
+		slower = append(slower, o)
+	}
+	first, second := t.TempDir(), t.TempDir()
+	if err := WriteRecording(first, recordingOf(sc.Name, cfg.Procs, model)); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteRecording(second, recordingOf(sc.Name, cfg.Procs, slower)); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Scenario(context.Background(), sc, Options{Seeds: 5, Runs: 99, RealFrom: first, ControlFrom: second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Runs != 5 || rep.Go != "go1.26.8" || rep.LoadBefore != "0.52" {
+		t.Errorf("the report says %d runs with %s at load %s, want the recording's 5, go1.26.8, 0.52", rep.Runs, rep.Go, rep.LoadBefore)
+	}
+	if out := rep.Outside(); len(out) != 0 {
+		t.Errorf("the model judged against its own runs differs on %v", out)
+	}
+	if rep.Control == nil || rep.Control.Runs != 5 || rep.Control.From != filepath.Join(second, "timer-1p.json") {
+		t.Fatalf("control %+v, want the 5 runs recorded in %s", rep.Control, second)
+	}
+	if out := rep.Control.Outside(); !reflect.DeepEqual(out, []string{"makespan"}) {
+		t.Errorf("a recorded series 10%% slower differs on %v, want the makespan", out)
+	}
+	var text strings.Builder
+	if err := rep.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"against 5 real runs (go1.26.8, GOMAXPROCS=1; load average 0.52 before, 0.61 after",
+		"the real runs are those recorded in " + filepath.Join(first, "timer-1p.json") + ": none ran now",
+		"control: the 5 real runs recorded in " + filepath.Join(second, "timer-1p.json") + ", judged against the 5 as the model is: they differ on 1 of",
+	} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("the report has no %q:\n%s", want, text.String())
+		}
+	}
+}
