@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"unicode/utf8"
 
@@ -23,6 +24,21 @@ type Kind struct {
 	// Unknown says what an unknown field in it likely means ("a typo, or
 	// a profile of another layout than schedlab-costs/6").
 	Unknown string
+}
+
+// ReadFile reads the file at path, a regular file, at most limit bytes
+// of it and one more, so that the caller can refuse a file over the limit
+// with its own words without reading all of it.
+func ReadFile(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", path)
+	}
+	return io.ReadAll(io.LimitReader(f, limit+1))
 }
 
 // Decode decodes data, read from file, into v: valid UTF-8, one JSON

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -163,17 +162,9 @@ const (
 
 // Read reads and validates the profile in path.
 func Read(path string) (*Profile, error) {
-	f, err := os.Open(path)
+	data, err := jsonfile.ReadFile(path, MaxFileSize)
 	if err != nil {
 		return nil, fmt.Errorf("cost profile: %w", err)
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err == nil && !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("cost profile %s: not a regular file", path)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("cost profile %s: %w", path, err)
 	}
 	return Parse(path, data)
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -113,20 +112,12 @@ func ReadRecording(dir, scenario string, procs int) (*Recording, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.Open(path)
+	data, err := jsonfile.ReadFile(path, maxRecordingBytes)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("%s: no recording of %s here (verify --record %s writes one)", path, scenario, dir)
 		}
 		return nil, err
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err == nil && !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", path)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxRecordingBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	rec, err := ParseRecording(path, data)
 	if err != nil {
