@@ -278,9 +278,9 @@ its output order (read from its standard output, not its trace) is judged
 too: the model agrees when the real runs' commonest order is one of its
 seeds' orders. --all verifies every built-in, and its summary counts the
 observables that differ, again after Benjamini-Hochberg's correction for
-its many tests, and how many of them are near the real median (a duration
+its many tests, how many of them are near the real median (a duration
 within 2%, a share within a point): a tight real sample tells those apart
-though the model is not far off.
+though the model is not far off, and how many lie beyond every real run.
 
 --control runs the real program --runs times more, right after, and judges
 that second series against the first exactly as the model is judged: the

@@ -498,7 +498,7 @@ func WriteSummary(w io.Writer, reps []*Report) error {
 	}
 	fmt.Fprintln(tw, strings.Join(header, "\t"))
 	tests := correct(reps)
-	differing, undecided, judged, chance, near := 0, 0, 0, 0, 0
+	differing, undecided, judged, chance, near, beyond := 0, 0, 0, 0, 0, 0
 	for _, r := range reps {
 		cells := []string{safetext.Term(r.Scenario)}
 		for _, name := range names {
@@ -513,6 +513,9 @@ func WriteSummary(w io.Writer, reps []*Report) error {
 				differing++
 				if row.near() {
 					near++
+				}
+				if row.beyond() {
+					beyond++
 				}
 				if row.Corrected == "within" {
 					// p < Alpha alone, not after the correction.
@@ -540,6 +543,9 @@ func WriteSummary(w io.Writer, reps []*Report) error {
 		fmt.Fprintf(&b, "%d of the %d are near the real runs' median (a duration within %.0f%% of it, a share within %.0f point): a tight real sample tells them apart, but the model is not far off\n",
 			near, differing, 100*nearDuration, 100*nearShare)
 	}
+	if differing > 0 {
+		fmt.Fprintf(&b, "%d of the %d are beyond every real run (the model's median below the lowest or above the highest, or no real run agreeing with it); the rest overlap the real runs but lie to one side of them\n", beyond, differing)
+	}
 	if tests > 0 {
 		fmt.Fprintf(&b, "after %s's correction for the run's %d rank tests (false discovery rate %v): the model differs on %d of %d observables; the %d in brackets had p < %v alone, which so many tests give by chance, with the model's median inside the real range\n",
 			correctionName, tests, Alpha, differing-chance, judged, chance, Alpha)
@@ -556,6 +562,18 @@ const (
 	nearDuration = 0.02
 	nearShare    = 0.01
 )
+
+// beyond says whether row, a differing one, is beyond every real run: a
+// number whose model median is below the real runs' lowest or above
+// their highest, or a category no real run agreed on. A difference the
+// rank test finds can lie within the real range, where the real runs
+// spread wide around a model to one side of their middle.
+func (row *Row) beyond() bool {
+	if row.Outcome == "differs" {
+		return true
+	}
+	return row.Model < row.RealMin || row.Model > row.RealMax
+}
 
 // near says whether row's model median is near the real runs' median, as
 // the summary counts it: of a duration or a share only.

@@ -317,7 +317,39 @@ func TestSummaryCountsTheNearDifferences(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"near      ok       high      ok       ok         ok         ok          high", "far       ok       high      ok       ok         ok         high        high",
-		"differs from the real runs on 5 of", "2 of the 5 are near the real runs' median (a duration within 2% of it, a share within 1 point)"} {
+		"differs from the real runs on 5 of", "2 of the 5 are near the real runs' median (a duration within 2% of it, a share within 1 point)",
+		"5 of the 5 are beyond every real run"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the summary lacks %q:\n%s", want, b.String())
+		}
+	}
+}
+
+// Of the observables that differ, the summary counts those beyond every
+// real run: a model whose median lies past the real runs' extremes, not
+// one the rank test puts to one side of real runs that spread past it
+// (one slow run of ten, and a model a little slower than the other nine).
+func TestSummaryCountsTheDifferencesBeyondTheRealRuns(t *testing.T) {
+	us := time.Microsecond
+	runs := func(from time.Duration) []Observables {
+		var o []Observables
+		for i := range 10 {
+			o = append(o, Observables{Makespan: from + time.Duration(i)*us, Goroutines: 2})
+		}
+		return o
+	}
+	real := runs(1000 * us)
+	real[9].Makespan = 1100 * us
+	inside := &Report{Scenario: "inside", Seeds: []uint64{1}}
+	inside.Judge(runs(1008*us), real)
+	past := &Report{Scenario: "past", Seeds: []uint64{1}}
+	past.Judge(runs(1200*us), real)
+	var b strings.Builder
+	if err := WriteSummary(&b, []*Report{inside, past}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"inside    ok       high", "past      ok       high",
+		"differs from the real runs on 2 of", "1 of the 2 are beyond every real run (the model's median below the lowest or above the highest, or no real run agreeing with it)"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("the summary lacks %q:\n%s", want, b.String())
 		}
