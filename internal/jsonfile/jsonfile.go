@@ -29,15 +29,22 @@ type Kind struct {
 // ReadFile reads the file at path, a regular file, at most limit bytes
 // of it and one more, so that the caller can refuse a file over the limit
 // with its own words without reading all of it.
+//
+// It looks before it opens: opening a named pipe waits for a writer, and
+// a file anyone may name must not hang the command.
 func ReadFile(path string, limit int64) ([]byte, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", path)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err == nil && !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", path)
-	}
 	return io.ReadAll(io.LimitReader(f, limit+1))
 }
 

@@ -245,8 +245,8 @@ func Scenario(ctx context.Context, sc *scenarios.Scenario, o Options) (*Report, 
 	return rep, nil
 }
 
-// series is a second series of real runs, the control, and the load
-// around it, as the report says it.
+// series is a second series of real runs, the control, the load around
+// it as the report says it, and the recording it came from, if any.
 type series struct {
 	runs       []Observables
 	load, from string
