@@ -31,6 +31,9 @@ type realFlags struct {
 	force     bool
 	maxMemory byteSize
 	maxTrace  byteSize
+	// record is verify's --record folder, which --force also lets it
+	// write into when it holds recordings.
+	record string
 }
 
 func (f *realFlags) register(cmd *cobra.Command, runs int) {
@@ -51,7 +54,7 @@ func (f *realFlags) check() error {
 	if f.timeout <= 0 {
 		return usageError{fmt.Errorf("--timeout %v: want a positive duration such as 1m", f.timeout)}
 	}
-	if f.force && f.emit == "" {
+	if f.force && f.emit == "" && f.record == "" {
 		return usageError{errors.New("--force lets --emit write into a folder that is not empty: it needs --emit DIR")}
 	}
 	return nil
@@ -321,6 +324,7 @@ two that follow each other, and that count is the floor for a model's.`,
 			if err := modelOnly(cmd, "policy"); err != nil {
 				return err
 			}
+			rf.record = record
 			if err := rf.check(); err != nil {
 				return err
 			}
@@ -357,6 +361,9 @@ two that follow each other, and that count is the floor for a model's.`,
 				list = []*scenarios.Scenario{sc}
 			}
 			if err != nil {
+				return err
+			}
+			if err := recordingsFree(record, list, rf.force); err != nil {
 				return err
 			}
 			ctx, stop := interruptible()
@@ -400,13 +407,32 @@ two that follow each other, and that count is the floor for a model's.`,
 	cmd.Flags().BoolVar(&control, "control", false, "run the program --runs times more and judge that series against the first as the model is: how often the runtime differs from itself")
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text, or json (one object per scenario)")
 	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletions("text", "json"))
-	cmd.Flags().StringVar(&record, "record", "", "keep the real runs' figures in this directory, one file a scenario, for --real-from and --control-from")
+	cmd.Flags().StringVar(&record, "record", "", "keep the real runs' figures in this directory, one file a scenario, for --real-from and --control-from (--force: over a series recorded there before)")
 	cmd.Flags().StringVar(&realFrom, "real-from", "", "judge the model against the real runs recorded in this directory (by --record), running nothing")
 	cmd.Flags().StringVar(&controlFrom, "control-from", "", "judge the real runs recorded in this directory against the real runs, as --control judges its second series")
 	for _, name := range []string{"record", "real-from", "control-from"} {
 		_ = cmd.MarkFlagDirname(name)
 	}
 	return cmd
+}
+
+// recordingsFree refuses, before anything runs, a --record folder that
+// already holds a recording of one of the scenarios: a series recorded
+// before, which the new one would replace or mix with, unless --force.
+func recordingsFree(dir string, list []*scenarios.Scenario, force bool) error {
+	if dir == "" {
+		return nil
+	}
+	for _, sc := range list {
+		path, err := verify.RecordingPath(dir, sc.Name)
+		if err != nil {
+			return usageError{fmt.Errorf("--record: %w", err)}
+		}
+		if _, err := os.Lstat(path); err == nil && !force {
+			return usageError{fmt.Errorf("--record %s: %s is there already, a series recorded before: give a new folder, or --force to write over it", dir, path)}
+		}
+	}
+	return nil
 }
 
 // recordingFlags refuses what the recording flags cannot do together:

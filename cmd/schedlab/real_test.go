@@ -161,6 +161,29 @@ func TestVerifyRecordsWhatItJudged(t *testing.T) {
 	}
 }
 
+// verify --record refuses, before anything runs, a folder holding a
+// recording of a scenario it would record: the new series would replace
+// that one, or mix with it (a folder with another scenario's is free).
+// --force lets it write over them.
+func TestVerifyRecordKeepsWhatIsThere(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("PATH", t.TempDir()) // nothing may be built or run
+	if err := os.WriteFile(filepath.Join(dir, "steal.json"), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := cli(t, "verify", "--all", "--record", dir)
+	if want := "--record " + dir + ": " + filepath.Join(dir, "steal.json") + " is there already, a series recorded before: give a new folder, or --force to write over it"; code != exitUsage || !strings.Contains(errOut, want) {
+		t.Errorf("exit %d, stderr %q; want exit %d and %q", code, errOut, exitUsage, want)
+	}
+	// tour's folder holds no tour.json: it goes on to build, which needs
+	// the go command; with --force, so does --all.
+	for _, args := range [][]string{{"verify", "tour", "--record", dir}, {"verify", "--all", "--record", dir, "--force"}} {
+		if code, _, errOut := cli(t, args...); code != exitRun || !strings.Contains(errOut, "the go command is not on PATH") {
+			t.Errorf("%q: exit %d, stderr %q; want it to go on to the build", args, code, errOut)
+		}
+	}
+}
+
 // verify --real-from judges the model against recorded runs and runs
 // nothing: it needs no go command. --control-from judges a second
 // recording against them. A recording of another scenario's is refused
