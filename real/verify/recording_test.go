@@ -179,3 +179,39 @@ func TestScenarioJudgesRecordings(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseRecording reads any bytes as a recording, as --real-from reads
+// a file anyone may send: whatever the bytes, a recording whose every
+// figure is in range, or an error on one line that names the file.
+func FuzzParseRecording(f *testing.F) {
+	dir := f.TempDir()
+	runs := controlRuns(time.Millisecond, 0.5)
+	runs[0].Output = []string{"a", "b"}
+	if err := WriteRecording(dir, recordingOf("tour", 2, runs)); err != nil {
+		f.Fatal(err)
+	}
+	good, err := os.ReadFile(filepath.Join(dir, "tour.json"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(good)
+	f.Add(good[:len(good)/2])
+	f.Add([]byte(`{"schedlab_recording": 1, "runs": [{"untraced": true, "ended": "deadlock"}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		rec, err := ParseRecording("f.json", data)
+		if err != nil {
+			if msg := err.Error(); !strings.HasPrefix(msg, "f.json") || strings.Contains(msg, "\n") || len(msg) > 2000 {
+				t.Fatalf("error %q", msg)
+			}
+			return
+		}
+		if len(rec.Runs) == 0 || rec.Procs < 1 || rec.CPUs < 1 {
+			t.Fatalf("took %+v", rec)
+		}
+		for _, o := range rec.Runs {
+			if o.Makespan < 0 || o.Utilisation < 0 || o.Utilisation > 1 || o.Untraced != rec.Runs[0].Untraced {
+				t.Fatalf("took a run %+v", o)
+			}
+		}
+	})
+}
