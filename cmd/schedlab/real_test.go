@@ -234,7 +234,7 @@ func TestVerifyRealFromRunsNothing(t *testing.T) {
 	}
 	os.Rename(filepath.Join(dir, "tour.json"), path)
 	code, _, errOut = cli(t, "verify", file, "--real-from", dir)
-	if code != exitUsage || !strings.Contains(errOut, path+": a recording of tour, not of two") {
+	if code != exitUsage || !strings.Contains(errOut, path+`: a recording of "tour", not of "two"`) {
 		t.Errorf("another scenario's recording: exit %d, %s", code, errOut)
 	}
 }

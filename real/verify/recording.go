@@ -7,7 +7,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"strings"
 	"unicode/utf8"
@@ -73,26 +72,46 @@ const (
 	maxRecordedLine = 4096
 )
 
-// recordingName is the scenario names a recording's file is named after:
-// the names a scenario file may give itself (scenarios' validName), so
-// that no name reaches outside the folder.
-var recordingName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,99}$`)
+// RecordingPath is where the recording of scenario is kept in dir: a
+// file named after the scenario, in lower-case letters, digits, - and _
+// (a built-in's name as it is; a file's name such as "My Demo" as
+// my-demo), so that no name reaches outside the folder. Two names that
+// come to one file are told apart when it is read: the file says whose
+// it is.
+func RecordingPath(dir, scenario string) string {
+	return filepath.Join(dir, fileName(scenario)+".json")
+}
 
-// RecordingPath is where the recording of scenario is kept in dir.
-func RecordingPath(dir, scenario string) (string, error) {
-	if !recordingName.MatchString(scenario) {
-		return "", fmt.Errorf("scenario %q: a recording is named after its scenario, and this name cannot name a file (want lower-case letters, digits, - and _)", scenario)
+// fileName is scenario as RecordingPath names its file: every run of
+// other characters one -, at most 100 bytes, and "scenario" for a name
+// with nothing left.
+func fileName(scenario string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(scenario) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '_':
+			b.WriteRune(r)
+			dash = false
+		case !dash && b.Len() > 0:
+			b.WriteByte('-')
+			dash = true
+		}
+		if b.Len() >= 100 {
+			break
+		}
 	}
-	return filepath.Join(dir, scenario+".json"), nil
+	name := strings.TrimRight(b.String(), "-")
+	if name == "" {
+		return "scenario"
+	}
+	return name
 }
 
 // WriteRecording writes rec into dir, made if need be, as
 // RecordingPath names it, in this schedlab's format.
 func WriteRecording(dir string, rec *Recording) error {
-	path, err := RecordingPath(dir, rec.Scenario)
-	if err != nil {
-		return err
-	}
+	path := RecordingPath(dir, rec.Scenario)
 	out := *rec
 	out.Format = recordingFormat
 	b, err := json.MarshalIndent(&out, "", "  ")
@@ -108,10 +127,7 @@ func WriteRecording(dir string, rec *Recording) error {
 // ReadRecording reads the recording of scenario, run on procs Ps, from
 // dir.
 func ReadRecording(dir, scenario string, procs int) (*Recording, error) {
-	path, err := RecordingPath(dir, scenario)
-	if err != nil {
-		return nil, err
-	}
+	path := RecordingPath(dir, scenario)
 	data, err := jsonfile.ReadFile(path, maxRecordingBytes)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -125,7 +141,7 @@ func ReadRecording(dir, scenario string, procs int) (*Recording, error) {
 	}
 	switch {
 	case rec.Scenario != scenario:
-		return nil, fmt.Errorf("%s: a recording of %s, not of %s", path, rec.Scenario, scenario)
+		return nil, fmt.Errorf("%s: a recording of %q, not of %q", path, safetext.Clip(rec.Scenario, 40), scenario)
 	case rec.Procs != procs:
 		return nil, fmt.Errorf("%s: recorded with GOMAXPROCS=%d; the model runs %s on %d Ps (--procs %d judges it against this recording)", path, rec.Procs, scenario, procs, rec.Procs)
 	case rec.CPUs != runtime.NumCPU():
@@ -160,8 +176,8 @@ func ParseRecording(file string, data []byte) (*Recording, error) {
 // text that is too long or not UTF-8 (it is shown in the report, made
 // safe there as everything is: safetext), a series too long.
 func (rec *Recording) check() error {
-	if !recordingName.MatchString(rec.Scenario) {
-		return fmt.Errorf("scenario %q: not a scenario's name", safetext.Clip(rec.Scenario, 40))
+	if rec.Scenario == "" || !utf8.ValidString(rec.Scenario) || len(rec.Scenario) > maxRecordedText {
+		return fmt.Errorf("scenario %q: want a scenario's name", safetext.Clip(rec.Scenario, 40))
 	}
 	if rec.Procs < 1 || rec.Procs > 1<<16 {
 		return fmt.Errorf("procs %d: want 1 to 65536", rec.Procs)

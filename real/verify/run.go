@@ -266,7 +266,7 @@ func realSeries(ctx context.Context, sc *scenarios.Scenario, cfg gmp.Config, o O
 		rep.Go, rep.LoadBefore, rep.LoadAfter, rep.Runs = rec.Go, rec.LoadBefore, rec.LoadAfter, len(rec.Runs)
 		rep.Load = DescribeLoad(rep.LoadBefore, rep.LoadAfter)
 		real = rec.Runs
-		path, _ := RecordingPath(o.RealFrom, sc.Name)
+		path := RecordingPath(o.RealFrom, sc.Name)
 		rep.Notes = append(rep.Notes, fmt.Sprintf("the real runs are those recorded in %s: none ran now", path))
 	} else {
 		s, done, err := Session(ctx, sc, cfg, o.real())
@@ -302,7 +302,7 @@ func realSeries(ctx context.Context, sc *scenarios.Scenario, cfg gmp.Config, o O
 		if err != nil {
 			return nil, nil, false, err
 		}
-		path, _ := RecordingPath(o.ControlFrom, sc.Name)
+		path := RecordingPath(o.ControlFrom, sc.Name)
 		second = &series{runs: rec.Runs, load: DescribeLoad(rec.LoadBefore, rec.LoadAfter), from: path}
 	}
 	return real, second, untraced, nil
@@ -316,7 +316,7 @@ func readSeries(dir string, sc *scenarios.Scenario, procs int, untraced bool) (*
 		return nil, &RecordingError{err}
 	}
 	if rec.Runs[0].Untraced != untraced {
-		path, _ := RecordingPath(dir, sc.Name)
+		path := RecordingPath(dir, sc.Name)
 		return nil, &RecordingError{fmt.Errorf("%s: its runs were %s, and %s's are %s", path, tracedWord(rec.Runs[0].Untraced), sc.Name, tracedWord(untraced))}
 	}
 	return rec, nil
