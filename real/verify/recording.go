@@ -185,9 +185,9 @@ func (rec *Recording) check() error {
 	if rec.CPUs < 1 || rec.CPUs > 1<<16 {
 		return fmt.Errorf("cpus %d: want 1 to 65536", rec.CPUs)
 	}
-	for _, s := range []string{rec.Go, rec.LoadBefore, rec.LoadAfter} {
-		if !utf8.ValidString(s) || len(s) > maxRecordedText {
-			return fmt.Errorf("%q: want a short line of text", safetext.Clip(s, 40))
+	for _, f := range []struct{ name, text string }{{"go", rec.Go}, {"load_before", rec.LoadBefore}, {"load_after", rec.LoadAfter}} {
+		if !utf8.ValidString(f.text) || len(f.text) > maxRecordedText {
+			return fmt.Errorf("%s %q: want a short line of text", f.name, safetext.Clip(f.text, 40))
 		}
 	}
 	switch n := len(rec.Runs); {

@@ -85,6 +85,7 @@ func TestARecordingIsCheckedWhole(t *testing.T) {
 		{"negative", strings.Replace(good, `"makespan_ns": 1000`, `"makespan_ns": -1`, 1), "f.json: run 1: makespan -1: below zero"},
 		{"share", strings.Replace(good, `"utilisation": 0.5`, `"utilisation": 1.5`, 1), "f.json: run 1: the P utilisation 1.5: want 0 to 1"},
 		{"mixed", strings.Replace(good, `}]}`, `}, {"untraced": true, "ended": "deadlock"}]}`, 1), "f.json: run 2: traced and untraced runs in one series"},
+		{"text", strings.Replace(good, `"0.5"`, `"`+strings.Repeat("9", 300)+`"`, 1), `f.json: load_before "999999999999999999999999999999999999999…": want a short line of text`},
 		{"line", strings.Replace(good, `"utilisation": 0.5`, `"utilisation": 0.5, "output": ["a\nb"]`, 1), `f.json: run 1: output line "a\nb": want a short line of text`},
 		{"too big", good + strings.Repeat(" ", maxRecordingBytes), "f.json:1:1: larger than 64 MiB"},
 	} {
