@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"runtime"
 	rtrace "runtime/trace"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/schedlab/schedlab/real/verify"
 )
 
 // hostile is what a shared scenario or trace can carry to a terminal: OSC
@@ -178,5 +181,46 @@ main:
 	_, out, _ = cli(t, "trace", traceFile, "--format", "text")
 	if !strings.Contains(out, `blocks (\x1b]0;pw\x07\u009b2J!)`) {
 		t.Errorf("the trace's block reason is not shown visibly:\n%s", out)
+	}
+}
+
+// A recording is anyone's file too: its toolchain, loads and printed lines
+// reach the report with their control characters made visible, and an
+// ending that is not one of Go's is refused, its text made visible in the
+// error.
+func TestARecordingReachesNoTerminalRaw(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	raw := "\x1b]0;pwned\a\x1b]52;c;aGVsbG8=\a\x1b[2J\x1b[31m\a\u009b31m\x7f"
+	dir := t.TempDir()
+	var runs []verify.Observables
+	for range 3 {
+		runs = append(runs, verify.Observables{Makespan: 40000, Goroutines: 2, PeakLive: 3, Utilisation: 0.2, FirstStarted: 3,
+			Output: []string{"3" + raw, "2", "1"}})
+	}
+	rec := &verify.Recording{Scenario: "print-order-2p", Procs: 2, CPUs: runtime.NumCPU(), Go: "go1.26" + raw, LoadBefore: raw, LoadAfter: "1", Runs: runs}
+	if err := verify.WriteRecording(dir, rec); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := cli(t, "verify", "print-order-2p", "--seeds", "2", "--real-from", dir)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, `"3\x1b]0;pwned\a`) {
+		t.Errorf("the report does not show the printed line made visible:\n%s", out)
+	}
+	if bad := terminalUnsafe(out + errOut); bad != "" {
+		t.Errorf("a recording's text reached the terminal raw: %q", bad)
+	}
+	untraced := &verify.Recording{Scenario: "nested-submit", Procs: 2, CPUs: runtime.NumCPU(), Go: "go1.26.8", LoadBefore: "1", LoadAfter: "1",
+		Runs: []verify.Observables{{Untraced: true, Ended: "deadlock" + raw}}}
+	if err := verify.WriteRecording(dir, untraced); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut = cli(t, "verify", "nested-submit", "--seeds", "1", "--real-from", dir)
+	if code != exitUsage || !strings.Contains(errOut, `run 1: ended "deadlock\x1b]0;pwned\a`) {
+		t.Errorf("an ending that is not Go's: exit %d, stderr %q", code, errOut)
+	}
+	if bad := terminalUnsafe(out + errOut); bad != "" {
+		t.Errorf("a recording's ending reached the terminal raw: %q", bad)
 	}
 }

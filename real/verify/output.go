@@ -153,6 +153,17 @@ func endingOf(out prog.Output) string {
 	return fmt.Sprintf("exit status %d", out.ExitCode)
 }
 
+// isEnding says whether s is one of endingOf's words, which a recording
+// of untraced runs must hold (and a traced run's is empty).
+func isEnding(s string) bool {
+	if s == gmp.Deadlock.String() || s == gmp.Panicked.String() {
+		return true
+	}
+	code, ok := strings.CutPrefix(s, "exit status ")
+	n, err := strconv.Atoi(code)
+	return ok && err == nil && n >= 0 && n <= 255 && strconv.Itoa(n) == code
+}
+
 // judgeEnding is the row of how untraced runs ended, against the model's
 // endings in Go's own words for a deadlock or a panic (endWords).
 func judgeEnding(model []string, real []Observables) Row {

@@ -230,8 +230,8 @@ func (o *Observables) check() error {
 	if math.IsNaN(o.Utilisation) || o.Utilisation < 0 || o.Utilisation > 1 {
 		return fmt.Errorf("the P utilisation %v: want 0 to 1", o.Utilisation)
 	}
-	if !utf8.ValidString(o.Ended) || len(o.Ended) > maxRecordedText {
-		return fmt.Errorf("ended %q: want a short line of text", safetext.Clip(o.Ended, 40))
+	if o.Untraced && !isEnding(o.Ended) || !o.Untraced && o.Ended != "" {
+		return fmt.Errorf("ended %q: want deadlock, panic or exit status N for an untraced run, nothing for a traced one", safetext.Clip(o.Ended, 40))
 	}
 	for _, line := range o.Output {
 		if !utf8.ValidString(line) || strings.ContainsAny(line, "\n\r") || len(line) > maxRecordedLine {

@@ -86,6 +86,8 @@ func TestARecordingIsCheckedWhole(t *testing.T) {
 		{"share", strings.Replace(good, `"utilisation": 0.5`, `"utilisation": 1.5`, 1), "f.json: run 1: the P utilisation 1.5: want 0 to 1"},
 		{"mixed", strings.Replace(good, `}]}`, `}, {"untraced": true, "ended": "deadlock"}]}`, 1), "f.json: run 2: traced and untraced runs in one series"},
 		{"text", strings.Replace(good, `"0.5"`, `"`+strings.Repeat("9", 300)+`"`, 1), `f.json: load_before "999999999999999999999999999999999999999…": want a short line of text`},
+		{"ending", strings.Replace(good, `"utilisation": 0.5}`, `"utilisation": 0.5, "ended": "deadlock"}`, 1), `f.json: run 1: ended "deadlock": want deadlock, panic or exit status N for an untraced run, nothing for a traced one`},
+		{"untraced ending", strings.Replace(good, `"utilisation": 0.5}`, `"untraced": true, "ended": "exit status 01"}`, 1), `f.json: run 1: ended "exit status 01": want`},
 		{"line", strings.Replace(good, `"utilisation": 0.5`, `"utilisation": 0.5, "output": ["a\nb"]`, 1), `f.json: run 1: output line "a\nb": want a short line of text`},
 		{"too big", good + strings.Repeat(" ", maxRecordingBytes), "f.json:1:1: larger than 64 MiB"},
 	} {

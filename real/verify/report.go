@@ -410,7 +410,10 @@ func (r *Report) WriteText(w io.Writer) error {
 			if row.Verdict == noReal {
 				real = "-"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", row.Observable, clipCell(row.ModelValues), "-", clipCell(real), row.Verdict)
+			// The values are the runs' own words, quoted where they
+			// are printed lines; made safe for the terminal all the
+			// same, as a recording's are anyone's.
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", row.Observable, clipCell(safetext.Term(row.ModelValues)), "-", clipCell(safetext.Term(real)), row.Verdict)
 			continue
 		}
 		switch row.Verdict {
