@@ -9,6 +9,8 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
+	"strings"
 	"syscall"
 	"time"
 
@@ -366,6 +368,12 @@ two that follow each other, and that count is the floor for a model's.`,
 			if err := recordingsFree(record, list, rf.force); err != nil {
 				return err
 			}
+			var unrecorded []string
+			if all {
+				if list, unrecorded, err = recordedOnly(list, realFrom, controlFrom); err != nil {
+					return err
+				}
+			}
 			ctx, stop := interruptible()
 			defer stop()
 			var reps []*verify.Report
@@ -392,9 +400,20 @@ two that follow each other, and that count is the floor for a model's.`,
 			}
 			if format == "text" && len(list) > 1 {
 				fmt.Fprintln(stdout)
-				return verify.WriteSummary(stdout, reps)
+				if err := verify.WriteSummary(stdout, reps); err != nil {
+					return err
+				}
 			}
-			return nil
+			if len(unrecorded) > 0 {
+				// On the report's last line, or beside JSON, which has
+				// an object a scenario and no room for one that is not.
+				w := stdout
+				if format == "json" {
+					w = cmd.ErrOrStderr()
+				}
+				_, err = fmt.Fprintf(w, "not judged, for want of a recording: %s\n", strings.Join(unrecorded, ", "))
+			}
+			return err
 		},
 	}
 	sim.register(cmd, "stop")
@@ -430,6 +449,33 @@ func recordingsFree(dir string, list []*scenarios.Scenario, force bool) error {
 		}
 	}
 	return nil
+}
+
+// recordedOnly is list without the scenarios that --real-from's or
+// --control-from's folder holds no recording of, and those left out: a
+// series recorded for some of the built-ins is judged for those (verify
+// --all reads each). A folder with none of them is a mistake.
+func recordedOnly(list []*scenarios.Scenario, dirs ...string) (kept []*scenarios.Scenario, left []string, err error) {
+	for _, sc := range list {
+		missing := false
+		for _, dir := range dirs {
+			if dir == "" {
+				continue
+			}
+			if _, err := os.Stat(verify.RecordingPath(dir, sc.Name)); err != nil {
+				missing = true
+			}
+		}
+		if missing {
+			left = append(left, sc.Name)
+		} else {
+			kept = append(kept, sc)
+		}
+	}
+	if len(kept) == 0 {
+		return nil, nil, usageError{fmt.Errorf("no recording of any built-in in %s (verify --all --record DIR writes them)", strings.Join(slices.DeleteFunc(slices.Clone(dirs), func(d string) bool { return d == "" }), " and "))}
+	}
+	return kept, left, nil
 }
 
 // recordingFlags refuses what the recording flags cannot do together:

@@ -184,6 +184,37 @@ func TestVerifyRecordKeepsWhatIsThere(t *testing.T) {
 	}
 }
 
+// verify --all --real-from judges the built-ins the folder holds a
+// recording of, and names those it does not; a folder with none is a
+// mistake.
+func TestVerifyAllJudgesWhatWasRecorded(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("PATH", t.TempDir())
+	dir := t.TempDir()
+	for _, name := range []string{"runnext", "timer-1p"} {
+		sc, err := scenarios.Load(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := &verify.Recording{Scenario: name, Procs: sc.Config().Procs, CPUs: runtime.NumCPU(), Go: "go1.26.8", LoadBefore: "1", LoadAfter: "1",
+			Runs: []verify.Observables{{Makespan: 1000, Goroutines: 3, Utilisation: 0.9}, {Makespan: 1100, Goroutines: 3, Utilisation: 0.9}}}
+		if err := verify.WriteRecording(dir, rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out, errOut := cli(t, "verify", "--all", "--seeds", "1", "--real-from", dir)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "\n2 scenarios; the model differs") || !regexp.MustCompile(`\nnot judged, for want of a recording: tour, overflow, steal, .*forever-cooperative\n$`).MatchString(out) {
+		t.Errorf("the report does not judge the two recorded and name the rest:\n%s", out)
+	}
+	code, _, errOut = cli(t, "verify", "--all", "--real-from", t.TempDir())
+	if code != exitUsage || !strings.Contains(errOut, "no recording of any built-in in ") {
+		t.Errorf("an empty folder: exit %d, %s", code, errOut)
+	}
+}
+
 // verify --real-from judges the model against recorded runs and runs
 // nothing: it needs no go command. --control-from judges a second
 // recording against them. A recording of another scenario's is refused
