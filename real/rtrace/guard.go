@@ -11,7 +11,7 @@ import (
 // traces where it should return an error: it checks a P's status
 // (ProcStatus) as a byte but looks the whole number up when it describes
 // the transition, so a status of 6144 passes the check and indexes a
-// table of five (testdata/fuzz/FuzzRead holds such a trace). A trace is
+// table of five (testdata/procstatus-6144.trace is such a trace). A trace is
 // a file anyone may send; it must end in an error, not a crash. Only the
 // package's calls are guarded, so that a panic of schedlab's own code
 // still fails its tests.

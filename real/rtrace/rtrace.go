@@ -209,7 +209,7 @@ func ReadWith(r io.Reader, o Options, visit func(Event)) (*Summary, error) {
 			continue
 		}
 		if o.Scenario && !ended {
-			where, err := guard(func() (answer, error) { return inScenario(ev), nil })
+			where, err := inScenario(ev)
 			if err != nil {
 				return s, traceError{"reading the trace", err}
 			}
@@ -285,19 +285,29 @@ const (
 // the tracer's frame-pointer unwinding can skip the interrupted
 // function's caller (a preempted spin loop's stack reads main.spin,
 // main.main, without main.scenario between).
-func inScenario(ev trace.Event) answer {
+func inScenario(ev trace.Event) (answer, error) {
 	if ev.Goroutine() != 1 {
-		return unknown
+		return unknown, nil
 	}
+	frames, err := guard(func() ([]string, error) { return stackFuncs(ev), nil })
+	if err != nil || frames == nil {
+		return unknown, err
+	}
+	return stackInScenario(frames), nil
+}
+
+// stackFuncs is the functions of ev's stack, innermost first, or nil if
+// it has none.
+func stackFuncs(ev trace.Event) []string {
 	st := ev.Stack()
 	if st == trace.NoStack {
-		return unknown
+		return nil
 	}
 	var frames []string
 	for f := range st.Frames() {
 		frames = append(frames, f.Func)
 	}
-	return stackInScenario(frames)
+	return frames
 }
 
 // stackInScenario is inScenario's answer for the main goroutine's stack,
