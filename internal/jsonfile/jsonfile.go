@@ -22,7 +22,7 @@ type Kind struct {
 	// Noun names the file's kind: "profile", "recording".
 	Noun string
 	// Unknown says what an unknown field in it likely means ("a typo, or
-	// a profile of another layout than schedlab-costs/6").
+	// a profile of another layout than schedlab-costs/5").
 	Unknown string
 }
 
