@@ -159,9 +159,11 @@ func isEnding(s string) bool {
 	if s == gmp.Deadlock.String() || s == gmp.Panicked.String() {
 		return true
 	}
+	// Any status Go's os/exec reports, -1 for a process a signal ended
+	// included: endingOf writes what it was given.
 	code, ok := strings.CutPrefix(s, "exit status ")
 	n, err := strconv.Atoi(code)
-	return ok && err == nil && n >= 0 && n <= 255 && strconv.Itoa(n) == code
+	return ok && err == nil && strconv.Itoa(n) == code
 }
 
 // judgeEnding is the row of how untraced runs ended, against the model's

@@ -99,6 +99,13 @@ func TestARecordingIsCheckedWhole(t *testing.T) {
 	if _, err := ParseRecording("f.json", []byte(good)); err != nil {
 		t.Errorf("a good recording: %v", err)
 	}
+	// Every ending endingOf writes, a signal's -1 among them.
+	for _, ended := range []string{"deadlock", "panic", "exit status 0", "exit status 2", "exit status -1"} {
+		untraced := strings.Replace(good, `"utilisation": 0.5}`, `"untraced": true, "ended": "`+ended+`"}`, 1)
+		if _, err := ParseRecording("f.json", []byte(untraced)); err != nil {
+			t.Errorf("an untraced run that ended %q: %v", ended, err)
+		}
+	}
 }
 
 // A recording is judged only against its own scenario, on as many Ps,
