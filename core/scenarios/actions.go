@@ -444,7 +444,7 @@ func (p *reader) action(n ast.Node) (gmp.Op, bool) {
 			for i, mv := range x.Values {
 				keys[i] = keyName(mv)
 			}
-			p.errorf(n, "put each action in its own list item: - "+keys[0]+": …", "one action per list item, but this one has %d keys (%s)", len(keys), strings.Join(keys, ", "))
+			p.errorf(n, "put each action in its own list item: - "+clip(keys[0])+": …", "one action per list item, but this one has %d keys (%s)", len(keys), strings.Join(keys, ", "))
 			return gmp.Op{}, false
 		}
 		return p.keyedAction(x.Values[0], pos)

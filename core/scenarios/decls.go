@@ -65,7 +65,7 @@ func (p *reader) poolDecls(n ast.Node) []gmp.PoolDecl {
 		d := gmp.PoolDecl{Name: name, Pos: p.pos(mv.Key)}
 		opts, ok := p.resolve(mv.Value).(*ast.MappingNode)
 		if !ok {
-			p.errorf(mv.Value, "write "+name+": {size: 8}", "pool %s needs a mapping of options such as size", name)
+			p.errorf(mv.Value, "write "+clip(name)+": {size: 8}", "pool %s needs a mapping of options such as size", name)
 			return
 		}
 		f := p.mapping(opts, poolKeys, "pool "+name)

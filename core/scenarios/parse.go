@@ -27,6 +27,9 @@ const (
 	maxSemSize   = 1_000_000_000
 	maxActions   = 100_000 // actions in a file, counting each use of an alias
 	maxErrors    = 20
+	// maxHint bounds a hint: the longest the parser writes, the list of
+	// built-ins, is a few hundred bytes.
+	maxHint = 1024
 )
 
 var topKeys = []string{"name", "title", "summary", "procs", "seed", "until", "max_events", "policy", "noise", "start", "cpus", "load", "expect", "chans", "pools", "sems", "mutexes", "rwmutexes", "waitgroups", "main", "notes", "ask", "marks"}
@@ -117,7 +120,9 @@ func (p *reader) errorf(n ast.Node, hint, format string, args ...any) {
 			args[i] = clip(s)
 		}
 	}
-	e := &Error{Pos: p.pos(n), Msg: fmt.Sprintf(format, args...), Hint: hint}
+	// A hint quotes a user's text only through clip; maxHint holds it to
+	// that should a call forget.
+	e := &Error{Pos: p.pos(n), Msg: fmt.Sprintf(format, args...), Hint: safetext.Clip(hint, maxHint)}
 	// A node an alias reaches is read again at each use: a mistake in a
 	// list that holds itself would be reported once per use, up to the
 	// limit. The same message at the same place is one mistake.

@@ -582,6 +582,37 @@ func TestErrorFormat(t *testing.T) {
 	}
 }
 
+// TestAHintQuotesClippedText: where a hint repeats what the file says (a
+// name), it repeats at most maxQuoted runes of it, as the
+// message does: a 3000-byte name is one mistake, not a 3 KB error.
+func TestAHintQuotesClippedText(t *testing.T) {
+	long := strings.Repeat("x", 3000)
+	for _, tc := range []struct{ what, src, hint string }{
+		{"an alias naming no anchor", "procs: 1\nmain: *" + long + "\n", "define it first with &"},
+		{"a pool without options", "procs: 1\npools: {" + long + ": 3}\nmain: [cpu: 1ms]\n", "write "},
+		{"two actions in one item", actions + "  - {" + long + ": 1ms, cpu: 1ms}\n", "put each action in its own list item"},
+	} {
+		_, err := Parse("bad.yaml", []byte(tc.src))
+		list, ok := err.(ErrorList)
+		if !ok {
+			t.Fatalf("%s: err = %v, want an ErrorList", tc.what, err)
+		}
+		found := false
+		for _, e := range list {
+			if !strings.HasPrefix(e.Hint, tc.hint) {
+				continue
+			}
+			found = true
+			if len(e.Hint) > 300 || !strings.Contains(e.Hint, "…") {
+				t.Errorf("%s: the hint is %d bytes, want the name clipped: %.120q", tc.what, len(e.Hint), e.Hint)
+			}
+		}
+		if !found {
+			t.Errorf("%s: no hint starting %q in\n%v", tc.what, tc.hint, err)
+		}
+	}
+}
+
 func TestParseErrorLimit(t *testing.T) {
 	src := actions + strings.Repeat("  - cpu: 1x\n", 30)
 	_, err := Parse("bad.yaml", []byte(src))

@@ -41,7 +41,7 @@ func (p *reader) resolve(n ast.Node) ast.Node {
 			}
 			target, ok := p.anchors[name]
 			if !ok {
-				p.errorf(x, "define it first with &"+name, "alias *%s names no anchor", name)
+				p.errorf(x, "define it first with &"+clip(name), "alias *%s names no anchor", name)
 				return nil
 			}
 			n = target
@@ -156,7 +156,7 @@ func (p *reader) duration(n ast.Node, what string) time.Duration {
 		return 0
 	}
 	if _, isInt := r.(*ast.IntegerNode); isInt && s != "0" {
-		p.errorf(n, "add a unit: "+s+"ms or "+s+"us", "duration %q has no unit", s)
+		p.errorf(n, "add a unit: "+clip(s)+"ms or "+clip(s)+"us", "duration %q has no unit", s)
 		return 0
 	}
 	d, err := time.ParseDuration(s)
