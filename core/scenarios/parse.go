@@ -28,8 +28,8 @@ const (
 	maxActions   = 100_000 // actions in a file, counting each use of an alias
 	maxErrors    = 20
 	// maxHint bounds a hint: the longest the parser writes, the list of
-	// built-ins, is a few hundred bytes.
-	maxHint = 1024
+	// facts a question may ask, is about 1.2 KB.
+	maxHint = 1536
 )
 
 var topKeys = []string{"name", "title", "summary", "procs", "seed", "until", "max_events", "policy", "noise", "start", "cpus", "load", "expect", "chans", "pools", "sems", "mutexes", "rwmutexes", "waitgroups", "main", "notes", "ask", "marks"}

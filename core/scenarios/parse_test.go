@@ -613,6 +613,38 @@ func TestAHintQuotesClippedText(t *testing.T) {
 	}
 }
 
+// TestAMessageQuotesClippedText: a fact's name or argument comes back
+// in its error clipped, as every quoted text does.
+func TestAMessageQuotesClippedText(t *testing.T) {
+	long := strings.Repeat("\x18", 3000)
+	for _, tc := range []struct{ what, src, msg string }{
+		{"an unknown fact", actions + "ask:\n  - at: 1ms\n    question: q\n    answer: {" + long + ": P1}\n", "unknown fact"},
+		{"a fact's argument", actions + "ask:\n  - at: 1ms\n    question: q\n    answer: {next-on: " + long + "}\n", "next-on: wants a P"},
+	} {
+		_, err := Parse("bad.yaml", []byte(tc.src))
+		list, ok := err.(ErrorList)
+		if !ok {
+			t.Fatalf("%s: err = %v, want an ErrorList", tc.what, err)
+		}
+		found := false
+		for _, e := range list {
+			if !strings.HasPrefix(e.Msg, tc.msg) {
+				continue
+			}
+			found = true
+			if len(e.Msg) > 500 || !strings.Contains(e.Msg, "…") {
+				t.Errorf("%s: the message is %d bytes, want the text clipped: %.120q", tc.what, len(e.Msg), e.Msg)
+			}
+			if strings.HasSuffix(e.Hint, "…") {
+				t.Errorf("%s: the hint lost its end: %.80q", tc.what, e.Hint[len(e.Hint)-80:])
+			}
+		}
+		if !found {
+			t.Errorf("%s: no message starting %q in\n%.2000v", tc.what, tc.msg, err)
+		}
+	}
+}
+
 func TestParseErrorLimit(t *testing.T) {
 	src := actions + strings.Repeat("  - cpu: 1x\n", 30)
 	_, err := Parse("bad.yaml", []byte(src))

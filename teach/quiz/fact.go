@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/schedlab/schedlab/core/gmp"
+	"github.com/schedlab/schedlab/internal/safetext"
 )
 
 // FactKind is what a question asks about.
@@ -485,32 +486,35 @@ func ParseFact(name, arg string, declared func(what, name string) (int, bool)) (
 		}
 	}
 	if info == nil {
-		return Fact{}, fmt.Errorf("unknown fact %q: want one of %s", name, strings.Join(names, ", "))
+		return Fact{}, fmt.Errorf("unknown fact %q: want one of %s", safetext.Clip(name, safetext.QuoteMax), strings.Join(names, ", "))
 	}
+	// The errors below quote the argument as the file wrote it, clipped:
+	// a scenario file is anyone's.
+	quoted := safetext.Clip(arg, safetext.QuoteMax)
 	f := Fact{Kind: info.kind}
 	switch info.arg {
 	case "P":
 		n, ok := numbered(arg, "P")
 		if !ok {
-			return Fact{}, fmt.Errorf("%s: wants a P such as P0, not %q", name, arg)
+			return Fact{}, fmt.Errorf("%s: wants a P such as P0, not %q", name, quoted)
 		}
 		f.P = gmp.PID(n)
 	case "G":
 		n, ok := numbered(arg, "G")
 		if !ok || n < 1 {
-			return Fact{}, fmt.Errorf("%s: wants a goroutine such as G5, not %q", name, arg)
+			return Fact{}, fmt.Errorf("%s: wants a goroutine such as G5, not %q", name, quoted)
 		}
 		f.G = gmp.GID(n)
 	case "pool":
 		i, ok := declared("pool", arg)
 		if !ok {
-			return Fact{}, fmt.Errorf("%s: pool %q is not declared", name, arg)
+			return Fact{}, fmt.Errorf("%s: pool %q is not declared", name, quoted)
 		}
 		f.Pool, f.PoolName = i, arg
 	case "mutex":
 		i, ok := declared("mutex", arg)
 		if !ok {
-			return Fact{}, fmt.Errorf("%s: mutex %q is not declared", name, arg)
+			return Fact{}, fmt.Errorf("%s: mutex %q is not declared", name, quoted)
 		}
 		f.Mutex, f.MutexName = i, arg
 	case "lines":
@@ -519,7 +523,7 @@ func ParseFact(name, arg string, declared func(what, name string) (int, bool)) (
 		}
 		n, err := strconv.Atoi(arg)
 		if err != nil || n < 1 || n > 1000 {
-			return Fact{}, fmt.Errorf("%s: wants how many lines, 1 to 1000, or all, not %q", name, arg)
+			return Fact{}, fmt.Errorf("%s: wants how many lines, 1 to 1000, or all, not %q", name, quoted)
 		}
 		f.Lines = n
 	}
