@@ -112,9 +112,10 @@ func (c *checker) queued(g GID, want Loc, where string) {
 // workSet checks the work set against the Ps it counts.
 func (c *checker) workSet() {
 	s := c.s
-	queued, timed := 0, 0
+	queued, timed, timers := 0, 0, 0
 	for i := range s.ps {
 		pp := &s.ps[i]
+		timers += pp.timers.len()
 		q, t := pp.Runnext != NoG || pp.runq.len() > 0, pp.timers.len() > 0
 		qb := i>>6 < len(s.work.queuedBits) && s.work.queuedBits[i>>6]&(1<<(i&63)) != 0
 		tb := i>>6 < len(s.work.timedBits) && s.work.timedBits[i>>6]&(1<<(i&63)) != 0
@@ -131,6 +132,9 @@ func (c *checker) workSet() {
 		if t {
 			timed++
 		}
+	}
+	if timers != s.ntimers {
+		c.bad("the machine counts %d pending timers; the Ps' heaps hold %d", s.ntimers, timers)
 	}
 	if queued != s.work.queued || timed != s.work.timed {
 		c.bad("the work set counts %d Ps with queued Gs and %d with timers; there are %d and %d",
@@ -154,7 +158,14 @@ func (c *checker) proc(pp *P, pending bool) {
 		c.place(g, at(LocRunq, pp.ID), pp.ID.String()+".runq")
 		c.runnable(g, pp.ID.String()+".runq")
 	}
+	zombies := 0
 	for _, t := range pp.timers.items {
+		if t.Zombie {
+			zombies++
+			if t.sel == 0 {
+				c.bad("%v holds a zombie timer that is no select's", pp.ID)
+			}
+		}
 		if t.sel != 0 {
 			c.selectTimer(pp, t)
 			continue
@@ -167,6 +178,9 @@ func (c *checker) proc(pp *P, pending bool) {
 			continue
 		}
 		c.place(t.G, at(LocTimer, pp.ID), pp.ID.String()+" timers")
+	}
+	if zombies != pp.timers.zombies {
+		c.bad("%v counts %d zombie timers and holds %d", pp.ID, pp.timers.zombies, zombies)
 	}
 	// P <-> M agreement.
 	if pp.M != NoM {

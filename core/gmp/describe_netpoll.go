@@ -18,13 +18,24 @@ var netpollWords = words{
 			// model's epollTimeout does: the sentence says what is slept.
 			due := e.Timeout()
 			sleeps := max(due.Truncate(time.Millisecond), time.Millisecond)
-			switch {
-			case due < time.Millisecond:
-				return appendf(b, "%v blocks in netpoll until the next timer, due in %v: epoll's timeout is whole milliseconds, at least 1, so it sleeps %v (and the kernel's timer slack) and the timer fires late (%s on the network)", e.M, due, sleeps, waiting)
-			case due != sleeps:
-				return appendf(b, "%v blocks in netpoll until the next timer, due in %v: epoll's timeout is whole milliseconds, so it sleeps %v, wakes early and polls again (%s on the network)", e.M, due, sleeps, waiting)
+			b = appendf(b, "%v blocks in netpoll ", e.M)
+			if g := e.ZombieOf(); g != NoG {
+				// The earliest timer is one nobody waits for (R8.8).
+				b = appendf(b, "until %v's stopped time.After, a zombie still in %v's heap, is due in %v, to wake for nothing: ", g, e.ZombieOn(), due)
+			} else if due == sleeps {
+				return appendf(b, "for %v, until the next timer (%s on the network)", due, waiting)
+			} else {
+				b = appendf(b, "until the next timer, due in %v: ", due)
 			}
-			return appendf(b, "%v blocks in netpoll for %v, until the next timer (%s on the network)", e.M, due, waiting)
+			switch {
+			case due < time.Millisecond && e.ZombieOf() != NoG:
+				return appendf(b, "epoll's timeout is whole milliseconds, at least 1, so it sleeps %v (and the kernel's timer slack) (%s on the network)", sleeps, waiting)
+			case due < time.Millisecond:
+				return appendf(b, "epoll's timeout is whole milliseconds, at least 1, so it sleeps %v (and the kernel's timer slack) and the timer fires late (%s on the network)", sleeps, waiting)
+			case due != sleeps:
+				return appendf(b, "epoll's timeout is whole milliseconds, so it sleeps %v, wakes early and polls again (%s on the network)", sleeps, waiting)
+			}
+			return appendf(b, "it sleeps %v (%s on the network)", sleeps, waiting)
 		}
 		return appendf(b, "%v blocks in netpoll with no timeout (%s on the network)", e.M, waiting)
 	},

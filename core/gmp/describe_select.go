@@ -44,10 +44,12 @@ var selectWords = words{
 		switch n, t := e.Dequeued(), e.Stopped(); {
 		case n > 0 && t > 0:
 			b = appendf(appendSudogsOff(append(b, ", takes "...), n), " and lets go of %s", plural(t, "timer", "timers"))
+			b = appendZombies(b, t, e.TimersOn())
 		case n > 0:
 			b = appendSudogsOff(append(b, " and takes "...), n)
 		case t > 0:
 			b = appendf(b, " and lets go of %s", plural(t, "timer", "timers"))
+			b = appendZombies(b, t, e.TimersOn())
 		default:
 			b = append(b, ": partners already dropped its other sudogs"...)
 		}
@@ -190,4 +192,12 @@ func appendDur(b []byte, d Dur) []byte {
 		return append(appendDuration(append(b, "exp("...), d.A), ')')
 	}
 	return appendDuration(b, d.A)
+}
+
+// appendZombies says where a select's stopped timers stay (R8.8).
+func appendZombies(b []byte, n int, on PID) []byte {
+	if n == 1 {
+		return appendf(b, ", which stays in %v's heap as a zombie", on)
+	}
+	return appendf(b, ", which stay in %v's heap as zombies", on)
 }

@@ -1092,6 +1092,16 @@ func (e *Event) TimerOwner() PID {
 	return NoP
 }
 
+// TimersOn is the detail the rule table calls "timersOn": P2 of
+// RuleSelectResume. It is NoP for other rules.
+func (e *Event) TimersOn() PID {
+	switch e.Rule {
+	case RuleSelectResume:
+		return e.P2
+	}
+	return NoP
+}
+
 // UntilTimer is the detail the rule table calls "untilTimer": Flag of
 // RuleSysmonSleep. It is false for other rules.
 func (e *Event) UntilTimer() bool {
@@ -1311,6 +1321,26 @@ func (e *Event) WorkerG() GID {
 	return NoG
 }
 
+// ZombieOf is the detail the rule table calls "zombieOf": G2 of
+// RuleNetpollBlock. It is NoG for other rules.
+func (e *Event) ZombieOf() GID {
+	switch e.Rule {
+	case RuleNetpollBlock:
+		return e.G2
+	}
+	return NoG
+}
+
+// ZombieOn is the detail the rule table calls "zombieOn": P2 of
+// RuleNetpollBlock. It is NoP for other rules.
+func (e *Event) ZombieOn() PID {
+	switch e.Rule {
+	case RuleNetpollBlock:
+		return e.P2
+	}
+	return NoP
+}
+
 // Involves reports whether the event names g: as the goroutine concerned,
 // or in a goroutine field its rule sets (the creator, the waker, a kicked
 // goroutine, …).
@@ -1326,7 +1356,7 @@ func (e *Event) Involves(g GID) bool {
 		return e.G2 == g || e.G3 == g
 	case RuleReadyTimer, RulePurgeTimer, RuleReadySelectTimer:
 		return e.G3 == g
-	case RulePoolDispatchIdle, RulePoolDispatchNew, RulePoolHandoff, RuleSemRelease, RulePoolTakeQueued, RulePoolServeQueued, RulePoolRefill, RuleMutexSpin, RuleMutexQueue, RuleMutexStarve, RuleRWRLockWait, RuleSelectPick, RuleSelectSkip:
+	case RuleNetpollBlock, RulePoolDispatchIdle, RulePoolDispatchNew, RulePoolHandoff, RuleSemRelease, RulePoolTakeQueued, RulePoolServeQueued, RulePoolRefill, RuleMutexSpin, RuleMutexQueue, RuleMutexStarve, RuleRWRLockWait, RuleSelectPick, RuleSelectSkip:
 		return e.G2 == g
 	}
 	return false

@@ -156,8 +156,11 @@
 //     x/sync/semaphore: TryAcquire and contexts that end.
 //   - Stack sizes: every G has a 2 KiB stack, so gfput never frees one and
 //     the global free list has no "no stack" half.
-//   - Timer modification and deletion (Stop, Reset); timerpMask is
-//     approximated by "the P has timers", which finds the same timers.
+//   - Timer modification and deletion (Stop, Reset), so no timer is ever
+//     timerModified; a select's stopped time.After timers are modelled
+//     as the runtime leaves them, zombies in their heap (zombies.go).
+//     timerpMask is approximated by "the P has timers", which finds the
+//     same timers.
 //   - Races inside one findRunnable: the runtime's CAS loops can interleave
 //     with other Ms mid-scan; here a scan is atomic at its instant. The
 //     places where the runtime deliberately waits are modelled.

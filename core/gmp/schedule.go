@@ -238,6 +238,9 @@ func (s *Machine) findIdle(m *M) (pick, findResult) {
 		if pollUntil != 0 {
 			ev.D = max(pollUntil.Sub(s.now), 0)
 			ev.Flag = true
+			if g, on, ok := s.zombieAt(pollUntil); ok {
+				ev.G2, ev.P2 = g, on
+			}
 		}
 		s.emit(&ev)
 		s.sched.NetpollBlocked = m.ID

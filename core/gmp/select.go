@@ -37,11 +37,10 @@ import (
 //     and a partner that finds one drops it and looks at the next waiter;
 //   - pass 3, when the woken goroutine runs again: it takes its sudogs off
 //     every other queue (dequeueSudoG) and lets go of its timers
-//     (unblockTimerChan makes them zombies the heap removes lazily; the
-//     model removes them at once. An unreferenced timer is collectable
-//     since Go 1.23, so a time.After left behind does nothing a program
-//     can see; a timer that fires between the claim and pass 3 sends into
-//     its channel's buffer, which nobody reads).
+//     (unblockTimerChan makes them zombies, which stay in the heap until
+//     a check or an add takes them out, zombies.go; a timer that fires
+//     between the claim and pass 3 sends into its channel's buffer,
+//     which nobody reads).
 //
 // The compiler does not call selectgo for every select (walkSelectCases):
 // select {} is block(), parked for ever (waitReasonSelectNoCases); one
@@ -128,20 +127,22 @@ func (q *WaitQ) holdsSel(g GID, sel uint16) bool {
 	return false
 }
 
-// holdsSel reports whether g's timer for case sel (plus one) is in h.
+// holdsSel reports whether g's live timer for case sel (plus one) is in
+// h: a zombie with the same case is left from an earlier select of g's.
 func (h *timerHeap) holdsSel(g GID, sel int32) bool {
 	for _, t := range h.items {
-		if t.G == g && t.sel == sel {
+		if t.G == g && t.sel == sel && !t.Zombie {
 			return true
 		}
 	}
 	return false
 }
 
-// removeSel deletes g's timer for case sel (plus one), if it has one.
+// removeSel deletes g's live timer for case sel (plus one), if it has
+// one.
 func (h *timerHeap) removeSel(g GID, sel int32) bool {
 	for i := range h.items {
-		if h.items[i].G == g && h.items[i].sel == sel {
+		if t := &h.items[i]; t.G == g && t.sel == sel && !t.Zombie {
 			h.removeAt(i)
 			return true
 		}
@@ -472,8 +473,12 @@ func (s *Machine) selectResume(m *M, g *G) bool {
 	}
 	c := &op.Cases[won]
 	if polled > 1 {
-		s.emit(&Event{Kind: KindSelect, Rule: RuleSelectResume, G: g.ID, P: m.P, M: m.ID, N: won, N2: dequeued, N3: int32(stopped),
-			Flag: closed && c.Dir == SelectSend, Op: op})
+		ev := Event{Kind: KindSelect, Rule: RuleSelectResume, G: g.ID, P: m.P, M: m.ID, N: won, N2: dequeued, N3: int32(stopped),
+			Flag: closed && c.Dir == SelectSend, Op: op}
+		if stopped > 0 {
+			ev.P2 = timerP
+		}
+		s.emit(&ev)
 	}
 	for i := range op.Cases {
 		sel := uint16(i + 1)
@@ -484,10 +489,7 @@ func (s *Machine) selectResume(m *M, g *G) bool {
 		case cs.Dir == SelectSend:
 			s.chans[cs.Chan].SendQ.detachSel(g.ID, sel)
 		case cs.Dir == SelectAfter && timerP != NoP:
-			if tp := s.p(timerP); tp.timers.removeSel(g.ID, int32(sel)) {
-				s.ntimers--
-				s.noteTimers(tp)
-			}
+			s.unblockTimerChan(s.p(timerP), g.ID, int32(sel))
 		}
 	}
 	s.selects = slices.DeleteFunc(s.selects, func(w selWait) bool { return w.g == g.ID })
@@ -580,8 +582,12 @@ func (c *checker) selectSudog(w Sudog, l Loc, where string) {
 	}
 }
 
-// selectTimer checks a time.After timer of a select in pp's heap.
+// selectTimer checks a time.After timer of a select in pp's heap: a
+// zombie's select is over, a live one's waits.
 func (c *checker) selectTimer(pp *P, t Timer) {
+	if t.Zombie {
+		return
+	}
 	sw := c.s.selectOf(t.G)
 	switch {
 	case sw == nil:

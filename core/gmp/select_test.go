@@ -223,7 +223,9 @@ func TestSelectTimeout(t *testing.T) {
 }
 
 // When a channel wins, the timer is let go (unblockTimerChan) and never
-// fires: nothing is left in any heap, and no sendTime wake-up follows.
+// fires: it stays in P0's heap as a zombie until main's sleep adds a
+// timer there, whose cleanHead takes it out, and no sendTime wake-up
+// follows.
 func TestSelectTimerStopsWhenAChannelWins(t *testing.T) {
 	chans := []ChanDecl{{Name: "jobs"}}
 	r := simulate(t, 1, 0, chans,

@@ -22,7 +22,12 @@ type Timer struct {
 	// sel is, for the timer of a select's time.After case, the case plus
 	// one (select.go); 0 otherwise.
 	sel int32
-	seq uint64
+	// Zombie marks a select's timer that its select let go of, woken by
+	// another case (unblockTimerChan): stopped, but still in the heap,
+	// where it counts as the heap's earliest until a check or an add
+	// takes it out (zombies.go).
+	Zombie bool
+	seq    uint64
 }
 
 // timerHeap is a 4-ary min-heap ordered by (When, seq), as the runtime's
@@ -34,6 +39,8 @@ type Timer struct {
 type timerHeap struct {
 	items []Timer
 	seq   uint64
+	// zombies counts the items that are zombies (ts.zombies).
+	zombies int
 }
 
 func (h *timerHeap) len() int { return len(h.items) }
@@ -67,10 +74,11 @@ func (h *timerHeap) pop() Timer {
 	return top
 }
 
-// remove deletes g's timer, if it has one.
+// remove deletes g's sleep timer, if it has one (not a select's, live or
+// a zombie: g may have left one of those behind before it slept).
 func (h *timerHeap) remove(g GID) bool {
 	for i := range h.items {
-		if h.items[i].G == g {
+		if t := &h.items[i]; t.G == g && t.sel == 0 && t.Purge == 0 {
 			h.removeAt(i)
 			return true
 		}
@@ -123,7 +131,7 @@ func (h *timerHeap) down(i int) {
 }
 
 func (h *timerHeap) clone() timerHeap {
-	return timerHeap{items: append([]Timer(nil), h.items...), seq: h.seq}
+	return timerHeap{items: append([]Timer(nil), h.items...), seq: h.seq, zombies: h.zombies}
 }
 
 // earliest appends the heap's k earliest timers to buf, in firing order,
@@ -179,10 +187,12 @@ func (s *Machine) timeSleep(m *M, g *G, d time.Duration) {
 	s.enterScheduler(m)
 }
 
-// addTimer puts t in pp's heap; if it is that heap's earliest, the
-// netpoller or a spinning M is told (wakeNetPoller).
+// addTimer puts t in pp's heap, once the zombies at the heap's two ends
+// are out of it; if t is then the heap's earliest, the netpoller or a
+// spinning M is told (timer.maybeAdd, wakeNetPoller).
 func (s *Machine) addTimer(pp *P, t Timer) {
 	s.sched.NetpollInited = true // any timer use initialises the poller
+	s.cleanHead(pp)
 	earliest := pp.timers.len() == 0 || t.When < pp.timers.wakeTime()
 	pp.timers.push(t)
 	s.ntimers++
@@ -194,11 +204,26 @@ func (s *Machine) addTimer(pp *P, t Timer) {
 
 // runTimers runs tp's expired timers on behalf of runner's M: each sleeper
 // is readied into runner's runnext (timers.check). It returns the next
-// timer's time (0 if none) and whether any ran.
+// timer's time (0 if none) and whether any ran. Until the earliest timer
+// is due it does nothing, unless tp is runner's own P and more than a
+// quarter of its timers are zombies; past that, a zombie at the top
+// leaves the heap as it comes up, due or not, and on the runner's own P
+// every zombie does once a quarter are (zombies.go).
 func (s *Machine) runTimers(tp, runner *P, m *M) (sim.Time, bool) {
+	next := tp.timers.wakeTime()
+	if next == 0 || s.now < next && !(tp == runner && tp.timers.tooManyZombies()) {
+		return next, false
+	}
 	ran := false
-	for tp.timers.len() > 0 && tp.timers.wakeTime() <= s.now {
+	for tp.timers.len() > 0 {
 		t := tp.timers.items[0] // ready (or the purge) takes it out of the heap
+		if t.Zombie {
+			s.dropZombieHead(tp)
+			continue
+		}
+		if t.When > s.now {
+			break
+		}
 		ran = true
 		if t.Purge != 0 {
 			s.firePurgeTimer(m, runner, tp, t)
@@ -209,6 +234,9 @@ func (s *Machine) runTimers(tp, runner *P, m *M) (sim.Time, bool) {
 			continue
 		}
 		s.ready(m, runner, s.g(t.G), Event{Rule: RuleReadyTimer, P2: tp.ID, D: s.now.Sub(t.When)})
+	}
+	if tp == runner && tp.timers.tooManyZombies() {
+		s.dropZombies(tp)
 	}
 	return tp.timers.wakeTime(), ran
 }

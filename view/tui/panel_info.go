@@ -252,6 +252,10 @@ func timersText(st *gmp.Machine) string {
 				gs = append(gs, fmt.Sprintf("purge:%s@%v", st.Pools()[tm.Purge-1].Decl.Name, tm.When))
 				continue
 			}
+			if tm.Zombie {
+				gs = append(gs, fmt.Sprintf("%v@%v zombie", tm.G, tm.When))
+				continue
+			}
 			gs = append(gs, fmt.Sprintf("%v@%v", tm.G, tm.When))
 		}
 		if n > timersShown {
