@@ -582,15 +582,24 @@ func TestErrorFormat(t *testing.T) {
 	}
 }
 
-// TestAHintQuotesClippedText: where a hint repeats what the file says (a
-// name), it repeats at most maxQuoted runes of it, as the
-// message does: a 3000-byte name is one mistake, not a 3 KB error.
-func TestAHintQuotesClippedText(t *testing.T) {
+// TestQuotedTextIsClipped: where an error repeats what the file says (a
+// name, a fact, an argument), in its message or its hint, it repeats at
+// most maxQuoted runes of it: a 3000-byte name is one mistake, not a 3 KB
+// error. A fixed hint, such as the list of facts, is whole.
+func TestQuotedTextIsClipped(t *testing.T) {
 	long := strings.Repeat("x", 3000)
-	for _, tc := range []struct{ what, src, hint string }{
-		{"an alias naming no anchor", "procs: 1\nmain: *" + long + "\n", "define it first with &"},
-		{"a pool without options", "procs: 1\npools: {" + long + ": 3}\nmain: [cpu: 1ms]\n", "write "},
-		{"two actions in one item", actions + "  - {" + long + ": 1ms, cpu: 1ms}\n", "put each action in its own list item"},
+	ctl := strings.Repeat("\x18", 3000)
+	ask := actions + "ask:\n  - at: 1ms\n    question: q\n    answer: "
+	for _, tc := range []struct {
+		what, src string
+		hint      bool // the text is in the hint, else in the message
+		prefix    string
+	}{
+		{"an alias naming no anchor", "procs: 1\nmain: *" + long + "\n", true, "define it first with &"},
+		{"a pool without options", "procs: 1\npools: {" + long + ": 3}\nmain: [cpu: 1ms]\n", true, "write "},
+		{"two actions in one item", actions + "  - {" + long + ": 1ms, cpu: 1ms}\n", true, "put each action in its own list item"},
+		{"an unknown fact", ask + "{" + ctl + ": P1}\n", false, "unknown fact"},
+		{"a fact's argument", ask + "{next-on: " + ctl + "}\n", false, "next-on: wants a P"},
 	} {
 		_, err := Parse("bad.yaml", []byte(tc.src))
 		list, ok := err.(ErrorList)
@@ -599,48 +608,23 @@ func TestAHintQuotesClippedText(t *testing.T) {
 		}
 		found := false
 		for _, e := range list {
-			if !strings.HasPrefix(e.Hint, tc.hint) {
+			text := e.Msg
+			if tc.hint {
+				text = e.Hint
+			}
+			if !strings.HasPrefix(text, tc.prefix) {
 				continue
 			}
 			found = true
-			if len(e.Hint) > 300 || !strings.Contains(e.Hint, "…") {
-				t.Errorf("%s: the hint is %d bytes, want the name clipped: %.120q", tc.what, len(e.Hint), e.Hint)
+			if len(text) > 500 || !strings.Contains(text, "…") {
+				t.Errorf("%s: %d bytes, want the file's text clipped: %.120q", tc.what, len(text), text)
 			}
-		}
-		if !found {
-			t.Errorf("%s: no hint starting %q in\n%v", tc.what, tc.hint, err)
-		}
-	}
-}
-
-// TestAMessageQuotesClippedText: a fact's name or argument comes back
-// in its error clipped, as every quoted text does.
-func TestAMessageQuotesClippedText(t *testing.T) {
-	long := strings.Repeat("\x18", 3000)
-	for _, tc := range []struct{ what, src, msg string }{
-		{"an unknown fact", actions + "ask:\n  - at: 1ms\n    question: q\n    answer: {" + long + ": P1}\n", "unknown fact"},
-		{"a fact's argument", actions + "ask:\n  - at: 1ms\n    question: q\n    answer: {next-on: " + long + "}\n", "next-on: wants a P"},
-	} {
-		_, err := Parse("bad.yaml", []byte(tc.src))
-		list, ok := err.(ErrorList)
-		if !ok {
-			t.Fatalf("%s: err = %v, want an ErrorList", tc.what, err)
-		}
-		found := false
-		for _, e := range list {
-			if !strings.HasPrefix(e.Msg, tc.msg) {
-				continue
-			}
-			found = true
-			if len(e.Msg) > 500 || !strings.Contains(e.Msg, "…") {
-				t.Errorf("%s: the message is %d bytes, want the text clipped: %.120q", tc.what, len(e.Msg), e.Msg)
-			}
-			if strings.HasSuffix(e.Hint, "…") {
+			if !tc.hint && strings.HasSuffix(e.Hint, "…") {
 				t.Errorf("%s: the hint lost its end: %.80q", tc.what, e.Hint[len(e.Hint)-80:])
 			}
 		}
 		if !found {
-			t.Errorf("%s: no message starting %q in\n%.2000v", tc.what, tc.msg, err)
+			t.Errorf("%s: no error starting %q in\n%.2000v", tc.what, tc.prefix, err)
 		}
 	}
 }
