@@ -34,7 +34,7 @@ var glossary = []glossaryEntry{
 	{Panel: "Ps", Term: "tick", Meaning: "schedtick: how many times the P has scheduled; every 61st it looks at the global queue first"},
 	{Panel: "queues", Term: "global", Meaning: "the global run queue: its length, then its first goroutines"},
 	{Panel: "queues", Term: "timers", Meaning: "each P's timers: sleeps, select timeouts and a pool's purge, the soonest first"},
-	{Panel: "queues", Term: "zombie", Meaning: "a select's time.After stopped because another case won: it stays in its P's heap, its time still the heap's earliest, until an add to the heap or a check once it is due takes it out"},
+	{Panel: "queues", Term: "zombie", Meaning: "a select's time.After stopped because another case won: it stays in its P's heap, its time still the heap's earliest, until an add to the heap, or a check once it is due or once a quarter of the heap are zombies, takes it out"},
 	{Panel: "queues", Term: "netpoll", Meaning: "goroutines parked on the network, and the M blocked in the poller if any"},
 	{Panel: "Ms", Term: "M0 P0·G1", Meaning: "M0 holds P0 and runs G1"},
 	{Panel: "Ms", Term: "M2 P1→G5", Meaning: "M2 holds P1 and is about to run G5"},
