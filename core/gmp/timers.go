@@ -208,7 +208,7 @@ func (s *Machine) addTimer(pp *P, t Timer) {
 // is due it does nothing, unless tp is runner's own P and more than a
 // quarter of its timers are zombies; past that, a zombie at the top
 // leaves the heap as it comes up, due or not, and on the runner's own P
-// every zombie does once a quarter are (zombies.go).
+// every zombie does if more than a quarter still are (zombies.go).
 func (s *Machine) runTimers(tp, runner *P, m *M) (sim.Time, bool) {
 	next := tp.timers.wakeTime()
 	if next == 0 || s.now < next && !(tp == runner && tp.timers.tooManyZombies()) {
