@@ -182,3 +182,65 @@ func mustParse(t *testing.T, s string) time.Duration {
 	}
 	return d
 }
+
+// selectLoopsProgram is four workers that each take jobs from two
+// channels in a select with a time.After of 0.5-3ms, and two producers
+// that send at random intervals: many selects won by a channel, so many
+// zombies, on every P, taken out every way there is. The channels hold
+// every job, so a producer never waits for workers that have finished.
+func selectLoopsProgram() *Program {
+	between := Op{Kind: OpCPU, Dur: Dur{Kind: DurUniform, A: 20 * time.Microsecond, B: 400 * time.Microsecond}}
+	pause := Op{Kind: OpSleep, Dur: Dur{Kind: DurUniform, A: 50 * time.Microsecond, B: 2 * time.Millisecond}}
+	wait := SelectCase{Dir: SelectAfter, Dur: Dur{Kind: DurUniform, A: 500 * time.Microsecond, B: 3 * time.Millisecond}}
+	return &Program{
+		Chans: []ChanDecl{{Name: "a", Cap: 40}, {Name: "b", Cap: 40}},
+		Main: []Op{
+			goN(4, loop(40, selectOp(caseRecv(0, between), caseRecv(1, between), wait))),
+			goN(2, loop(20, pause, send(0), between, send(1))),
+			waitKids(),
+		},
+	}
+}
+
+// Zombies hold the invariants (the checker counts them in each heap and
+// every pending timer) at every step, over seeds and P counts, and a
+// clone taken among them goes on as the original does.
+func TestZombiesHoldTheInvariants(t *testing.T) {
+	stopped, waited := 0, 0
+	for _, procs := range []int{1, 2, 4} {
+		for seed := uint64(1); seed <= 6; seed++ {
+			cfg := Config{Procs: procs, Seed: seed, Costs: DefaultCosts(), Check: true, Noise: seed%2 == 0}
+			m, err := New(cfg, selectLoopsProgram())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var orig []Event
+			m.SetSink(func(e Event) {
+				orig = append(orig, e)
+				if e.Rule == RuleSelectResume && e.Stopped() > 0 {
+					stopped++
+				}
+				if e.Rule == RuleNetpollBlock && e.ZombieOf() != NoG {
+					waited++
+				}
+			})
+			for m.Emitted() < 400 && m.Step() {
+			}
+			c := m.Clone()
+			var fromClone []Event
+			c.SetSink(func(e Event) { fromClone = append(fromClone, e) })
+			cut := len(orig)
+			if end := m.Run(); end.Reason != MainReturned {
+				t.Fatalf("procs=%d seed=%d: %v: %v", procs, seed, end.Reason, end.Err)
+			}
+			c.Run()
+			if !sameEvents(orig[cut:], fromClone) {
+				t.Fatalf("procs=%d seed=%d: the clone diverged", procs, seed)
+			}
+		}
+	}
+	t.Logf("stopped %d waited %d", stopped, waited)
+	if stopped < 100 || waited == 0 {
+		t.Errorf("%d selects stopped a timer and %d idle Ms waited for a zombie: the program does not exercise them", stopped, waited)
+	}
+}
