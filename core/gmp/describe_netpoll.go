@@ -29,7 +29,7 @@ var netpollWords = words{
 			}
 			switch {
 			case due < time.Millisecond && e.ZombieOf() != NoG:
-				return appendf(b, "epoll's timeout is whole milliseconds, at least 1, so it sleeps %v (and the kernel's timer slack) (%s on the network)", sleeps, waiting)
+				return appendf(b, "epoll's timeout is whole milliseconds, at least 1, so it sleeps %v and the kernel's timer slack (%s on the network)", sleeps, waiting)
 			case due < time.Millisecond:
 				return appendf(b, "epoll's timeout is whole milliseconds, at least 1, so it sleeps %v (and the kernel's timer slack) and the timer fires late (%s on the network)", sleeps, waiting)
 			case due != sleeps:

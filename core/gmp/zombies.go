@@ -52,18 +52,17 @@ func (h *timerHeap) tooManyZombies() bool {
 }
 
 // unblockTimerChan makes g's time.After timer for case sel (plus one) of
-// its select a zombie, if it is still in pp's heap; it reports whether it
-// was. The heap keeps it where it is, so its wakeTime does not change.
-func (s *Machine) unblockTimerChan(pp *P, g GID, sel int32) bool {
+// its select a zombie, if it is still in pp's heap (one that fired is
+// not). The heap keeps it where it is, so its wakeTime does not change.
+func (s *Machine) unblockTimerChan(pp *P, g GID, sel int32) {
 	h := &pp.timers
 	for i := range h.items {
 		if t := &h.items[i]; t.G == g && t.sel == sel && !t.Zombie {
 			t.Zombie = true
 			h.zombies++
-			return true
+			return
 		}
 	}
-	return false
 }
 
 // cleanHead drops the zombies at the end of pp's heap's slice and at its

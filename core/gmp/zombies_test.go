@@ -207,13 +207,16 @@ func selectLoopsProgram() *Program {
 // clone taken among them goes on as the original does.
 func TestZombiesHoldTheInvariants(t *testing.T) {
 	stopped, waited := 0, 0
+	sentences := map[string]bool{}
 	for _, procs := range []int{1, 2, 4} {
 		for seed := uint64(1); seed <= 6; seed++ {
 			cfg := Config{Procs: procs, Seed: seed, Costs: DefaultCosts(), Check: true, Noise: seed%2 == 0}
-			m, err := New(cfg, selectLoopsProgram())
+			prog := selectLoopsProgram()
+			m, err := New(cfg, prog)
 			if err != nil {
 				t.Fatal(err)
 			}
+			d := NewDescriber(prog)
 			var orig []Event
 			m.SetSink(func(e Event) {
 				orig = append(orig, e)
@@ -222,6 +225,7 @@ func TestZombiesHoldTheInvariants(t *testing.T) {
 				}
 				if e.Rule == RuleNetpollBlock && e.ZombieOf() != NoG {
 					waited++
+					sentences[d.Describe(e)] = true
 				}
 			})
 			for m.Emitted() < 400 && m.Step() {
@@ -240,6 +244,16 @@ func TestZombiesHoldTheInvariants(t *testing.T) {
 		}
 	}
 	t.Logf("stopped %d waited %d", stopped, waited)
+	short := false
+	for sentence := range sentences {
+		if !strings.Contains(sentence, "a zombie still in") || strings.Contains(sentence, ") (") {
+			t.Errorf("an idle M's wait for a zombie reads %q", sentence)
+		}
+		short = short || strings.Contains(sentence, "at least 1, so it sleeps 1ms and the kernel's timer slack")
+	}
+	if !short {
+		t.Errorf("no wait for a zombie due within a millisecond among %d sentences: that one is untested", len(sentences))
+	}
 	if stopped < 100 || waited == 0 {
 		t.Errorf("%d selects stopped a timer and %d idle Ms waited for a zombie: the program does not exercise them", stopped, waited)
 	}
