@@ -196,9 +196,10 @@ type Config struct {
 	// skipped.
 	NoCauses bool
 	// Tracer runs the goroutines runtime/trace adds to a program it
-	// records: its CPU-sample reader, which wakes every 100ms, and its
-	// writer, which the scheduler runs first whenever a trace buffer is
-	// full (tracer.go). schedlab verify sets it, its real runs being
+	// records: its CPU-sample reader, which wakes every 100ms, its
+	// advancer, which cuts a generation every second, and its writer,
+	// which writes the header and then runs first whenever a trace buffer
+	// is full (tracer.go). schedlab verify sets it, its real runs being
 	// traced; a run without it is the program untraced.
 	Tracer bool
 }

@@ -127,12 +127,14 @@
 //     schedtrace usually shows one or two more threads than the model's M0
 //     and sysmon.
 //   - runtime/trace's own goroutines, but for verify: its writer, which
-//     runs first whenever a buffer fills, and its CPU-sample reader, woken
-//     by a timer every 100ms (tracecpu.go), are Config.Tracer's
-//     (tracer.go), which only verify sets, starting as runtime/trace.Start
-//     leaves them (the reader in P0's ring, the writer waiting). Its
-//     advancer, a fraction of a microsecond at the start and a generation
-//     cut every second, is not modelled.
+//     writes the header and then runs first whenever a buffer fills, its
+//     CPU-sample reader, woken by a timer every 100ms (tracecpu.go), and
+//     its advancer, which cuts a generation every second, are
+//     Config.Tracer's (tracer.go), which only verify sets, starting as
+//     runtime/trace.Start leaves them (the reader and the advancer in P0's
+//     ring, the writer in its runnext). The generation's cut is its time
+//     on the P and the writer's write: the world is not stopped, and no P
+//     is asked to a safe point (forEachP), as the real cut does.
 //   - Safe-point functions, locked threads (LockOSThread, startlockedm,
 //     stoplockedm), cgo and extra Ms, the template thread, and the 10000
 //     thread limit: no scenario action can reach them.

@@ -44,14 +44,15 @@ const (
 
 	// Actions New makes up: the code of the libraries a scenario uses,
 	// run by the goroutines that call into them.
-	opPoolWorker // a pool worker's loop around the tasks it runs
-	opPoolPurge  // the pool's purge, run by the goroutine its timer starts
-	opGroupSend  // errgroup.Go's first half: send a token on the group's limit channel
-	opGroupGo    // errgroup.Go's second half: wg.Add(1) and the go statement
-	opGroupDone  // the end of an errgroup goroutine: free its slot, wg.Done
-	opGroupWait  // errgroup.Wait
-	opTraceWrite // runtime/trace's writer writing a full buffer (tracer.go)
-	opTraceWait  // runtime/trace's writer back in ReadTrace (tracer.go)
+	opPoolWorker   // a pool worker's loop around the tasks it runs
+	opPoolPurge    // the pool's purge, run by the goroutine its timer starts
+	opGroupSend    // errgroup.Go's first half: send a token on the group's limit channel
+	opGroupGo      // errgroup.Go's second half: wg.Add(1) and the go statement
+	opGroupDone    // the end of an errgroup goroutine: free its slot, wg.Done
+	opGroupWait    // errgroup.Wait
+	opTraceWrite   // runtime/trace's writer writing a full buffer (tracer.go)
+	opTraceWait    // runtime/trace's writer back in ReadTrace (tracer.go)
+	opTraceAdvance // the trace's advancer handing the writer a generation (tracer.go)
 )
 
 var opNames = [...]string{
@@ -62,6 +63,7 @@ var opNames = [...]string{
 	OpPrint: "print", OpSet: "set", OpObj: "object action",
 	opPoolWorker: "pool worker", opPoolPurge: "pool purge", opGroupSend: "errgroup.Go", opGroupGo: "errgroup.Go",
 	opGroupDone: "errgroup done", opGroupWait: "errgroup.Wait", opTraceWrite: "trace write", opTraceWait: "trace reader",
+	opTraceAdvance: "trace advance",
 }
 
 // Actions lists the kinds of action a scenario can write, in declaration
@@ -461,6 +463,8 @@ func (s *Machine) runG(m *M) {
 		s.traceWrite(m, g)
 	case opTraceWait:
 		s.traceWait(m, g)
+	case opTraceAdvance:
+		s.traceAdvance(m)
 	default:
 		s.gopanic(g, "unknown action "+op.Kind.String())
 	}

@@ -146,8 +146,9 @@ var (
 	// preempt it.
 	busyCPU = microProg{procs: 2, cpus: 1, prog: mainOnly(goN(1, sleep(time.Millisecond), cpu(time.Millisecond)),
 		cpu(10*time.Millisecond), waitKids())}
-	// A traced ping-pong long enough to fill a trace buffer.
-	tracedPingPong = microProg{procs: 1, tracer: true, prog: Program{Chans: []ChanDecl{{Name: "c"}},
+	// A traced ping-pong long enough to fill a trace buffer; with until,
+	// so that the writer waits for one from the start (tracer.go).
+	tracedPingPong = microProg{procs: 1, tracer: true, until: time.Second, prog: Program{Chans: []ChanDecl{{Name: "c"}},
 		Main: []Op{goN(1, loop(5000, recv(0))), loop(5000, send(0)), waitKids()}}}
 )
 

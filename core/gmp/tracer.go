@@ -2,41 +2,55 @@ package gmp
 
 import "time"
 
-// The tracer's goroutines. A program that runtime/trace records runs a few
-// goroutines of the runtime's own beside its own, and one of them wakes
-// on its own: the reader of CPU-profile samples (runtime/tracecpu.go,
-// traceStartReadCPU), which sleeps 100ms on a timer, reads, and sleeps
-// again, for as long as the trace runs. Its timer sits in the heap of the
-// P it last ran on, so every ~100ms an idle machine's netpoller or a
-// spinning M runs it there: the goroutine takes that P for a few
-// microseconds, readies through wakep, and its start is one sysmon sees.
-// Real traces show what that does: in pingpong-table's, the M that wakes
-// for the reader on P0 wakes another for P1, which then runs its own
-// timer rather than having it stolen; sixty timer-woken 9ms bursts are
-// preempted 4-6 times traced and 0-3 untraced.
+// The tracer's goroutines. runtime.StartTrace starts two goroutines of the
+// runtime's own beside the program's, and runtime/trace.Start a third;
+// all three wake on their own, and a scheduler that runs the program runs
+// them too.
 //
-// The other goroutine of the tracer that matters is its writer, the one
-// runtime/trace.Start starts to carry the trace to its file: it waits in
-// runtime.ReadTrace until a thread's trace buffer is full, and findRunnable
-// runs it before anything else (traceReader) with a new time slice; it
-// writes the buffer and waits again. A real trace of hog-pingpong shows it
-// start every 11,544-11,547 of the scenario's events, 52 times in 100ms,
-// for 25.7µs (median), 25.4µs of it the write: sysmon then never sees a
-// slice reach 10ms, and the ping-pong pair is never preempted, where
-// untraced (scripts/untraced) it is and the hog runs.
+// The reader of CPU-profile samples (runtime/tracecpu.go,
+// traceStartReadCPU) sleeps 100ms on a timer, reads, and sleeps again,
+// for as long as the trace runs. Its timer sits in the heap of the P it
+// last ran on, so every ~100ms an idle machine's netpoller or a spinning
+// M runs it there: the goroutine takes that P for a few microseconds,
+// readies through wakep, and its start is one sysmon sees. Real traces
+// show what that does: in pingpong-table's, the M that wakes for the
+// reader on P0 wakes another for P1, which then runs its own timer rather
+// than having it stolen; sixty timer-woken 9ms bursts are preempted 4-6
+// times traced and 0-3 untraced.
 //
-// schedlab verify compares the model with traced runs, so it turns both
-// goroutines on (Config.Tracer); no other command does. They are the
-// runtime's, as the real ones are: no go statement creates them, they are
-// nobody's children, and TracerGs names them so that a reader of the
-// model's events can leave them out as the real trace's reader leaves out
-// the runtime's goroutines (their numbers follow main's, and the
-// scenario's goroutines come after them). The reader's timer is pending
-// for as long as the program runs, so a traced program that deadlocks is
-// never reported, by the runtime or the model: it runs on, its reader
-// waking every 100ms. The trace's advancer, which runs for a fraction of
-// a microsecond at the start and then cuts a generation once a second, is
-// not modelled.
+// The advancer (trace.go, traceAdvancerState.start) computes a moment when
+// it first runs and then sleeps a second (debug.traceadvanceperiod), wakes
+// to cut a generation (traceAdvance: every thread's buffer flushed, every
+// goroutine's status written), which takes a P for about 270µs, hands the
+// writer what it flushed, and sleeps again.
+//
+// The writer, the goroutine runtime/trace.Start starts to carry the trace
+// to its file, first writes the trace's header (a write of about 25µs),
+// then waits in runtime.ReadTrace until a thread's trace buffer is full,
+// and findRunnable runs it before anything else (traceReader) with a new
+// time slice; it writes the buffer and waits again. A real trace of
+// hog-pingpong shows it start every 11,544-11,547 of the scenario's
+// events, 52 times in 100ms, for 25.7µs (median), 25.4µs of it the write:
+// sysmon then never sees a slice reach 10ms, and the ping-pong pair is
+// never preempted, where untraced (scripts/untraced) it is and the hog
+// runs.
+//
+// At the start the three take a P for 30-60µs, on P0 after the scenario's
+// first goroutine or on a P an idle M brings up for them: an M that blocks
+// in netpoll after running them blocks that much later (timer-2p's first
+// sleep fires ~110µs late in the real runs, the later ones ~70µs), and a P
+// busy with them is no P for the scenario's goroutines.
+//
+// schedlab verify compares the model with traced runs, so it turns the
+// three on (Config.Tracer); no other command does. They are the
+// runtime's, as the real ones are: no go statement of the scenario's
+// creates them, they are nobody's children, and TracerGs names them so
+// that a reader of the model's events can leave them out as the real
+// trace's reader leaves out the runtime's goroutines (their numbers follow
+// main's, and the scenario's goroutines come after them). The timers of
+// the reader and the advancer are pending for as long as the program
+// runs, so a traced program that deadlocks is never reported, by the
+// runtime or the model: it runs on, its reader waking every 100ms.
 
 const (
 	// tracerPeriod is the reader's sleep (trace.cpuSleep.sleep(100e6)).
@@ -55,59 +69,85 @@ const (
 	// them, its write 25.4µs (median of 52).
 	traceBufEvents = 11545
 	traceWriteDur  = 25 * time.Microsecond
+	// advancerStart is what the advancer computes before each sleep, and
+	// advancerPeriod the sleep; traceAdvanceDur is its cut of a
+	// generation and traceFlushDur the writer's write of it. From the
+	// real traces (schedlab real NAME --emit DIR, then schedlab trace
+	// FILE): the advancer's first run, 0.4-7.6µs (median 1.0µs, 24 runs
+	// of runnext, select-fanin, print-order-2p, timer-2p and
+	// starved-sleeper; 20-57µs twice on a P just brought up); its cut at
+	// 1s, 253-373µs (median 269µs, 8 runs of timer-bursts and
+	// pingpong-table), then the writer's write, 44-69µs (median 45.5µs),
+	// then the advancer again for 1.2-2.4µs before it sleeps.
+	advancerStart   = time.Microsecond
+	advancerPeriod  = time.Second
+	traceAdvanceDur = 270 * time.Microsecond
+	traceFlushDur   = 45 * time.Microsecond
 )
 
 // tracer is the state of Config.Tracer's goroutines.
 type tracer struct {
-	on             bool
-	reader, writer GID
+	on                       bool
+	reader, advancer, writer GID
 	// buf counts, by thread, the events in its trace buffer; full is how
-	// many full buffers wait for the writer.
-	buf  []int32
-	full int
+	// many full buffers wait for the writer, flush whether one of them is
+	// a generation's cut (traceFlushDur).
+	buf   []int32
+	full  int
+	flush bool
 }
 
 // startTracer makes the tracer's goroutines as runtime/trace.Start,
 // which main runs on P0 just before the scenario's first action, leaves
-// them. The reader is runnable in P0's ring, made by a go statement that
-// nothing has run yet: it computes when its turn comes, then sleeps on
-// the heap of the P it ran on. The writer waits for a full buffer. Real
-// traces show them so (schedlab real NAME --emit DIR): in pingpong-table's,
-// on 2 Ps, the reader runs on P0 after main first blocks, and its timer
-// is P0's; in hog-pingpong's, on one P, the reader never runs in the
-// 100ms: the ping-pong pair keeps the P through runnext, and the writer's
-// new slices keep sysmon from preempting it. The writer's first run, the
-// trace's header (a 20µs write), comes before the scenario's first action
-// in a program whose run until stops (its main blocks at once, handing
-// the stopping goroutine its channel, and the writer, the last goroutine
-// made, runs first); in the others it waits in P0's ring, behind the
-// reader, until its turn (runnext's real traces: after the first child).
-// The model leaves that one write out: the time the runtime's goroutines
-// hold the Ps is left out of the makespan and the P use on both sides.
-// The go statements that made them woke an idle P's M, which New does
-// with wakep once the machine is up (tracerWakep).
+// them: made by go statements in the order reader, advancer, writer, so
+// the writer, the last, is in P0's runnext and the other two in its ring,
+// and the scenario's first go statement sends the writer to the ring
+// behind them. Real traces show them so (schedlab real NAME --emit DIR):
+// in runnext's, on one P, the three run after the scenario's first child
+// and before its others; in timer-2p's and select-fanin's, on 2 Ps, the
+// M woken for the idle P runs them there. A program whose run until stops
+// is the exception: its main blocks at once, handing the stopping
+// goroutine its channel, so the writer runs first and its header is
+// written before the scenario's first action; it starts waiting for a
+// full buffer. There, on one P, the reader and the advancer may not run
+// at all: in hog-pingpong's real runs the ping-pong pair keeps the P
+// through runnext for the whole 100ms, and the writer's new slices keep
+// sysmon from preempting it. The go statements woke an idle P's M, which
+// New does with wakep once the machine is up (tracerWakep).
 func (s *Machine) startTracer() error {
-	rb, err := s.indexBodies([]Op{{Kind: OpLoop, Loop: LoopForever, Body: []Op{
-		{Kind: OpCPU, Dur: Fixed(tracerRead)},
-		{Kind: OpSleep, Dur: Fixed(tracerPeriod)},
-	}}})
-	if err != nil {
-		return err
+	bodies := [3][]Op{
+		{{Kind: OpLoop, Loop: LoopForever, Body: []Op{
+			{Kind: OpCPU, Dur: Fixed(tracerRead)},
+			{Kind: OpSleep, Dur: Fixed(tracerPeriod)},
+		}}},
+		{{Kind: OpLoop, Loop: LoopForever, Body: []Op{
+			{Kind: OpCPU, Dur: Fixed(advancerStart)},
+			{Kind: OpSleep, Dur: Fixed(advancerPeriod)},
+			{Kind: OpCPU, Dur: Fixed(traceAdvanceDur)},
+			{Kind: opTraceAdvance},
+		}}},
+		{{Kind: OpLoop, Loop: LoopForever, Body: []Op{
+			{Kind: opTraceWrite},
+			{Kind: opTraceWait},
+		}}},
 	}
-	wb, err := s.indexBodies([]Op{{Kind: OpLoop, Loop: LoopForever, Body: []Op{
-		{Kind: opTraceWrite},
-		{Kind: opTraceWait},
-	}}})
-	if err != nil {
-		return err
-	}
+	var ids [3]GID
 	pp := &s.ps[0]
-	r, _ := s.newproc1(pp, nil, rb)
-	r.Status, r.M, r.Runnable = Grunnable, NoM, s.now
-	s.runqputG(pp, r, false)
-	w, _ := s.newproc1(pp, nil, wb)
-	w.Status, w.WaitReason, w.Where, w.M = Gwaiting, ReasonTraceReader, Loc{Kind: LocTraceWait}, NoM
-	s.tr = tracer{on: true, reader: r.ID, writer: w.ID}
+	for i, ops := range bodies {
+		body, err := s.indexBodies(ops)
+		if err != nil {
+			return err
+		}
+		g, _ := s.newproc1(pp, nil, body)
+		ids[i] = g.ID
+		if i == 2 && s.cfg.Until > 0 {
+			g.Status, g.WaitReason, g.Where, g.M = Gwaiting, ReasonTraceReader, Loc{Kind: LocTraceWait}, NoM
+			break
+		}
+		g.Status, g.M, g.Runnable = Grunnable, NoM, s.now
+		s.runqputG(pp, g, i == 2)
+	}
+	s.tr = tracer{on: true, reader: ids[0], advancer: ids[1], writer: ids[2]}
 	return nil
 }
 
@@ -120,12 +160,13 @@ func (s *Machine) tracerWakep() {
 }
 
 // TracerGs are the tracer's goroutines (Config.Tracer), numbered after
-// main: the first and how many, or NoG and 0.
+// main: the first and how many, or NoG and 0. They are, in order, the
+// CPU-sample reader, the advancer and the writer.
 func (s *Machine) TracerGs() (first GID, n int) {
 	if !s.tr.on {
 		return NoG, 0
 	}
-	return s.tr.reader, 2
+	return s.tr.reader, 3
 }
 
 // traceEvent counts e in its thread's trace buffer if the real trace
@@ -171,12 +212,30 @@ func (s *Machine) traceReader(m *M) (pick, bool) {
 	return pick{g: g.ID, rule: RuleTraceReader, from: Loc{Kind: LocTraceWait}}, true
 }
 
-// traceWrite is the writer's write of a full buffer to the trace's file: a
-// system call of traceWriteDur, which keeps the P (a scenario's syscall
+// traceWrite is the writer's write to the trace's file: the header on its
+// first run, then a full buffer, or a generation the advancer cut
+// (traceFlushDur). A system call that keeps the P (a scenario's syscall
 // action is a nanosleep in the real program, Costs.SyscallSlack; this is a
 // write).
 func (s *Machine) traceWrite(m *M, g *G) {
-	s.entersyscall(m, g, traceWriteDur, false)
+	d := traceWriteDur
+	if s.tr.flush {
+		d, s.tr.flush = traceFlushDur, false
+	}
+	s.entersyscall(m, g, d, false)
+}
+
+// traceAdvance is the end of the advancer's cut of a generation: every
+// thread's buffer, full or not, is flushed, and what it flushed waits for
+// the writer as a full buffer does, so the writer runs first at the next
+// schedule (traceReader). The real advancer waits for that write before
+// its last moment of work and its sleep; the model's goes on at once, its
+// P time the same.
+func (s *Machine) traceAdvance(m *M) {
+	clear(s.tr.buf)
+	s.tr.full++
+	s.tr.flush = true
+	s.continueAfter(m, 0)
 }
 
 // traceWait is the writer back in ReadTrace after a write: another full

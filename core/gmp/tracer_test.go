@@ -28,36 +28,46 @@ func runTraced(t *testing.T, src string, f func(e *gmp.Event)) (*gmp.Machine, gm
 // leaves it: it runs when main first blocks, computes a few microseconds,
 // sleeps 100ms, and so on for as long as the program runs. No go statement
 // of the scenario makes it, and main's return ends the run with it asleep.
-// The writer waits for a full buffer and, in a program this quiet, never
-// runs.
+// The writer, in P0's runnext, runs first and writes the trace's header;
+// the advancer runs once, then sleeps its second. In a program this quiet
+// neither runs again.
 func TestTracerReaderWakesEvery100ms(t *testing.T) {
+	sc := parse(t, "procs: 1\nmain:\n  - sleep: 350ms\n")
+	cfg := sc.Config()
+	cfg.Tracer = true
+	m, err := gmp.New(cfg, sc.Program())
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, n := m.TracerGs()
+	if n != 3 || first != 2 {
+		t.Fatalf("TracerGs says G%d and %d more, want G2 and 2 more, after main", first, n-1)
+	}
 	var starts []sim.Time
-	var reader gmp.GID
-	m, end := runTraced(t, "procs: 1\nmain:\n  - sleep: 350ms\n", func(e *gmp.Event) {
-		switch e.Kind {
-		case gmp.KindGoCreate:
-			t.Errorf("the reader is nobody's goroutine, but an event creates G%d", e.G)
-		case gmp.KindGoStart:
-			if e.G != 1 {
-				if reader != gmp.NoG && e.G != reader {
-					t.Errorf("G%d started beside main and G%d", e.G, reader)
-				}
-				reader = e.G
-				starts = append(starts, e.T)
-			}
+	others := map[gmp.GID]int{}
+	m.SetSink(func(e gmp.Event) {
+		switch {
+		case e.Kind == gmp.KindGoCreate:
+			t.Errorf("the tracer's goroutines are nobody's, but an event creates G%d", e.G)
+		case e.Kind != gmp.KindGoStart || e.G == 1:
+		case e.G == first:
+			starts = append(starts, e.T)
+		default:
+			others[e.G]++
 		}
 	})
-	if end.Reason != gmp.MainReturned {
+	if end := m.Run(); end.Reason != gmp.MainReturned {
 		t.Fatalf("the run ended %v, want main's return", end.Reason)
 	}
-	if first, n := m.TracerGs(); reader != first || n != 2 {
-		t.Errorf("the goroutine that ran beside main is G%d; TracerGs says G%d and %d more", reader, first, n-1)
+	if len(others) != 2 || others[first+1] != 1 || others[first+2] != 1 {
+		t.Errorf("besides main and the reader, the starts were %v; want the advancer (G%d) and the writer (G%d) once each",
+			others, first+1, first+2)
 	}
 	if len(starts) != 4 {
 		t.Fatalf("the reader ran %d times in 350ms, want 4 (at main's first block, then every 100ms): %v", len(starts), starts)
 	}
-	if starts[0] > sim.Time(0).Add(time.Microsecond) {
-		t.Errorf("the reader first ran at %v, want as main blocked at once", starts[0])
+	if starts[0] > sim.Time(0).Add(40*time.Microsecond) {
+		t.Errorf("the reader first ran at %v, want as main blocked at once, after the writer's header", starts[0])
 	}
 	for i, at := range starts[1:] {
 		due := starts[0].Add(time.Duration(i+1) * 100 * time.Millisecond)
@@ -73,17 +83,23 @@ func TestTracerReaderWakesEvery100ms(t *testing.T) {
 // the reader's timer is pending, so the program runs on, the reader
 // waking every 100ms, until the run's limit.
 func TestTracerReaderKeepsADeadlockRunning(t *testing.T) {
-	starts := 0
-	_, end := runTraced(t, "procs: 2\nuntil: 1s\nchans: {c: 0}\nmain:\n  - recv: c\n", func(e *gmp.Event) {
+	starts := map[gmp.GID]int{}
+	m, end := runTraced(t, "procs: 2\nuntil: 1s\nchans: {c: 0}\nmain:\n  - recv: c\n", func(e *gmp.Event) {
 		if e.Kind == gmp.KindGoStart && e.G != 1 {
-			starts++
+			starts[e.G]++
 		}
 	})
 	if end.Reason != gmp.UntilReached {
 		t.Fatalf("the run ended %v, want it to run on to until", end.Reason)
 	}
-	if starts != 10 {
-		t.Errorf("the reader ran %d times in 1s, want 10: at the start, then 9 wake-ups (its sleeps and wake-ups are a little over 100ms each)", starts)
+	reader, _ := m.TracerGs()
+	if starts[reader] != 10 {
+		t.Errorf("the reader ran %d times in 1s, want 10: at the start, then 9 wake-ups (its sleeps and wake-ups are a little over 100ms each)", starts[reader])
+	}
+	// The advancer ran once, its second's sleep ending just after until;
+	// the writer, whose header came before the scenario, not at all.
+	if len(starts) != 2 || starts[reader+1] != 1 {
+		t.Errorf("the goroutines that ran besides main: %v; want the reader and the advancer (G%d) once", starts, reader+1)
 	}
 }
 
@@ -118,7 +134,7 @@ func TestTraceWriterRunsFirstWithANewSlice(t *testing.T) {
 			preempted++
 		}
 	})
-	if first, n := m.TracerGs(); writer != first+1 || n != 2 {
+	if first, n := m.TracerGs(); writer != first+2 || n != 3 {
 		t.Errorf("the writer is G%d; TracerGs says G%d and %d more", writer, first, n-1)
 	}
 	if writes < 20 || writes > 80 {
@@ -188,7 +204,7 @@ func TestTraceWriterWriteIsNoNanosleep(t *testing.T) {
 		t.Fatal(err)
 	}
 	first, _ := m.TracerGs()
-	writer := first + 1
+	writer := first + 2
 	var entered sim.Time = -1
 	writes := 0
 	m.SetSink(func(e gmp.Event) {
@@ -212,37 +228,123 @@ func TestTraceWriterWriteIsNoNanosleep(t *testing.T) {
 }
 
 // runtime/trace.Start, run by main on P0 just before the scenario's first
-// action, leaves the reader runnable in P0's ring and the writer waiting
-// for a full buffer, and its go statements wake an idle P's M: the model
-// starts so, and that M, spinning on P1, takes the reader from P0's ring
-// while main computes.
-func TestTraceStartLeavesTheReaderInP0sRing(t *testing.T) {
-	sc := parse(t, "procs: 2\nmain:\n  - cpu: 1ms\n")
-	cfg := sc.Config()
-	cfg.Tracer = true
-	m, err := gmp.New(cfg, sc.Program())
-	if err != nil {
-		t.Fatal(err)
-	}
-	reader, _ := m.TracerGs()
-	if r, w := m.G(reader), m.G(reader+1); r.Status != gmp.Grunnable || r.Where.Kind != gmp.LocRunq || r.Where.ID != 0 ||
-		w.Status != gmp.Gwaiting || w.Where.Kind != gmp.LocTraceWait {
-		t.Errorf("at the start the reader is %v at %v and the writer %v at %v; want runnable in P0's ring, and waiting for a full buffer",
-			r.Status, r.Where, w.Status, w.Where)
-	}
-	woke, stolen := false, false
-	m.SetSink(func(e gmp.Event) {
+// action, leaves the reader and the advancer runnable in P0's ring and the
+// writer, the last made, in its runnext; in a program whose until stops
+// it, the writer has written its header before the scenario began and
+// waits for a full buffer. The go statements wake an idle P's M: the model
+// starts so, and that M, spinning on P1, takes the three from P0 while
+// main computes, the writer writing the header there.
+func TestTraceStartLeavesItsGoroutinesOnP0(t *testing.T) {
+	for _, until := range []string{"", "until: 1s\n"} {
+		sc := parse(t, "procs: 2\n"+until+"main:\n  - cpu: 1ms\n")
+		cfg := sc.Config()
+		cfg.Tracer = true
+		m, err := gmp.New(cfg, sc.Program())
+		if err != nil {
+			t.Fatal(err)
+		}
+		reader, _ := m.TracerGs()
+		advancer, writer := reader+1, reader+2
+		for _, g := range []gmp.GID{reader, advancer} {
+			if x := m.G(g); x.Status != gmp.Grunnable || x.Where != (gmp.Loc{Kind: gmp.LocRunq, ID: 0}) {
+				t.Errorf("%q: at the start G%d is %v at %v; want runnable in P0's ring", until, g, x.Status, x.Where)
+			}
+		}
+		w := m.G(writer)
 		switch {
-		case e.Kind == gmp.KindMStart && e.T == 0 && e.P == 1:
-			woke = true
-		case e.Kind == gmp.KindGoStart && e.G == reader && e.P == 1:
-			stolen = true
+		case until == "" && (w.Status != gmp.Grunnable || w.Where != (gmp.Loc{Kind: gmp.LocRunnext, ID: 0})):
+			t.Errorf("at the start the writer is %v at %v; want runnable in P0's runnext", w.Status, w.Where)
+		case until != "" && (w.Status != gmp.Gwaiting || w.Where.Kind != gmp.LocTraceWait):
+			t.Errorf("with until, at the start the writer is %v at %v; want waiting for a full buffer", w.Status, w.Where)
+		}
+		woke := false
+		ranOnP1 := map[gmp.GID]bool{}
+		var header time.Duration
+		var entered sim.Time
+		m.SetSink(func(e gmp.Event) {
+			switch {
+			case e.Kind == gmp.KindMStart && e.T == 0 && e.P == 1:
+				woke = true
+			case e.Kind == gmp.KindGoStart && e.P == 1:
+				ranOnP1[e.G] = true
+			case e.Kind == gmp.KindSyscallEnter && e.G == writer:
+				entered = e.T
+			case e.Kind == gmp.KindSyscallExit && e.G == writer:
+				header += e.T.Sub(entered)
+			}
+		})
+		if end := m.Run(); end.Reason != gmp.MainReturned {
+			t.Fatalf("%q: the run ended %v", until, end.Reason)
+		}
+		if !woke || !ranOnP1[reader] || !ranOnP1[advancer] {
+			t.Errorf("%q: P1's M started at 0: %v; P1 ran the reader: %v, the advancer: %v; want all", until, woke, ranOnP1[reader], ranOnP1[advancer])
+		}
+		switch {
+		case until == "" && (!ranOnP1[writer] || header < 25*time.Microsecond || header > 30*time.Microsecond):
+			t.Errorf("the writer ran on P1: %v, writing for %v; want its header's 25µs write there", ranOnP1[writer], header)
+		case until != "" && header != 0:
+			t.Errorf("with until, the writer wrote for %v in a run that filled no buffer; want nothing", header)
+		}
+	}
+}
+
+// The advancer wakes every second to cut a generation: it takes its P for
+// traceAdvanceDur, and the writer then runs first, with a new time slice,
+// to write what it flushed (traceFlushDur), as in the real traces of
+// timer-bursts and pingpong-table at 1s: 253-373µs, then a 44-69µs write.
+func TestTraceAdvancerCutsAGenerationEverySecond(t *testing.T) {
+	type slice struct {
+		g      gmp.GID
+		from   sim.Time
+		length time.Duration
+	}
+	var cuts, writes []slice
+	var advancer, writer gmp.GID
+	started := map[gmp.GID]sim.Time{}
+	var entered sim.Time
+	m, end := runTraced(t, "procs: 1\nmain:\n  - sleep: 2500ms\n", func(e *gmp.Event) {
+		switch e.Kind {
+		case gmp.KindGoStart:
+			started[e.G] = e.T
+			if e.Rule == gmp.RuleTraceReader {
+				writer = e.G
+			}
+		case gmp.KindGoBlock:
+			if e.T > sim.Time(0).Add(500*time.Millisecond) && e.T.Sub(started[e.G]) > 200*time.Microsecond {
+				advancer = e.G
+				cuts = append(cuts, slice{e.G, started[e.G], e.T.Sub(started[e.G])})
+			}
+		case gmp.KindSyscallEnter:
+			entered = e.T
+		case gmp.KindSyscallExit:
+			if e.T > sim.Time(0).Add(500*time.Millisecond) {
+				writes = append(writes, slice{e.G, entered, e.T.Sub(entered)})
+			}
 		}
 	})
-	if end := m.Run(); end.Reason != gmp.MainReturned {
+	if end.Reason != gmp.MainReturned {
 		t.Fatalf("the run ended %v", end.Reason)
 	}
-	if !woke || !stolen {
-		t.Errorf("P1's M started at 0: %v; P1 ran the reader: %v; want both", woke, stolen)
+	first, _ := m.TracerGs()
+	if advancer != first+1 || writer != first+2 {
+		t.Fatalf("the long slice was G%d's and the writer's start G%d's; want the advancer G%d's and the writer G%d's",
+			advancer, writer, first+1, first+2)
+	}
+	if len(cuts) != 2 || len(writes) != 2 {
+		t.Fatalf("in 2.5s, %d cuts and %d writes after the start, want 2 of each (at 1s and 2s): %v %v", len(cuts), len(writes), cuts, writes)
+	}
+	for i, c := range cuts {
+		at := sim.Time(0).Add(time.Duration(i+1) * time.Second)
+		if c.from < at || c.from > at.Add(3*time.Millisecond) {
+			t.Errorf("cut %d began at %v, want shortly after %v", i+1, c.from, at)
+		}
+		// The cut, and the advancer's moment before its sleep.
+		if c.length < 270*time.Microsecond || c.length > 275*time.Microsecond {
+			t.Errorf("cut %d took %v, want about 270µs", i+1, c.length)
+		}
+		w := writes[i]
+		if w.g != writer || w.from < c.from.Add(c.length) || w.length < 45*time.Microsecond || w.length > 50*time.Microsecond {
+			t.Errorf("after cut %d, G%d wrote at %v for %v; want the writer, after the cut, about 45µs", i+1, w.g, w.from, w.length)
+		}
 	}
 }
