@@ -131,8 +131,12 @@ type Machine struct {
 	// a timer of nobody's), and lateMs counts the Ms woken late behind a
 	// running thread (idlewake.go).
 	acting MID
-	lateMs int
-	trace  func(string) // schedtrace lines
+	// wakeCalls is what the acting M's step has spent waking parked Ms
+	// (Costs.WakeCall): its next step comes that much later (startm,
+	// payWakeCalls).
+	wakeCalls time.Duration
+	lateMs    int
+	trace     func(string) // schedtrace lines
 
 	ended bool
 	end   End
@@ -404,6 +408,7 @@ func (s *Machine) Step() bool {
 			s.acting = m.ID
 			s.runM(m, next)
 			s.acting = NoM
+			s.payWakeCalls(m)
 			s.cpuSettle(m)
 		}
 	case wakeSysmon:

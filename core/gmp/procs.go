@@ -168,6 +168,9 @@ func (s *Machine) startm(pp *P, spinning bool, rule Rule) {
 	} else {
 		nmp = s.mget()
 		nmp.State = MStarting
+		if s.acting != NoM {
+			s.wakeCalls += s.cfg.Costs.WakeCall
+		}
 		start := s.after(s.late(s.cfg.Costs.WakeM, 4*s.cfg.Costs.WakeM))
 		if late > 0 {
 			nmp.late, nmp.lateBehind, nmp.lateFrom = true, s.acting, start
@@ -177,6 +180,22 @@ func (s *Machine) startm(pp *P, spinning bool, rule Rule) {
 	}
 	nmp.Spinning = spinning
 	nmp.NextP = pp.ID
+}
+
+// payWakeCalls makes m, whose step just ran, go on later by what its
+// wake-ups of parked Ms cost it (Costs.WakeCall): notewakeup's futex call
+// is made by the waker's thread, between the ready that asked for an M and
+// whatever the thread does next. A step that left m with nothing to do
+// next (parked) pays nothing: nothing of the program waits on it.
+func (s *Machine) payWakeCalls(m *M) {
+	d := s.wakeCalls
+	if d == 0 {
+		return
+	}
+	s.wakeCalls = 0
+	if m.next != stepNone {
+		s.wakeMAt(m, m.wakeAt.Add(d), m.next)
+	}
 }
 
 // mstart runs when a started M gets the CPU: it takes the P startm gave it
