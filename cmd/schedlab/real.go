@@ -557,7 +557,10 @@ func tracedCosts(p *calibrate.Profile) (*gmp.Costs, string, error) {
 		return &k, " (with the tracer's costs of a go statement and a hand-off; " + calibrate.FormatV2 + ": without the switch gaps, which schedlab calibrate now measures)", nil
 	}
 	if !p.HasIdleWake() {
-		return &k, " (with the tracer's costs of a go statement and a hand-off, and its switch gaps; " + p.Format + ": without the wake-up after idle, which schedlab calibrate now measures)", nil
+		return &k, " (with the tracer's costs of a go statement and a hand-off, and its switch gaps; " + p.Format + ": without the wake-up after idle and the waker's cost of a wake-up, which schedlab calibrate now measures)", nil
 	}
-	return &k, " (with the tracer's costs of a go statement and a hand-off, its switch gaps and its wake-up after idle)", nil
+	if !p.HasWakeCall() {
+		return &k, " (with the tracer's costs of a go statement and a hand-off, its switch gaps and its wake-up after idle; " + p.Format + ": without the waker's cost of a wake-up, which schedlab calibrate now measures)", nil
+	}
+	return &k, " (with the tracer's costs of a go statement and a hand-off, its switch gaps, its wake-up after idle and the waker's cost of a wake-up)", nil
 }

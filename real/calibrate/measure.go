@@ -116,6 +116,7 @@ func Measure(ctx context.Context, o Options) (*Profile, error) {
 			p.Figures.TracedYieldGap = figurePtr("traced_yield_gap", onOneP(func() []float64 { return switchGaps(min(n, maxGapSamples), "go-stop", yieldSwitches) }))
 		}},
 		{"pipe_write", func() { p.Figures.PipeWrite = figurePtr("pipe_write", pipeWrite(n)) }},
+		{"wake_call", func() { p.Figures.WakeCall = figurePtr("wake_call", wakeCall(n)) }},
 		{"wake_after_idle", func() {
 			if p.Figures.WakeAfterIdle, idleErr = wakeAfterIdle(ctx, n); idleErr != nil {
 				missing = append(missing, "wake_after_idle")

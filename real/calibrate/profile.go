@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -22,11 +23,12 @@ import (
 // refused rather than half read. A later layout (the CPU count and load a
 // model of the machine's CPUs would take from machine:) gets a new name.
 // Format 2 added the figures of tracedRows, format 3 those of gapRows,
-// format 4 those of writeRows, format 5 wake_after_idle (idlewake.go); a
-// profile of an older format, which lacks them, is still read, its costs
-// as before.
+// format 4 those of writeRows, format 5 wake_after_idle (idlewake.go),
+// format 6 those of wakeCallRows; a profile of an older format, which
+// lacks them, is still read, its costs as before.
 const (
-	Format   = "schedlab-costs/5"
+	Format   = "schedlab-costs/6"
+	FormatV5 = "schedlab-costs/5"
 	FormatV4 = "schedlab-costs/4"
 	FormatV3 = "schedlab-costs/3"
 	FormatV2 = "schedlab-costs/2"
@@ -84,6 +86,9 @@ type Figures struct {
 	PipeWrite *Figure `json:"pipe_write,omitempty"`
 	// Since format 5; absent from profiles of formats 1 to 4.
 	WakeAfterIdle *IdleWakeFigure `json:"wake_after_idle,omitempty"`
+	// Since format 6 (wakeCallRows); absent from profiles of formats 1 to
+	// 5.
+	WakeCall *Figure `json:"wake_call,omitempty"`
 }
 
 // orZero is f, or the zero Figure where a profile has none.
@@ -101,16 +106,20 @@ func (p *Profile) HasTraced() bool { return p.Format != FormatV1 }
 // HasGaps says whether the profile has format 3's figures: the idle P a
 // trace shows between a goroutine's stop and the next start.
 func (p *Profile) HasGaps() bool {
-	return p.Format == Format || p.Format == FormatV4 || p.Format == FormatV3
+	return p.HasWrite() || p.Format == FormatV3
 }
 
 // HasWrite says whether the profile has format 4's figure: a printed
 // line's write to a pipe.
-func (p *Profile) HasWrite() bool { return p.Format == Format || p.Format == FormatV4 }
+func (p *Profile) HasWrite() bool { return p.HasIdleWake() || p.Format == FormatV4 }
 
 // HasIdleWake says whether the profile has format 5's figure: a thread's
 // wake-up after the program has been idle.
-func (p *Profile) HasIdleWake() bool { return p.Format == Format }
+func (p *Profile) HasIdleWake() bool { return p.HasWakeCall() || p.Format == FormatV5 }
+
+// HasWakeCall says whether the profile has format 6's figure: what a
+// wake-up of a parked thread costs the thread that makes it.
+func (p *Profile) HasWakeCall() bool { return p.Format == Format }
 
 // Figure is a duration measured many times, in nanoseconds: the median
 // and the spread around it.
@@ -295,8 +304,8 @@ func (v *validator) present(field string) bool {
 }
 
 func (v *validator) profile(p *Profile) {
-	if v.present("format") && p.Format != Format && p.Format != FormatV4 && p.Format != FormatV3 && p.Format != FormatV2 && p.Format != FormatV1 {
-		v.fail("format", fmt.Sprintf("want %q (or the older %q, %q, %q or %q), got %q: this schedlab reads only those layouts (schedlab calibrate writes the first)", Format, FormatV4, FormatV3, FormatV2, FormatV1, quote(p.Format)))
+	if v.present("format") && !slices.Contains([]string{Format, FormatV5, FormatV4, FormatV3, FormatV2, FormatV1}, p.Format) {
+		v.fail("format", fmt.Sprintf("want %q (or the older %q, %q, %q, %q or %q), got %q: this schedlab reads only those layouts (schedlab calibrate writes the first)", Format, FormatV5, FormatV4, FormatV3, FormatV2, FormatV1, quote(p.Format)))
 		return
 	}
 	if v.present("measured") {
@@ -324,7 +333,7 @@ func (v *validator) profile(p *Profile) {
 	for _, later := range []struct {
 		rows []figureRow
 		has  bool
-	}{{tracedRows, p.HasTraced()}, {gapRows, p.HasGaps()}, {writeRows, p.HasWrite()}} {
+	}{{tracedRows, p.HasTraced()}, {gapRows, p.HasGaps()}, {writeRows, p.HasWrite()}, {wakeCallRows, p.HasWakeCall()}} {
 		if later.has {
 			continue
 		}

@@ -53,7 +53,7 @@ func TestBadProfilesAreRefused(t *testing.T) {
 		{"NaN", edit(`"median_ns": 6600`, `"median_ns": NaN`), "costs.json:16:20: not JSON: invalid character 'N' looking for beginning of value"},
 		{"an array", "[1, 2]", "costs.json:1:2: the profile: want a JSON object, got a JSON array"},
 		{"more after the end", good + "{}", "costs.json:92:1: not JSON: invalid character '{' after top-level value"},
-		{"another layout", edit(`"schedlab-costs/1"`, `"schedlab-costs/6"`), `costs.json:2:13: format: want "schedlab-costs/5" (or the older "schedlab-costs/4", "schedlab-costs/3", "schedlab-costs/2" or "schedlab-costs/1"), got "schedlab-costs/6"`},
+		{"another layout", edit(`"schedlab-costs/1"`, `"schedlab-costs/7"`), `costs.json:2:13: format: want "schedlab-costs/6" (or the older "schedlab-costs/5", "schedlab-costs/4", "schedlab-costs/3", "schedlab-costs/2" or "schedlab-costs/1"), got "schedlab-costs/7"`},
 		{"format 2 without its figures", edit(`"schedlab-costs/1"`, `"schedlab-costs/2"`), `costs.json:13:14: figures.go_create_fresh: missing`},
 		{"format 1 with format 2's figures", edit(`"cpu_work": {`, `"traced_handoff": {"samples": 1, "median_ns": 1, "p10_ns": 1, "p90_ns": 1, "min_ns": 1, "max_ns": 1}, "cpu_work": {`), `figures.traced_handoff: a schedlab-costs/1 profile has no such figure`},
 		{"an unknown field", edit(`"cpus": 2,`, `"cpus": 2, "cores": 4,`), `costs.json:8:16: unknown field "cores"`},
@@ -245,9 +245,9 @@ func TestPipeWriteFromAProfile(t *testing.T) {
 	wantText(t, v4, "write of a line to a pipe", "Write 7.1µs")
 }
 
-// A profile of format 3 or 4 is refused, with the file, line and column,
-// when it lacks a figure its format added (format 3's gaps, format 4's
-// write) or has one out of order; one of an older format that has such a
+// A profile of format 3, 4 or 6 is refused, with the file, line and
+// column, when it lacks a figure its format added (format 3's gaps, format
+// 4's write, format 6's wake call) or has one out of order; one of an older format that has such a
 // figure is refused too.
 func TestBadLaterFiguresAreRefused(t *testing.T) {
 	read := func(name string) string {
@@ -258,6 +258,7 @@ func TestBadLaterFiguresAreRefused(t *testing.T) {
 		return string(b)
 	}
 	v2, v3, v4 := read("testdata/costs-v2.json"), read("testdata/costs-v3.json"), read("testdata/costs-v4.json")
+	v5, v6 := read("testdata/costs-v5.json"), read("testdata/costs-v6.json")
 	for _, c := range []struct {
 		name, data, old, new, want string
 	}{
@@ -267,6 +268,9 @@ func TestBadLaterFiguresAreRefused(t *testing.T) {
 		{"format 3 without its gaps", v2, `"schedlab-costs/2"`, `"schedlab-costs/3"`, "costs.json:13:14: figures.traced_park_gap: missing"},
 		{"format 2 with a gap", v3, `"schedlab-costs/3"`, `"schedlab-costs/2"`, "costs.json:114:24: figures.traced_park_gap: a schedlab-costs/2 profile has no such figure"},
 		{"a gap out of order", v3, `"median_ns": 124`, `"median_ns": 1240`, "figures.traced_exit_gap.p90_ns: 150 is below median 1240"},
+		{"format 6 without its wake call", v5, `"schedlab-costs/5"`, `"schedlab-costs/6"`, "costs.json:13:14: figures.wake_call: missing"},
+		{"format 5 with a wake call", v6, `"schedlab-costs/6"`, `"schedlab-costs/5"`, "figures.wake_call: a schedlab-costs/5 profile has no such figure"},
+		{"a wake call out of order", v6, `"median_ns": 7450`, `"median_ns": 74500`, "figures.wake_call.p90_ns: 7950 is below median 74500"},
 	} {
 		if !strings.Contains(c.data, c.old) {
 			t.Fatalf("%s: no %q", c.name, c.old)
@@ -321,6 +325,33 @@ func TestWakeAfterIdleFromAProfile(t *testing.T) {
 		"IdleWake 2.00ms 1% (1.57ms–1.57ms) 3.00ms 26% (1.12ms–2.96ms) 5.00ms 36% (966.8µs–3.83ms) 8.00ms 77% (838.8µs–3.54ms)")
 }
 
+// Format 6's wake_call sets, for every command, what a wake-up of a parked
+// thread costs its waker: the median. Every other cost stays format 5's,
+// and a format 5 profile sets none.
+func TestWakeCallFromAProfile(t *testing.T) {
+	v5 := readProfile(t, "testdata/costs-v5.json")
+	v6 := readProfile(t, "testdata/costs-v6.json")
+	if !v6.HasWakeCall() || !v6.HasIdleWake() || !v6.HasWrite() || !v6.HasGaps() || !v6.HasTraced() || v5.HasWakeCall() || !v5.HasIdleWake() {
+		t.Errorf("formats: v6 has the wake call %v, the idle wake %v, the write %v, the gaps %v, the traced %v; v5 has the wake call %v, the idle wake %v",
+			v6.HasWakeCall(), v6.HasIdleWake(), v6.HasWrite(), v6.HasGaps(), v6.HasTraced(), v5.HasWakeCall(), v5.HasIdleWake())
+	}
+	for _, costs := range []func(*Profile) (gmp.Costs, error){(*Profile).Costs, (*Profile).TracedCosts} {
+		k5, err5 := costs(v5)
+		k6, err6 := costs(v6)
+		if err5 != nil || err6 != nil {
+			t.Fatal(err5, err6)
+		}
+		if k5.WakeCall != 0 || k6.WakeCall != 7450*time.Nanosecond {
+			t.Errorf("WakeCall: format 5 %v, format 6 %v; want none and the median 7.45µs", k5.WakeCall, k6.WakeCall)
+		}
+		k6.WakeCall = k5.WakeCall
+		if k6 != k5 {
+			t.Errorf("format 6's costs but the wake call %+v\nwant format 5's                      %+v", k6, k5)
+		}
+	}
+	wantText(t, v6, "wake-up, the waker's cost      7.5µs   7.2µs–8.0µs     6.9µs–21.0µs    500      WakeCall", "WakeCall 7.45µs")
+}
+
 // A format 5 profile's wake_after_idle is refused, with the file, line and
 // column of the field at fault, when it is missing, its points are out of
 // order or more than the model holds, a count is out of range, or the
@@ -346,7 +377,7 @@ func TestBadWakeAfterIdleIsRefused(t *testing.T) {
 		name, data, old, new, want string
 	}{
 		{"format 5 without it", v4, `"schedlab-costs/4"`, `"schedlab-costs/5"`, "costs.json:13:14: figures.wake_after_idle: missing"},
-		{"format 4 with it", v5, `"schedlab-costs/5"`, `"schedlab-costs/4"`, "figures.wake_after_idle: a schedlab-costs/4 profile has no such figure (schedlab-costs/5 has)"},
+		{"format 4 with it", v5, `"schedlab-costs/5"`, `"schedlab-costs/4"`, "figures.wake_after_idle: a schedlab-costs/4 profile has no such figure (schedlab-costs/6 has)"},
 		{"idle times out of order", v5, `"idle_ns": 3000000`, `"idle_ns": 2000000`, "costs.json:160:22: figures.wake_after_idle.points[1].idle_ns: 2e+06 is not after the point before's 2e+06"},
 		{"more late than rounds", v5, point, strings.Replace(point, `"late": 1,`, `"late": 101,`, 1), "costs.json:152:19: figures.wake_after_idle.points[0].late: want 0 to the 100 rounds, got 101"},
 		{"no rounds", v5, point, strings.Replace(point, `"rounds": 100,`, `"rounds": 0,`, 1), "figures.wake_after_idle.points[0].rounds: want 1 to 10000000 rounds, got 0"},
@@ -507,8 +538,8 @@ func TestMeasureFillsEveryField(t *testing.T) {
 	if !back.HasTraced() {
 		t.Errorf("measured a profile of format %s", back.Format)
 	}
-	if !back.HasGaps() || !back.HasWrite() || !back.HasIdleWake() {
-		t.Errorf("measured a profile without the switch gaps, the pipe's write or the wake-up after idle, of format %s", back.Format)
+	if !back.HasGaps() || !back.HasWrite() || !back.HasIdleWake() || !back.HasWakeCall() {
+		t.Errorf("measured a profile without the switch gaps, the pipe's write, the wake-up after idle or the waker's cost, of format %s", back.Format)
 	}
 	if w := back.Figures.WakeAfterIdle; w == nil || len(w.Points) != gmp.MaxIdleWakePoints || w.Points[0].Rounds != 3 {
 		t.Errorf("wake_after_idle: %+v", w)

@@ -57,6 +57,12 @@ var writeRows = []figureRow{
 	{"pipe_write", "write of a line to a pipe", "Write", func(f *Figures) Figure { return orZero(f.PipeWrite) }},
 }
 
+// wakeCallRows are the figures format 6 added: what a wake-up of a parked
+// thread costs the thread that makes it (wakecall.go).
+var wakeCallRows = []figureRow{
+	{"wake_call", "wake-up, the waker's cost", "WakeCall", func(f *Figures) Figure { return orZero(f.WakeCall) }},
+}
+
 // rows are the duration figures p's format has.
 func (p *Profile) rows() []figureRow {
 	rows := figureRows
@@ -68,6 +74,9 @@ func (p *Profile) rows() []figureRow {
 	}
 	if p.HasWrite() {
 		rows = append(rows[:len(rows):len(rows)], writeRows...)
+	}
+	if p.HasWakeCall() {
+		rows = append(rows[:len(rows):len(rows)], wakeCallRows...)
 	}
 	return rows
 }
@@ -103,6 +112,9 @@ func (p *Profile) WriteText(w io.Writer) error {
 	}
 	if p.HasWrite() {
 		later += fmt.Sprintf(", Write %v", k.Write)
+	}
+	if p.HasWakeCall() {
+		later += fmt.Sprintf(", WakeCall %v", k.WakeCall)
 	}
 	if p.HasIdleWake() {
 		later += ", IdleWake"
