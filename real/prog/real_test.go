@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -281,5 +282,38 @@ func TestRunsSharingAnEmitFolderMeasureTheirOwn(t *testing.T) {
 		if got := obs[0].Goroutines; got != want {
 			t.Errorf("the session of the scenario with %d goroutines measured %d", want, got)
 		}
+	}
+}
+
+// TestEmittedProgramBuildsAsItIs: a program that requires a module (a
+// net action's golang.org/x/sys) is emitted with the go.sum its build
+// wrote, so that go build, and the go run . the folder is kept for, work
+// there as it is: read-only, with nothing fetched.
+func TestEmittedProgramBuildsAsItIs(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	tc, err := prog.FindGo(ctx)
+	if err != nil {
+		t.Skip(err)
+	}
+	sc, err := scenarios.Parse("net.yaml", []byte("procs: 1\nmain:\n  - net: 1ms\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "kept")
+	_, done, err := verify.Session(ctx, sc, sc.Config(), prog.Options{Emit: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer done()
+	mod, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	if err != nil || !bytes.Contains(mod, []byte("golang.org/x/sys")) {
+		t.Fatalf("the emitted go.mod does not require golang.org/x/sys (%v):\n%s", err, mod)
+	}
+	build := exec.CommandContext(ctx, tc.Path, "build", "-o", filepath.Join(t.TempDir(), "prog"), ".")
+	build.Dir = dir
+	build.Env = append(os.Environ(), "GOFLAGS=-mod=readonly", "GOTOOLCHAIN=local", "GOPROXY=off")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Errorf("go build in the --emit folder: %v\n%s", err, out)
 	}
 }
