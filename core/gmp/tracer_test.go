@@ -9,9 +9,8 @@ import (
 	"github.com/schedlab/schedlab/core/sim"
 )
 
-// runTraced runs src with Config.Tracer, handing each event to f, and
-// returns the machine after its run.
-func runTraced(t *testing.T, src string, f func(e *gmp.Event)) (*gmp.Machine, gmp.End) {
+// newTraced is a machine for src with Config.Tracer, not yet run.
+func newTraced(t *testing.T, src string) *gmp.Machine {
 	t.Helper()
 	sc := parse(t, src)
 	cfg := sc.Config()
@@ -20,6 +19,14 @@ func runTraced(t *testing.T, src string, f func(e *gmp.Event)) (*gmp.Machine, gm
 	if err != nil {
 		t.Fatal(err)
 	}
+	return m
+}
+
+// runTraced runs src with Config.Tracer, handing each event to f, and
+// returns the machine after its run.
+func runTraced(t *testing.T, src string, f func(e *gmp.Event)) (*gmp.Machine, gmp.End) {
+	t.Helper()
+	m := newTraced(t, src)
 	m.SetSink(func(e gmp.Event) { f(&e) })
 	return m, m.Run()
 }
@@ -32,13 +39,7 @@ func runTraced(t *testing.T, src string, f func(e *gmp.Event)) (*gmp.Machine, gm
 // the advancer runs once, then sleeps its second. In a program this quiet
 // neither runs again.
 func TestTracerReaderWakesEvery100ms(t *testing.T) {
-	sc := parse(t, "procs: 1\nmain:\n  - sleep: 350ms\n")
-	cfg := sc.Config()
-	cfg.Tracer = true
-	m, err := gmp.New(cfg, sc.Program())
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := newTraced(t, "procs: 1\nmain:\n  - sleep: 350ms\n")
 	first, n := m.TracerGs()
 	if n != 3 || first != 2 {
 		t.Fatalf("TracerGs says G%d and %d more, want G2 and 2 more, after main", first, n-1)
@@ -236,13 +237,7 @@ func TestTraceWriterWriteIsNoNanosleep(t *testing.T) {
 // main computes, the writer writing the header there.
 func TestTraceStartLeavesItsGoroutinesOnP0(t *testing.T) {
 	for _, until := range []string{"", "until: 1s\n"} {
-		sc := parse(t, "procs: 2\n"+until+"main:\n  - cpu: 1ms\n")
-		cfg := sc.Config()
-		cfg.Tracer = true
-		m, err := gmp.New(cfg, sc.Program())
-		if err != nil {
-			t.Fatal(err)
-		}
+		m := newTraced(t, "procs: 2\n"+until+"main:\n  - cpu: 1ms\n")
 		reader, _ := m.TracerGs()
 		advancer, writer := reader+1, reader+2
 		for _, g := range []gmp.GID{reader, advancer} {
