@@ -63,8 +63,7 @@ type Costs struct {
 	// futex wake system call, which on a virtual machine sends the idle
 	// CPU an interrupt through the hypervisor. The M whose step woke the
 	// M goes on that much later (startm). None by default; a profile from
-	// calibrate sets it (wake_call: 7.3-8.1µs on the project's 2-vCPU
-	// machine, where the send that needs no wake-up takes 0.15µs).
+	// calibrate sets it (real/calibrate's wake_call).
 	WakeCall time.Duration
 	// NewM is the time from startm creating a thread (newm, clone) to that
 	// thread running.

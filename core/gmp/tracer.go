@@ -87,8 +87,8 @@ const (
 
 // tracer is the state of Config.Tracer's goroutines.
 type tracer struct {
-	on                       bool
-	reader, advancer, writer GID
+	on             bool
+	reader, writer GID
 	// buf counts, by thread, the events in its trace buffer; full is how
 	// many full buffers wait for the writer, flush whether one of them is
 	// a generation's cut (traceFlushDur).
@@ -140,14 +140,15 @@ func (s *Machine) startTracer() error {
 		}
 		g, _ := s.newproc1(pp, nil, body)
 		ids[i] = g.ID
-		if i == 2 && s.cfg.Until > 0 {
+		writer := i == len(bodies)-1
+		if writer && s.cfg.Until > 0 {
 			g.Status, g.WaitReason, g.Where, g.M = Gwaiting, ReasonTraceReader, Loc{Kind: LocTraceWait}, NoM
 			break
 		}
 		g.Status, g.M, g.Runnable = Grunnable, NoM, s.now
-		s.runqputG(pp, g, i == 2)
+		s.runqputG(pp, g, writer) // the last made is in runnext
 	}
-	s.tr = tracer{on: true, reader: ids[0], advancer: ids[1], writer: ids[2]}
+	s.tr = tracer{on: true, reader: ids[0], writer: ids[2]}
 	return nil
 }
 

@@ -76,9 +76,8 @@ func (p *Profile) costs(goCreate, handoff Figure) (gmp.Costs, error) {
 		k.Write = ns(orZero(f.PipeWrite).Median)
 	}
 	// A wake-up of a parked thread costs the thread that makes it a futex
-	// call: 7.3-8.1µs on the project's 2-vCPU machine, where the
-	// hypervisor carries the idle CPU's interrupt. Formats 1 to 5 did not
-	// measure it: none, as in the defaults.
+	// call (wakecall.go). Formats 1 to 5 did not measure it: none, as in
+	// the defaults.
 	if p.HasWakeCall() {
 		k.WakeCall = ns(orZero(f.WakeCall).Median)
 	}

@@ -419,7 +419,7 @@ func Prepare(ctx context.Context, prog *Program, o Options) (*Session, error) {
 		return nil, err
 	}
 	if o.Emit != "" {
-		if err := keepSums(dir, o.Emit); err != nil {
+		if err := keepModuleFiles(dir, o.Emit); err != nil {
 			s.Close()
 			return nil, fmt.Errorf("--emit: %w", err)
 		}
@@ -427,12 +427,12 @@ func Prepare(ctx context.Context, prog *Program, o Options) (*Session, error) {
 	return s, nil
 }
 
-// keepSums copies go.mod and go.sum as the build in dir left them into
+// keepModuleFiles copies go.mod and go.sum as the build in dir left them into
 // the --emit folder: for a program that requires a module (golang.org/x/sys
 // for a net action, x/sync for a semaphore) go build -mod=mod completes
 // go.mod and writes go.sum, and without them go run . there stops at
 // "updates to go.mod needed". A program that requires none has no go.sum.
-func keepSums(dir, emit string) error {
+func keepModuleFiles(dir, emit string) error {
 	for _, name := range []string{"go.mod", "go.sum"} {
 		b, err := os.ReadFile(filepath.Join(dir, name))
 		if errors.Is(err, fs.ErrNotExist) {
