@@ -456,8 +456,12 @@ func switchNote(rep *Report, model, real []Observables) string {
 	if realN == 0 || diff == 0 || explained/diff < 0.5 {
 		return ""
 	}
-	return fmt.Sprintf("P use: the real runs' Ps spent a median %.1f%% of their time switching between the scenario's goroutines (%d switches of %s), the model's %.1f%% (%d of %s), which is %.0f%% of the %.1f points between the two: the switch as a trace stamps it, from a goroutine's stop once it has left its M to the next start in execute, is an idle P on both sides, and the real runtime's takes longer than the model's Schedule, ScheduleExit and ScheduleYield (traced, calibrate)",
-		100*realShare, realN, shortDuration(time.Duration(realPer)), 100*modelShare, modelN, shortDuration(time.Duration(modelPer)), 100*min(explained/diff, 1), 100*math.Abs(diff))
+	than := "longer"
+	if realPer < modelPer {
+		than = "shorter"
+	}
+	return fmt.Sprintf("P use: the real runs' Ps spent a median %.1f%% of their time switching between the scenario's goroutines (%d switches of %s), the model's %.1f%% (%d of %s), which is %.0f%% of the %.1f points between the two: the switch as a trace stamps it, from a goroutine's stop once it has left its M to the next start in execute, is an idle P on both sides, and the real runtime's takes %s than the model's Schedule, ScheduleExit and ScheduleYield (traced, calibrate)",
+		100*realShare, realN, shortDuration(time.Duration(realPer)), 100*modelShare, modelN, shortDuration(time.Duration(modelPer)), 100*min(explained/diff, 1), 100*math.Abs(diff), than)
 }
 
 // noteRealRuns adds the report's notes on how the real runs were made:

@@ -55,8 +55,18 @@ func TestSwitchNoteNamesTheSwitchesShare(t *testing.T) {
 	rep := &Report{Procs: 1, Seeds: []uint64{1}, Runs: 1}
 	rep.Rows = []Row{{Observable: "P utilisation", Outcome: "higher", Model: 0.926, RealMedian: 0.69}}
 	note := switchNote(rep, []Observables{m}, []Observables{real})
-	if !strings.Contains(note, "a median 29.6% of their time switching") || !strings.Contains(note, "255269 switches of 113ns") {
+	if !strings.Contains(note, "a median 29.6% of their time switching") || !strings.Contains(note, "255269 switches of 113ns") ||
+		!strings.Contains(note, "the real runtime's takes longer than the model's Schedule") {
 		t.Errorf("note %q", note)
+	}
+	// A model whose switches take longer than the real ones (verify's
+	// Schedule is calibrate's park gap, which a run's gap can fall short
+	// of) is said to, its P use the lower.
+	slow := m
+	slow.SwitchGap = m.Makespan * 2 / 5 // 40% of the P, in as many switches
+	rep.Rows[0] = Row{Observable: "P utilisation", Outcome: "lower", Model: 0.60, RealMedian: 0.69}
+	if note := switchNote(rep, []Observables{slow}, []Observables{real}); !strings.Contains(note, "the real runtime's takes shorter than the model's Schedule") {
+		t.Errorf("a model whose switches are the longer: note %q", note)
 	}
 	rep.Rows[0].Outcome = "within"
 	if note := switchNote(rep, []Observables{m}, []Observables{real}); note != "" {
