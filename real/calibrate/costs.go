@@ -108,24 +108,30 @@ func (p *Profile) costs(goCreate, handoff Figure) (gmp.Costs, error) {
 }
 
 // switchGaps sets, for a profile of format 3 or later timed traced, the
-// cost of the scheduler's switch after an exit and after a Gosched to the
-// idle P the trace shows between the goroutine's stop and the next start
-// (traced_exit_gap, traced_yield_gap), which verify's model leaves
-// between the same two events. The switch after a park stays the traced
-// hand-off's share (costs): traced_park_gap is kept beside it, not used.
-// Taking it all for Schedule, with Execute giving up as much to keep the
-// hop, changes the model's races on two Ps (pingpong-2p's migrations went
-// from 54 to 135 against a real 28–124): a thief finds the runnext full
-// longer. Splitting it at findRunnable's choice instead, a Dispatch step
-// between the choice and the start, kept the races and brought the
-// ping-pongs' P use from above the real runs to below them, but judged no
-// observable differently over two recorded series of ten real runs each,
-// and the step's code cost the model's speed (docs/fidelity.md).
+// cost of the scheduler's switch to the idle P the trace shows between a
+// goroutine's stop and the next start, which verify's model leaves between
+// the same two events: after a park, Schedule (traced_park_gap), with
+// Execute giving up as much so that the hop keeps the traced hand-off's
+// time; after an exit and after a Gosched, ScheduleExit and ScheduleYield
+// (traced_exit_gap, traced_yield_gap). The trace stamps a goroutine's
+// block before the scheduler's work (its own event, with a stack, among
+// it) and the next start in execute, after findRunnable took the runnext:
+// the runnext stays full for the whole gap, which the model's Schedule is.
+// Judged against seven recorded series of ten real runs, taking the park
+// gap so lowered the count of differing observables in every one (after
+// the correction 39, 40, 41, 39, 38, 39, 39 → 38, 38, 39, 37, 37, 35, 36);
+// the ping-pongs' P use goes from above the real runs to below them, and
+// pingpong-2p's thief, finding the runnext full longer, steals more
+// (docs/fidelity.md). The hand-off's share it replaced was 41ns here
+// against a gap of 124ns.
 func (p *Profile) switchGaps(k *gmp.Costs) {
 	f := p.Figures
-	if !p.HasGaps() || f.TracedExitGap == nil || f.TracedYieldGap == nil {
+	if !p.HasGaps() || f.TracedExitGap == nil || f.TracedYieldGap == nil || f.TracedParkGap == nil {
 		return
 	}
+	park := ns(f.TracedParkGap.Median)
+	k.Execute = max(k.Execute-(park-k.Schedule), 1)
+	k.Schedule = park
 	k.ScheduleExit = ns(f.TracedExitGap.Median)
 	k.ScheduleYield = ns(f.TracedYieldGap.Median)
 }

@@ -106,7 +106,8 @@
 //	                             only, scaled as handoff's
 //	traced_exit_gap   median     ScheduleExit, for verify only
 //	traced_yield_gap  median     ScheduleYield, for verify only
-//	traced_park_gap   none:      recorded (costs.go's switchGaps says why)
+//	traced_park_gap   median     Schedule, for verify only, Execute giving
+//	                             up as much (costs.go's switchGaps)
 //	pipe_write        median     Write (in a profile of formats 1 to 3,
 //	                             the default)
 //	wake_after_idle   each point IdleWake: at each idle time, the late

@@ -188,10 +188,11 @@ func TestTracedCostsFromAProfile(t *testing.T) {
 	wantText(t, v2, "go statement, traced", "NewG 950ns", "verify's costs, its real runs being traced: Newproc 168ns, Schedule 40ns, Execute 120ns, ChanOp 80ns")
 }
 
-// Format 3's exit and Gosched gaps set verify's scheduler costs after an
-// exit and a Gosched to the idle P the trace shows between the stop and
-// the next start; the hand-off's costs, its park among them, stay format
-// 2's, and so does every untraced cost.
+// Format 3's park, exit and Gosched gaps set verify's scheduler costs
+// after a park, an exit and a Gosched to the idle P the trace shows
+// between the stop and the next start; after a park Execute gives up what
+// Schedule gains, so that the model's hop keeps the traced hand-off's
+// time. ChanOp stays format 2's, and so does every untraced cost.
 func TestSwitchGapsFromAProfile(t *testing.T) {
 	v2 := readProfile(t, "testdata/costs-v2.json")
 	v3 := readProfile(t, "testdata/costs-v3.json")
@@ -208,6 +209,9 @@ func TestSwitchGapsFromAProfile(t *testing.T) {
 	}
 	ns := time.Nanosecond
 	want.ScheduleExit, want.ScheduleYield = 124*ns, 148*ns
+	// The park's gap is 96ns: Schedule's 40ns become 96, Execute's 120
+	// give up the 56.
+	want.Schedule, want.Execute = 96*ns, 64*ns
 	t3, err := v3.TracedCosts()
 	if err != nil || t3 != want {
 		t.Errorf("format 3's traced costs %+v (%v)\nwant                     %+v", t3, err, want)
@@ -215,7 +219,7 @@ func TestSwitchGapsFromAProfile(t *testing.T) {
 	if hop, err := ModelHop(t3); err != nil || hop != 320 {
 		t.Errorf("the model's hop takes %vns (%v), want the traced 320ns", hop, err)
 	}
-	wantText(t, v3, "exit to next start, traced", "Schedule 40ns, Execute 120ns, ChanOp 80ns, ScheduleExit 124ns, ScheduleYield 148ns")
+	wantText(t, v3, "exit to next start, traced", "Schedule 96ns, Execute 64ns, ChanOp 80ns, ScheduleExit 124ns, ScheduleYield 148ns")
 }
 
 // Format 4's pipe_write sets the write of a printed line, for every

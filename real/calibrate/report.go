@@ -45,7 +45,7 @@ var tracedRows = []figureRow{
 // between a goroutine's stop and the next start, after a park, an exit
 // and a Gosched, which verify's model leaves between the same two events.
 var gapRows = []figureRow{
-	{"traced_park_gap", "park to next start, traced", "-", func(f *Figures) Figure { return orZero(f.TracedParkGap) }},
+	{"traced_park_gap", "park to next start, traced", "Schedule (verify)", func(f *Figures) Figure { return orZero(f.TracedParkGap) }},
 	{"traced_exit_gap", "exit to next start, traced", "ScheduleExit (verify)", func(f *Figures) Figure { return orZero(f.TracedExitGap) }},
 	{"traced_yield_gap", "Gosched to next start, traced", "ScheduleYield (verify)", func(f *Figures) Figure { return orZero(f.TracedYieldGap) }},
 }
