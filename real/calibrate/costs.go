@@ -117,13 +117,10 @@ func (p *Profile) costs(goCreate, handoff Figure) (gmp.Costs, error) {
 // block before the scheduler's work (its own event, with a stack, among
 // it) and the next start in execute, after findRunnable took the runnext:
 // the runnext stays full for the whole gap, which the model's Schedule is.
-// Judged against seven recorded series of ten real runs, taking the park
-// gap so lowered the count of differing observables in every one (after
-// the correction 39, 40, 41, 39, 38, 39, 39 → 38, 38, 39, 37, 37, 35, 36);
-// the ping-pongs' P use goes from above the real runs to below them, and
-// pingpong-2p's thief, finding the runnext full longer, steals more
-// (docs/fidelity.md). The hand-off's share it replaced was 41ns here
-// against a gap of 124ns.
+// Judged against seven recorded series of real runs, taking the park gap
+// so lowered the count of differing observables in every one, though
+// pingpong-2p's thief, finding the runnext full longer, steals more than
+// the real one (docs/fidelity.md has the figures).
 func (p *Profile) switchGaps(k *gmp.Costs) {
 	f := p.Figures
 	if !p.HasGaps() || f.TracedExitGap == nil || f.TracedYieldGap == nil || f.TracedParkGap == nil {
