@@ -9,10 +9,13 @@ import (
 // markdownInline are the characters CommonMark (and GitHub's tables and
 // strikethrough) can read as markup anywhere in a line: emphasis, code,
 // links and images, raw HTML and autolinks, entities, table cells, and
-// GitHub's strikethrough. Each is written with a backslash, which every
-// CommonMark renderer reads as the character itself. (# is markup only at
-// the ends of a line: Markdown escapes it there.)
-const markdownInline = "\\`*_[]<>&|~"
+// GitHub's strikethrough, and the @ of an address that GitHub's extended
+// autolinks make a mailto: link of. Each is written with a backslash,
+// which every CommonMark renderer reads as the character itself. (# is
+// markup only at the ends of a line: Markdown escapes it there. The
+// extended autolinks' other two, a scheme's :// and www., are escaped
+// where they are: unlink.)
+const markdownInline = "\\`*_[]<>&|~@"
 
 // Markdown returns s as the text of a Markdown paragraph, heading or list
 // item: on one line (a run of white space, line breaks included, becomes
@@ -42,7 +45,7 @@ func Markdown(s string) string {
 		}
 		b.WriteRune(r)
 	}
-	out := b.String()
+	out := unlink(b.String())
 	// A heading's closing sequence: a run of # at the end of the line,
 	// after a space, which a heading would drop.
 	if trail := len(out) - len(strings.TrimRight(out, "#")); trail > 0 && trail < len(out) && out[len(out)-trail-1] == ' ' {
@@ -65,6 +68,25 @@ func Markdown(s string) string {
 		}
 	}
 	return out
+}
+
+// unlink escapes in out, Markdown's text with the spaces and controls
+// dealt with, what GitHub's extended autolinks make a link of in plain
+// text: a scheme's "://" (https://, ftp://) and "www.", whatever their
+// case. An escaped colon or dot is the character itself, and no link.
+func unlink(out string) string {
+	if !strings.Contains(out, "://") && !strings.Contains(strings.ToLower(out), "www.") {
+		return out
+	}
+	var b strings.Builder
+	for i := 0; i < len(out); i++ {
+		c := out[i]
+		if c == ':' && strings.HasPrefix(out[i+1:], "//") || c == '.' && i >= 3 && strings.EqualFold(out[i-3:i], "www") {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }
 
 // CodeSpan returns s as an inline code span (a file name in a sentence):

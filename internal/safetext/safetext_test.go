@@ -103,6 +103,12 @@ func TestMarkdown(t *testing.T) {
 		{"closing ##", `closing \##`},
 		{"##", `\##`},
 		{"version 1.5 - fine", "version 1.5 - fine"},
+		// GitHub's extended autolinks: an address, a scheme, www.
+		{"(at@mic.B", `(at\@mic.B`},
+		{"see https://go.dev or FTP://x.y", `see https\://go.dev or FTP\://x.y`},
+		{"www.go.dev, (WwW.a.b)", `www\.go.dev, (WwW\.a.b)`},
+		{"ww\x00w.x h\ttp:\x00//y", `www\.x h tp\://y`},
+		{"a: b, 1.5, w.ww", "a: b, 1.5, w.ww"},
 	} {
 		if got := Markdown(c.in); got != c.want {
 			t.Errorf("Markdown(%q) = %q, want %q", c.in, got, c.want)

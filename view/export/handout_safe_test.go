@@ -19,7 +19,7 @@ import (
 // runs script, a heading, a code fence, emphasis, links, list and quote
 // markers at the start of a line, table pipes, and control characters.
 const hostileScenario = "title: \"# <script>alert(1)</script> *T* [x](javascript:alert(1)) \\e]0;t\\a\"\n" +
-	"summary: \"<script>alert(1)</script> <img src=x onerror=alert(1)>\\n# heading\\n```\\ncode\\n````\\n\\0 NUL, _em_ `tick` a|b ~~s~~ &amp; \\e[2J\n" +
+	"summary: \"<script>alert(1)</script> <img src=x onerror=alert(1)>\\n# heading\\n```\\ncode\\n````\\n\\0 NUL, _em_ `tick` a|b ~~s~~ &amp; \\e[2J https://evil.example/x www.evil.example me@evil.example\n" +
 	// Lines of the file that would close a fence of three or four.
 	" ```\n" +
 	" ````\"\n" +
@@ -134,7 +134,7 @@ func TestHandoutEscapesTheScenariosText(t *testing.T) {
 	text := html.UnescapeString(regexp.MustCompile(`<[^>]*>`).ReplaceAllString(out, ""))
 	for _, s := range []string{
 		"# <script>alert(1)</script> *T* [x](javascript:alert(1)) ]0;t",
-		"<script>alert(1)</script> <img src=x onerror=alert(1)> # heading ``` code ```` NUL, _em_ `tick` a|b ~~s~~ &amp; [2J ``` ````",
+		"<script>alert(1)</script> <img src=x onerror=alert(1)> # heading ``` code ```` NUL, _em_ `tick` a|b ~~s~~ &amp; [2J https://evil.example/x www.evil.example me@evil.example ``` ````",
 		"- item > quote 1. one | a | b | |---|---| <script>alert(2)</script> indented code",
 		"It declares channel ``` (buffer 1), pool <img src=x onerror=alert(1)> (size 1).",
 		"a`b<i>x</i>.yaml",
