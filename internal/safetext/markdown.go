@@ -75,17 +75,23 @@ func Markdown(s string) string {
 // text: a scheme's "://" (https://, ftp://) and "www.", whatever their
 // case. An escaped colon or dot is the character itself, and no link.
 func unlink(out string) string {
-	if !strings.Contains(out, "://") && !strings.Contains(strings.ToLower(out), "www.") {
-		return out
+	linkAt := func(i int) bool {
+		c := out[i]
+		return c == ':' && strings.HasPrefix(out[i+1:], "//") || c == '.' && i >= 3 && strings.EqualFold(out[i-3:i], "www")
 	}
 	var b strings.Builder
+	from := 0
 	for i := 0; i < len(out); i++ {
-		c := out[i]
-		if c == ':' && strings.HasPrefix(out[i+1:], "//") || c == '.' && i >= 3 && strings.EqualFold(out[i-3:i], "www") {
+		if linkAt(i) {
+			b.WriteString(out[from:i])
 			b.WriteByte('\\')
+			from = i
 		}
-		b.WriteByte(c)
 	}
+	if b.Len() == 0 {
+		return out // nothing escaped
+	}
+	b.WriteString(out[from:])
 	return b.String()
 }
 

@@ -109,6 +109,7 @@ func TestMarkdown(t *testing.T) {
 		{"www.go.dev, (WwW.a.b)", `www\.go.dev, (WwW\.a.b)`},
 		{"ww\x00w.x h\ttp:\x00//y", `www\.x h tp\://y`},
 		{"a: b, 1.5, w.ww", "a: b, 1.5, w.ww"},
+		{"://x", `\://x`},
 	} {
 		if got := Markdown(c.in); got != c.want {
 			t.Errorf("Markdown(%q) = %q, want %q", c.in, got, c.want)
