@@ -53,8 +53,10 @@
 //     and 335ns traced.
 //   - traced_park_gap, traced_exit_gap, traced_yield_gap: the idle P a
 //     trace shows between a goroutine's stop and the next start, on one
-//     P, after a park (a channel ping-pong), an exit (goroutines that end
-//     at once) and a runtime.Gosched (two goroutines yielding in turn),
+//     P, after a park (a channel ping-pong), an exit (goroutines that
+//     compute about 10µs and end, as a scenario's do: ending at once, the
+//     exit's path is in the caches and its gap a fifth shorter) and a
+//     runtime.Gosched (two goroutines yielding in turn),
 //     read from the trace with package rtrace. The trace's clock steps by
 //     64ns, so each sample is the mean of 16 gaps in a row. At most 2000
 //     samples, the trace being held in memory.

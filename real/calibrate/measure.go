@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode"
 
@@ -373,37 +374,69 @@ func switchGaps(n int, stop string, work func(switches int)) []float64 {
 	return samples
 }
 
-// parkSwitches is a ping-pong through unbuffered channels on one P: each
-// hop parks one goroutine and starts the other.
+// parkSwitches is a ping-pong through unbuffered channels on one P, each
+// side computing a little before it waits for the other: each hop parks
+// one goroutine and starts the other. Without the work the gap depended
+// on the state the process was in, not on the machine: 76-80ns in a small
+// fresh process, 80ns or 120-124ns in calibrate's, one or the other for a
+// whole run (three runs of schedlab calibrate in a row: 120, 80, 124),
+// while the traces of real runs of pingpong, hog-pingpong and pingpong-2p
+// show 86-130ns (median 93-112ns each over 70 runs). With the work, as a
+// scenario's goroutines compute between their waits, 96-104ns in every
+// run.
 func parkSwitches(switches int) {
 	ping, pong := make(chan struct{}), make(chan struct{})
 	done := make(chan struct{})
 	go func() {
+		var x uint64
 		for range ping {
+			x += cpuwork.Alone(switchWork)
 			pong <- struct{}{}
 		}
+		kept.Add(x)
 		close(done)
 	}()
+	var x uint64
 	for range switches/2 + 1 {
 		ping <- struct{}{}
+		x += cpuwork.Alone(switchWork)
 		<-pong
 	}
 	close(ping)
 	<-done
+	kept.Add(x)
 }
 
-// exitSwitches starts goroutines that end at once, a hundred at a time
-// on one P: each exit is followed by the next one's start.
+// exitSwitches starts goroutines that compute a little and end, a
+// hundred at a time on one P: each exit is followed by the next one's
+// start. A scenario's goroutine exits after its work, which has taken the
+// exit's path out of the caches: goroutines that ended at once measured
+// 84-96ns here, where the exits in the traces of real runs of overflow,
+// freelist and fairness61 (goroutines of 10-50µs) took 99-148ns (p10-p90
+// 109-148ns, median 118ns, 210 runs), and these 104-116ns.
 func exitSwitches(switches int) {
 	var wg sync.WaitGroup
 	for left := switches; left > 0; left -= 100 {
 		wg.Add(100)
 		for range 100 {
-			go wg.Done()
+			go func() {
+				kept.Add(cpuwork.Alone(switchWork))
+				wg.Done()
+			}()
 		}
 		wg.Wait()
 	}
 }
+
+// switchWork is how many iterations of cpuwork's loop a goroutine of
+// parkSwitches or exitSwitches computes before it waits or ends: about
+// 11µs on an AMD EPYC, a constant so that every profile times the same
+// switches.
+const switchWork = 1 << 13
+
+// kept keeps the switch probes' results, so that their work is not
+// dropped.
+var kept atomic.Uint64
 
 // yieldSwitches has two goroutines call runtime.Gosched in turn on one
 // P: each call stops one and starts the other.
