@@ -456,6 +456,14 @@ func switchNote(rep *Report, model, real []Observables) string {
 	if realN == 0 || diff == 0 || explained/diff < 0.5 {
 		return ""
 	}
+	// A switch is the scheduler's work, well under a microsecond; a side
+	// whose median one takes switchSpan or more counted waits among them
+	// (a thief's usleep before it takes a runnext, a woken thread on its
+	// way), which the model's switch costs are not, and the note would
+	// blame them for what those waits did.
+	if realPer >= float64(switchSpan) || modelPer >= float64(switchSpan) {
+		return ""
+	}
 	than := "longer"
 	if realPer < modelPer {
 		than = "shorter"
