@@ -49,14 +49,7 @@ func main() {
 	}
 	probe.CheckRuns("cpustall", *runs)
 	r := probe.NewRunner("cpustall", runEnv)
-	fmt.Printf("load before: %s\n", probe.Loadavg())
-	var got []float64
-	for i := range *runs {
-		v, line := r.Run(i+1, []string{"-for", length.String()}, "1")
-		fmt.Printf("run %d: %s\n", i+1, line)
-		got = append(got, v)
-	}
-	fmt.Printf("load after: %s\n", probe.Loadavg())
+	got := r.Series(*runs, []string{"-for", length.String()})
 	fmt.Printf("stalls a second on each CPU, %s\n", probe.Summarize(got).MeanMedian())
 }
 

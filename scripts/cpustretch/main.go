@@ -22,7 +22,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/trace"
 	"slices"
 	"strings"
 	"time"
@@ -57,14 +56,7 @@ func main() {
 	}
 	probe.CheckRuns("cpustretch", *runs)
 	r := probe.NewRunner("cpustretch", runEnv)
-	fmt.Printf("load before: %s\n", probe.Loadavg())
-	var got []float64
-	for i := range *runs {
-		v, line := r.Run(i+1, []string{fmt.Sprintf("-traced=%v", *traced)}, "1")
-		fmt.Printf("run %d: %s\n", i+1, line)
-		got = append(got, v)
-	}
-	fmt.Printf("load after: %s\n", probe.Loadavg())
+	got := r.Series(*runs, []string{fmt.Sprintf("-traced=%v", *traced)})
 	fmt.Printf("mean stretch of a cpu action, %% over all four lengths: %s\n", probe.Summarize(got).MeanMedian())
 }
 
@@ -79,15 +71,11 @@ func once(traced bool) (float64, string, error) {
 			return 0, "", err
 		}
 		defer os.RemoveAll(dir)
-		f, err := os.Create(filepath.Join(dir, "trace.out"))
+		stop, err := probe.Trace(filepath.Join(dir, "trace.out"))
 		if err != nil {
 			return 0, "", err
 		}
-		defer f.Close()
-		if err := trace.Start(f); err != nil {
-			return 0, "", err
-		}
-		defer trace.Stop()
+		defer stop()
 	}
 	var parts []string
 	var took, written time.Duration

@@ -210,15 +210,11 @@ func runOnce(procs, slack int, warm bool, traceFile string) (float64, string, er
 	}
 	threads := countThreads()
 	if traceFile != "-" {
-		f, err := os.Create(traceFile)
+		stop, err := probe.Trace(traceFile)
 		if err != nil {
 			return 0, "", err
 		}
-		defer f.Close()
-		if err := trace.Start(f); err != nil {
-			return 0, "", err
-		}
-		defer trace.Stop()
+		defer stop()
 		// Let the tracer's own start-up settle, as the measured
 		// program's threads would be at rest.
 		time.Sleep(20 * time.Millisecond)

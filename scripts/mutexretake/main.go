@@ -60,18 +60,11 @@ func main() {
 	}
 	probe.CheckRuns("mutexretake", *runs)
 	r := probe.NewRunner("mutexretake", runEnv)
-	fmt.Printf("load before: %s\n", probe.Loadavg())
 	var args []string
 	if *detail {
 		args = []string{"-detail"}
 	}
-	var got []float64
-	for i := range *runs {
-		v, line := r.Run(i+1, args, "1")
-		fmt.Printf("run %d: %s\n", i+1, line)
-		got = append(got, v)
-	}
-	fmt.Printf("load after: %s\n", probe.Loadavg())
+	got := r.Series(*runs, args)
 	fmt.Printf("re-takes by the previous holder (%%), %s\n", probe.Summarize(got).MeanMedian())
 }
 

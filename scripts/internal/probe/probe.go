@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime/trace"
 	"slices"
 	"strconv"
 	"strings"
@@ -124,6 +125,38 @@ func (r *Runner) Run(i int, args []string, val string) (float64, string) {
 		Fail(r.Prog, fmt.Errorf("run %d printed %q", i, out))
 	}
 	return v, line
+}
+
+// Series runs runs runs as children with args and Env=1, printing the
+// load average before and after and each run's line, and returns their
+// figures.
+func (r *Runner) Series(runs int, args []string) []float64 {
+	fmt.Printf("load before: %s\n", Loadavg())
+	got := make([]float64, 0, runs)
+	for i := range runs {
+		v, line := r.Run(i+1, args, "1")
+		fmt.Printf("run %d: %s\n", i+1, line)
+		got = append(got, v)
+	}
+	fmt.Printf("load after: %s\n", Loadavg())
+	return got
+}
+
+// Trace starts runtime/trace into a new file at path and returns what
+// stops it and closes the file.
+func Trace(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := trace.Start(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() {
+		trace.Stop()
+		f.Close()
+	}, nil
 }
 
 // A Summary is a series of figures, one a run.

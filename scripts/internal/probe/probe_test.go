@@ -1,6 +1,9 @@
 package probe
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 )
@@ -24,5 +27,26 @@ func TestSummarize(t *testing.T) {
 	}
 	if got := Summarize([]float64{7}); got.Middle != 7 || got.Median != 7 {
 		t.Errorf("one run: %+v", got)
+	}
+}
+
+// Trace writes a runtime trace to the file it makes, whole once stopped:
+// a trace begins with its "go 1.N trace" header.
+func TestTrace(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "trace.out")
+	stop, err := Trace(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(b, []byte("go 1.")) {
+		t.Errorf("the file begins %q, want a runtime trace's header", b[:min(len(b), 16)])
+	}
+	if _, err := Trace(filepath.Join(t.TempDir(), "no", "such", "folder", "trace.out")); err == nil {
+		t.Error("a trace into a folder that does not exist started")
 	}
 }
