@@ -48,13 +48,7 @@ func main() {
 	if flag.NArg() != 0 {
 		probe.BadUsage()
 	}
-	if os.Getenv(runEnv) == "1" {
-		probe.Report(once(*quiet))
-		return
-	}
-	probe.CheckRuns("coldstart", *runs)
-	r := probe.NewRunner("coldstart", runEnv)
-	got := r.Series(*runs, []string{fmt.Sprintf("-quiet=%v", *quiet)})
+	got := probe.Fresh("coldstart", runEnv, *runs, []string{fmt.Sprintf("-quiet=%v", *quiet)}, func() (float64, string) { return once(*quiet) })
 	fmt.Printf("first work after 100ms asleep (µs), %s\n", probe.Summarize(got))
 }
 

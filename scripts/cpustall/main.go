@@ -19,7 +19,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"os"
 	"runtime"
 	"slices"
 	"time"
@@ -43,13 +42,7 @@ func main() {
 	if flag.NArg() != 0 || *length <= 0 || *length > time.Minute {
 		probe.BadUsage()
 	}
-	if os.Getenv(runEnv) == "1" {
-		probe.Report(once(*length))
-		return
-	}
-	probe.CheckRuns("cpustall", *runs)
-	r := probe.NewRunner("cpustall", runEnv)
-	got := r.Series(*runs, []string{"-for", length.String()})
+	got := probe.Fresh("cpustall", runEnv, *runs, []string{"-for", length.String()}, func() (float64, string) { return once(*length) })
 	fmt.Printf("stalls a second on each CPU, %s\n", probe.Summarize(got).MeanMedian())
 }
 

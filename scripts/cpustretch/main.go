@@ -46,17 +46,13 @@ func main() {
 	if flag.NArg() != 0 {
 		probe.BadUsage()
 	}
-	if os.Getenv(runEnv) == "1" {
+	got := probe.Fresh("cpustretch", runEnv, *runs, []string{fmt.Sprintf("-traced=%v", *traced)}, func() (float64, string) {
 		v, line, err := once(*traced)
 		if err != nil {
 			probe.Fail("cpustretch", err)
 		}
-		probe.Report(v, line)
-		return
-	}
-	probe.CheckRuns("cpustretch", *runs)
-	r := probe.NewRunner("cpustretch", runEnv)
-	got := r.Series(*runs, []string{fmt.Sprintf("-traced=%v", *traced)})
+		return v, line
+	})
 	fmt.Printf("mean stretch of a cpu action, %% over all four lengths: %s\n", probe.Summarize(got).MeanMedian())
 }
 

@@ -26,7 +26,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -54,17 +53,11 @@ func main() {
 	if flag.NArg() != 0 {
 		probe.BadUsage()
 	}
-	if os.Getenv(runEnv) == "1" {
-		probe.Report(once(*detail))
-		return
-	}
-	probe.CheckRuns("mutexretake", *runs)
-	r := probe.NewRunner("mutexretake", runEnv)
 	var args []string
 	if *detail {
 		args = []string{"-detail"}
 	}
-	got := r.Series(*runs, args)
+	got := probe.Fresh("mutexretake", runEnv, *runs, args, func() (float64, string) { return once(*detail) })
 	fmt.Printf("re-takes by the previous holder (%%), %s\n", probe.Summarize(got).MeanMedian())
 }
 

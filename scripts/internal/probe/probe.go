@@ -142,6 +142,19 @@ func (r *Runner) Series(runs int, args []string) []float64 {
 	return got
 }
 
+// Fresh is a probe's main once its flags are parsed and checked: in a
+// child run (env set to 1) it reports what measure returns and exits; in
+// the program the user ran it runs runs children with args (Series) and
+// returns their figures.
+func Fresh(prog, env string, runs int, args []string, measure func() (float64, string)) []float64 {
+	if os.Getenv(env) == "1" {
+		Report(measure())
+		os.Exit(0)
+	}
+	CheckRuns(prog, runs)
+	return NewRunner(prog, env).Series(runs, args)
+}
+
 // Trace starts runtime/trace into a new file at path and returns what
 // stops it and closes the file.
 func Trace(path string) (stop func(), err error) {
