@@ -412,8 +412,8 @@ func parkSwitches(switches int) {
 // start. A scenario's goroutine exits after its work, which has taken the
 // exit's path out of the caches: goroutines that ended at once measured
 // 84-96ns here, where the exits in the traces of real runs of overflow,
-// freelist and fairness61 (goroutines of 10-50µs) took 99-148ns (p10-p90
-// 109-148ns, median 118ns, 210 runs), and these 104-116ns.
+// freelist and fairness61 (goroutines of 10-50µs) took 109-148ns (p10-p90
+// of 210 runs, median 118ns), and these 104-116ns.
 func exitSwitches(switches int) {
 	var wg sync.WaitGroup
 	for left := switches; left > 0; left -= 100 {

@@ -12,8 +12,8 @@
 //	go run ./scripts/cpustretch            # 10 runs
 //
 // The model's noise (core/gmp noise.go) stretches a computation by a
-// uniform share and stalls it now and then: its mean is to be what this
-// measures.
+// uniform share and stalls it now and then; docs/fidelity.md (Noise) sets
+// its mean beside what this measures.
 package main
 
 import (
@@ -33,7 +33,7 @@ import (
 // runEnv marks a child process, which measures once.
 const runEnv = "SCHEDLAB_CPUSTRETCH_RUN"
 
-// lengths are the cpu actions timed, each for each's total.
+// lengths are the cpu actions timed, each over a total of each.
 var lengths = []time.Duration{10 * time.Microsecond, 100 * time.Microsecond, time.Millisecond, 9 * time.Millisecond}
 
 const each = 100 * time.Millisecond

@@ -127,7 +127,7 @@ func (r *Runner) Run(i int, args []string, val string) (float64, string) {
 	return v, line
 }
 
-// Series runs runs runs as children with args and Env=1, printing the
+// Series makes that many child runs with args and Env=1, printing the
 // load average before and after and each run's line, and returns their
 // figures.
 func (r *Runner) Series(runs int, args []string) []float64 {
@@ -144,8 +144,8 @@ func (r *Runner) Series(runs int, args []string) []float64 {
 
 // Fresh is a probe's main once its flags are parsed and checked: in a
 // child run (env set to 1) it reports what measure returns and exits; in
-// the program the user ran it runs runs children with args (Series) and
-// returns their figures.
+// the program the user ran it makes that many child runs with args
+// (Series) and returns their figures.
 func Fresh(prog, env string, runs int, args []string, measure func() (float64, string)) []float64 {
 	if os.Getenv(env) == "1" {
 		Report(measure())
