@@ -68,15 +68,7 @@ func main() {
 		probe.Report(float64(n), line)
 		return
 	}
-	r := probe.NewRunner("antspurge", runEnv)
-	fmt.Printf("load before: %s\n", probe.Loadavg())
-	var got []float64
-	for i := range *runs {
-		v, line := r.Run(i+1, os.Args[1:], "1")
-		fmt.Printf("run %d: %s\n", i+1, line)
-		got = append(got, v)
-	}
-	fmt.Printf("load after: %s\n", probe.Loadavg())
+	got := probe.NewRunner("antspurge", runEnv).Series(*runs, os.Args[1:])
 	// Counts of workers stay below 10⁴, where %.4g would print them as %d does.
 	fmt.Printf("%s, workers started, %s\n", *which, probe.Summarize(got))
 }

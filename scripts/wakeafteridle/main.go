@@ -69,15 +69,7 @@ func main() {
 		measure(*rounds, *idle)
 		return
 	}
-	r := probe.NewRunner(prog, runEnv)
-	fmt.Printf("load before: %s\n", probe.Loadavg())
-	var shares []float64
-	for i := 1; i <= *runs; i++ {
-		v, line := r.Run(i, os.Args[1:], "1")
-		shares = append(shares, v)
-		fmt.Printf("run %d: %s\n", i, line)
-	}
-	fmt.Printf("load after: %s\n", probe.Loadavg())
+	shares := probe.NewRunner(prog, runEnv).Series(*runs, os.Args[1:])
 	fmt.Printf("rounds started late (%%, after %v idle), %s\n", *idle, probe.Summarize(shares))
 }
 
