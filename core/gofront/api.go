@@ -613,13 +613,20 @@ func (t *translator) intrinsic(name string, args []value, x *ast.CallExpr) []val
 //	until <- stop
 //
 // and reads it as until: D instead of as a goroutine of the scenario;
-// and the os.Stdout.Close() that ends main, which only keeps what the
+// the os.Stdout.Close() that ends main, which only keeps what the
 // goroutines print while the trace stops out of the run's output: the
-// scenario's program exits there.
+// scenario's program exits there; and the mark of the scenario's end in
+// the trace before it, trace.Log of real's category, which only closes
+// the real run's window there.
 func (t *translator) generatedMain(mainFn *ast.FuncDecl) {
 	list := mainFn.Body.List
 	if n := len(list); n > 0 && t.isStdoutClose(list[n-1]) {
 		t.skip[list[n-1]] = true
+	}
+	for _, s := range list {
+		if t.isEndMark(s) {
+			t.skip[s] = true
+		}
 	}
 	for i, s := range list {
 		as, ok := s.(*ast.AssignStmt)
@@ -657,6 +664,34 @@ func (t *translator) generatedMain(mainFn *ast.FuncDecl) {
 			}
 		}
 	}
+}
+
+// isEndMark says whether s is the mark of the scenario's end that real
+// writes: runtime/trace's Log with rtrace.EndMarkCategory as its
+// category.
+func (t *translator) isEndMark(s ast.Stmt) bool {
+	es, ok := s.(*ast.ExprStmt)
+	if !ok {
+		return false
+	}
+	call, ok := es.X.(*ast.CallExpr)
+	if !ok || len(call.Args) != 3 {
+		return false
+	}
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "Log" {
+		return false
+	}
+	pkg, ok := sel.X.(*ast.Ident)
+	if !ok {
+		return false
+	}
+	pn, ok := t.info.Uses[pkg].(*types.PkgName)
+	if !ok || pn.Imported().Path() != "runtime/trace" {
+		return false
+	}
+	tv := t.info.Types[call.Args[1]]
+	return tv.Value != nil && tv.Value.Kind() == constant.String && constant.StringVal(tv.Value) == rtraceEndMarkCategory
 }
 
 // isStdoutClose says whether s is os.Stdout.Close().
@@ -1042,3 +1077,8 @@ func waitGroupCall(t *translator, s *site) []value {
 	t.wgUsed(wg)
 	return nil
 }
+
+// rtraceEndMarkCategory is real/rtrace's EndMarkCategory, the category of
+// the mark of a scenario's end in a program schedlab real wrote (core
+// does not import real; TestEndMarkCategoryIsRtraces holds them equal).
+const rtraceEndMarkCategory = "schedlab"

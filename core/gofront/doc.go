@@ -34,6 +34,7 @@
 // writes) reads back into the scenario it came from: its helpers
 // (compute, syscallFor, netRead, uniform, exponential, newPool) are the
 // actions they stand for, its WaitGroup is wait: children, its flag_
-// atomic.Bools are flags, its until goroutine is until:, and the
-// os.Stdout.Close() that ends its main is nothing.
+// atomic.Bools are flags, its until goroutine is until:, and the mark
+// of the scenario's end in its trace (trace.Log) and the
+// os.Stdout.Close() that end its main are nothing.
 package gofront

@@ -6,6 +6,7 @@ import (
 
 	"github.com/schedlab/schedlab/core/scenarios"
 	"github.com/schedlab/schedlab/real/prog"
+	"github.com/schedlab/schedlab/real/rtrace"
 	"github.com/schedlab/schedlab/view/tracelog"
 )
 
@@ -51,5 +52,12 @@ func TestGoRoundTripOfEveryBuiltin(t *testing.T) {
 				t.Errorf("traces differ; the front end's program:\n%s", YAML(back))
 			}
 		})
+	}
+}
+
+// The front end knows the mark of a scenario's end by rtrace's category.
+func TestEndMarkCategoryIsRtraces(t *testing.T) {
+	if rtraceEndMarkCategory != rtrace.EndMarkCategory {
+		t.Errorf("the front end skips trace.Log of %q; real writes %q", rtraceEndMarkCategory, rtrace.EndMarkCategory)
 	}
 }

@@ -213,7 +213,9 @@ var ErrPoolClosed error
 
 	// What the helpers of a program schedlab real writes use: their
 	// bodies are not read, but the packages must exist.
-	"runtime/trace":         "package trace\n",
+	// trace.Log is the mark of the scenario's end in main
+	// (generatedMain).
+	"runtime/trace":         "package trace\nimport \"context\"\nfunc Log(ctx context.Context, category, message string)\n",
 	"syscall":               "package syscall\n",
 	"golang.org/x/sys/unix": "package unix\n",
 	"math/rand/v2": `package rand

@@ -48,6 +48,11 @@
 //	                 sync.NewCond(&MU), signal and broadcast its Signal
 //	                 and Broadcast
 //
+// A traced program's main logs a mark in its trace as it returns from the
+// scenario (rtrace.EndMarkCategory), where the run's window ends: it then
+// stops the trace, which stops the world while the goroutines it leaves
+// behind still run, and that is not the scenario's.
+//
 // A scenario that ends in a deadlock or a panic by design (expect:) is
 // written untraced: the runtime does not detect a deadlock while it
 // traces, and a panic ends the program before its trace is written. Its
@@ -68,6 +73,7 @@ import (
 
 	"github.com/schedlab/schedlab/core/gmp"
 	"github.com/schedlab/schedlab/core/scenarios"
+	"github.com/schedlab/schedlab/real/rtrace"
 )
 
 // Program is a translated scenario: its source and what it needs to build.
@@ -185,11 +191,13 @@ func Translate(sc *scenarios.Scenario, cfg gmp.Config) (*Program, error) {
 		t.line("\tuntil <- stop")
 		t.line("\tdefer stop()")
 		t.line("\tscenario()")
+		t.endMark()
 		t.closeStdout("\t", "main returned")
 	default:
 		t.line("\tstop := startTrace()")
 		t.line("\tdefer stop()")
 		t.line("\tscenario()")
+		t.endMark()
 		t.closeStdout("\t", "main returned")
 	}
 	t.line("}")
@@ -329,6 +337,16 @@ type translator struct {
 
 	usesCPU, usesSyscall, usesNet, usesPool, usesPrint, random bool
 	err                                                        error // the first action it could not translate
+}
+
+// endMark writes main's mark of the scenario's end in its trace
+// (rtrace.EndMarkCategory): the run's window closes there, and not at
+// the end of the trace, which runtime/trace.Stop reaches after stopping
+// the world, and the goroutines still running with it.
+func (t *translator) endMark() {
+	t.imports["context"] = true
+	t.line("\t// main returned from the scenario: the run's window ends here.")
+	t.line("\ttrace.Log(context.Background(), %q, %q)", rtrace.EndMarkCategory, rtrace.EndMarkMessage)
 }
 
 // closeStdout writes, for a program that prints, the close of its

@@ -65,11 +65,13 @@ func TestProgramsImportOnlyWhatTheyUse(t *testing.T) {
 		needs     []string
 		notWanted []string
 	}{
-		{src: "procs: 1\nmain: [gosched]\n", want: []string{"os", "runtime", "runtime/trace", "sync"}},
-		{src: "procs: 1\nmain: [{cpu: 1ms}]\n", want: []string{"os", "runtime", "runtime/trace", "sync", "time"}},
-		{src: "procs: 1\nmain: [{net: 1ms}]\n", want: []string{"os", "runtime", "runtime/trace", "sync", "time", "golang.org/x/sys/unix"}, needs: []string{"golang.org/x/sys"}},
+		// A traced program imports context for the mark of the
+		// scenario's end (rtrace.EndMarkCategory).
+		{src: "procs: 1\nmain: [gosched]\n", want: []string{"context", "os", "runtime", "runtime/trace", "sync"}},
+		{src: "procs: 1\nmain: [{cpu: 1ms}]\n", want: []string{"context", "os", "runtime", "runtime/trace", "sync", "time"}},
+		{src: "procs: 1\nmain: [{net: 1ms}]\n", want: []string{"context", "os", "runtime", "runtime/trace", "sync", "time", "golang.org/x/sys/unix"}, needs: []string{"golang.org/x/sys"}},
 		{src: "procs: 1\nsems: {s: 2}\nmain: [{acquire: {sem: s, n: 1}}, {release: {sem: s, n: 1}}]\n", want: []string{"context", "os", "runtime", "runtime/trace", "sync", "golang.org/x/sync/semaphore"}, needs: []string{"golang.org/x/sync"}},
-		{src: "procs: 1\npools: {p: {size: 2}}\nmain: [{submit: {pool: p, count: 3, do: [{cpu: 1ms}]}}, {wait: children}]\n", want: []string{"os", "runtime", "runtime/trace", "sync", "time", ModulePath + "/pool"}},
+		{src: "procs: 1\npools: {p: {size: 2}}\nmain: [{submit: {pool: p, count: 3, do: [{cpu: 1ms}]}}, {wait: children}]\n", want: []string{"context", "os", "runtime", "runtime/trace", "sync", "time", ModulePath + "/pool"}},
 		// Untraced (a deadlock by design), it imports sync for the
 		// mutex it declares and nothing more.
 		{src: "procs: 1\nexpect: deadlock\nmutexes: [mu]\nmain: [{lock: mu}, {lock: mu}]\n", want: []string{"runtime", "sync"}},

@@ -109,10 +109,11 @@ type Summary struct {
 	// Truncated says that reading stopped at Options.Limit.
 	Truncated bool
 	// In a scenario's trace, ScenarioEnd is when main returned from the
-	// scenario (since the trace's first event): its first event in the
-	// program's own code after it (closing standard output), else the
-	// end of the trace, which main's runtime/trace.Stop ends after it
-	// returned. AfterScenario counts the scenario goroutines' events
+	// scenario (since the trace's first event): the mark main logs then
+	// (EndMarkCategory), else, in a program generated before the mark,
+	// its first event in the program's own code after it (closing
+	// standard output), else the end of the trace, which main's
+	// runtime/trace.Stop ends after it returned. AfterScenario counts the scenario goroutines' events
 	// from then on, which are left out: when main returns, the program
 	// the scenario describes has exited.
 	ScenarioEnd   time.Duration
@@ -185,6 +186,11 @@ func ReadWith(r io.Reader, o Options, visit func(Event)) (*Summary, error) {
 			first, started = ev.Time(), true
 		}
 		last = max(last, ev.Time())
+		if o.Scenario && !ended && isEndMark(ev) {
+			ended = true
+			s.ScenarioEnd = time.Duration(ev.Time() - first)
+			continue
+		}
 		if ev.Kind() != trace.EventStateTransition {
 			continue
 		}
@@ -276,6 +282,27 @@ const (
 	yes
 	no
 )
+
+// The mark a scenario's program logs in its trace when main returns from
+// the scenario (real/prog writes it): trace.Log(ctx, EndMarkCategory,
+// EndMarkMessage). Without it, a program whose goroutines still ran when
+// main returned had its window stretched to the end of the trace:
+// runtime/trace.Stop stops the world to flush, which stops and restarts
+// those goroutines: in timer-2p, whose G2 computes on, G2 was stopped
+// and restarted 27-42µs after main last started (four runs).
+const (
+	EndMarkCategory = "schedlab"
+	EndMarkMessage  = "scenario returned"
+)
+
+// isEndMark says whether ev is main's mark of the scenario's end.
+func isEndMark(ev trace.Event) bool {
+	if ev.Kind() != trace.EventLog || ev.Goroutine() != 1 {
+		return false
+	}
+	l := ev.Log()
+	return l.Category == EndMarkCategory && l.Message == EndMarkMessage
+}
 
 // inScenario says whether ev, an event of a scenario's goroutine, is the
 // main goroutine's inside the scenario's function (yes) or in main.main's

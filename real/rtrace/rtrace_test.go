@@ -190,3 +190,46 @@ func TestStackInScenario(t *testing.T) {
 		}
 	}
 }
+
+// The mark main logs when it returns from the scenario closes the
+// window there. timer-2p's G2 computes for a second, and while main's
+// deferred runtime/trace.Stop flushes, it stops the world: G2's stop and
+// restart come some 30µs after main's last start (endmark-timer-2p.trace,
+// a traced run of the program schedlab real writes for timer-2p). They
+// are after the scenario, and its window ends at main's last start, not
+// at them, nor at the end of the trace.
+func TestTheEndMarkClosesTheScenario(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "endmark-timer-2p.trace"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var evs []Event
+	sum, err := ReadWith(bytes.NewReader(data), Options{Scenario: true}, func(e Event) { evs = append(evs, e) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := evs[len(evs)-1]
+	if last.Kind != "go-start" || last.G != 1 {
+		t.Fatalf("the scenario's last event is %+v, want main's start", last)
+	}
+	if sum.AfterScenario != 2 {
+		t.Errorf("%d events after the scenario, want G2's stop and start", sum.AfterScenario)
+	}
+	for _, e := range evs {
+		if e.T > sum.ScenarioEnd {
+			t.Errorf("%+v is in the scenario, after its end at %v", e, sum.ScenarioEnd)
+		}
+	}
+	// The mark follows main's last start by the rest of the loop's
+	// iteration: well under the 27µs to G2's stop.
+	if d := sum.ScenarioEnd - last.T; d < 0 || d > 10*time.Microsecond {
+		t.Errorf("the scenario ends %v after main's last start, at %v", d, sum.ScenarioEnd)
+	}
+	whole, err := Read(bytes.NewReader(data), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if whole.Span-sum.ScenarioEnd < 20*time.Microsecond {
+		t.Errorf("the trace goes on %v after the scenario: G2's stop and start are not after it", whole.Span-sum.ScenarioEnd)
+	}
+}
