@@ -108,7 +108,10 @@ func tracedAsPreempted(e gmp.Event) bool {
 // is flushed. Main has left the scenario by then and the model's
 // program has exited: they close the window rather than count. timer-2p's
 // hog, running when main returns, showed one such "preempted slice" in
-// every real run, where the model's showed none.
+// every real run, where the model's showed none. A program schedlab real
+// writes now marks the scenario's end in its trace, before trace.Stop
+// (rtrace.EndMarkCategory), and its window ends at the mark, which these
+// stops come after; a program written before the mark has only them.
 type stopFilter struct {
 	rec         *Recorder
 	held        []rtrace.Event
