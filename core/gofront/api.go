@@ -670,24 +670,8 @@ func (t *translator) generatedMain(mainFn *ast.FuncDecl) {
 // writes: runtime/trace's Log with rtrace.EndMarkCategory as its
 // category.
 func (t *translator) isEndMark(s ast.Stmt) bool {
-	es, ok := s.(*ast.ExprStmt)
-	if !ok {
-		return false
-	}
-	call, ok := es.X.(*ast.CallExpr)
-	if !ok || len(call.Args) != 3 {
-		return false
-	}
-	sel, ok := call.Fun.(*ast.SelectorExpr)
-	if !ok || sel.Sel.Name != "Log" {
-		return false
-	}
-	pkg, ok := sel.X.(*ast.Ident)
-	if !ok {
-		return false
-	}
-	pn, ok := t.info.Uses[pkg].(*types.PkgName)
-	if !ok || pn.Imported().Path() != "runtime/trace" {
+	call, sel, ok := selectorCall(s, "Log", 3)
+	if !ok || !t.isPackage(sel.X, "runtime/trace") {
 		return false
 	}
 	tv := t.info.Types[call.Args[1]]
@@ -696,28 +680,40 @@ func (t *translator) isEndMark(s ast.Stmt) bool {
 
 // isStdoutClose says whether s is os.Stdout.Close().
 func (t *translator) isStdoutClose(s ast.Stmt) bool {
-	es, ok := s.(*ast.ExprStmt)
+	_, sel, ok := selectorCall(s, "Close", 0)
 	if !ok {
-		return false
-	}
-	call, ok := es.X.(*ast.CallExpr)
-	if !ok || len(call.Args) != 0 {
-		return false
-	}
-	sel, ok := call.Fun.(*ast.SelectorExpr)
-	if !ok || sel.Sel.Name != "Close" {
 		return false
 	}
 	x, ok := sel.X.(*ast.SelectorExpr)
-	if !ok || x.Sel.Name != "Stdout" {
-		return false
+	return ok && x.Sel.Name == "Stdout" && t.isPackage(x.X, "os")
+}
+
+// selectorCall returns s's call and the selector it calls when s is a
+// statement that calls X.name with args arguments.
+func selectorCall(s ast.Stmt, name string, args int) (*ast.CallExpr, *ast.SelectorExpr, bool) {
+	es, ok := s.(*ast.ExprStmt)
+	if !ok {
+		return nil, nil, false
 	}
-	pkg, ok := x.X.(*ast.Ident)
+	call, ok := es.X.(*ast.CallExpr)
+	if !ok || len(call.Args) != args {
+		return nil, nil, false
+	}
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != name {
+		return nil, nil, false
+	}
+	return call, sel, true
+}
+
+// isPackage says whether x names the imported package of that path.
+func (t *translator) isPackage(x ast.Expr, path string) bool {
+	id, ok := x.(*ast.Ident)
 	if !ok {
 		return false
 	}
-	pn, ok := t.info.Uses[pkg].(*types.PkgName)
-	return ok && pn.Imported().Path() == "os"
+	pn, ok := t.info.Uses[id].(*types.PkgName)
+	return ok && pn.Imported().Path() == path
 }
 
 // --- Plain code ---
