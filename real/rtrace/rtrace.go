@@ -113,9 +113,9 @@ type Summary struct {
 	// (EndMarkCategory), else, in a program generated before the mark,
 	// its first event in the program's own code after it (closing
 	// standard output), else the end of the trace, which main's
-	// runtime/trace.Stop ends after it returned. AfterScenario counts the scenario goroutines' events
-	// from then on, which are left out: when main returns, the program
-	// the scenario describes has exited.
+	// runtime/trace.Stop ends after it returned. AfterScenario counts
+	// the scenario goroutines' events from then on, which are left out:
+	// when main returns, the program the scenario describes has exited.
 	ScenarioEnd   time.Duration
 	AfterScenario int
 }
