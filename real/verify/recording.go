@@ -44,8 +44,21 @@ type Recording struct {
 	Go         string `json:"go"`
 	LoadBefore string `json:"load_before"`
 	LoadAfter  string `json:"load_after"`
+	// EndMarked says that the programs marked the scenario's end in their
+	// traces (rtrace.EndMarkCategory), as every traced program verify
+	// runs now does. A recording without it was made by programs that
+	// did not: their windows ran on past main's return, to its close of
+	// standard output in a program that prints, else into
+	// runtime/trace.Stop (unmarkedNote).
+	EndMarked bool `json:"end_marked,omitempty"`
 	// Runs are the runs' figures, in the order they ran.
 	Runs []Observables `json:"runs"`
+}
+
+// unmarkedNote is the report's note on a recording of traced runs made
+// by programs that did not mark the scenario's end.
+func unmarkedNote(path string) string {
+	return fmt.Sprintf("%s was recorded by programs that did not mark the scenario's end in their traces: its windows ran on past main's return, to the close of standard output in a program that prints, else into runtime/trace.Stop, which stops the world (tens of microseconds): record it again to judge the model by today's windows", path)
 }
 
 // RecordingError is a recording verify was told to read and could not

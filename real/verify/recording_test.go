@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/schedlab/schedlab/core/scenarios"
+	"github.com/schedlab/schedlab/real/prog"
 )
 
 // recordingOf is a recording of runs of scenario on procs Ps, made on
@@ -26,7 +27,9 @@ func TestARecordingReadsBackWhole(t *testing.T) {
 	runs := controlRuns(time.Millisecond, 0.5)
 	runs[3].Output = []string{"a", "b"}
 	runs[4].Preempted, runs[4].Migrations, runs[4].RuntimeDelay, runs[4].FirstPreempt = 3, 7, time.Microsecond, 15*time.Millisecond
-	if err := WriteRecording(dir, recordingOf("tour", 2, runs)); err != nil {
+	written := recordingOf("tour", 2, runs)
+	written.EndMarked = true
+	if err := WriteRecording(dir, written); err != nil {
 		t.Fatal(err)
 	}
 	rec, err := ReadRecording(dir, "tour", 2)
@@ -34,7 +37,7 @@ func TestARecordingReadsBackWhole(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := recordingOf("tour", 2, runs)
-	want.Format = recordingFormat
+	want.Format, want.EndMarked = recordingFormat, true
 	if !reflect.DeepEqual(rec, want) {
 		t.Errorf("read back %+v, want %+v", rec, want)
 	}
@@ -206,6 +209,70 @@ func TestScenarioJudgesRecordings(t *testing.T) {
 	} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("the report has no %q:\n%s", want, text.String())
+		}
+	}
+}
+
+// A recording of traced runs made before the programs marked the
+// scenario's end says so in the report, for the series judged and for a
+// control read from one; a recording with the mark, or of untraced runs,
+// which have no trace to mark, says nothing of it.
+func TestAnUnmarkedRecordingIsNamed(t *testing.T) {
+	t.Setenv("PATH", "")
+	for _, name := range []string{"timer-1p", "nested-submit"} {
+		sc, err := scenarios.Load(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, _ := modelConfig(sc, scenarios.Overrides{}, runtime.NumCPU())
+		var runs []Observables
+		for seed := uint64(1); seed <= 3; seed++ {
+			c := cfg
+			c.Seed = seed
+			o, _, err := Model(sc.Program(), c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			o.Untraced = !prog.Traced(sc)
+			if o.Untraced {
+				o.Ended = "deadlock"
+			}
+			runs = append(runs, o)
+		}
+		old, marked := t.TempDir(), t.TempDir()
+		if err := WriteRecording(old, recordingOf(sc.Name, cfg.Procs, runs)); err != nil {
+			t.Fatal(err)
+		}
+		rec := recordingOf(sc.Name, cfg.Procs, runs)
+		rec.EndMarked = true
+		if err := WriteRecording(marked, rec); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			real, control string
+			named         []string
+		}{
+			{old, "", []string{old}},
+			{marked, old, []string{old}},
+			{old, marked, []string{old}},
+			{marked, marked, nil},
+		} {
+			rep, err := Scenario(context.Background(), sc, Options{Seeds: 3, Runs: 99, RealFrom: c.real, ControlFrom: c.control})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var named []string
+			for _, n := range rep.Notes {
+				if strings.Contains(n, "did not mark the scenario's end") {
+					named = append(named, filepath.Dir(strings.Fields(n)[0]))
+				}
+			}
+			if sc.Name == "nested-submit" {
+				c.named = nil // untraced: nothing to mark
+			}
+			if !reflect.DeepEqual(named, c.named) {
+				t.Errorf("%s judged against %s, control %q: the unmarked recordings named are %v, want %v", sc.Name, c.real, c.control, named, c.named)
+			}
 		}
 	}
 }

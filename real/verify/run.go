@@ -227,7 +227,7 @@ func Scenario(ctx context.Context, sc *scenarios.Scenario, o Options) (*Report, 
 		rep.Control.From = second.from
 	}
 	if o.Record != "" {
-		rec := &Recording{Scenario: sc.Name, Procs: cfg.Procs, CPUs: runtime.NumCPU(), Go: rep.Go, LoadBefore: rep.LoadBefore, LoadAfter: rep.LoadAfter, Runs: real}
+		rec := &Recording{Scenario: sc.Name, Procs: cfg.Procs, CPUs: runtime.NumCPU(), Go: rep.Go, LoadBefore: rep.LoadBefore, LoadAfter: rep.LoadAfter, EndMarked: !untraced, Runs: real}
 		if err := WriteRecording(o.Record, rec); err != nil {
 			return nil, fmt.Errorf("recording the real runs: %w", err)
 		}
@@ -268,6 +268,9 @@ func realSeries(ctx context.Context, sc *scenarios.Scenario, cfg gmp.Config, o O
 		real = rec.Runs
 		path := RecordingPath(o.RealFrom, sc.Name)
 		rep.Notes = append(rep.Notes, fmt.Sprintf("the real runs are those recorded in %s: none ran now", path))
+		if !untraced && !rec.EndMarked {
+			rep.Notes = append(rep.Notes, unmarkedNote(path))
+		}
 	} else {
 		s, done, err := Session(ctx, sc, cfg, o.real())
 		if err != nil {
@@ -304,6 +307,9 @@ func realSeries(ctx context.Context, sc *scenarios.Scenario, cfg gmp.Config, o O
 		}
 		path := RecordingPath(o.ControlFrom, sc.Name)
 		second = &series{runs: rec.Runs, load: DescribeLoad(rec.LoadBefore, rec.LoadAfter), from: path}
+		if !untraced && !rec.EndMarked {
+			rep.Notes = append(rep.Notes, unmarkedNote(path))
+		}
 	}
 	return real, second, untraced, nil
 }
