@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/schedlab/schedlab/core/gmp"
 	"github.com/schedlab/schedlab/core/scenarios"
 	"github.com/schedlab/schedlab/real/prog"
 )
@@ -18,6 +19,23 @@ import (
 // this machine.
 func recordingOf(scenario string, procs int, runs []Observables) *Recording {
 	return &Recording{Scenario: scenario, Procs: procs, CPUs: runtime.NumCPU(), Go: "go1.26.8", LoadBefore: "0.52", LoadAfter: "0.61", Runs: runs}
+}
+
+// modelRuns is the model's observables of sc over seeds 1 to seeds, as a
+// recording holds real runs'.
+func modelRuns(t *testing.T, sc *scenarios.Scenario, cfg gmp.Config, seeds int) []Observables {
+	t.Helper()
+	var runs []Observables
+	for seed := uint64(1); seed <= uint64(seeds); seed++ {
+		c := cfg
+		c.Seed = seed
+		o, _, err := Model(sc.Program(), c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, o)
+	}
+	return runs
 }
 
 // What --record writes, --real-from reads back whole: every figure of
@@ -163,15 +181,9 @@ func TestScenarioJudgesRecordings(t *testing.T) {
 	}
 	cfg, _ := modelConfig(sc, scenarios.Overrides{}, runtime.NumCPU())
 	// The model's own runs, recorded as if real, and a series 10% slower.
-	var model, slower []Observables
-	for seed := uint64(1); seed <= 5; seed++ {
-		c := cfg
-		c.Seed = seed
-		o, _, err := Model(sc.Program(), c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		model = append(model, o)
+	model := modelRuns(t, sc, cfg, 5)
+	var slower []Observables
+	for _, o := range model {
 		o.Makespan = o.Makespan * 11 / 10
 		slower = append(slower, o)
 	}
@@ -225,19 +237,12 @@ func TestAnUnmarkedRecordingIsNamed(t *testing.T) {
 			t.Fatal(err)
 		}
 		cfg, _ := modelConfig(sc, scenarios.Overrides{}, runtime.NumCPU())
-		var runs []Observables
-		for seed := uint64(1); seed <= 3; seed++ {
-			c := cfg
-			c.Seed = seed
-			o, _, err := Model(sc.Program(), c)
-			if err != nil {
-				t.Fatal(err)
+		runs := modelRuns(t, sc, cfg, 3)
+		for i := range runs {
+			runs[i].Untraced = !prog.Traced(sc)
+			if runs[i].Untraced {
+				runs[i].Ended = "deadlock"
 			}
-			o.Untraced = !prog.Traced(sc)
-			if o.Untraced {
-				o.Ended = "deadlock"
-			}
-			runs = append(runs, o)
 		}
 		old, marked := t.TempDir(), t.TempDir()
 		if err := WriteRecording(old, recordingOf(sc.Name, cfg.Procs, runs)); err != nil {
