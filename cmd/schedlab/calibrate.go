@@ -23,9 +23,10 @@ nanosleep and of a 1ms time.Sleep, a system call, the kernel's timer slack,
 a go statement and its first run, a hand-off between two goroutines on one P,
 the speed of the loop a scenario's cpu action runs for real, how late a
 thread starts when a go statement wakes it after the program has been idle
-2 to 8ms (timed in fresh copies of schedlab), and what such a wake-up
-costs the thread that makes it. Each is the median of many
-samples, with its spread.
+2 to 8ms (timed in fresh copies of schedlab), what such a wake-up
+costs the thread that makes it, and what a program's first write to its
+output costs more than its later ones (in fresh copies too, untraced and
+traced). Each is the median of many samples, with its spread.
 
 It writes them as a cost profile (JSON, described in docs/fidelity.md) to
 -o FILE, by default costs.json in schedlab's folder of the user's

@@ -544,23 +544,52 @@ func verifyCosts(sim *simFlags, over *scenarios.Overrides) (costs, note string, 
 }
 
 // tracedCosts is p's costs for a model compared with traced runs, and
-// what the report says of them.
+// what the report says of them: which of the figures calibrate measures
+// for verify, beyond the untraced ones, the profile has, and which its
+// older format did not measure.
 func tracedCosts(p *calibrate.Profile) (*gmp.Costs, string, error) {
 	k, err := p.TracedCosts()
 	if err != nil {
 		return nil, "", err
 	}
-	if !p.HasTraced() {
-		return &k, " (" + calibrate.FormatV1 + ": without the tracer's costs, which schedlab calibrate now measures)", nil
+	var with, without []string
+	for _, f := range []struct {
+		has  bool
+		what string
+	}{
+		{p.HasTraced(), "the tracer's costs of a go statement and a hand-off"},
+		{p.HasGaps(), "its switch gaps"},
+		{p.HasIdleWake(), "its wake-up after idle"},
+		{p.HasWakeCall(), "the waker's cost of a wake-up"},
+		{p.HasFirstWrite(), "a program's first write"},
+	} {
+		if f.has {
+			with = append(with, f.what)
+		} else {
+			without = append(without, f.what)
+		}
 	}
-	if !p.HasGaps() {
-		return &k, " (with the tracer's costs of a go statement and a hand-off; " + calibrate.FormatV2 + ": without the switch gaps, which schedlab calibrate now measures)", nil
+	var says []string
+	if len(with) > 0 {
+		says = append(says, "with "+listAnd(with))
 	}
-	if !p.HasIdleWake() {
-		return &k, " (with the tracer's costs of a go statement and a hand-off, and its switch gaps; " + p.Format + ": without the wake-up after idle and the waker's cost of a wake-up, which schedlab calibrate now measures)", nil
+	if len(without) > 0 {
+		says = append(says, p.Format+": without "+listAnd(without)+", which schedlab calibrate now measures")
 	}
-	if !p.HasWakeCall() {
-		return &k, " (with the tracer's costs of a go statement and a hand-off, its switch gaps and its wake-up after idle; " + p.Format + ": without the waker's cost of a wake-up, which schedlab calibrate now measures)", nil
+	return &k, " (" + strings.Join(says, "; ") + ")", nil
+}
+
+// listAnd joins parts as a sentence lists them: "a", "a and b", "a, b,
+// and c", with the last comma also where the first part has an "and" of
+// its own.
+func listAnd(parts []string) string {
+	n := len(parts)
+	if n < 2 {
+		return strings.Join(parts, "")
 	}
-	return &k, " (with the tracer's costs of a go statement and a hand-off, its switch gaps, its wake-up after idle and the waker's cost of a wake-up)", nil
+	last := " and "
+	if n > 2 || strings.Contains(parts[0], " and ") {
+		last = ", and "
+	}
+	return strings.Join(parts[:n-1], ", ") + last + parts[n-1]
 }

@@ -14,6 +14,9 @@ import "github.com/schedlab/schedlab/core/sim"
 // data paged in, its printer allocated) and the first write's. The first
 // print to start pays Costs.FirstPrint; prints that start while it runs
 // do not, which makes a second goroutine's line a little early. The
+// first write pays Costs.FirstWrite, which a trace shows inside the
+// system call: a profile measures it (calibrate's first_write), the
+// defaults leave it in FirstPrint. The
 // file's write lock (poll.FD's fdMutex), which makes a second writer wait
 // for the first write to return, is not modelled: two writes on two
 // threads overlap.
@@ -74,7 +77,13 @@ func (s *Machine) write(m *M) {
 		s.out.last = append(s.out.last[:0], s.out.last[1:]...)
 	}
 	s.out.last = append(s.out.last, Printed{T: s.now, G: g.ID, Text: op.Text})
-	s.entersyscall(m, g, s.cfg.Costs.Write, false)
+	cost := s.cfg.Costs.Write
+	if s.out.n == 1 {
+		// The program's first write: with noise, up to half as long
+		// again, as fmt's first use.
+		cost += s.late(s.cfg.Costs.FirstWrite, s.cfg.Costs.FirstWrite/2)
+	}
+	s.entersyscall(m, g, cost, false)
 }
 
 // Output returns the last lines the program printed (up to 64), oldest

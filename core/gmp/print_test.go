@@ -89,6 +89,39 @@ func TestPrintIsAWriteSyscall(t *testing.T) {
 	}
 }
 
+// The program's first write pays Costs.FirstWrite inside its system
+// call, as a trace shows it, and the later writes do not; with noise it
+// takes up to half as long again.
+func TestTheFirstWriteCostsMore(t *testing.T) {
+	prog := Program{Main: []Op{printOp("a"), cpu(time.Millisecond), printOp("b"), printOp("c")}}
+	k := DefaultCosts()
+	k.FirstWrite = 7 * time.Microsecond
+	for _, noise := range []bool{false, true} {
+		for seed := uint64(1); seed <= 20; seed++ {
+			events, end, _ := runProg(t, Config{Procs: 1, Seed: seed, Noise: noise, Costs: k}, prog)
+			if end.Reason != MainReturned {
+				t.Fatalf("ended with %v", end.Reason)
+			}
+			var writes []time.Duration
+			for _, e := range events {
+				if e.Kind == KindSyscallEnter {
+					writes = append(writes, e.Duration())
+				}
+			}
+			if len(writes) != 3 {
+				t.Fatalf("%d writes, want 3", len(writes))
+			}
+			first, hi := writes[0]-k.Write, k.FirstWrite
+			if noise {
+				hi += k.FirstWrite / 2
+			}
+			if first < k.FirstWrite || first > hi || writes[1] != k.Write || writes[2] != k.Write {
+				t.Errorf("noise %v seed %d: writes of %v, want %v plus %v to %v, then %v each", noise, seed, writes, k.Write, k.FirstWrite, hi, k.Write)
+			}
+		}
+	}
+}
+
 // A pending preemption request is honoured at fmt.Println's call, as at
 // any function call.
 func TestPrintHonoursAPendingRequest(t *testing.T) {

@@ -19,8 +19,9 @@ func (p *Profile) Costs() (gmp.Costs, error) {
 // TracedCosts returns the costs for a model compared with traced runs of
 // this machine, as verify's are: Costs, with a go statement and a
 // hand-off timed as runtime/trace records them (traced_go_create,
-// traced_handoff), and from format 3 the switch after an exit and a
-// Gosched timed as the trace's events bound it (switchGaps). A traced
+// traced_handoff), from format 3 the switch after an exit and a
+// Gosched timed as the trace's events bound it (switchGaps), and from
+// format 7 a program's first write, traced (traced_first_write). A traced
 // program writes an event for every go statement, block, wake-up and
 // start, with a stack for some: that is
 // the instrument's cost, measured the same way as the untraced figures,
@@ -35,6 +36,9 @@ func (p *Profile) TracedCosts() (gmp.Costs, error) {
 		return gmp.Costs{}, err
 	}
 	p.switchGaps(&k)
+	if p.HasFirstWrite() {
+		k.FirstWrite = ns(orZero(p.Figures.TracedFirstWrite).Median)
+	}
 	if err := (&gmp.Config{Procs: 1, Costs: k}).Validate(); err != nil {
 		return gmp.Costs{}, err
 	}
@@ -74,6 +78,12 @@ func (p *Profile) costs(goCreate, handoff Figure) (gmp.Costs, error) {
 	// to 3 did not measure it: the default, as before.
 	if p.HasWrite() {
 		k.Write = ns(orZero(f.PipeWrite).Median)
+	}
+	// A program's first write costs more than its later ones
+	// (firstwrite.go). Formats 1 to 6 did not measure it: none, as in the
+	// defaults, whose FirstPrint holds it.
+	if p.HasFirstWrite() {
+		k.FirstWrite = ns(orZero(f.FirstWrite).Median)
 	}
 	// A wake-up of a parked thread costs the thread that makes it a futex
 	// call (wakecall.go). Formats 1 to 5 did not measure it: none, as in

@@ -89,6 +89,17 @@
 //     which readies the receiver and wakes no thread (wakecall.go). On
 //     the AMD EPYC VM, 7.3-8.1µs (p10-p90), where the send alone takes
 //     0.15µs: the hypervisor carries the idle CPU's interrupt.
+//   - first_write and traced_first_write: what a program's first write
+//     to its standard output costs more than its later ones. Twenty fresh
+//     copies of the program each, untraced and traced (runtime/trace
+//     recording) in turn, write six lines to a pipe that calibrate reads
+//     as schedlab real reads a program's output (os/exec's copying
+//     goroutine), each after computing 2ms, when the reader has gone back
+//     to sleep; a copy's sample is its first write less the median of its
+//     later five (firstwrite.go). On the AMD EPYC VM, three calibrations
+//     gave medians of 4.9-5.8µs untraced and 5.4-6.4µs traced, with a
+//     long tail (p90 12-40µs): the pipe's first use, its reader's first
+//     wake-up and, traced, the tracer's first system call event.
 //
 // # What each sets in the model
 //
@@ -117,6 +128,9 @@
 //	                             (none in a profile of formats 1 to 4)
 //	wake_call         median     WakeCall (none in a profile of formats
 //	                             1 to 5)
+//	first_write       median     FirstWrite (none in a profile of formats
+//	                             1 to 6)
+//	traced_first_write median    FirstWrite, for verify only
 //	context_switch, sleep_slack, timer_slack, go_first_run, cpu_work:
 //	                  none: kept to read beside the others, and for a model
 //	                  of the machine's CPUs
@@ -125,7 +139,7 @@
 // verify compares the model with traced real runs, and the tracer is an
 // instrument with a cost of its own on every scheduler event: it times the
 // model with Profile.TracedCosts, the traced figures in place of
-// go_create and handoff. Every other command (run, tui, export) uses
+// go_create, handoff and first_write. Every other command (run, tui, export) uses
 // Profile.Costs, untraced. The traced figures are measured as the
 // untraced ones are, never fitted to what verify finds.
 //
@@ -139,7 +153,7 @@
 // A profile is one JSON object, written by Profile.Write and read by Read:
 //
 //	{
-//	  "format": "schedlab-costs/6",
+//	  "format": "schedlab-costs/7",
 //	  "measured": "2026-05-04T10:20:30Z",         RFC 3339
 //	  "machine": {
 //	    "goos": "linux", "goarch": "amd64",        GOOS and GOARCH
@@ -157,7 +171,8 @@
 //	                 "p90_per_us": 723, "min_per_us": 3.9, "max_per_us": 725},
 //	    "go_create_fresh": {…}, "traced_go_create": {…}, "traced_handoff": {…},
 //	    "traced_park_gap": {…}, "traced_exit_gap": {…}, "traced_yield_gap": {…},
-//	    "pipe_write": {…}, "wake_call": {…},
+//	    "pipe_write": {…}, "wake_call": {…}, "first_write": {…},
+//	    "traced_first_write": {…},
 //	    "wake_after_idle": {"late_after_ns": 500000, "points": [
 //	      {"idle_ns": 2000000, "rounds": 100, "late": 4, "late_min_ns": 1100000,
 //	       "late_p10_ns": 1219192, "late_median_ns": 2340000,
@@ -168,7 +183,10 @@
 //	}
 //
 // Every field is required but the loads. Profiles of the older formats
-// are still read. One of schedlab-costs/5 has no wake_call (and may not):
+// are still read. One of schedlab-costs/6 has neither first_write nor
+// traced_first_write (and may not): its FirstWrite is 0, as the defaults',
+// and verify's report says so. One of schedlab-costs/5 has no wake_call
+// either (and may not):
 // its WakeCall is 0, as the defaults', and verify's report says so. One
 // of schedlab-costs/4 has no wake_after_idle either (and may
 // not): its IdleWake is empty, as the defaults', and verify's report says
@@ -181,7 +199,7 @@
 // saying so. A profile is untrusted input,
 // shared as a scenario is: Parse refuses a file over 1 MiB, text that is
 // not UTF-8 or not JSON, a field it does not know or given twice, a format
-// other than schedlab-costs/6, /5, /4, /3, /2 or /1, and any figure that is missing, not
+// other than schedlab-costs/7, /6, /5, /4, /3, /2 or /1, and any figure that is missing, not
 // positive, over one second (a rate over 10⁶ per µs), or out of order
 // (min ≤ p10 ≤ median ≤ p90 ≤ max), a count of samples outside 1–10⁷,
 // wake_after_idle's points not 1 to 4 or not in ascending order, a point's

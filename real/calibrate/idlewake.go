@@ -137,15 +137,17 @@ const idleWakeEnv = "SCHEDLAB_CALIBRATE_WAKE_AFTER_IDLE"
 
 // BecomeMeasuringChild, in a copy of the program calibrate started to
 // time wake_after_idle's rounds, times them, writes each one's time in
-// nanoseconds on a line of standard output and exits; in any other process
-// it returns at once. A program that calls Measure calls it first in main,
-// as schedlab does, and a test binary in TestMain.
+// nanoseconds on a line of standard output and exits; in a copy started to
+// time first_write's writes (firstwrite.go), writes and times them; in any
+// other process it returns at once. A program that calls Measure calls it
+// first in main, as schedlab does, and a test binary in TestMain.
 func BecomeMeasuringChild() {
-	v, ok := os.LookupEnv(idleWakeEnv)
-	if !ok {
-		return
+	if v, ok := os.LookupEnv(idleWakeEnv); ok {
+		os.Exit(measuringChild(v, os.Stdout, os.Stderr))
 	}
-	os.Exit(measuringChild(v, os.Stdout, os.Stderr))
+	if v, ok := os.LookupEnv(firstWriteEnv); ok {
+		os.Exit(firstWriteChild(v, os.Stdout, os.Stderr))
+	}
 }
 
 func measuringChild(v string, stdout, stderr io.Writer) int {

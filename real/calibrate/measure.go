@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -67,7 +68,9 @@ func Measure(ctx context.Context, o Options) (*Profile, error) {
 	p := &Profile{Format: Format, Machine: machine()}
 	p.Machine.LoadBefore = loadAverage()
 	var missing []string
-	var idleErr error
+	// childErrs say why a figure measured in copies of the program is
+	// missing.
+	var childErrs []error
 	figure := func(name string, samples []float64) Figure {
 		if len(samples) == 0 {
 			missing = append(missing, name)
@@ -118,9 +121,21 @@ func Measure(ctx context.Context, o Options) (*Profile, error) {
 		}},
 		{"pipe_write", func() { p.Figures.PipeWrite = figurePtr("pipe_write", pipeWrite(n)) }},
 		{"wake_call", func() { p.Figures.WakeCall = figurePtr("wake_call", wakeCall(n)) }},
+		{"first_write", func() {
+			untraced, traced, err := firstWrites(ctx, n)
+			if err != nil {
+				missing = append(missing, "first_write")
+				childErrs = append(childErrs, err)
+				return
+			}
+			p.Figures.FirstWrite = figurePtr("first_write", untraced)
+			p.Figures.TracedFirstWrite = figurePtr("traced_first_write", traced)
+		}},
 		{"wake_after_idle", func() {
-			if p.Figures.WakeAfterIdle, idleErr = wakeAfterIdle(ctx, n); idleErr != nil {
+			var err error
+			if p.Figures.WakeAfterIdle, err = wakeAfterIdle(ctx, n); err != nil {
 				missing = append(missing, "wake_after_idle")
+				childErrs = append(childErrs, err)
 			}
 		}},
 	}
@@ -138,8 +153,8 @@ func Measure(ctx context.Context, o Options) (*Profile, error) {
 	}
 	if len(missing) > 0 {
 		err := fmt.Errorf("could not measure %s on this machine", strings.Join(missing, ", "))
-		if idleErr != nil {
-			err = fmt.Errorf("%w: %w", err, idleErr)
+		if len(childErrs) > 0 {
+			err = fmt.Errorf("%w: %w", err, errors.Join(childErrs...))
 		}
 		return nil, err
 	}

@@ -24,10 +24,12 @@ import (
 // model of the machine's CPUs would take from machine:) gets a new name.
 // Format 2 added the figures of tracedRows, format 3 those of gapRows,
 // format 4 those of writeRows, format 5 wake_after_idle (idlewake.go),
-// format 6 those of wakeCallRows; a profile of an older format, which
-// lacks them, is still read, its costs as before.
+// format 6 those of wakeCallRows, format 7 those of firstWriteRows; a
+// profile of an older format, which lacks them, is still read, its costs
+// as before.
 const (
-	Format   = "schedlab-costs/6"
+	Format   = "schedlab-costs/7"
+	FormatV6 = "schedlab-costs/6"
 	FormatV5 = "schedlab-costs/5"
 	FormatV4 = "schedlab-costs/4"
 	FormatV3 = "schedlab-costs/3"
@@ -89,6 +91,10 @@ type Figures struct {
 	// Since format 6 (wakeCallRows); absent from profiles of formats 1 to
 	// 5.
 	WakeCall *Figure `json:"wake_call,omitempty"`
+	// Since format 7 (firstWriteRows); absent from profiles of formats 1
+	// to 6.
+	FirstWrite       *Figure `json:"first_write,omitempty"`
+	TracedFirstWrite *Figure `json:"traced_first_write,omitempty"`
 }
 
 // orZero is f, or the zero Figure where a profile has none.
@@ -119,7 +125,11 @@ func (p *Profile) HasIdleWake() bool { return p.HasWakeCall() || p.Format == For
 
 // HasWakeCall says whether the profile has format 6's figure: what a
 // wake-up of a parked thread costs the thread that makes it.
-func (p *Profile) HasWakeCall() bool { return p.Format == Format }
+func (p *Profile) HasWakeCall() bool { return p.HasFirstWrite() || p.Format == FormatV6 }
+
+// HasFirstWrite says whether the profile has format 7's figures: what a
+// program's first write costs more than its later ones.
+func (p *Profile) HasFirstWrite() bool { return p.Format == Format }
 
 // Figure is a duration measured many times, in nanoseconds: the median
 // and the spread around it.
@@ -304,8 +314,8 @@ func (v *validator) present(field string) bool {
 }
 
 func (v *validator) profile(p *Profile) {
-	if v.present("format") && !slices.Contains([]string{Format, FormatV5, FormatV4, FormatV3, FormatV2, FormatV1}, p.Format) {
-		v.fail("format", fmt.Sprintf("want %q (or the older %q, %q, %q, %q or %q), got %q: this schedlab reads only those layouts (schedlab calibrate writes the first)", Format, FormatV5, FormatV4, FormatV3, FormatV2, FormatV1, quote(p.Format)))
+	if v.present("format") && !slices.Contains([]string{Format, FormatV6, FormatV5, FormatV4, FormatV3, FormatV2, FormatV1}, p.Format) {
+		v.fail("format", fmt.Sprintf("want %q (or the older %q, %q, %q, %q, %q or %q), got %q: this schedlab reads only those layouts (schedlab calibrate writes the first)", Format, FormatV6, FormatV5, FormatV4, FormatV3, FormatV2, FormatV1, quote(p.Format)))
 		return
 	}
 	if v.present("measured") {
@@ -333,7 +343,7 @@ func (v *validator) profile(p *Profile) {
 	for _, later := range []struct {
 		rows []figureRow
 		has  bool
-	}{{tracedRows, p.HasTraced()}, {gapRows, p.HasGaps()}, {writeRows, p.HasWrite()}, {wakeCallRows, p.HasWakeCall()}} {
+	}{{tracedRows, p.HasTraced()}, {gapRows, p.HasGaps()}, {writeRows, p.HasWrite()}, {wakeCallRows, p.HasWakeCall()}, {firstWriteRows, p.HasFirstWrite()}} {
 		if later.has {
 			continue
 		}

@@ -53,7 +53,7 @@ func TestBadProfilesAreRefused(t *testing.T) {
 		{"NaN", edit(`"median_ns": 6600`, `"median_ns": NaN`), "costs.json:16:20: not JSON: invalid character 'N' looking for beginning of value"},
 		{"an array", "[1, 2]", "costs.json:1:2: the profile: want a JSON object, got a JSON array"},
 		{"more after the end", good + "{}", "costs.json:92:1: not JSON: invalid character '{' after top-level value"},
-		{"another layout", edit(`"schedlab-costs/1"`, `"schedlab-costs/7"`), `costs.json:2:13: format: want "schedlab-costs/6" (or the older "schedlab-costs/5", "schedlab-costs/4", "schedlab-costs/3", "schedlab-costs/2" or "schedlab-costs/1"), got "schedlab-costs/7"`},
+		{"another layout", edit(`"schedlab-costs/1"`, `"schedlab-costs/8"`), `costs.json:2:13: format: want "schedlab-costs/7" (or the older "schedlab-costs/6", "schedlab-costs/5", "schedlab-costs/4", "schedlab-costs/3", "schedlab-costs/2" or "schedlab-costs/1"), got "schedlab-costs/8"`},
 		{"format 2 without its figures", edit(`"schedlab-costs/1"`, `"schedlab-costs/2"`), `costs.json:13:14: figures.go_create_fresh: missing`},
 		{"format 1 with format 2's figures", edit(`"cpu_work": {`, `"traced_handoff": {"samples": 1, "median_ns": 1, "p10_ns": 1, "p90_ns": 1, "min_ns": 1, "max_ns": 1}, "cpu_work": {`), `figures.traced_handoff: a schedlab-costs/1 profile has no such figure`},
 		{"an unknown field", edit(`"cpus": 2,`, `"cpus": 2, "cores": 4,`), `costs.json:8:16: unknown field "cores"`},
@@ -262,7 +262,7 @@ func TestBadLaterFiguresAreRefused(t *testing.T) {
 		return string(b)
 	}
 	v2, v3, v4 := read("testdata/costs-v2.json"), read("testdata/costs-v3.json"), read("testdata/costs-v4.json")
-	v5, v6 := read("testdata/costs-v5.json"), read("testdata/costs-v6.json")
+	v5, v6, v7 := read("testdata/costs-v5.json"), read("testdata/costs-v6.json"), read("testdata/costs-v7.json")
 	for _, c := range []struct {
 		name, data, old, new, want string
 	}{
@@ -275,6 +275,9 @@ func TestBadLaterFiguresAreRefused(t *testing.T) {
 		{"format 6 without its wake call", v5, `"schedlab-costs/5"`, `"schedlab-costs/6"`, "costs.json:13:14: figures.wake_call: missing"},
 		{"format 5 with a wake call", v6, `"schedlab-costs/6"`, `"schedlab-costs/5"`, "figures.wake_call: a schedlab-costs/5 profile has no such figure"},
 		{"a wake call out of order", v6, `"median_ns": 7450`, `"median_ns": 74500`, "figures.wake_call.p90_ns: 7950 is below median 74500"},
+		{"format 7 without its first write", v6, `"schedlab-costs/6"`, `"schedlab-costs/7"`, "costs.json:13:14: figures.first_write: missing"},
+		{"format 6 with a first write", v7, `"schedlab-costs/7"`, `"schedlab-costs/6"`, "figures.first_write: a schedlab-costs/6 profile has no such figure"},
+		{"a traced first write out of order", v7, `"median_ns": 7350`, `"median_ns": 73500`, "figures.traced_first_write.p90_ns: 54100 is below median 73500"},
 	} {
 		if !strings.Contains(c.data, c.old) {
 			t.Fatalf("%s: no %q", c.name, c.old)
@@ -356,6 +359,40 @@ func TestWakeCallFromAProfile(t *testing.T) {
 	wantText(t, v6, "wake-up, the waker's cost      7.5µs   7.2µs–8.0µs     6.9µs–21.0µs    500      WakeCall", "WakeCall 7.45µs")
 }
 
+// Format 7's first_write and traced_first_write set what a program's
+// first write costs more than its later ones: the untraced median for
+// every command, the traced one for verify's. Every other cost stays
+// format 6's, and a format 6 profile sets none.
+func TestFirstWriteFromAProfile(t *testing.T) {
+	v6 := readProfile(t, "testdata/costs-v6.json")
+	v7 := readProfile(t, "testdata/costs-v7.json")
+	if !v7.HasFirstWrite() || !v7.HasWakeCall() || !v7.HasIdleWake() || !v7.HasWrite() || !v7.HasGaps() || !v7.HasTraced() || v6.HasFirstWrite() || !v6.HasWakeCall() {
+		t.Errorf("formats: v7 has the first write %v, the wake call %v, the idle wake %v, the write %v, the gaps %v, the traced %v; v6 has the first write %v, the wake call %v",
+			v7.HasFirstWrite(), v7.HasWakeCall(), v7.HasIdleWake(), v7.HasWrite(), v7.HasGaps(), v7.HasTraced(), v6.HasFirstWrite(), v6.HasWakeCall())
+	}
+	for _, c := range []struct {
+		name  string
+		costs func(*Profile) (gmp.Costs, error)
+		want  time.Duration
+	}{{"Costs", (*Profile).Costs, 2850 * time.Nanosecond}, {"TracedCosts", (*Profile).TracedCosts, 7350 * time.Nanosecond}} {
+		k6, err6 := c.costs(v6)
+		k7, err7 := c.costs(v7)
+		if err6 != nil || err7 != nil {
+			t.Fatal(err6, err7)
+		}
+		if k6.FirstWrite != 0 || k7.FirstWrite != c.want {
+			t.Errorf("%s' FirstWrite: format 6 %v, format 7 %v; want none and %v", c.name, k6.FirstWrite, k7.FirstWrite, c.want)
+		}
+		k7.FirstWrite = k6.FirstWrite
+		if k7 != k6 {
+			t.Errorf("%s: format 7's costs but the first write %+v\nwant format 6's                          %+v", c.name, k7, k6)
+		}
+	}
+	wantText(t, v7, "first write, the extra         2.9µs   310ns–16.4µs    1ns–31.2µs      20       FirstWrite\n",
+		"first write traced, the extra  7.3µs   2.4µs–54.1µs    880ns–61.5µs    20       FirstWrite (verify)\n",
+		"Write 7.1µs, WakeCall 7.45µs, FirstWrite 2.85µs,", "ScheduleYield 148ns, FirstWrite 7.35µs\n")
+}
+
 // A format 5 profile's wake_after_idle is refused, with the file, line and
 // column of the field at fault, when it is missing, its points are out of
 // order or more than the model holds, a count is out of range, or the
@@ -381,7 +418,7 @@ func TestBadWakeAfterIdleIsRefused(t *testing.T) {
 		name, data, old, new, want string
 	}{
 		{"format 5 without it", v4, `"schedlab-costs/4"`, `"schedlab-costs/5"`, "costs.json:13:14: figures.wake_after_idle: missing"},
-		{"format 4 with it", v5, `"schedlab-costs/5"`, `"schedlab-costs/4"`, "figures.wake_after_idle: a schedlab-costs/4 profile has no such figure (schedlab-costs/6 has)"},
+		{"format 4 with it", v5, `"schedlab-costs/5"`, `"schedlab-costs/4"`, "figures.wake_after_idle: a schedlab-costs/4 profile has no such figure (schedlab-costs/7 has)"},
 		{"idle times out of order", v5, `"idle_ns": 3000000`, `"idle_ns": 2000000`, "costs.json:160:22: figures.wake_after_idle.points[1].idle_ns: 2e+06 is not after the point before's 2e+06"},
 		{"more late than rounds", v5, point, strings.Replace(point, `"late": 1,`, `"late": 101,`, 1), "costs.json:152:19: figures.wake_after_idle.points[0].late: want 0 to the 100 rounds, got 101"},
 		{"no rounds", v5, point, strings.Replace(point, `"rounds": 100,`, `"rounds": 0,`, 1), "figures.wake_after_idle.points[0].rounds: want 1 to 10000000 rounds, got 0"},
@@ -575,7 +612,7 @@ func FuzzParse(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(good)
-	for _, name := range []string{"testdata/costs-v2.json", "testdata/costs-v3.json", "testdata/costs-v4.json", "testdata/costs-v5.json", "testdata/costs-v6.json"} {
+	for _, name := range []string{"testdata/costs-v2.json", "testdata/costs-v3.json", "testdata/costs-v4.json", "testdata/costs-v5.json", "testdata/costs-v6.json", "testdata/costs-v7.json"} {
 		if later, err := os.ReadFile(name); err == nil {
 			f.Add(later)
 		}

@@ -63,6 +63,13 @@ var wakeCallRows = []figureRow{
 	{"wake_call", "wake-up, the waker's cost", "WakeCall", func(f *Figures) Figure { return orZero(f.WakeCall) }},
 }
 
+// firstWriteRows are the figures format 7 added: what a program's first
+// write to its output costs more than its later ones (firstwrite.go).
+var firstWriteRows = []figureRow{
+	{"first_write", "first write, the extra", "FirstWrite", func(f *Figures) Figure { return orZero(f.FirstWrite) }},
+	{"traced_first_write", "first write traced, the extra", "FirstWrite (verify)", func(f *Figures) Figure { return orZero(f.TracedFirstWrite) }},
+}
+
 // rows are the duration figures p's format has.
 func (p *Profile) rows() []figureRow {
 	rows := figureRows
@@ -77,6 +84,9 @@ func (p *Profile) rows() []figureRow {
 	}
 	if p.HasWakeCall() {
 		rows = append(rows[:len(rows):len(rows)], wakeCallRows...)
+	}
+	if p.HasFirstWrite() {
+		rows = append(rows[:len(rows):len(rows)], firstWriteRows...)
 	}
 	return rows
 }
@@ -116,6 +126,9 @@ func (p *Profile) WriteText(w io.Writer) error {
 	if p.HasWakeCall() {
 		later += fmt.Sprintf(", WakeCall %v", k.WakeCall)
 	}
+	if p.HasFirstWrite() {
+		later += fmt.Sprintf(", FirstWrite %v", k.FirstWrite)
+	}
 	if p.HasIdleWake() {
 		later += ", IdleWake"
 		for _, w := range k.IdleWake {
@@ -137,6 +150,9 @@ func (p *Profile) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, "verify's costs, its real runs being traced: Newproc %v, Schedule %v, Execute %v, ChanOp %v", t.Newproc, t.Schedule, t.Execute, t.ChanOp)
 		if p.HasGaps() {
 			fmt.Fprintf(&b, ", ScheduleExit %v, ScheduleYield %v", t.ScheduleExit, t.ScheduleYield)
+		}
+		if p.HasFirstWrite() {
+			fmt.Fprintf(&b, ", FirstWrite %v", t.FirstWrite)
 		}
 		b.WriteByte('\n')
 	} else {
