@@ -11,10 +11,15 @@
 //
 //	go run ./scripts/cpuslice [-runs 10] [-procs 4] [-for 200ms]
 //
-// The model's CPUs (core/gmp/cpus.go, Linux's CFS up to 6.5) give two
-// threads on a CPU 6ms slices, checked at the 4ms tick: a thread runs and
-// waits 8ms at a time. It prints one line a run, the load average before
-// and after, and the medians.
+// The model's CPUs (core/gmp/cpus.go) give a busy thread beside another
+// the CPU a tick (4ms) at a time: EEVDF's base slice, checked at the
+// tick. schedstat counts every time a thread got a CPU, so the brief
+// turns of the program's other threads (sysmon, waking on a busy CPU)
+// split a busy thread's turn and bring the mean down to about 2ms; a
+// kernel scheduler trace (perf sched record, then perf script) shows the
+// turns from one busy thread to another, about 4ms on this machine. It
+// prints one line a run, the load average before and after, and the
+// medians.
 package main
 
 import (
