@@ -19,6 +19,7 @@ const (
 	profileFixtureV5 = "../../real/calibrate/testdata/costs-v5.json"
 	profileFixtureV6 = "../../real/calibrate/testdata/costs-v6.json"
 	profileFixtureV7 = "../../real/calibrate/testdata/costs-v7.json"
+	profileFixtureV8 = "../../real/calibrate/testdata/costs-v8.json"
 )
 
 // TestCostsChangeTheRunDeterministically: --costs FILE times the model's
@@ -168,38 +169,44 @@ func TestVerifySaysWhichCosts(t *testing.T) {
 	if err := os.WriteFile(def, []byte(mustRead(t, profileFixture)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if out := verify(); !strings.Contains(out, "\ncosts: this machine's profile "+def+" (schedlab-costs/1: without the tracer's costs of a go statement and a hand-off, its switch gaps, its wake-up after idle, the waker's cost of a wake-up, and a program's first write, which schedlab calibrate now measures), measured 2026-05-04T10:20:30Z on AMD EPYC, 2 CPUs, linux/amd64, go1.26.8; load average 0.52 before, 0.61 after\n") {
+	if out := verify(); !strings.Contains(out, "\ncosts: this machine's profile "+def+" (schedlab-costs/1: without the tracer's costs of a go statement and a hand-off, its switch gaps, its wake-up after idle, the waker's cost of a wake-up, a program's first write, and the network poller's wake-up, which schedlab calibrate now measures), measured 2026-05-04T10:20:30Z on AMD EPYC, 2 CPUs, linux/amd64, go1.26.8; load average 0.52 before, 0.61 after\n") {
 		t.Errorf("with this machine's profile:\n%s", out)
 	}
 	if err := os.WriteFile(def, []byte(mustRead(t, profileFixtureV2)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if out := verify(); !strings.Contains(out, "\ncosts: this machine's profile "+def+" (with the tracer's costs of a go statement and a hand-off; schedlab-costs/2: without its switch gaps, its wake-up after idle, the waker's cost of a wake-up, and a program's first write, which schedlab calibrate now measures), measured 2026-05-04T10:20:30Z") {
+	if out := verify(); !strings.Contains(out, "\ncosts: this machine's profile "+def+" (with the tracer's costs of a go statement and a hand-off; schedlab-costs/2: without its switch gaps, its wake-up after idle, the waker's cost of a wake-up, a program's first write, and the network poller's wake-up, which schedlab calibrate now measures), measured 2026-05-04T10:20:30Z") {
 		t.Errorf("with this machine's profile of format 2:\n%s", out)
 	}
 	if err := os.WriteFile(def, []byte(mustRead(t, profileFixtureV3)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if out := verify(); !strings.Contains(out, "\ncosts: this machine's profile "+def+" (with the tracer's costs of a go statement and a hand-off, and its switch gaps; schedlab-costs/3: without its wake-up after idle, the waker's cost of a wake-up, and a program's first write, which schedlab calibrate now measures), measured 2026-05-04T10:20:30Z") {
+	if out := verify(); !strings.Contains(out, "\ncosts: this machine's profile "+def+" (with the tracer's costs of a go statement and a hand-off, and its switch gaps; schedlab-costs/3: without its wake-up after idle, the waker's cost of a wake-up, a program's first write, and the network poller's wake-up, which schedlab calibrate now measures), measured 2026-05-04T10:20:30Z") {
 		t.Errorf("with this machine's profile of format 3:\n%s", out)
 	}
 	if err := os.WriteFile(def, []byte(mustRead(t, profileFixtureV5)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if out := verify(); !strings.Contains(out, "\ncosts: this machine's profile "+def+" (with the tracer's costs of a go statement and a hand-off, its switch gaps, and its wake-up after idle; schedlab-costs/5: without the waker's cost of a wake-up and a program's first write, which schedlab calibrate now measures), measured 2026-05-04T10:20:30Z") {
+	if out := verify(); !strings.Contains(out, "\ncosts: this machine's profile "+def+" (with the tracer's costs of a go statement and a hand-off, its switch gaps, and its wake-up after idle; schedlab-costs/5: without the waker's cost of a wake-up, a program's first write, and the network poller's wake-up, which schedlab calibrate now measures), measured 2026-05-04T10:20:30Z") {
 		t.Errorf("with this machine's profile of format 5:\n%s", out)
 	}
 	if err := os.WriteFile(def, []byte(mustRead(t, profileFixtureV6)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if out := verify(); !strings.Contains(out, "\ncosts: this machine's profile "+def+" (with the tracer's costs of a go statement and a hand-off, its switch gaps, its wake-up after idle, and the waker's cost of a wake-up; schedlab-costs/6: without a program's first write, which schedlab calibrate now measures), measured 2026-05-04T10:20:30Z") {
+	if out := verify(); !strings.Contains(out, "\ncosts: this machine's profile "+def+" (with the tracer's costs of a go statement and a hand-off, its switch gaps, its wake-up after idle, and the waker's cost of a wake-up; schedlab-costs/6: without a program's first write and the network poller's wake-up, which schedlab calibrate now measures), measured 2026-05-04T10:20:30Z") {
 		t.Errorf("with this machine's profile of format 6:\n%s", out)
 	}
 	if err := os.WriteFile(def, []byte(mustRead(t, profileFixtureV7)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if out := verify(); !strings.Contains(out, "\ncosts: this machine's profile "+def+" (with the tracer's costs of a go statement and a hand-off, its switch gaps, its wake-up after idle, the waker's cost of a wake-up, and a program's first write), measured 2026-05-04T10:20:30Z") {
+	if out := verify(); !strings.Contains(out, "\ncosts: this machine's profile "+def+" (with the tracer's costs of a go statement and a hand-off, its switch gaps, its wake-up after idle, the waker's cost of a wake-up, and a program's first write; schedlab-costs/7: without the network poller's wake-up, which schedlab calibrate now measures), measured 2026-05-04T10:20:30Z") {
 		t.Errorf("with this machine's profile of format 7:\n%s", out)
+	}
+	if err := os.WriteFile(def, []byte(mustRead(t, profileFixtureV8)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out := verify(); !strings.Contains(out, "\ncosts: this machine's profile "+def+" (with the tracer's costs of a go statement and a hand-off, its switch gaps, its wake-up after idle, the waker's cost of a wake-up, a program's first write, and the network poller's wake-up), measured 2026-05-04T10:20:30Z") {
+		t.Errorf("with this machine's profile of format 8:\n%s", out)
 	}
 	if err := os.WriteFile(def, []byte(mustRead(t, profileFixture)), 0o644); err != nil {
 		t.Fatal(err)

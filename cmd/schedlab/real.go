@@ -562,6 +562,7 @@ func tracedCosts(p *calibrate.Profile) (*gmp.Costs, string, error) {
 		{p.HasIdleWake(), "its wake-up after idle"},
 		{p.HasWakeCall(), "the waker's cost of a wake-up"},
 		{p.HasFirstWrite(), "a program's first write"},
+		{p.HasNetpollWake(), "the network poller's wake-up"},
 	} {
 		if f.has {
 			with = append(with, f.what)

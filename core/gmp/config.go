@@ -74,6 +74,11 @@ type Costs struct {
 	// NetpollWake is the delay between an fd becoming ready (or
 	// netpollBreak) and the M blocked in epoll_wait running again.
 	NetpollWake time.Duration
+	// NetpollJitter is how much later than NetpollWake that M may run
+	// under Config.Noise (uniform from 0 to it). The defaults take four
+	// times NetpollWake; a profile measures it (calibrate's netpoll_wake,
+	// its 90th percentile less its 10th).
+	NetpollJitter time.Duration
 	// Spin is one round of a goroutine spinning on a held sync.Mutex:
 	// runtime_doSpin's procyield(30), thirty PAUSE instructions. PAUSE
 	// takes from ~10 cycles (older Intel) to ~140 (Skylake and later);
@@ -130,6 +135,7 @@ func DefaultCosts() Costs {
 		NewM:          20 * time.Microsecond,
 		PreemptSignal: 2 * time.Microsecond,
 		NetpollWake:   5 * time.Microsecond,
+		NetpollJitter: 20 * time.Microsecond,
 		Spin:          700 * time.Nanosecond,
 		UsleepSlack:   50 * time.Microsecond,
 		UsleepWake:    15 * time.Microsecond,
@@ -256,7 +262,7 @@ func (c *Config) Validate() error {
 	}{
 		{"newproc", k.Newproc}, {"newg", k.NewG}, {"schedule", k.Schedule}, {"scheduleexit", k.ScheduleExit}, {"scheduleyield", k.ScheduleYield}, {"execute", k.Execute}, {"chanop", k.ChanOp}, {"syscall", k.Syscall}, {"syscallslack", k.SyscallSlack},
 		{"wakem", k.WakeM}, {"wakecall", k.WakeCall}, {"newm", k.NewM}, {"preemptsignal", k.PreemptSignal},
-		{"netpollwake", k.NetpollWake}, {"spin", k.Spin}, {"usleepslack", k.UsleepSlack},
+		{"netpollwake", k.NetpollWake}, {"netpolljitter", k.NetpollJitter}, {"spin", k.Spin}, {"usleepslack", k.UsleepSlack},
 		{"usleepwake", k.UsleepWake}, {"usleepjitter", k.UsleepJitter},
 		{"print", k.Print}, {"firstprint", k.FirstPrint}, {"write", k.Write}, {"firstwrite", k.FirstWrite},
 	} {

@@ -59,7 +59,7 @@ func (s *Machine) netReady(gid GID) {
 // wakePoller makes the M blocked in netpoll return after the wake latency,
 // unless it returns earlier anyway.
 func (s *Machine) wakePoller(m *M) {
-	at := s.after(s.late(s.cfg.Costs.NetpollWake, 4*s.cfg.Costs.NetpollWake))
+	at := s.after(s.late(s.cfg.Costs.NetpollWake, s.cfg.Costs.NetpollJitter))
 	if m.next == stepNetpollDone && m.wakeAt <= at {
 		return
 	}

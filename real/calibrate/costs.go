@@ -55,7 +55,18 @@ func (p *Profile) costs(goCreate, handoff Figure) (gmp.Costs, error) {
 	// busy machine shows. They take the fast end of the measurements, the
 	// 10th percentile; the median and the spread stay in the profile.
 	k.WakeM = ns(f.FutexWake.P10)
-	k.NetpollWake = ns(f.FutexWake.P10)
+	// The network poller's wake-up, measured from format 8 on
+	// (netpollwake.go): its fast end, and what lies between that and the
+	// slow one for the noise, as the usleep's. Before, a futex wake-up's
+	// fast end, and the noise four times that, as the defaults have it.
+	if p.HasNetpollWake() {
+		w := orZero(f.NetpollWake)
+		k.NetpollWake = ns(w.P10)
+		k.NetpollJitter = ns(max(w.P90-w.P10, 0))
+	} else {
+		k.NetpollWake = ns(f.FutexWake.P10)
+		k.NetpollJitter = 4 * k.NetpollWake
+	}
 	k.UsleepSlack = ns(f.NanosleepSlack.P10)
 	// The measured slack already holds the thread's wake-up; the noise
 	// adds what lies between the fast end and the slow one.

@@ -121,6 +121,9 @@ func Measure(ctx context.Context, o Options) (*Profile, error) {
 		}},
 		{"pipe_write", func() { p.Figures.PipeWrite = figurePtr("pipe_write", pipeWrite(n)) }},
 		{"wake_call", func() { p.Figures.WakeCall = figurePtr("wake_call", wakeCall(n)) }},
+		{"netpoll_wake", func() {
+			p.Figures.NetpollWake = figurePtr("netpoll_wake", netpollWake(min(n, maxNetpollWakeSamples)))
+		}},
 		{"first_write", func() {
 			untraced, traced, err := firstWrites(ctx, n)
 			if err != nil {

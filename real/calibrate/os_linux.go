@@ -263,3 +263,47 @@ func pinToCPU(cpu int) {
 	set.Set(cpu)
 	_ = unix.SchedSetaffinity(0, &set)
 }
+
+// netpollWake times the network poller's wake-up (netpollwake.go): with
+// 2 Ps and nothing else to run, a goroutine reads a non-blocking timerfd armed to fire
+// netpollWakeIdle ahead, through an os.File, so that the read parks it in
+// the poller and the one M blocked in epoll_wait returns when the timer
+// fires, as a real program's net action does (schedlab real's netRead).
+// Each sample runs from the timer's expiry, by CLOCK_MONOTONIC, to the
+// read's return.
+func netpollWake(n int) []float64 {
+	prev := runtime.GOMAXPROCS(max(2, runtime.GOMAXPROCS(0)))
+	defer runtime.GOMAXPROCS(prev)
+	mono := func() int64 {
+		var ts unix.Timespec
+		if err := unix.ClockGettime(unix.CLOCK_MONOTONIC, &ts); err != nil {
+			return -1
+		}
+		return ts.Nano()
+	}
+	samples := make([]float64, 0, n)
+	for i := range n + warm(n) {
+		fd, err := unix.TimerfdCreate(unix.CLOCK_MONOTONIC, unix.TFD_NONBLOCK|unix.TFD_CLOEXEC)
+		if err != nil {
+			return nil
+		}
+		f := os.NewFile(uintptr(fd), "timerfd")
+		expiry := mono() + int64(netpollWakeIdle)
+		spec := unix.ItimerSpec{Value: unix.NsecToTimespec(expiry)}
+		if err := unix.TimerfdSettime(fd, unix.TFD_TIMER_ABSTIME, &spec, nil); err != nil {
+			f.Close()
+			return nil
+		}
+		var expirations [8]byte
+		_, err = f.Read(expirations[:])
+		back := mono()
+		f.Close()
+		if err != nil || back < 0 || expiry < 0 {
+			return nil
+		}
+		if i >= warm(n) {
+			samples = append(samples, float64(back-expiry))
+		}
+	}
+	return samples
+}

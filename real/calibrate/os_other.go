@@ -10,5 +10,6 @@ func contextSwitch(int) []float64  { return nil }
 func nanosleepSlack(int) []float64 { return nil }
 func syscallCost(int) []float64    { return nil }
 func pipeWrite(int) []float64      { return nil }
+func netpollWake(int) []float64    { return nil }
 func twoCPUs() (int, int)          { return -1, -1 }
 func pinToCPU(int)                 {}

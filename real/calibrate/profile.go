@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -24,11 +25,12 @@ import (
 // model of the machine's CPUs would take from machine:) gets a new name.
 // Format 2 added the figures of tracedRows, format 3 those of gapRows,
 // format 4 those of writeRows, format 5 wake_after_idle (idlewake.go),
-// format 6 those of wakeCallRows, format 7 those of firstWriteRows; a
-// profile of an older format, which lacks them, is still read, its costs
-// as before.
+// format 6 those of wakeCallRows, format 7 those of firstWriteRows,
+// format 8 those of netpollWakeRows; a profile of an older format, which
+// lacks them, is still read, its costs as before.
 const (
-	Format   = "schedlab-costs/7"
+	Format   = "schedlab-costs/8"
+	FormatV7 = "schedlab-costs/7"
 	FormatV6 = "schedlab-costs/6"
 	FormatV5 = "schedlab-costs/5"
 	FormatV4 = "schedlab-costs/4"
@@ -36,6 +38,9 @@ const (
 	FormatV2 = "schedlab-costs/2"
 	FormatV1 = "schedlab-costs/1"
 )
+
+// formats are the layouts a profile may have, the newest first.
+var formats = []string{Format, FormatV7, FormatV6, FormatV5, FormatV4, FormatV3, FormatV2, FormatV1}
 
 // Profile is one machine's measured costs, as schedlab calibrate writes
 // them and --costs reads them.
@@ -95,6 +100,9 @@ type Figures struct {
 	// to 6.
 	FirstWrite       *Figure `json:"first_write,omitempty"`
 	TracedFirstWrite *Figure `json:"traced_first_write,omitempty"`
+	// Since format 8 (netpollWakeRows); absent from profiles of formats 1
+	// to 7.
+	NetpollWake *Figure `json:"netpoll_wake,omitempty"`
 }
 
 // orZero is f, or the zero Figure where a profile has none.
@@ -129,7 +137,11 @@ func (p *Profile) HasWakeCall() bool { return p.HasFirstWrite() || p.Format == F
 
 // HasFirstWrite says whether the profile has format 7's figures: what a
 // program's first write costs more than its later ones.
-func (p *Profile) HasFirstWrite() bool { return p.Format == Format }
+func (p *Profile) HasFirstWrite() bool { return p.HasNetpollWake() || p.Format == FormatV7 }
+
+// HasNetpollWake says whether the profile has format 8's figure: how long
+// the network poller takes to return a ready read's goroutine.
+func (p *Profile) HasNetpollWake() bool { return p.Format == Format }
 
 // Figure is a duration measured many times, in nanoseconds: the median
 // and the spread around it.
@@ -314,8 +326,14 @@ func (v *validator) present(field string) bool {
 }
 
 func (v *validator) profile(p *Profile) {
-	if v.present("format") && !slices.Contains([]string{Format, FormatV6, FormatV5, FormatV4, FormatV3, FormatV2, FormatV1}, p.Format) {
-		v.fail("format", fmt.Sprintf("want %q (or the older %q, %q, %q, %q, %q or %q), got %q: this schedlab reads only those layouts (schedlab calibrate writes the first)", Format, FormatV6, FormatV5, FormatV4, FormatV3, FormatV2, FormatV1, quote(p.Format)))
+	if v.present("format") && !slices.Contains(formats, p.Format) {
+		older := make([]string, len(formats)-1)
+		for i, f := range formats[1:] {
+			older[i] = strconv.Quote(f)
+		}
+		last := len(older) - 1
+		v.fail("format", fmt.Sprintf("want %q (or the older %s or %s), got %q: this schedlab reads only those layouts (schedlab calibrate writes the first)",
+			Format, strings.Join(older[:last], ", "), older[last], quote(p.Format)))
 		return
 	}
 	if v.present("measured") {
@@ -343,7 +361,7 @@ func (v *validator) profile(p *Profile) {
 	for _, later := range []struct {
 		rows []figureRow
 		has  bool
-	}{{tracedRows, p.HasTraced()}, {gapRows, p.HasGaps()}, {writeRows, p.HasWrite()}, {wakeCallRows, p.HasWakeCall()}, {firstWriteRows, p.HasFirstWrite()}} {
+	}{{tracedRows, p.HasTraced()}, {gapRows, p.HasGaps()}, {writeRows, p.HasWrite()}, {wakeCallRows, p.HasWakeCall()}, {firstWriteRows, p.HasFirstWrite()}, {netpollWakeRows, p.HasNetpollWake()}} {
 		if later.has {
 			continue
 		}

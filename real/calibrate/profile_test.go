@@ -53,7 +53,7 @@ func TestBadProfilesAreRefused(t *testing.T) {
 		{"NaN", edit(`"median_ns": 6600`, `"median_ns": NaN`), "costs.json:16:20: not JSON: invalid character 'N' looking for beginning of value"},
 		{"an array", "[1, 2]", "costs.json:1:2: the profile: want a JSON object, got a JSON array"},
 		{"more after the end", good + "{}", "costs.json:92:1: not JSON: invalid character '{' after top-level value"},
-		{"another layout", edit(`"schedlab-costs/1"`, `"schedlab-costs/8"`), `costs.json:2:13: format: want "schedlab-costs/7" (or the older "schedlab-costs/6", "schedlab-costs/5", "schedlab-costs/4", "schedlab-costs/3", "schedlab-costs/2" or "schedlab-costs/1"), got "schedlab-costs/8"`},
+		{"another layout", edit(`"schedlab-costs/1"`, `"schedlab-costs/9"`), `costs.json:2:13: format: want "schedlab-costs/8" (or the older "schedlab-costs/7", "schedlab-costs/6", "schedlab-costs/5", "schedlab-costs/4", "schedlab-costs/3", "schedlab-costs/2" or "schedlab-costs/1"), got "schedlab-costs/9"`},
 		{"format 2 without its figures", edit(`"schedlab-costs/1"`, `"schedlab-costs/2"`), `costs.json:13:14: figures.go_create_fresh: missing`},
 		{"format 1 with format 2's figures", edit(`"cpu_work": {`, `"traced_handoff": {"samples": 1, "median_ns": 1, "p10_ns": 1, "p90_ns": 1, "min_ns": 1, "max_ns": 1}, "cpu_work": {`), `figures.traced_handoff: a schedlab-costs/1 profile has no such figure`},
 		{"an unknown field", edit(`"cpus": 2,`, `"cpus": 2, "cores": 4,`), `costs.json:8:16: unknown field "cores"`},
@@ -120,7 +120,10 @@ func TestCostsFromAProfile(t *testing.T) {
 		Syscall:     206 * ns,  // syscall's median
 		WakeM:       5700 * ns, // futex_wake's 10th percentile
 		NetpollWake: 5700 * ns,
-		UsleepSlack: 61200 * ns, // nanosleep_slack's 10th percentile
+		// A profile of format 1 has no netpoll_wake: the noise takes four
+		// times NetpollWake, as the defaults do.
+		NetpollJitter: 4 * 5700 * ns,
+		UsleepSlack:   61200 * ns, // nanosleep_slack's 10th percentile
 		// nanosleep_slack's 90th less its 10th; the slack measured holds
 		// the thread's wake-up, so UsleepWake is none.
 		UsleepJitter: 12800 * ns,
@@ -262,7 +265,7 @@ func TestBadLaterFiguresAreRefused(t *testing.T) {
 		return string(b)
 	}
 	v2, v3, v4 := read("testdata/costs-v2.json"), read("testdata/costs-v3.json"), read("testdata/costs-v4.json")
-	v5, v6, v7 := read("testdata/costs-v5.json"), read("testdata/costs-v6.json"), read("testdata/costs-v7.json")
+	v5, v6, v7, v8 := read("testdata/costs-v5.json"), read("testdata/costs-v6.json"), read("testdata/costs-v7.json"), read("testdata/costs-v8.json")
 	for _, c := range []struct {
 		name, data, old, new, want string
 	}{
@@ -278,6 +281,9 @@ func TestBadLaterFiguresAreRefused(t *testing.T) {
 		{"format 7 without its first write", v6, `"schedlab-costs/6"`, `"schedlab-costs/7"`, "costs.json:13:14: figures.first_write: missing"},
 		{"format 6 with a first write", v7, `"schedlab-costs/7"`, `"schedlab-costs/6"`, "figures.first_write: a schedlab-costs/6 profile has no such figure"},
 		{"a traced first write out of order", v7, `"median_ns": 7350`, `"median_ns": 73500`, "figures.traced_first_write.p90_ns: 54100 is below median 73500"},
+		{"format 8 without its netpoll wake-up", v7, `"schedlab-costs/7"`, `"schedlab-costs/8"`, "costs.json:13:14: figures.netpoll_wake: missing"},
+		{"format 7 with a netpoll wake-up", v8, `"schedlab-costs/8"`, `"schedlab-costs/7"`, "figures.netpoll_wake: a schedlab-costs/7 profile has no such figure"},
+		{"a netpoll wake-up out of order", v8, `"median_ns": 28400`, `"median_ns": 284000`, "figures.netpoll_wake.p90_ns: 33900 is below median 284000"},
 	} {
 		if !strings.Contains(c.data, c.old) {
 			t.Fatalf("%s: no %q", c.name, c.old)
@@ -393,6 +399,40 @@ func TestFirstWriteFromAProfile(t *testing.T) {
 		"Write 7.1µs, WakeCall 7.45µs, FirstWrite 2.85µs,", "ScheduleYield 148ns, FirstWrite 7.35µs\n")
 }
 
+// Format 8's netpoll_wake sets the network poller's wake-up for every
+// command: NetpollWake its 10th percentile, NetpollJitter its 90th less
+// its 10th, where a profile of format 7 takes futex_wake's 10th percentile
+// and four times that. Every other cost stays format 7's.
+func TestNetpollWakeFromAProfile(t *testing.T) {
+	v7 := readProfile(t, "testdata/costs-v7.json")
+	v8 := readProfile(t, "testdata/costs-v8.json")
+	if !v8.HasNetpollWake() || !v8.HasFirstWrite() || !v8.HasWakeCall() || !v8.HasIdleWake() || v7.HasNetpollWake() || !v7.HasFirstWrite() {
+		t.Errorf("formats: v8 has the netpoll wake %v, the first write %v, the wake call %v, the idle wake %v; v7 has the netpoll wake %v, the first write %v",
+			v8.HasNetpollWake(), v8.HasFirstWrite(), v8.HasWakeCall(), v8.HasIdleWake(), v7.HasNetpollWake(), v7.HasFirstWrite())
+	}
+	ns := time.Nanosecond
+	for _, costs := range []func(*Profile) (gmp.Costs, error){(*Profile).Costs, (*Profile).TracedCosts} {
+		k7, err7 := costs(v7)
+		k8, err8 := costs(v8)
+		if err7 != nil || err8 != nil {
+			t.Fatal(err7, err8)
+		}
+		if k7.NetpollWake != 5700*ns || k7.NetpollJitter != 4*5700*ns {
+			t.Errorf("format 7: NetpollWake %v, NetpollJitter %v; want futex_wake's 10th percentile, 5.7µs, and four times it", k7.NetpollWake, k7.NetpollJitter)
+		}
+		if k8.NetpollWake != 26100*ns || k8.NetpollJitter != (33900-26100)*ns {
+			t.Errorf("format 8: NetpollWake %v, NetpollJitter %v; want netpoll_wake's 10th percentile, 26.1µs, and its 90th less it, 7.8µs", k8.NetpollWake, k8.NetpollJitter)
+		}
+		k8.NetpollWake, k8.NetpollJitter = k7.NetpollWake, k7.NetpollJitter
+		if k8 != k7 {
+			t.Errorf("format 8's costs but the netpoll wake-up %+v\nwant format 7's                              %+v", k8, k7)
+		}
+	}
+	wantText(t, v8, "netpoll wake-up                28.4µs  26.1µs–33.9µs   20.2µs–75.0µs   200      NetpollWake (p10), NetpollJitter (p90-p10)\n",
+		"futex wake-up                  6.6µs   5.7µs–18.6µs    4.8µs–1.50ms    500      WakeM (p10)\n", "NetpollWake 26.1µs, NetpollJitter 7.8µs,")
+	wantText(t, v7, "futex wake-up                  6.6µs   5.7µs–18.6µs    4.8µs–1.50ms    500      WakeM, NetpollWake (p10)\n")
+}
+
 // A format 5 profile's wake_after_idle is refused, with the file, line and
 // column of the field at fault, when it is missing, its points are out of
 // order or more than the model holds, a count is out of range, or the
@@ -418,7 +458,7 @@ func TestBadWakeAfterIdleIsRefused(t *testing.T) {
 		name, data, old, new, want string
 	}{
 		{"format 5 without it", v4, `"schedlab-costs/4"`, `"schedlab-costs/5"`, "costs.json:13:14: figures.wake_after_idle: missing"},
-		{"format 4 with it", v5, `"schedlab-costs/5"`, `"schedlab-costs/4"`, "figures.wake_after_idle: a schedlab-costs/4 profile has no such figure (schedlab-costs/7 has)"},
+		{"format 4 with it", v5, `"schedlab-costs/5"`, `"schedlab-costs/4"`, "figures.wake_after_idle: a schedlab-costs/4 profile has no such figure (schedlab-costs/8 has)"},
 		{"idle times out of order", v5, `"idle_ns": 3000000`, `"idle_ns": 2000000`, "costs.json:160:22: figures.wake_after_idle.points[1].idle_ns: 2e+06 is not after the point before's 2e+06"},
 		{"more late than rounds", v5, point, strings.Replace(point, `"late": 1,`, `"late": 101,`, 1), "costs.json:152:19: figures.wake_after_idle.points[0].late: want 0 to the 100 rounds, got 101"},
 		{"no rounds", v5, point, strings.Replace(point, `"rounds": 100,`, `"rounds": 0,`, 1), "figures.wake_after_idle.points[0].rounds: want 1 to 10000000 rounds, got 0"},
@@ -547,7 +587,7 @@ func TestWriteText(t *testing.T) {
 	for _, want := range []string{
 		"measured 2026-05-04T10:20:30Z on AMD EPYC, 2 CPUs, linux/amd64, go1.26.8; load average 0.52 before, 0.61 after\n",
 		"futex wake-up", "6.6µs", "WakeM, NetpollWake (p10)", "timer slack", "50.0µs", "(procfs)", "cpu work (iterations/µs)",
-		"the model's costs: Newproc 81ns, Schedule 20ns, Execute 60ns, ChanOp 40ns, Syscall 206ns, WakeM 5.7µs, NetpollWake 5.7µs, UsleepSlack 61.2µs, UsleepJitter 12.8µs",
+		"the model's costs: Newproc 81ns, Schedule 20ns, Execute 60ns, ChanOp 40ns, Syscall 206ns, WakeM 5.7µs, NetpollWake 5.7µs, NetpollJitter 22.8µs, UsleepSlack 61.2µs, UsleepJitter 12.8µs",
 	} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("the text lacks %q:\n%s", want, b.String())
@@ -612,7 +652,7 @@ func FuzzParse(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(good)
-	for _, name := range []string{"testdata/costs-v2.json", "testdata/costs-v3.json", "testdata/costs-v4.json", "testdata/costs-v5.json", "testdata/costs-v6.json", "testdata/costs-v7.json"} {
+	for _, name := range []string{"testdata/costs-v2.json", "testdata/costs-v3.json", "testdata/costs-v4.json", "testdata/costs-v5.json", "testdata/costs-v6.json", "testdata/costs-v7.json", "testdata/costs-v8.json"} {
 		if later, err := os.ReadFile(name); err == nil {
 			f.Add(later)
 		}

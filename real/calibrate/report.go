@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"runtime"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -70,6 +71,12 @@ var firstWriteRows = []figureRow{
 	{"traced_first_write", "first write traced, the extra", "FirstWrite (verify)", func(f *Figures) Figure { return orZero(f.TracedFirstWrite) }},
 }
 
+// netpollWakeRows are the figures format 8 added: how long after a read's
+// fd is ready the network poller returns its goroutine (netpollwake.go).
+var netpollWakeRows = []figureRow{
+	{"netpoll_wake", "netpoll wake-up", "NetpollWake (p10), NetpollJitter (p90-p10)", func(f *Figures) Figure { return orZero(f.NetpollWake) }},
+}
+
 // rows are the duration figures p's format has.
 func (p *Profile) rows() []figureRow {
 	rows := figureRows
@@ -87,6 +94,16 @@ func (p *Profile) rows() []figureRow {
 	}
 	if p.HasFirstWrite() {
 		rows = append(rows[:len(rows):len(rows)], firstWriteRows...)
+	}
+	if p.HasNetpollWake() {
+		rows = append(rows[:len(rows):len(rows)], netpollWakeRows...)
+		// netpoll_wake sets NetpollWake now, not futex_wake.
+		rows = slices.Clone(rows)
+		for i := range rows {
+			if rows[i].name == "futex_wake" {
+				rows[i].sets = "WakeM (p10)"
+			}
+		}
 	}
 	return rows
 }
@@ -140,8 +157,8 @@ func (p *Profile) WriteText(w io.Writer) error {
 			}
 		}
 	}
-	fmt.Fprintf(&b, "the model's costs: Newproc %v, Schedule %v, Execute %v, ChanOp %v, Syscall %v, WakeM %v, NetpollWake %v, UsleepSlack %v, UsleepJitter %v%s; not measured, the defaults: NewM %v, PreemptSignal %v\n",
-		k.Newproc, k.Schedule, k.Execute, k.ChanOp, k.Syscall, k.WakeM, k.NetpollWake, k.UsleepSlack, k.UsleepJitter, later, k.NewM, k.PreemptSignal)
+	fmt.Fprintf(&b, "the model's costs: Newproc %v, Schedule %v, Execute %v, ChanOp %v, Syscall %v, WakeM %v, NetpollWake %v, NetpollJitter %v, UsleepSlack %v, UsleepJitter %v%s; not measured, the defaults: NewM %v, PreemptSignal %v\n",
+		k.Newproc, k.Schedule, k.Execute, k.ChanOp, k.Syscall, k.WakeM, k.NetpollWake, k.NetpollJitter, k.UsleepSlack, k.UsleepJitter, later, k.NewM, k.PreemptSignal)
 	if p.HasTraced() {
 		t, err := p.TracedCosts()
 		if err != nil {
