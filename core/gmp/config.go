@@ -113,9 +113,9 @@ type Costs struct {
 	Write time.Duration
 	// FirstWrite is what the program's first write costs more: the pipe
 	// to the reader of its output, the reader's wake-up and, traced, the
-	// tracer's first system call all used for the first time (measured
-	// 3µs untraced, 7µs traced, at the median). 0 in the defaults, whose
-	// FirstPrint holds it.
+	// tracer's first system call all used for the first time (3-7µs at
+	// the median on the project's machine, calibrate's first_write). 0 in
+	// the defaults, whose FirstPrint holds it.
 	FirstWrite time.Duration
 	// IdleWake is, with Noise, how much later than WakeM a thread parked
 	// for a while starts when startm wakes it (idlewake.go). None by

@@ -265,10 +265,11 @@ func pinToCPU(cpu int) {
 }
 
 // netpollWake times the network poller's wake-up (netpollwake.go): with
-// 2 Ps and nothing else to run, a goroutine reads a non-blocking timerfd armed to fire
-// netpollWakeIdle ahead, through an os.File, so that the read parks it in
-// the poller and the one M blocked in epoll_wait returns when the timer
-// fires, as a real program's net action does (schedlab real's netRead).
+// 2 Ps and nothing else to run, a goroutine reads a non-blocking timerfd
+// armed to fire netpollWakeIdle ahead, through an os.File, so that the
+// read parks it in the poller and the one M blocked in epoll_wait returns
+// when the timer fires, as a real program's net action does (schedlab
+// real's netRead).
 // Each sample runs from the timer's expiry, by CLOCK_MONOTONIC, to the
 // read's return.
 func netpollWake(n int) []float64 {

@@ -358,10 +358,7 @@ func (v *validator) profile(p *Profile) {
 	}
 	f := p.Figures
 	rows := p.rows()
-	for _, later := range []struct {
-		rows []figureRow
-		has  bool
-	}{{tracedRows, p.HasTraced()}, {gapRows, p.HasGaps()}, {writeRows, p.HasWrite()}, {wakeCallRows, p.HasWakeCall()}, {firstWriteRows, p.HasFirstWrite()}, {netpollWakeRows, p.HasNetpollWake()}} {
+	for _, later := range p.laterRows() {
 		if later.has {
 			continue
 		}

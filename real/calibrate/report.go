@@ -79,26 +79,14 @@ var netpollWakeRows = []figureRow{
 
 // rows are the duration figures p's format has.
 func (p *Profile) rows() []figureRow {
-	rows := figureRows
-	if p.HasTraced() {
-		rows = append(rows[:len(rows):len(rows)], tracedRows...)
-	}
-	if p.HasGaps() {
-		rows = append(rows[:len(rows):len(rows)], gapRows...)
-	}
-	if p.HasWrite() {
-		rows = append(rows[:len(rows):len(rows)], writeRows...)
-	}
-	if p.HasWakeCall() {
-		rows = append(rows[:len(rows):len(rows)], wakeCallRows...)
-	}
-	if p.HasFirstWrite() {
-		rows = append(rows[:len(rows):len(rows)], firstWriteRows...)
+	rows := slices.Clone(figureRows)
+	for _, later := range p.laterRows() {
+		if later.has {
+			rows = append(rows, later.rows...)
+		}
 	}
 	if p.HasNetpollWake() {
-		rows = append(rows[:len(rows):len(rows)], netpollWakeRows...)
 		// netpoll_wake sets NetpollWake now, not futex_wake.
-		rows = slices.Clone(rows)
 		for i := range rows {
 			if rows[i].name == "futex_wake" {
 				rows[i].sets = "WakeM (p10)"
@@ -106,6 +94,19 @@ func (p *Profile) rows() []figureRow {
 		}
 	}
 	return rows
+}
+
+// laterRow is the figures a later format added, and whether p has them.
+type laterRow struct {
+	rows []figureRow
+	has  bool
+}
+
+// laterRows are the figures of the formats after the first, in the order
+// they came, each with whether p's format has them.
+func (p *Profile) laterRows() []laterRow {
+	return []laterRow{{tracedRows, p.HasTraced()}, {gapRows, p.HasGaps()}, {writeRows, p.HasWrite()},
+		{wakeCallRows, p.HasWakeCall()}, {firstWriteRows, p.HasFirstWrite()}, {netpollWakeRows, p.HasNetpollWake()}}
 }
 
 // WriteText writes the profile for a person: the machine, each figure's
