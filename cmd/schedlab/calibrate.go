@@ -26,9 +26,10 @@ thread starts when a go statement wakes it after the program has been idle
 2 to 8ms (timed in fresh copies of schedlab), what such a wake-up
 costs the thread that makes it, what a program's first write to its
 output costs more than its later ones (in fresh copies too, untraced and
-traced), and how long the network poller takes to return a goroutine
-whose read became ready. Each is the median of many samples, with its
-spread.
+traced), how long the network poller takes to return a goroutine
+whose read became ready, and a round of a goroutine's spinning on a held
+mutex (the CPU's PAUSE instruction). Each is the median of many samples,
+with its spread.
 
 It writes them as a cost profile (JSON, described in docs/fidelity.md) to
 -o FILE, by default costs.json in schedlab's folder of the user's

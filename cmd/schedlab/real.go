@@ -563,6 +563,7 @@ func tracedCosts(p *calibrate.Profile) (*gmp.Costs, string, error) {
 		{p.HasWakeCall(), "the waker's cost of a wake-up"},
 		{p.HasFirstWrite(), "a program's first write"},
 		{p.HasNetpollWake(), "the network poller's wake-up"},
+		{p.HasMutexSpin(), "a mutex's spin"},
 	} {
 		if f.has {
 			with = append(with, f.what)

@@ -67,6 +67,12 @@ func (p *Profile) costs(goCreate, handoff Figure) (gmp.Costs, error) {
 		k.NetpollWake = ns(f.FutexWake.P10)
 		k.NetpollJitter = 4 * k.NetpollWake
 	}
+	// A round of spinning on a held mutex, measured from format 9 on
+	// (mutexspin.go): a loop of PAUSE instructions, its median. Before,
+	// the default, measured on another CPU.
+	if p.HasMutexSpin() {
+		k.Spin = ns(orZero(f.MutexSpin).Median)
+	}
 	k.UsleepSlack = ns(f.NanosleepSlack.P10)
 	// The measured slack already holds the thread's wake-up; the noise
 	// adds what lies between the fast end and the slow one.

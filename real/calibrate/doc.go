@@ -109,6 +109,12 @@
 //     29-46µs at the 10th percentile and 50-54µs at the 90th; a probe of
 //     fresh processes 25-30µs and 30-35µs. A run stays mostly in one of
 //     two modes, about 27µs and about 48µs.
+//   - mutex_spin: one round of a goroutine spinning on a held
+//     sync.Mutex, the runtime's sync.runtime_doSpin (procyield(30)),
+//     reached by go:linkname: the time of a batch of 100 rounds over 100,
+//     at most 500 samples (mutexspin.go). A PAUSE instruction's length
+//     is the CPU's: the AMD EPYC VM's default took 0.71µs a round, an
+//     Intel Xeon at 2.5GHz 137ns (500 samples, p10 to p90 137-196ns).
 //
 // # What each sets in the model
 //
@@ -144,6 +150,8 @@
 //	traced_first_write median    FirstWrite, for verify only
 //	netpoll_wake      p10        NetpollWake
 //	                  p90 - p10  NetpollJitter
+//	mutex_spin        median     Spin (in a profile of formats 1 to 8,
+//	                             the default)
 //	context_switch, sleep_slack, timer_slack, go_first_run, cpu_work:
 //	                  none: kept to read beside the others, and for a model
 //	                  of the machine's CPUs
@@ -166,7 +174,7 @@
 // A profile is one JSON object, written by Profile.Write and read by Read:
 //
 //	{
-//	  "format": "schedlab-costs/8",
+//	  "format": "schedlab-costs/9",
 //	  "measured": "2026-05-04T10:20:30Z",         RFC 3339
 //	  "machine": {
 //	    "goos": "linux", "goarch": "amd64",        GOOS and GOARCH
@@ -185,7 +193,7 @@
 //	    "go_create_fresh": {…}, "traced_go_create": {…}, "traced_handoff": {…},
 //	    "traced_park_gap": {…}, "traced_exit_gap": {…}, "traced_yield_gap": {…},
 //	    "pipe_write": {…}, "wake_call": {…}, "first_write": {…},
-//	    "traced_first_write": {…}, "netpoll_wake": {…},
+//	    "traced_first_write": {…}, "netpoll_wake": {…}, "mutex_spin": {…},
 //	    "wake_after_idle": {"late_after_ns": 500000, "points": [
 //	      {"idle_ns": 2000000, "rounds": 100, "late": 4, "late_min_ns": 1100000,
 //	       "late_p10_ns": 1219192, "late_median_ns": 2340000,
@@ -196,7 +204,9 @@
 //	}
 //
 // Every field is required but the loads. Profiles of the older formats
-// are still read. One of schedlab-costs/7 has no netpoll_wake (and may
+// are still read. One of schedlab-costs/8 has no mutex_spin (and may
+// not): its Spin is the default, and verify's report says so. One of
+// schedlab-costs/7 has no netpoll_wake either (and may
 // not): its NetpollWake is futex_wake's 10th percentile and its
 // NetpollJitter four times that, and verify's report says so. One of
 // schedlab-costs/6 has neither first_write nor
@@ -215,7 +225,7 @@
 // saying so. A profile is untrusted input,
 // shared as a scenario is: Parse refuses a file over 1 MiB, text that is
 // not UTF-8 or not JSON, a field it does not know or given twice, a format
-// other than schedlab-costs/8, /7, /6, /5, /4, /3, /2 or /1, and any figure that is missing, not
+// other than schedlab-costs/9, /8, /7, /6, /5, /4, /3, /2 or /1, and any figure that is missing, not
 // positive, over one second (a rate over 10⁶ per µs), or out of order
 // (min ≤ p10 ≤ median ≤ p90 ≤ max), a count of samples outside 1–10⁷,
 // wake_after_idle's points not 1 to 4 or not in ascending order, a point's

@@ -124,6 +124,7 @@ func Measure(ctx context.Context, o Options) (*Profile, error) {
 		{"netpoll_wake", func() {
 			p.Figures.NetpollWake = figurePtr("netpoll_wake", netpollWake(min(n, maxNetpollWakeSamples)))
 		}},
+		{"mutex_spin", func() { p.Figures.MutexSpin = figurePtr("mutex_spin", mutexSpin(min(n, maxSpinSamples))) }},
 		{"first_write", func() {
 			untraced, traced, err := firstWrites(ctx, n)
 			if err != nil {

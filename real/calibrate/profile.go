@@ -26,10 +26,12 @@ import (
 // Format 2 added the figures of tracedRows, format 3 those of gapRows,
 // format 4 those of writeRows, format 5 wake_after_idle (idlewake.go),
 // format 6 those of wakeCallRows, format 7 those of firstWriteRows,
-// format 8 those of netpollWakeRows; a profile of an older format, which
-// lacks them, is still read, its costs as before.
+// format 8 those of netpollWakeRows, format 9 those of mutexSpinRows; a
+// profile of an older format, which lacks them, is still read, its costs
+// as before.
 const (
-	Format   = "schedlab-costs/8"
+	Format   = "schedlab-costs/9"
+	FormatV8 = "schedlab-costs/8"
 	FormatV7 = "schedlab-costs/7"
 	FormatV6 = "schedlab-costs/6"
 	FormatV5 = "schedlab-costs/5"
@@ -40,7 +42,7 @@ const (
 )
 
 // formats are the layouts a profile may have, the newest first.
-var formats = []string{Format, FormatV7, FormatV6, FormatV5, FormatV4, FormatV3, FormatV2, FormatV1}
+var formats = []string{Format, FormatV8, FormatV7, FormatV6, FormatV5, FormatV4, FormatV3, FormatV2, FormatV1}
 
 // Profile is one machine's measured costs, as schedlab calibrate writes
 // them and --costs reads them.
@@ -103,6 +105,9 @@ type Figures struct {
 	// Since format 8 (netpollWakeRows); absent from profiles of formats 1
 	// to 7.
 	NetpollWake *Figure `json:"netpoll_wake,omitempty"`
+	// Since format 9 (mutexSpinRows); absent from profiles of formats 1
+	// to 8.
+	MutexSpin *Figure `json:"mutex_spin,omitempty"`
 }
 
 // orZero is f, or the zero Figure where a profile has none.
@@ -141,7 +146,11 @@ func (p *Profile) HasFirstWrite() bool { return p.HasNetpollWake() || p.Format =
 
 // HasNetpollWake says whether the profile has format 8's figure: how long
 // the network poller takes to return a ready read's goroutine.
-func (p *Profile) HasNetpollWake() bool { return p.Format == Format }
+func (p *Profile) HasNetpollWake() bool { return p.HasMutexSpin() || p.Format == FormatV8 }
+
+// HasMutexSpin says whether the profile has format 9's figure: a round of
+// a goroutine spinning on a held sync.Mutex.
+func (p *Profile) HasMutexSpin() bool { return p.Format == Format }
 
 // Figure is a duration measured many times, in nanoseconds: the median
 // and the spread around it.

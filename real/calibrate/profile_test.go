@@ -53,7 +53,7 @@ func TestBadProfilesAreRefused(t *testing.T) {
 		{"NaN", edit(`"median_ns": 6600`, `"median_ns": NaN`), "costs.json:16:20: not JSON: invalid character 'N' looking for beginning of value"},
 		{"an array", "[1, 2]", "costs.json:1:2: the profile: want a JSON object, got a JSON array"},
 		{"more after the end", good + "{}", "costs.json:92:1: not JSON: invalid character '{' after top-level value"},
-		{"another layout", edit(`"schedlab-costs/1"`, `"schedlab-costs/9"`), `costs.json:2:13: format: want "schedlab-costs/8" (or the older "schedlab-costs/7", "schedlab-costs/6", "schedlab-costs/5", "schedlab-costs/4", "schedlab-costs/3", "schedlab-costs/2" or "schedlab-costs/1"), got "schedlab-costs/9"`},
+		{"another layout", edit(`"schedlab-costs/1"`, `"schedlab-costs/10"`), `costs.json:2:13: format: want "schedlab-costs/9" (or the older "schedlab-costs/8", "schedlab-costs/7", "schedlab-costs/6", "schedlab-costs/5", "schedlab-costs/4", "schedlab-costs/3", "schedlab-costs/2" or "schedlab-costs/1"), got "schedlab-costs/10"`},
 		{"format 2 without its figures", edit(`"schedlab-costs/1"`, `"schedlab-costs/2"`), `costs.json:13:14: figures.go_create_fresh: missing`},
 		{"format 1 with format 2's figures", edit(`"cpu_work": {`, `"traced_handoff": {"samples": 1, "median_ns": 1, "p10_ns": 1, "p90_ns": 1, "min_ns": 1, "max_ns": 1}, "cpu_work": {`), `figures.traced_handoff: a schedlab-costs/1 profile has no such figure`},
 		{"an unknown field", edit(`"cpus": 2,`, `"cpus": 2, "cores": 4,`), `costs.json:8:16: unknown field "cores"`},
@@ -266,6 +266,7 @@ func TestBadLaterFiguresAreRefused(t *testing.T) {
 	}
 	v2, v3, v4 := read("testdata/costs-v2.json"), read("testdata/costs-v3.json"), read("testdata/costs-v4.json")
 	v5, v6, v7, v8 := read("testdata/costs-v5.json"), read("testdata/costs-v6.json"), read("testdata/costs-v7.json"), read("testdata/costs-v8.json")
+	v9 := read("testdata/costs-v9.json")
 	for _, c := range []struct {
 		name, data, old, new, want string
 	}{
@@ -284,6 +285,9 @@ func TestBadLaterFiguresAreRefused(t *testing.T) {
 		{"format 8 without its netpoll wake-up", v7, `"schedlab-costs/7"`, `"schedlab-costs/8"`, "costs.json:13:14: figures.netpoll_wake: missing"},
 		{"format 7 with a netpoll wake-up", v8, `"schedlab-costs/8"`, `"schedlab-costs/7"`, "figures.netpoll_wake: a schedlab-costs/7 profile has no such figure"},
 		{"a netpoll wake-up out of order", v8, `"median_ns": 28400`, `"median_ns": 284000`, "figures.netpoll_wake.p90_ns: 33900 is below median 284000"},
+		{"format 9 without its mutex spin", v8, `"schedlab-costs/8"`, `"schedlab-costs/9"`, "costs.json:13:14: figures.mutex_spin: missing"},
+		{"format 8 with a mutex spin", v9, `"schedlab-costs/9"`, `"schedlab-costs/8"`, "figures.mutex_spin: a schedlab-costs/8 profile has no such figure"},
+		{"a mutex spin out of order", v9, `"median_ns": 137,`, `"median_ns": 1370,`, "figures.mutex_spin.p90_ns: 196 is below median 1370"},
 	} {
 		if !strings.Contains(c.data, c.old) {
 			t.Fatalf("%s: no %q", c.name, c.old)
@@ -433,6 +437,39 @@ func TestNetpollWakeFromAProfile(t *testing.T) {
 	wantText(t, v7, "futex wake-up                  6.6µs   5.7µs–18.6µs    4.8µs–1.50ms    500      WakeM, NetpollWake (p10)\n")
 }
 
+// Format 9's mutex_spin sets, for every command, a round of spinning on a
+// held sync.Mutex: Spin its median, where a profile of format 8 keeps the
+// default, measured on another CPU, and says it did not measure it. Every
+// other cost stays format 8's.
+func TestMutexSpinFromAProfile(t *testing.T) {
+	v8 := readProfile(t, "testdata/costs-v8.json")
+	v9 := readProfile(t, "testdata/costs-v9.json")
+	if !v9.HasMutexSpin() || !v9.HasNetpollWake() || !v9.HasFirstWrite() || v8.HasMutexSpin() || !v8.HasNetpollWake() {
+		t.Errorf("formats: v9 has the mutex spin %v, the netpoll wake %v, the first write %v; v8 has the mutex spin %v, the netpoll wake %v",
+			v9.HasMutexSpin(), v9.HasNetpollWake(), v9.HasFirstWrite(), v8.HasMutexSpin(), v8.HasNetpollWake())
+	}
+	for _, costs := range []func(*Profile) (gmp.Costs, error){(*Profile).Costs, (*Profile).TracedCosts} {
+		k8, err8 := costs(v8)
+		k9, err9 := costs(v9)
+		if err8 != nil || err9 != nil {
+			t.Fatal(err8, err9)
+		}
+		if def := gmp.DefaultCosts().Spin; k8.Spin != def {
+			t.Errorf("format 8: Spin %v, want the default %v", k8.Spin, def)
+		}
+		if k9.Spin != 137*time.Nanosecond {
+			t.Errorf("format 9: Spin %v, want mutex_spin's median, 137ns", k9.Spin)
+		}
+		k9.Spin = k8.Spin
+		if k9 != k8 {
+			t.Errorf("format 9's costs but the spin %+v\nwant format 8's                   %+v", k9, k8)
+		}
+	}
+	wantText(t, v9, "mutex spin, a round            137ns   137ns–196ns     137ns–717ns     500      Spin\n",
+		"FirstWrite 2.85µs, IdleWake", ", Spin 137ns; not measured, the defaults: NewM 20µs, PreemptSignal 2µs\n")
+	wantText(t, v8, "; not measured, the defaults: NewM 20µs, PreemptSignal 2µs, Spin 700ns\n")
+}
+
 // A format 5 profile's wake_after_idle is refused, with the file, line and
 // column of the field at fault, when it is missing, its points are out of
 // order or more than the model holds, a count is out of range, or the
@@ -458,7 +495,7 @@ func TestBadWakeAfterIdleIsRefused(t *testing.T) {
 		name, data, old, new, want string
 	}{
 		{"format 5 without it", v4, `"schedlab-costs/4"`, `"schedlab-costs/5"`, "costs.json:13:14: figures.wake_after_idle: missing"},
-		{"format 4 with it", v5, `"schedlab-costs/5"`, `"schedlab-costs/4"`, "figures.wake_after_idle: a schedlab-costs/4 profile has no such figure (schedlab-costs/8 has)"},
+		{"format 4 with it", v5, `"schedlab-costs/5"`, `"schedlab-costs/4"`, "figures.wake_after_idle: a schedlab-costs/4 profile has no such figure (schedlab-costs/9 has)"},
 		{"idle times out of order", v5, `"idle_ns": 3000000`, `"idle_ns": 2000000`, "costs.json:160:22: figures.wake_after_idle.points[1].idle_ns: 2e+06 is not after the point before's 2e+06"},
 		{"more late than rounds", v5, point, strings.Replace(point, `"late": 1,`, `"late": 101,`, 1), "costs.json:152:19: figures.wake_after_idle.points[0].late: want 0 to the 100 rounds, got 101"},
 		{"no rounds", v5, point, strings.Replace(point, `"rounds": 100,`, `"rounds": 0,`, 1), "figures.wake_after_idle.points[0].rounds: want 1 to 10000000 rounds, got 0"},
@@ -652,7 +689,7 @@ func FuzzParse(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(good)
-	for _, name := range []string{"testdata/costs-v2.json", "testdata/costs-v3.json", "testdata/costs-v4.json", "testdata/costs-v5.json", "testdata/costs-v6.json", "testdata/costs-v7.json", "testdata/costs-v8.json"} {
+	for _, name := range []string{"testdata/costs-v2.json", "testdata/costs-v3.json", "testdata/costs-v4.json", "testdata/costs-v5.json", "testdata/costs-v6.json", "testdata/costs-v7.json", "testdata/costs-v8.json", "testdata/costs-v9.json"} {
 		if later, err := os.ReadFile(name); err == nil {
 			f.Add(later)
 		}

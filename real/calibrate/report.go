@@ -77,6 +77,12 @@ var netpollWakeRows = []figureRow{
 	{"netpoll_wake", "netpoll wake-up", "NetpollWake (p10), NetpollJitter (p90-p10)", func(f *Figures) Figure { return orZero(f.NetpollWake) }},
 }
 
+// mutexSpinRows are the figures format 9 added: a round of spinning on a
+// held sync.Mutex (mutexspin.go).
+var mutexSpinRows = []figureRow{
+	{"mutex_spin", "mutex spin, a round", "Spin", func(f *Figures) Figure { return orZero(f.MutexSpin) }},
+}
+
 // rows are the duration figures p's format has.
 func (p *Profile) rows() []figureRow {
 	rows := slices.Clone(figureRows)
@@ -106,7 +112,8 @@ type laterRow struct {
 // they came, each with whether p's format has them.
 func (p *Profile) laterRows() []laterRow {
 	return []laterRow{{tracedRows, p.HasTraced()}, {gapRows, p.HasGaps()}, {writeRows, p.HasWrite()},
-		{wakeCallRows, p.HasWakeCall()}, {firstWriteRows, p.HasFirstWrite()}, {netpollWakeRows, p.HasNetpollWake()}}
+		{wakeCallRows, p.HasWakeCall()}, {firstWriteRows, p.HasFirstWrite()}, {netpollWakeRows, p.HasNetpollWake()},
+		{mutexSpinRows, p.HasMutexSpin()}}
 }
 
 // WriteText writes the profile for a person: the machine, each figure's
@@ -158,8 +165,15 @@ func (p *Profile) WriteText(w io.Writer) error {
 			}
 		}
 	}
-	fmt.Fprintf(&b, "the model's costs: Newproc %v, Schedule %v, Execute %v, ChanOp %v, Syscall %v, WakeM %v, NetpollWake %v, NetpollJitter %v, UsleepSlack %v, UsleepJitter %v%s; not measured, the defaults: NewM %v, PreemptSignal %v\n",
-		k.Newproc, k.Schedule, k.Execute, k.ChanOp, k.Syscall, k.WakeM, k.NetpollWake, k.NetpollJitter, k.UsleepSlack, k.UsleepJitter, later, k.NewM, k.PreemptSignal)
+	// A format before 9 leaves the mutex's spin at the default.
+	unmeasured := fmt.Sprintf("NewM %v, PreemptSignal %v", k.NewM, k.PreemptSignal)
+	if p.HasMutexSpin() {
+		later += fmt.Sprintf(", Spin %v", k.Spin)
+	} else {
+		unmeasured = fmt.Sprintf("NewM %v, PreemptSignal %v, Spin %v", k.NewM, k.PreemptSignal, k.Spin)
+	}
+	fmt.Fprintf(&b, "the model's costs: Newproc %v, Schedule %v, Execute %v, ChanOp %v, Syscall %v, WakeM %v, NetpollWake %v, NetpollJitter %v, UsleepSlack %v, UsleepJitter %v%s; not measured, the defaults: %s\n",
+		k.Newproc, k.Schedule, k.Execute, k.ChanOp, k.Syscall, k.WakeM, k.NetpollWake, k.NetpollJitter, k.UsleepSlack, k.UsleepJitter, later, unmeasured)
 	if p.HasTraced() {
 		t, err := p.TracedCosts()
 		if err != nil {
