@@ -212,6 +212,16 @@
 //     that preempts gives the CPU back at once, unseen, but one that cannot
 //     preempt waits its turn, which is why cpus equal to procs is not the
 //     default (above).
+//   - The machine's own costs, but as a profile measured them: the
+//     defaults were measured on an AMD EPYC, and schedlab calibrate
+//     measures another machine's (a round of mutex spinning, for one,
+//     0.71µs there and 137ns on an Intel Xeon, where spinners give up
+//     five times sooner). A profile is one moment: on the Xeon, minutes
+//     later and at a load of 0.3 to 1, a slow spell of the host made the
+//     hand-off 30-60% slower, a futex wake-up's fast end 1.5 to 3
+//     times as long and the spin 40% longer, and real runs of that spell
+//     differed from those before it on 52 of 251 verify observables, 46
+//     after the correction (docs/fidelity.md, A second machine).
 //
 // # Where a user can see the model differ from the runtime
 //
