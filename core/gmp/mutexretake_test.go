@@ -43,15 +43,32 @@ import (
 // The model's median must fall among the real quiet series' medians
 // (16.2–34%) and each seed within the quiet runs' range (5.8–98.8%).
 func TestMutexRetakeShare(t *testing.T) {
+	shares := retakeShares(t, gmp.DefaultCosts())
+	median := (shares[4] + shares[5]) / 2
+	lo, hi := shares[0], shares[9]
+	t.Logf("the model over seeds 1–10: median %.1f%%, range %.1f–%.1f%%", median, lo, hi)
+	if median < 16.2 || median > 34 {
+		t.Errorf("the model's median re-take share over seeds 1–10 is %.1f%%, outside the real quiet medians 16.2–34%%", median)
+	}
+	if lo < 5.8 || hi > 98.8 {
+		t.Errorf("the model's re-take share over seeds 1–10 is %.1f–%.1f%%, outside the real quiet 5.8–98.8%%", lo, hi)
+	}
+}
+
+// retakeShares runs mutex-retake, with its noise, over seeds 1–10 with
+// costs, and returns each seed's share of the acquisitions, after the
+// first, made by the previous holder, in ascending order.
+func retakeShares(t *testing.T, costs gmp.Costs) []float64 {
+	t.Helper()
 	sc, err := scenarios.Load("mutex-retake")
 	if err != nil {
 		t.Fatal(err)
 	}
-	lo, hi := 100.0, 0.0
 	var shares []float64
 	for seed := uint64(1); seed <= 10; seed++ {
 		cfg := sc.Config()
 		cfg.Seed = seed
+		cfg.Costs = costs
 		if !cfg.Noise {
 			t.Fatal("mutex-retake runs without noise")
 		}
@@ -69,18 +86,10 @@ func TestMutexRetakeShare(t *testing.T) {
 		share := 100 * float64(st.Retaken) / float64(st.Acquired-1)
 		t.Logf("seed %d: %d of %d acquisitions by the previous holder (%.1f%%); %d spins, %d parks, %d handoffs",
 			seed, st.Retaken, st.Acquired-1, share, st.Spins, st.Queued, st.Handoffs)
-		lo, hi = min(lo, share), max(hi, share)
 		shares = append(shares, share)
 	}
 	slices.Sort(shares)
-	median := (shares[4] + shares[5]) / 2
-	t.Logf("the model over seeds 1–10: median %.1f%%, range %.1f–%.1f%%", median, lo, hi)
-	if median < 16.2 || median > 34 {
-		t.Errorf("the model's median re-take share over seeds 1–10 is %.1f%%, outside the real quiet medians 16.2–34%%", median)
-	}
-	if lo < 5.8 || hi > 98.8 {
-		t.Errorf("the model's re-take share over seeds 1–10 is %.1f–%.1f%%, outside the real quiet 5.8–98.8%%", lo, hi)
-	}
+	return shares
 }
 
 // A round of spinning is thirty PAUSE instructions, and how long a PAUSE
@@ -97,27 +106,9 @@ func TestMutexRetakeShare(t *testing.T) {
 // out at 46%, above the Xeon's medians by 6 points: the shift is the
 // spin's, the rest of the model was measured on the EPYC.
 func TestMutexRetakeShareFollowsTheSpin(t *testing.T) {
-	sc, err := scenarios.Load("mutex-retake")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var shares []float64
-	for seed := uint64(1); seed <= 10; seed++ {
-		cfg := sc.Config()
-		cfg.Seed = seed
-		cfg.Costs = gmp.DefaultCosts()
-		cfg.Costs.Spin = 137 * time.Nanosecond
-		m, err := gmp.New(cfg, sc.Program())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if end := m.Run(); end.Reason != gmp.MainReturned {
-			t.Fatalf("seed %d: %v %v", seed, end.Reason, end.Err)
-		}
-		st := m.Mutexes()[0].Stats
-		shares = append(shares, 100*float64(st.Retaken)/float64(st.Acquired-1))
-	}
-	slices.Sort(shares)
+	costs := gmp.DefaultCosts()
+	costs.Spin = 137 * time.Nanosecond
+	shares := retakeShares(t, costs)
 	median := (shares[4] + shares[5]) / 2
 	t.Logf("the model with a 137ns spin over seeds 1–10: median %.1f%%, range %.1f–%.1f%%", median, shares[0], shares[9])
 	if median <= 34 {
