@@ -235,21 +235,36 @@ func TestPipeWriteFromAProfile(t *testing.T) {
 	if !v4.HasWrite() || !v4.HasGaps() || !v4.HasTraced() || v3.HasWrite() {
 		t.Errorf("formats: v4 has the write %v, the gaps %v, the traced %v; v3 has the write %v", v4.HasWrite(), v4.HasGaps(), v4.HasTraced(), v3.HasWrite())
 	}
-	for _, costs := range []func(*Profile) (gmp.Costs, error){(*Profile).Costs, (*Profile).TracedCosts} {
-		k3, err3 := costs(v3)
-		k4, err4 := costs(v4)
-		if err3 != nil || err4 != nil {
-			t.Fatal(err3, err4)
-		}
+	sameCostsBut(t, v3, v4, "the write", func(_ string, k3 gmp.Costs, k4 *gmp.Costs) {
 		if k3.Write != gmp.DefaultCosts().Write || k4.Write != 7100*time.Nanosecond {
 			t.Errorf("Write: format 3 %v, format 4 %v; want the default %v and the median 7.1µs", k3.Write, k4.Write, gmp.DefaultCosts().Write)
 		}
 		k4.Write = k3.Write
-		if k4 != k3 {
-			t.Errorf("format 4's costs but the write %+v\nwant format 3's                  %+v", k4, k3)
+	})
+	wantText(t, v4, "write of a line to a pipe", "Write 7.1µs")
+}
+
+// sameCostsBut checks a profile of a later format against one of the
+// format before, untraced (Profile.Costs) and traced (TracedCosts): set
+// is given which costs these are and both sides', checks the fields the
+// later format's figures set, and copies them from before into after;
+// what it leaves must be the same, for every other cost stays as it was.
+func sameCostsBut(t *testing.T, before, after *Profile, what string, set func(costs string, before gmp.Costs, after *gmp.Costs)) {
+	t.Helper()
+	for _, c := range []struct {
+		name  string
+		costs func(*Profile) (gmp.Costs, error)
+	}{{"Costs", (*Profile).Costs}, {"TracedCosts", (*Profile).TracedCosts}} {
+		kb, errb := c.costs(before)
+		ka, erra := c.costs(after)
+		if errb != nil || erra != nil {
+			t.Fatal(errb, erra)
+		}
+		set(c.name, kb, &ka)
+		if ka != kb {
+			t.Errorf("%s: %s's costs but %s %+v\nwant %s's %+v", c.name, after.Format, what, ka, before.Format, kb)
 		}
 	}
-	wantText(t, v4, "write of a line to a pipe", "Write 7.1µs")
 }
 
 // A profile of format 3, 4 or 6 is refused, with the file, line and
@@ -316,12 +331,7 @@ func TestWakeAfterIdleFromAProfile(t *testing.T) {
 		{After: 5 * time.Millisecond, Share: 0.36, Min: 967 * us, Max: 3827 * us},
 		{After: 8 * time.Millisecond, Share: 0.77, Min: 839 * us, Max: 3536 * us},
 	}
-	for _, costs := range []func(*Profile) (gmp.Costs, error){(*Profile).Costs, (*Profile).TracedCosts} {
-		k4, err4 := costs(v4)
-		k5, err5 := costs(v5)
-		if err4 != nil || err5 != nil {
-			t.Fatal(err4, err5)
-		}
+	sameCostsBut(t, v4, v5, "the idle wake", func(_ string, k4 gmp.Costs, k5 *gmp.Costs) {
 		if k4.IdleWake != (gmp.IdleWake{}) {
 			t.Errorf("format 4 sets IdleWake %+v", k4.IdleWake)
 		}
@@ -333,10 +343,7 @@ func TestWakeAfterIdleFromAProfile(t *testing.T) {
 			t.Errorf("IdleWake %+v\nwant      %+v", got, want)
 		}
 		k5.IdleWake = k4.IdleWake
-		if k5 != k4 {
-			t.Errorf("format 5's costs but the idle wake %+v\nwant format 4's                     %+v", k5, k4)
-		}
-	}
+	})
 	wantText(t, v5, "wake after idle (rounds over 500.0µs late): 2.00ms idle, 1 of 100 (1.57ms–1.57ms, median 1.57ms); 3.00ms idle, 26 of 100 (1.12ms–2.96ms, median 1.88ms)",
 		"8.00ms idle, 77 of 100 (838.8µs–3.54ms, median 2.15ms): sets IdleWake",
 		"IdleWake 2.00ms 1% (1.57ms–1.57ms) 3.00ms 26% (1.12ms–2.96ms) 5.00ms 36% (966.8µs–3.83ms) 8.00ms 77% (838.8µs–3.54ms)")
@@ -352,20 +359,12 @@ func TestWakeCallFromAProfile(t *testing.T) {
 		t.Errorf("formats: v6 has the wake call %v, the idle wake %v, the write %v, the gaps %v, the traced %v; v5 has the wake call %v, the idle wake %v",
 			v6.HasWakeCall(), v6.HasIdleWake(), v6.HasWrite(), v6.HasGaps(), v6.HasTraced(), v5.HasWakeCall(), v5.HasIdleWake())
 	}
-	for _, costs := range []func(*Profile) (gmp.Costs, error){(*Profile).Costs, (*Profile).TracedCosts} {
-		k5, err5 := costs(v5)
-		k6, err6 := costs(v6)
-		if err5 != nil || err6 != nil {
-			t.Fatal(err5, err6)
-		}
+	sameCostsBut(t, v5, v6, "the wake call", func(_ string, k5 gmp.Costs, k6 *gmp.Costs) {
 		if k5.WakeCall != 0 || k6.WakeCall != 7450*time.Nanosecond {
 			t.Errorf("WakeCall: format 5 %v, format 6 %v; want none and the median 7.45µs", k5.WakeCall, k6.WakeCall)
 		}
 		k6.WakeCall = k5.WakeCall
-		if k6 != k5 {
-			t.Errorf("format 6's costs but the wake call %+v\nwant format 5's                      %+v", k6, k5)
-		}
-	}
+	})
 	wantText(t, v6, "wake-up, the waker's cost      7.5µs   7.2µs–8.0µs     6.9µs–21.0µs    500      WakeCall", "WakeCall 7.45µs")
 }
 
@@ -380,24 +379,13 @@ func TestFirstWriteFromAProfile(t *testing.T) {
 		t.Errorf("formats: v7 has the first write %v, the wake call %v, the idle wake %v, the write %v, the gaps %v, the traced %v; v6 has the first write %v, the wake call %v",
 			v7.HasFirstWrite(), v7.HasWakeCall(), v7.HasIdleWake(), v7.HasWrite(), v7.HasGaps(), v7.HasTraced(), v6.HasFirstWrite(), v6.HasWakeCall())
 	}
-	for _, c := range []struct {
-		name  string
-		costs func(*Profile) (gmp.Costs, error)
-		want  time.Duration
-	}{{"Costs", (*Profile).Costs, 2850 * time.Nanosecond}, {"TracedCosts", (*Profile).TracedCosts, 7350 * time.Nanosecond}} {
-		k6, err6 := c.costs(v6)
-		k7, err7 := c.costs(v7)
-		if err6 != nil || err7 != nil {
-			t.Fatal(err6, err7)
-		}
-		if k6.FirstWrite != 0 || k7.FirstWrite != c.want {
-			t.Errorf("%s' FirstWrite: format 6 %v, format 7 %v; want none and %v", c.name, k6.FirstWrite, k7.FirstWrite, c.want)
+	sameCostsBut(t, v6, v7, "the first write", func(costs string, k6 gmp.Costs, k7 *gmp.Costs) {
+		want := map[string]time.Duration{"Costs": 2850 * time.Nanosecond, "TracedCosts": 7350 * time.Nanosecond}[costs]
+		if k6.FirstWrite != 0 || k7.FirstWrite != want {
+			t.Errorf("%s' FirstWrite: format 6 %v, format 7 %v; want none and %v", costs, k6.FirstWrite, k7.FirstWrite, want)
 		}
 		k7.FirstWrite = k6.FirstWrite
-		if k7 != k6 {
-			t.Errorf("%s: format 7's costs but the first write %+v\nwant format 6's                          %+v", c.name, k7, k6)
-		}
-	}
+	})
 	wantText(t, v7, "first write, the extra         2.9µs   310ns–16.4µs    1ns–31.2µs      20       FirstWrite\n",
 		"first write traced, the extra  7.3µs   2.4µs–54.1µs    880ns–61.5µs    20       FirstWrite (verify)\n",
 		"Write 7.1µs, WakeCall 7.45µs, FirstWrite 2.85µs,", "ScheduleYield 148ns, FirstWrite 7.35µs\n")
@@ -415,12 +403,7 @@ func TestNetpollWakeFromAProfile(t *testing.T) {
 			v8.HasNetpollWake(), v8.HasFirstWrite(), v8.HasWakeCall(), v8.HasIdleWake(), v7.HasNetpollWake(), v7.HasFirstWrite())
 	}
 	ns := time.Nanosecond
-	for _, costs := range []func(*Profile) (gmp.Costs, error){(*Profile).Costs, (*Profile).TracedCosts} {
-		k7, err7 := costs(v7)
-		k8, err8 := costs(v8)
-		if err7 != nil || err8 != nil {
-			t.Fatal(err7, err8)
-		}
+	sameCostsBut(t, v7, v8, "the netpoll wake-up", func(_ string, k7 gmp.Costs, k8 *gmp.Costs) {
 		if k7.NetpollWake != 5700*ns || k7.NetpollJitter != 4*5700*ns {
 			t.Errorf("format 7: NetpollWake %v, NetpollJitter %v; want futex_wake's 10th percentile, 5.7µs, and four times it", k7.NetpollWake, k7.NetpollJitter)
 		}
@@ -428,10 +411,7 @@ func TestNetpollWakeFromAProfile(t *testing.T) {
 			t.Errorf("format 8: NetpollWake %v, NetpollJitter %v; want netpoll_wake's 10th percentile, 26.1µs, and its 90th less it, 7.8µs", k8.NetpollWake, k8.NetpollJitter)
 		}
 		k8.NetpollWake, k8.NetpollJitter = k7.NetpollWake, k7.NetpollJitter
-		if k8 != k7 {
-			t.Errorf("format 8's costs but the netpoll wake-up %+v\nwant format 7's                              %+v", k8, k7)
-		}
-	}
+	})
 	wantText(t, v8, "netpoll wake-up                28.4µs  26.1µs–33.9µs   20.2µs–75.0µs   200      NetpollWake (p10), NetpollJitter (p90-p10)\n",
 		"futex wake-up                  6.6µs   5.7µs–18.6µs    4.8µs–1.50ms    500      WakeM (p10)\n", "NetpollWake 26.1µs, NetpollJitter 7.8µs,")
 	wantText(t, v7, "futex wake-up                  6.6µs   5.7µs–18.6µs    4.8µs–1.50ms    500      WakeM, NetpollWake (p10)\n")
@@ -448,12 +428,7 @@ func TestMutexSpinFromAProfile(t *testing.T) {
 		t.Errorf("formats: v9 has the mutex spin %v, the netpoll wake %v, the first write %v; v8 has the mutex spin %v, the netpoll wake %v",
 			v9.HasMutexSpin(), v9.HasNetpollWake(), v9.HasFirstWrite(), v8.HasMutexSpin(), v8.HasNetpollWake())
 	}
-	for _, costs := range []func(*Profile) (gmp.Costs, error){(*Profile).Costs, (*Profile).TracedCosts} {
-		k8, err8 := costs(v8)
-		k9, err9 := costs(v9)
-		if err8 != nil || err9 != nil {
-			t.Fatal(err8, err9)
-		}
+	sameCostsBut(t, v8, v9, "the spin", func(_ string, k8 gmp.Costs, k9 *gmp.Costs) {
 		if def := gmp.DefaultCosts().Spin; k8.Spin != def {
 			t.Errorf("format 8: Spin %v, want the default %v", k8.Spin, def)
 		}
@@ -461,10 +436,7 @@ func TestMutexSpinFromAProfile(t *testing.T) {
 			t.Errorf("format 9: Spin %v, want mutex_spin's median, 137ns", k9.Spin)
 		}
 		k9.Spin = k8.Spin
-		if k9 != k8 {
-			t.Errorf("format 9's costs but the spin %+v\nwant format 8's                   %+v", k9, k8)
-		}
-	}
+	})
 	wantText(t, v9, "mutex spin, a round            137ns   137ns–196ns     137ns–717ns     500      Spin\n",
 		"FirstWrite 2.85µs, IdleWake", ", Spin 137ns; not measured, the defaults: NewM 20µs, PreemptSignal 2µs\n")
 	wantText(t, v8, "; not measured, the defaults: NewM 20µs, PreemptSignal 2µs, Spin 700ns\n")
