@@ -136,7 +136,7 @@ func TestVerifyTimesTheModelTraced(t *testing.T) {
 	for _, flags := range []simFlags{{}, {costs: profileFixtureV2, costsSet: true, profile: p}} {
 		var over scenarios.Overrides
 		over.Costs = &untraced // as overrides sets it from --costs
-		if _, _, err := verifyCosts(&flags, &over); err != nil {
+		if _, _, _, err := verifyCosts(&flags, &over); err != nil {
 			t.Fatal(err)
 		}
 		if over.Costs == nil || *over.Costs != traced {

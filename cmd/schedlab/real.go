@@ -189,7 +189,7 @@ all goroutines are asleep - deadlock!").`,
 			}
 			fmt.Fprintf(stdout, "; GOMAXPROCS=%d\n", cfg.Procs)
 			var last string
-			runs, err := verify.RealRuns(ctx, s, rf.runs, rf.timeout, func(i int, path string, o verify.Observables) error {
+			runs, err := verify.RealRuns(ctx, s, rf.runs, rf.timeout, nil, func(i int, path string, o verify.Observables) error {
 				last = path
 				_, err := fmt.Fprintf(stdout, "run %d: %s\n", i, safetext.Term(o.String()))
 				return err
@@ -251,6 +251,14 @@ tells them apart; "within" when it cannot and the model's median is inside
 the real range (widened by a bootstrap interval of the medians' difference);
 "undecided" when the runs are too few to tell, with about how many would. The
 report says how loaded the machine was before and after the runs.
+
+Before each real run and after the last, verify probes the machine's pace: a
+hand-off and a mutex's spin round, as schedlab calibrate measures them, in a
+few milliseconds. The report sets the probes beside the profile's and counts
+the runs that had one off it by 20% or more: a virtual machine's CPUs change
+pace within seconds when the host's other guests are busy, which the load
+average does not show, and a run made at another pace than the profile's is
+slower or faster for it. --record keeps the probes with the runs.
 
 The model's costs are this machine's profile (schedlab calibrate writes it)
 when there is one, else the model's own; --costs FILE picks another profile,
@@ -350,9 +358,21 @@ two that follow each other, and that count is the floor for a model's.`,
 				on := true
 				over.Noise = &on
 			}
-			costs, costsNote, err := verifyCosts(&sim, &over)
+			costs, costsNote, profile, err := verifyCosts(&sim, &over)
 			if err != nil {
 				return err
+			}
+			// The machine's pace is probed around real runs, and set
+			// beside the profile's when the profile measured one.
+			var pace func() (verify.Pace, bool)
+			if realFrom == "" {
+				pace = calibrate.MeasurePace
+			}
+			var profilePace *verify.Pace
+			if profile != nil {
+				if p, ok := profile.Pace(); ok {
+					profilePace = &p
+				}
 			}
 			var list []*scenarios.Scenario
 			if all {
@@ -378,7 +398,7 @@ two that follow each other, and that count is the floor for a model's.`,
 			defer stop()
 			var reps []*verify.Report
 			for i, sc := range list {
-				rep, err := verify.Scenario(ctx, sc, verify.Options{Overrides: over, Costs: costs, CostsNote: costsNote, Seeds: seeds, Runs: rf.runs, Timeout: rf.timeout, MaxMemory: int64(rf.maxMemory), MaxTrace: int64(rf.maxTrace), Dir: rf.emit, Force: rf.force, Control: control, Record: record, RealFrom: realFrom, ControlFrom: controlFrom})
+				rep, err := verify.Scenario(ctx, sc, verify.Options{Overrides: over, Costs: costs, CostsNote: costsNote, Seeds: seeds, Runs: rf.runs, Timeout: rf.timeout, MaxMemory: int64(rf.maxMemory), MaxTrace: int64(rf.maxTrace), Dir: rf.emit, Force: rf.force, Control: control, Record: record, RealFrom: realFrom, ControlFrom: controlFrom, Pace: pace, ProfilePace: profilePace})
 				switch {
 				case errors.Is(err, prog.ErrEmitNotEmpty), errors.As(err, new(*verify.RecordingError)):
 					return usageError{err}
@@ -511,24 +531,24 @@ func recordingFlags(cmd *cobra.Command, record, realFrom, controlFrom string, co
 // verify's real runs are traced, and the tracer makes each go statement
 // and hand-off cost more there. Every other command times the model
 // untraced.
-func verifyCosts(sim *simFlags, over *scenarios.Overrides) (costs, note string, err error) {
+func verifyCosts(sim *simFlags, over *scenarios.Overrides) (costs, note string, profile *calibrate.Profile, err error) {
 	if sim.costsSet {
 		if sim.profile == nil {
-			return "the model's built-in costs (--costs " + builtinCosts + ")", "", nil
+			return "the model's built-in costs (--costs " + builtinCosts + ")", "", nil, nil
 		}
 		k, traced, err := tracedCosts(sim.profile)
 		if err != nil {
-			return "", "", usageError{fmt.Errorf("%s: %w", sim.costs, err)}
+			return "", "", nil, usageError{fmt.Errorf("%s: %w", sim.costs, err)}
 		}
 		over.Costs = k
-		return "the profile " + sim.costs + traced + ", " + sim.profile.Describe(), sim.profile.Elsewhere(), nil
+		return "the profile " + sim.costs + traced + ", " + sim.profile.Describe(), sim.profile.Elsewhere(), sim.profile, nil
 	}
 	path, err := calibrate.DefaultPath()
 	if err != nil {
-		return "the model's built-in costs (no configuration directory to hold a profile)", "", nil
+		return "the model's built-in costs (no configuration directory to hold a profile)", "", nil, nil
 	}
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return "the model's built-in costs (no profile at " + path + ": schedlab calibrate writes one)", "", nil
+		return "the model's built-in costs (no profile at " + path + ": schedlab calibrate writes one)", "", nil, nil
 	}
 	_, p, err := readCosts(path)
 	var k *gmp.Costs
@@ -537,10 +557,10 @@ func verifyCosts(sim *simFlags, over *scenarios.Overrides) (costs, note string, 
 		k, traced, err = tracedCosts(p)
 	}
 	if err != nil {
-		return "", "", usageError{fmt.Errorf("%w\n\thint: this machine's cost profile, which verify uses by default: schedlab calibrate writes it again, --costs %s leaves it out", err, builtinCosts)}
+		return "", "", nil, usageError{fmt.Errorf("%w\n\thint: this machine's cost profile, which verify uses by default: schedlab calibrate writes it again, --costs %s leaves it out", err, builtinCosts)}
 	}
 	over.Costs = k
-	return "this machine's profile " + path + traced + ", " + p.Describe(), p.Elsewhere(), nil
+	return "this machine's profile " + path + traced + ", " + p.Describe(), p.Elsewhere(), p, nil
 }
 
 // tracedCosts is p's costs for a model compared with traced runs, and

@@ -270,7 +270,7 @@ func TestRunsSharingAnEmitFolderMeasureTheirOwn(t *testing.T) {
 		sessions = append(sessions, s)
 	}
 	for i, want := range []int{2, 5} {
-		obs, err := verify.RealRuns(ctx, sessions[i], 1, time.Minute, func(_ int, trace string, _ verify.Observables) error {
+		obs, err := verify.RealRuns(ctx, sessions[i], 1, time.Minute, nil, func(_ int, trace string, _ verify.Observables) error {
 			if filepath.Dir(trace) != dir {
 				t.Errorf("run's trace %s is not kept in the --emit folder", trace)
 			}
@@ -315,5 +315,46 @@ func TestEmittedProgramBuildsAsItIs(t *testing.T) {
 	build.Env = append(os.Environ(), "GOFLAGS=-mod=readonly", "GOTOOLCHAIN=local", "GOPROXY=off")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Errorf("go build in the --emit folder: %v\n%s", err, out)
+	}
+}
+
+// TestRealRunsProbeThePaceAroundEachRun: verify's probe of the machine's
+// pace runs before each real run and after the last, and each run gets
+// the probes either side of it, the one after a run being the next one's
+// before. The probe here is a counter, so nothing depends on the machine.
+func TestRealRunsProbeThePaceAroundEachRun(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	if _, err := prog.FindGo(ctx); err != nil {
+		t.Skip(err)
+	}
+	sc, err := scenarios.Parse("one.yaml", []byte("procs: 1\nmain:\n  - go: {do: [{cpu: 10us}]}\n  - wait: children\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, done, err := verify.Session(ctx, sc, sc.Config(), prog.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer done()
+	probes := 0
+	probe := func() (verify.Pace, bool) {
+		probes++
+		return verify.Pace{Handoff: time.Duration(100 * probes), Spin: 137}, true
+	}
+	obs, err := verify.RealRuns(ctx, s, 3, time.Minute, probe, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if probes != 4 {
+		t.Errorf("%d probes for 3 runs, want 4", probes)
+	}
+	for i, o := range obs {
+		if o.PaceBefore == nil || o.PaceAfter == nil || o.PaceBefore.Handoff != time.Duration(100*(i+1)) || o.PaceAfter.Handoff != time.Duration(100*(i+2)) {
+			t.Errorf("run %d: probes %v and %v, want the %dth and the %dth", i+1, o.PaceBefore, o.PaceAfter, i+1, i+2)
+		}
+	}
+	if none, err := verify.RealRuns(ctx, s, 1, time.Minute, nil, nil); err != nil || none[0].PaceBefore != nil || none[0].PaceAfter != nil {
+		t.Errorf("without a probe: %v, %v", none, err)
 	}
 }

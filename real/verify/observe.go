@@ -75,6 +75,12 @@ type Observables struct {
 	// differs (preemptNote), since a long slice ends at one of sysmon's
 	// looks, and when those come varies between real runs.
 	FirstPreempt time.Duration `json:"first_preempt_ns"`
+	// PaceBefore and PaceAfter, of a real run verify probed the
+	// machine's pace around (Options.Pace), are the probes taken just
+	// before it and just after. Not compared: they say whether the
+	// machine ran at its profile's pace then (Pace).
+	PaceBefore *Pace `json:"pace_before,omitempty"`
+	PaceAfter  *Pace `json:"pace_after,omitempty"`
 	// StoppedByUntil says the run's until closed its window
 	// (Recorder.EndAtUntil): its makespan is the whole window.
 	StoppedByUntil bool `json:"stopped_by_until"`

@@ -240,6 +240,14 @@ func (o *Observables) check() error {
 			return fmt.Errorf("%s %d: below zero", d.name, d.v)
 		}
 	}
+	for _, f := range []struct {
+		name string
+		pace *Pace
+	}{{"pace_before", o.PaceBefore}, {"pace_after", o.PaceAfter}} {
+		if f.pace != nil && !f.pace.Valid() {
+			return fmt.Errorf("%s: a hand-off of %dns and a spin round of %dns: want each above 0 and below a second", f.name, f.pace.Handoff, f.pace.Spin)
+		}
+	}
 	if math.IsNaN(o.Utilisation) || o.Utilisation < 0 || o.Utilisation > 1 {
 		return fmt.Errorf("the P utilisation %v: want 0 to 1", o.Utilisation)
 	}

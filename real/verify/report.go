@@ -103,6 +103,13 @@ type Report struct {
 	Load       string `json:"load"`
 	LoadBefore string `json:"load_before,omitempty"`
 	LoadAfter  string `json:"load_after,omitempty"`
+	// Pace describes the machine's pace probed around the real runs
+	// (Observables.PaceBefore), if it was; PaceProbed counts the runs
+	// with a probe beside them, PaceOff those whose probe was off the
+	// costs' profile's (notePace).
+	Pace       string `json:"pace,omitempty"`
+	PaceProbed int    `json:"pace_probed,omitempty"`
+	PaceOff    int    `json:"pace_off,omitempty"`
 	// Costs says which costs timed the model: a machine's profile or the
 	// model's own.
 	Costs string `json:"costs,omitempty"`
@@ -402,6 +409,9 @@ func (r *Report) WriteText(w io.Writer) error {
 	if r.Costs != "" {
 		fmt.Fprintf(&b, "costs: %s\n", safetext.Term(r.Costs))
 	}
+	if r.Pace != "" {
+		fmt.Fprintf(&b, "pace: %s\n", r.Pace)
+	}
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "observable\tmodel\treal median\treal range\tp\tverdict")
 	for _, row := range r.Rows {
@@ -553,6 +563,7 @@ func WriteSummary(w io.Writer, reps []*Report) error {
 		fmt.Fprintf(&b, "after %s's correction for the run's %d rank tests (false discovery rate %v): the model differs on %d of %d observables; the %d in brackets had p < %v alone, which so many tests give by chance, with the model's median inside the real range\n",
 			correctionName, tests, Alpha, differing-chance, judged, chance, Alpha)
 	}
+	writePaceSummary(&b, reps)
 	writeControlSummary(&b, reps)
 	_, err := io.WriteString(w, b.String())
 	return err

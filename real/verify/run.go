@@ -48,6 +48,12 @@ type Options struct {
 	// series is: two series taken at different times. Record, if set, is
 	// a folder to write the real runs into as a recording.
 	RealFrom, ControlFrom, Record string
+	// Pace, if set, probes the machine's pace (Pace) before each real run
+	// and after the last; ProfilePace, if set, is the pace the costs'
+	// profile measured, which the report sets the probes beside
+	// (Report.notePace).
+	Pace        func() (Pace, bool)
+	ProfilePace *Pace
 }
 
 // real is what o says of the real side.
@@ -129,17 +135,21 @@ func modelRunsToItsEnd(sc *scenarios.Scenario, cfg gmp.Config) error {
 
 // RealRuns runs the session's program n times, each within timeout, and
 // measures each run from its own trace; each, if set, sees every run as
-// it ends, with the trace's path. With an --emit folder the traces are
+// it ends, with the trace's path. pace, if set, probes the machine's pace
+// before each run and after the last (Observables.PaceBefore, PaceAfter;
+// a run's after is the next one's before). With an --emit folder the traces are
 // kept there; otherwise only the last is kept (until done), so that runs
 // do not pile up traces in the temporary folder.
-func RealRuns(ctx context.Context, s *prog.Session, n int, timeout time.Duration, each func(i int, trace string, o Observables) error) ([]Observables, error) {
+func RealRuns(ctx context.Context, s *prog.Session, n int, timeout time.Duration, pace func() (Pace, bool), each func(i int, trace string, o Observables) error) ([]Observables, error) {
 	var out []Observables
 	prev := ""
+	before := probePace(pace)
 	for i := 1; i <= n; i++ {
 		path, printed, err := s.RunOutput(ctx, i, timeout)
 		if err != nil {
 			return out, err
 		}
+		after := probePace(pace)
 		var o Observables
 		if s.Prog.Untraced {
 			o = Observables{Untraced: true, Ended: endingOf(printed)}
@@ -164,6 +174,8 @@ func RealRuns(ctx context.Context, s *prog.Session, n int, timeout time.Duration
 		// The printed lines come from the program's standard output,
 		// never from its trace.
 		o.Output = printed.Lines()
+		o.PaceBefore, o.PaceAfter = before, after
+		before = after
 		out = append(out, o)
 		if each != nil {
 			if err := each(i, path, o); err != nil {
@@ -232,6 +244,7 @@ func Scenario(ctx context.Context, sc *scenarios.Scenario, o Options) (*Report, 
 			return nil, fmt.Errorf("recording the real runs: %w", err)
 		}
 	}
+	rep.notePace(real, o.ProfilePace)
 	rep.noteRealRuns(sc, untraced, real)
 	if n := switchNote(rep, model, real); n != "" {
 		rep.Notes = append(rep.Notes, n)
@@ -285,7 +298,7 @@ func realSeries(ctx context.Context, sc *scenarios.Scenario, cfg gmp.Config, o O
 			// its runs numbered on (run-11.trace… with --emit).
 			total *= 2
 		}
-		runs, err := RealRuns(ctx, s, total, o.Timeout, func(i int, _ string, _ Observables) error {
+		runs, err := RealRuns(ctx, s, total, o.Timeout, o.Pace, func(i int, _ string, _ Observables) error {
 			if i == o.Runs {
 				rep.LoadAfter = LoadAverage()
 			}
@@ -312,6 +325,18 @@ func realSeries(ctx context.Context, sc *scenarios.Scenario, cfg gmp.Config, o O
 		}
 	}
 	return real, second, untraced, nil
+}
+
+// probePace is what probe measured, or nil if there is no probe or it
+// could not measure.
+func probePace(probe func() (Pace, bool)) *Pace {
+	if probe == nil {
+		return nil
+	}
+	if p, ok := probe(); ok && p.Valid() {
+		return &p
+	}
+	return nil
 }
 
 // readSeries reads sc's recording from dir and checks that its runs were
