@@ -49,22 +49,19 @@ func (p Pace) String() string {
 	return fmt.Sprintf("a hand-off %s, a spin round %s", shortDuration(p.Handoff), shortDuration(p.Spin))
 }
 
-// offFrom is how many times slower p's figure is than the profile's (less
-// than 1: faster), for the figure furthest off, and its name.
-func (p Pace) offFrom(profile Pace) (ratio float64, what string) {
-	ratio = 1
-	for _, f := range []struct {
-		now, then time.Duration
-		what      string
-	}{{p.Handoff, profile.Handoff, "hand-off"}, {p.Spin, profile.Spin, "spin round"}} {
-		if f.now <= 0 || f.then <= 0 {
+// offFrom is how many times slower p is than the profile (less than 1:
+// faster), by the figure further off.
+func (p Pace) offFrom(profile Pace) float64 {
+	ratio := 1.0
+	for _, f := range [][2]time.Duration{{p.Handoff, profile.Handoff}, {p.Spin, profile.Spin}} {
+		if f[0] <= 0 || f[1] <= 0 {
 			continue
 		}
-		if r := float64(f.now) / float64(f.then); what == "" || farther(r, ratio) {
-			ratio, what = r, f.what
+		if r := float64(f[0]) / float64(f[1]); farther(r, ratio) {
+			ratio = r
 		}
 	}
-	return ratio, what
+	return ratio
 }
 
 // farther says that ratio a is at least as far from 1 as b, either way.
@@ -81,7 +78,7 @@ func atPace(run Observables, profile Pace) (at, probed bool) {
 			continue
 		}
 		probed = true
-		if r, _ := p.offFrom(profile); farther(r, PaceOff) {
+		if farther(p.offFrom(profile), PaceOff) {
 			at = false
 		}
 	}
@@ -109,22 +106,19 @@ func (r *Report) notePace(real []Observables, profile *Pace) {
 	if profile == nil || !profile.Valid() {
 		return
 	}
-	var off []Pace
 	for _, run := range real {
 		at, probed := atPace(run, *profile)
-		if !probed {
-			continue
+		if probed {
+			r.PaceProbed++
 		}
-		r.PaceProbed++
-		if !at {
+		if probed && !at {
 			r.PaceOff++
-			for _, p := range []*Pace{run.PaceBefore, run.PaceAfter} {
-				if p != nil {
-					if ratio, _ := p.offFrom(*profile); farther(ratio, PaceOff) {
-						off = append(off, *p)
-					}
-				}
-			}
+		}
+	}
+	var off []Pace
+	for _, p := range probes {
+		if farther(p.offFrom(*profile), PaceOff) {
+			off = append(off, p)
 		}
 	}
 	r.Pace += fmt.Sprintf("; the profile's %s and %s", shortDuration(profile.Handoff), shortDuration(profile.Spin))
@@ -171,6 +165,6 @@ func writePaceSummary(b *strings.Builder, reps []*Report) {
 	if off == 0 {
 		return
 	}
-	fmt.Fprintf(b, "%d of the %d real runs probed, in %d of the %d scenarios, had the machine's pace off the profile's by %.0f%% or more beside them: their verdicts say something of the machine as well as of the model\n",
+	fmt.Fprintf(b, "%d of the %d real runs probed, in %d of the %d scenarios, had a probe of the machine's pace off the profile's by %.0f%% or more beside them: they ran at another pace than the model's costs\n",
 		off, probed, scenarios, len(reps), 100*(PaceOff-1))
 }
