@@ -13,6 +13,7 @@ func newCalibrateCmd(stdout io.Writer) *cobra.Command {
 	var (
 		out     string
 		samples int
+		rounds  int
 	)
 	cmd := &cobra.Command{
 		Use:   "calibrate",
@@ -29,7 +30,9 @@ output costs more than its later ones (in fresh copies too, untraced and
 traced), how long the network poller takes to return a goroutine
 whose read became ready, and a round of a goroutine's spinning on a held
 mutex (the CPU's PAUSE instruction). Each is the median of many samples,
-with its spread.
+with its spread. The figures are taken in turn, --rounds times over, each
+time with their share of the samples: a virtual machine's CPUs change pace
+within seconds, and a figure taken all at once is of one moment.
 
 It writes them as a cost profile (JSON, described in docs/fidelity.md) to
 -o FILE, by default costs.json in schedlab's folder of the user's
@@ -51,6 +54,13 @@ machine. It takes about ten seconds.`,
 			if samples < 1 || samples > 100_000 {
 				return usageError{fmt.Errorf("--samples %d: want 1 to 100000", samples)}
 			}
+			// The default's ten rounds are fewer with fewer samples.
+			if !cmd.Flags().Changed("rounds") {
+				rounds = min(rounds, samples)
+			}
+			if rounds < 1 || rounds > samples {
+				return usageError{fmt.Errorf("--rounds %d: want 1 to --samples (%d)", rounds, samples)}
+			}
 			path := out
 			if path == "" {
 				var err error
@@ -60,7 +70,7 @@ machine. It takes about ten seconds.`,
 			}
 			ctx, stop := interruptible()
 			defer stop()
-			p, err := calibrate.Measure(ctx, calibrate.Options{Samples: samples})
+			p, err := calibrate.Measure(ctx, calibrate.Options{Samples: samples, Rounds: rounds})
 			if err != nil {
 				return runError{err}
 			}
@@ -80,5 +90,6 @@ machine. It takes about ten seconds.`,
 	}
 	cmd.Flags().StringVarP(&out, "output", "o", "", "write the profile to this file (default: costs.json in schedlab's configuration folder)")
 	cmd.Flags().IntVar(&samples, "samples", calibrate.DefaultSamples, "how many times to take each figure")
+	cmd.Flags().IntVar(&rounds, "rounds", calibrate.DefaultRounds, "take the figures in turn this many times over, each time with its share of the samples, so that each is of the whole calibration and not of one moment in it (1: each all at once)")
 	return cmd
 }

@@ -84,6 +84,8 @@ func TestCostsRefusesABadProfile(t *testing.T) {
 		{[]string{"real", "tour", "--costs", profileFixture}, "--costs applies to the model only"},
 		{[]string{"calibrate", "now"}, `calibrate takes no arguments, got "now"`},
 		{[]string{"calibrate", "--samples", "0"}, "--samples 0: want 1 to 100000"},
+		{[]string{"calibrate", "--rounds", "0"}, "--rounds 0: want 1 to --samples (500)"},
+		{[]string{"calibrate", "--samples", "3", "--rounds", "4"}, "--rounds 4: want 1 to --samples (3)"},
 	} {
 		if code, _, errOut := cli(t, c.args...); code != exitUsage || !strings.Contains(errOut, c.want) {
 			t.Errorf("%q: exit %d, %q; want %q", c.args, code, errOut, c.want)

@@ -9,6 +9,13 @@
 // a profile measured on Linux. Each figure is taken Options.Samples times
 // (500 by default) after a few thrown away, and kept as its median, 10th
 // and 90th percentiles, minimum and maximum. Durations are in nanoseconds.
+// The figures taken in the program itself are taken in turn,
+// Options.Rounds times over (10 by default), each time with their share
+// of the samples, so that each is of the calibration's seconds: the Intel
+// Xeon VM the project measured on changes pace within seconds, and a
+// figure taken all at once (--rounds 1) was of whichever pace held then
+// (verify.Pace). first_write and wake_after_idle, taken in fresh copies
+// of the program, come after, once.
 //
 //   - futex_wake: the one-way time of a ping-pong through unbuffered
 //     channels between two goroutines locked to threads of their own, with

@@ -32,8 +32,35 @@ type Options struct {
 	// Samples is how many times each figure is taken (DefaultSamples if
 	// 0); a few more are taken first and thrown away, to warm up.
 	Samples int
-	// Each, if set, is told each figure's name before it is measured.
+	// Rounds is how many times each figure taken in the program itself is
+	// measured, each time with its share of the samples, the figures in
+	// turn (DefaultRounds if 0, or Samples if fewer; at most Samples).
+	Rounds int
+	// Each, if set, is told each figure's name before it is first
+	// measured.
 	Each func(name string)
+}
+
+// DefaultRounds: the figures are taken in turn ten times over, so that
+// each is of the seconds a calibration lasts and not of one moment in
+// them: the Xeon VM changes pace within seconds (verify.Pace). Six
+// calibrations in ten rounds, judged against six recorded series, differed
+// on 255–273 observables in all, six taken all at once on 246–290
+// (docs/fidelity.md, "The machine's pace"); the ten rounds cost a second
+// more, the warm-up each round throws away.
+const DefaultRounds = 10
+
+func (o Options) rounds() int {
+	if o.Rounds > 0 {
+		return o.Rounds
+	}
+	return DefaultRounds
+}
+
+// roundShare is round r's share (from 0) of total samples taken in rounds: as
+// even as whole samples make them, summing to total.
+func roundShare(total, r, rounds int) int {
+	return total*(r+1)/rounds - total*r/rounds
 }
 
 // The durations some figures are taken at.
@@ -62,6 +89,9 @@ func Measure(ctx context.Context, o Options) (*Profile, error) {
 	if n < 1 || n > MaxSamples {
 		return nil, fmt.Errorf("samples: want 1 to %d, got %d", MaxSamples, n)
 	}
+	if o.Rounds < 0 || o.Rounds > n {
+		return nil, fmt.Errorf("rounds: want 1 to the samples, %d, got %d", n, o.Rounds)
+	}
 	if !measured {
 		return nil, fmt.Errorf("calibrate measures Linux (its futex wake-ups, nanosleep, CPU affinity), not %s/%s; --costs reads a profile measured there", runtime.GOOS, runtime.GOARCH)
 	}
@@ -82,49 +112,74 @@ func Measure(ctx context.Context, o Options) (*Profile, error) {
 		f := figure(name, samples)
 		return &f
 	}
+	// The figures taken in the program itself, each rounds times with its
+	// share of the samples, in turn with the others: a machine's pace
+	// changes within seconds (verify.Pace), and a figure taken all at once
+	// is of one moment's.
+	samplers := []struct {
+		name string
+		// most is the most samples the figure takes, if fewer than n.
+		most int
+		take func(k int) []float64
+		set  func(Figure)
+	}{
+		{"futex_wake", 0, func(k int) []float64 { return onOneP(func() []float64 { return pingPong(k, 1, true) }) }, func(f Figure) { p.Figures.FutexWake = f }},
+		{"context_switch", 0, contextSwitch, func(f Figure) { p.Figures.ContextSwitch = f }},
+		{"nanosleep_slack", 0, nanosleepSlack, func(f Figure) { p.Figures.NanosleepSlack = f }},
+		{"sleep_slack", 0, sleepSlack, func(f Figure) { p.Figures.SleepSlack = f }},
+		{"syscall", 0, syscallCost, func(f Figure) { p.Figures.Syscall = f }},
+		{"go_create", 0, func(k int) []float64 { return onOneP(func() []float64 { return goCreate(k) }) }, func(f Figure) { p.Figures.GoCreate = f }},
+		{"go_first_run", 0, func(k int) []float64 { return onOneP(func() []float64 { return goFirstRun(k) }) }, func(f Figure) { p.Figures.GoFirstRun = f }},
+		{"handoff", 0, func(k int) []float64 { return onOneP(func() []float64 { return pingPong(k, hopRounds, false) }) }, func(f Figure) { p.Figures.Handoff = f }},
+		{"cpu_work", 0, cpuWork, func(f Figure) { p.Figures.CPUWork = Rate(f) }},
+		{"go_create_fresh", maxFreshSamples, func(k int) []float64 { return onOneP(func() []float64 { return goCreateFresh(k) }) }, func(f Figure) { p.Figures.GoCreateFresh = &f }},
+		{"traced_go_create", 0, func(k int) []float64 {
+			return onOneP(func() []float64 { return traced(func() []float64 { return goCreate(k) }) })
+		}, func(f Figure) { p.Figures.TracedGoCreate = &f }},
+		{"traced_handoff", 0, func(k int) []float64 {
+			return onOneP(func() []float64 { return traced(func() []float64 { return pingPong(k, hopRounds, false) }) })
+		}, func(f Figure) { p.Figures.TracedHandoff = &f }},
+		{"traced_park_gap", maxGapSamples, func(k int) []float64 {
+			return onOneP(func() []float64 { return switchGaps(k, "go-block", parkSwitches) })
+		}, func(f Figure) { p.Figures.TracedParkGap = &f }},
+		{"traced_exit_gap", maxGapSamples, func(k int) []float64 {
+			return onOneP(func() []float64 { return switchGaps(k, "go-exit", exitSwitches) })
+		}, func(f Figure) { p.Figures.TracedExitGap = &f }},
+		{"traced_yield_gap", maxGapSamples, func(k int) []float64 {
+			return onOneP(func() []float64 { return switchGaps(k, "go-stop", yieldSwitches) })
+		}, func(f Figure) { p.Figures.TracedYieldGap = &f }},
+		{"pipe_write", 0, pipeWrite, func(f Figure) { p.Figures.PipeWrite = &f }},
+		{"wake_call", 0, wakeCall, func(f Figure) { p.Figures.WakeCall = &f }},
+		{"netpoll_wake", maxNetpollWakeSamples, netpollWake, func(f Figure) { p.Figures.NetpollWake = &f }},
+		{"mutex_spin", maxSpinSamples, mutexSpin, func(f Figure) { p.Figures.MutexSpin = &f }},
+	}
+	rounds := min(o.rounds(), n)
+	taken := make([][]float64, len(samplers))
+	for r := range rounds {
+		for i, sm := range samplers {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			if r == 0 && o.Each != nil {
+				o.Each(sm.name)
+			}
+			total := n
+			if sm.most > 0 {
+				total = min(n, sm.most)
+			}
+			if k := roundShare(total, r, rounds); k > 0 {
+				taken[i] = append(taken[i], sm.take(k)...)
+			}
+		}
+	}
+	for i, sm := range samplers {
+		sm.set(figure(sm.name, taken[i]))
+	}
+	// The figures taken in copies of the program, once.
 	steps := []struct {
 		name string
 		run  func()
 	}{
-		{"futex_wake", func() {
-			p.Figures.FutexWake = figure("futex_wake", onOneP(func() []float64 { return pingPong(n, 1, true) }))
-		}},
-		{"context_switch", func() { p.Figures.ContextSwitch = figure("context_switch", contextSwitch(n)) }},
-		{"nanosleep_slack", func() { p.Figures.NanosleepSlack = figure("nanosleep_slack", nanosleepSlack(n)) }},
-		{"sleep_slack", func() { p.Figures.SleepSlack = figure("sleep_slack", sleepSlack(n)) }},
-		{"syscall", func() { p.Figures.Syscall = figure("syscall", syscallCost(n)) }},
-		{"go_create", func() { p.Figures.GoCreate = figure("go_create", onOneP(func() []float64 { return goCreate(n) })) }},
-		{"go_first_run", func() {
-			p.Figures.GoFirstRun = figure("go_first_run", onOneP(func() []float64 { return goFirstRun(n) }))
-		}},
-		{"handoff", func() {
-			p.Figures.Handoff = figure("handoff", onOneP(func() []float64 { return pingPong(n, hopRounds, false) }))
-		}},
-		{"cpu_work", func() { p.Figures.CPUWork = Rate(figure("cpu_work", cpuWork(n))) }},
-		{"go_create_fresh", func() {
-			p.Figures.GoCreateFresh = figurePtr("go_create_fresh", onOneP(func() []float64 { return goCreateFresh(min(n, maxFreshSamples)) }))
-		}},
-		{"traced_go_create", func() {
-			p.Figures.TracedGoCreate = figurePtr("traced_go_create", onOneP(func() []float64 { return traced(func() []float64 { return goCreate(n) }) }))
-		}},
-		{"traced_handoff", func() {
-			p.Figures.TracedHandoff = figurePtr("traced_handoff", onOneP(func() []float64 { return traced(func() []float64 { return pingPong(n, hopRounds, false) }) }))
-		}},
-		{"traced_park_gap", func() {
-			p.Figures.TracedParkGap = figurePtr("traced_park_gap", onOneP(func() []float64 { return switchGaps(min(n, maxGapSamples), "go-block", parkSwitches) }))
-		}},
-		{"traced_exit_gap", func() {
-			p.Figures.TracedExitGap = figurePtr("traced_exit_gap", onOneP(func() []float64 { return switchGaps(min(n, maxGapSamples), "go-exit", exitSwitches) }))
-		}},
-		{"traced_yield_gap", func() {
-			p.Figures.TracedYieldGap = figurePtr("traced_yield_gap", onOneP(func() []float64 { return switchGaps(min(n, maxGapSamples), "go-stop", yieldSwitches) }))
-		}},
-		{"pipe_write", func() { p.Figures.PipeWrite = figurePtr("pipe_write", pipeWrite(n)) }},
-		{"wake_call", func() { p.Figures.WakeCall = figurePtr("wake_call", wakeCall(n)) }},
-		{"netpoll_wake", func() {
-			p.Figures.NetpollWake = figurePtr("netpoll_wake", netpollWake(min(n, maxNetpollWakeSamples)))
-		}},
-		{"mutex_spin", func() { p.Figures.MutexSpin = figurePtr("mutex_spin", mutexSpin(min(n, maxSpinSamples))) }},
 		{"first_write", func() {
 			untraced, traced, err := firstWrites(ctx, n)
 			if err != nil {

@@ -1,6 +1,8 @@
 package calibrate
 
 import (
+	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -35,5 +37,25 @@ func TestMeasurePaceGivesAValidPace(t *testing.T) {
 	}
 	if !ok || !p.Valid() {
 		t.Errorf("pace %v (%v): want both figures above 0 and below a second", p, ok)
+	}
+}
+
+// The rounds split each figure's samples as evenly as whole samples do,
+// and take them all; Measure refuses more rounds than samples.
+func TestRoundsShareTheSamples(t *testing.T) {
+	for _, c := range [][2]int{{500, 10}, {200, 10}, {3, 3}, {7, 3}, {10, 10}, {1, 1}, {501, 10}} {
+		total, rounds := c[0], c[1]
+		sum, lo, hi := 0, total, 0
+		for r := range rounds {
+			k := roundShare(total, r, rounds)
+			sum += k
+			lo, hi = min(lo, k), max(hi, k)
+		}
+		if sum != total || hi-lo > 1 {
+			t.Errorf("%d samples in %d rounds: %d in all, %d to %d a round", total, rounds, sum, lo, hi)
+		}
+	}
+	if _, err := Measure(context.Background(), Options{Samples: 3, Rounds: 4}); err == nil || !strings.Contains(err.Error(), "rounds: want 1 to the samples, 3, got 4") {
+		t.Errorf("4 rounds of 3 samples: %v", err)
 	}
 }
