@@ -299,6 +299,15 @@ func FuzzParseRecording(f *testing.F) {
 	f.Add(good)
 	f.Add(good[:len(good)/2])
 	f.Add([]byte(`{"schedlab_recording": 1, "runs": [{"untraced": true, "ended": "deadlock"}]}`))
+	probed := t0Probed()
+	if err := WriteRecording(dir, recordingOf("steal", 2, probed)); err != nil {
+		f.Fatal(err)
+	}
+	withProbes, err := os.ReadFile(filepath.Join(dir, "steal.json"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(withProbes)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		rec, err := ParseRecording("f.json", data)
 		if err != nil {
@@ -314,6 +323,16 @@ func FuzzParseRecording(f *testing.F) {
 			if o.Makespan < 0 || o.Utilisation < 0 || o.Utilisation > 1 || o.Untraced != rec.Runs[0].Untraced {
 				t.Fatalf("took a run %+v", o)
 			}
+			for _, p := range []*Pace{o.PaceBefore, o.PaceAfter} {
+				if p != nil && !p.Valid() {
+					t.Fatalf("took a probe %+v", *p)
+				}
+			}
 		}
 	})
+}
+
+// t0Probed is a few runs with the probes RealRuns takes around them.
+func t0Probed() []Observables {
+	return paced(controlRuns(time.Millisecond, 0.5)[:3], fastPace, slowPace, fastPace, fastPace)
 }
