@@ -3,12 +3,9 @@ package verify
 import (
 	"context"
 	"reflect"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/schedlab/schedlab/core/scenarios"
 )
 
 // The Xeon's profile and its two states: at the profile's pace, and the
@@ -109,13 +106,7 @@ func TestTheReportSaysWhichRunsRanOffThePace(t *testing.T) {
 // it would have when the runs ran, against the profile's pace if the costs
 // have one; the probes do not change what is judged.
 func TestRecordedProbesReachTheReport(t *testing.T) {
-	t.Setenv("PATH", "") // nothing may be built or run
-	sc, err := scenarios.Load("timer-1p")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, _ := modelConfig(sc, scenarios.Overrides{}, runtime.NumCPU())
-	model := modelRuns(t, sc, cfg, 5)
+	sc, cfg, model := recordedTimer1p(t)
 	// The model's runs as if real, the second and the fourth made beside
 	// a slow probe.
 	runs := paced(model, fastPace, slowPace, fastPace, slowPace, fastPace, fastPace)

@@ -21,6 +21,20 @@ func recordingOf(scenario string, procs int, runs []Observables) *Recording {
 	return &Recording{Scenario: scenario, Procs: procs, CPUs: runtime.NumCPU(), Go: "go1.26.8", LoadBefore: "0.52", LoadAfter: "0.61", Runs: runs}
 }
 
+// recordedTimer1p is timer-1p, the model's config for it as verify has
+// it, and five of the model's runs to record as if real, for a test that
+// judges recordings: nothing may be built or run meanwhile.
+func recordedTimer1p(t *testing.T) (*scenarios.Scenario, gmp.Config, []Observables) {
+	t.Helper()
+	t.Setenv("PATH", "")
+	sc, err := scenarios.Load("timer-1p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, _ := modelConfig(sc, scenarios.Overrides{}, runtime.NumCPU())
+	return sc, cfg, modelRuns(t, sc, cfg, 5)
+}
+
 // modelRuns is the model's observables of sc over seeds 1 to seeds, as a
 // recording holds real runs'.
 func modelRuns(t *testing.T, sc *scenarios.Scenario, cfg gmp.Config, seeds int) []Observables {
@@ -174,14 +188,8 @@ func readFile(t *testing.T, path string) string {
 // ran; --control-from judges a second recording against them as
 // --control's series is, and the report says where each came from.
 func TestScenarioJudgesRecordings(t *testing.T) {
-	t.Setenv("PATH", "") // nothing may be built or run
-	sc, err := scenarios.Load("timer-1p")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, _ := modelConfig(sc, scenarios.Overrides{}, runtime.NumCPU())
 	// The model's own runs, recorded as if real, and a series 10% slower.
-	model := modelRuns(t, sc, cfg, 5)
+	sc, cfg, model := recordedTimer1p(t)
 	var slower []Observables
 	for _, o := range model {
 		o.Makespan = o.Makespan * 11 / 10
@@ -287,27 +295,24 @@ func TestAnUnmarkedRecordingIsNamed(t *testing.T) {
 // figure is in range, or an error on one line that names the file.
 func FuzzParseRecording(f *testing.F) {
 	dir := f.TempDir()
+	written := func(rec *Recording) []byte {
+		if err := WriteRecording(dir, rec); err != nil {
+			f.Fatal(err)
+		}
+		b, err := os.ReadFile(RecordingPath(dir, rec.Scenario))
+		if err != nil {
+			f.Fatal(err)
+		}
+		return b
+	}
 	runs := controlRuns(time.Millisecond, 0.5)
 	runs[0].Output = []string{"a", "b"}
-	if err := WriteRecording(dir, recordingOf("tour", 2, runs)); err != nil {
-		f.Fatal(err)
-	}
-	good, err := os.ReadFile(filepath.Join(dir, "tour.json"))
-	if err != nil {
-		f.Fatal(err)
-	}
+	good := written(recordingOf("tour", 2, runs))
 	f.Add(good)
 	f.Add(good[:len(good)/2])
 	f.Add([]byte(`{"schedlab_recording": 1, "runs": [{"untraced": true, "ended": "deadlock"}]}`))
-	probed := t0Probed()
-	if err := WriteRecording(dir, recordingOf("steal", 2, probed)); err != nil {
-		f.Fatal(err)
-	}
-	withProbes, err := os.ReadFile(filepath.Join(dir, "steal.json"))
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Add(withProbes)
+	// With the pace probed around each run, one probe slow.
+	f.Add(written(recordingOf("steal", 2, paced(controlRuns(time.Millisecond, 0.5)[:3], fastPace, slowPace, fastPace, fastPace))))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		rec, err := ParseRecording("f.json", data)
 		if err != nil {
@@ -330,9 +335,4 @@ func FuzzParseRecording(f *testing.F) {
 			}
 		}
 	})
-}
-
-// t0Probed is a few runs with the probes RealRuns takes around them.
-func t0Probed() []Observables {
-	return paced(controlRuns(time.Millisecond, 0.5)[:3], fastPace, slowPace, fastPace, fastPace)
 }
