@@ -107,12 +107,11 @@ func (r *Report) notePace(real []Observables, profile *Pace) {
 		return
 	}
 	for _, run := range real {
-		at, probed := atPace(run, *profile)
-		if probed {
+		if at, probed := atPace(run, *profile); probed {
 			r.PaceProbed++
-		}
-		if probed && !at {
-			r.PaceOff++
+			if !at {
+				r.PaceOff++
+			}
 		}
 	}
 	var off []Pace
@@ -165,6 +164,6 @@ func writePaceSummary(b *strings.Builder, reps []*Report) {
 	if off == 0 {
 		return
 	}
-	fmt.Fprintf(b, "%d of the %d real runs probed, in %d of the %d scenarios, had a probe of the machine's pace off the profile's by %.0f%% or more beside them: they ran at another pace than the model's costs\n",
+	fmt.Fprintf(b, "%d of the %d real runs probed, in %d of the %d scenarios, had a probe of the machine's pace off the profile's by %.0f%% or more beside them (each scenario's note gives the probes)\n",
 		off, probed, scenarios, len(reps), 100*(PaceOff-1))
 }

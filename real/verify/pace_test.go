@@ -84,7 +84,7 @@ func TestTheReportSaysWhichRunsRanOffThePace(t *testing.T) {
 	if err := WriteSummary(&sum, []*Report{rep, quiet}); err != nil {
 		t.Fatal(err)
 	}
-	if want := "2 of the 6 real runs probed, in 1 of the 2 scenarios, had a probe of the machine's pace off the profile's by 20% or more beside them: they ran at another pace than the model's costs"; !strings.Contains(sum.String(), want) {
+	if want := "2 of the 6 real runs probed, in 1 of the 2 scenarios, had a probe of the machine's pace off the profile's by 20% or more beside them (each scenario's note gives the probes)"; !strings.Contains(sum.String(), want) {
 		t.Errorf("the summary has no %q:\n%s", want, sum.String())
 	}
 

@@ -410,7 +410,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, "costs: %s\n", safetext.Term(r.Costs))
 	}
 	if r.Pace != "" {
-		fmt.Fprintf(&b, "pace: %s\n", r.Pace)
+		fmt.Fprintf(&b, "pace: %s\n", safetext.Term(r.Pace))
 	}
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "observable\tmodel\treal median\treal range\tp\tverdict")
