@@ -216,12 +216,17 @@
 //     defaults were measured on an AMD EPYC, and schedlab calibrate
 //     measures another machine's (a round of mutex spinning, for one,
 //     0.71µs there and 137ns on an Intel Xeon, where spinners give up
-//     five times sooner). A profile is one moment: on the Xeon, minutes
-//     later and at a load of 0.3 to 1, a slow spell of the host made the
-//     hand-off 30-60% slower, a futex wake-up's fast end 1.5 to 3
-//     times as long and the spin 40% longer, and real runs of that spell
+//     five times sooner). The model runs at one pace, and a machine need
+//     not: the Xeon VM alternates, within seconds and at a load of 0.2
+//     to 1, between its fast pace and one where a hand-off takes 1.3 to
+//     1.8 times as long, the spin 1.4 times and user code 1.2 to 1.3
+//     times, so a series of real runs mixes the two in shares that change
+//     by the minute (one series taken in a minute of the slow pace
 //     differed from those before it on 52 of 251 verify observables, 46
-//     after the correction (docs/fidelity.md, A second machine).
+//     after the correction). calibrate takes its figures in rounds
+//     through its seconds, and verify probes the pace around each real
+//     run and says how many ran off the profile's (docs/fidelity.md, A
+//     second machine, The machine's pace).
 //
 // # Where a user can see the model differ from the runtime
 //
