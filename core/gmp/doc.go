@@ -219,7 +219,7 @@
 //     five times sooner). The model runs at one pace, and a machine need
 //     not: the Xeon VM alternates, within seconds and at a load of 0.2
 //     to 1, between its fast pace and one where a hand-off takes 1.3 to
-//     1.8 times as long, the spin 1.4 times and user code 1.2 to 1.3
+//     1.8 times as long, the spin 1.4 times and user code 1.15 to 1.3
 //     times, so a series of real runs mixes the two in shares that change
 //     by the minute (one series taken in a minute of the slow pace
 //     differed from those before it on 52 of 251 verify observables, 46
