@@ -201,7 +201,14 @@
 //     long park is late by the machine's measured share and spread
 //     instead (idlewake.go).
 //   - Of the kernel (cpus.go): EEVDF, which replaced CFS's pick in Linux
-//     6.6 (this machine runs 6.18); autogroups, which share the CPUs
+//     6.6 (this machine runs 6.18). Under EEVDF a sleeper keeps its lag,
+//     so a thread back from a 50µs usleep back-off runs at once (2006 of
+//     2065 such wake-ups within 20µs in kernel traces of burst,
+//     scripts/wakewait) and a thread woken after a long park waits for
+//     the running one's slice about half the time; the model's CFS
+//     credits long sleepers and makes a third of the short ones wait, so
+//     burst's Ps, 4 on 2 CPUs, idle more (busy 88% against 92-93.5%).
+//     Autogroups, which share the CPUs
 //     between sessions before threads; load that sleeps and wakes (the
 //     load's threads never block, so at a given load runs keep the same
 //     phase against the tick and vary little between seeds); periodic
