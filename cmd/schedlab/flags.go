@@ -46,7 +46,7 @@ func (f *simFlags) register(cmd *cobra.Command, each string) {
 	fl.IntVar(&f.maxEvents, "max-events", 0, fmt.Sprintf("end a run that has not ended after this many events (default: the scenario's max_events, else %d)", gmp.DefaultMaxEvents))
 	fl.StringVar(&f.policy, "policy", "", "a what-if scheduler: "+strings.Join(gmp.PolicyNames(), ", ")+"; join several with + (see schedlab list --policies)")
 	fl.BoolVar(&f.noise, "noise", false, "make thread wake-ups and timed waits late by seeded amounts, as on a real machine (--noise=false for exact)")
-	fl.IntVar(&f.cpus, "cpus", 0, "run the Ms on this many CPUs, scheduled as Linux's CFS does (default: the scenario's cpus, else none modelled: each M runs when it can; with --load, as many as Ps)")
+	fl.IntVar(&f.cpus, "cpus", 0, "run the Ms on this many CPUs, scheduled as Linux's EEVDF does (default: the scenario's cpus, else none modelled: each M runs when it can; with --load, as many as Ps)")
 	fl.IntVar(&f.load, "load", 0, "share the CPUs with this many busy threads of other programs (default: the scenario's load, else 0)")
 	fl.StringVar(&f.costs, "costs", "", "time the runtime's own work with the cost profile in FILE, which schedlab calibrate writes ("+builtinCosts+": the model's own costs)")
 	fl.BoolVar(&f.warm, "warm-start", false, "start as the runtime is when main.main starts: idle threads already made, schedtick advanced (the scenario's start: warm; --warm-start=false for a bare start)")

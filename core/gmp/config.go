@@ -192,10 +192,11 @@ type Config struct {
 	// Off, the run starts on a bare machine, as every golden trace does.
 	WarmStart bool
 	// CPUs is how many CPUs the Ms share, scheduled by a model of Linux's
-	// CFS (cpus.go). 0, the default, models no kernel: every M that can
+	// EEVDF (cpus.go). 0, the default, models no kernel: every M that can
 	// run runs at once, as with a CPU for every thread. That is not
 	// CPUs = Procs: sysmon and the threads without a P are threads too,
-	// and CFS does not always let one preempt.
+	// and a woken one waits while the running thread is within its
+	// request.
 	CPUs int
 	// SysmonPrelude is how long sysmon has run beside a busy main before
 	// main's first action: a program that computes first (schedlab real's

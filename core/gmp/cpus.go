@@ -12,56 +12,55 @@ import (
 // the default, and the model every rule of docs/rules.md is stated in.
 // With them, the Ms are OS threads that Linux schedules on Config.CPUs
 // CPUs, next to Config.Load threads of other programs that never sleep.
-// The kernel's scheduler modelled is CFS, as kernel/sched/fair.c has it up
-// to Linux 6.5 (6.6 replaced its pick with EEVDF, which keeps the same
-// shape: per-CPU run queues ordered by virtual runtime, slices, wake-up
-// preemption), with EEVDF's slice:
+// The kernel's scheduler modelled is EEVDF, the fair class of
+// kernel/sched/fair.c since Linux 6.6 (this project's machine runs 6.18);
+// eevdf.go has its pick, lag and deadlines:
 //
-//   - Each CPU has a run queue ordered by vruntime, the CPU time a thread
-//     has had (all threads here have the default weight, nice 0). The
-//     thread with the least runs next (pick_next_entity), except that a
-//     thread preempted by a wake-up gets its CPU back first when the
-//     waker sleeps again, unless that is unfair by more than the wake-up
-//     granularity (the LAST_BUDDY feature).
-//   - A running thread keeps its CPU for its slice, which is EEVDF's: the
-//     base slice (sysctl_sched_base_slice, CFS's min_granularity renamed)
-//     however many threads are runnable, not CFS's share of sched_latency
-//     (sched_slice), which gave two busy threads on a CPU 6ms each. The
-//     slice is checked at the scheduler tick, CONFIG_HZ=250 (every 4ms),
-//     not in between (update_deadline, without HRTICK), so a busy thread
-//     beside another has the CPU a tick at a time. On this project's
-//     machine (Linux 6.18), of the turns that passed a CPU from one of 4
-//     busy threads to another (scripts/cpuslice on 2 CPUs under perf
-//     sched record), 59 of 77 lasted 3.5-4.5ms, 4.15ms on average; CFS's
-//     slice made them 8ms here. (cpuslice's own figure, about 2ms, counts
-//     as turns the brief ones of the program's other threads, sysmon's
-//     among them, which split a busy thread's turn.)
+//   - Each CPU has a run queue of runnable threads, each with a vruntime,
+//     the CPU time it has had (all threads here have the default weight,
+//     nice 0). Their average is the queue's zero-lag point V
+//     (avg_vruntime); a thread at or below it is owed service and
+//     eligible. Each has a virtual deadline, its vruntime when it asked
+//     for its request plus the base slice (sysctl_sched_base_slice).
+//   - The CPU runs the eligible thread with the earliest deadline
+//     (pick_eevdf). A thread picked keeps its CPU until its request is
+//     used up (RUN_TO_PARITY) unless it stops being eligible. Its
+//     deadline is renewed when its vruntime passes it (update_deadline),
+//     which the tick (CONFIG_HZ=250, every 4ms) or a wake-up on its CPU
+//     finds (update_curr), and the CPU then picks again, so a busy thread
+//     beside another has the CPU a tick at a time: on this project's
+//     machine, of the turns that passed a CPU from one of 4 busy threads
+//     to another (scripts/cpuslice on 2 CPUs under perf sched record), 59
+//     of 77 lasted 3.5-4.5ms, 4.15ms on average.
+//   - A thread that sleeps keeps its lag, V less its vruntime
+//     (update_entity_lag), bounded by a tick; one that sleeps with
+//     negative lag stays in its queue at its vruntime until it is
+//     eligible, and then leaves with none (DELAY_DEQUEUE, DELAY_ZERO).
+//     When it wakes it is placed at V less its lag (place_entity,
+//     PLACE_LAG): a thread back from a 50µs usleep while it was owed
+//     service comes back owed it, and preempts the thread that took its
+//     CPU meanwhile. A new thread starts at V with half a request
+//     (PLACE_DEADLINE_INITIAL). CFS, before 6.6, credited every sleeper
+//     half of sched_latency instead, which let a long sleeper preempt and
+//     made a short one wait; kernel traces of burst on this machine show
+//     the opposite (docs/fidelity.md, scripts/wakewait).
+//   - A woken thread preempts the running one when it is what the CPU
+//     would now pick (check_preempt_wakeup_fair); otherwise it waits.
 //   - A thread that wakes is placed (select_task_rq_fair): on the waker's
 //     CPU if it ran there a moment ago (cache-hot: within
 //     sysctl_sched_migration_cost, 0.5ms; wake_affine), else on an idle
 //     CPU, its previous one first (select_idle_sibling), else on the less
 //     loaded of the waker's and its previous one (wake_affine_weight).
 //     A new thread goes to an idle CPU or the least loaded one
-//     (find_idlest_cpu). Its vruntime is set by place_entity: a sleeper
-//     is credited up to half of sched_latency below the queue's
-//     min_vruntime (GENTLE_FAIR_SLEEPERS), a new thread starts at it, as
-//     EEVDF places one (lag 0, its first deadline half a slice away, so it
-//     runs next); CFS started it a slice above (START_DEBIT), which kept a
-//     new M waiting a tick or more for a CPU while it held a P, where real
-//     traces on this machine's EEVDF kernel show new threads taking their
-//     Ps within 0.03-0.9ms (load 5).
-//   - A woken thread preempts the running one if its vruntime is behind
-//     by more than the wake-up granularity (check_preempt_wakeup,
-//     wakeup_preempt_entity); otherwise it waits in the queue.
+//     (find_idlest_cpu). A thread moved to another CPU keeps its lag.
 //   - A CPU that goes idle pulls a waiting thread from another CPU's
 //     queue (newidle_balance), and at each tick an idle CPU is given one
 //     (the nohz idle balance), but not a thread that ran on its CPU
 //     within the migration cost (task_hot).
 //
-// The tunables are the kernel's defaults scaled by 1+log2 of the CPUs
+// The base slice is the kernel's default scaled by 1+log2 of the CPUs
 // (up to 8), as SCHED_TUNABLESCALING_LOG does (get_update_sysctl_factor):
-// on 2 CPUs sched_latency is 12ms, min_granularity (the base slice)
-// 1.5ms, the wake-up granularity 2ms.
+// 1.5ms on 2 CPUs.
 //
 // An M that is runnable but not on a CPU does not advance: the wake-up it
 // had on the agenda moves later by the time it waits, its G's compute
@@ -71,15 +70,15 @@ import (
 // the same instant: the preemption is not shown. The load's threads are
 // spread evenly over the CPUs and stay there; on a CPU they are one
 // group whose vruntime grows by the time they run divided by their
-// number, which is how round-robin between equals comes out on average.
+// number, which is how round-robin between equals comes out on average,
+// and whose next thread to run is taken to be half a slice behind the
+// group's average, as the one that ran longest ago is.
 
 const (
 	// The kernel's defaults before scaling (kernel/sched/fair.c).
-	cfsLatency       = 6 * time.Millisecond   // sysctl_sched_latency
-	cfsMinGran       = 750 * time.Microsecond // sysctl_sched_min_granularity
-	cfsWakeupGran    = time.Millisecond       // sysctl_sched_wakeup_granularity
-	cfsMigrationCost = 500 * time.Microsecond // sysctl_sched_migration_cost (not scaled)
-	cfsTick          = 4 * time.Millisecond   // 1/CONFIG_HZ, HZ=250
+	baseSlice     = 750 * time.Microsecond // sysctl_sched_base_slice
+	migrationCost = 500 * time.Microsecond // sysctl_sched_migration_cost (not scaled)
+	schedTick     = 4 * time.Millisecond   // 1/CONFIG_HZ, HZ=250
 )
 
 // MaxLoad bounds Config.Load.
@@ -108,11 +107,17 @@ type osThread struct {
 	// one, or -1 when its own timer will (the interrupt comes on the CPU
 	// it slept on).
 	wakerCPU int32
-	vr       time.Duration
+	// EEVDF (eevdf.go): vruntime and virtual deadline; prot, the
+	// vruntime up to which the request it was picked with protects it
+	// (RUN_TO_PARITY); lag, its lag when it last slept, and sleepVR its
+	// vruntime then; delayed: it slept with negative lag and is still in
+	// its queue (DELAY_DEQUEUE).
+	vr, dl, prot time.Duration
+	lag, sleepVR time.Duration
+	delayed      bool
 	// execFrom is when the thread last got its CPU or was last accounted;
-	// sliceFrom when its present slice began; lastRan when it last left
-	// its CPU; offSince when it began to wait.
-	execFrom, sliceFrom, lastRan, offSince sim.Time
+	// lastRan when it last left its CPU; offSince when it began to wait.
+	execFrom, lastRan, offSince sim.Time
 	// frozen: it was running and lost its CPU with its wake-up still on
 	// the agenda; held: that wake-up came while it waited. deferred: it
 	// woke from a sleep, and the step its wake-up was for has not run.
@@ -131,18 +136,20 @@ type osThread struct {
 type cpuRQ struct {
 	curr  int32   // the running thread (an MID), cpuIdle or cpuLoad
 	queue []int32 // waiting Ms, in the order they were queued
+	// minVR is the least vruntime the queue has seen run: its zero-lag
+	// point when nothing is runnable (zero_vruntime).
 	minVR time.Duration
 	// The load's threads on this CPU: how many, the vruntime of the group
 	// while it waits, and of the one running.
 	nload             int32
 	loadVR, loadRunVR time.Duration
-	// When the running load thread got the CPU and began its slice.
-	loadExec, loadSlice sim.Time
+	// When the running load thread was last accounted.
+	loadExec sim.Time
+	// The running load thread's deadline and protection.
+	loadRunDL, loadProt time.Duration
 	// incoming is a thread woken onto this CPU whose step is running: it
 	// takes the CPU only if it is still runnable when the step ends.
 	incoming int32
-	// last is the thread a wake-up preempted (LAST_BUDDY), or cpuIdle.
-	last int32
 	// The pending scheduler tick, if any.
 	tickGen uint32
 	ticking bool
@@ -153,8 +160,8 @@ type cpuModel struct {
 	cpus []cpuRQ
 	th   []osThread // by MID
 	// actor is the thread whose step runs (-1: an interrupt, a tick).
-	actor                        int32
-	latency, minGran, wakeupGran time.Duration
+	actor int32
+	slice time.Duration // the base slice, scaled
 }
 
 // cpuTunableFactor is 1+ilog2(min(ncpus, 8)) (get_update_sysctl_factor).
@@ -164,11 +171,10 @@ func cpuTunableFactor(n int) time.Duration {
 
 func newCPUModel(ncpu, load int) *cpuModel {
 	f := cpuTunableFactor(ncpu)
-	c := &cpuModel{cpus: make([]cpuRQ, ncpu), actor: -1,
-		latency: cfsLatency * f, minGran: cfsMinGran * f, wakeupGran: cfsWakeupGran * f}
+	c := &cpuModel{cpus: make([]cpuRQ, ncpu), actor: -1, slice: baseSlice * f}
 	for i := range c.cpus {
 		q := &c.cpus[i]
-		q.curr, q.incoming, q.last = cpuIdle, cpuIdle, cpuIdle
+		q.curr, q.incoming = cpuIdle, cpuIdle
 		// The load is spread as evenly as the kernel's balancing leaves
 		// it, the first CPUs taking the remainder.
 		q.nload = int32(load / ncpu)
@@ -218,11 +224,18 @@ func (s *Machine) startCPUs() {
 		// the load's share so far is some way behind or ahead.
 		for k := range c.cpus {
 			if q := &c.cpus[k]; q.nload > 0 {
-				sl := c.minGran // the slice cpuTick gives a busy thread
-				q.loadSlice = sim.Time(-s.rng.Int63n(int64(sl)))
-				q.loadExec = q.loadSlice
+				sl := c.slice // a busy thread's request
+				q.loadExec = sim.Time(-s.rng.Int63n(int64(sl)))
 				q.loadVR = time.Duration(s.rng.Int63n(int64(sl))) - sl/2
 			}
+		}
+	}
+	for k := range c.cpus {
+		// A running load thread was picked with a request of a slice,
+		// some way into it.
+		if q := &c.cpus[k]; q.curr == cpuLoad {
+			q.loadRunDL = q.loadRunVR + c.slice
+			q.loadProt = q.loadRunDL
 		}
 	}
 	q := &c.cpus[0]
@@ -234,14 +247,16 @@ func (s *Machine) startCPUs() {
 	}
 	q.curr = 0
 	t.state = thRunning
-	t.execFrom, t.sliceFrom = s.now, s.now
+	t.execFrom = s.now
+	t.dl = t.vr + c.slice
+	t.prot = t.dl
 	c.ensureTick(s, 0)
 	// runtime.main started sysmon before main.main, so by the time main
 	// runs it has run once and sleeps: its first wake-up is a sleeper's,
 	// not a new thread's. It last ran on the CPU a new thread would get.
 	mon := c.thread(s.mon.M)
 	mon.cpu = c.idlest()
-	mon.vr = c.cpus[mon.cpu].minVR - c.latency // slept long: the full sleeper's credit
+	mon.vr = c.cpus[mon.cpu].minVR // with no lag
 	// A warm start's idle threads (warmstart.go) ran the runtime's inits
 	// and parked before main.main: sleepers too, spread over the CPUs
 	// after main's, and not cache-hot anywhere by the time they wake.
@@ -251,8 +266,8 @@ func (s *Machine) startCPUs() {
 		}
 		t := c.thread(m.ID)
 		t.cpu = int32(int(m.ID) % len(c.cpus))
-		t.vr = c.cpus[t.cpu].minVR - c.latency
-		t.lastRan = s.now.Add(-cfsMigrationCost)
+		t.vr = c.cpus[t.cpu].minVR // with no lag
+		t.lastRan = s.now.Add(-migrationCost)
 	}
 }
 
@@ -444,6 +459,7 @@ func (s *Machine) settleThread(m *M) {
 		return
 	}
 	c.updateCurr(s, k)
+	c.saveLag(k, t, int32(m.ID))
 	t.state = thSleeping
 	t.lastRan = s.now
 	q.curr = cpuIdle
@@ -461,7 +477,7 @@ func (c *cpuModel) place(s *Machine, m *M, t *osThread) bool {
 	switch {
 	case fresh:
 		k = c.idlest()
-	case waker >= 0 && waker == prev && s.now.Sub(t.lastRan) < cfsMigrationCost:
+	case waker >= 0 && waker == prev && s.now.Sub(t.lastRan) < migrationCost:
 		k = waker // wake-affine: cache-hot on the waker's CPU
 	default:
 		if waker < 0 {
@@ -478,29 +494,32 @@ func (c *cpuModel) place(s *Machine, m *M, t *osThread) bool {
 	}
 	q := &c.cpus[k]
 	c.updateCurr(s, k)
-	if !fresh && prev != k {
-		// migrate_task_rq_fair: the vruntime is relative to the queue.
-		t.vr += q.minVR - c.cpus[prev].minVR
-	}
-	if fresh {
-		t.vr = q.minVR // place_entity for a new thread under EEVDF
-	} else if floor := q.minVR - c.latency/2; t.vr < floor {
-		t.vr = floor // GENTLE_FAIR_SLEEPERS
-	}
+	c.placeEntity(k, t, int32(m.ID), fresh)
 	t.cpu = k
 	if c.idle(k) {
 		t.state = thRunning
 		q.incoming = int32(m.ID)
 		return true
 	}
-	if lead := c.currVR(k) - t.vr; q.incoming == cpuIdle && lead > c.wakeupGran {
-		t.state = thRunning
-		q.incoming = int32(m.ID)
-		return true
+	if q.incoming == cpuIdle {
+		// The wake-up's update_curr may end the running thread's
+		// request; the woken thread preempts if the CPU would now pick
+		// it (check_preempt_wakeup_fair), and otherwise the CPU may
+		// still pick again among the waiting ones.
+		resched := c.reschedule(k)
+		next := c.pickEEVDF(k, int32(m.ID))
+		if next == int32(m.ID) {
+			t.state = thRunning
+			q.incoming = int32(m.ID)
+			return true
+		}
+		if resched && next != q.curr {
+			c.switchTo(s, k, next, true)
+		}
 	}
 	// It waits in k's queue.
 	s.emit(&Event{Kind: KindCPUOff, Rule: RuleCPUWait, G: m.CurG, P: heldP(m), M: m.ID, N: int(k),
-		N2: c.nrRunning(k), D: c.currVR(k) - t.vr, Flag: fresh})
+		N2: c.nrRunning(k), D: c.lagOf(k, t, int32(m.ID)), D2: c.protectedFor(k), Flag: fresh})
 	t.state = thWaiting
 	t.deferred = true
 	t.offSince = s.now
@@ -529,18 +548,17 @@ func (c *cpuModel) commit(s *Machine, m *M, t *osThread, k int32) {
 		vm := s.m(MID(cur))
 		vt := &c.th[cur]
 		s.emit(&Event{Kind: KindCPUOff, Rule: RuleCPUWakeupPreempt, G: vm.CurG, P: heldP(vm), M: vm.ID, M2: m.ID,
-			N: int(k), D: vt.vr - t.vr, D2: c.wakeupGran})
+			N: int(k), D: c.lagOf(k, t, int32(m.ID)), Flag: vt.vr < vt.prot})
 		c.freeze(s, vt)
 		q.queue = append(q.queue, cur)
-		q.last = cur
 	case cur == cpuLoad:
 		c.putPrevLoad(q, s.now)
-		q.last = cpuLoad
 	}
 	q.incoming = cpuIdle
 	q.curr = int32(m.ID)
 	t.state = thRunning
-	t.execFrom, t.sliceFrom = s.now, s.now
+	t.execFrom = s.now
+	t.prot = t.dl // set_next_entity: RUN_TO_PARITY
 	t.deferred = false
 	c.ensureTick(s, k)
 }
@@ -599,11 +617,6 @@ func (c *cpuModel) currVRNow(k int32) (time.Duration, bool) {
 		return q.loadRunVR, true
 	}
 	return 0, false
-}
-
-func (c *cpuModel) currVR(k int32) time.Duration {
-	v, _ := c.currVRNow(k)
-	return v
 }
 
 // leftmostVR is the least vruntime among k's waiting threads: its queued
@@ -684,12 +697,14 @@ func (c *cpuModel) ensureTick(s *Machine, k int32) {
 	}
 	q.ticking = true
 	q.tickGen++
-	at := (s.now/sim.Time(cfsTick) + 1) * sim.Time(cfsTick)
+	at := (s.now/sim.Time(schedTick) + 1) * sim.Time(schedTick)
 	s.agenda.Push(at, wake{kind: wakeCPU, m: MID(k), gen: q.tickGen})
 }
 
-// cpuTick is CPU k's scheduler tick (scheduler_tick → task_tick_fair →
-// check_preempt_tick), then the nohz kick that gives idle CPUs work.
+// cpuTick is CPU k's scheduler tick (sched_tick → task_tick_fair →
+// update_curr): the running thread's request ran out or its protection
+// is over, and the CPU picks again; then the nohz kick that gives idle
+// CPUs work.
 func (s *Machine) cpuTick(k int32, gen uint32) {
 	c := s.cpu
 	q := &c.cpus[k]
@@ -698,18 +713,9 @@ func (s *Machine) cpuTick(k int32, gen uint32) {
 	}
 	q.ticking = false
 	c.updateCurr(s, k)
-	if q.curr != cpuIdle && c.nrRunning(k) >= 2 {
-		// EEVDF's slice (update_deadline): the base slice, not a share
-		// of sched_latency among the runnable threads.
-		ideal := c.minGran
-		from := q.loadSlice
-		if q.curr >= 0 {
-			from = c.th[q.curr].sliceFrom
-		}
-		ran := s.now.Sub(from)
-		left, _ := c.leftmostVR(k)
-		if ran > ideal || (ran >= c.minGran && c.currVR(k)-left > ideal) {
-			c.switchOut(s, k, ideal)
+	if q.curr != cpuIdle && c.nrRunning(k) >= 2 && c.reschedule(k) {
+		if next := c.pickEEVDF(k, -1); next != q.curr {
+			c.switchTo(s, k, next, false)
 		}
 	}
 	for j := range int32(len(c.cpus)) {
@@ -734,13 +740,13 @@ func (c *cpuModel) balance(s *Machine, k int32) {
 		}
 		for _, id := range c.cpus[j].queue {
 			t := &c.th[id]
-			if s.now.Sub(t.lastRan) < cfsMigrationCost {
+			if s.now.Sub(t.lastRan) < migrationCost {
 				continue // task_hot
 			}
-			c.unqueue(j, id)
 			c.updateCurr(s, j)
 			c.updateCurr(s, k)
-			t.vr += c.cpus[k].minVR - c.cpus[j].minVR
+			c.migrate(t, id, j, k)
+			c.unqueue(j, id)
 			t.cpu = k
 			c.cpus[k].queue = append(c.cpus[k].queue, id)
 			return
@@ -748,23 +754,13 @@ func (c *cpuModel) balance(s *Machine, k int32) {
 	}
 }
 
-// switchOut ends the running thread's slice at a tick and gives the CPU
-// to the leftmost waiting thread, which may be the same.
-func (c *cpuModel) switchOut(s *Machine, k int32, slice time.Duration) {
+// switchTo ends the running thread's turn on CPU k and gives the CPU to
+// next, an M or loadWaitID, which pickEEVDF chose at the tick or, atWake,
+// at a wake-up there.
+func (c *cpuModel) switchTo(s *Machine, k, next int32, atWake bool) {
 	q := &c.cpus[k]
 	cur := q.curr
-	next, nextIsLoad := c.leftmost(k)
-	curVR := c.currVR(k)
-	if next < 0 && !nextIsLoad {
-		return
-	}
-	nextVR := q.loadVR
-	if next >= 0 {
-		nextVR = c.th[next].vr
-	}
-	if nextVR >= curVR && !(nextIsLoad && cur == cpuLoad) {
-		return // it is still the leftmost: it goes on
-	}
+	nextIsLoad := next == loadWaitID
 	if cur == cpuLoad {
 		if nextIsLoad {
 			// Another of the load's threads: the group goes on.
@@ -780,12 +776,11 @@ func (c *cpuModel) switchOut(s *Machine, k int32, slice time.Duration) {
 			nm = MID(next)
 		}
 		s.emit(&Event{Kind: KindCPUOff, Rule: RuleCPUSliceOver, G: vm.CurG, P: heldP(vm), M: vm.ID, M2: nm,
-			N: int(k), N2: c.nrRunning(k), D: slice})
+			N: int(k), N2: c.nrRunning(k), D: c.slice, Flag: atWake})
 		c.freeze(s, &c.th[cur])
 		q.queue = append(q.queue, cur)
 		q.curr = cpuIdle
 	}
-	q.last = cpuIdle
 	if nextIsLoad {
 		c.runLoad(s, k)
 	} else {
@@ -793,49 +788,17 @@ func (c *cpuModel) switchOut(s *Machine, k int32, slice time.Duration) {
 	}
 }
 
-// leftmost is the waiting thread k runs next: an M, or (-1, true) one of
-// the load's threads, or (-1, false) nothing.
-func (c *cpuModel) leftmost(k int32) (int32, bool) {
-	q := &c.cpus[k]
-	best := int32(-1)
-	var v time.Duration
-	load := c.loadWaiting(q)
-	if load {
-		v = q.loadVR
-	}
-	for _, id := range q.queue {
-		if x := c.th[id].vr; (best < 0 && !load) || x < v {
-			best, v, load = id, x, false
-		}
-	}
-	return best, load
-}
-
 // pickNext gives idle CPU k its next thread (pick_next_task_fair): the
-// thread a wake-up preempted if that is fair enough, else the leftmost,
-// else one pulled from another CPU (newidle_balance).
+// eligible one with the earliest deadline, else one pulled from another
+// CPU (newidle_balance).
 func (c *cpuModel) pickNext(s *Machine, k int32) {
-	q := &c.cpus[k]
-	last := q.last
-	q.last = cpuIdle
-	next, isLoad := c.leftmost(k)
-	if next < 0 && !isLoad {
-		c.pull(s, k)
-		return
-	}
-	left := q.loadVR
-	if next >= 0 {
-		left = c.th[next].vr
-	}
-	switch {
-	case last >= 0 && c.th[last].state == thWaiting && c.th[last].cpu == k && c.th[last].vr-left <= c.wakeupGran:
-		c.resume(s, k, last, false)
-	case last == cpuLoad && c.loadWaiting(q) && q.loadVR-left <= c.wakeupGran:
+	switch next := c.pickEEVDF(k, -1); {
+	case next == loadWaitID:
 		c.runLoad(s, k)
-	case isLoad:
-		c.runLoad(s, k)
-	default:
+	case next >= 0:
 		c.resume(s, k, next, false)
+	default:
+		c.pull(s, k)
 	}
 }
 
@@ -844,7 +807,9 @@ func (c *cpuModel) runLoad(s *Machine, k int32) {
 	q := &c.cpus[k]
 	q.curr = cpuLoad
 	q.loadRunVR = q.loadVR
-	q.loadExec, q.loadSlice = s.now, s.now
+	q.loadRunDL = q.loadRunVR + c.slice
+	q.loadProt = q.loadRunDL
+	q.loadExec = s.now
 	c.ensureTick(s, k)
 }
 
@@ -859,7 +824,7 @@ func (c *cpuModel) pull(s *Machine, k int32) {
 		}
 		for _, id := range c.cpus[j].queue {
 			t := &c.th[id]
-			if t.frozen && s.now.Sub(t.lastRan) < cfsMigrationCost {
+			if t.frozen && s.now.Sub(t.lastRan) < migrationCost {
 				continue // task_hot
 			}
 			if pick < 0 || t.offSince < c.th[pick].offSince {
@@ -871,10 +836,10 @@ func (c *cpuModel) pull(s *Machine, k int32) {
 		return
 	}
 	t := &c.th[pick]
-	c.unqueue(from, pick)
 	c.updateCurr(s, from)
 	c.updateCurr(s, k)
-	t.vr += c.cpus[k].minVR - c.cpus[from].minVR
+	c.migrate(t, pick, from, k)
+	c.unqueue(from, pick)
 	t.cpu = k
 	c.ensureTick(s, from)
 	c.resume(s, k, pick, true)
@@ -897,7 +862,7 @@ func (c *cpuModel) resume(s *Machine, k, id int32, pulled bool) {
 	t := &c.th[id]
 	m := s.m(MID(id))
 	waited := s.now.Sub(t.offSince)
-	// Every wait began with a cpu-off event (place, commit, switchOut).
+	// Every wait began with a cpu-off event (place, commit, switchTo).
 	s.emit(&Event{Kind: KindCPUOn, Rule: RuleCPUResume, G: m.CurG, P: heldP(m), M: m.ID, N: int(k), D: waited, Flag: pulled})
 	c.unqueue(k, id)
 	t.waited += waited
@@ -906,7 +871,8 @@ func (c *cpuModel) resume(s *Machine, k, id int32, pulled bool) {
 	t.state = thRunning
 	t.cpu = k
 	t.pulled = pulled
-	t.execFrom, t.sliceFrom = s.now, s.now
+	t.execFrom = s.now
+	t.prot = t.dl // set_next_entity: RUN_TO_PARITY
 	switch {
 	case t.deferred:
 		t.deferred = false

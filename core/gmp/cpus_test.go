@@ -45,13 +45,11 @@ func TestBuiltinsOnBusyCPUs(t *testing.T) {
 //
 // cpus = procs is not enough, and the test does not claim it: sysmon and
 // a thread without a P (back from a syscall, woken to find nothing) are
-// threads beyond the Ps, and CFS does not always let such a thread
-// preempt. In purge-coarse on 2 CPUs, a new thread's START_DEBIT lifts
-// CPU1's min_vruntime 12ms, M2 wakes there with the sleeper's floor
-// 6ms below it, and when sysmon wakes it gets the same floor: 0.9ms
-// behind M2, under the 2ms wake-up granularity, so it waits 3ms for a
-// CPU where the default lets it run at once, as a real sysmon beside
-// two busy threads on two CPUs can.
+// threads beyond the Ps, and the kernel lets such a thread preempt only
+// when the CPU would pick it. In purge-coarse on 2 CPUs, sysmon's first
+// wake-up, 70µs in, finds both CPUs running a thread that is within its
+// first request (run to parity), so it waits for the tick, 3.9ms, where
+// the default lets it run at once.
 func TestCPUsForEveryThreadChangeNothing(t *testing.T) {
 	threads := 0
 	events := func(sc *scenarios.Scenario, cfg gmp.Config) []gmp.Event {

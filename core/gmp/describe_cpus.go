@@ -1,31 +1,48 @@
 package gmp
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // cpuWords tells what the kernel's scheduler does to the Ms when CPUs are
-// modelled (cpus.go): in Linux's words, vruntime, slices, run queues.
+// modelled (cpus.go, eevdf.go): in Linux's words, vruntime, lag, requests
+// and deadlines, run queues.
 var cpuWords = words{
 	RuleCPUWait: func(d *Describer, b []byte, e *Event) []byte {
 		if e.NewThread() {
-			b = appendf(b, "%v, a new thread, finds no CPU idle: placed with the least vruntime on CPU%d, it waits in its run queue with %d runnable threads for the running one's slice to end",
-				e.M, e.Cpu(), e.Runnable())
-		} else if lead := roundUs(e.Lead()); lead > 0 {
-			b = appendf(b, "%v wakes but no CPU is idle, and it is only %v of vruntime behind CPU%d's thread, not enough to preempt it: it waits in CPU%d's run queue with %d runnable threads",
-				e.M, lead, e.Cpu(), e.Cpu(), e.Runnable())
+			b = appendf(b, "%v, a new thread, finds no CPU idle: placed at CPU%d's average vruntime with half a request, it waits in its run queue with %s, ",
+				e.M, e.Cpu(), runnable(e.Runnable()))
 		} else {
-			b = appendf(b, "%v wakes but no CPU is idle, and it has had more CPU time than CPU%d's thread: it waits in CPU%d's run queue with %d runnable threads",
-				e.M, e.Cpu(), e.Cpu(), e.Runnable())
+			b = appendf(b, "%v wakes but no CPU is idle: it waits in CPU%d's run queue with %s, ", e.M, e.Cpu(), runnable(e.Runnable()))
+		}
+		switch lag, left := roundUs(e.Lag()), roundUs(e.Protected()); {
+		case lag < 0:
+			b = appendf(b, "having had %v more than its share there (not eligible)", -lag)
+		case left > 0:
+			b = appendf(b, "as the running thread has %v of its request left (run to parity)", left)
+		default:
+			b = append(b, "behind a thread with an earlier deadline"...)
 		}
 		return offCPU(b, e)
 	},
 	RuleCPUWakeupPreempt: func(d *Describer, b []byte, e *Event) []byte {
-		b = appendf(b, "%v wakes %v of vruntime behind %v on CPU%d, more than the %v wake-up granularity, and preempts it",
-			e.Preemptor(), roundUs(e.Lead()), e.M, e.Cpu(), e.WakeupGran())
+		b = appendf(b, "%v wakes on CPU%d owed %v of its share, the eligible thread with the earliest deadline, and preempts %v, ",
+			e.Preemptor(), e.Cpu(), roundUs(max(e.Lag(), 0)), e.M)
+		if e.Ineligible() {
+			b = append(b, "which has had more than its share"...)
+		} else {
+			b = append(b, "whose request has run out"...)
+		}
 		return offCPU(b, e)
 	},
 	RuleCPUSliceOver: func(d *Describer, b []byte, e *Event) []byte {
-		b = appendf(b, "%v has had its %v slice of CPU%d (%d runnable threads share it): at the tick the kernel gives CPU%d to ",
-			e.M, roundUs(e.Slice()), e.Cpu(), e.Runnable(), e.Cpu())
+		when := "at the tick"
+		if e.AtWake() {
+			when = "at a wake-up there"
+		}
+		b = appendf(b, "%v has used its %v request of CPU%d (%d runnable threads share it): %s the kernel picks again and gives CPU%d to ",
+			e.M, roundUs(e.Slice()), e.Cpu(), e.Runnable(), when, e.Cpu())
 		if e.Next() == NoM {
 			b = append(b, "another program's thread"...)
 		} else {
@@ -39,6 +56,14 @@ var cpuWords = words{
 		}
 		return appendf(b, "%v gets CPU%d after %v off a CPU", e.M, e.Cpu(), roundUs(e.OffFor()))
 	},
+}
+
+// runnable counts the threads runnable on a CPU.
+func runnable(n int) string {
+	if n == 1 {
+		return "1 runnable thread"
+	}
+	return fmt.Sprintf("%d runnable threads", n)
 }
 
 // offCPU ends a sentence about a thread left without a CPU with what it

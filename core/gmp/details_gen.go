@@ -15,6 +15,16 @@ func (e *Event) Alive() int {
 	return 0
 }
 
+// AtWake is the detail the rule table calls "atWake": Flag of
+// RuleCPUSliceOver. It is false for other rules.
+func (e *Event) AtWake() bool {
+	switch e.Rule {
+	case RuleCPUSliceOver:
+		return e.Flag
+	}
+	return false
+}
+
 // BackedOff is the detail the rule table calls "backedOff": Flag of
 // RuleRunqstealNext. It is false for other rules.
 func (e *Event) BackedOff() bool {
@@ -333,6 +343,16 @@ func (e *Event) InQueue() int {
 	return 0
 }
 
+// Ineligible is the detail the rule table calls "ineligible": Flag of
+// RuleCPUWakeupPreempt. It is false for other rules.
+func (e *Event) Ineligible() bool {
+	switch e.Rule {
+	case RuleCPUWakeupPreempt:
+		return e.Flag
+	}
+	return false
+}
+
 // Kicked is the detail the rule table calls "kicked": G3 of RuleNewproc,
 // RuleReadyChan, RuleReadyClose, RuleReadyTimer, RuleReadyChildren,
 // RulePoolReadyIdle, RulePoolReadyWaiter, RulePoolReadyStop,
@@ -348,21 +368,21 @@ func (e *Event) Kicked() GID {
 	return NoG
 }
 
-// Late is the detail the rule table calls "late": D of RuleReadyTimer,
-// RulePurgeTimer, RuleReadySelectTimer. It is 0 for other rules.
-func (e *Event) Late() time.Duration {
+// Lag is the detail the rule table calls "lag": D of RuleCPUWait,
+// RuleCPUWakeupPreempt. It is 0 for other rules.
+func (e *Event) Lag() time.Duration {
 	switch e.Rule {
-	case RuleReadyTimer, RulePurgeTimer, RuleReadySelectTimer:
+	case RuleCPUWait, RuleCPUWakeupPreempt:
 		return e.D
 	}
 	return 0
 }
 
-// Lead is the detail the rule table calls "lead": D of RuleCPUWait,
-// RuleCPUWakeupPreempt. It is 0 for other rules.
-func (e *Event) Lead() time.Duration {
+// Late is the detail the rule table calls "late": D of RuleReadyTimer,
+// RulePurgeTimer, RuleReadySelectTimer. It is 0 for other rules.
+func (e *Event) Late() time.Duration {
 	switch e.Rule {
-	case RuleCPUWait, RuleCPUWakeupPreempt:
+	case RuleReadyTimer, RulePurgeTimer, RuleReadySelectTimer:
 		return e.D
 	}
 	return 0
@@ -671,6 +691,16 @@ func (e *Event) Preemptor() MID {
 		return e.M2
 	}
 	return NoM
+}
+
+// Protected is the detail the rule table calls "protected": D2 of
+// RuleCPUWait. It is 0 for other rules.
+func (e *Event) Protected() time.Duration {
+	switch e.Rule {
+	case RuleCPUWait:
+		return e.D2
+	}
+	return 0
 }
 
 // Pulled is the detail the rule table calls "pulled": Flag of
@@ -1224,16 +1254,6 @@ func (e *Event) WakesWriter() bool {
 		return e.Flag
 	}
 	return false
-}
-
-// WakeupGran is the detail the rule table calls "wakeupGran": D2 of
-// RuleCPUWakeupPreempt. It is 0 for other rules.
-func (e *Event) WakeupGran() time.Duration {
-	switch e.Rule {
-	case RuleCPUWakeupPreempt:
-		return e.D2
-	}
-	return 0
 }
 
 // WasSpinning is the detail the rule table calls "wasSpinning": Flag of

@@ -200,13 +200,13 @@ var ruleTable = [numRules]ruleInfo{
 	RuleCondBroadcast: {"notifyListNotifyAll", "Broadcast notifies every ticket handed out and readies every parked waiter", "Obj cond; N woken; N2 notified"},
 	RuleReadyCond:     {"readyWithTime", "a Signal or Broadcast readies a waiter of the cond's notify list", "Obj cond; G2 waker; G3 kicked"},
 
-	// Linux's CFS, kernel/sched/fair.c as of 6.5 (cpus.go).
-	RuleCPUWait: {"select_task_rq_fair", "a thread wakes to find no idle CPU and not enough vruntime lead to preempt: it waits in a run queue",
-		"N cpu; N2 runnable; D lead; Flag newThread"},
-	RuleCPUWakeupPreempt: {"check_preempt_wakeup", "a woken thread whose vruntime is behind by more than the wake-up granularity preempts the running thread",
-		"N cpu; M2 preemptor; D lead; D2 wakeupGran"},
-	RuleCPUSliceOver: {"check_preempt_tick", "at the scheduler tick a thread that has run its slice (the base slice, EEVDF's, checked as CFS's was) gives its CPU to the leftmost waiting thread",
-		"N cpu; N2 runnable; D slice; M2 next"},
+	// Linux's EEVDF, kernel/sched/fair.c since 6.6 (cpus.go, eevdf.go).
+	RuleCPUWait: {"check_preempt_wakeup_fair", "a thread wakes to find no idle CPU and is not what its CPU would pick: the running thread is still within its request, or another has an earlier deadline, or the woken one has had more than its share; it waits in a run queue",
+		"N cpu; N2 runnable; D lag; D2 protected; Flag newThread"},
+	RuleCPUWakeupPreempt: {"check_preempt_wakeup_fair", "a woken thread is what its CPU would now pick, eligible with the earliest deadline, and preempts the running thread",
+		"N cpu; M2 preemptor; D lag; Flag ineligible"},
+	RuleCPUSliceOver: {"update_curr", "the running thread's request has run out (update_deadline) or no longer protects it, at the tick or at a wake-up on its CPU: the CPU picks again and gives the CPU to another thread",
+		"N cpu; N2 runnable; D slice; M2 next; Flag atWake"},
 	RuleCPUResume: {"pick_next_task_fair", "a waiting thread gets a CPU, its own or an idle one that pulls it (newidle_balance)",
 		"N cpu; D offFor; Flag pulled"},
 	RuleTraceReader: {"traceReader", "a trace buffer is full: findRunnable runs runtime/trace's writer before anything else, with a new time slice (R3.3)",

@@ -55,7 +55,7 @@ type Scenario struct {
 	// first use.
 	Flags []string
 	// CPUs and Load put the Ms on CPUs scheduled by a model of Linux's
-	// CFS, beside Load busy threads of other programs (cpus:, load:;
+	// EEVDF, beside Load busy threads of other programs (cpus:, load:;
 	// gmp.Config). 0 and 0: every M that can run runs.
 	CPUs, Load int
 	// Source is the file's text.

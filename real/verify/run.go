@@ -579,7 +579,7 @@ func nanosleepSyscalls(cfg gmp.Config) gmp.Config {
 // real Ps take turns on the CPUs, and a model that gives each M a CPU of
 // its own runs them all at once (burst's 4 Ps on 2 CPUs: 302ms against
 // the real 568ms): the model then shares the machine's CPUs among its Ms
-// (Config.CPUs, a model of Linux's CFS), unless the scenario or --cpus
+// (Config.CPUs, a model of Linux's EEVDF), unless the scenario or --cpus
 // says how many CPUs, or --load asks for a busy machine. With as many
 // CPUs as Ps or more it is left alone: there it changes nothing that
 // verify measures, and costs the model's speed.
