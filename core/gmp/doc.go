@@ -61,18 +61,19 @@
 // By default every M that has something to do runs at once, as if it had
 // a CPU of its own and nothing else ran on the machine. With Config.CPUs
 // (cpus:, --cpus) and Config.Load (load:, --load) the Ms are OS threads
-// that a model of Linux's CFS schedules on that many CPUs, beside that
-// many always-runnable threads of other programs (cpus.go, which cites
-// kernel/sched/fair.c): per-CPU run queues ordered by vruntime, slices of
-// sched_latency checked at the 4ms tick, wake-up placement and
-// wake-affinity, wake-up preemption past the wake-up granularity, idle
-// balance. A runnable M without a CPU does not advance, and neither does
+// that a model of Linux's EEVDF schedules on that many CPUs, beside that
+// many always-runnable threads of other programs (cpus.go and eevdf.go,
+// which cite kernel/sched/fair.c): per-CPU run queues, a sleeper's lag
+// kept, the eligible thread with the earliest deadline picked, a request
+// of a base slice checked at the 4ms tick, wake-up placement and
+// wake-affinity, idle balance. A runnable M without a CPU does not advance, and neither does
 // the P it holds: its G's compute, its next step and any signal sent to it
 // wait. With a CPU for every thread and no load this changes no event of
 // any built-in, so the default is that case with the kernel left out. As
 // many CPUs as Ps is not that case: sysmon and the threads without a P
-// are threads too, and CFS lets a woken one preempt only with a lead of
-// vruntime (in purge-coarse on 2 CPUs sysmon once waits 3ms for one).
+// are threads too, and a woken one waits while the running thread is
+// within its request (on 2 CPUs and 2 Ps, sysmon's first wake-up can wait
+// for the tick).
 //
 // # What is modelled
 //
@@ -200,14 +201,14 @@
 //     IdleWake and noise, and without a CPU model, a thread woken after a
 //     long park is late by the machine's measured share and spread
 //     instead (idlewake.go).
-//   - Of the kernel (cpus.go): EEVDF, which replaced CFS's pick in Linux
-//     6.6 (this machine runs 6.18). Under EEVDF a sleeper keeps its lag,
-//     so a thread back from a 50µs usleep back-off runs at once (2006 of
-//     2065 such wake-ups within 20µs in kernel traces of burst,
-//     scripts/wakewait) and a thread woken after a long park waits for
-//     the running one's slice about half the time; the model's CFS
-//     credits long sleepers and makes a third of the short ones wait, so
-//     burst's Ps, 4 on 2 CPUs, idle more (busy 88% against 92-93.5%).
+//   - Of the kernel (cpus.go, eevdf.go), which is EEVDF as Linux 6.18 has
+//     it: the load's threads are one group at one vruntime, not each at
+//     its own; a thread that slept overdrawn is not counted in its
+//     queue's average while it waits there to be eligible. Threads back
+//     from a short sleep wait for a CPU more often than the kernel lets
+//     them (25-40 of 149-158 such wake-ups in burst on 2 CPUs, where
+//     none waited 1ms in kernel traces; scripts/wakewait), and sysmon
+//     waits at times where it ran at once.
 //     Autogroups, which share the CPUs
 //     between sessions before threads; load that sleeps and wakes (the
 //     load's threads never block, so at a given load runs keep the same
