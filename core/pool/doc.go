@@ -71,8 +71,8 @@
 //     off costs one goroutine switch less than ants', where the worker parks
 //     and the woken submitter hands it the task. [DispatchHandoff]
 //  6. Otherwise the worker goes onto the idle stack, stamped with the time as
-//     its last use, and OnWorkerIdle fires before any submit can take it. If
-//     no purge is scheduled, one is scheduled for last use + expiry.
+//     its last use. If no purge is scheduled, one is scheduled for last use +
+//     expiry, and then OnWorkerIdle fires, before any submit can take it.
 //
 // Q, letting the line into the queue: after a task leaves the queue, if the
 // queue is down to half its length or less, the first waiters move their

@@ -134,11 +134,14 @@ func (c *core[T]) finishTask(w *worker[T], panicked bool, value any) (T, afterTa
 	case decide.GoIdle:
 		w.lastUsed = decide.Stamp(now, c.coarse)
 		if c.idle.push(w) {
-			if h := c.hooks.OnWorkerIdle; h != nil {
-				h(WorkerEvent{Worker: w.id, At: c.timeAt(now)})
-			}
+			// The purge is scheduled before the hook runs, so that a hook
+			// that sees the worker idle sees the purge that may stop it
+			// on the pool's clock too.
 			if decide.ArmPurge(c.purge, c.purgeArmed) {
 				c.armPurgeLocked(decide.PurgeDue(w.lastUsed, now, c.expiry, c.coarse), now)
+			}
+			if h := c.hooks.OnWorkerIdle; h != nil {
+				h(WorkerEvent{Worker: w.id, At: c.timeAt(now)})
 			}
 			c.mu.Unlock()
 			return none, waitIdle
