@@ -27,12 +27,7 @@ func TestBusyThreadsTakeTurnsOfABaseSlice(t *testing.T) {
 		t.Fatal(err)
 	}
 	for seed := uint64(1); seed <= 3; seed++ {
-		cfg := sc.Config()
-		cfg.Seed, cfg.Noise, cfg.CPUs = seed, true, 2
-		m, err := gmp.New(cfg, sc.Program())
-		if err != nil {
-			t.Fatal(err)
-		}
+		m := onTwoCPUs(t, sc, seed)
 		on := map[gmp.MID]time.Duration{}
 		var turns []time.Duration
 		m.SetSink(func(e gmp.Event) {
@@ -77,12 +72,7 @@ func TestBurstKeepsItsPsBusyOnTwoCPUs(t *testing.T) {
 		t.Fatal(err)
 	}
 	for seed := uint64(1); seed <= 3; seed++ {
-		cfg := sc.Config()
-		cfg.Seed, cfg.Noise, cfg.CPUs = seed, true, 2
-		m, err := gmp.New(cfg, sc.Program())
-		if err != nil {
-			t.Fatal(err)
-		}
+		m := onTwoCPUs(t, sc, seed)
 		from := map[gmp.PID]time.Duration{}
 		var busy time.Duration
 		m.SetSink(func(e gmp.Event) {
@@ -101,10 +91,22 @@ func TestBurstKeepsItsPsBusyOnTwoCPUs(t *testing.T) {
 		for _, f := range from {
 			busy += end - f
 		}
-		share := 100 * float64(busy) / float64(time.Duration(cfg.Procs)*end)
+		share := 100 * float64(busy) / float64(time.Duration(sc.Config().Procs)*end)
 		t.Logf("seed %d: Ps busy %.1f%%", seed, share)
 		if share < 88.9 || share > 95.4 {
 			t.Errorf("seed %d: the Ps ran goroutines %.1f%% of the run, want within the real runs' 88.9-95.4%%", seed, share)
 		}
 	}
+}
+
+// onTwoCPUs is sc's machine on 2 CPUs, with noise and the seed.
+func onTwoCPUs(t *testing.T, sc *scenarios.Scenario, seed uint64) *gmp.Machine {
+	t.Helper()
+	cfg := sc.Config()
+	cfg.Seed, cfg.Noise, cfg.CPUs = seed, true, 2
+	m, err := gmp.New(cfg, sc.Program())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
