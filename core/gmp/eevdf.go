@@ -63,15 +63,26 @@ func (c *cpuModel) lagOf(k int32, t *osThread, id int32) time.Duration {
 	return c.avgWith(k, id) - t.vr
 }
 
-// protectedFor is how much of its request the thread running on k has
-// left under RUN_TO_PARITY, 0 if none.
-func (c *cpuModel) protectedFor(k int32) time.Duration {
+// running is what runs on CPU k for EEVDF: an M or cpuLoad, with its
+// vruntime and where its deadline and protection are kept; cpuIdle and
+// nils when nothing runs.
+func (c *cpuModel) running(k int32) (id int32, vr time.Duration, dl, prot *time.Duration) {
 	q := &c.cpus[k]
 	switch {
 	case q.curr >= 0:
-		return max(c.th[q.curr].prot-c.th[q.curr].vr, 0)
+		t := &c.th[q.curr]
+		return q.curr, t.vr, &t.dl, &t.prot
 	case q.curr == cpuLoad:
-		return max(q.loadProt-q.loadRunVR, 0)
+		return cpuLoad, q.loadRunVR, &q.loadRunDL, &q.loadProt
+	}
+	return cpuIdle, 0, nil, nil
+}
+
+// protectedFor is how much of its request the thread running on k has
+// left under RUN_TO_PARITY, 0 if none.
+func (c *cpuModel) protectedFor(k int32) time.Duration {
+	if id, vr, _, prot := c.running(k); id != cpuIdle {
+		return max(*prot-vr, 0)
 	}
 	return 0
 }
@@ -92,15 +103,9 @@ func (c *cpuModel) pickEEVDF(k, extra int32) int32 {
 	} else {
 		V, _ = c.avgVR(k, -1)
 	}
-	switch {
-	case q.curr >= 0:
-		if t := &c.th[q.curr]; t.vr <= V && t.vr < t.prot {
-			return q.curr
-		}
-	case q.curr == cpuLoad:
-		if q.loadRunVR <= V && q.loadRunVR < q.loadProt {
-			return cpuLoad
-		}
+	cur, curVR, curDL, curProt := c.running(k)
+	if cur != cpuIdle && curVR <= V && curVR < *curProt {
+		return cur
 	}
 	best, least := int32(cpuIdle), int32(cpuIdle)
 	var bestDL, leastVR time.Duration
@@ -121,11 +126,8 @@ func (c *cpuModel) pickEEVDF(k, extra int32) int32 {
 	if extra >= 0 {
 		consider(extra, c.th[extra].vr, c.th[extra].dl)
 	}
-	switch {
-	case q.curr >= 0:
-		consider(q.curr, c.th[q.curr].vr, c.th[q.curr].dl)
-	case q.curr == cpuLoad:
-		consider(cpuLoad, q.loadRunVR, q.loadRunDL)
+	if cur != cpuIdle {
+		consider(cur, curVR, *curDL)
 	}
 	if best == cpuIdle {
 		return least // rounding left no one at or below V
@@ -138,23 +140,15 @@ func (c *cpuModel) pickEEVDF(k, extra int32) int32 {
 // protection is over; with another thread runnable there, the CPU picks
 // again.
 func (c *cpuModel) reschedule(k int32) bool {
-	q := &c.cpus[k]
-	switch {
-	case q.curr >= 0:
-		t := &c.th[q.curr]
-		if t.vr >= t.dl {
-			t.dl = t.vr + c.slice
-			return true
-		}
-		return t.vr >= t.prot
-	case q.curr == cpuLoad:
-		if q.loadRunVR >= q.loadRunDL {
-			q.loadRunDL = q.loadRunVR + c.slice
-			return true
-		}
-		return q.loadRunVR >= q.loadProt
+	id, vr, dl, prot := c.running(k)
+	if id == cpuIdle {
+		return false
 	}
-	return false
+	if vr >= *dl {
+		*dl = vr + c.slice
+		return true
+	}
+	return vr >= *prot
 }
 
 // saveLag keeps a thread's lag as it leaves CPU k to sleep
