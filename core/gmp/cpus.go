@@ -537,8 +537,8 @@ func heldP(m *M) PID {
 }
 
 // commit gives CPU k to t, which woke onto it and still has work: the
-// thread running there, if any, is preempted (check_preempt_wakeup). t
-// is still k's incoming thread as the preemption's event goes out, so
+// thread running there, if any, is preempted (check_preempt_wakeup_fair).
+// t is still k's incoming thread as the preemption's event goes out, so
 // the event's state shows t on the CPU, as its step's events did.
 func (c *cpuModel) commit(s *Machine, m *M, t *osThread, k int32) {
 	q := &c.cpus[k]
