@@ -17,9 +17,12 @@
 // under 0.2ms (a usleep back-off: 3µs and the timer slack), long from
 // 2ms (a parked thread, sysmon). What ran on the CPU before the woken
 // thread says whether it preempted a running thread (R), took a CPU
-// another thread had just left asleep (S), or an idle one. A turn is a
-// busy thread's time on a CPU, the brief runs of other threads (under
-// 0.5ms) inside it not ending it.
+// another thread had just left asleep (S), or an idle one. The long
+// sleeps of the program's threads other than sysmon are then split by
+// whether a wait of 1ms or more followed, with the median run just before
+// the sleep: under EEVDF a thread that ran longer slept with less lag. A
+// turn is a busy thread's time on a CPU, the brief runs of other threads
+// (under 0.5ms) inside it not ending it.
 package main
 
 import (
@@ -68,6 +71,14 @@ func parseLine(line string) (switchOut, bool) {
 type tally struct {
 	wakes map[string]int // "sleep delay before"
 	turns []float64      // ms
+	// parks are the long sleeps of each thread: how long it ran just
+	// before, and whether it then waited 1ms or more for a CPU.
+	parks map[string][]park
+}
+
+type park struct {
+	ranBefore float64 // ms
+	waited    bool
 }
 
 const (
@@ -97,8 +108,9 @@ func delayKind(ms float64) string {
 }
 
 func read(r io.Reader, comm string) (tally, error) {
-	t := tally{wakes: map[string]int{}}
+	t := tally{wakes: map[string]int{}, parks: map[string][]park{}}
 	last := map[string]string{}      // by thread: the state it last left its CPU in
+	lastRun := map[string]float64{}  // by thread: its last run, ms
 	before := map[string]string{}    // by CPU: what left it last
 	turnOf := map[string]string{}    // by CPU: the busy thread whose turn it is
 	turnFrom := map[string]float64{} // by CPU: when that turn began
@@ -113,9 +125,12 @@ func read(r io.Reader, comm string) (tally, error) {
 		if ours && last[s.task] == "S" {
 			key := sleepKind(s.wait) + "|" + delayKind(s.delay) + "|" + before[s.cpu]
 			t.wakes[key]++
+			if s.wait >= longSleep {
+				t.parks[s.task] = append(t.parks[s.task], park{ranBefore: lastRun[s.task], waited: s.delay >= 1})
+			}
 		}
 		if ours {
-			last[s.task] = s.state
+			last[s.task], lastRun[s.task] = s.state, s.run
 		}
 		switch {
 		case strings.HasPrefix(s.task, "<idle>"):
@@ -170,6 +185,7 @@ func (t tally) write(w io.Writer) {
 			fmt.Fprintf(w, "  ran %s, after %s: %d\n", p[1], p[2], t.wakes[k])
 		}
 	}
+	t.writeParks(w)
 	if len(t.turns) == 0 {
 		return
 	}
@@ -203,4 +219,63 @@ func main() {
 		os.Exit(1)
 	}
 	t.write(os.Stdout)
+}
+
+// writeParks compares the long sleeps after which a thread waited 1ms or
+// more for a CPU with the others, by how long it ran just before it
+// slept: under EEVDF a thread that ran longer has had more than its share
+// when it sleeps, and comes back with no lag to preempt with. In each
+// process (several traces may be read), sysmon, the thread that sleeps
+// long most often, is left out: its passes are not the program's runs.
+// The medians are of each kind's runs.
+func (t tally) writeParks(w io.Writer) {
+	sysmon := map[string]string{} // by process
+	for task, ps := range t.parks {
+		pid := process(task)
+		if s, ok := sysmon[pid]; !ok || len(ps) > len(t.parks[s]) || (len(ps) == len(t.parks[s]) && task < s) {
+			sysmon[pid] = task
+		}
+	}
+	var waited, soon []float64
+	for task, ps := range t.parks {
+		if sysmon[process(task)] == task {
+			continue
+		}
+		for _, p := range ps {
+			if p.waited {
+				waited = append(waited, p.ranBefore)
+			} else {
+				soon = append(soon, p.ranBefore)
+			}
+		}
+	}
+	if len(waited)+len(soon) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "long sleeps of the threads but sysmon, by the run just before: waited 1ms or more %d, median run %s; ran sooner %d, median run %s\n",
+		len(waited), medianMs(waited), len(soon), medianMs(soon))
+}
+
+// process is the process a timehist task name belongs to: NAME[tid/pid]
+// or, for its first thread, NAME[pid].
+func process(task string) string {
+	open := strings.LastIndex(task, "[")
+	if open < 0 || !strings.HasSuffix(task, "]") {
+		return task
+	}
+	id := task[open+1 : len(task)-1]
+	if i := strings.Index(id, "/"); i >= 0 {
+		return id[i+1:]
+	}
+	return id
+}
+
+// medianMs is the median of ms, or "-" for none.
+func medianMs(ms []float64) string {
+	if len(ms) == 0 {
+		return "-"
+	}
+	ms = append([]float64(nil), ms...)
+	sort.Float64s(ms)
+	return strconv.FormatFloat(ms[len(ms)/2], 'f', 3, 64) + "ms"
 }

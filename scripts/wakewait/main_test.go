@@ -77,3 +77,27 @@ func TestOnlyTheProgramsThreadsCount(t *testing.T) {
 		t.Errorf("another command's threads counted: %v %v", got.wakes, got.turns)
 	}
 }
+
+// The long sleeps are compared by the run before them, leaving out each
+// process's sysmon, the thread that sleeps long most often: here 13 in
+// process 10 and 21 in process 20, two traces read one after the other.
+func TestParksByTheRunBefore(t *testing.T) {
+	tl := tally{parks: map[string][]park{
+		"prog[13/10]": {{0.01, false}, {0.01, false}, {0.01, true}},
+		"prog[14/10]": {{2.0, true}, {0.05, false}},
+		"prog[10]":    {{1.0, true}},
+		"prog[21/20]": {{0.02, false}, {0.02, false}, {0.02, true}},
+		"prog[20]":    {{3.0, true}, {0.03, false}},
+	}}
+	var b strings.Builder
+	tl.writeParks(&b)
+	want := "waited 1ms or more 3, median run 2.000ms; ran sooner 2, median run 0.050ms"
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("got %q, want it to say %q", b.String(), want)
+	}
+	for task, pid := range map[string]string{"prog[14/10]": "10", "prog[10]": "10", "odd": "odd"} {
+		if got := process(task); got != pid {
+			t.Errorf("process(%q) = %q, want %q", task, got, pid)
+		}
+	}
+}
