@@ -234,8 +234,7 @@ func (s *Machine) startCPUs() {
 		// A running load thread was picked with a request of a slice,
 		// some way into it.
 		if q := &c.cpus[k]; q.curr == cpuLoad {
-			q.loadRunDL = q.loadRunVR + c.slice
-			q.loadProt = q.loadRunDL
+			c.loadRequest(q)
 		}
 	}
 	q := &c.cpus[0]
@@ -807,8 +806,7 @@ func (c *cpuModel) runLoad(s *Machine, k int32) {
 	q := &c.cpus[k]
 	q.curr = cpuLoad
 	q.loadRunVR = q.loadVR
-	q.loadRunDL = q.loadRunVR + c.slice
-	q.loadProt = q.loadRunDL
+	c.loadRequest(q)
 	q.loadExec = s.now
 	c.ensureTick(s, k)
 }

@@ -78,6 +78,13 @@ func (c *cpuModel) running(k int32) (id int32, vr time.Duration, dl, prot *time.
 	return cpuIdle, 0, nil, nil
 }
 
+// boundedLag is thread id's lag on CPU k as the kernel keeps it when the
+// thread leaves the queue, within the lag limit (update_entity_lag).
+func (c *cpuModel) boundedLag(k int32, t *osThread, id int32) time.Duration {
+	lim := c.lagLimit()
+	return min(max(c.lagOf(k, t, id), -lim), lim)
+}
+
 // protectedFor is how much of its request the thread running on k has
 // left under RUN_TO_PARITY, 0 if none.
 func (c *cpuModel) protectedFor(k int32) time.Duration {
@@ -85,6 +92,13 @@ func (c *cpuModel) protectedFor(k int32) time.Duration {
 		return max(*prot-vr, 0)
 	}
 	return 0
+}
+
+// loadRequest gives q's running load thread its request, picked at
+// its vruntime (set_next_entity).
+func (c *cpuModel) loadRequest(q *cpuRQ) {
+	q.loadRunDL = q.loadRunVR + c.slice
+	q.loadProt = q.loadRunDL
 }
 
 // pickEEVDF is what CPU k runs next (pick_eevdf), with extra (a thread
@@ -155,8 +169,7 @@ func (c *cpuModel) reschedule(k int32) bool {
 // (update_entity_lag, bounded); with negative lag it stays in the queue
 // at its vruntime until it is eligible (DELAY_DEQUEUE).
 func (c *cpuModel) saveLag(k int32, t *osThread, id int32) {
-	lim := c.lagLimit()
-	t.lag = min(max(c.lagOf(k, t, id), -lim), lim)
+	t.lag = c.boundedLag(k, t, id)
 	t.delayed = t.lag < 0
 	t.sleepVR = t.vr
 }
@@ -188,8 +201,7 @@ func (c *cpuModel) placeEntity(k int32, t *osThread, id int32, fresh bool) {
 // migrate moves waiting thread id from CPU from to CPU to, keeping its
 // lag and how far its deadline is (PLACE_REL_DEADLINE).
 func (c *cpuModel) migrate(t *osThread, id, from, to int32) {
-	lim := c.lagLimit()
-	lag := min(max(c.lagOf(from, t, id), -lim), lim)
+	lag := c.boundedLag(from, t, id)
 	rel := t.dl - t.vr
 	V, _ := c.avgVR(to, id)
 	t.vr = V - lag
