@@ -25,9 +25,9 @@ a go statement and its first run, a hand-off between two goroutines on one P,
 the speed of the loop a scenario's cpu action runs for real, how late a
 thread starts when a go statement wakes it after the program has been idle
 2 to 8ms (timed in fresh copies of schedlab), what such a wake-up
-costs the thread that makes it, what a program's first write to its
-output costs more than its later ones (in fresh copies too, untraced and
-traced), how long the network poller takes to return a goroutine
+costs the thread that makes it, what a program's first print and its
+write to its output cost more than its later ones (in fresh copies too,
+untraced and traced), how long the network poller takes to return a goroutine
 whose read became ready, and a round of a goroutine's spinning on a held
 mutex (the CPU's PAUSE instruction). Each is the median of many samples,
 with its spread. The figures are taken in turn, --rounds times over, each

@@ -13,14 +13,15 @@ import (
 
 // profileFixture is a valid cost profile (real/calibrate's test data).
 const (
-	profileFixture   = "../../real/calibrate/testdata/costs.json"
-	profileFixtureV2 = "../../real/calibrate/testdata/costs-v2.json"
-	profileFixtureV3 = "../../real/calibrate/testdata/costs-v3.json"
-	profileFixtureV5 = "../../real/calibrate/testdata/costs-v5.json"
-	profileFixtureV6 = "../../real/calibrate/testdata/costs-v6.json"
-	profileFixtureV7 = "../../real/calibrate/testdata/costs-v7.json"
-	profileFixtureV8 = "../../real/calibrate/testdata/costs-v8.json"
-	profileFixtureV9 = "../../real/calibrate/testdata/costs-v9.json"
+	profileFixture    = "../../real/calibrate/testdata/costs.json"
+	profileFixtureV2  = "../../real/calibrate/testdata/costs-v2.json"
+	profileFixtureV3  = "../../real/calibrate/testdata/costs-v3.json"
+	profileFixtureV5  = "../../real/calibrate/testdata/costs-v5.json"
+	profileFixtureV6  = "../../real/calibrate/testdata/costs-v6.json"
+	profileFixtureV7  = "../../real/calibrate/testdata/costs-v7.json"
+	profileFixtureV8  = "../../real/calibrate/testdata/costs-v8.json"
+	profileFixtureV9  = "../../real/calibrate/testdata/costs-v9.json"
+	profileFixtureV10 = "../../real/calibrate/testdata/costs-v10.json"
 )
 
 // TestCostsChangeTheRunDeterministically: --costs FILE times the model's
@@ -172,14 +173,15 @@ func TestVerifySaysWhichCosts(t *testing.T) {
 	// Each format's profile, and what the report says of it: the figures
 	// calibrate measures for verify that it has, and those it lacks.
 	for _, c := range []struct{ format, fixture, says string }{
-		{"format 1", profileFixture, "(schedlab-costs/1: without the tracer's costs of a go statement and a hand-off, its switch gaps, its wake-up after idle, the waker's cost of a wake-up, a program's first write, the network poller's wake-up, and a mutex's spin, which schedlab calibrate now measures), measured 2026-05-04T10:20:30Z on AMD EPYC, 2 CPUs, linux/amd64, go1.26.8; load average 0.52 before, 0.61 after\n"},
-		{"format 2", profileFixtureV2, "(with the tracer's costs of a go statement and a hand-off; schedlab-costs/2: without its switch gaps, its wake-up after idle, the waker's cost of a wake-up, a program's first write, the network poller's wake-up, and a mutex's spin, which schedlab calibrate now measures), measured 2026-05-04T10:20:30Z"},
-		{"format 3", profileFixtureV3, "(with the tracer's costs of a go statement and a hand-off, and its switch gaps; schedlab-costs/3: without its wake-up after idle, the waker's cost of a wake-up, a program's first write, the network poller's wake-up, and a mutex's spin, which schedlab calibrate now measures), measured 2026-05-04T10:20:30Z"},
-		{"format 5", profileFixtureV5, "(with the tracer's costs of a go statement and a hand-off, its switch gaps, and its wake-up after idle; schedlab-costs/5: without the waker's cost of a wake-up, a program's first write, the network poller's wake-up, and a mutex's spin, which schedlab calibrate now measures), measured 2026-05-04T10:20:30Z"},
-		{"format 6", profileFixtureV6, "(with the tracer's costs of a go statement and a hand-off, its switch gaps, its wake-up after idle, and the waker's cost of a wake-up; schedlab-costs/6: without a program's first write, the network poller's wake-up, and a mutex's spin, which schedlab calibrate now measures), measured 2026-05-04T10:20:30Z"},
-		{"format 7", profileFixtureV7, "(with the tracer's costs of a go statement and a hand-off, its switch gaps, its wake-up after idle, the waker's cost of a wake-up, and a program's first write; schedlab-costs/7: without the network poller's wake-up and a mutex's spin, which schedlab calibrate now measures), measured 2026-05-04T10:20:30Z"},
-		{"format 8", profileFixtureV8, "(with the tracer's costs of a go statement and a hand-off, its switch gaps, its wake-up after idle, the waker's cost of a wake-up, a program's first write, and the network poller's wake-up; schedlab-costs/8: without a mutex's spin, which schedlab calibrate now measures), measured 2026-05-04T10:20:30Z"},
-		{"format 9", profileFixtureV9, "(with the tracer's costs of a go statement and a hand-off, its switch gaps, its wake-up after idle, the waker's cost of a wake-up, a program's first write, the network poller's wake-up, and a mutex's spin), measured 2026-05-04T10:20:30Z"},
+		{"format 1", profileFixture, "(schedlab-costs/1: without the tracer's costs of a go statement and a hand-off, its switch gaps, its wake-up after idle, the waker's cost of a wake-up, a program's first write, the network poller's wake-up, a mutex's spin, and a program's first print, which schedlab calibrate now measures), measured 2026-05-04T10:20:30Z on AMD EPYC, 2 CPUs, linux/amd64, go1.26.8; load average 0.52 before, 0.61 after\n"},
+		{"format 2", profileFixtureV2, "(with the tracer's costs of a go statement and a hand-off; schedlab-costs/2: without its switch gaps, its wake-up after idle, the waker's cost of a wake-up, a program's first write, the network poller's wake-up, a mutex's spin, and a program's first print, which schedlab calibrate now measures), measured 2026-05-04T10:20:30Z"},
+		{"format 3", profileFixtureV3, "(with the tracer's costs of a go statement and a hand-off, and its switch gaps; schedlab-costs/3: without its wake-up after idle, the waker's cost of a wake-up, a program's first write, the network poller's wake-up, a mutex's spin, and a program's first print, which schedlab calibrate now measures), measured 2026-05-04T10:20:30Z"},
+		{"format 5", profileFixtureV5, "(with the tracer's costs of a go statement and a hand-off, its switch gaps, and its wake-up after idle; schedlab-costs/5: without the waker's cost of a wake-up, a program's first write, the network poller's wake-up, a mutex's spin, and a program's first print, which schedlab calibrate now measures), measured 2026-05-04T10:20:30Z"},
+		{"format 6", profileFixtureV6, "(with the tracer's costs of a go statement and a hand-off, its switch gaps, its wake-up after idle, and the waker's cost of a wake-up; schedlab-costs/6: without a program's first write, the network poller's wake-up, a mutex's spin, and a program's first print, which schedlab calibrate now measures), measured 2026-05-04T10:20:30Z"},
+		{"format 7", profileFixtureV7, "(with the tracer's costs of a go statement and a hand-off, its switch gaps, its wake-up after idle, the waker's cost of a wake-up, and a program's first write; schedlab-costs/7: without the network poller's wake-up, a mutex's spin, and a program's first print, which schedlab calibrate now measures), measured 2026-05-04T10:20:30Z"},
+		{"format 8", profileFixtureV8, "(with the tracer's costs of a go statement and a hand-off, its switch gaps, its wake-up after idle, the waker's cost of a wake-up, a program's first write, and the network poller's wake-up; schedlab-costs/8: without a mutex's spin and a program's first print, which schedlab calibrate now measures), measured 2026-05-04T10:20:30Z"},
+		{"format 9", profileFixtureV9, "(with the tracer's costs of a go statement and a hand-off, its switch gaps, its wake-up after idle, the waker's cost of a wake-up, a program's first write, the network poller's wake-up, and a mutex's spin; schedlab-costs/9: without a program's first print, which schedlab calibrate now measures), measured 2026-05-04T10:20:30Z"},
+		{"format 10", profileFixtureV10, "(with the tracer's costs of a go statement and a hand-off, its switch gaps, its wake-up after idle, the waker's cost of a wake-up, a program's first write, the network poller's wake-up, a mutex's spin, and a program's first print), measured 2026-05-04T10:20:30Z"},
 	} {
 		if err := os.WriteFile(def, []byte(mustRead(t, c.fixture)), 0o644); err != nil {
 			t.Fatal(err)

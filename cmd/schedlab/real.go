@@ -584,6 +584,7 @@ func tracedCosts(p *calibrate.Profile) (*gmp.Costs, string, error) {
 		{p.HasFirstWrite(), "a program's first write"},
 		{p.HasNetpollWake(), "the network poller's wake-up"},
 		{p.HasMutexSpin(), "a mutex's spin"},
+		{p.HasFirstPrint(), "a program's first print"},
 	} {
 		if f.has {
 			with = append(with, f.what)

@@ -107,8 +107,10 @@ type Costs struct {
 	// Print is fmt.Println's formatting of a short line, before its
 	// write (print.go).
 	Print time.Duration
-	// FirstPrint is what a program's first print costs more: fmt's
-	// first use (measured 1 to 18µs, median about 5µs).
+	// FirstPrint is what a program's first print costs more before its
+	// write: fmt's first use (measured 1 to 18µs, median about 5µs, on
+	// the AMD EPYC; a profile from calibrate sets this machine's,
+	// first_print).
 	FirstPrint time.Duration
 	// Write is the write system call of a printed line (Syscall's
 	// overhead comes on top).

@@ -12,7 +12,8 @@ import "github.com/schedlab/schedlab/core/sim"
 // first-print): a line into a pipe takes about 0.5µs in all, but a
 // program's first print takes 6 to 50µs, fmt's first use (its code and
 // data paged in, its printer allocated) and the first write's. The first
-// print to start pays Costs.FirstPrint; prints that start while it runs
+// print to start pays Costs.FirstPrint (calibrate's first_print measures
+// it); prints that start while it runs
 // do not, which makes a second goroutine's line a little early. The
 // first write pays Costs.FirstWrite, which a trace shows inside the
 // system call: a profile measures it (calibrate's first_write), the

@@ -21,7 +21,8 @@ func (p *Profile) Costs() (gmp.Costs, error) {
 // hand-off timed as runtime/trace records them (traced_go_create,
 // traced_handoff), from format 3 the switch after an exit and a
 // Gosched timed as the trace's events bound it (switchGaps), and from
-// format 7 a program's first write, traced (traced_first_write). A traced
+// format 7 a program's first write, traced (traced_first_write), and from
+// format 10 its first print's formatting, traced (traced_first_print). A traced
 // program writes an event for every go statement, block, wake-up and
 // start, with a stack for some: that is
 // the instrument's cost, measured the same way as the untraced figures,
@@ -38,6 +39,9 @@ func (p *Profile) TracedCosts() (gmp.Costs, error) {
 	p.switchGaps(&k)
 	if p.HasFirstWrite() {
 		k.FirstWrite = ns(orZero(p.Figures.TracedFirstWrite).Median)
+	}
+	if p.HasFirstPrint() {
+		k.FirstPrint = ns(orZero(p.Figures.TracedFirstPrint).Median)
 	}
 	if err := (&gmp.Config{Procs: 1, Costs: k}).Validate(); err != nil {
 		return gmp.Costs{}, err
@@ -101,6 +105,12 @@ func (p *Profile) costs(goCreate, handoff Figure) (gmp.Costs, error) {
 	// defaults, whose FirstPrint holds it.
 	if p.HasFirstWrite() {
 		k.FirstWrite = ns(orZero(f.FirstWrite).Median)
+	}
+	// What a program's first print takes more before its write (fmt's
+	// first use), measured in the same copies from format 10 on. Before,
+	// the default, measured on another machine.
+	if p.HasFirstPrint() {
+		k.FirstPrint = ns(orZero(f.FirstPrint).Median)
 	}
 	// A wake-up of a parked thread costs the thread that makes it a futex
 	// call (wakecall.go). Formats 1 to 5 did not measure it: none, as in

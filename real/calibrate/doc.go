@@ -107,6 +107,17 @@
 //     gave medians of 4.9-5.8µs untraced and 5.4-6.4µs traced, with a
 //     long tail (p90 12-40µs): the pipe's first use, its reader's first
 //     wake-up and, traced, the tracer's first system call event.
+//   - first_print and traced_first_print: what a program's first
+//     fmt.Println takes more before its write, fmt's first use (its code
+//     paged in, its printer allocated). The same copies print each line
+//     with fmt.Fprintln into a writer that notes when fmt calls it, and
+//     print one more line at once after the first; a copy's sample is the
+//     first line's formatting less that line's, fmt warm
+//     (firstwrite.go). On the Intel Xeon, three calibrations gave medians
+//     of 8.1-11.2µs untraced and 10.1-12.4µs traced (p10-p90 about
+//     4-15µs), where five traced real runs of print-order-2p show main
+//     running 7-24µs from its last go statement to its first print's
+//     write, and a later print about 1µs before its write.
 //   - netpoll_wake: the network poller's wake-up. On 2 Ps with nothing
 //     else to run, a goroutine reads a non-blocking timerfd armed 2ms
 //     ahead through an os.File, which parks it in the poller as a real
@@ -155,6 +166,9 @@
 //	first_write       median     FirstWrite (none in a profile of formats
 //	                             1 to 6)
 //	traced_first_write median    FirstWrite, for verify only
+//	first_print       median     FirstPrint (in a profile of formats 1
+//	                             to 9, the default)
+//	traced_first_print median    FirstPrint, for verify only
 //	netpoll_wake      p10        NetpollWake
 //	                  p90 - p10  NetpollJitter
 //	mutex_spin        median     Spin (in a profile of formats 1 to 8,
@@ -167,7 +181,7 @@
 // verify compares the model with traced real runs, and the tracer is an
 // instrument with a cost of its own on every scheduler event: it times the
 // model with Profile.TracedCosts, the traced figures in place of
-// go_create, handoff and first_write. Every other command (run, tui, export) uses
+// go_create, handoff, first_write and first_print. Every other command (run, tui, export) uses
 // Profile.Costs, untraced. The traced figures are measured as the
 // untraced ones are, never fitted to what verify finds.
 //
@@ -181,7 +195,7 @@
 // A profile is one JSON object, written by Profile.Write and read by Read:
 //
 //	{
-//	  "format": "schedlab-costs/9",
+//	  "format": "schedlab-costs/10",
 //	  "measured": "2026-05-04T10:20:30Z",         RFC 3339
 //	  "machine": {
 //	    "goos": "linux", "goarch": "amd64",        GOOS and GOARCH
@@ -201,6 +215,7 @@
 //	    "traced_park_gap": {…}, "traced_exit_gap": {…}, "traced_yield_gap": {…},
 //	    "pipe_write": {…}, "wake_call": {…}, "first_write": {…},
 //	    "traced_first_write": {…}, "netpoll_wake": {…}, "mutex_spin": {…},
+//	    "first_print": {…}, "traced_first_print": {…},
 //	    "wake_after_idle": {"late_after_ns": 500000, "points": [
 //	      {"idle_ns": 2000000, "rounds": 100, "late": 4, "late_min_ns": 1100000,
 //	       "late_p10_ns": 1219192, "late_median_ns": 2340000,
@@ -211,8 +226,11 @@
 //	}
 //
 // Every field is required but the loads. Profiles of the older formats
-// are still read. One of schedlab-costs/8 has no mutex_spin (and may
-// not): its Spin is the default, and verify's report says so. One of
+// are still read. One of schedlab-costs/9 has neither first_print nor
+// traced_first_print (and may not): its FirstPrint is the default, and
+// verify's report says so. One of schedlab-costs/8 has no mutex_spin
+// either (and may not): its Spin is the default, and verify's report
+// says so. One of
 // schedlab-costs/7 has no netpoll_wake either (and may
 // not): its NetpollWake is futex_wake's 10th percentile and its
 // NetpollJitter four times that, and verify's report says so. One of
@@ -232,7 +250,7 @@
 // saying so. A profile is untrusted input,
 // shared as a scenario is: Parse refuses a file over 1 MiB, text that is
 // not UTF-8 or not JSON, a field it does not know or given twice, a format
-// other than schedlab-costs/9, /8, /7, /6, /5, /4, /3, /2 or /1, and any figure that is missing, not
+// other than schedlab-costs/10, /9, /8, /7, /6, /5, /4, /3, /2 or /1, and any figure that is missing, not
 // positive, over one second (a rate over 10⁶ per µs), or out of order
 // (min ≤ p10 ≤ median ≤ p90 ≤ max), a count of samples outside 1–10⁷,
 // wake_after_idle's points not 1 to 4 or not in ascending order, a point's

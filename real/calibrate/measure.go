@@ -181,14 +181,16 @@ func Measure(ctx context.Context, o Options) (*Profile, error) {
 		run  func()
 	}{
 		{"first_write", func() {
-			untraced, traced, err := firstWrites(ctx, n)
+			untraced, traced, err := firstLines(ctx, n)
 			if err != nil {
 				missing = append(missing, "first_write")
 				childErrs = append(childErrs, err)
 				return
 			}
-			p.Figures.FirstWrite = figurePtr("first_write", untraced)
-			p.Figures.TracedFirstWrite = figurePtr("traced_first_write", traced)
+			p.Figures.FirstWrite = figurePtr("first_write", untraced.write)
+			p.Figures.TracedFirstWrite = figurePtr("traced_first_write", traced.write)
+			p.Figures.FirstPrint = figurePtr("first_print", untraced.print)
+			p.Figures.TracedFirstPrint = figurePtr("traced_first_print", traced.print)
 		}},
 		{"wake_after_idle", func() {
 			var err error

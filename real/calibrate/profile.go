@@ -26,11 +26,12 @@ import (
 // Format 2 added the figures of tracedRows, format 3 those of gapRows,
 // format 4 those of writeRows, format 5 wake_after_idle (idlewake.go),
 // format 6 those of wakeCallRows, format 7 those of firstWriteRows,
-// format 8 those of netpollWakeRows, format 9 those of mutexSpinRows; a
-// profile of an older format, which lacks them, is still read, its costs
-// as before.
+// format 8 those of netpollWakeRows, format 9 those of mutexSpinRows,
+// format 10 those of firstPrintRows; a profile of an older format, which
+// lacks them, is still read, its costs as before.
 const (
-	Format   = "schedlab-costs/9"
+	Format   = "schedlab-costs/10"
+	FormatV9 = "schedlab-costs/9"
 	FormatV8 = "schedlab-costs/8"
 	FormatV7 = "schedlab-costs/7"
 	FormatV6 = "schedlab-costs/6"
@@ -42,7 +43,7 @@ const (
 )
 
 // formats are the layouts a profile may have, the newest first.
-var formats = []string{Format, FormatV8, FormatV7, FormatV6, FormatV5, FormatV4, FormatV3, FormatV2, FormatV1}
+var formats = []string{Format, FormatV9, FormatV8, FormatV7, FormatV6, FormatV5, FormatV4, FormatV3, FormatV2, FormatV1}
 
 // Profile is one machine's measured costs, as schedlab calibrate writes
 // them and --costs reads them.
@@ -108,6 +109,10 @@ type Figures struct {
 	// Since format 9 (mutexSpinRows); absent from profiles of formats 1
 	// to 8.
 	MutexSpin *Figure `json:"mutex_spin,omitempty"`
+	// Since format 10 (firstPrintRows); absent from profiles of formats 1
+	// to 9.
+	FirstPrint       *Figure `json:"first_print,omitempty"`
+	TracedFirstPrint *Figure `json:"traced_first_print,omitempty"`
 }
 
 // orZero is f, or the zero Figure where a profile has none.
@@ -150,7 +155,12 @@ func (p *Profile) HasNetpollWake() bool { return p.HasMutexSpin() || p.Format ==
 
 // HasMutexSpin says whether the profile has format 9's figure: a round of
 // a goroutine spinning on a held sync.Mutex.
-func (p *Profile) HasMutexSpin() bool { return p.Format == Format }
+func (p *Profile) HasMutexSpin() bool { return p.HasFirstPrint() || p.Format == FormatV9 }
+
+// HasFirstPrint says whether the profile has format 10's figures: what a
+// program's first fmt.Println takes more than its later ones before it
+// writes.
+func (p *Profile) HasFirstPrint() bool { return p.Format == Format }
 
 // Figure is a duration measured many times, in nanoseconds: the median
 // and the spread around it.

@@ -53,7 +53,7 @@ func TestBadProfilesAreRefused(t *testing.T) {
 		{"NaN", edit(`"median_ns": 6600`, `"median_ns": NaN`), "costs.json:16:20: not JSON: invalid character 'N' looking for beginning of value"},
 		{"an array", "[1, 2]", "costs.json:1:2: the profile: want a JSON object, got a JSON array"},
 		{"more after the end", good + "{}", "costs.json:92:1: not JSON: invalid character '{' after top-level value"},
-		{"another layout", edit(`"schedlab-costs/1"`, `"schedlab-costs/10"`), `costs.json:2:13: format: want "schedlab-costs/9" (or the older "schedlab-costs/8", "schedlab-costs/7", "schedlab-costs/6", "schedlab-costs/5", "schedlab-costs/4", "schedlab-costs/3", "schedlab-costs/2" or "schedlab-costs/1"), got "schedlab-costs/10"`},
+		{"another layout", edit(`"schedlab-costs/1"`, `"schedlab-costs/11"`), `costs.json:2:13: format: want "schedlab-costs/10" (or the older "schedlab-costs/9", "schedlab-costs/8", "schedlab-costs/7", "schedlab-costs/6", "schedlab-costs/5", "schedlab-costs/4", "schedlab-costs/3", "schedlab-costs/2" or "schedlab-costs/1"), got "schedlab-costs/11"`},
 		{"format 2 without its figures", edit(`"schedlab-costs/1"`, `"schedlab-costs/2"`), `costs.json:13:14: figures.go_create_fresh: missing`},
 		{"format 1 with format 2's figures", edit(`"cpu_work": {`, `"traced_handoff": {"samples": 1, "median_ns": 1, "p10_ns": 1, "p90_ns": 1, "min_ns": 1, "max_ns": 1}, "cpu_work": {`), `figures.traced_handoff: a schedlab-costs/1 profile has no such figure`},
 		{"an unknown field", edit(`"cpus": 2,`, `"cpus": 2, "cores": 4,`), `costs.json:8:16: unknown field "cores"`},
@@ -267,10 +267,11 @@ func sameCostsBut(t *testing.T, before, after *Profile, what string, set func(co
 	}
 }
 
-// A profile of format 3, 4 or 6 is refused, with the file, line and
+// A profile of format 3 or later is refused, with the file, line and
 // column, when it lacks a figure its format added (format 3's gaps, format
-// 4's write, format 6's wake call) or has one out of order; one of an older format that has such a
-// figure is refused too.
+// 4's write, format 6's wake call, and so on to format 10's first print)
+// or has one out of order; one of an older format that has such a figure
+// is refused too.
 func TestBadLaterFiguresAreRefused(t *testing.T) {
 	read := func(name string) string {
 		b, err := os.ReadFile(name)
@@ -281,7 +282,7 @@ func TestBadLaterFiguresAreRefused(t *testing.T) {
 	}
 	v2, v3, v4 := read("testdata/costs-v2.json"), read("testdata/costs-v3.json"), read("testdata/costs-v4.json")
 	v5, v6, v7, v8 := read("testdata/costs-v5.json"), read("testdata/costs-v6.json"), read("testdata/costs-v7.json"), read("testdata/costs-v8.json")
-	v9 := read("testdata/costs-v9.json")
+	v9, v10 := read("testdata/costs-v9.json"), read("testdata/costs-v10.json")
 	for _, c := range []struct {
 		name, data, old, new, want string
 	}{
@@ -303,6 +304,9 @@ func TestBadLaterFiguresAreRefused(t *testing.T) {
 		{"format 9 without its mutex spin", v8, `"schedlab-costs/8"`, `"schedlab-costs/9"`, "costs.json:13:14: figures.mutex_spin: missing"},
 		{"format 8 with a mutex spin", v9, `"schedlab-costs/9"`, `"schedlab-costs/8"`, "figures.mutex_spin: a schedlab-costs/8 profile has no such figure"},
 		{"a mutex spin out of order", v9, `"median_ns": 137,`, `"median_ns": 1370,`, "figures.mutex_spin.p90_ns: 196 is below median 1370"},
+		{"format 10 without its first print", v9, `"schedlab-costs/9"`, `"schedlab-costs/10"`, "costs.json:13:14: figures.first_print: missing"},
+		{"format 9 with a first print", v10, `"schedlab-costs/10"`, `"schedlab-costs/9"`, "figures.first_print: a schedlab-costs/9 profile has no such figure"},
+		{"a traced first print out of order", v10, `"median_ns": 11000,`, `"median_ns": 110000,`, "figures.traced_first_print.p90_ns: 15300 is below median 110000"},
 	} {
 		if !strings.Contains(c.data, c.old) {
 			t.Fatalf("%s: no %q", c.name, c.old)
@@ -438,8 +442,37 @@ func TestMutexSpinFromAProfile(t *testing.T) {
 		k9.Spin = k8.Spin
 	})
 	wantText(t, v9, "mutex spin, a round            137ns   137ns–196ns     137ns–717ns     500      Spin\n",
-		"FirstWrite 2.85µs, IdleWake", ", Spin 137ns; not measured, the defaults: NewM 20µs, PreemptSignal 2µs\n")
-	wantText(t, v8, "; not measured, the defaults: NewM 20µs, PreemptSignal 2µs, Spin 700ns\n")
+		"FirstWrite 2.85µs, IdleWake", ", Spin 137ns; not measured, the defaults: NewM 20µs, PreemptSignal 2µs, FirstPrint 5µs\n")
+	wantText(t, v8, "; not measured, the defaults: NewM 20µs, PreemptSignal 2µs, Spin 700ns, FirstPrint 5µs\n")
+}
+
+// Format 10's first_print and traced_first_print set what a program's
+// first print takes more before its write: the untraced median for every
+// command, the traced one for verify's, where a profile of format 9
+// keeps the default and says it did not measure it. Every other cost
+// stays format 9's.
+func TestFirstPrintFromAProfile(t *testing.T) {
+	v9 := readProfile(t, "testdata/costs-v9.json")
+	v10 := readProfile(t, "testdata/costs-v10.json")
+	if !v10.HasFirstPrint() || !v10.HasMutexSpin() || !v10.HasFirstWrite() || v9.HasFirstPrint() || !v9.HasMutexSpin() {
+		t.Errorf("formats: v10 has the first print %v, the mutex spin %v, the first write %v; v9 has the first print %v, the mutex spin %v",
+			v10.HasFirstPrint(), v10.HasMutexSpin(), v10.HasFirstWrite(), v9.HasFirstPrint(), v9.HasMutexSpin())
+	}
+	sameCostsBut(t, v9, v10, "the first print", func(costs string, k9 gmp.Costs, k10 *gmp.Costs) {
+		if def := gmp.DefaultCosts().FirstPrint; k9.FirstPrint != def {
+			t.Errorf("%s, format 9: FirstPrint %v, want the default %v", costs, k9.FirstPrint, def)
+		}
+		want := map[string]time.Duration{"Costs": 8100 * time.Nanosecond, "TracedCosts": 11000 * time.Nanosecond}[costs]
+		if k10.FirstPrint != want {
+			t.Errorf("%s, format 10: FirstPrint %v, want %v", costs, k10.FirstPrint, want)
+		}
+		k10.FirstPrint = k9.FirstPrint
+	})
+	wantText(t, v10, "first print, the extra         8.1µs   4.3µs–14.2µs    4.1µs–16.0µs    20       FirstPrint\n",
+		"first print traced, the extra  11.0µs  5.0µs–15.3µs    3.2µs–28.0µs    20       FirstPrint (verify)\n",
+		", Spin 137ns, FirstPrint 8.1µs; not measured, the defaults: NewM 20µs, PreemptSignal 2µs\n",
+		"FirstWrite 7.35µs, FirstPrint 11µs\n")
+	wantText(t, v9, "; not measured, the defaults: NewM 20µs, PreemptSignal 2µs, FirstPrint 5µs\n")
 }
 
 // A format 5 profile's wake_after_idle is refused, with the file, line and
@@ -467,7 +500,7 @@ func TestBadWakeAfterIdleIsRefused(t *testing.T) {
 		name, data, old, new, want string
 	}{
 		{"format 5 without it", v4, `"schedlab-costs/4"`, `"schedlab-costs/5"`, "costs.json:13:14: figures.wake_after_idle: missing"},
-		{"format 4 with it", v5, `"schedlab-costs/5"`, `"schedlab-costs/4"`, "figures.wake_after_idle: a schedlab-costs/4 profile has no such figure (schedlab-costs/9 has)"},
+		{"format 4 with it", v5, `"schedlab-costs/5"`, `"schedlab-costs/4"`, "figures.wake_after_idle: a schedlab-costs/4 profile has no such figure (schedlab-costs/10 has)"},
 		{"idle times out of order", v5, `"idle_ns": 3000000`, `"idle_ns": 2000000`, "costs.json:160:22: figures.wake_after_idle.points[1].idle_ns: 2e+06 is not after the point before's 2e+06"},
 		{"more late than rounds", v5, point, strings.Replace(point, `"late": 1,`, `"late": 101,`, 1), "costs.json:152:19: figures.wake_after_idle.points[0].late: want 0 to the 100 rounds, got 101"},
 		{"no rounds", v5, point, strings.Replace(point, `"rounds": 100,`, `"rounds": 0,`, 1), "figures.wake_after_idle.points[0].rounds: want 1 to 10000000 rounds, got 0"},

@@ -83,6 +83,14 @@ var mutexSpinRows = []figureRow{
 	{"mutex_spin", "mutex spin, a round", "Spin", func(f *Figures) Figure { return orZero(f.MutexSpin) }},
 }
 
+// firstPrintRows are the figures format 10 added: what a program's first
+// fmt.Println takes more than its later ones before it writes, fmt's
+// first use (firstwrite.go).
+var firstPrintRows = []figureRow{
+	{"first_print", "first print, the extra", "FirstPrint", func(f *Figures) Figure { return orZero(f.FirstPrint) }},
+	{"traced_first_print", "first print traced, the extra", "FirstPrint (verify)", func(f *Figures) Figure { return orZero(f.TracedFirstPrint) }},
+}
+
 // rows are the duration figures p's format has.
 func (p *Profile) rows() []figureRow {
 	rows := slices.Clone(figureRows)
@@ -113,7 +121,7 @@ type laterRow struct {
 func (p *Profile) laterRows() []laterRow {
 	return []laterRow{{tracedRows, p.HasTraced()}, {gapRows, p.HasGaps()}, {writeRows, p.HasWrite()},
 		{wakeCallRows, p.HasWakeCall()}, {firstWriteRows, p.HasFirstWrite()}, {netpollWakeRows, p.HasNetpollWake()},
-		{mutexSpinRows, p.HasMutexSpin()}}
+		{mutexSpinRows, p.HasMutexSpin()}, {firstPrintRows, p.HasFirstPrint()}}
 }
 
 // WriteText writes the profile for a person: the machine, each figure's
@@ -165,12 +173,18 @@ func (p *Profile) WriteText(w io.Writer) error {
 			}
 		}
 	}
-	// A format before 9 leaves the mutex's spin at the default.
+	// A format before 9 leaves the mutex's spin at the default, one
+	// before 10 the first print's.
 	unmeasured := fmt.Sprintf("NewM %v, PreemptSignal %v", k.NewM, k.PreemptSignal)
 	if p.HasMutexSpin() {
 		later += fmt.Sprintf(", Spin %v", k.Spin)
 	} else {
-		unmeasured = fmt.Sprintf("NewM %v, PreemptSignal %v, Spin %v", k.NewM, k.PreemptSignal, k.Spin)
+		unmeasured += fmt.Sprintf(", Spin %v", k.Spin)
+	}
+	if p.HasFirstPrint() {
+		later += fmt.Sprintf(", FirstPrint %v", k.FirstPrint)
+	} else {
+		unmeasured += fmt.Sprintf(", FirstPrint %v", k.FirstPrint)
 	}
 	fmt.Fprintf(&b, "the model's costs: Newproc %v, Schedule %v, Execute %v, ChanOp %v, Syscall %v, WakeM %v, NetpollWake %v, NetpollJitter %v, UsleepSlack %v, UsleepJitter %v%s; not measured, the defaults: %s\n",
 		k.Newproc, k.Schedule, k.Execute, k.ChanOp, k.Syscall, k.WakeM, k.NetpollWake, k.NetpollJitter, k.UsleepSlack, k.UsleepJitter, later, unmeasured)
@@ -185,6 +199,9 @@ func (p *Profile) WriteText(w io.Writer) error {
 		}
 		if p.HasFirstWrite() {
 			fmt.Fprintf(&b, ", FirstWrite %v", t.FirstWrite)
+		}
+		if p.HasFirstPrint() {
+			fmt.Fprintf(&b, ", FirstPrint %v", t.FirstPrint)
 		}
 		b.WriteByte('\n')
 	} else {
