@@ -1,0 +1,286 @@
+// Command wakeplace reads a kernel scheduler trace of a Go program, as
+// perf script prints the events sched_switch, sched_waking and
+// sched_wakeup, and says where the kernel put the program's threads when
+// they woke: on the CPU they last ran on, on the CPU of the thread that
+// woke them, or on another, and whether another CPU was idle at that
+// moment; and how the program's run time was spread over the CPUs. The
+// model's CPUs (core/gmp/cpus.go, place) stand for this choice
+// (select_task_rq_fair), which no runtime trace shows.
+//
+//	schedlab real pingpong-2p --runs 0 --emit /tmp/pp && cd /tmp/pp && go build -o prog .
+//	perf record -e sched:sched_switch -e sched:sched_waking -e sched:sched_wakeup -o perf.data ./prog t.trace
+//	perf script -i perf.data > s1.txt
+//	go run ./scripts/wakeplace s1.txt s2.txt …
+//
+// Each file is one trace, read on its own and added to the counts; with
+// no file it reads one from standard input. A wake-up is a sched_wakeup of
+// a thread of the program (-comm); the sched_waking before it says which
+// CPU woke it (the one the event came on) and where it last ran
+// (target_cpu), and sched_wakeup where it was put. A CPU is idle while
+// its last switch was to the idle task (swapper), from the trace's first
+// switch on that CPU.
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// event is one line of perf script: a tracepoint on a CPU.
+type event struct {
+	at     float64 // seconds
+	cpu    int
+	comm   string // the task the event came in
+	name   string // sched_switch, sched_waking, sched_wakeup
+	fields map[string]string
+}
+
+// parseLine reads an event line, "COMM PID [CPU] TIME: sched:NAME: k=v …";
+// other lines are not events. A comm may hold spaces, so the line is read
+// from its [CPU] field.
+func parseLine(line string) (event, bool) {
+	open := strings.Index(line, " [")
+	if open < 0 {
+		return event{}, false
+	}
+	close := strings.Index(line[open:], "]")
+	if close < 0 {
+		return event{}, false
+	}
+	cpu, err := strconv.Atoi(line[open+2 : open+close])
+	if err != nil {
+		return event{}, false
+	}
+	head := strings.Fields(line[:open])
+	if len(head) < 2 {
+		return event{}, false
+	}
+	rest := strings.Fields(line[open+close+1:])
+	if len(rest) < 2 || !strings.HasSuffix(rest[0], ":") || !strings.HasPrefix(rest[1], "sched:") {
+		return event{}, false
+	}
+	at, err := strconv.ParseFloat(strings.TrimSuffix(rest[0], ":"), 64)
+	if err != nil {
+		return event{}, false
+	}
+	e := event{at: at, cpu: cpu, comm: strings.Join(head[:len(head)-1], " "),
+		name: strings.TrimSuffix(strings.TrimPrefix(rest[1], "sched:"), ":"), fields: map[string]string{}}
+	if e.name == "" {
+		return event{}, false
+	}
+	for _, kv := range rest[2:] {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			e.fields[k] = v
+		}
+	}
+	return e, true
+}
+
+// A placement is one wake-up's circumstances and outcome.
+type placement struct {
+	waker     string // "the program", "an interrupt", "another task"
+	lastRan   string // "the waker's CPU", "another CPU", "unknown"
+	put       string // "there", "on the waker's CPU", "elsewhere"
+	lastIdle  bool   // the CPU it last ran on was idle (it was not the waker's)
+	otherIdle bool   // a CPU other than the one it was put on was idle
+}
+
+// tally is what the traces showed.
+type tally struct {
+	places map[placement]int
+	ran    map[int]float64 // seconds of the program's threads on each CPU
+	// busiest is, for each trace, the share of the program's run time on
+	// the CPU where it ran most.
+	busiest []float64
+}
+
+func newTally() tally { return tally{places: map[placement]int{}, ran: map[int]float64{}} }
+
+// read adds one trace's events to t.
+func (t *tally) read(r io.Reader, comm string) error {
+	ran := map[int]float64{}
+	curr := map[int]int{}           // CPU -> pid of the running task; absent: unknown
+	waking := map[int]event{}       // pid -> its pending sched_waking
+	running := map[int][2]float64{} // pid of the program -> {cpu, since}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		e, ok := parseLine(sc.Text())
+		if !ok {
+			continue
+		}
+		switch e.name {
+		case "sched_switch":
+			prev, _ := strconv.Atoi(e.fields["prev_pid"])
+			next, _ := strconv.Atoi(e.fields["next_pid"])
+			if r, ok := running[prev]; ok {
+				ran[int(r[0])] += e.at - r[1]
+				delete(running, prev)
+			}
+			curr[e.cpu] = next
+			if e.fields["next_comm"] == comm {
+				running[next] = [2]float64{float64(e.cpu), e.at}
+			}
+		case "sched_waking":
+			pid, _ := strconv.Atoi(e.fields["pid"])
+			waking[pid] = e
+		case "sched_wakeup":
+			if e.fields["comm"] != comm {
+				continue
+			}
+			pid, _ := strconv.Atoi(e.fields["pid"])
+			w, ok := waking[pid]
+			if !ok {
+				continue
+			}
+			delete(waking, pid)
+			put, err1 := strconv.Atoi(e.fields["target_cpu"])
+			last, err2 := strconv.Atoi(w.fields["target_cpu"])
+			if err1 != nil || err2 != nil {
+				continue
+			}
+			t.places[classify(w, last, put, curr, comm)]++
+		}
+	}
+	// A thread still running when the trace ends is not counted for that
+	// last run: where it ends is not known.
+	var sum, most float64
+	for c, d := range ran {
+		t.ran[c] += d
+		sum += d
+		most = max(most, d)
+	}
+	if sum > 0 {
+		t.busiest = append(t.busiest, most/sum)
+	}
+	return sc.Err()
+}
+
+// classify says what a wake-up was: who woke the thread (the waking
+// event's task), where it last ran, where it was put, and whether a CPU
+// other than that one was idle.
+func classify(w event, last, put int, curr map[int]int, comm string) placement {
+	var p placement
+	switch {
+	case w.comm == comm:
+		p.waker = "the program"
+	case strings.HasPrefix(w.comm, "swapper"):
+		p.waker = "an interrupt"
+	default:
+		p.waker = "another task"
+	}
+	switch {
+	case last == w.cpu:
+		p.lastRan = "the waker's CPU"
+	default:
+		p.lastRan = "another CPU"
+		p.lastIdle = curr[last] == 0
+	}
+	switch {
+	case put == last:
+		p.put = "there"
+	case put == w.cpu:
+		p.put = "on the waker's CPU"
+	default:
+		p.put = "elsewhere"
+	}
+	for cpu, pid := range curr {
+		if cpu != put && pid == 0 {
+			p.otherIdle = true
+		}
+	}
+	if _, known := curr[last]; !known {
+		p.lastIdle = false
+	}
+	return p
+}
+
+func (t tally) write(w io.Writer) {
+	keys := make([]placement, 0, len(t.places))
+	total := 0
+	for k, n := range t.places {
+		keys = append(keys, k)
+		total += n
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if a, b := t.places[keys[i]], t.places[keys[j]]; a != b {
+			return a > b
+		}
+		return fmt.Sprint(keys[i]) < fmt.Sprint(keys[j])
+	})
+	fmt.Fprintf(w, "%d wake-ups of the program's threads in %d traces\n", total, len(t.busiest))
+	for _, k := range keys {
+		last := k.lastRan
+		if k.lastIdle {
+			last += ", idle"
+		}
+		idle := "no other CPU idle"
+		if k.otherIdle {
+			idle = "another CPU idle"
+		}
+		fmt.Fprintf(w, "%6d  woken by %s, last ran on %s, put %s (%s)\n", t.places[k], k.waker, last, k.put, idle)
+	}
+	cpus := make([]int, 0, len(t.ran))
+	var sum, most float64
+	for c, s := range t.ran {
+		cpus = append(cpus, c)
+		sum += s
+		most = max(most, s)
+	}
+	sort.Ints(cpus)
+	fmt.Fprintf(w, "the program's run time by CPU:")
+	for _, c := range cpus {
+		fmt.Fprintf(w, " CPU%d %.1fms", c, 1e3*t.ran[c])
+	}
+	if sum > 0 {
+		fmt.Fprintf(w, "; %.0f%% on the busiest", 100*most/sum)
+	}
+	fmt.Fprintln(w)
+	if len(t.busiest) > 0 {
+		fmt.Fprintf(w, "each trace's share on its busiest CPU:")
+		for _, b := range t.busiest {
+			fmt.Fprintf(w, " %.0f%%", 100*b)
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+func main() {
+	comm := flag.String("comm", "prog", "the program's command name, as perf script shows its threads")
+	flag.Usage = func() {
+		fmt.Fprintln(os.Stderr, "usage: perf script -i perf.data > s.txt; wakeplace [-comm NAME] [s.txt …]")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	if *comm == "" {
+		flag.Usage()
+		os.Exit(2)
+	}
+	t := newTally()
+	if flag.NArg() == 0 {
+		if err := t.read(os.Stdin, *comm); err != nil {
+			fmt.Fprintln(os.Stderr, "wakeplace:", err)
+			os.Exit(1)
+		}
+	}
+	for _, name := range flag.Args() {
+		f, err := os.Open(name)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "wakeplace:", err)
+			os.Exit(1)
+		}
+		err = t.read(f, *comm)
+		f.Close()
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "wakeplace: %s: %v\n", name, err)
+			os.Exit(1)
+		}
+	}
+	t.write(os.Stdout)
+}

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// A hand-made perf script: thread 11 runs on CPU 0 from 100.000 and
+// CPU 1 idles. 11 wakes 12, which last ran on CPU 0, and the kernel
+// keeps it there though CPU 1 is idle; 11 wakes 13, which last ran on
+// CPU 1, and it goes back there; a timer (swapper) on CPU 1 wakes 14,
+// which last ran on CPU 0, and it is put on CPU 1. Another program's
+// thread is woken too, and an unrelated event and a header line are read
+// past. 11 runs 2ms on CPU 0, 13 1ms on CPU 1.
+const trace = `# ========
+# captured on: today
+     prog 11 [000] 100.000000: sched:sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=prog next_pid=11 next_prio=120
+  swapper 0 [001] 100.000001: sched:sched_switch: prev_comm=other prev_pid=99 prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120
+     prog 11 [000] 100.000100: sched:sched_waking: comm=prog pid=12 prio=120 target_cpu=000
+     prog 11 [000] 100.000110: sched:sched_wakeup: comm=prog pid=12 prio=120 target_cpu=000
+     prog 11 [000] 100.000200: sched:sched_waking: comm=prog pid=13 prio=120 target_cpu=001
+     prog 11 [000] 100.000210: sched:sched_wakeup: comm=prog pid=13 prio=120 target_cpu=001
+  swapper 0 [001] 100.000220: sched:sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=prog next_pid=13 next_prio=120
+     prog 11 [000] 100.000300: sched:sched_waking: comm=other pid=98 prio=120 target_cpu=001
+     prog 11 [000] 100.000310: sched:sched_wakeup: comm=other pid=98 prio=120 target_cpu=001
+     prog 11 [000] 100.000400: sched:sched_stat_runtime: comm=prog pid=11 runtime=400000 [ns]
+     prog 13 [001] 100.001220: sched:sched_switch: prev_comm=prog prev_pid=13 prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120
+  swapper 0 [001] 100.001500: sched:sched_waking: comm=prog pid=14 prio=120 target_cpu=000
+  swapper 0 [001] 100.001510: sched:sched_wakeup: comm=prog pid=14 prio=120 target_cpu=001
+     prog 11 [000] 100.002000: sched:sched_switch: prev_comm=prog prev_pid=11 prev_prio=120 prev_state=S ==> next_comm=prog next_pid=12 next_prio=120
+`
+
+func TestPlacesAndRunTimes(t *testing.T) {
+	tl := newTally()
+	if err := tl.read(strings.NewReader(trace), "prog"); err != nil {
+		t.Fatal(err)
+	}
+	want := map[placement]int{
+		{waker: "the program", lastRan: "the waker's CPU", put: "there", otherIdle: true}:              1, // 12
+		{waker: "the program", lastRan: "another CPU", lastIdle: true, put: "there", otherIdle: false}: 1, // 13
+		{waker: "an interrupt", lastRan: "another CPU", lastIdle: false, put: "on the waker's CPU"}:    1, // 14
+	}
+	if len(tl.places) != len(want) {
+		t.Errorf("places %v\nwant %v", tl.places, want)
+	}
+	for k, n := range want {
+		if tl.places[k] != n {
+			t.Errorf("%+v: %d, want %d\nall: %v", k, tl.places[k], n, tl.places)
+		}
+	}
+	// 11 ran 2ms on CPU 0, 13 1ms on CPU 1; 12, still running at the
+	// end, is not counted.
+	if got := 1e3 * tl.ran[0]; got < 1.999 || got > 2.001 {
+		t.Errorf("CPU 0: %.4fms, want 2ms", got)
+	}
+	if got := 1e3 * tl.ran[1]; got < 0.999 || got > 1.001 {
+		t.Errorf("CPU 1: %.4fms, want 1ms", got)
+	}
+	if len(tl.busiest) != 1 || tl.busiest[0] < 0.666 || tl.busiest[0] > 0.667 {
+		t.Errorf("busiest shares %v, want one of 2/3", tl.busiest)
+	}
+	var out strings.Builder
+	tl.write(&out)
+	for _, s := range []string{
+		"3 wake-ups of the program's threads in 1 traces\n",
+		"     1  woken by the program, last ran on the waker's CPU, put there (another CPU idle)\n",
+		"     1  woken by the program, last ran on another CPU, idle, put there (no other CPU idle)\n",
+		"     1  woken by an interrupt, last ran on another CPU, put on the waker's CPU (no other CPU idle)\n",
+		"the program's run time by CPU: CPU0 2.0ms CPU1 1.0ms; 67% on the busiest\n",
+		"each trace's share on its busiest CPU: 67%\n",
+	} {
+		if !strings.Contains(out.String(), s) {
+			t.Errorf("the report lacks %q:\n%s", s, out.String())
+		}
+	}
+}
+
+// A line that is not an event, or is cut short, is read past.
+func TestParseLineRefusesOtherLines(t *testing.T) {
+	for _, line := range []string{
+		"",
+		"# ========",
+		"prog 11 [000] 100.0: sched:",
+		"prog 11 [0x0] 100.000000: sched:sched_switch: prev_pid=1",
+		"prog 11 [000] notatime: sched:sched_switch: prev_pid=1",
+		"[000] 100.000000: sched:sched_switch: prev_pid=1",
+		"prog 11 [000 100.000000: sched:sched_switch: prev_pid=1",
+	} {
+		if e, ok := parseLine(line); ok {
+			t.Errorf("%q read as %+v", line, e)
+		}
+	}
+	e, ok := parseLine("  my prog 11 [001] 100.5: sched:sched_waking: comm=x pid=3 target_cpu=000")
+	if !ok || e.comm != "my prog" || e.cpu != 1 || e.at != 100.5 || e.name != "sched_waking" || e.fields["pid"] != "3" {
+		t.Errorf("a comm with a space: %+v, %v", e, ok)
+	}
+}
