@@ -694,7 +694,7 @@ func FuzzParse(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(good)
-	for _, name := range []string{"testdata/costs-v2.json", "testdata/costs-v3.json", "testdata/costs-v4.json", "testdata/costs-v5.json", "testdata/costs-v6.json", "testdata/costs-v7.json", "testdata/costs-v8.json", "testdata/costs-v9.json"} {
+	for _, name := range []string{"testdata/costs-v2.json", "testdata/costs-v3.json", "testdata/costs-v4.json", "testdata/costs-v5.json", "testdata/costs-v6.json", "testdata/costs-v7.json", "testdata/costs-v8.json", "testdata/costs-v9.json", "testdata/costs-v10.json"} {
 		if later, err := os.ReadFile(name); err == nil {
 			f.Add(later)
 		}
