@@ -143,26 +143,26 @@ func firstWriteChild(mode string, stdout *os.File, stderr io.Writer) int {
 		}
 	}
 	w := &stampedWriter{f: stdout}
+	// printLine prints a line and says how long fmt took before its write.
+	printLine := func() (time.Duration, error) {
+		t0 := time.Now()
+		_, err := fmt.Fprintln(w, firstWriteLine)
+		return w.began.Sub(t0), err
+	}
 	var times [2*firstWriteLines + 1]time.Duration
 	for i := range firstWriteLines {
 		runtime.KeepAlive(computeFor(firstWriteIdle))
-		t0 := time.Now()
-		if _, err := fmt.Fprintln(w, firstWriteLine); err != nil {
+		formatted, err := printLine()
+		times[2*i], times[2*i+1] = formatted, w.took
+		if err == nil && i == 0 {
+			// A second line at once: fmt warm, and nothing between the
+			// two lines to slow the second's formatting.
+			times[2*firstWriteLines], err = printLine()
+		}
+		if err != nil {
 			io.WriteString(stderr, err.Error()+"\n")
 			return 1
 		}
-		times[2*i], times[2*i+1] = w.began.Sub(t0), w.took
-		if i > 0 {
-			continue
-		}
-		// A second line at once: fmt warm, and nothing between the two
-		// lines to slow the second's formatting.
-		t0 = time.Now()
-		if _, err := fmt.Fprintln(w, firstWriteLine); err != nil {
-			io.WriteString(stderr, err.Error()+"\n")
-			return 1
-		}
-		times[2*firstWriteLines] = w.began.Sub(t0)
 	}
 	if mode == "traced" {
 		trace.Stop()

@@ -105,9 +105,13 @@ func newTally() tally { return tally{places: map[placement]int{}, ran: map[int]f
 // read adds one trace's events to t.
 func (t *tally) read(r io.Reader, comm string) error {
 	ran := map[int]float64{}
-	curr := map[int]int{}           // CPU -> pid of the running task; absent: unknown
-	waking := map[int]event{}       // pid -> its pending sched_waking
-	running := map[int][2]float64{} // pid of the program -> {cpu, since}
+	curr := map[int]int{}     // CPU -> pid of the running task; absent: unknown
+	waking := map[int]event{} // pid -> its pending sched_waking
+	type run struct {
+		cpu   int
+		since float64
+	}
+	running := map[int]run{} // a thread of the program on a CPU
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
@@ -120,12 +124,12 @@ func (t *tally) read(r io.Reader, comm string) error {
 			prev, _ := strconv.Atoi(e.fields["prev_pid"])
 			next, _ := strconv.Atoi(e.fields["next_pid"])
 			if r, ok := running[prev]; ok {
-				ran[int(r[0])] += e.at - r[1]
+				ran[r.cpu] += e.at - r.since
 				delete(running, prev)
 			}
 			curr[e.cpu] = next
 			if e.fields["next_comm"] == comm {
-				running[next] = [2]float64{float64(e.cpu), e.at}
+				running[next] = run{e.cpu, e.at}
 			}
 		case "sched_waking":
 			pid, _ := strconv.Atoi(e.fields["pid"])
@@ -180,7 +184,8 @@ func classify(w event, last, put int, curr map[int]int, comm string) placement {
 		p.lastRan = "the waker's CPU"
 	default:
 		p.lastRan = "another CPU"
-		p.lastIdle = curr[last] == 0
+		pid, known := curr[last]
+		p.lastIdle = known && pid == 0
 	}
 	switch {
 	case put == last:
@@ -194,9 +199,6 @@ func classify(w event, last, put int, curr map[int]int, comm string) placement {
 		if cpu != put && pid == 0 {
 			p.otherIdle = true
 		}
-	}
-	if _, known := curr[last]; !known {
-		p.lastIdle = false
 	}
 	return p
 }
