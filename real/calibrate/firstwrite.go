@@ -128,8 +128,8 @@ func childFirstLine(ctx context.Context, exe string, traced bool) (print, write 
 // fmt for nothing before its first line, as a scenario's program uses it
 // for nothing before its first print. The later lines' formatting is
 // not the baseline: after the computation it took 0.3-0.9µs untraced
-// and, traced, 1-6µs, where a line printed at once took 0.2-0.3µs either
-// way (five copies of each on the Intel Xeon).
+// and, traced, 0.9-7µs, where a line printed at once took 0.2-0.3µs
+// either way (eight copies on the Intel Xeon, five of them traced).
 func firstWriteChild(mode string, stdout *os.File, stderr io.Writer) int {
 	if mode != "traced" && mode != "untraced" {
 		io.WriteString(stderr, firstWriteEnv+"="+strconv.Quote(quote(mode))+": want traced or untraced\n")
