@@ -85,7 +85,7 @@ func parseLine(line string) (event, bool) {
 // A placement is one wake-up's circumstances and outcome.
 type placement struct {
 	waker     string // "the program", "an interrupt", "another task"
-	lastRan   string // "the waker's CPU", "another CPU", "unknown"
+	lastRan   string // "the waker's CPU", "another CPU"
 	put       string // "there", "on the waker's CPU", "elsewhere"
 	lastIdle  bool   // the CPU it last ran on was idle (it was not the waker's)
 	otherIdle bool   // a CPU other than the one it was put on was idle
@@ -106,7 +106,7 @@ func newTally() tally { return tally{places: map[placement]int{}, ran: map[int]f
 func (t *tally) read(r io.Reader, comm string) error {
 	ran := map[int]float64{}
 	curr := map[int]int{}     // CPU -> pid of the running task; absent: unknown
-	waking := map[int]event{} // pid -> its pending sched_waking
+	waking := map[int]event{} // a thread of the program -> its pending sched_waking
 	type run struct {
 		cpu   int
 		since float64
@@ -132,8 +132,11 @@ func (t *tally) read(r io.Reader, comm string) error {
 				running[next] = run{e.cpu, e.at}
 			}
 		case "sched_waking":
-			pid, _ := strconv.Atoi(e.fields["pid"])
-			waking[pid] = e
+			// Only the program's wake-ups are classified: keep no others.
+			if e.fields["comm"] == comm {
+				pid, _ := strconv.Atoi(e.fields["pid"])
+				waking[pid] = e
+			}
 		case "sched_wakeup":
 			if e.fields["comm"] != comm {
 				continue
