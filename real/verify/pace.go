@@ -89,13 +89,18 @@ func atPace(run Observables, profile Pace) (at, probed bool) {
 // from their probes, beside the profile's if there is one, counts the
 // runs whose probes were off it (r.PaceOff), and notes them.
 func (r *Report) notePace(real []Observables, profile *Pace) {
+	// A run's probe after it is the next run's before, as RealRuns takes
+	// them, and is counted once; a recording written by hand, or pooled
+	// from series taken apart, may hold an after that is no before, and
+	// it is a probe of its own: every probe a run is judged by (atPace)
+	// is among these, so that the off ones below are never none.
 	var probes []Pace
 	for i, run := range real {
 		if run.PaceBefore != nil {
 			probes = append(probes, *run.PaceBefore)
 		}
-		if run.PaceAfter != nil && (i == len(real)-1 || real[i+1].PaceBefore == nil) {
-			probes = append(probes, *run.PaceAfter)
+		if after := run.PaceAfter; after != nil && (i == len(real)-1 || real[i+1].PaceBefore == nil || *real[i+1].PaceBefore != *after) {
+			probes = append(probes, *after)
 		}
 	}
 	if len(probes) == 0 {

@@ -102,6 +102,27 @@ func TestTheReportSaysWhichRunsRanOffThePace(t *testing.T) {
 	}
 }
 
+// A recording of runs whose probes after them are not the next runs'
+// probes before (written by hand, or pooled from series taken at other
+// times) is described whole: the off probe after a run counts though the
+// next run's before is at the pace. verify once indexed an empty list
+// of off probes here.
+func TestAProbeAfterThatIsNoBeforeCounts(t *testing.T) {
+	runs := controlRuns(time.Millisecond, 0.5)[:3]
+	fast, slow := fastPace, slowPace
+	runs[0].PaceBefore, runs[0].PaceAfter = &fast, &slow
+	runs[1].PaceBefore, runs[1].PaceAfter = &fast, &fast
+	runs[2].PaceBefore, runs[2].PaceAfter = &fast, &fast
+	rep := &Report{}
+	rep.notePace(runs, &xeonPace)
+	if rep.PaceProbed != 3 || rep.PaceOff != 1 {
+		t.Errorf("probed %d, off %d; want 3 and 1", rep.PaceProbed, rep.PaceOff)
+	}
+	if !strings.Contains(rep.Pace, "in 5 probes") || !hasNote(rep, "1 of the 3 real runs had a probe of the machine's pace beside them off the profile's by 20% or more (a hand-off 398ns, a spin round 182ns") {
+		t.Errorf("pace %q, notes %q", rep.Pace, rep.Notes)
+	}
+}
+
 // Recorded runs keep their probes, and verify --real-from reports them as
 // it would have when the runs ran, against the profile's pace if the costs
 // have one; the probes do not change what is judged.

@@ -292,7 +292,9 @@ func TestAnUnmarkedRecordingIsNamed(t *testing.T) {
 
 // FuzzParseRecording reads any bytes as a recording, as --real-from reads
 // a file anyone may send: whatever the bytes, a recording whose every
-// figure is in range, or an error on one line that names the file.
+// figure is in range, or an error on one line that names the file; and a
+// recording taken is judged, its pace described and its report written,
+// as verify would, without a panic.
 func FuzzParseRecording(f *testing.F) {
 	dir := f.TempDir()
 	written := func(rec *Recording) []byte {
@@ -313,6 +315,13 @@ func FuzzParseRecording(f *testing.F) {
 	f.Add([]byte(`{"schedlab_recording": 1, "runs": [{"untraced": true, "ended": "deadlock"}]}`))
 	// With the pace probed around each run, one probe slow.
 	f.Add(written(recordingOf("steal", 2, paced(controlRuns(time.Millisecond, 0.5)[:3], fastPace, slowPace, fastPace, fastPace))))
+	// Pooled from two series: the first run's probe after it is slow, the
+	// next run's before it fast.
+	pooled := paced(controlRuns(time.Millisecond, 0.5)[:3], fastPace, slowPace, fastPace, fastPace)
+	fast := fastPace
+	pooled[1].PaceBefore = &fast
+	f.Add(written(recordingOf("steal", 2, pooled)))
+	model := controlRuns(time.Millisecond, 0.5)[:3]
 	f.Fuzz(func(t *testing.T, data []byte) {
 		rec, err := ParseRecording("f.json", data)
 		if err != nil {
@@ -333,6 +342,17 @@ func FuzzParseRecording(f *testing.F) {
 					t.Fatalf("took a probe %+v", *p)
 				}
 			}
+		}
+		rep := &Report{Scenario: rec.Scenario, Seeds: []uint64{1, 2, 3}, Runs: len(rec.Runs)}
+		rep.notePace(rec.Runs, &xeonPace)
+		var ended []string
+		if rec.Runs[0].Untraced {
+			ended = []string{"deadlock", "deadlock", "deadlock"}
+		}
+		rep.judgeScenario(model, rec.Runs, true, ended)
+		var text strings.Builder
+		if err := rep.WriteText(&text); err != nil {
+			t.Fatal(err)
 		}
 	})
 }
