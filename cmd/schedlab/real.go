@@ -236,7 +236,8 @@ func newVerifyCmd(stdout io.Writer) *cobra.Command {
 		control bool
 		format  string
 		// The folders of recordings: see verify.Recording.
-		record, realFrom, controlFrom string
+		record                string
+		realFrom, controlFrom []string
 	)
 	cmd := &cobra.Command{
 		Use:   "verify NAME|FILE|--all",
@@ -309,14 +310,23 @@ what a change to the model or its costs does against the same runs. And
 --control-from DIR judges the series recorded in DIR against the real runs
 as --control's second series is: two series taken hours apart, on a machine
 whose other work has changed between them, differ on more observables than
-two that follow each other, and that count is the floor for a model's.`,
+two that follow each other, and that count is the floor for a model's.
+
+Both take several folders (--real-from A,B,C or the flag again), whose
+runs are pooled into one sample: a series takes seconds, and a shared
+machine's state in those seconds decides much of it, so series recorded at
+different times of the day, pooled, are a sample of the machine rather than
+of a moment. On the project's virtual machine two single series taken hours
+apart differed on up to 25 observables after the correction, and pools of
+three on 2 to 5.`,
 		Example: `  schedlab verify tour
   schedlab verify steal --runs 20 --seeds 20
   schedlab verify --all --format json
   schedlab verify pingpong --costs builtin
   schedlab verify --all --control
   schedlab verify --all --record runs-morning
-  schedlab verify --all --real-from runs-morning --control-from runs-evening`,
+  schedlab verify --all --real-from runs-morning --control-from runs-evening
+  schedlab verify --all --real-from runs-9h,runs-13h,runs-17h`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if all {
 				if len(args) > 0 {
@@ -365,7 +375,7 @@ two that follow each other, and that count is the floor for a model's.`,
 			// The machine's pace is probed around real runs, and set
 			// beside the profile's when the profile measured one.
 			var pace func() (verify.Pace, bool)
-			if realFrom == "" {
+			if len(realFrom) == 0 {
 				pace = calibrate.MeasurePace
 			}
 			var profilePace *verify.Pace
@@ -390,7 +400,7 @@ two that follow each other, and that count is the floor for a model's.`,
 			}
 			var unrecorded []string
 			if all {
-				if list, unrecorded, err = recordedOnly(list, realFrom, controlFrom); err != nil {
+				if list, unrecorded, err = recordedOnly(list, slices.Concat(realFrom, controlFrom)...); err != nil {
 					return err
 				}
 			}
@@ -447,8 +457,8 @@ two that follow each other, and that count is the floor for a model's.`,
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text, or json (one object per scenario)")
 	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletions("text", "json"))
 	cmd.Flags().StringVar(&record, "record", "", "keep the real runs' figures in this directory, one file a scenario, for --real-from and --control-from (--force: over a series recorded there before)")
-	cmd.Flags().StringVar(&realFrom, "real-from", "", "judge the model against the real runs recorded in this directory (by --record), running nothing")
-	cmd.Flags().StringVar(&controlFrom, "control-from", "", "judge the real runs recorded in this directory against the real runs, as --control judges its second series")
+	cmd.Flags().StringSliceVar(&realFrom, "real-from", nil, "judge the model against the real runs recorded in this directory (by --record), running nothing; several directories (A,B or the flag again) are pooled as one sample")
+	cmd.Flags().StringSliceVar(&controlFrom, "control-from", nil, "judge the real runs recorded in this directory against the real runs, as --control judges its second series; several are pooled")
 	for _, name := range []string{"record", "real-from", "control-from"} {
 		_ = cmd.MarkFlagDirname(name)
 	}
@@ -501,11 +511,19 @@ func recordedOnly(list []*scenarios.Scenario, dirs ...string) (kept []*scenarios
 // recordingFlags refuses what the recording flags cannot do together:
 // --real-from runs nothing, so the flags of a real run and --record have
 // nothing to act on, and one control series is judged at a time.
-func recordingFlags(cmd *cobra.Command, record, realFrom, controlFrom string, control bool) error {
-	if control && controlFrom != "" {
+func recordingFlags(cmd *cobra.Command, record string, realFrom, controlFrom []string, control bool) error {
+	for _, f := range []struct {
+		name string
+		dirs []string
+	}{{"real-from", realFrom}, {"control-from", controlFrom}} {
+		if cmd.Flags().Changed(f.name) && (len(f.dirs) == 0 || slices.Contains(f.dirs, "")) {
+			return usageError{fmt.Errorf("--%s: an empty folder name", f.name)}
+		}
+	}
+	if control && len(controlFrom) > 0 {
 		return usageError{errors.New("--control runs a second series and --control-from reads one: give one of them")}
 	}
-	if realFrom == "" {
+	if len(realFrom) == 0 {
 		return nil
 	}
 	if record != "" {

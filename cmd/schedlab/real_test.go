@@ -42,6 +42,9 @@ func TestRealAndVerifyRefuseWhatTheyCannotDo(t *testing.T) {
 		{[]string{"verify", "tour", "--real-from", "d", "--runs", "3"}, "--runs is about running the real program, and --real-from runs nothing"},
 		{[]string{"verify", "tour", "--real-from", "d", "--emit", "e"}, "--emit is about running the real program"},
 		{[]string{"verify", "tour", "--real-from", "/nonexistent"}, "/nonexistent/tour.json: no recording of tour here (verify --record /nonexistent writes one)"},
+		{[]string{"verify", "tour", "--real-from", ""}, "--real-from: an empty folder name"},
+		{[]string{"verify", "tour", "--real-from", "d,"}, "--real-from: an empty folder name"},
+		{[]string{"verify", "tour", "--real-from", "d", "--control-from", ""}, "--control-from: an empty folder name"},
 	} {
 		code, _, errOut := cli(t, c.args...)
 		if code != exitUsage || !strings.Contains(errOut, c.want) {
@@ -212,6 +215,39 @@ func TestVerifyAllJudgesWhatWasRecorded(t *testing.T) {
 	code, _, errOut = cli(t, "verify", "--all", "--real-from", t.TempDir())
 	if code != exitUsage || !strings.Contains(errOut, "no recording of any built-in in ") {
 		t.Errorf("an empty folder: exit %d, %s", code, errOut)
+	}
+
+	// Pooled with a folder that holds runnext alone, the two judge
+	// runnext on the runs of both, and name timer-1p as not judged.
+	more := t.TempDir()
+	sc, err := scenarios.Load("runnext")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &verify.Recording{Scenario: "runnext", Procs: sc.Config().Procs, CPUs: runtime.NumCPU(), Go: "go1.26.8", LoadBefore: "2", LoadAfter: "3",
+		Runs: []verify.Observables{{Makespan: 1200, Goroutines: 3, Utilisation: 0.8}}}
+	if err := verify.WriteRecording(more, rec); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut = cli(t, "verify", "--all", "--seeds", "1", "--real-from", dir+","+more)
+	if code != exitOK {
+		t.Fatalf("pooled: exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{
+		"runnext: the model (seed 1, noise on) against 3 real runs (go1.26.8, GOMAXPROCS=1; load average 1.00–3.00 before and after the 2 series",
+		"note: the real runs are those recorded in " + verify.RecordingPath(dir, "runnext") + " (2), " + verify.RecordingPath(more, "runnext") + " (1), judged as one sample",
+		"\nnot judged, for want of a recording: tour, overflow, steal, ",
+	} {
+		if !strings.Contains(out, strings.ReplaceAll(want, "\\n", "\n")) {
+			t.Errorf("pooled: the report lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "timer-1p: the model") {
+		t.Errorf("pooled: timer-1p, in one folder only, was judged:\n%s", out)
+	}
+	code, _, errOut = cli(t, "verify", "runnext", "--real-from", dir+","+more+","+dir)
+	if code != exitUsage || !strings.Contains(errOut, dir+" is given twice") {
+		t.Errorf("a folder twice: exit %d, %s", code, errOut)
 	}
 }
 

@@ -25,7 +25,8 @@ type Control struct {
 	// Load is the machine's load around the second series.
 	Load string `json:"load"`
 	// From is the recording the second series was read from
-	// (Options.ControlFrom); empty when it ran right after the first.
+	// (Options.ControlFrom), or the recordings with how many runs each
+	// had; empty when it ran right after the first.
 	From string `json:"from,omitempty"`
 	Rows []Row  `json:"rows"`
 }

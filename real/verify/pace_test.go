@@ -144,7 +144,7 @@ func TestRecordedProbesReachTheReport(t *testing.T) {
 	}
 	judge := func(profile *Pace) *Report {
 		t.Helper()
-		rep, err := Scenario(context.Background(), sc, Options{Seeds: 5, Runs: 99, RealFrom: dir, ProfilePace: profile})
+		rep, err := Scenario(context.Background(), sc, Options{Seeds: 5, Runs: 99, RealFrom: []string{dir}, ProfilePace: profile})
 		if err != nil {
 			t.Fatal(err)
 		}

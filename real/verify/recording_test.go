@@ -202,7 +202,7 @@ func TestScenarioJudgesRecordings(t *testing.T) {
 	if err := WriteRecording(second, recordingOf(sc.Name, cfg.Procs, slower)); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := Scenario(context.Background(), sc, Options{Seeds: 5, Runs: 99, RealFrom: first, ControlFrom: second})
+	rep, err := Scenario(context.Background(), sc, Options{Seeds: 5, Runs: 99, RealFrom: []string{first}, ControlFrom: []string{second}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,13 +262,15 @@ func TestAnUnmarkedRecordingIsNamed(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, c := range []struct {
-			real, control string
+			real, control []string
 			named         []string
 		}{
-			{old, "", []string{old}},
-			{marked, old, []string{old}},
-			{old, marked, []string{old}},
-			{marked, marked, nil},
+			{[]string{old}, nil, []string{old}},
+			{[]string{marked}, []string{old}, []string{old}},
+			{[]string{old}, []string{marked}, []string{old}},
+			{[]string{marked}, []string{marked}, nil},
+			// Pooled: each unmarked recording is named.
+			{[]string{marked, old}, nil, []string{old}},
 		} {
 			rep, err := Scenario(context.Background(), sc, Options{Seeds: 3, Runs: 99, RealFrom: c.real, ControlFrom: c.control})
 			if err != nil {

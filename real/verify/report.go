@@ -389,9 +389,9 @@ func (u unit) format(v float64) string {
 // WriteText writes the report as a table.
 func (r *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
-	seeds := fmt.Sprint(r.Seeds[0])
+	seeds := fmt.Sprintf("seed %d", r.Seeds[0])
 	if len(r.Seeds) > 1 {
-		seeds = fmt.Sprintf("%d–%d", r.Seeds[0], r.Seeds[len(r.Seeds)-1])
+		seeds = fmt.Sprintf("seeds %d–%d", r.Seeds[0], r.Seeds[len(r.Seeds)-1])
 	}
 	noise := "exact"
 	if r.Noise {
@@ -401,7 +401,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	// carry text from the scenario file or the machine: shown, never sent
 	// to the terminal raw, and no tab or line break of theirs moves a
 	// column (a note keeps the lines of an error's hint).
-	fmt.Fprintf(&b, "%s: the model (seeds %s, %s) against %d real run%s", safetext.Term(r.Scenario), seeds, noise, r.Runs, plural(r.Runs))
+	fmt.Fprintf(&b, "%s: the model (%s, %s) against %d real run%s", safetext.Term(r.Scenario), seeds, noise, r.Runs, plural(r.Runs))
 	if r.Runs > 0 {
 		fmt.Fprintf(&b, " (%s, GOMAXPROCS=%d; %s)", safetext.Term(r.Go), r.Procs, safetext.Term(r.Load))
 	}

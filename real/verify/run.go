@@ -41,13 +41,16 @@ type Options struct {
 	// judges that second series against the first as the model is judged
 	// (Report.Control): how often the runtime differs from itself.
 	Control bool
-	// RealFrom, if set, is a folder of recordings (Recording): the
-	// model is judged against the scenario's recorded runs, and no
-	// program is built or run. ControlFrom is such a folder whose
-	// recording is judged against the real runs as Control's second
-	// series is: two series taken at different times. Record, if set, is
-	// a folder to write the real runs into as a recording.
-	RealFrom, ControlFrom, Record string
+	// RealFrom, if set, is folders of recordings (Recording): the model
+	// is judged against the scenario's recorded runs, those of every
+	// folder as one sample (pooled.go), and no program is built or run.
+	// ControlFrom is such folders whose recordings are judged against
+	// the real runs as Control's second series is: series taken at
+	// different times.
+	RealFrom, ControlFrom []string
+	// Record, if set, is a folder to write the real runs into as a
+	// recording.
+	Record string
 	// Pace, if set, probes the machine's pace (Pace) before each real run
 	// and after the last; ProfilePace, if set, is the pace the costs'
 	// profile measured, which the report sets the probes beside
@@ -271,17 +274,22 @@ type series struct {
 // loads.
 func realSeries(ctx context.Context, sc *scenarios.Scenario, cfg gmp.Config, o Options, rep *Report) (real []Observables, second *series, untraced bool, err error) {
 	untraced = !prog.Traced(sc)
-	if o.RealFrom != "" {
-		rec, err := readSeries(o.RealFrom, sc, cfg.Procs, untraced)
+	if len(o.RealFrom) > 0 {
+		p, err := readPooled(o.RealFrom, sc, cfg.Procs, untraced)
 		if err != nil {
 			return nil, nil, false, err
 		}
-		rep.Go, rep.LoadBefore, rep.LoadAfter, rep.Runs = rec.Go, rec.LoadBefore, rec.LoadAfter, len(rec.Runs)
-		rep.Load = DescribeLoad(rep.LoadBefore, rep.LoadAfter)
-		real = rec.Runs
-		path := RecordingPath(o.RealFrom, sc.Name)
-		rep.Notes = append(rep.Notes, fmt.Sprintf("the real runs are those recorded in %s: none ran now", path))
-		if !untraced && !rec.EndMarked {
+		// Of several series, the load before the first and after the
+		// last; the report's load line gives the range over them all.
+		rep.Go, rep.LoadBefore, rep.LoadAfter, rep.Runs = p.goVersion, p.before[0], p.after[len(p.after)-1], len(p.runs)
+		rep.Load = p.load()
+		real = p.runs
+		if len(p.paths) == 1 {
+			rep.Notes = append(rep.Notes, fmt.Sprintf("the real runs are those recorded in %s: none ran now", p.from()))
+		} else {
+			rep.Notes = append(rep.Notes, fmt.Sprintf("the real runs are those recorded in %s, judged as one sample: none ran now", p.from()))
+		}
+		for _, path := range p.unmarked {
 			rep.Notes = append(rep.Notes, unmarkedNote(path))
 		}
 	} else {
@@ -313,14 +321,13 @@ func realSeries(ctx context.Context, sc *scenarios.Scenario, cfg gmp.Config, o O
 			second = &series{runs: runs[o.Runs:], load: DescribeLoad(rep.LoadAfter, LoadAverage())}
 		}
 	}
-	if o.ControlFrom != "" {
-		rec, err := readSeries(o.ControlFrom, sc, cfg.Procs, untraced)
+	if len(o.ControlFrom) > 0 {
+		p, err := readPooled(o.ControlFrom, sc, cfg.Procs, untraced)
 		if err != nil {
 			return nil, nil, false, err
 		}
-		path := RecordingPath(o.ControlFrom, sc.Name)
-		second = &series{runs: rec.Runs, load: DescribeLoad(rec.LoadBefore, rec.LoadAfter), from: path}
-		if !untraced && !rec.EndMarked {
+		second = &series{runs: p.runs, load: p.load(), from: p.from()}
+		for _, path := range p.unmarked {
 			rep.Notes = append(rep.Notes, unmarkedNote(path))
 		}
 	}
