@@ -315,10 +315,11 @@ two that follow each other, and that count is the floor for a model's.
 Both take several folders (--real-from A,B,C or the flag again), whose
 runs are pooled into one sample: a series takes seconds, and a shared
 machine's state in those seconds decides much of it, so series recorded at
-different times of the day, pooled, are a sample of the machine rather than
-of a moment. On the project's virtual machine two single series taken hours
-apart differed on up to 25 observables after the correction, and pools of
-three on 2 to 5.`,
+different times, pooled, are a sample of the machine over that period
+rather than of a moment. On the project's virtual machine two single series
+of one day differed on 3 to 25 observables after the correction, and pools
+of three series of one afternoon on 2 to 5; the night's pooled series
+differed from the afternoon's on 18, the machine being slower then.`,
 		Example: `  schedlab verify tour
   schedlab verify steal --runs 20 --seeds 20
   schedlab verify --all --format json

@@ -18,12 +18,14 @@ import (
 // --all's observables after the correction for many tests, and taken
 // five or six hours apart on 20 and 25, so a model judged against one
 // series is judged as much against that moment as against the runtime.
-// Pooled from three series taken hours apart, the runtime differed from
-// three others on 2 to 5 (docs/fidelity.md,
-// "Series pooled across the day"): the pooled runs are a sample of what
-// the machine does, not of what it did for a few seconds. --real-from
-// and --control-from take several folders for this, their runs in the
-// order the folders are given.
+// Pooled from three series of one afternoon, the runtime differed from
+// three others of it on 2 to 5 (docs/fidelity.md, "Series pooled across
+// the day"): the pooled runs are a sample of what the machine did over
+// the afternoon, not for a few seconds. The evening's and the night's,
+// pooled, still differed from the afternoon's on 18: pooling averages
+// the moments of a period, not the periods. --real-from and
+// --control-from take several folders for this, their runs in the order
+// the folders are given.
 
 // maxPooledFolders is the most folders one judgement reads: each may
 // hold a recording as large as any (maxRecordingBytes), read one at a
