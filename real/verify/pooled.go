@@ -2,6 +2,7 @@ package verify
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -119,8 +120,8 @@ func (p *pooled) load() string {
 	lo, hi, known := 0.0, 0.0, 0
 	for _, s := range append(append([]string(nil), p.before...), p.after...) {
 		v, err := strconv.ParseFloat(s, 64)
-		if err != nil || v < 0 {
-			continue
+		if err != nil || !(v >= 0) || math.IsInf(v, 1) {
+			continue // "unknown", or text no load average is
 		}
 		if known == 0 || v < lo {
 			lo = v

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -36,19 +37,24 @@ func TestPooledSeriesAreOneSample(t *testing.T) {
 		}
 		return rep
 	}
-	pooled, one := judge([]string{a, b}, nil), judge([]string{whole}, nil)
-	if pooled.Runs != 5 || !reflect.DeepEqual(pooled.Rows, one.Rows) {
-		t.Errorf("pooled: %d runs, rows %+v; want 5 runs and the rows of one recording of them all, %+v", pooled.Runs, pooled.Rows, one.Rows)
+	pool, one := judge([]string{a, b}, nil), judge([]string{whole}, nil)
+	if pool.Runs != 5 || !reflect.DeepEqual(pool.Rows, one.Rows) {
+		t.Errorf("pooled: %d runs, rows %+v; want 5 runs and the rows of one recording of them all, %+v", pool.Runs, pool.Rows, one.Rows)
 	}
-	if want := fmt.Sprintf("load average 0.52–1.40 before and after the 2 series, on %d CPUs", runtime.NumCPU()); pooled.Load != want {
-		t.Errorf("load %q, want %q", pooled.Load, want)
+	if want := fmt.Sprintf("load average 0.52–1.40 before and after the 2 series, on %d CPUs", runtime.NumCPU()); pool.Load != want {
+		t.Errorf("load %q, want %q", pool.Load, want)
 	}
-	if pooled.LoadBefore != "0.52" || pooled.LoadAfter != "1.40" {
-		t.Errorf("loads %s before, %s after; want the first series' before and the last's after", pooled.LoadBefore, pooled.LoadAfter)
+	// A load that is no number is left out of the range.
+	odd := &pooled{paths: []string{"x", "y"}, before: []string{"unknown", "NaN"}, after: []string{"0.70", "+Inf"}}
+	if want := fmt.Sprintf("load average 0.70–0.70 before and after the 2 series, on %d CPUs", runtime.NumCPU()); odd.load() != want {
+		t.Errorf("loads unknown, NaN, 0.70, +Inf: %q, want %q", odd.load(), want)
+	}
+	if pool.LoadBefore != "0.52" || pool.LoadAfter != "1.40" {
+		t.Errorf("loads %s before, %s after; want the first series' before and the last's after", pool.LoadBefore, pool.LoadAfter)
 	}
 	want := fmt.Sprintf("the real runs are those recorded in %s (2), %s (3), judged as one sample: none ran now", RecordingPath(a, sc.Name), RecordingPath(b, sc.Name))
-	if !hasNote(pooled, want) {
-		t.Errorf("notes %q, want %q", pooled.Notes, want)
+	if !hasNote(pool, want) {
+		t.Errorf("notes %q, want %q", pool.Notes, want)
 	}
 
 	ctl := judge([]string{whole}, []string{b, a}).Control
@@ -95,6 +101,7 @@ func TestPooledRecordingsAreRefused(t *testing.T) {
 		{"two toolchains", []string{a, older}, RecordingPath(a, sc.Name) + " was built by go1.26.8 and " + RecordingPath(older, sc.Name) + " by go1.25.3"},
 		{"a folder without it", []string{a, empty}, RecordingPath(empty, sc.Name) + ": no recording of timer-1p here"},
 		{"too many runs", []string{big1, big2}, RecordingPath(big2, sc.Name) + ": more than 10000 runs in all"},
+		{"too many folders", slices.Repeat([]string{a}, maxPooledFolders+1), "101 folders of recordings: at most 100"},
 	} {
 		for _, control := range []bool{false, true} {
 			o := Options{Seeds: 3, Runs: 99, RealFrom: c.dirs}
