@@ -9,7 +9,8 @@
 //
 // It is two programs in one. With -busy N it is the workload: on 2 Ps,
 // N goroutines compute for -for (150ms unless told), checking the clock,
-// while main waits; run it under perf:
+// while main waits (and with -trace FILE, runtime/trace records it, as
+// verify's real programs are recorded); run it under perf:
 //
 //	go build -o /tmp/sysmonsleep ./scripts/sysmonsleep
 //	perf record -e syscalls:sys_enter_nanosleep -e syscalls:sys_exit_nanosleep -o p.data /tmp/sysmonsleep -busy 1
@@ -31,6 +32,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"runtime/trace"
 	"sort"
 	"strconv"
 	"strings"
@@ -157,9 +159,21 @@ func plural(n int) string {
 }
 
 // work is the workload: on 2 Ps, busy goroutines each compute for d,
-// reading the clock as they go, while main waits for them.
-func work(busy int, d time.Duration) {
+// reading the clock as they go, while main waits for them; traced into
+// traceFile if it is not empty, as verify's real programs are.
+func work(busy int, d time.Duration, traceFile string) error {
 	runtime.GOMAXPROCS(2)
+	if traceFile != "" {
+		f, err := os.Create(traceFile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := trace.Start(f); err != nil {
+			return err
+		}
+		defer trace.Stop()
+	}
 	var wg sync.WaitGroup
 	sink := make([]uint64, busy)
 	for i := range busy {
@@ -178,11 +192,13 @@ func work(busy int, d time.Duration) {
 		}()
 	}
 	wg.Wait()
+	return nil
 }
 
 func main() {
 	busy := flag.Int("busy", 0, "be the workload: this many goroutines (1 or 2) compute on 2 Ps")
 	length := flag.Duration("for", 150*time.Millisecond, "how long the workload's goroutines compute")
+	traceFile := flag.String("trace", "", "the workload: record a runtime trace into this file meanwhile")
 	long := flag.Duration("long", 9*time.Millisecond, "the shortest sleep counted: sysmon's longest asks for 10ms")
 	late := flag.Duration("late", 10500*time.Microsecond, "a counted sleep that lasts longer than this is late")
 	flag.Usage = func() {
@@ -195,7 +211,10 @@ func main() {
 			flag.Usage()
 			os.Exit(2)
 		}
-		work(*busy, *length)
+		if err := work(*busy, *length, *traceFile); err != nil {
+			fmt.Fprintln(os.Stderr, "sysmonsleep:", err)
+			os.Exit(1)
+		}
 		return
 	}
 	if *long <= 0 || *late < *long {
