@@ -206,13 +206,13 @@
 //     2 Ps while the other CPU idled, 23 of 147 and 31 of 145 such sleeps
 //     lasted over 10.5ms, 13.4-13.8ms at the median (scripts/sysmonsleep,
 //     under perf), and with both CPUs computing 7 of 149 and 3 of 154.
-//     A late look moves every later one,
-//     so the first preemption of tour and steal on 2 Ps comes at about
-//     14ms in a third of the real runs and 16.5-19ms in the rest, where
-//     the model's comes at 14ms. Without a CPU model at 2 Ps sysmon has a
-//     CPU of its own; with one, its wake-up waits for the tick on every
-//     seed, the ticks being on a grid from the run's start
-//     (docs/fidelity.md, "Sysmon's late looks on two Ps").
+//     A late look moves every later one, so the first preemption of tour
+//     and steal on 2 Ps comes at about 14ms in a third of the real runs
+//     and at 16.5-19ms in the rest, where the model's comes at 14ms.
+//     Without a CPU model at 2 Ps sysmon has a CPU of its own; with one,
+//     its wake-up waits for the tick on every seed, the ticks being on a
+//     grid from the run's start (docs/fidelity.md, "Sysmon's late looks
+//     on two Ps").
 //   - Of the kernel (cpus.go, eevdf.go), which is EEVDF as Linux 6.18 has
 //     it: the load's threads are one group at one vruntime, not each at
 //     its own; a thread that slept overdrawn is not counted in its
