@@ -38,6 +38,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/schedlab/schedlab/real/prog/cpuwork"
 )
 
 // call is one nanosleep system call of one thread: when it entered and
@@ -158,8 +160,9 @@ func plural(n int) string {
 	return "s"
 }
 
-// work is the workload: on 2 Ps, busy goroutines each compute for d,
-// reading the clock as they go, while main waits for them; traced into
+// work is the workload: on 2 Ps, busy goroutines each compute for d in
+// the loop a scenario's cpu action runs (cpuwork), reading the clock
+// between rounds, while main waits for them; traced into
 // traceFile if it is not empty, as verify's real programs are.
 func work(busy int, d time.Duration, traceFile string) error {
 	runtime.GOMAXPROCS(2)
@@ -180,13 +183,9 @@ func work(busy int, d time.Duration, traceFile string) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			x := uint64(i) | 1
+			var x uint64
 			for end := time.Now().Add(d); time.Now().Before(end); {
-				for range 1000 {
-					x ^= x << 13
-					x ^= x >> 7
-					x ^= x << 17
-				}
+				x ^= cpuwork.Alone(1000)
 			}
 			sink[i] = x
 		}()
