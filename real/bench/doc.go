@@ -57,7 +57,9 @@
 //
 // The harness measures one process from the inside: it sees neither the
 // OS threads' CPU time nor cache effects by themselves, and the sampler
-// may miss a peak that lasts less than a millisecond (the samples are a
-// lower bound of the true peak). A run under the race detector is limited
+// may miss a peak that lasts less than a millisecond. The goroutine count
+// can also read high, rarely: runtime.NumGoroutine is not a consistent
+// snapshot while dead goroutines move between free lists, and a reading
+// is the smaller of two to make that rare (gauge.read). A run under the race detector is limited
 // to 8128 live goroutines, which raw mode exceeds with large --tasks.
 package bench

@@ -28,6 +28,11 @@ func tiny() Config {
 // pool's purge timer runs its function in a goroutine of its own.
 func harnessAllowance() int { return runtime.GOMAXPROCS(0) + 2 }
 
+// counterSlack is how far a goroutine count can read high (gauge.read): a
+// batch of 33 dead goroutines in transit between free lists on every P at
+// once. A raw run of 200 tasks under the race detector read 223 once.
+func counterSlack() int { return 33 * runtime.GOMAXPROCS(0) }
+
 // progressLog records the progress calls; Run makes them from two
 // goroutines, though never at once.
 type progressLog struct {
@@ -113,11 +118,15 @@ func checkMeasurement(t *testing.T, what string, mode taskmode.Mode, cfg Config,
 	// their way out when the sampler looks is the OS's timing (27 against
 	// a limit of 4 under the race detector at load 3), so those modes are
 	// held only to the tasks they ran.
-	if mode == taskmode.Pool && m.PeakGoroutines > cfg.Concurrency+harnessAllowance() {
-		t.Errorf("%s: %d goroutines at most, want at most %d + %d", what, m.PeakGoroutines, cfg.Concurrency, harnessAllowance())
+	// Both bounds allow for the goroutine counter's slack, which still
+	// tells a pool of 4 (at most 4 + 4 + 66 on 2 Ps) from a goroutine a
+	// task (200).
+	allow := harnessAllowance() + counterSlack()
+	if mode == taskmode.Pool && m.PeakGoroutines > cfg.Concurrency+allow {
+		t.Errorf("%s: %d goroutines at most, want at most %d + %d", what, m.PeakGoroutines, cfg.Concurrency, allow)
 	}
-	if m.PeakGoroutines < 1 || m.PeakGoroutines > cfg.Tasks+harnessAllowance() {
-		t.Errorf("%s: peak goroutines %d, want 1 to %d + %d: a task runs in one, and no mode starts more than a goroutine a task", what, m.PeakGoroutines, cfg.Tasks, harnessAllowance())
+	if m.PeakGoroutines < 1 || m.PeakGoroutines > cfg.Tasks+allow {
+		t.Errorf("%s: peak goroutines %d, want 1 to %d + %d: a task runs in one, and no mode starts more than a goroutine a task", what, m.PeakGoroutines, cfg.Tasks, allow)
 	}
 	if m.SchedLatencyP50 > m.SchedLatencyP99 {
 		t.Errorf("%s: sched latency p50 %v > p99 %v", what, m.SchedLatencyP50, m.SchedLatencyP99)
