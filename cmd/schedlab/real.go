@@ -295,6 +295,12 @@ observables that differ, again after Benjamini-Hochberg's correction for
 its many tests, how many of them are near the real median (a duration
 within 2%, a share within a point): a tight real sample tells those apart
 though the model is not far off, and how many lie beyond every real run.
+It then counts and names the observables outside the real distribution:
+the model's median outside the real runs' central 90% (their 5th to 95th
+percentile), or a first goroutine, output or ending no real run shared.
+The rank test's count grows with --seeds, since more seeds tell smaller
+shifts apart; this one does not, and with --control the control is
+counted the same way.
 
 --control runs the real program --runs times more, right after, and judges
 that second series against the first exactly as the model is judged: the

@@ -41,9 +41,9 @@ func judgeControl(first, second []Observables, prints bool, ended []string, load
 	return &Control{Runs: len(second), Load: load, Rows: r.Rows}
 }
 
-// Outside lists the observables where the second series differs from the
-// first, as Report.Outside does for the model.
-func (c *Control) Outside() []string { return outside(c.Rows) }
+// Differing lists the observables where the second series differs from the
+// first, as Report.Differing does for the model.
+func (c *Control) Differing() []string { return differing(c.Rows) }
 
 // writeText writes the control's line of a report.
 func (c *Control) writeText(b *strings.Builder, runs int) {
@@ -53,7 +53,7 @@ func (c *Control) writeText(b *strings.Builder, runs int) {
 		fmt.Fprintf(b, "control: %d more real run%s, judged against the first %d as the model is: ", c.Runs, plural(c.Runs), runs)
 	}
 	judged, _ := tallyRows(c.Rows)
-	if out := c.Outside(); len(out) > 0 {
+	if out := c.Differing(); len(out) > 0 {
 		fmt.Fprintf(b, "they differ on %d of %d observables (%s)", len(out), judged, strings.Join(out, ", "))
 	} else {
 		fmt.Fprintf(b, "they differ on none of %d observables", judged)
@@ -84,7 +84,7 @@ func writeControlSummary(b *strings.Builder, reps []*Report) {
 		j, c := tallyRows(r.Control.Rows)
 		judged += j
 		chance += c
-		for _, name := range r.Control.Outside() {
+		for _, name := range r.Control.Differing() {
 			outsideN++
 			where = append(where, safetext.Term(r.Scenario)+" "+name)
 		}
@@ -97,4 +97,20 @@ func writeControlSummary(b *strings.Builder, reps []*Report) {
 	if len(where) > 0 {
 		fmt.Fprintf(b, "the control differs on: %s\n", strings.Join(where, ", "))
 	}
+	var out []string
+	for _, r := range reps {
+		if r.Control == nil {
+			continue
+		}
+		for i := range r.Control.Rows {
+			if row := &r.Control.Rows[i]; row.outside() {
+				out = append(out, safetext.Term(r.Scenario)+" "+row.Observable)
+			}
+		}
+	}
+	fmt.Fprintf(b, "control: its median lies outside the first series' distribution, as the model's is counted, on %d of %d observables", len(out), judged)
+	if len(out) > 0 {
+		fmt.Fprintf(b, ": %s", strings.Join(out, ", "))
+	}
+	b.WriteString("\n")
 }

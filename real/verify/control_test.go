@@ -24,11 +24,11 @@ func controlRuns(from time.Duration, use float64) []Observables {
 func TestControlJudgesTheSecondSeriesAsTheModel(t *testing.T) {
 	first := controlRuns(1000*time.Microsecond, 0.5)
 	same := judgeControl(first, controlRuns(1000*time.Microsecond, 0.5), false, nil, "load 1.0")
-	if out := same.Outside(); len(out) != 0 {
+	if out := same.Differing(); len(out) != 0 {
 		t.Errorf("a second series like the first differs on %v", out)
 	}
 	later := judgeControl(first, controlRuns(1100*time.Microsecond, 0.5), false, nil, "load 1.0")
-	if out := later.Outside(); len(out) != 1 || out[0] != "makespan" {
+	if out := later.Differing(); len(out) != 1 || out[0] != "makespan" {
 		t.Errorf("a second series 10%% slower differs on %v, want the makespan", out)
 	}
 	var model Report

@@ -148,8 +148,8 @@ func TestRecordedProbesReachTheReport(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rep.Runs != 5 || len(rep.Outside()) != 0 {
-			t.Errorf("%d runs judged, differing on %v; want all 5, none differing", rep.Runs, rep.Outside())
+		if rep.Runs != 5 || len(rep.Differing()) != 0 {
+			t.Errorf("%d runs judged, differing on %v; want all 5, none differing", rep.Runs, rep.Differing())
 		}
 		return rep
 	}

@@ -58,7 +58,7 @@ func TestPooledSeriesAreOneSample(t *testing.T) {
 	}
 
 	ctl := judge([]string{whole}, []string{b, a}).Control
-	if ctl == nil || ctl.Runs != 5 || len(ctl.Outside()) != 0 {
+	if ctl == nil || ctl.Runs != 5 || len(ctl.Differing()) != 0 {
 		t.Fatalf("a control pooled from the same runs: %+v; want 5 runs differing on nothing", ctl)
 	}
 	if want := RecordingPath(b, sc.Name) + " (3), " + RecordingPath(a, sc.Name) + " (2)"; ctl.From != want {

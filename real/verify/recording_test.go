@@ -209,13 +209,13 @@ func TestScenarioJudgesRecordings(t *testing.T) {
 	if rep.Runs != 5 || rep.Go != "go1.26.8" || rep.LoadBefore != "0.52" {
 		t.Errorf("the report says %d runs with %s at load %s, want the recording's 5, go1.26.8, 0.52", rep.Runs, rep.Go, rep.LoadBefore)
 	}
-	if out := rep.Outside(); len(out) != 0 {
+	if out := rep.Differing(); len(out) != 0 {
 		t.Errorf("the model judged against its own runs differs on %v", out)
 	}
 	if rep.Control == nil || rep.Control.Runs != 5 || rep.Control.From != filepath.Join(second, "timer-1p.json") {
 		t.Fatalf("control %+v, want the 5 runs recorded in %s", rep.Control, second)
 	}
-	if out := rep.Control.Outside(); !reflect.DeepEqual(out, []string{"makespan"}) {
+	if out := rep.Control.Differing(); !reflect.DeepEqual(out, []string{"makespan"}) {
 		t.Errorf("a recorded series 10%% slower differs on %v, want the makespan", out)
 	}
 	var text strings.Builder

@@ -238,8 +238,8 @@ func TestJudgeComparesDistributions(t *testing.T) {
 	if r := rows["first goroutine started"]; r.Model != 3 || !r.Within || r.Verdict != "5 of 6 real runs agree" || r.tally != "G2, G3 x5" || r.P != nil {
 		t.Errorf("first-started row %+v", r)
 	}
-	if got := rep.Outside(); strings.Join(got, ",") != "P migrations" {
-		t.Errorf("Outside() = %v", got)
+	if got := rep.Differing(); strings.Join(got, ",") != "P migrations" {
+		t.Errorf("Differing() = %v", got)
 	}
 	var text bytes.Buffer
 	if err := rep.WriteText(&text); err != nil {
@@ -266,7 +266,7 @@ func TestJudgeComparesDistributions(t *testing.T) {
 	if err := json.Unmarshal(js.Bytes(), &fields); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"observable", "model", "real_median", "real_min", "real_max", "within", "verdict", "outcome", "model_min", "model_max", "p"} {
+	for _, f := range []string{"observable", "model", "real_median", "real_min", "real_max", "within", "verdict", "outcome", "model_min", "model_max", "p", "real_p5", "real_p95", "outside"} {
 		if _, ok := fields.Rows[1][f]; !ok {
 			t.Errorf("the JSON makespan row has no %q: %v", f, fields.Rows[1])
 		}
@@ -356,6 +356,81 @@ func TestSummaryCountsTheDifferencesBeyondTheRealRuns(t *testing.T) {
 	}
 }
 
+// The summary counts the observables outside the real distribution: a
+// model median outside the real runs' central 90% (5th to 95th
+// percentile), though inside their range, counts; one in the middle does
+// not; a first goroutine no real run started counts; and each is named
+// with both sides' figures.
+func TestSummaryCountsOutsideTheRealDistribution(t *testing.T) {
+	us := time.Microsecond
+	var real []Observables
+	for i := range 20 { // 1000µs to 1190µs: the central 90% is 1.01ms–1.18ms
+		real = append(real, Observables{Makespan: 1000*us + time.Duration(i)*10*us, Goroutines: 2, FirstStarted: 2})
+	}
+	model := func(makespan time.Duration, first int64) []Observables {
+		var o []Observables
+		for range 10 {
+			o = append(o, Observables{Makespan: makespan, Goroutines: 2, FirstStarted: first})
+		}
+		return o
+	}
+	middle := &Report{Scenario: "middle", Seeds: []uint64{1}}
+	middle.Judge(model(1100*us, 2), real)
+	tail := &Report{Scenario: "tail", Seeds: []uint64{1}}
+	tail.Judge(model(1186*us, 3), real) // 1.19ms: in the range, past the 95th percentile
+	if row := tail.row("makespan"); row == nil || !row.Outside || row.beyond() || *row.RealLow != float64(1010*us) || *row.RealHigh != float64(1180*us) {
+		t.Errorf("tail's makespan row: %+v", row)
+	}
+	if row := middle.row("makespan"); row == nil || row.Outside {
+		t.Errorf("middle's makespan row: %+v", row)
+	}
+	var b strings.Builder
+	if err := WriteSummary(&b, []*Report{middle, tail}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"): 2 of 14 observables; unlike the rank test's count",
+		"  tail: first goroutine started no real run shared the model's\n",
+		"  tail: makespan above the real runs' central 90% (model 1.19ms, real 1.01ms–1.18ms)\n"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the summary lacks %q:\n%s", want, b.String())
+		}
+	}
+	if strings.Contains(b.String(), "  middle:") {
+		t.Errorf("the summary names middle, which lies in the real runs' middle:\n%s", b.String())
+	}
+}
+
+// More seeds let the rank test tell a smaller shift apart; they do not
+// move a model median from inside the real runs' central 90% to outside
+// it. A model half a standard deviation slower than 70 real runs is
+// within them by the rank test on 10 seeds, slower on 40, and inside the
+// real distribution on both.
+func TestOutsideDoesNotGrowWithSeeds(t *testing.T) {
+	us := time.Microsecond
+	var real []Observables
+	for i := range 70 {
+		real = append(real, Observables{Makespan: 1000*us + time.Duration(i)*10*us, Goroutines: 2})
+	}
+	model := func(seeds int) []Observables {
+		var o []Observables
+		for i := range seeds { // the real spread, 100µs later
+			o = append(o, Observables{Makespan: 1100*us + time.Duration(i*690/(seeds-1))*us, Goroutines: 2})
+		}
+		return o
+	}
+	for _, tc := range []struct {
+		seeds   int
+		outcome string
+	}{{10, "within"}, {40, "higher"}} {
+		r := &Report{Scenario: "shifted", Seeds: make([]uint64, tc.seeds)}
+		r.Judge(model(tc.seeds), real)
+		row := r.row("makespan")
+		if row.Outcome != tc.outcome || row.Outside {
+			t.Errorf("%d seeds: outcome %s, outside %v; want %s, not outside (p %v)", tc.seeds, row.Outcome, row.Outside, tc.outcome, *row.P)
+		}
+	}
+}
+
 func TestOnlyMainIsNotAnAgreementAboutNothing(t *testing.T) {
 	rep := &Report{Scenario: "alone", Seeds: []uint64{1}, Runs: 2}
 	rep.Judge([]Observables{{}}, []Observables{{}, {}})
@@ -375,7 +450,7 @@ func TestNoRealRunsIsNotJudged(t *testing.T) {
 			t.Errorf("the model's 7 goroutines became %v", r.Model)
 		}
 	}
-	if len(rep.Outside()) != 0 {
+	if len(rep.Differing()) != 0 {
 		t.Error("observables without real runs counted as outside")
 	}
 }
