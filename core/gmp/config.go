@@ -91,6 +91,13 @@ type Costs struct {
 	// default timer slack is 50µs). It is why sysmon's 20µs sleeps are
 	// longer in practice and its 10ms sleeps last about 10.05ms.
 	UsleepSlack time.Duration
+	// UsleepSlackLong is the slack of a sleep of 10ms or more, where it
+	// is more than a short sleep's on a machine whose idle CPU takes
+	// longer to run the woken thread the longer it idled (sleepslack.go):
+	// from 200µs to 10ms a sleep's slack rises from UsleepSlack to this.
+	// None by default, nor in a profile of format 10 or older: every
+	// sleep then has UsleepSlack.
+	UsleepSlackLong time.Duration
 	// UsleepWake and UsleepJitter are, with Config.Noise, how much later
 	// than its slack a usleep's thread runs: at least UsleepWake, and up
 	// to UsleepJitter more, drawn evenly. The timer fires at the end of
@@ -267,7 +274,7 @@ func (c *Config) Validate() error {
 	}{
 		{"newproc", k.Newproc}, {"newg", k.NewG}, {"schedule", k.Schedule}, {"scheduleexit", k.ScheduleExit}, {"scheduleyield", k.ScheduleYield}, {"execute", k.Execute}, {"chanop", k.ChanOp}, {"syscall", k.Syscall}, {"syscallslack", k.SyscallSlack},
 		{"wakem", k.WakeM}, {"wakecall", k.WakeCall}, {"newm", k.NewM}, {"preemptsignal", k.PreemptSignal},
-		{"netpollwake", k.NetpollWake}, {"netpolljitter", k.NetpollJitter}, {"spin", k.Spin}, {"usleepslack", k.UsleepSlack},
+		{"netpollwake", k.NetpollWake}, {"netpolljitter", k.NetpollJitter}, {"spin", k.Spin}, {"usleepslack", k.UsleepSlack}, {"usleepslacklong", k.UsleepSlackLong},
 		{"usleepwake", k.UsleepWake}, {"usleepjitter", k.UsleepJitter},
 		{"print", k.Print}, {"firstprint", k.FirstPrint}, {"write", k.Write}, {"firstwrite", k.FirstWrite},
 	} {

@@ -388,7 +388,8 @@ func (s *Machine) runG(m *M) {
 		// A syscall action is what schedlab real makes a nanosleep
 		// (Costs.SyscallSlack); a printed line's write and the tracer's
 		// are writes, which the timer slack does not lengthen.
-		s.entersyscall(m, g, s.draw(op.Dur)+s.cfg.Costs.SyscallSlack, op.Block)
+		d := s.draw(op.Dur)
+		s.entersyscall(m, g, d+s.cfg.Costs.syscallSlack(d), op.Block)
 	case OpSleep:
 		s.timeSleep(m, g, s.draw(op.Dur))
 	case OpNet:

@@ -534,9 +534,9 @@ func (s *Machine) after(d time.Duration) sim.Time { return s.now.Add(d) }
 func (s *Machine) usleep(d time.Duration) time.Duration {
 	k := &s.cfg.Costs
 	if !s.cfg.Noise {
-		return d + k.UsleepSlack
+		return d + k.sleepSlack(d)
 	}
-	return s.late(d+k.UsleepSlack+k.UsleepWake, k.UsleepJitter)
+	return s.late(d+k.sleepSlack(d)+k.UsleepWake, k.UsleepJitter)
 }
 
 // setQuiet sets quiet from what reads the events. The tracer's
