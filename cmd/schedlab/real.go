@@ -610,6 +610,7 @@ func tracedCosts(p *calibrate.Profile) (*gmp.Costs, string, error) {
 		{p.HasNetpollWake(), "the network poller's wake-up"},
 		{p.HasMutexSpin(), "a mutex's spin"},
 		{p.HasFirstPrint(), "a program's first print"},
+		{p.HasLongSleep(), "a long sleep's slack"},
 	} {
 		if f.has {
 			with = append(with, f.what)

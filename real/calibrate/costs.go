@@ -78,6 +78,12 @@ func (p *Profile) costs(goCreate, handoff Figure) (gmp.Costs, error) {
 		k.Spin = ns(orZero(f.MutexSpin).Median)
 	}
 	k.UsleepSlack = ns(f.NanosleepSlack.P10)
+	// From format 11 a long sleep's slack too, its fast end as the short
+	// one's; the model's sleeps in between take the line through both
+	// (gmp's sleepslack.go). Before, every sleep had the short one's.
+	if p.HasLongSleep() {
+		k.UsleepSlackLong = ns(orZero(f.NanosleepSlackLong).P10)
+	}
 	// The measured slack already holds the thread's wake-up; the noise
 	// adds what lies between the fast end and the slow one.
 	k.UsleepWake = 0

@@ -67,6 +67,12 @@ func roundShare(total, r, rounds int) int {
 const (
 	// nanosleepFor is sysmon's shortest usleep, 20µs.
 	nanosleepFor = 20 * time.Microsecond
+	// longNanosleepFor is sysmon's longest usleep, 10ms, where the
+	// model's sleep slack ends its rise (gmp's sleepslack.go), and
+	// maxLongSleepSamples bounds its figure's samples: 100 take about a
+	// second.
+	longNanosleepFor    = 10 * time.Millisecond
+	maxLongSleepSamples = 100
 	// sleepFor is a short time.Sleep, through the runtime's timers.
 	sleepFor = time.Millisecond
 	// hopRounds and batch are how many round trips or calls one sample
@@ -152,6 +158,7 @@ func Measure(ctx context.Context, o Options) (*Profile, error) {
 		{"wake_call", 0, wakeCall, func(f Figure) { p.Figures.WakeCall = &f }},
 		{"netpoll_wake", maxNetpollWakeSamples, netpollWake, func(f Figure) { p.Figures.NetpollWake = &f }},
 		{"mutex_spin", maxSpinSamples, mutexSpin, func(f Figure) { p.Figures.MutexSpin = &f }},
+		{"nanosleep_slack_long", maxLongSleepSamples, nanosleepSlackLong, func(f Figure) { p.Figures.NanosleepSlackLong = &f }},
 	}
 	rounds := min(o.rounds(), n)
 	taken := make([][]float64, len(samplers))

@@ -181,8 +181,15 @@ func readFull(fd int, b []byte) (int, error) {
 
 // nanosleepSlack times nanosleep(20µs), the system call under the
 // runtime's usleep, and returns how much longer than asked each took.
-func nanosleepSlack(n int) []float64 {
-	ts := syscall.NsecToTimespec(int64(nanosleepFor))
+func nanosleepSlack(n int) []float64 { return sleepSlackOf(nanosleepFor, n) }
+
+// nanosleepSlackLong times n nanosleeps of 10ms the same way.
+func nanosleepSlackLong(n int) []float64 { return sleepSlackOf(longNanosleepFor, n) }
+
+// sleepSlackOf times n nanosleeps of d (after a few to warm up) and
+// returns how much longer than d each lasted.
+func sleepSlackOf(d time.Duration, n int) []float64 {
+	ts := syscall.NsecToTimespec(int64(d))
 	samples := make([]float64, 0, n)
 	for i := range n + warm(n) {
 		t0 := time.Now()
@@ -190,7 +197,7 @@ func nanosleepSlack(n int) []float64 {
 			continue // interrupted: not a whole sleep
 		}
 		if i >= warm(n) {
-			samples = append(samples, float64(time.Since(t0)-nanosleepFor))
+			samples = append(samples, float64(time.Since(t0)-d))
 		}
 	}
 	return samples

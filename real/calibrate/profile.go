@@ -27,23 +27,25 @@ import (
 // format 4 those of writeRows, format 5 wake_after_idle (idlewake.go),
 // format 6 those of wakeCallRows, format 7 those of firstWriteRows,
 // format 8 those of netpollWakeRows, format 9 those of mutexSpinRows,
-// format 10 those of firstPrintRows; a profile of an older format, which
+// format 10 those of firstPrintRows, format 11 those of longSleepRows; a
+// profile of an older format, which
 // lacks them, is still read, its costs as before.
 const (
-	Format   = "schedlab-costs/10"
-	FormatV9 = "schedlab-costs/9"
-	FormatV8 = "schedlab-costs/8"
-	FormatV7 = "schedlab-costs/7"
-	FormatV6 = "schedlab-costs/6"
-	FormatV5 = "schedlab-costs/5"
-	FormatV4 = "schedlab-costs/4"
-	FormatV3 = "schedlab-costs/3"
-	FormatV2 = "schedlab-costs/2"
-	FormatV1 = "schedlab-costs/1"
+	Format    = "schedlab-costs/11"
+	FormatV10 = "schedlab-costs/10"
+	FormatV9  = "schedlab-costs/9"
+	FormatV8  = "schedlab-costs/8"
+	FormatV7  = "schedlab-costs/7"
+	FormatV6  = "schedlab-costs/6"
+	FormatV5  = "schedlab-costs/5"
+	FormatV4  = "schedlab-costs/4"
+	FormatV3  = "schedlab-costs/3"
+	FormatV2  = "schedlab-costs/2"
+	FormatV1  = "schedlab-costs/1"
 )
 
 // formats are the layouts a profile may have, the newest first.
-var formats = []string{Format, FormatV9, FormatV8, FormatV7, FormatV6, FormatV5, FormatV4, FormatV3, FormatV2, FormatV1}
+var formats = []string{Format, FormatV10, FormatV9, FormatV8, FormatV7, FormatV6, FormatV5, FormatV4, FormatV3, FormatV2, FormatV1}
 
 // Profile is one machine's measured costs, as schedlab calibrate writes
 // them and --costs reads them.
@@ -113,6 +115,9 @@ type Figures struct {
 	// to 9.
 	FirstPrint       *Figure `json:"first_print,omitempty"`
 	TracedFirstPrint *Figure `json:"traced_first_print,omitempty"`
+	// Since format 11 (longSleepRows); absent from profiles of formats 1
+	// to 10.
+	NanosleepSlackLong *Figure `json:"nanosleep_slack_long,omitempty"`
 }
 
 // orZero is f, or the zero Figure where a profile has none.
@@ -160,7 +165,12 @@ func (p *Profile) HasMutexSpin() bool { return p.HasFirstPrint() || p.Format == 
 // HasFirstPrint says whether the profile has format 10's figures: what a
 // program's first fmt.Println takes more than its later ones before it
 // writes.
-func (p *Profile) HasFirstPrint() bool { return p.Format == Format }
+func (p *Profile) HasFirstPrint() bool { return p.HasLongSleep() || p.Format == FormatV10 }
+
+// HasLongSleep says whether the profile has format 11's figure: how late
+// a 10ms nanosleep comes back, which on some machines is later than a
+// short one.
+func (p *Profile) HasLongSleep() bool { return p.Format == Format }
 
 // Figure is a duration measured many times, in nanoseconds: the median
 // and the spread around it.

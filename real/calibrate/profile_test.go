@@ -53,7 +53,7 @@ func TestBadProfilesAreRefused(t *testing.T) {
 		{"NaN", edit(`"median_ns": 6600`, `"median_ns": NaN`), "costs.json:16:20: not JSON: invalid character 'N' looking for beginning of value"},
 		{"an array", "[1, 2]", "costs.json:1:2: the profile: want a JSON object, got a JSON array"},
 		{"more after the end", good + "{}", "costs.json:92:1: not JSON: invalid character '{' after top-level value"},
-		{"another layout", edit(`"schedlab-costs/1"`, `"schedlab-costs/11"`), `costs.json:2:13: format: want "schedlab-costs/10" (or the older "schedlab-costs/9", "schedlab-costs/8", "schedlab-costs/7", "schedlab-costs/6", "schedlab-costs/5", "schedlab-costs/4", "schedlab-costs/3", "schedlab-costs/2" or "schedlab-costs/1"), got "schedlab-costs/11"`},
+		{"another layout", edit(`"schedlab-costs/1"`, `"schedlab-costs/12"`), `costs.json:2:13: format: want "schedlab-costs/11" (or the older "schedlab-costs/10", "schedlab-costs/9", "schedlab-costs/8", "schedlab-costs/7", "schedlab-costs/6", "schedlab-costs/5", "schedlab-costs/4", "schedlab-costs/3", "schedlab-costs/2" or "schedlab-costs/1"), got "schedlab-costs/12"`},
 		{"format 2 without its figures", edit(`"schedlab-costs/1"`, `"schedlab-costs/2"`), `costs.json:13:14: figures.go_create_fresh: missing`},
 		{"format 1 with format 2's figures", edit(`"cpu_work": {`, `"traced_handoff": {"samples": 1, "median_ns": 1, "p10_ns": 1, "p90_ns": 1, "min_ns": 1, "max_ns": 1}, "cpu_work": {`), `figures.traced_handoff: a schedlab-costs/1 profile has no such figure`},
 		{"an unknown field", edit(`"cpus": 2,`, `"cpus": 2, "cores": 4,`), `costs.json:8:16: unknown field "cores"`},
@@ -282,7 +282,7 @@ func TestBadLaterFiguresAreRefused(t *testing.T) {
 	}
 	v2, v3, v4 := read("testdata/costs-v2.json"), read("testdata/costs-v3.json"), read("testdata/costs-v4.json")
 	v5, v6, v7, v8 := read("testdata/costs-v5.json"), read("testdata/costs-v6.json"), read("testdata/costs-v7.json"), read("testdata/costs-v8.json")
-	v9, v10 := read("testdata/costs-v9.json"), read("testdata/costs-v10.json")
+	v9, v10, v11 := read("testdata/costs-v9.json"), read("testdata/costs-v10.json"), read("testdata/costs-v11.json")
 	for _, c := range []struct {
 		name, data, old, new, want string
 	}{
@@ -307,6 +307,9 @@ func TestBadLaterFiguresAreRefused(t *testing.T) {
 		{"format 10 without its first print", v9, `"schedlab-costs/9"`, `"schedlab-costs/10"`, "costs.json:13:14: figures.first_print: missing"},
 		{"format 9 with a first print", v10, `"schedlab-costs/10"`, `"schedlab-costs/9"`, "figures.first_print: a schedlab-costs/9 profile has no such figure"},
 		{"a traced first print out of order", v10, `"median_ns": 11000,`, `"median_ns": 110000,`, "figures.traced_first_print.p90_ns: 15300 is below median 110000"},
+		{"format 11 without its long sleep", v10, `"schedlab-costs/10"`, `"schedlab-costs/11"`, "costs.json:13:14: figures.nanosleep_slack_long: missing"},
+		{"format 10 with a long sleep", v11, `"schedlab-costs/11"`, `"schedlab-costs/10"`, "figures.nanosleep_slack_long: a schedlab-costs/10 profile has no such figure"},
+		{"a long sleep out of order", v11, `"median_ns": 126000,`, `"median_ns": 1260000,`, "figures.nanosleep_slack_long.p90_ns: 140600 is below median 1.26e+06"},
 	} {
 		if !strings.Contains(c.data, c.old) {
 			t.Fatalf("%s: no %q", c.name, c.old)
@@ -475,6 +478,33 @@ func TestFirstPrintFromAProfile(t *testing.T) {
 	wantText(t, v9, "; not measured, the defaults: NewM 20µs, PreemptSignal 2µs, FirstPrint 5µs\n")
 }
 
+// Format 11's nanosleep_slack_long sets, for every command, a long
+// sleep's slack: its 10th percentile, as the short sleep's. A profile of
+// format 10 sets none, so that every sleep has the short one's, and its
+// report lists nothing for it. Every other cost stays format 10's.
+func TestLongSleepSlackFromAProfile(t *testing.T) {
+	v10 := readProfile(t, "testdata/costs-v10.json")
+	v11 := readProfile(t, "testdata/costs-v11.json")
+	if !v11.HasLongSleep() || !v11.HasFirstPrint() || !v11.HasMutexSpin() || v10.HasLongSleep() || !v10.HasFirstPrint() {
+		t.Errorf("formats: v11 has the long sleep %v, the first print %v, the mutex spin %v; v10 has the long sleep %v, the first print %v",
+			v11.HasLongSleep(), v11.HasFirstPrint(), v11.HasMutexSpin(), v10.HasLongSleep(), v10.HasFirstPrint())
+	}
+	sameCostsBut(t, v10, v11, "the long sleep's slack", func(costs string, k10 gmp.Costs, k11 *gmp.Costs) {
+		if k10.UsleepSlackLong != 0 {
+			t.Errorf("%s, format 10: UsleepSlackLong %v, want none", costs, k10.UsleepSlackLong)
+		}
+		if k11.UsleepSlackLong != 115400*time.Nanosecond {
+			t.Errorf("%s, format 11: UsleepSlackLong %v, want nanosleep_slack_long's p10, 115.4µs", costs, k11.UsleepSlackLong)
+		}
+		k11.UsleepSlackLong = k10.UsleepSlackLong
+	})
+	wantText(t, v11, "nanosleep(10ms) slack          126.0µs  115.4µs–140.6µs  108.0µs–322.0µs  100      UsleepSlackLong (p10)\n",
+		", FirstPrint 8.1µs, UsleepSlackLong 115.4µs; not measured, the defaults: NewM 20µs, PreemptSignal 2µs\n")
+	if b := profileText(t, v10); strings.Contains(b, "UsleepSlackLong") || strings.Contains(b, "nanosleep(10ms)") {
+		t.Errorf("a format 10 profile's report speaks of the long sleep:\n%s", b)
+	}
+}
+
 // A format 5 profile's wake_after_idle is refused, with the file, line and
 // column of the field at fault, when it is missing, its points are out of
 // order or more than the model holds, a count is out of range, or the
@@ -500,7 +530,7 @@ func TestBadWakeAfterIdleIsRefused(t *testing.T) {
 		name, data, old, new, want string
 	}{
 		{"format 5 without it", v4, `"schedlab-costs/4"`, `"schedlab-costs/5"`, "costs.json:13:14: figures.wake_after_idle: missing"},
-		{"format 4 with it", v5, `"schedlab-costs/5"`, `"schedlab-costs/4"`, "figures.wake_after_idle: a schedlab-costs/4 profile has no such figure (schedlab-costs/10 has)"},
+		{"format 4 with it", v5, `"schedlab-costs/5"`, `"schedlab-costs/4"`, "figures.wake_after_idle: a schedlab-costs/4 profile has no such figure (schedlab-costs/11 has)"},
 		{"idle times out of order", v5, `"idle_ns": 3000000`, `"idle_ns": 2000000`, "costs.json:160:22: figures.wake_after_idle.points[1].idle_ns: 2e+06 is not after the point before's 2e+06"},
 		{"more late than rounds", v5, point, strings.Replace(point, `"late": 1,`, `"late": 101,`, 1), "costs.json:152:19: figures.wake_after_idle.points[0].late: want 0 to the 100 rounds, got 101"},
 		{"no rounds", v5, point, strings.Replace(point, `"rounds": 100,`, `"rounds": 0,`, 1), "figures.wake_after_idle.points[0].rounds: want 1 to 10000000 rounds, got 0"},
@@ -694,7 +724,7 @@ func FuzzParse(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(good)
-	for _, name := range []string{"testdata/costs-v2.json", "testdata/costs-v3.json", "testdata/costs-v4.json", "testdata/costs-v5.json", "testdata/costs-v6.json", "testdata/costs-v7.json", "testdata/costs-v8.json", "testdata/costs-v9.json", "testdata/costs-v10.json"} {
+	for _, name := range []string{"testdata/costs-v2.json", "testdata/costs-v3.json", "testdata/costs-v4.json", "testdata/costs-v5.json", "testdata/costs-v6.json", "testdata/costs-v7.json", "testdata/costs-v8.json", "testdata/costs-v9.json", "testdata/costs-v10.json", "testdata/costs-v11.json"} {
 		if later, err := os.ReadFile(name); err == nil {
 			f.Add(later)
 		}
@@ -743,4 +773,14 @@ func wantText(t *testing.T, p *Profile, lines ...string) {
 			t.Errorf("the text lacks %q:\n%s", line, b.String())
 		}
 	}
+}
+
+// profileText is p's report for a person.
+func profileText(t *testing.T, p *Profile) string {
+	t.Helper()
+	var b strings.Builder
+	if err := p.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
 }

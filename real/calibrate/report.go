@@ -86,6 +86,10 @@ var mutexSpinRows = []figureRow{
 // firstPrintRows are the figures format 10 added: what a program's first
 // fmt.Println takes more than its later ones before it writes, fmt's
 // first use (firstwrite.go).
+var longSleepRows = []figureRow{
+	{"nanosleep_slack_long", "nanosleep(10ms) slack", "UsleepSlackLong (p10)", func(f *Figures) Figure { return orZero(f.NanosleepSlackLong) }},
+}
+
 var firstPrintRows = []figureRow{
 	{"first_print", "first print, the extra", "FirstPrint", func(f *Figures) Figure { return orZero(f.FirstPrint) }},
 	{"traced_first_print", "first print traced, the extra", "FirstPrint (verify)", func(f *Figures) Figure { return orZero(f.TracedFirstPrint) }},
@@ -121,7 +125,7 @@ type laterRow struct {
 func (p *Profile) laterRows() []laterRow {
 	return []laterRow{{tracedRows, p.HasTraced()}, {gapRows, p.HasGaps()}, {writeRows, p.HasWrite()},
 		{wakeCallRows, p.HasWakeCall()}, {firstWriteRows, p.HasFirstWrite()}, {netpollWakeRows, p.HasNetpollWake()},
-		{mutexSpinRows, p.HasMutexSpin()}, {firstPrintRows, p.HasFirstPrint()}}
+		{mutexSpinRows, p.HasMutexSpin()}, {firstPrintRows, p.HasFirstPrint()}, {longSleepRows, p.HasLongSleep()}}
 }
 
 // WriteText writes the profile for a person: the machine, each figure's
@@ -185,6 +189,9 @@ func (p *Profile) WriteText(w io.Writer) error {
 		later += fmt.Sprintf(", FirstPrint %v", k.FirstPrint)
 	} else {
 		unmeasured += fmt.Sprintf(", FirstPrint %v", k.FirstPrint)
+	}
+	if p.HasLongSleep() {
+		later += fmt.Sprintf(", UsleepSlackLong %v", k.UsleepSlackLong)
 	}
 	fmt.Fprintf(&b, "the model's costs: Newproc %v, Schedule %v, Execute %v, ChanOp %v, Syscall %v, WakeM %v, NetpollWake %v, NetpollJitter %v, UsleepSlack %v, UsleepJitter %v%s; not measured, the defaults: %s\n",
 		k.Newproc, k.Schedule, k.Execute, k.ChanOp, k.Syscall, k.WakeM, k.NetpollWake, k.NetpollJitter, k.UsleepSlack, k.UsleepJitter, later, unmeasured)
