@@ -32,7 +32,9 @@
 // stopm). Every usleep and epoll timeout is lengthened by the kernel's
 // timer slack (50µs by default), which is why sysmon settles at about one
 // pass per 10.05ms and why a 1ms time.Sleep on an idle machine takes a
-// little over 1ms.
+// little over 1ms. On a machine whose idle CPU is slower to run a thread
+// the longer it idled, a calibrated profile gives long sleeps more slack
+// than short ones (Costs.UsleepSlackLong, sleepslack.go).
 //
 // A G's program is a list of actions (see Program). Compute is user code
 // and therefore an asynchronous safe point: a preemption signal that
