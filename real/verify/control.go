@@ -43,7 +43,7 @@ func judgeControl(first, second []Observables, prints bool, ended []string, load
 
 // Differing lists the observables where the second series differs from the
 // first, as Report.Differing does for the model.
-func (c *Control) Differing() []string { return differing(c.Rows) }
+func (c *Control) Differing() []string { return differingNames(c.Rows) }
 
 // writeText writes the control's line of a report.
 func (c *Control) writeText(b *strings.Builder, runs int) {

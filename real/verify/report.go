@@ -254,10 +254,10 @@ func (u unit) verdict(j judgement) (outcome, text string) {
 // Differing lists the observables where the model differs from the real
 // runs: the rank test rejected equality, or (the first goroutine started)
 // no real run agreed.
-func (r *Report) Differing() []string { return differing(r.Rows) }
+func (r *Report) Differing() []string { return differingNames(r.Rows) }
 
-// differing lists the observables of the rows that differ.
-func differing(rows []Row) []string {
+// differingNames lists the observables of the rows that differ.
+func differingNames(rows []Row) []string {
 	var out []string
 	for i := range rows {
 		if rows[i].differs() {
