@@ -102,10 +102,8 @@ func writeControlSummary(b *strings.Builder, reps []*Report) {
 		if r.Control == nil {
 			continue
 		}
-		for i := range r.Control.Rows {
-			if row := &r.Control.Rows[i]; row.outside() {
-				out = append(out, safetext.Term(r.Scenario)+" "+row.Observable)
-			}
+		for _, name := range outsideNames(r.Control.Rows) {
+			out = append(out, safetext.Term(r.Scenario)+" "+name)
 		}
 	}
 	fmt.Fprintf(b, "control: its median lies outside the first series' distribution, as the model's is counted, on %d of %d observables", len(out), judged)

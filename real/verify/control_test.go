@@ -132,6 +132,7 @@ func TestSummaryCountsTheControl(t *testing.T) {
 	for _, want := range []string{
 		"control: a second series of real runs, judged against the first as the model is, differs from it on 1 of 14 observables, on 1 after Benjamini–Hochberg's correction",
 		"the control differs on: drifts makespan\n",
+		"control: its median lies outside the first series' distribution, as the model's is counted, on 1 of 14 observables: drifts makespan\n",
 	} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("the summary lacks %q:\n%s", want, b.String())

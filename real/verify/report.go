@@ -267,6 +267,18 @@ func differingNames(rows []Row) []string {
 	return out
 }
 
+// outsideNames lists the observables of the rows that lie outside the
+// real distribution (Row.outside).
+func outsideNames(rows []Row) []string {
+	var out []string
+	for i := range rows {
+		if rows[i].outside() {
+			out = append(out, rows[i].Observable)
+		}
+	}
+	return out
+}
+
 // differs says whether the row's verdict is a difference: the rank test
 // put the model below or above the real runs, or no real run agreed.
 func (row *Row) differs() bool {
