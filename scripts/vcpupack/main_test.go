@@ -1,0 +1,44 @@
+//go:build linux && (amd64 || arm64)
+
+package main
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/schedlab/schedlab/scripts/internal/probetest"
+)
+
+// The share counts the rounds on the waker's CPU; the line gives the
+// waits on each side, the middle one of an even count being the upper.
+func TestSummarize(t *testing.T) {
+	us := time.Microsecond
+	share, line := summarize([]wake{{true, 3 * us}, {false, 40 * us}, {true, 5 * us}, {false, 20 * us}, {false, 30 * us}})
+	want := "5 rounds: 2 on the waker's CPU (wait median 5µs, max 5µs), 3 elsewhere (median 30µs)"
+	if share != 40 || line != want {
+		t.Errorf("got %v%% and %q, want 40%% and %q", share, line, want)
+	}
+	share, line = summarize([]wake{{false, 9 * us}})
+	if want := "1 rounds: 0 on the waker's CPU (wait median -, max -), 1 elsewhere (median 9µs)"; share != 0 || line != want {
+		t.Errorf("got %v%% and %q, want 0%% and %q", share, line, want)
+	}
+}
+
+// A series prints the load, a line per run and a summary; where the kernel
+// puts the thread depends on the machine and is not checked. Bad flags are
+// usage errors.
+func TestSeriesRuns(t *testing.T) {
+	bin := probetest.Build(t, "vcpupack")
+	if _, err := allowed(); err != nil {
+		t.Skip(err)
+	}
+	lines := probetest.Lines(t, bin, "-runs", "2", "-rounds", "5", "-prev", "other", "-sleep", "200us")
+	run := regexp.MustCompile(`^run [12]: 5 rounds: \d on the waker's CPU \(wait median \S+, max \S+\), \d elsewhere \(median \S+\)$`)
+	if len(lines) != 5 || !run.MatchString(lines[1]) || !run.MatchString(lines[2]) ||
+		!strings.HasPrefix(lines[4], "woken on the waker's CPU (%, the sleeper on another CPU before, asleep 200µs), 2 runs: median ") {
+		t.Fatalf("want the load, two run lines, the load and a summary, got:\n%s", strings.Join(lines, "\n"))
+	}
+	probetest.UsageErrors(t, bin, [][]string{{"-runs", "0"}, {"-rounds", "0"}, {"-sleep", "2s"}, {"-prev", "mine"}, {"extra"}}, "usage", "must be")
+}
