@@ -314,8 +314,15 @@
 //     crowd the program's threads onto one CPU: 1250 of the 1252
 //     wake-ups of a thread that last ran on its waker's CPU put it back
 //     there, 1203 of them with the other CPU idle, and in four runs of
-//     eight all the program's run time was on one CPU. Why the idle CPU
-//     is passed over is not known, so the model does not do it.
+//     eight all the program's run time was on one CPU. The idle CPU is
+//     passed over on purpose: that machine's kernel is a Firecracker
+//     guest's, booted with sched_vcpu_pack=15, which upstream Linux does
+//     not have, and it packs a woken thread onto its waker's busy CPU
+//     when it last ran there, nearly always after a short sleep and
+//     rarely after 8ms (go run ./scripts/vcpupack). The model places a
+//     woken thread when its wake-up arrives rather than at the waker's
+//     call, and keeps it on the waker's CPU only within 0.5ms
+//     (migrationCost), so it does not do this.
 //
 // Four more patterns depend on what else the machine runs. Their real
 // figures on a quiet machine are issue 27's; on a busy one (load average
