@@ -82,14 +82,29 @@ func goMinor(v string) (int, bool) {
 // Write makes of it imports its own subpackages at ModulePath instead.
 const schedlabPoolPath = "github.com/schedlab/schedlab/core/pool"
 
-// Write writes prog into dir as a module that go build builds: main.go,
-// go.mod and, when the program submits to a pool, a copy of package pool.
-func Write(dir string, prog *Program) error {
+// Write writes prog into dir as a module that tc's go build builds:
+// main.go, go.mod and, when the program submits to a pool, a copy of
+// package pool.
+//
+// go.mod's go line is tc's own release, as go mod init writes it. The
+// line sets the program's default GODEBUG: a module that says go 1.22,
+// built by Go 1.26, runs with 1.22's settings, among them the timer
+// channels of before Go 1.23 (asynctimerchan=1: a time.After's timer in a
+// P's heap from its creation, fired whether or not anyone waits), and
+// pays on its first time.After for reading a setting that is not the
+// default (about 0.1ms on this project's machine). The program is to run
+// the toolchain's runtime as a program written today does, the one the
+// model follows.
+func Write(dir string, prog *Program, tc Toolchain) error {
+	minor, ok := goMinor(tc.Version)
+	if !ok || minor < MinGoMinor {
+		return fmt.Errorf("writing a program for Go %q: want Go 1.%d or later", tc.Version, MinGoMinor)
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
 	var mod bytes.Buffer
-	fmt.Fprintf(&mod, "module %s\n\ngo 1.%d\n", ModulePath, MinGoMinor)
+	fmt.Fprintf(&mod, "module %s\n\ngo 1.%d\n", ModulePath, minor)
 	if len(prog.Needs) > 0 {
 		mod.WriteString("\nrequire (\n")
 		for _, m := range prog.Needs {
@@ -398,7 +413,7 @@ func Prepare(ctx context.Context, prog *Program, o Options) (*Session, error) {
 		return nil, err
 	}
 	if o.Emit != "" {
-		if err := Write(o.Emit, prog); err != nil {
+		if err := Write(o.Emit, prog, tc); err != nil {
 			return nil, fmt.Errorf("--emit: writing the program: %w", err)
 		}
 	}
@@ -407,7 +422,7 @@ func Prepare(ctx context.Context, prog *Program, o Options) (*Session, error) {
 		return nil, err
 	}
 	s := &Session{Prog: prog, Dir: dir, Emit: o.Emit, Toolchain: tc, Limits: l}
-	if err := Write(dir, prog); err != nil {
+	if err := Write(dir, prog, tc); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("writing the program: %w", err)
 	}

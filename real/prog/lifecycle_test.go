@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -125,12 +126,13 @@ func TestGoStepsStopAtTheTimeout(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if err := prog.Write(dir, program); err != nil {
+	tc := prog.Toolchain{Path: goCmd, Version: runtime.Version()}
+	if err := prog.Write(dir, program, tc); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Millisecond)
 	defer cancel()
-	_, err = prog.Build(ctx, prog.Toolchain{Path: goCmd}, dir)
+	_, err = prog.Build(ctx, tc, dir)
 	if err == nil || !strings.Contains(err.Error(), "go build did not finish within --timeout") {
 		t.Errorf("a go build that never ends: %v", err)
 	}

@@ -193,8 +193,13 @@ func TestWriteMakesAModule(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if err := prog.Write(dir, program); err != nil {
+	if err := prog.Write(dir, program, prog.Toolchain{Path: "go", Version: "go1.26.3"}); err != nil {
 		t.Fatal(err)
+	}
+	// The go line is the toolchain's release, so that the program runs
+	// with that release's default GODEBUG (Write says why).
+	if mod, err := os.ReadFile(filepath.Join(dir, "go.mod")); err != nil || !bytes.Contains(mod, []byte("\ngo 1.26\n")) {
+		t.Errorf("go.mod for go1.26.3 (%v):\n%s\nwant its go line to be go 1.26", err, mod)
 	}
 	for _, f := range []string{"go.mod", "main.go", "pool/pool.go", "pool/core.go", "pool/decide/decide.go"} {
 		b, err := os.ReadFile(filepath.Join(dir, f))
@@ -315,6 +320,62 @@ func TestEmittedProgramBuildsAsItIs(t *testing.T) {
 	build.Env = append(os.Environ(), "GOFLAGS=-mod=readonly", "GOTOOLCHAIN=local", "GOPROXY=off")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Errorf("go build in the --emit folder: %v\n%s", err, out)
+	}
+}
+
+// TestProgramRunsTheToolchainsDefaults: a program that requires no module
+// (whose go line no requirement raises) is built with the toolchain's own
+// default GODEBUG, so that from Go 1.23 on time.After's channels are the
+// synchronous ones (asynctimerchan=0), as in a module written today.
+func TestProgramRunsTheToolchainsDefaults(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	tc, err := prog.FindGo(ctx)
+	if err != nil {
+		t.Skip(err)
+	}
+	sc, err := scenarios.Parse("after.yaml", []byte("procs: 1\nmain:\n  - select: {cases: [{after: 1ms}]}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	program, err := prog.Translate(sc, sc.Config())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := prog.Write(dir, program, tc); err != nil {
+		t.Fatal(err)
+	}
+	bin, err := prog.Build(ctx, tc, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := exec.CommandContext(ctx, tc.Path, "version", "-m", bin).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod, _ := os.ReadFile(filepath.Join(dir, "go.mod"))
+	if bytes.Contains(info, []byte("asynctimerchan=1")) {
+		t.Errorf("built by %s, the program runs Go 1.22's timer channels; go.mod:\n%s\n%s", tc.Version, mod, info)
+	}
+}
+
+// Write refuses a toolchain it cannot read the release of, rather than
+// guess the program's defaults.
+func TestWriteWantsTheToolchainsRelease(t *testing.T) {
+	sc, err := scenarios.Parse("s.yaml", []byte("procs: 1\nmain:\n  - sleep: 1ms\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	program, err := prog.Translate(sc, sc.Config())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []string{"", "go1.21.5", "gccgo"} {
+		err := prog.Write(t.TempDir(), program, prog.Toolchain{Path: "go", Version: v})
+		if err == nil || !strings.Contains(err.Error(), "want Go 1.22 or later") {
+			t.Errorf("Write for Go %q: %v, want a refusal", v, err)
+		}
 	}
 }
 

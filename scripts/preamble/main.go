@@ -86,7 +86,11 @@ func build(sc *scenarios.Scenario, dir string) (string, error) {
 		return "", err
 	}
 	p.Main = patched
-	if err := prog.Write(dir, p); err != nil {
+	tc, err := prog.FindGo(context.Background())
+	if err != nil {
+		return "", err
+	}
+	if err := prog.Write(dir, p, tc); err != nil {
 		return "", err
 	}
 	bin := filepath.Join(dir, "prog")
