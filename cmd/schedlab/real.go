@@ -257,9 +257,11 @@ Before each real run and after the last, verify probes the machine's pace: a
 hand-off and a mutex's spin round, as schedlab calibrate measures them, in a
 few milliseconds. The report sets the probes beside the profile's and counts
 the runs that had one off it by 20% or more: a virtual machine's CPUs change
-pace within seconds when the host's other guests are busy, which the load
-average does not show, and a run made at another pace than the profile's is
-slower or faster for it. --record keeps the probes with the runs.
+pace within seconds, which the load average does not show, and a run made at
+another pace than the profile's is slower or faster for it. On the project's
+VM a CPU is fast just after idling and slows within milliseconds of work, so
+a probe between runs finds the fast pace more often than the runs keep it.
+--record keeps the probes with the runs.
 
 The model's costs are this machine's profile (schedlab calibrate writes it)
 when there is one, else the model's own; --costs FILE picks another profile,

@@ -18,7 +18,10 @@ import (
 // slow one (320–432ns, 180–196ns) by turns, each for a tenth of a second
 // to a few seconds, the slow one in a quarter to two thirds of the probes
 // depending on the minute. A series of real runs of one scenario mixes the
-// two, and its runs beside a slow probe took up to 17% longer. The load
+// two, and its runs beside a slow probe took up to 17% longer. The fast
+// pace is a CPU's just after idling: probes back to back were all slow,
+// and after 1s asleep about half were fast, so a probe taken between runs
+// finds it more often than a run of milliseconds keeps it. The load
 // average shows none of it, and a probe does: verify probes the pace
 // before each real run and after the last, and says how many runs had a
 // probe off the profile's beside them (Report.notePace). It does not leave
@@ -130,7 +133,7 @@ func (r *Report) notePace(real []Observables, profile *Pace) {
 		return
 	}
 	offH, offS := paceFigures(off)
-	r.Notes = append(r.Notes, fmt.Sprintf("%d of the %d real runs had a probe of the machine's pace beside them off the profile's by %.0f%% or more (a hand-off %s, a spin round %s, against %s and %s): this machine changes pace within seconds while its load average stays put, and a run at another pace than the model's costs is slower or faster for it",
+	r.Notes = append(r.Notes, fmt.Sprintf("%d of the %d real runs had a probe of the machine's pace beside them off the profile's by %.0f%% or more (a hand-off %s, a spin round %s, against %s and %s): this machine changes pace within seconds while its load average stays put, and a run at another pace than the model's costs is slower or faster for it; but a probe after the machine idled finds a fast pace more often than a run of some milliseconds keeps it, so this says more of the machine between runs than of the runs (docs/fidelity.md, \"The machine's pace\")",
 		r.PaceOff, r.PaceProbed, 100*(PaceOff-1), spread(offH), spread(offS), shortDuration(profile.Handoff), shortDuration(profile.Spin)))
 }
 
