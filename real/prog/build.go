@@ -90,11 +90,10 @@ const schedlabPoolPath = "github.com/schedlab/schedlab/core/pool"
 // line sets the program's default GODEBUG: a module that says go 1.22,
 // built by Go 1.26, runs with 1.22's settings, among them the timer
 // channels of before Go 1.23 (asynctimerchan=1: a time.After's timer in a
-// P's heap from its creation, fired whether or not anyone waits), and
-// pays on its first time.After for reading a setting that is not the
-// default (about 0.1ms on this project's machine). The program is to run
-// the toolchain's runtime as a program written today does, the one the
-// model follows.
+// P's heap from its creation, fired whether or not anyone waits), whose
+// first time.After costs about 0.1ms more on this project's machine. The
+// program is to run the toolchain's runtime as a program written today
+// does, the one the model follows.
 func Write(dir string, prog *Program, tc Toolchain) error {
 	minor, ok := goMinor(tc.Version)
 	if !ok || minor < MinGoMinor {
