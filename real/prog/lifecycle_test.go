@@ -14,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/schedlab/schedlab/core/scenarios"
 	"github.com/schedlab/schedlab/internal/childproc"
 	"github.com/schedlab/schedlab/real/prog"
 )
@@ -203,17 +202,4 @@ func TestEmitRefusesAFolderInUse(t *testing.T) {
 	if err == nil || errors.Is(err, prog.ErrEmitNotEmpty) {
 		t.Errorf("with Force: %v, want the missing toolchain", err)
 	}
-}
-
-func translate(t *testing.T, src string) *prog.Program {
-	t.Helper()
-	sc, err := scenarios.Parse("small.yaml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	program, err := prog.Translate(sc, sc.Config())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return program
 }

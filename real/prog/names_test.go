@@ -1,11 +1,8 @@
 package prog_test
 
 import (
-	"context"
 	"testing"
-	"time"
 
-	"github.com/schedlab/schedlab/core/scenarios"
 	"github.com/schedlab/schedlab/real/prog"
 )
 
@@ -34,19 +31,8 @@ main:
   - submit: {pool: è, do: [{recv: è}, {recv: _u00e9}]}
   - wait: children
 `
-	sc, err := scenarios.Parse("alike.yaml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	program, err := prog.Translate(sc, sc.Config())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	if _, err := prog.FindGo(ctx); err != nil {
-		t.Skip(err)
-	}
+	program := translate(t, src)
+	ctx, _ := withGo(t)
 	if _, err := prog.Prepare(ctx, program, prog.Options{}); err != nil {
 		t.Fatalf("%v\n%s", err, program.Main)
 	}

@@ -295,12 +295,7 @@ func TestRunsSharingAnEmitFolderMeasureTheirOwn(t *testing.T) {
 // wrote, so that go build, and the go run . the folder is kept for, work
 // there as it is: read-only, with nothing fetched.
 func TestEmittedProgramBuildsAsItIs(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	tc, err := prog.FindGo(ctx)
-	if err != nil {
-		t.Skip(err)
-	}
+	ctx, tc := withGo(t)
 	sc, err := scenarios.Parse("net.yaml", []byte("procs: 1\nmain:\n  - net: 1ms\n"))
 	if err != nil {
 		t.Fatal(err)
@@ -328,20 +323,8 @@ func TestEmittedProgramBuildsAsItIs(t *testing.T) {
 // default GODEBUG, so that from Go 1.23 on time.After's channels are the
 // synchronous ones (asynctimerchan=0), as in a module written today.
 func TestProgramRunsTheToolchainsDefaults(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	tc, err := prog.FindGo(ctx)
-	if err != nil {
-		t.Skip(err)
-	}
-	sc, err := scenarios.Parse("after.yaml", []byte("procs: 1\nmain:\n  - select: {cases: [{after: 1ms}]}\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	program, err := prog.Translate(sc, sc.Config())
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx, tc := withGo(t)
+	program := translate(t, "procs: 1\nmain:\n  - select: {cases: [{after: 1ms}]}\n")
 	dir := t.TempDir()
 	if err := prog.Write(dir, program, tc); err != nil {
 		t.Fatal(err)
@@ -363,7 +346,32 @@ func TestProgramRunsTheToolchainsDefaults(t *testing.T) {
 // Write refuses a toolchain it cannot read the release of, rather than
 // guess the program's defaults.
 func TestWriteWantsTheToolchainsRelease(t *testing.T) {
-	sc, err := scenarios.Parse("s.yaml", []byte("procs: 1\nmain:\n  - sleep: 1ms\n"))
+	program := translate(t, "procs: 1\nmain:\n  - sleep: 1ms\n")
+	for _, v := range []string{"", "go1.21.5", "gccgo"} {
+		err := prog.Write(t.TempDir(), program, prog.Toolchain{Path: "go", Version: v})
+		if err == nil || !strings.Contains(err.Error(), "want Go 1.22 or later") {
+			t.Errorf("Write for Go %q: %v, want a refusal", v, err)
+		}
+	}
+}
+
+// withGo finds the local toolchain, skipping t without one, and returns
+// it with a context that bounds go's steps.
+func withGo(t *testing.T) (context.Context, prog.Toolchain) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	t.Cleanup(cancel)
+	tc, err := prog.FindGo(ctx)
+	if err != nil {
+		t.Skip(err)
+	}
+	return ctx, tc
+}
+
+// translate is the program of the scenario src.
+func translate(t *testing.T, src string) *prog.Program {
+	t.Helper()
+	sc, err := scenarios.Parse("small.yaml", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -371,12 +379,7 @@ func TestWriteWantsTheToolchainsRelease(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, v := range []string{"", "go1.21.5", "gccgo"} {
-		err := prog.Write(t.TempDir(), program, prog.Toolchain{Path: "go", Version: v})
-		if err == nil || !strings.Contains(err.Error(), "want Go 1.22 or later") {
-			t.Errorf("Write for Go %q: %v, want a refusal", v, err)
-		}
-	}
+	return program
 }
 
 // TestRealRunsProbeThePaceAroundEachRun: verify's probe of the machine's
