@@ -44,8 +44,9 @@ const (
 	runEnv = "SCHEDLAB_VCPUPACK_RUN"
 	// warm is how long the sleeper runs on its first CPU each round.
 	warm = 50 * time.Microsecond
-	// giveUp ends a round whose sleeper has not run this long after the
-	// write: it still counts, as the longest wait.
+	// giveUp is how long the waker computes after its write for the
+	// sleeper to run before it goes on to the next round; the round
+	// counts all the same, with the wait it had.
 	giveUp = 50 * time.Millisecond
 )
 
