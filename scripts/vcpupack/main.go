@@ -167,6 +167,7 @@ func maxOf(d []time.Duration) string {
 // shared is what the two threads exchange.
 type shared struct {
 	blocked atomic.Int64 // when the sleeper went to read, 0 once the waker has written
+	wrote   atomic.Int64 // the time of the waker's last write
 	woke    atomic.Int64 // the round's write time, when the sleeper has run again
 	fds     [2]int
 	written []int64 // per round: the write's time
@@ -242,6 +243,7 @@ func wakerLoop(sh *shared, rounds int, sleep int64) {
 		}
 		t := nanotime()
 		sh.written[i] = t
+		sh.wrote.Store(t)
 		sh.blocked.Store(0)
 		syscall.RawSyscall(syscall.SYS_WRITE, uintptr(sh.fds[1]), uintptr(unsafe.Pointer(&b[0])), 1)
 		for sh.woke.Load() != t && nanotime()-t < int64(giveUp) {
@@ -268,6 +270,6 @@ func sleeperLoop(sh *shared, rounds int, first, all *cpuSet) {
 		syscall.RawSyscall(sysGetcpu, uintptr(unsafe.Pointer(&cpu)), 0, 0)
 		sh.ran[i] = t
 		sh.cpus[i] = int32(cpu)
-		sh.woke.Store(sh.written[i])
+		sh.woke.Store(sh.wrote.Load())
 	}
 }
