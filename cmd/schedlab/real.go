@@ -300,6 +300,10 @@ though the model is not far off, and how many lie beyond every real run.
 It then counts and names the observables outside the real distribution:
 the model's median outside the real runs' central 90% (their 5th to 95th
 percentile), or a first goroutine, output or ending no real run shared.
+Under each, a "why:" line gives what the scenario's notes measured of it,
+where verify measures something: the time a P stood idle while a goroutine
+was ready, the spread of the first preemption, the switches' share of the
+P time.
 The rank test's count grows with --seeds, since more seeds tell smaller
 shifts apart; this one does not, and with --control the control is
 counted the same way.

@@ -537,14 +537,21 @@ func WriteSummary(w io.Writer, reps []*Report) error {
 	fmt.Fprintln(tw, strings.Join(header, "\t"))
 	tests := correct(reps)
 	differing, undecided, judged, chance, near, beyond := 0, 0, 0, 0, 0, 0
+	// outside is the summary's lines on the observables outside the real
+	// distribution, nOutside how many observables they name.
 	var outside []string
+	nOutside := 0
 	for _, r := range reps {
 		cells := []string{safetext.Term(r.Scenario)}
 		for _, name := range names {
 			row := r.row(name)
 			cell := "-"
 			if row != nil && row.outside() {
+				nOutside++
 				outside = append(outside, fmt.Sprintf("  %s: %s %s", safetext.Term(r.Scenario), row.Observable, row.outsideWords()))
+				for _, why := range r.why(row.Observable) {
+					outside = append(outside, "    why: "+why)
+				}
 			}
 			if row != nil {
 				cell = map[string]string{"within": "ok", "agrees": "ok", "lower": "low", "higher": "high", "undecided": "?", "differs": "differs", "none": "-"}[row.Outcome]
@@ -593,7 +600,7 @@ func WriteSummary(w io.Writer, reps []*Report) error {
 			correctionName, tests, Alpha, differing-chance, judged, chance, Alpha)
 	}
 	if judged > 0 {
-		fmt.Fprintf(&b, "outside the real distribution (the model's median outside the real runs' central 90%%, their 5th to 95th percentile, or a goroutine, output or ending no real run shared): %d of %d observables; unlike the rank test's count, this one does not grow with the model's seeds\n", len(outside), judged)
+		fmt.Fprintf(&b, "outside the real distribution (the model's median outside the real runs' central 90%%, their 5th to 95th percentile, or a goroutine, output or ending no real run shared): %d of %d observables; unlike the rank test's count, this one does not grow with the model's seeds\n", nOutside, judged)
 		for _, line := range outside {
 			b.WriteString(line + "\n")
 		}
@@ -635,6 +642,30 @@ func (row *Row) outside() bool {
 		return m < *row.RealLow || m > *row.RealHigh
 	}
 	return row.Outcome == "differs"
+}
+
+// noteKeys begin the notes that measure why an observable differs: the
+// time a P stood idle while a goroutine was ready, and the first
+// preemption's spread (strandedNote, preemptNote, for the makespan), and
+// the switches' share of the P time (switchNote, for the P use).
+var noteKeys = map[string]string{"makespan": "makespan: ", "P utilisation": "P use: "}
+
+// why is what the report's notes on observable measured, each note's
+// words before its explanation, for the summary to set under the
+// observable when it lies outside the real distribution.
+func (r *Report) why(observable string) []string {
+	key, ok := noteKeys[observable]
+	if !ok {
+		return nil
+	}
+	var measured []string
+	for _, n := range r.Notes {
+		if rest, found := strings.CutPrefix(n, key); found {
+			m, _, _ := strings.Cut(rest, ": ")
+			measured = append(measured, m)
+		}
+	}
+	return measured
 }
 
 // markOutside sets every row's Outside.
