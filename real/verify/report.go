@@ -644,11 +644,17 @@ func (row *Row) outside() bool {
 	return row.Outcome == "differs"
 }
 
-// noteKeys begin the notes that measure why an observable differs: the
-// time a P stood idle while a goroutine was ready, and the first
-// preemption's spread (strandedNote, preemptNote, for the makespan), and
-// the switches' share of the P time (switchNote, for the P use).
-var noteKeys = map[string]string{"makespan": "makespan: ", "P utilisation": "P use: "}
+// makespanNote and useNote begin the notes that measure why an
+// observable differs: the time a P stood idle while a goroutine was ready,
+// and the first preemption's spread (strandedNote, preemptNote, for the
+// makespan), and the switches' share of the P time (switchNote, for the P
+// use). noteKeys finds them by the observable.
+const (
+	makespanNote = "makespan: "
+	useNote      = "P use: "
+)
+
+var noteKeys = map[string]string{"makespan": makespanNote, "P utilisation": useNote}
 
 // why is what the report's notes on observable measured, each note's
 // words before its explanation, for the summary to set under the

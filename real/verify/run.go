@@ -413,7 +413,7 @@ func strandedNote(rep *Report, model, real []Observables) string {
 	if !ok || !ok2 || diff <= 0 || realS-modelS < diff/2 {
 		return ""
 	}
-	return fmt.Sprintf("makespan: the real runs had a P idle while one of the scenario's goroutines was ready to run for a median %s, the model's %s, against the %s between the two makespans: the threads woken for those Ps started late, as a thread woken after the program idled can, queued behind a busy thread until a scheduler tick (go run ./scripts/wakeafteridle measures how often on this machine)",
+	return fmt.Sprintf(makespanNote+"the real runs had a P idle while one of the scenario's goroutines was ready to run for a median %s, the model's %s, against the %s between the two makespans: the threads woken for those Ps started late, as a thread woken after the program idled can, queued behind a busy thread until a scheduler tick (go run ./scripts/wakeafteridle measures how often on this machine)",
 		shortDuration(realS), shortDuration(modelS), shortDuration(diff))
 }
 
@@ -453,7 +453,7 @@ func preemptNote(rep *Report, model, real []Observables) string {
 	if modelN == 0 || 2*realN < len(real) || realHi-realLo < modelHi-modelLo+preemptSpread {
 		return ""
 	}
-	return fmt.Sprintf("makespan: the real runs' first preemption came %s to %s into the run, the model's %s to %s: a long slice ends at one of sysmon's looks, and when those come in a real run depends on what the program did before the scenario and on when the kernel gives sysmon's thread a CPU, which the model's noise does not follow",
+	return fmt.Sprintf(makespanNote+"the real runs' first preemption came %s to %s into the run, the model's %s to %s: a long slice ends at one of sysmon's looks, and when those come in a real run depends on what the program did before the scenario and on when the kernel gives sysmon's thread a CPU, which the model's noise does not follow",
 		shortDuration(realLo), shortDuration(realHi), shortDuration(modelLo), shortDuration(modelHi))
 }
 
@@ -506,7 +506,7 @@ func switchNote(rep *Report, model, real []Observables) string {
 	if realPer < modelPer {
 		than = "shorter"
 	}
-	return fmt.Sprintf("P use: the real runs' Ps spent a median %.1f%% of their time switching between the scenario's goroutines (%d switches of %s), the model's %.1f%% (%d of %s), which is %.0f%% of the %.1f points between the two: the switch as a trace stamps it, from a goroutine's stop once it has left its M to the next start in execute, is an idle P on both sides, and the real runtime's takes %s than the model's Schedule, ScheduleExit and ScheduleYield (traced, calibrate)",
+	return fmt.Sprintf(useNote+"the real runs' Ps spent a median %.1f%% of their time switching between the scenario's goroutines (%d switches of %s), the model's %.1f%% (%d of %s), which is %.0f%% of the %.1f points between the two: the switch as a trace stamps it, from a goroutine's stop once it has left its M to the next start in execute, is an idle P on both sides, and the real runtime's takes %s than the model's Schedule, ScheduleExit and ScheduleYield (traced, calibrate)",
 		100*realShare, realN, shortDuration(time.Duration(realPer)), 100*modelShare, modelN, shortDuration(time.Duration(modelPer)), 100*min(explained/diff, 1), 100*math.Abs(diff), than)
 }
 

@@ -387,8 +387,8 @@ func TestSummaryCountsOutsideTheRealDistribution(t *testing.T) {
 	// A note that measures why the makespan differs goes under the
 	// outside row, its measurement without its explanation; middle's,
 	// inside, goes nowhere, nor does a note on an observable inside.
-	tail.Notes = append(tail.Notes, "makespan: the real runs had a P idle for 2ms: threads woke late", "P use: the switches took 1%: shorter")
-	middle.Notes = append(middle.Notes, "makespan: the middle's note: not shown")
+	tail.Notes = append(tail.Notes, makespanNote+"the real runs had a P idle for 2ms: threads woke late", useNote+"the switches took 1%: shorter")
+	middle.Notes = append(middle.Notes, makespanNote+"the middle's note: not shown")
 	var b strings.Builder
 	if err := WriteSummary(&b, []*Report{middle, tail}); err != nil {
 		t.Fatal(err)
