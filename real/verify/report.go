@@ -257,22 +257,17 @@ func (u unit) verdict(j judgement) (outcome, text string) {
 func (r *Report) Differing() []string { return differingNames(r.Rows) }
 
 // differingNames lists the observables of the rows that differ.
-func differingNames(rows []Row) []string {
-	var out []string
-	for i := range rows {
-		if rows[i].differs() {
-			out = append(out, rows[i].Observable)
-		}
-	}
-	return out
-}
+func differingNames(rows []Row) []string { return namesWhere(rows, (*Row).differs) }
 
 // outsideNames lists the observables of the rows that lie outside the
 // real distribution (Row.outside).
-func outsideNames(rows []Row) []string {
+func outsideNames(rows []Row) []string { return namesWhere(rows, (*Row).outside) }
+
+// namesWhere lists the observables of the rows that keep holds for.
+func namesWhere(rows []Row, keep func(*Row) bool) []string {
 	var out []string
 	for i := range rows {
-		if rows[i].outside() {
+		if keep(&rows[i]) {
 			out = append(out, rows[i].Observable)
 		}
 	}
