@@ -6,6 +6,7 @@
 //
 //	go run ./scripts/vcpupack                     # 10 runs, the woken thread last ran on the waker's CPU, asleep 1ms
 //	go run ./scripts/vcpupack -prev other -sleep 8ms
+//	go run ./scripts/vcpupack -prev other -sleep 8ms -busy 30
 //
 // Each run is a fresh process with two threads, on the first two CPUs the
 // process may use. The waker computes on the first (pinned there); the
@@ -14,7 +15,11 @@
 // and blocks in read(2) on a pipe. After -sleep, the waker writes
 // a byte; the sleeper, back from read, asks getcpu(2) where it runs and
 // when. So each round says where the kernel put the woken thread and how
-// long it waited to run. Both threads stay in raw system calls and
+// long it waited to run. With -busy below 100 the waker computes only that
+// share of each millisecond and sleeps the rest (nanosleep), writing only
+// while it computes, so that its CPU is partly idle as the kernel averages
+// it; each run's line gives the share it computed, the timer slack
+// lengthening its sleeps. Both threads stay in raw system calls and
 // functions without a stack check, with the runtime's asynchronous
 // preemption off, so that no goroutine switch or signal of the runtime's
 // own moves them; the runtime's sysmon still wakes now and then.
@@ -58,13 +63,18 @@ func main() {
 	rounds := flag.Int("rounds", 100, "rounds per run: run on -prev, sleep, be woken")
 	prev := flag.String("prev", "waker", "where the sleeper runs before it sleeps: waker (the waker's CPU) or other (another idle one)")
 	sleep := flag.Duration("sleep", time.Millisecond, "how long the sleeper is blocked before the waker wakes it")
-	probe.SetUsage("vcpupack [-runs N] [-rounds N] [-prev waker|other] [-sleep D]")
+	busy := flag.Int("busy", 100, "the share of each millisecond, in percent, that the waker computes; it sleeps the rest and writes only while it computes")
+	probe.SetUsage("vcpupack [-runs N] [-rounds N] [-prev waker|other] [-sleep D] [-busy PERCENT]")
 	flag.Parse()
 	if flag.NArg() != 0 {
 		probe.BadUsage()
 	}
 	if *rounds < 1 || *rounds > 10000 || *sleep < 100*time.Microsecond || *sleep > time.Second {
 		fmt.Fprintf(os.Stderr, "%s: -rounds must be 1 to 10000 and -sleep 100µs to 1s\n", prog)
+		os.Exit(2)
+	}
+	if *busy < 10 || *busy > 100 {
+		fmt.Fprintf(os.Stderr, "%s: -busy must be 10 to 100 (percent), got %d\n", prog, *busy)
 		os.Exit(2)
 	}
 	if *prev != "waker" && *prev != "other" {
@@ -81,13 +91,17 @@ func main() {
 	}
 	os.Setenv("GODEBUG", "asyncpreemptoff=1")
 	shares := probe.Fresh(prog, runEnv, *runs, os.Args[1:], func() (float64, string) {
-		return summarize(measure(cpus, *rounds, *prev == "other", *sleep))
+		return summarize(measure(cpus, *rounds, *prev == "other", *sleep, *busy))
 	})
 	where := "the waker's CPU"
 	if *prev == "other" {
 		where = "another CPU"
 	}
-	fmt.Printf("woken on the waker's CPU (%%, the sleeper on %s before, asleep %v), %s\n", where, *sleep, probe.Summarize(shares))
+	duty := ""
+	if *busy < 100 {
+		duty = fmt.Sprintf(", the waker computing %d%% of each millisecond", *busy)
+	}
+	fmt.Printf("woken on the waker's CPU (%%, the sleeper on %s before, asleep %v%s), %s\n", where, *sleep, duty, probe.Summarize(shares))
 }
 
 // A wake is one round: whether the woken thread ran on the waker's CPU,
@@ -134,8 +148,9 @@ func one(k int) cpuSet {
 }
 
 // summarize gives the share of wakes on the waker's CPU, in percent, and
-// the run's line.
-func summarize(w []wake) (float64, string) {
+// the run's line; computed, if not negative, is the share of the run the
+// waker computed, in percent.
+func summarize(w []wake, computed float64) (float64, string) {
 	var packed, spread []time.Duration
 	for _, x := range w {
 		if x.packed {
@@ -145,8 +160,12 @@ func summarize(w []wake) (float64, string) {
 		}
 	}
 	share := 100 * float64(len(packed)) / float64(len(w))
-	return share, fmt.Sprintf("%d rounds: %d on the waker's CPU (wait median %s, max %s), %d elsewhere (median %s)",
+	line := fmt.Sprintf("%d rounds: %d on the waker's CPU (wait median %s, max %s), %d elsewhere (median %s)",
 		len(w), len(packed), median(packed), maxOf(packed), len(spread), median(spread))
+	if computed >= 0 {
+		line += fmt.Sprintf("; the waker computed %.0f%% of the run", computed)
+	}
+	return share, line
 }
 
 func median(d []time.Duration) string {
@@ -169,14 +188,16 @@ type shared struct {
 	blocked atomic.Int64 // when the sleeper went to read, 0 once the waker has written
 	wrote   atomic.Int64 // the time of the waker's last write
 	woke    atomic.Int64 // the round's write time, when the sleeper has run again
+	slept   int64        // the waker's time in its -busy sleeps
 	fds     [2]int
 	written []int64 // per round: the write's time
 	ran     []int64 // per round: the sleeper's time back from read
 	cpus    []int32 // per round: the sleeper's CPU then
 }
 
-// measure runs rounds rounds and returns them.
-func measure(c cpus, rounds int, other bool, sleep time.Duration) []wake {
+// measure runs rounds rounds and returns them, with the share of the run
+// the waker computed, in percent (-1 if it always computes).
+func measure(c cpus, rounds int, other bool, sleep time.Duration, busy int) ([]wake, float64) {
 	runtime.GOMAXPROCS(3)
 	var sh shared
 	if err := syscall.Pipe(sh.fds[:]); err != nil {
@@ -186,11 +207,12 @@ func measure(c cpus, rounds int, other bool, sleep time.Duration) []wake {
 	sh.ran = make([]int64, rounds)
 	sh.cpus = make([]int32, rounds)
 	done := make(chan error, 2)
+	start := nanotime()
 	go func() {
 		runtime.LockOSThread()
 		m := one(c.waker)
 		done <- pin(&m)
-		wakerLoop(&sh, rounds, int64(sleep))
+		wakerLoop(&sh, rounds, int64(sleep), int64(busy))
 		done <- nil
 	}()
 	if err := <-done; err != nil {
@@ -211,11 +233,15 @@ func measure(c cpus, rounds int, other bool, sleep time.Duration) []wake {
 	}
 	<-done
 	<-done
+	computed := -1.0
+	if busy < 100 {
+		computed = 100 * (1 - float64(sh.slept)/float64(nanotime()-start))
+	}
 	out := make([]wake, rounds)
 	for i := range out {
 		out[i] = wake{packed: int(sh.cpus[i]) == c.waker, wait: time.Duration(sh.ran[i] - sh.written[i])}
 	}
-	return out
+	return out, computed
 }
 
 // pin keeps the calling thread on the CPUs of m.
@@ -229,17 +255,23 @@ func pin(m *cpuSet) error {
 	return nil
 }
 
-// wakerLoop computes on its CPU throughout; each round it waits for the
-// sleeper to block, lets it sleep, writes, and computes until it has run.
+// wakerLoop computes on its CPU (busy percent of each millisecond, and
+// sleeps the rest); each round it waits for the sleeper to block, lets it
+// sleep, writes, and goes on until the sleeper has run.
 //
 //go:nosplit
-func wakerLoop(sh *shared, rounds int, sleep int64) {
+func wakerLoop(sh *shared, rounds int, sleep, busy int64) {
 	b := [1]byte{1}
+	const period = int64(time.Millisecond)
+	rest := syscall.Timespec{Nsec: (100 - busy) * period / 100}
+	phase := nanotime()
 	for i := 0; i < rounds; i++ {
 		var since int64
 		for since = sh.blocked.Load(); since == 0; since = sh.blocked.Load() {
+			phase = duty(sh, phase, busy*period/100, &rest)
 		}
 		for nanotime()-since < sleep {
+			phase = duty(sh, phase, busy*period/100, &rest)
 		}
 		t := nanotime()
 		sh.written[i] = t
@@ -247,8 +279,24 @@ func wakerLoop(sh *shared, rounds int, sleep int64) {
 		sh.blocked.Store(0)
 		syscall.RawSyscall(syscall.SYS_WRITE, uintptr(sh.fds[1]), uintptr(unsafe.Pointer(&b[0])), 1)
 		for sh.woke.Load() != t && nanotime()-t < int64(giveUp) {
+			phase = duty(sh, phase, busy*period/100, &rest)
 		}
 	}
+}
+
+// duty sleeps for rest once the waker has computed for compute since
+// phase, and returns when the next stretch of computing began.
+//
+//go:nosplit
+func duty(sh *shared, phase, compute int64, rest *syscall.Timespec) int64 {
+	if rest.Nsec == 0 || nanotime()-phase < compute {
+		return phase
+	}
+	t := nanotime()
+	syscall.RawSyscall(syscall.SYS_NANOSLEEP, uintptr(unsafe.Pointer(rest)), 0, 0)
+	now := nanotime()
+	sh.slept += now - t
+	return now
 }
 
 // sleeperLoop, each round, runs warm on the CPU of first, is let free

@@ -15,13 +15,13 @@ import (
 // waits on each side, the middle one of an even count being the upper.
 func TestSummarize(t *testing.T) {
 	us := time.Microsecond
-	share, line := summarize([]wake{{true, 3 * us}, {false, 40 * us}, {true, 5 * us}, {false, 20 * us}, {false, 30 * us}})
+	share, line := summarize([]wake{{true, 3 * us}, {false, 40 * us}, {true, 5 * us}, {false, 20 * us}, {false, 30 * us}}, -1)
 	want := "5 rounds: 2 on the waker's CPU (wait median 5µs, max 5µs), 3 elsewhere (median 30µs)"
 	if share != 40 || line != want {
 		t.Errorf("got %v%% and %q, want 40%% and %q", share, line, want)
 	}
-	share, line = summarize([]wake{{false, 9 * us}})
-	if want := "1 rounds: 0 on the waker's CPU (wait median -, max -), 1 elsewhere (median 9µs)"; share != 0 || line != want {
+	share, line = summarize([]wake{{false, 9 * us}}, 46.4)
+	if want := "1 rounds: 0 on the waker's CPU (wait median -, max -), 1 elsewhere (median 9µs); the waker computed 46% of the run"; share != 0 || line != want {
 		t.Errorf("got %v%% and %q, want 0%% and %q", share, line, want)
 	}
 }
@@ -40,5 +40,10 @@ func TestSeriesRuns(t *testing.T) {
 		!strings.HasPrefix(lines[4], "woken on the waker's CPU (%, the sleeper on another CPU before, asleep 200µs), 2 runs: median ") {
 		t.Fatalf("want the load, two run lines, the load and a summary, got:\n%s", strings.Join(lines, "\n"))
 	}
-	probetest.UsageErrors(t, bin, [][]string{{"-runs", "0"}, {"-rounds", "0"}, {"-sleep", "2s"}, {"-prev", "mine"}, {"extra"}}, "usage", "must be")
+	lines = probetest.Lines(t, bin, "-runs", "1", "-rounds", "3", "-sleep", "2ms", "-busy", "50")
+	computed := regexp.MustCompile(`^run 1: 3 rounds: .*; the waker computed \d+% of the run$`)
+	if len(lines) != 4 || !computed.MatchString(lines[1]) || !strings.Contains(lines[3], "asleep 2ms, the waker computing 50% of each millisecond), 1 runs: ") {
+		t.Fatalf("want the waker's share computed in the run's line and the summary, got:\n%s", strings.Join(lines, "\n"))
+	}
+	probetest.UsageErrors(t, bin, [][]string{{"-runs", "0"}, {"-rounds", "0"}, {"-sleep", "2s"}, {"-prev", "mine"}, {"-busy", "5"}, {"-busy", "101"}, {"extra"}}, "usage", "must be")
 }
