@@ -132,6 +132,11 @@ type Costs struct {
 	// for a while starts when startm wakes it (idlewake.go). None by
 	// default; a profile from calibrate sets it.
 	IdleWake IdleWake
+	// WakePack is the chance that the kernel puts a woken thread beside
+	// its waker, on a busy CPU, where CPUs are modelled (wakepack.go).
+	// None by default, as upstream Linux; a profile from calibrate sets
+	// this machine's (wake_pack).
+	WakePack WakePack
 }
 
 // DefaultCosts returns the default costs.
@@ -283,6 +288,9 @@ func (c *Config) Validate() error {
 		}
 	}
 	if err := k.IdleWake.validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if err := k.WakePack.validate(); err != nil {
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)

@@ -1,6 +1,7 @@
 package gmp
 
 import (
+	"math"
 	"math/bits"
 	"time"
 
@@ -53,6 +54,10 @@ import (
 //     loaded of the waker's and its previous one (wake_affine_weight).
 //     A new thread goes to an idle CPU or the least loaded one
 //     (find_idlest_cpu). A thread moved to another CPU keeps its lag.
+//     With Costs.WakePack, the measured placement of a kernel that packs
+//     woken threads, a thread a running thread wakes goes beside its
+//     waker with the table's chance instead, wherever it last ran, and
+//     otherwise to an idle CPU (wakepack.go).
 //   - A CPU that goes idle pulls a waiting thread from another CPU's
 //     queue (newidle_balance), and at each tick an idle CPU is given one
 //     (the nohz idle balance), but not a thread that ran on its CPU
@@ -107,6 +112,10 @@ type osThread struct {
 	// one, or -1 when its own timer will (the interrupt comes on the CPU
 	// it slept on).
 	wakerCPU int32
+	// packTo is the waker's CPU when the kernel packs the thread beside
+	// its waker (WakePack), else -1; packer is that waker.
+	packTo int32
+	packer MID
 	// EEVDF (eevdf.go): vruntime and virtual deadline; prot, the
 	// vruntime up to which the request it was picked with protects it
 	// (RUN_TO_PARITY); lag, its lag when it last slept, and sleepVR its
@@ -153,6 +162,10 @@ type cpuRQ struct {
 	// The pending scheduler tick, if any.
 	tickGen uint32
 	ticking bool
+	// util is the CPU's utilisation from 0 to 1 as of utilAt, kept only
+	// with a WakePack (wakepack.go, touchUtil).
+	util   float64
+	utilAt sim.Time
 }
 
 // cpuModel is the kernel scheduler under the Ms.
@@ -162,6 +175,9 @@ type cpuModel struct {
 	// actor is the thread whose step runs (-1: an interrupt, a tick).
 	actor int32
 	slice time.Duration // the base slice, scaled
+	// pack is the machine's packing of woken threads, nil for none
+	// (wakepack.go).
+	pack *WakePack
 }
 
 // cpuTunableFactor is 1+ilog2(min(ncpus, 8)) (get_update_sysctl_factor).
@@ -204,7 +220,7 @@ func (c *cpuModel) clone() *cpuModel {
 // thread returns m's kernel thread, making it on first use.
 func (c *cpuModel) thread(m MID) *osThread {
 	for int(m) >= len(c.th) {
-		c.th = append(c.th, osThread{cpu: -1, wakerCPU: -1})
+		c.th = append(c.th, osThread{cpu: -1, wakerCPU: -1, packTo: -1, packer: NoM})
 	}
 	return &c.th[m]
 }
@@ -218,6 +234,13 @@ func (s *Machine) startCPUs() {
 	}
 	s.cpu = newCPUModel(n, s.cfg.Load)
 	c := s.cpu
+	if k := s.cfg.Costs.WakePack; k.set() {
+		c.pack = &k
+		// Main computed on CPU 0 before the run (Config.SysmonPrelude),
+		// after a machine at rest: that CPU's utilisation so far.
+		q := &c.cpus[0]
+		q.util = 1 - math.Exp2(-float64(s.cfg.SysmonPrelude)/float64(utilHalfLife))
+	}
 	if s.cfg.Noise {
 		// The program starts at no particular moment of the load's
 		// round: each CPU's load thread is some way into its slice, and
@@ -244,7 +267,7 @@ func (s *Machine) startCPUs() {
 		// M0 preempted the load's thread as it was exec'd.
 		c.putPrevLoad(q, s.now)
 	}
-	q.curr = 0
+	c.setCurr(q, 0, s.now)
 	t.state = thRunning
 	t.execFrom = s.now
 	t.dl = t.vr + c.slice
@@ -415,9 +438,20 @@ func (s *Machine) noteWaker(m *M) {
 		return
 	}
 	t.wakerCPU = -1
+	t.packTo, t.packer = -1, NoM
 	if c.actor >= 0 && c.actor != int32(m.ID) && int(c.actor) < len(c.th) {
 		if a := &c.th[c.actor]; a.state == thRunning {
 			t.wakerCPU = a.cpu
+			if c.pack != nil && t.cpu >= 0 {
+				// The kernel places the thread now, in the waker's call
+				// (try_to_wake_up), by how busy the waker's CPU has been
+				// and how long the thread slept (wakepack.go).
+				q := &c.cpus[a.cpu]
+				q.touchUtil(s.now)
+				if s.rng.Float64() < c.pack.chance(t.cpu == a.cpu, q.util, s.now.Sub(t.lastRan)) {
+					t.packTo, t.packer = a.cpu, MID(c.actor)
+				}
+			}
 		}
 	}
 }
@@ -461,7 +495,7 @@ func (s *Machine) settleThread(m *M) {
 	c.saveLag(k, t, int32(m.ID))
 	t.state = thSleeping
 	t.lastRan = s.now
-	q.curr = cpuIdle
+	c.setCurr(q, cpuIdle, s.now)
 	c.pickNext(s, k)
 }
 
@@ -470,14 +504,21 @@ func (s *Machine) settleThread(m *M) {
 // (place_entity).
 func (c *cpuModel) place(s *Machine, m *M, t *osThread) bool {
 	prev, waker := t.cpu, t.wakerCPU
-	t.wakerCPU = -1
+	packer := t.packer
+	t.wakerCPU, t.packer = -1, NoM
 	fresh := prev < 0
 	var k int32
 	switch {
+	case packer != NoM:
+		k = t.packTo // beside its waker (wakepack.go)
+		t.packTo = -1
 	case fresh:
 		k = c.idlest()
-	case waker >= 0 && waker == prev && s.now.Sub(t.lastRan) < migrationCost:
-		k = waker // wake-affine: cache-hot on the waker's CPU
+	case c.pack == nil && waker >= 0 && waker == prev && s.now.Sub(t.lastRan) < migrationCost:
+		// wake-affine: cache-hot on the waker's CPU. With a WakePack,
+		// the measured chance of being put beside the waker holds this
+		// and was drawn already.
+		k = waker
 	default:
 		if waker < 0 {
 			waker = prev // a timer: the interrupt comes on the CPU it slept on
@@ -517,7 +558,7 @@ func (c *cpuModel) place(s *Machine, m *M, t *osThread) bool {
 		}
 	}
 	// It waits in k's queue.
-	s.emit(&Event{Kind: KindCPUOff, Rule: RuleCPUWait, G: m.CurG, P: heldP(m), M: m.ID, N: int(k),
+	s.emit(&Event{Kind: KindCPUOff, Rule: RuleCPUWait, G: m.CurG, P: heldP(m), M: m.ID, M2: packer, N: int(k),
 		N2: c.nrRunning(k), D: c.lagOf(k, t, int32(m.ID)), D2: c.protectedFor(k), Flag: fresh})
 	t.state = thWaiting
 	t.deferred = true
@@ -554,7 +595,7 @@ func (c *cpuModel) commit(s *Machine, m *M, t *osThread, k int32) {
 		c.putPrevLoad(q, s.now)
 	}
 	q.incoming = cpuIdle
-	q.curr = int32(m.ID)
+	c.setCurr(q, int32(m.ID), s.now)
 	t.state = thRunning
 	t.execFrom = s.now
 	t.prot = t.dl // set_next_entity: RUN_TO_PARITY
@@ -572,13 +613,22 @@ func (c *cpuModel) freeze(s *Machine, t *osThread) {
 	t.pulled = false
 }
 
+// setCurr makes id CPU q's running thread (cpuIdle: none, cpuLoad: a
+// load thread), bringing its utilisation up to now first when it is kept.
+func (c *cpuModel) setCurr(q *cpuRQ, id int32, now sim.Time) {
+	if c.pack != nil {
+		q.touchUtil(now)
+	}
+	q.curr = id
+}
+
 // putPrevLoad puts the running load thread back among the load's waiting
 // threads: the group's vruntime grows by its run over their number.
 func (c *cpuModel) putPrevLoad(q *cpuRQ, now sim.Time) {
 	ran := now.Sub(q.loadExec)
 	q.loadRunVR += ran
 	q.loadVR += (q.loadRunVR - q.loadVR) / time.Duration(q.nload)
-	q.curr = cpuIdle
+	c.setCurr(q, cpuIdle, now)
 }
 
 // updateCurr charges the running thread of CPU k for its time since the
@@ -778,7 +828,7 @@ func (c *cpuModel) switchTo(s *Machine, k, next int32, atWake bool) {
 			N: int(k), N2: c.nrRunning(k), D: c.slice, Flag: atWake})
 		c.freeze(s, &c.th[cur])
 		q.queue = append(q.queue, cur)
-		q.curr = cpuIdle
+		c.setCurr(q, cpuIdle, s.now)
 	}
 	if nextIsLoad {
 		c.runLoad(s, k)
@@ -804,7 +854,7 @@ func (c *cpuModel) pickNext(s *Machine, k int32) {
 // runLoad gives CPU k to one of the load's threads.
 func (c *cpuModel) runLoad(s *Machine, k int32) {
 	q := &c.cpus[k]
-	q.curr = cpuLoad
+	c.setCurr(q, cpuLoad, s.now)
 	q.loadRunVR = q.loadVR
 	c.loadRequest(q)
 	q.loadExec = s.now
@@ -865,7 +915,7 @@ func (c *cpuModel) resume(s *Machine, k, id int32, pulled bool) {
 	c.unqueue(k, id)
 	t.waited += waited
 	q := &c.cpus[k]
-	q.curr = id
+	c.setCurr(q, id, s.now)
 	t.state = thRunning
 	t.cpu = k
 	t.pulled = pulled

@@ -2,6 +2,7 @@ package gmp_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -9,8 +10,16 @@ import (
 	"github.com/schedlab/schedlab/core/scenarios"
 )
 
+// halfPack puts a woken thread beside its waker half the time.
+var halfPack = gmp.WakePack{
+	Utils:  [3]float64{0.25, 0.5, 1},
+	Sleeps: [3]time.Duration{time.Millisecond, 2 * time.Millisecond, 4 * time.Millisecond},
+	Beside: [3][3]float64{{0.5, 0.5, 0.5}, {0.5, 0.5, 0.5}, {0.5, 0.5, 0.5}},
+	Away:   [3][3]float64{{0.5, 0.5, 0.5}, {0.5, 0.5, 0.5}, {0.5, 0.5, 0.5}},
+}
+
 // Every built-in runs to the end it means with its Ms on fewer CPUs than
-// Ps, beside busy threads, with every invariant checked after each step:
+// Ps, beside busy threads, and on a kernel that packs woken threads, with every invariant checked after each step:
 // the kernel's scheduler loses no thread and no wake-up.
 func TestBuiltinsOnBusyCPUs(t *testing.T) {
 	for _, name := range scenarios.BuiltinNames() {
@@ -18,9 +27,18 @@ func TestBuiltinsOnBusyCPUs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, c := range []struct{ cpus, load int }{{1, 0}, {1, 2}, {2, 1}, {sc.Procs, 0}, {2, 5}} {
+		for _, c := range []struct {
+			cpus, load int
+			pack       bool
+		}{{1, 0, false}, {1, 2, false}, {2, 1, false}, {sc.Procs, 0, false}, {2, 5, false}, {2, 0, true}, {2, 1, true}} {
 			cfg := sc.Config()
 			cfg.Seed, cfg.Noise, cfg.Check, cfg.CPUs, cfg.Load = 3, true, true, c.cpus, c.load
+			if c.pack {
+				// A kernel that packs woken threads, as this
+				// project's machine's does (wakepack.go).
+				cfg.Costs = gmp.DefaultCosts()
+				cfg.Costs.WakePack = halfPack
+			}
 			if cfg.Until == 0 {
 				cfg.Until = 2 * time.Second
 			}
@@ -299,6 +317,55 @@ func TestOneThreadPerCPUAtEveryEvent(t *testing.T) {
 			if bad != "" {
 				t.Errorf("%s on %d CPUs, load %d: %s", name, c.cpus, c.load, bad)
 			}
+		}
+	}
+}
+
+// With a kernel that packs (Costs.WakePack), the thread main's go
+// statement wakes is put beside main on its busy CPU, though the other
+// CPU idles, and waits there; the same run without a table puts it on the
+// idle CPU, where it runs at once.
+func TestWakePackPutsTheWokenThreadBesideItsWaker(t *testing.T) {
+	sc, err := scenarios.Parse("pack.yaml", []byte(`procs: 2
+main:
+  - cpu: 1ms
+  - go: {do: [{cpu: 1ms}]}
+  - cpu: 2ms
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms := time.Millisecond
+	always := gmp.WakePack{
+		Utils:  [3]float64{0.25, 0.5, 1},
+		Sleeps: [3]time.Duration{ms, 2 * ms, 4 * ms},
+		Beside: [3][3]float64{{1, 1, 1}, {1, 1, 1}, {1, 1, 1}},
+		Away:   [3][3]float64{{1, 1, 1}, {1, 1, 1}, {1, 1, 1}},
+	}
+	for _, pack := range []gmp.WakePack{{}, always} {
+		cfg := sc.Config()
+		cfg.WarmStart, cfg.CPUs, cfg.Check, cfg.Seed = true, 2, true, 1
+		cfg.Costs = gmp.DefaultCosts()
+		cfg.Costs.WakePack = pack
+		m, err := gmp.New(cfg, sc.Program())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var packed []string
+		d := gmp.NewDescriber(sc.Program())
+		m.SetSink(func(e gmp.Event) {
+			if e.Rule == gmp.RuleCPUWait && e.Packer() != gmp.NoM {
+				packed = append(packed, d.Describe(e))
+			}
+		})
+		if end := m.Run(); end.Reason != gmp.MainReturned {
+			t.Fatalf("%v: %v", end.Reason, end.Err)
+		}
+		switch {
+		case pack == (gmp.WakePack{}) && len(packed) > 0:
+			t.Errorf("without a table, a thread was packed: %q", packed)
+		case pack != (gmp.WakePack{}) && (len(packed) != 1 || !strings.Contains(packed[0], " wakes, and the kernel puts it on CPU0 beside its waker M0 rather than on an idle CPU")):
+			t.Errorf("with a table that always packs, want a thread beside M0 once, got %q", packed)
 		}
 	}
 }

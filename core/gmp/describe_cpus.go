@@ -10,10 +10,14 @@ import (
 // and deadlines, run queues.
 var cpuWords = words{
 	RuleCPUWait: func(d *Describer, b []byte, e *Event) []byte {
-		if e.NewThread() {
+		switch {
+		case e.Packer() != NoM:
+			b = appendf(b, "%v wakes, and the kernel puts it on CPU%d beside its waker %v rather than on an idle CPU, as the kernel the costs were measured on packs woken threads: it waits in the run queue with %s, ",
+				e.M, e.Cpu(), e.Packer(), runnable(e.Runnable()))
+		case e.NewThread():
 			b = appendf(b, "%v, a new thread, finds no CPU idle: placed at CPU%d's average vruntime with half a request, it waits in its run queue with %s, ",
 				e.M, e.Cpu(), runnable(e.Runnable()))
-		} else {
+		default:
 			b = appendf(b, "%v wakes but no CPU is idle: it waits in CPU%d's run queue with %s, ", e.M, e.Cpu(), runnable(e.Runnable()))
 		}
 		switch lag, left := roundUs(e.Lag()), roundUs(e.Protected()); {

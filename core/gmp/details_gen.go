@@ -574,6 +574,16 @@ func (e *Event) Owner() GID {
 	return NoG
 }
 
+// Packer is the detail the rule table calls "packer": M2 of RuleCPUWait. It
+// is NoM for other rules.
+func (e *Event) Packer() MID {
+	switch e.Rule {
+	case RuleCPUWait:
+		return e.M2
+	}
+	return NoM
+}
+
 // ParkedFor is the detail the rule table calls "parkedFor": D2 of
 // RuleWakep, RuleHandoffWork, RuleHandoffSpin, RuleHandoffPoll,
 // RuleInjectStart. It is 0 for other rules.

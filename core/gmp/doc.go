@@ -317,12 +317,18 @@
 //     eight all the program's run time was on one CPU. The idle CPU is
 //     passed over on purpose: that machine's kernel is a Firecracker
 //     guest's, booted with sched_vcpu_pack=15, which upstream Linux does
-//     not have, and it packs a woken thread onto its waker's busy CPU
-//     when it last ran there, nearly always after a short sleep and
-//     rarely after 8ms (go run ./scripts/vcpupack). The model places a
-//     woken thread when its wake-up arrives rather than at the waker's
-//     call, and keeps it on the waker's CPU only within 0.5ms
-//     (migrationCost), so it does not do this.
+//     not have, and it packs a woken thread onto its waker's CPU by how
+//     busy that CPU has been: beside a waker computing 28% of the time,
+//     90-98% of threads that last ran on the idle CPU, and none beside a
+//     waker that always computes (go run ./scripts/vcpupack -busy N).
+//     With a profile that measured it (calibrate's wake_pack), the CPU
+//     model packs so (wakepack.go), which brings netpoll's makespan and P
+//     use inside the real runs' spread. But verify models the CPUs only
+//     where the Ps outnumber them, so pingpong-2p, on 2 Ps and 2 CPUs,
+//     keeps a CPU for every M and its thief: modelling every scenario's
+//     CPUs with the packing gave it 38 moves (real 41-120), but took the
+//     observables outside the real spread in four series from 17, 10, 16
+//     and 18 to 27, 15, 23 and 27 (docs/fidelity.md), so it is not done.
 //
 // Four more patterns depend on what else the machine runs. Their real
 // figures on a quiet machine are issue 27's; on a busy one (load average

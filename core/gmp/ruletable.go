@@ -201,8 +201,8 @@ var ruleTable = [numRules]ruleInfo{
 	RuleReadyCond:     {"readyWithTime", "a Signal or Broadcast readies a waiter of the cond's notify list", "Obj cond; G2 waker; G3 kicked"},
 
 	// Linux's EEVDF, kernel/sched/fair.c since 6.6 (cpus.go, eevdf.go).
-	RuleCPUWait: {"check_preempt_wakeup_fair", "a thread wakes to find no idle CPU and is not what its CPU would pick: the running thread is still within its request, or another has an earlier deadline, or the woken one has had more than its share; it waits in a run queue",
-		"N cpu; N2 runnable; D lag; D2 protected; Flag newThread"},
+	RuleCPUWait: {"check_preempt_wakeup_fair", "a thread wakes to find no idle CPU, or is put beside its waker on a busy one by a kernel that packs woken threads (Costs.WakePack), and is not what its CPU would pick: the running thread is still within its request, or another has an earlier deadline, or the woken one has had more than its share; it waits in a run queue",
+		"N cpu; N2 runnable; D lag; D2 protected; Flag newThread; M2 packer"},
 	RuleCPUWakeupPreempt: {"check_preempt_wakeup_fair", "a woken thread is what its CPU would now pick, eligible with the earliest deadline, and preempts the running thread",
 		"N cpu; M2 preemptor; D lag; Flag ineligible"},
 	RuleCPUSliceOver: {"update_curr", "the running thread's request has run out (update_deadline) or no longer protects it, at the tick or at a wake-up on its CPU: the CPU picks again and gives the CPU to another thread",
