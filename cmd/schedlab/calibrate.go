@@ -28,9 +28,11 @@ thread starts when a go statement wakes it after the program has been idle
 costs the thread that makes it, what a program's first print and its
 write to its output cost more than its later ones (in fresh copies too,
 untraced and traced), how long the network poller takes to return a goroutine
-whose read became ready, and a round of a goroutine's spinning on a held
-mutex (the CPU's PAUSE instruction). Each is the median of many samples,
-with its spread. The figures are taken in turn, --rounds times over, each
+whose read became ready, a round of a goroutine's spinning on a held
+mutex (the CPU's PAUSE instruction), and how often the kernel puts a woken
+thread beside its waker on a busy CPU rather than on an idle one (in fresh
+copies too; some kernels pack threads so on purpose). Each is the median
+of many samples, with its spread. The figures are taken in turn, --rounds times over, each
 time with their share of the samples: a virtual machine's CPUs change pace
 within seconds, and a figure taken all at once is of one moment.
 
@@ -41,7 +43,7 @@ and verify times the model's runtime work with it; verify uses the default
 profile when there is one.
 
 The figures include whatever else the machine runs: calibrate on a quiet
-machine. It takes about ten seconds.`,
+machine. It takes about twenty seconds.`,
 		Example: `  schedlab calibrate
   schedlab calibrate -o laptop.json && schedlab run pingpong --costs laptop.json`,
 		Args: func(cmd *cobra.Command, args []string) error {

@@ -617,6 +617,7 @@ func tracedCosts(p *calibrate.Profile) (*gmp.Costs, string, error) {
 		{p.HasMutexSpin(), "a mutex's spin"},
 		{p.HasFirstPrint(), "a program's first print"},
 		{p.HasLongSleep(), "a long sleep's slack"},
+		{p.HasWakePack(), "its kernel's packing of woken threads"},
 	} {
 		if f.has {
 			with = append(with, f.what)

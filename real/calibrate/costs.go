@@ -132,6 +132,12 @@ func (p *Profile) costs(goCreate, handoff Figure) (gmp.Costs, error) {
 	if p.HasIdleWake() && f.WakeAfterIdle != nil {
 		k.IdleWake = f.WakeAfterIdle.idleWake()
 	}
+	// How often the kernel puts a woken thread beside its waker, where
+	// CPUs are modelled (gmp's wakepack.go). Formats 1 to 11 did not
+	// measure it: none, as upstream Linux.
+	if p.HasWakePack() && f.WakePack != nil {
+		k.WakePack = f.WakePack.wakePack()
+	}
 	// A hand-off between two goroutines on one P is, in the model, channel
 	// work, the scheduler's choice and the switch to the chosen G. The
 	// three keep their ratio and are scaled so that the model's hop takes

@@ -138,6 +138,27 @@
 //     at most 500 samples (mutexspin.go). A PAUSE instruction's length
 //     is the CPU's: the AMD EPYC VM's default took 0.71µs a round, an
 //     Intel Xeon at 2.5GHz 137ns (500 samples, p10 to p90 137-196ns).
+//   - wake_pack: how often the kernel puts a woken thread beside its
+//     waker, on the waker's busy CPU, rather than on an idle one. Two
+//     threads on the first two CPUs the process may use: the waker
+//     computes on the first, pinned there, 30%, 60% or all of each
+//     millisecond and sleeps the rest; the sleeper runs 50µs on the
+//     waker's CPU (beside) or the other one (away), then may run on
+//     either, and sleeps 0.5, 2 or 8ms in read(2) until the waker writes;
+//     getcpu(2) then says where the kernel put it (PackRounds,
+//     wakepack_linux.go). Not a spread of one duration but, for each of
+//     the waker's shares (a row, with the share it computed, its sleeps
+//     lasting their timer slack longer than asked) and each sleep, the
+//     share of rounds woken beside the waker, beside and away. The rounds
+//     (at most 40 a case) run in two fresh copies of the program each,
+//     with the runtime's preemption signals off, after the waker has kept
+//     to its share for 100ms; a machine with one CPU measures no rows. On
+//     the Intel Xeon VM, whose kernel packs on purpose (sched_vcpu_pack),
+//     a calibration found, beside a waker computing 28% of the time,
+//     90-98% of the rounds packed away and 95-100% beside; at 54%,
+//     43-80% away and 90-100% beside; beside a waker that always
+//     computes, 0% away and 0-10% beside. Upstream Linux packs none away,
+//     and beside only within its migration cost, 0.5ms.
 //
 // # What each sets in the model
 //
@@ -181,6 +202,10 @@
 //	nanosleep_slack_long p10     UsleepSlackLong (none in a profile of
 //	                             formats 1 to 10: every sleep then has
 //	                             UsleepSlack)
+//	wake_pack         each row   WakePack: the rows' utilisations, the
+//	                             sleeps, and the shares beside and away
+//	                             (none in a profile of formats 1 to 11,
+//	                             nor with no rows: no thread is packed)
 //	context_switch, sleep_slack, timer_slack, go_first_run, cpu_work:
 //	                  none: kept to read beside the others, and for a model
 //	                  of the machine's CPUs
@@ -203,7 +228,7 @@
 // A profile is one JSON object, written by Profile.Write and read by Read:
 //
 //	{
-//	  "format": "schedlab-costs/11",
+//	  "format": "schedlab-costs/12",
 //	  "measured": "2026-05-04T10:20:30Z",         RFC 3339
 //	  "machine": {
 //	    "goos": "linux", "goarch": "amd64",        GOOS and GOARCH
@@ -229,12 +254,18 @@
 //	       "late_p10_ns": 1219192, "late_median_ns": 2340000,
 //	       "late_p90_ns": 3775781, "late_max_ns": 3900000},
 //	      … one for each idle time, four at most, in ascending order …
+//	    ]},
+//	    "wake_pack": {"rounds": 40, "sleeps_ns": [500000, 2000000, 8000000], "rows": [
+//	      {"busy_percent": 30, "util": 0.28, "beside": [0.95, 1, 1], "away": [0.9, 0.95, 0.98]},
+//	      … one for each share of computing, three in ascending order, or none …
 //	    ]}
 //	  }
 //	}
 //
 // Every field is required but the loads. Profiles of the older formats
-// are still read. One of schedlab-costs/10 has no nanosleep_slack_long
+// are still read. One of schedlab-costs/11 has no wake_pack (and may
+// not): its model packs no woken thread, and verify's report says so.
+// One of schedlab-costs/10 has no nanosleep_slack_long
 // (and may not): every sleep of its model has the short sleep's slack, as
 // before, and verify's report says so. One of schedlab-costs/9 has
 // neither first_print nor
@@ -261,12 +292,14 @@
 // saying so. A profile is untrusted input,
 // shared as a scenario is: Parse refuses a file over 1 MiB, text that is
 // not UTF-8 or not JSON, a field it does not know or given twice, a format
-// other than schedlab-costs/11, /10, /9, /8, /7, /6, /5, /4, /3, /2 or /1, and any figure that is missing, not
+// other than schedlab-costs/12, /11, /10, /9, /8, /7, /6, /5, /4, /3, /2 or /1, and any figure that is missing, not
 // positive, over one second (a rate over 10⁶ per µs), or out of order
 // (min ≤ p10 ≤ median ≤ p90 ≤ max), a count of samples outside 1–10⁷,
 // wake_after_idle's points not 1 to 4 or not in ascending order, a point's
 // rounds outside 1–10⁷ or late rounds above them, or its late statistics
-// not 0 when no round was late,
+// not 0 when no round was late, wake_pack's sleeps not 3 in ascending
+// order, its rows not 3 (or none) with shares of computing and
+// utilisations rising, or a share outside 0-1,
 // CPUs outside 1–65536, a name that is empty, over 200 characters or not
 // printable, each with the file, line and column and the field's path.
 //

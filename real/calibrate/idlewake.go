@@ -138,7 +138,8 @@ const idleWakeEnv = "SCHEDLAB_CALIBRATE_WAKE_AFTER_IDLE"
 // BecomeMeasuringChild, in a copy of the program calibrate started to
 // time wake_after_idle's rounds, times them, writes each one's time in
 // nanoseconds on a line of standard output and exits; in a copy started to
-// time first_write's writes (firstwrite.go), writes and times them; in any
+// time first_write's writes (firstwrite.go), writes and times them; in a
+// copy started for wake_pack's rounds (wakepack.go), runs them; in any
 // other process it returns at once. A program that calls Measure calls it
 // first in main, as schedlab does, and a test binary in TestMain.
 func BecomeMeasuringChild() {
@@ -147,6 +148,9 @@ func BecomeMeasuringChild() {
 	}
 	if v, ok := os.LookupEnv(firstWriteEnv); ok {
 		os.Exit(firstWriteChild(v, os.Stdout, os.Stderr))
+	}
+	if v, ok := os.LookupEnv(wakePackEnv); ok {
+		os.Exit(wakePackChild(v, os.Stdout, os.Stderr))
 	}
 }
 

@@ -206,6 +206,13 @@ func Measure(ctx context.Context, o Options) (*Profile, error) {
 				childErrs = append(childErrs, err)
 			}
 		}},
+		{"wake_pack", func() {
+			var err error
+			if p.Figures.WakePack, err = wakePack(ctx, n); err != nil {
+				missing = append(missing, "wake_pack")
+				childErrs = append(childErrs, err)
+			}
+		}},
 	}
 	for _, s := range steps {
 		if err := ctx.Err(); err != nil {

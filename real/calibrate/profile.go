@@ -27,11 +27,12 @@ import (
 // format 4 those of writeRows, format 5 wake_after_idle (idlewake.go),
 // format 6 those of wakeCallRows, format 7 those of firstWriteRows,
 // format 8 those of netpollWakeRows, format 9 those of mutexSpinRows,
-// format 10 those of firstPrintRows, format 11 those of longSleepRows; a
-// profile of an older format, which lacks them, is still read, its costs
+// format 10 those of firstPrintRows, format 11 those of longSleepRows,
+// format 12 wake_pack (wakepack.go); a profile of an older format, which lacks them, is still read, its costs
 // as before.
 const (
-	Format    = "schedlab-costs/11"
+	Format    = "schedlab-costs/12"
+	FormatV11 = "schedlab-costs/11"
 	FormatV10 = "schedlab-costs/10"
 	FormatV9  = "schedlab-costs/9"
 	FormatV8  = "schedlab-costs/8"
@@ -45,7 +46,7 @@ const (
 )
 
 // formats are the layouts a profile may have, the newest first.
-var formats = []string{Format, FormatV10, FormatV9, FormatV8, FormatV7, FormatV6, FormatV5, FormatV4, FormatV3, FormatV2, FormatV1}
+var formats = []string{Format, FormatV11, FormatV10, FormatV9, FormatV8, FormatV7, FormatV6, FormatV5, FormatV4, FormatV3, FormatV2, FormatV1}
 
 // Profile is one machine's measured costs, as schedlab calibrate writes
 // them and --costs reads them.
@@ -118,6 +119,8 @@ type Figures struct {
 	// Since format 11 (longSleepRows); absent from profiles of formats 1
 	// to 10.
 	NanosleepSlackLong *Figure `json:"nanosleep_slack_long,omitempty"`
+	// Since format 12; absent from profiles of formats 1 to 11.
+	WakePack *WakePackFigure `json:"wake_pack,omitempty"`
 }
 
 // orZero is f, or the zero Figure where a profile has none.
@@ -170,7 +173,11 @@ func (p *Profile) HasFirstPrint() bool { return p.HasLongSleep() || p.Format == 
 // HasLongSleep says whether the profile has format 11's figure: how late
 // a 10ms nanosleep comes back, which on some machines is later than a
 // short one.
-func (p *Profile) HasLongSleep() bool { return p.Format == Format }
+func (p *Profile) HasLongSleep() bool { return p.HasWakePack() || p.Format == FormatV11 }
+
+// HasWakePack says whether the profile has format 12's figure: how often
+// the kernel puts a woken thread beside its waker on a busy CPU.
+func (p *Profile) HasWakePack() bool { return p.Format == Format }
 
 // Figure is a duration measured many times, in nanoseconds: the median
 // and the spread around it.
@@ -418,6 +425,17 @@ func (v *validator) profile(p *Profile) {
 		}
 	} else if _, ok := v.pos["figures.wake_after_idle"]; ok {
 		v.fail("figures.wake_after_idle", fmt.Sprintf("a %s profile has no such figure (%s has)", p.Format, Format))
+	}
+	if p.HasWakePack() {
+		if v.present("figures.wake_pack") {
+			if f.WakePack == nil {
+				v.fail("figures.wake_pack", "want an object, got null")
+			} else {
+				f.WakePack.validate(v, "figures.wake_pack")
+			}
+		}
+	} else if _, ok := v.pos["figures.wake_pack"]; ok {
+		v.fail("figures.wake_pack", fmt.Sprintf("a %s profile has no such figure (%s has)", p.Format, Format))
 	}
 	if v.present("figures.timer_slack") {
 		ts := f.TimerSlack

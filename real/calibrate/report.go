@@ -152,6 +152,9 @@ func (p *Profile) WriteText(w io.Writer) error {
 	if w := p.Figures.WakeAfterIdle; p.HasIdleWake() && w != nil {
 		fmt.Fprintf(&b, "%s: sets IdleWake\n", w.line())
 	}
+	if w := p.Figures.WakePack; p.HasWakePack() && w != nil {
+		fmt.Fprintf(&b, "%s: sets WakePack\n", w.line())
+	}
 	// The costs a later format's figures set, after the first ones.
 	later := ""
 	if p.HasTraced() {
