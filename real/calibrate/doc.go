@@ -150,7 +150,7 @@
 //     the waker's shares (a row, with the share it computed, its sleeps
 //     lasting their timer slack longer than asked) and each sleep, the
 //     share of rounds woken beside the waker, beside and away. The rounds
-//     (at most 40 a case) run in two fresh copies of the program each,
+//     (at most 40 a case) run in four fresh copies of the program each,
 //     with the runtime's preemption signals off, after the waker has kept
 //     to its share for 100ms; a machine with one CPU measures no rows. On
 //     the Intel Xeon VM, whose kernel packs on purpose (sched_vcpu_pack),

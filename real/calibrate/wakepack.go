@@ -36,15 +36,18 @@ var (
 )
 
 const (
-	// maxWakePackRounds bounds the rounds of each case: a copy's rounds
-	// last about 11ms for the three sleeps, so 40 rounds of the six
-	// cases take about 3 seconds.
+	// maxWakePackRounds bounds the rounds of each case: a round lasts
+	// its sleep and about 0.1ms more, and each copy's waker keeps to its
+	// share for packSettle before each sleep's rounds, so 40 rounds of
+	// the six cases in four copies take about 12 seconds.
 	maxWakePackRounds = 40
 	// wakePackCopies is how many fresh copies of the program share a
-	// case's rounds: one process's placements can stray from the next
-	// one's (scripts/vcpupack's runs of 100 rounds gave 35-100% for the
-	// same case), as the threads' history settles them.
-	wakePackCopies = 2
+	// case's rounds: one process's placements can stray far from the
+	// next one's (scripts/vcpupack's runs beside a waker computing 60%
+	// of the time packed 2% to 88% of their rounds), as the threads'
+	// history settles them, and three calibrations with two copies each
+	// found 0-80% there.
+	wakePackCopies = 4
 	// wakePackEnv marks a copy of the program that wakePack started: its
 	// value is "AWAY,BUSY,ROUNDS".
 	wakePackEnv = "SCHEDLAB_CALIBRATE_WAKE_PACK"
