@@ -12,7 +12,7 @@ var cpuWords = words{
 	RuleCPUWait: func(d *Describer, b []byte, e *Event) []byte {
 		switch {
 		case e.Packer() != NoM:
-			b = appendf(b, "%v wakes, and the kernel puts it on CPU%d beside its waker %v rather than on an idle CPU, as the kernel the costs were measured on packs woken threads: it waits in the run queue with %s, ",
+			b = appendf(b, "%v wakes, and the kernel puts it on CPU%d beside its waker %v, whatever the other CPUs do, as the kernel the costs were measured on packs woken threads onto a CPU with room: it waits in the run queue with %s, ",
 				e.M, e.Cpu(), e.Packer(), runnable(e.Runnable()))
 		case e.NewThread():
 			b = appendf(b, "%v, a new thread, finds no CPU idle: placed at CPU%d's average vruntime with half a request, it waits in its run queue with %s, ",

@@ -15,12 +15,11 @@ import (
 // sched_vcpu_pack, often puts it beside its waker instead, so that the
 // other virtual CPU can stay idle: scripts/vcpupack measures how often,
 // by where the thread last ran, how long it slept and how busy the
-// waker's CPU is (docs/fidelity.md, "Packed on a busy CPU", has the
-// figures). A CPU with room draws the threads its threads wake, even from
-// an idle CPU, and more the longer they slept; a CPU that always computes
-// draws only the threads that last ran on it and slept briefly. This is
-// how a program's threads come to crowd onto one CPU while the other
-// idles. The kernel's measure of room is the CPU's utilisation, an
+// waker's CPU is (docs/fidelity.md, "Room on the waker's CPU", has the
+// figures). A CPU with room draws the threads its threads wake, wherever
+// they last ran and however long they slept; a CPU that always computes
+// draws almost none. This is how a program's threads come to crowd onto
+// one CPU while the other idles. The kernel's measure of room is the CPU's utilisation, an
 // average of the time it ran something that decays by half every 32ms
 // (PELT's util_avg), which the CPU model keeps for each CPU when a
 // WakePack is set (cpuRQ.util).
@@ -91,19 +90,15 @@ func (w *WakePack) chance(beside bool, util float64, slept time.Duration) float6
 	if beside {
 		tab = &w.Beside
 	}
+	var sleeps [WakePackSleeps]float64
 	var col [WakePackUtils]float64
+	for j, d := range w.Sleeps {
+		sleeps[j] = float64(d)
+	}
 	for i := range col {
-		col[i] = between(float64(slept), durations(w.Sleeps[:]), tab[i][:])
+		col[i] = between(float64(slept), sleeps[:], tab[i][:])
 	}
 	return between(util, w.Utils[:], col[:])
-}
-
-func durations(d []time.Duration) []float64 {
-	f := make([]float64, len(d))
-	for i, x := range d {
-		f[i] = float64(x)
-	}
-	return f
 }
 
 // between interpolates ys at x along xs (ascending), flat beyond the ends.
