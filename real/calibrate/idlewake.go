@@ -94,12 +94,8 @@ func wakeAfterIdle(ctx context.Context, rounds int) (*IdleWakeFigure, error) {
 	for _, idle := range idleWakeIdles {
 		var starts []float64
 		for c := range idleWakeCopies {
-			// The rounds shared out among the copies, the first ones
-			// taking one more where they do not divide.
-			n := rounds / idleWakeCopies
-			if c < rounds%idleWakeCopies {
-				n++
-			}
+			// The rounds shared out among the copies.
+			n := roundShare(rounds, c, idleWakeCopies)
 			if n == 0 {
 				continue
 			}
@@ -117,8 +113,19 @@ func wakeAfterIdle(ctx context.Context, rounds int) (*IdleWakeFigure, error) {
 // childStarts runs a copy of the program exe to time rounds rounds after
 // idle, and returns their times.
 func childStarts(ctx context.Context, exe string, idle time.Duration, rounds int) ([]float64, error) {
+	out, err := runCopy(ctx, exe, fmt.Sprintf("%s=%d,%d", idleWakeEnv, idle, rounds))
+	if err != nil {
+		return nil, err
+	}
+	return parseStarts(out, rounds)
+}
+
+// runCopy runs exe, a copy of this program, with env added to the
+// environment, and returns what it wrote to its standard output; an
+// error carries what it wrote to its standard error, or is ctx's.
+func runCopy(ctx context.Context, exe string, env ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, exe)
-	cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%d,%d", idleWakeEnv, idle, rounds))
+	cmd.Env = append(os.Environ(), env...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -128,7 +135,7 @@ func childStarts(ctx context.Context, exe string, idle time.Duration, rounds int
 		}
 		return nil, fmt.Errorf("%v %s", err, strings.TrimSpace(stderr.String()))
 	}
-	return parseStarts(out, rounds)
+	return out, nil
 }
 
 // idleWakeEnv marks a copy of the program that wakeAfterIdle started: its

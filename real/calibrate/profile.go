@@ -415,28 +415,8 @@ func (v *validator) profile(p *Profile) {
 		r := f.CPUWork
 		v.spread("figures.cpu_work", "_per_us", r.Samples, [5]float64{r.Min, r.P10, r.Median, r.P90, r.Max}, MaxRate, "iterations per µs")
 	}
-	if p.HasIdleWake() {
-		if v.present("figures.wake_after_idle") {
-			if f.WakeAfterIdle == nil {
-				v.fail("figures.wake_after_idle", "want an object, got null")
-			} else {
-				f.WakeAfterIdle.validate(v, "figures.wake_after_idle")
-			}
-		}
-	} else if _, ok := v.pos["figures.wake_after_idle"]; ok {
-		v.fail("figures.wake_after_idle", fmt.Sprintf("a %s profile has no such figure (%s has)", p.Format, Format))
-	}
-	if p.HasWakePack() {
-		if v.present("figures.wake_pack") {
-			if f.WakePack == nil {
-				v.fail("figures.wake_pack", "want an object, got null")
-			} else {
-				f.WakePack.validate(v, "figures.wake_pack")
-			}
-		}
-	} else if _, ok := v.pos["figures.wake_pack"]; ok {
-		v.fail("figures.wake_pack", fmt.Sprintf("a %s profile has no such figure (%s has)", p.Format, Format))
-	}
+	v.laterFigure(p, p.HasIdleWake(), "figures.wake_after_idle", f.WakeAfterIdle == nil, func(name string) { f.WakeAfterIdle.validate(v, name) })
+	v.laterFigure(p, p.HasWakePack(), "figures.wake_pack", f.WakePack == nil, func(name string) { f.WakePack.validate(v, name) })
 	if v.present("figures.timer_slack") {
 		ts := f.TimerSlack
 		if v.present("figures.timer_slack.ns") && !(ts.NS >= 1 && ts.NS <= MaxCost) {
@@ -445,6 +425,25 @@ func (v *validator) profile(p *Profile) {
 		if v.present("figures.timer_slack.source") && ts.Source != "procfs" && ts.Source != "measured" {
 			v.fail("figures.timer_slack.source", fmt.Sprintf("want procfs or measured, got %q", quote(ts.Source)))
 		}
+	}
+}
+
+// laterFigure checks a figure of its own shape that a later format
+// added, name: present, an object, and valid by validate where the
+// profile's format has it (has), absent where it does not.
+func (v *validator) laterFigure(p *Profile, has bool, name string, null bool, validate func(name string)) {
+	if !has {
+		if _, ok := v.pos[name]; ok {
+			v.fail(name, fmt.Sprintf("a %s profile has no such figure (%s has)", p.Format, Format))
+		}
+		return
+	}
+	switch {
+	case !v.present(name):
+	case null:
+		v.fail(name, "want an object, got null")
+	default:
+		validate(name)
 	}
 }
 

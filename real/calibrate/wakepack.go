@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
@@ -102,10 +101,7 @@ func wakePack(ctx context.Context, rounds int) (*WakePackFigure, error) {
 		for _, away := range []bool{false, true} {
 			packed := make([]int, len(wakePackSleeps))
 			for c := range wakePackCopies {
-				n := rounds / wakePackCopies
-				if c < rounds%wakePackCopies {
-					n++
-				}
+				n := roundShare(rounds, c, wakePackCopies)
 				if n == 0 {
 					continue
 				}
@@ -147,16 +143,9 @@ func wakePack(ctx context.Context, rounds int) (*WakePackFigure, error) {
 // sleep, and returns how many of each sleep's were packed and the share
 // of the time the waker computed, in percent.
 func childPacks(ctx context.Context, exe string, away bool, busy, rounds int) ([]int, float64, error) {
-	cmd := exec.CommandContext(ctx, exe)
-	cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%d,%d,%d", wakePackEnv, boolDigit(away), busy, rounds), "GODEBUG=asyncpreemptoff=1")
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	out, err := runCopy(ctx, exe, fmt.Sprintf("%s=%d,%d,%d", wakePackEnv, boolDigit(away), busy, rounds), "GODEBUG=asyncpreemptoff=1")
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, 0, ctx.Err()
-		}
-		return nil, 0, fmt.Errorf("%v %s", err, strings.TrimSpace(stderr.String()))
+		return nil, 0, err
 	}
 	return parsePacks(out, rounds)
 }

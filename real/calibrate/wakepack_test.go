@@ -97,6 +97,12 @@ func TestBadWakePackIsRefused(t *testing.T) {
 			t.Errorf("%s: got %v\nwant %q", c.name, err, c.want)
 		}
 	}
+	// The figure as null, the last of the figures.
+	at := strings.Index(v12, `"wake_pack": {`)
+	null := v12[:at] + `"wake_pack": null}}` + "\n"
+	if _, err := Parse("costs.json", []byte(null)); err == nil || !strings.Contains(err.Error(), "figures.wake_pack: want an object, got null") {
+		t.Errorf("null: got %v", err)
+	}
 	p, err := Parse("costs.json", []byte(v12))
 	if err != nil {
 		t.Fatal(err)
