@@ -32,9 +32,10 @@ whose read became ready, a round of a goroutine's spinning on a held
 mutex (the CPU's PAUSE instruction), and how often the kernel puts a woken
 thread beside its waker on a busy CPU rather than on an idle one (in fresh
 copies too; some kernels pack threads so on purpose). Each is the median
-of many samples, with its spread. The figures are taken in turn, --rounds times over, each
-time with their share of the samples: a virtual machine's CPUs change pace
-within seconds, and a figure taken all at once is of one moment.
+of many samples, with its spread. The figures are taken in turn, --rounds
+times over, each time with their share of the samples: a virtual machine's
+CPUs change pace within seconds, and a figure taken all at once is of one
+moment.
 
 It writes them as a cost profile (JSON, described in docs/fidelity.md) to
 -o FILE, by default costs.json in schedlab's folder of the user's

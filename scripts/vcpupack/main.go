@@ -23,7 +23,8 @@
 // The figure is the share of rounds in which the woken thread ran on the
 // waker's CPU; the line gives its median wait there and elsewhere. What it
 // found on this project's machine, and why that machine's kernel packs, is
-// in docs/fidelity.md ("Packed on a busy CPU").
+// in docs/fidelity.md ("Packed on a busy CPU" and "Room on the waker's
+// CPU").
 package main
 
 import (
