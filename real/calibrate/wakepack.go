@@ -227,12 +227,6 @@ func median(values []float64) float64 {
 	return Quantile(values, 0.5)
 }
 
-// asyncPreemptOff says whether GODEBUG turns the runtime's preemption
-// signals off.
-func asyncPreemptOff() bool {
-	return slices.Contains(strings.Split(os.Getenv("GODEBUG"), ","), "asyncpreemptoff=1")
-}
-
 // wakePack is the model's Costs.WakePack from the figure; none from a
 // figure without rows.
 func (f *WakePackFigure) wakePack() gmp.WakePack {

@@ -3,7 +3,10 @@ package calibrate
 import (
 	"errors"
 	"fmt"
+	"os"
 	"runtime"
+	"slices"
+	"strings"
 	"sync/atomic"
 	"time"
 	"unsafe"
@@ -120,6 +123,12 @@ func PackRounds(beside bool, sleep time.Duration, busy, rounds int) ([]PackRound
 		out[i] = PackRound{Packed: int(sh.cpus[i]) == waker, Wait: time.Duration(sh.ran[i] - sh.written[i])}
 	}
 	return out, computed, nil
+}
+
+// asyncPreemptOff says whether GODEBUG turns the runtime's preemption
+// signals off.
+func asyncPreemptOff() bool {
+	return slices.Contains(strings.Split(os.Getenv("GODEBUG"), ","), "asyncpreemptoff=1")
 }
 
 // packShared is what the two threads exchange. The waker's own fields
