@@ -114,9 +114,7 @@ func childFirstLine(ctx context.Context, exe string, traced bool) (print, write 
 	for i := range writes {
 		writes[i] = times[2*i+1]
 	}
-	later := slices.Clone(writes[1:])
-	slices.Sort(later)
-	return times[0] - times[2*firstWriteLines], writes[0] - Quantile(later, 0.5), nil
+	return times[0] - times[2*firstWriteLines], writes[0] - median(slices.Clone(writes[1:])), nil
 }
 
 // firstWriteChild, in a copy of the program firstLines started, prints

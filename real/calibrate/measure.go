@@ -256,6 +256,13 @@ func summarise(samples []float64) Figure {
 		P90: Quantile(samples, 0.9), Min: samples[0], Max: samples[len(samples)-1]}
 }
 
+// median is the median of values, which it sorts, interpolated as
+// Quantile does.
+func median(values []float64) float64 {
+	slices.Sort(values)
+	return Quantile(values, 0.5)
+}
+
 // Quantile is the q-quantile of sorted values, interpolated linearly
 // between the two nearest (Hyndman and Fan's definition 7, R's default).
 func Quantile(sorted []float64, q float64) float64 {

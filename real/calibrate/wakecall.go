@@ -2,7 +2,6 @@ package calibrate
 
 import (
 	"runtime"
-	"slices"
 	"time"
 )
 
@@ -25,8 +24,7 @@ const wakeCallIdle = 300 * time.Microsecond
 func wakeCall(n int) []float64 {
 	plain := sends(n, 1)
 	woken := sends(n, 2)
-	slices.Sort(plain)
-	base := Quantile(plain, 0.5)
+	base := median(plain)
 	for i := range woken {
 		woken[i] -= base
 	}

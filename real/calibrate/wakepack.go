@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -219,12 +218,6 @@ func boolDigit(b bool) int {
 		return 1
 	}
 	return 0
-}
-
-// median is the median of values, which it sorts.
-func median(values []float64) float64 {
-	slices.Sort(values)
-	return Quantile(values, 0.5)
 }
 
 // wakePack is the model's Costs.WakePack from the figure; none from a
