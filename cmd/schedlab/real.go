@@ -274,9 +274,12 @@ idle threads already made and sysmon as far into its backing off as the
 program's start-up (0.6ms) and its cpu loop's calibration (20ms, if it has
 cpu actions) take it. With more Ps than this machine has CPUs, the model's
 threads share its CPUs (as --cpus N).
-The real makespan leaves out the time the runtime's own goroutines (the
-tracer's writer) held every P while a scenario goroutine was ready. The
-real runs being traced, the model runs two goroutines of the tracer's:
+The window is the scenario's: it opens at main's first act in it and
+closes when main returns. The real makespan leaves out the time the
+runtime's own goroutines (the tracer's writer) held every P while a
+scenario goroutine was ready, and the P use the P time they took while one
+was; on a P no scenario goroutine wanted, their time is idle time, as the
+model's P is idle there. The real runs being traced, the model runs two goroutines of the tracer's:
 its CPU-sample reader, which wakes every 100ms, and its writer, which the
 scheduler runs first, with a new time slice, whenever a thread's trace
 buffer is full; it leaves them out of what it measures, as the real

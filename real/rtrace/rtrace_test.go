@@ -233,3 +233,44 @@ func TestTheEndMarkClosesTheScenario(t *testing.T) {
 		t.Errorf("the trace goes on %v after the scenario: G2's stop and start are not after it", whole.Span-sum.ScenarioEnd)
 	}
 }
+
+// A program with an until (until-forever-cooperative.trace, a traced run
+// of the program schedlab real writes for forever-cooperative) hands its
+// stopper a channel before the scenario: main blocks on the send, is
+// woken and starts again. Those three of main's events are marked as
+// before the scenario, and nothing of the scenario's comes before them;
+// main's start when the trace begins is not marked: main runs from there.
+func TestMainsSetUpIsBeforeTheScenario(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "until-forever-cooperative.trace"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, in []Event
+	sum, err := ReadWith(bytes.NewReader(data), Options{Scenario: true}, func(e Event) {
+		switch {
+		case e.BeforeScenario:
+			if len(in) > 0 && in[len(in)-1].Reason != AlreadyRunning {
+				t.Errorf("%+v is marked before the scenario, after %+v", e, in[len(in)-1])
+			}
+			before = append(before, e)
+		case e.G >= 0:
+			in = append(in, e)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, e := range before {
+		if e.G != 1 {
+			t.Errorf("%+v is marked: not main's", e)
+		}
+		kinds = append(kinds, e.Kind)
+	}
+	if got := strings.Join(kinds, " "); got != "go-block go-unblock go-start" || sum.BeforeScenario != 3 {
+		t.Errorf("marked %q (%d), want main's block on the send, its wake-up and its start", got, sum.BeforeScenario)
+	}
+	if len(in) < 2 || in[0].G != 1 || in[0].Reason != AlreadyRunning || in[1].Kind != "go-create" {
+		t.Errorf("the scenario's events begin %+v, want main running as the trace begins, then its go statement", in[:min(len(in), 2)])
+	}
+}

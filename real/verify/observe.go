@@ -11,6 +11,7 @@ package verify
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"time"
 )
@@ -33,9 +34,12 @@ type Observables struct {
 	Migrations int `json:"migrations"`
 	// Utilisation is the share of the Ps' time over the window spent
 	// running the scenario's goroutines, of the time the runtime's own
-	// goroutines left them (Recorder.RuntimeEvent): the model runs none,
-	// and a P running runtime/trace's writer, or switching to it, is not
-	// one the scheduler left idle.
+	// goroutines left them (Recorder.RuntimeEvent): a P running
+	// runtime/trace's writer, or switching to it, while a scenario
+	// goroutine waits to run is not one the scheduler left idle. On a P
+	// no scenario goroutine wanted, their time is idle time: the model's
+	// P is idle there, whether or not it runs the tracer's goroutines
+	// just then (Recorder.displacing).
 	Utilisation float64 `json:"utilisation"`
 	// FirstStarted is the first goroutine other than main to run (0 if
 	// none ran): which of the new goroutines the scheduler picked first.
@@ -49,8 +53,8 @@ type Observables struct {
 	// when the runtime's own goroutines held every P while a scenario
 	// goroutine was ready to run: time the scenario waited for the
 	// tracer's writer (or the GC's workers), which the model does not
-	// run. It is left out of Makespan, as their P time is left out of
-	// Utilisation, and reported beside it.
+	// run. It is left out of Makespan, as the P time they took from the
+	// scenario is left out of Utilisation, and reported beside it.
 	RuntimeDelay time.Duration `json:"runtime_delay_ns"`
 	// RuntimeStarts, of a real run only, is how many times the runtime's
 	// own goroutines started running (rtrace.Summary.RuntimeStarts). Not
@@ -105,7 +109,9 @@ type Observables struct {
 //     inside runtime/trace.Start, whose stop-the-world and goroutines
 //     come before the scenario's first action (20 to 30µs on a quiet
 //     machine). Main's start is left out on both sides, and main is
-//     running from the window's opening.
+//     running from the window's opening. A real program's set-up before
+//     the scenario, main's block on a channel for until's stopper, is
+//     not passed here (rtrace's Event.BeforeScenario, stopFilter).
 //   - It closes when main returns: the model's main exits, and a real
 //     program's main leaves the scenario for the program's own closing
 //     (End), after which the model's program has exited.
@@ -120,9 +126,10 @@ type Recorder struct {
 	lastP       map[int64]int64
 	runningFrom map[int64]time.Duration
 	busy        time.Duration
-	// The same of the runtime's own goroutines, in a real run.
+	// The same of the runtime's own goroutines, in a real run, and the
+	// P time they took from the scenario's (displaced).
 	runtimeFrom map[int64]held
-	runtimeBusy time.Duration
+	displaced   time.Duration
 	// switching holds, for each P between goroutines, when its last
 	// goroutine stopped; runtimeReady, when each of the runtime's
 	// goroutines last became runnable. Together they give the P time a
@@ -287,6 +294,7 @@ func (r *Recorder) advance(t time.Duration) {
 	if r.runtimeHoldsAll() && len(r.ready) > 0 {
 		r.delay += t - r.mark
 	}
+	r.displaced += r.displacing(t - r.mark)
 	if len(r.ready) > 0 {
 		if from := r.idleFrom(); from < t {
 			r.stranded += t - max(from, r.mark)
@@ -338,6 +346,26 @@ func (r *Recorder) idleFrom() time.Duration {
 	return from
 }
 
+// displacing is the P time the runtime's goroutines take from the
+// scenario's over d from mark: for each P they hold, while a scenario
+// goroutine is ready to run that could have run there. On a P no
+// scenario goroutine wanted they took nothing: the P would have been idle,
+// as the model's is (timer-2p: runtime/trace's goroutines started on the
+// idle P while the hog ran on the other, and 45µs of a 4.4ms window on
+// two Ps read as a P use 0.3 points above the model's, in every series).
+func (r *Recorder) displacing(d time.Duration) time.Duration {
+	if len(r.ready) == 0 || len(r.runtimeFrom) == 0 {
+		return 0
+	}
+	var ps []int64
+	for _, h := range r.runtimeFrom {
+		if !slices.Contains(ps, h.p) {
+			ps = append(ps, h.p)
+		}
+	}
+	return time.Duration(min(len(ps), len(r.ready))) * d
+}
+
 // runtimeHoldsAll says whether the runtime's goroutines hold every P.
 func (r *Recorder) runtimeHoldsAll() bool {
 	if r.procs <= 0 || len(r.runtimeFrom) < r.procs {
@@ -351,10 +379,11 @@ func (r *Recorder) runtimeHoldsAll() bool {
 }
 
 // RuntimeEvent records an event of one of the runtime's own goroutines,
-// in time order with Event's: the P time they take within the window is
-// not the scenario's to use. A runtime goroutine holds its P from its
-// start to its stop, through its system calls (runtime/trace's writer
-// writes with the P held), until a scenario goroutine runs on that P.
+// in time order with Event's: the P time they take within the window
+// while a scenario goroutine is ready to run is not the scenario's to
+// use (displacing). A runtime goroutine holds its P from its start to
+// its stop, through its system calls (runtime/trace's writer writes with
+// the P held), until a scenario goroutine runs on that P.
 func (r *Recorder) RuntimeEvent(t time.Duration, kind string, g, p int64) {
 	if r.closed {
 		return
@@ -404,8 +433,8 @@ func (r *Recorder) runtimeStarts(t time.Duration, g, p int64) {
 	if !between || !known || !r.seen {
 		return
 	}
-	if from = max(from, ready, r.first); t > from {
-		r.runtimeBusy += t - from
+	if from = max(from, ready, r.first); t > from && len(r.ready) > 0 {
+		r.displaced += t - from
 	}
 }
 
@@ -417,12 +446,7 @@ type held struct {
 
 // release ends runtime goroutine g's hold on its P at t.
 func (r *Recorder) release(t time.Duration, g int64) {
-	if h, ok := r.runtimeFrom[g]; ok {
-		delete(r.runtimeFrom, g)
-		if r.seen {
-			r.runtimeBusy += max(t-max(h.from, r.first), 0)
-		}
-	}
+	delete(r.runtimeFrom, g)
 }
 
 // scenarioOn says that a scenario goroutine runs on p from t: a runtime
@@ -487,14 +511,12 @@ func (r *Recorder) Observables() Observables {
 	if !r.untilClosed {
 		o.Makespan -= delay
 	}
-	busy, taken := r.busy, r.runtimeBusy
+	busy, taken := r.busy, r.displaced
 	for _, from := range r.runningFrom {
 		busy += r.last - from
 	}
-	if r.seen {
-		for _, h := range r.runtimeFrom {
-			taken += max(r.last-max(h.from, r.first), 0)
-		}
+	if r.seen && r.last > r.mark {
+		taken += r.displacing(r.last - r.mark)
 	}
 	if left := time.Duration(r.procs)*(r.last-r.first) - taken; left > 0 && r.procs > 0 {
 		o.Utilisation = min(float64(busy)/float64(left), 1)

@@ -45,9 +45,10 @@ type pooled struct {
 	// before and after are the load averages the recordings give,
 	// before each series and after it.
 	before, after []string
-	// unmarked are the recordings whose programs did not mark the
-	// scenario's end (unmarkedNote).
-	unmarked []string
+	// notes say which recordings were made by programs that did not
+	// mark the scenario's end (unmarkedNote), or measured by older rules
+	// (oldRulesNote).
+	notes []string
 }
 
 // readPooled reads sc's recordings, on procs Ps, traced or not as sc's
@@ -91,7 +92,10 @@ func readPooled(dirs []string, sc *scenarios.Scenario, procs int, untraced bool)
 		p.before = append(p.before, rec.LoadBefore)
 		p.after = append(p.after, rec.LoadAfter)
 		if !untraced && !rec.EndMarked {
-			p.unmarked = append(p.unmarked, path)
+			p.notes = append(p.notes, unmarkedNote(path))
+		}
+		if !untraced && rec.Rules < measureRules {
+			p.notes = append(p.notes, oldRulesNote(path))
 		}
 	}
 	return p, nil

@@ -51,6 +51,12 @@ type Recording struct {
 	// standard output in a program that prints, else into
 	// runtime/trace.Stop (unmarkedNote).
 	EndMarked bool `json:"end_marked,omitempty"`
+	// Rules is the version of the rules the runs' figures were measured
+	// by (measureRules). A recording made before the field has none: its
+	// windows of a program with an until opened before the scenario, and
+	// its P use left out all the P time the runtime's goroutines took,
+	// wanted by the scenario or not (oldRulesNote).
+	Rules int `json:"rules,omitempty"`
 	// Runs are the runs' figures, in the order they ran.
 	Runs []Observables `json:"runs"`
 }
@@ -59,6 +65,19 @@ type Recording struct {
 // by programs that did not mark the scenario's end.
 func unmarkedNote(path string) string {
 	return fmt.Sprintf("%s was recorded by programs that did not mark the scenario's end in their traces: its windows ran on past main's return, to the close of standard output in a program that prints, else into runtime/trace.Stop, which stops the world (tens of microseconds): record it again to judge the model by today's windows", path)
+}
+
+// measureRules is the version of the Recorder's rules that verify
+// measures real runs by now: the window opens at main's first act in the
+// scenario (rtrace's Event.BeforeScenario), and the runtime's goroutines'
+// P time is left out of the P use only while a scenario goroutine was
+// ready to run (Recorder.displacing).
+const measureRules = 2
+
+// oldRulesNote is the report's note on a recording of traced runs
+// measured by rules before measureRules.
+func oldRulesNote(path string) string {
+	return fmt.Sprintf("%s was measured by older rules: it left out of the Ps' time all that the runtime's goroutines took, also where no scenario goroutine was ready (the tracer's start on an idle P: timer-2p's P use read 0.3 points higher), and a program with an until opened its window before the scenario: record it again to judge the model by today's rules", path)
 }
 
 // RecordingError is a recording verify was told to read and could not
@@ -197,6 +216,9 @@ func (rec *Recording) check() error {
 	}
 	if rec.CPUs < 1 || rec.CPUs > 1<<16 {
 		return fmt.Errorf("cpus %d: want 1 to 65536", rec.CPUs)
+	}
+	if rec.Rules < 0 || rec.Rules > measureRules {
+		return fmt.Errorf("rules %d: want %d or less (a later schedlab's recording measures by rules this one does not know)", rec.Rules, measureRules)
 	}
 	for _, f := range []struct{ name, text string }{{"go", rec.Go}, {"load_before", rec.LoadBefore}, {"load_after", rec.LoadAfter}} {
 		if !utf8.ValidString(f.text) || len(f.text) > maxRecordedText {

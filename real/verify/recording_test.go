@@ -60,7 +60,7 @@ func TestARecordingReadsBackWhole(t *testing.T) {
 	runs[3].Output = []string{"a", "b"}
 	runs[4].Preempted, runs[4].Migrations, runs[4].RuntimeDelay, runs[4].FirstPreempt = 3, 7, time.Microsecond, 15*time.Millisecond
 	written := recordingOf("tour", 2, runs)
-	written.EndMarked = true
+	written.EndMarked, written.Rules = true, measureRules
 	if err := WriteRecording(dir, written); err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestARecordingReadsBackWhole(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := recordingOf("tour", 2, runs)
-	want.Format, want.EndMarked = recordingFormat, true
+	want.Format, want.EndMarked, want.Rules = recordingFormat, true, measureRules
 	if !reflect.DeepEqual(rec, want) {
 		t.Errorf("read back %+v, want %+v", rec, want)
 	}
@@ -116,6 +116,7 @@ func TestARecordingIsCheckedWhole(t *testing.T) {
 		{"format", strings.Replace(good, `"schedlab_recording": 1`, `"schedlab_recording": 2`, 1), "f.json: not a recording this schedlab reads (schedlab_recording 2, want 1)"},
 		{"name", strings.Replace(good, `"tour"`, `""`, 1), `f.json: scenario "": want a scenario's name`},
 		{"procs", strings.Replace(good, `"procs": 2`, `"procs": 0`, 1), "f.json: procs 0: want 1 to 65536"},
+		{"rules", strings.Replace(good, `"procs": 2`, `"procs": 2, "rules": 3`, 1), "f.json: rules 3: want 2 or less (a later schedlab's recording measures by rules this one does not know)"},
 		{"no runs", strings.Replace(good, `[{"makespan_ns": 1000, "utilisation": 0.5}]`, `[]`, 1), "f.json: no runs"},
 		{"negative", strings.Replace(good, `"makespan_ns": 1000`, `"makespan_ns": -1`, 1), "f.json: run 1: makespan -1: below zero"},
 		{"share", strings.Replace(good, `"utilisation": 0.5`, `"utilisation": 1.5`, 1), "f.json: run 1: the P utilisation 1.5: want 0 to 1"},
@@ -234,10 +235,11 @@ func TestScenarioJudgesRecordings(t *testing.T) {
 }
 
 // A recording of traced runs made before the programs marked the
-// scenario's end says so in the report, for the series judged and for a
-// control read from one; a recording with the mark, or of untraced runs,
-// which have no trace to mark, says nothing of it.
-func TestAnUnmarkedRecordingIsNamed(t *testing.T) {
+// scenario's end, or measured by older rules, says so in the report, for
+// the series judged and for a control read from one; a recording with
+// the mark and today's rules, or of untraced runs, which have no trace
+// to mark or measure, says nothing of it.
+func TestAnOldRecordingIsNamed(t *testing.T) {
 	t.Setenv("PATH", "")
 	for _, name := range []string{"timer-1p", "nested-submit"} {
 		sc, err := scenarios.Load(name)
@@ -252,41 +254,51 @@ func TestAnUnmarkedRecordingIsNamed(t *testing.T) {
 				runs[i].Ended = "deadlock"
 			}
 		}
-		old, marked := t.TempDir(), t.TempDir()
-		if err := WriteRecording(old, recordingOf(sc.Name, cfg.Procs, runs)); err != nil {
-			t.Fatal(err)
-		}
-		rec := recordingOf(sc.Name, cfg.Procs, runs)
-		rec.EndMarked = true
-		if err := WriteRecording(marked, rec); err != nil {
-			t.Fatal(err)
+		old, oldRules, today := t.TempDir(), t.TempDir(), t.TempDir()
+		for _, r := range []struct {
+			dir    string
+			marked bool
+			rules  int
+		}{{old, false, 0}, {oldRules, true, 0}, {today, true, measureRules}} {
+			rec := recordingOf(sc.Name, cfg.Procs, runs)
+			rec.EndMarked, rec.Rules = r.marked, r.rules
+			if err := WriteRecording(r.dir, rec); err != nil {
+				t.Fatal(err)
+			}
 		}
 		for _, c := range []struct {
-			real, control []string
-			named         []string
+			real, control     []string
+			unmarked, ofRules []string
 		}{
-			{[]string{old}, nil, []string{old}},
-			{[]string{marked}, []string{old}, []string{old}},
-			{[]string{old}, []string{marked}, []string{old}},
-			{[]string{marked}, []string{marked}, nil},
-			// Pooled: each unmarked recording is named.
-			{[]string{marked, old}, nil, []string{old}},
+			{[]string{old}, nil, []string{old}, []string{old}},
+			{[]string{today}, []string{old}, []string{old}, []string{old}},
+			{[]string{old}, []string{today}, []string{old}, []string{old}},
+			{[]string{today}, []string{today}, nil, nil},
+			{[]string{oldRules}, []string{today}, nil, []string{oldRules}},
+			// Pooled: each old recording is named.
+			{[]string{today, old, oldRules}, nil, []string{old}, []string{old, oldRules}},
 		} {
 			rep, err := Scenario(context.Background(), sc, Options{Seeds: 3, Runs: 99, RealFrom: c.real, ControlFrom: c.control})
 			if err != nil {
 				t.Fatal(err)
 			}
-			var named []string
-			for _, n := range rep.Notes {
-				if strings.Contains(n, "did not mark the scenario's end") {
-					named = append(named, filepath.Dir(strings.Fields(n)[0]))
+			named := func(phrase string) []string {
+				var dirs []string
+				for _, n := range rep.Notes {
+					if strings.Contains(n, phrase) {
+						dirs = append(dirs, filepath.Dir(strings.Fields(n)[0]))
+					}
 				}
+				return dirs
 			}
 			if sc.Name == "nested-submit" {
-				c.named = nil // untraced: nothing to mark
+				c.unmarked, c.ofRules = nil, nil // untraced: nothing to mark or measure
 			}
-			if !reflect.DeepEqual(named, c.named) {
-				t.Errorf("%s judged against %s, control %q: the unmarked recordings named are %v, want %v", sc.Name, c.real, c.control, named, c.named)
+			if got := named("did not mark the scenario's end"); !reflect.DeepEqual(got, c.unmarked) {
+				t.Errorf("%s judged against %s, control %q: the unmarked recordings named are %v, want %v", sc.Name, c.real, c.control, got, c.unmarked)
+			}
+			if got := named("was measured by older rules"); !reflect.DeepEqual(got, c.ofRules) {
+				t.Errorf("%s judged against %s, control %q: the recordings of older rules named are %v, want %v", sc.Name, c.real, c.control, got, c.ofRules)
 			}
 		}
 	}

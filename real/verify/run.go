@@ -243,6 +243,9 @@ func Scenario(ctx context.Context, sc *scenarios.Scenario, o Options) (*Report, 
 	}
 	if o.Record != "" {
 		rec := &Recording{Scenario: sc.Name, Procs: cfg.Procs, CPUs: runtime.NumCPU(), Go: rep.Go, LoadBefore: rep.LoadBefore, LoadAfter: rep.LoadAfter, EndMarked: !untraced, Runs: real}
+		if !untraced {
+			rec.Rules = measureRules
+		}
 		if err := WriteRecording(o.Record, rec); err != nil {
 			return nil, fmt.Errorf("recording the real runs: %w", err)
 		}
@@ -289,9 +292,7 @@ func realSeries(ctx context.Context, sc *scenarios.Scenario, cfg gmp.Config, o O
 		} else {
 			rep.Notes = append(rep.Notes, fmt.Sprintf("the real runs are those recorded in %s, judged as one sample: none ran now", p.from()))
 		}
-		for _, path := range p.unmarked {
-			rep.Notes = append(rep.Notes, unmarkedNote(path))
-		}
+		rep.Notes = append(rep.Notes, p.notes...)
 	} else {
 		s, done, err := Session(ctx, sc, cfg, o.real())
 		if err != nil {
@@ -327,9 +328,7 @@ func realSeries(ctx context.Context, sc *scenarios.Scenario, cfg gmp.Config, o O
 			return nil, nil, false, err
 		}
 		second = &series{runs: p.runs, load: p.load(), from: p.from()}
-		for _, path := range p.unmarked {
-			rep.Notes = append(rep.Notes, unmarkedNote(path))
-		}
+		rep.Notes = append(rep.Notes, p.notes...)
 	}
 	return real, second, untraced, nil
 }

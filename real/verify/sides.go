@@ -132,7 +132,10 @@ func (f *stopFilter) past(t time.Duration) bool {
 }
 
 func (f *stopFilter) scenario(e rtrace.Event) {
-	if e.G < 0 || f.past(e.T) {
+	// Main's set-up before the scenario is the program's, not the
+	// scenario's: the window opens at main's first event after it
+	// (Recorder), as the model's opens with main in the scenario.
+	if e.G < 0 || e.BeforeScenario || f.past(e.T) {
 		return
 	}
 	if e.Kind == "go-stop" && e.Reason == "preempted" && e.G != mainG || e.Kind == "go-start" && f.stopped(e.G) {
