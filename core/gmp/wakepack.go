@@ -17,8 +17,9 @@ import (
 // by where the thread last ran, how long it slept and how busy the
 // waker's CPU is (docs/fidelity.md, "Room on the waker's CPU", has the
 // figures). A CPU with room draws the threads its threads wake, wherever
-// they last ran and however long they slept; a CPU that always computes
-// draws almost none. This is how a program's threads come to crowd onto
+// they last ran and however long they slept; a CPU busy three quarters
+// of the time or more draws none, and the chance falls from nearly all
+// to none between 60 and 75%. This is how a program's threads come to crowd onto
 // one CPU while the other idles. The kernel's measure of room is the CPU's utilisation, an
 // average of the time it ran something that decays by half every 32ms
 // (PELT's util_avg), which the CPU model keeps for each CPU when a

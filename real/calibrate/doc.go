@@ -141,8 +141,9 @@
 //   - wake_pack: how often the kernel puts a woken thread beside its
 //     waker, on the waker's busy CPU, rather than on an idle one. Two
 //     threads on the first two CPUs the process may use: the waker
-//     computes on the first, pinned there, 30%, 60% or all of each
-//     millisecond and sleeps the rest; the sleeper runs 50µs on the
+//     computes on the first, pinned there, 30%, 60% or 75% of each
+//     millisecond and sleeps the rest (75%: past the edge where this
+//     project's machine stops packing; all of it before 28 November); the sleeper runs 50µs on the
 //     waker's CPU (beside) or the other one (away), then may run on
 //     either, and sleeps 0.5, 2 or 8ms in read(2) until the waker writes;
 //     getcpu(2) then says where the kernel put it (PackRounds,
@@ -157,7 +158,8 @@
 //     a calibration found, beside a waker computing 28% of the time,
 //     90-98% of the rounds packed away and 95-100% beside; at 54%,
 //     43-80% away and 90-100% beside; beside a waker that always
-//     computes, 0% away and 0-10% beside. Upstream Linux packs none away,
+//     computes, 0% away and 0-10% beside (the first calibrations' last
+//     row); at 71%, 0-18% away. Upstream Linux packs none away,
 //     and beside only within its migration cost, 0.5ms.
 //
 // # What each sets in the model

@@ -21,6 +21,6 @@ func twoCPUs() (int, int)              { return -1, -1 }
 func pinToCPU(int)                     {}
 
 // PackRounds measures Linux's placement of a woken thread (wakepack_linux.go).
-func PackRounds(bool, time.Duration, int, int) ([]PackRound, float64, error) {
+func PackRounds(bool, time.Duration, PackDuty, int) ([]PackRound, float64, error) {
 	return nil, 0, errors.New("measures Linux's scheduler, and runs on Linux only")
 }

@@ -27,10 +27,17 @@ import (
 
 // wakePackSleeps and wakePackBusy are the figure's columns and rows: the
 // sleeps and the waker's shares of computing it is measured at, where
-// the project's machine's packing changes most.
+// the project's machine's packing changes most. It falls from nearly all
+// to none between a waker computing 60% and one computing 75% of each
+// millisecond (scripts/vcpupack, ten runs a share: 92.5, 37.5, 0, 0 and
+// 0% of the rounds away packed at 60, 70, 75, 80 and 90%), so the last
+// row is 75%, past the edge, and the model's table is flat beyond it: a
+// row of a waker that always computes, formats 12's first, put the edge
+// at 100% and packed half of the threads woken by a waker three quarters
+// busy, which the kernel packs none of.
 var (
 	wakePackSleeps = [gmp.WakePackSleeps]time.Duration{500 * time.Microsecond, 2 * time.Millisecond, 8 * time.Millisecond}
-	wakePackBusy   = [gmp.WakePackUtils]int{30, 60, 100}
+	wakePackBusy   = [gmp.WakePackUtils]int{30, 60, 75}
 )
 
 const (
@@ -68,6 +75,44 @@ type WakePackRow struct {
 	Util   float64   `json:"util"`
 	Beside []float64 `json:"beside"`
 	Away   []float64 `json:"away"`
+}
+
+// PackDuty is how the waker of PackRounds computes: Busy percent (10 to
+// 100) of each Period, sleeping the rest, for Settle before the first
+// round. Calibrate's waker computes in periods of a millisecond after
+// 100ms (WakerDuty).
+type PackDuty struct {
+	Busy           int
+	Period, Settle time.Duration
+}
+
+// WakerDuty is calibrate's duty for a waker that computes busy percent of
+// the time.
+func WakerDuty(busy int) PackDuty {
+	return PackDuty{Busy: busy, Period: packPeriod, Settle: packSettle}
+}
+
+// The waker's settings calibrate uses, and the bounds of any.
+const (
+	// packSettle is how long the waker keeps to its share of computing
+	// before the first round: three of the kernel's 32ms half-lives, for
+	// its CPU's utilisation to come near that share.
+	packSettle = 100 * time.Millisecond
+	// packPeriod is the waker's period of computing and sleeping.
+	packPeriod = time.Millisecond
+	// Bounds of a duty's period and settling time.
+	minPackPeriod = 100 * time.Microsecond
+	maxPackPeriod = time.Second
+	maxPackSettle = 10 * time.Second
+)
+
+// check says what is wrong with d, if anything.
+func (d PackDuty) check() error {
+	if d.Busy < 10 || d.Busy > 100 || d.Period < minPackPeriod || d.Period > maxPackPeriod || d.Settle < 0 || d.Settle > maxPackSettle {
+		return fmt.Errorf("want the waker busy 10 to 100%% of a period of %v to %v, after 0 to %v, got %d%% of %v after %v",
+			minPackPeriod, maxPackPeriod, maxPackSettle, d.Busy, d.Period, d.Settle)
+	}
+	return nil
 }
 
 // PackRound is one round of PackRounds: whether the woken thread ran on
@@ -192,7 +237,7 @@ func wakePackChild(v string, stdout, stderr io.Writer) int {
 	w := bufio.NewWriter(stdout)
 	var shares []float64
 	for _, d := range wakePackSleeps {
-		got, share, err := PackRounds(away == 0, d, busy, rounds)
+		got, share, err := PackRounds(away == 0, d, WakerDuty(busy), rounds)
 		if err != nil {
 			fmt.Fprintf(stderr, "wake_pack: %v\n", err)
 			return 1

@@ -30,16 +30,10 @@ import (
 const (
 	// packWarm is how long the sleeper runs on its first CPU each round.
 	packWarm = 50 * time.Microsecond
-	// packSettle is how long the waker keeps to its share of computing
-	// before the first round: three of the kernel's 32ms half-lives, for
-	// its CPU's utilisation to come near that share.
-	packSettle = 100 * time.Millisecond
 	// packGiveUp is how long the waker waits after its write for the
 	// sleeper to run before it goes on to the next round; the round
 	// counts all the same, with the wait it had.
 	packGiveUp = 50 * time.Millisecond
-	// packPeriod is the waker's period of computing and sleeping.
-	packPeriod = time.Millisecond
 )
 
 //go:linkname nanotime runtime.nanotime
@@ -57,14 +51,18 @@ func maskOf(k int) cpuMask {
 
 // PackRounds runs rounds rounds in which a thread asleep for sleep, which
 // last ran on the waker's CPU if beside and on the other CPU if not, is
-// woken by a thread that computes busy percent (10 to 100) of each
-// millisecond. It returns them with the share of the time the waker
-// computed, in percent (its sleeps last their timer slack longer than
-// asked). It needs two CPUs and GODEBUG=asyncpreemptoff=1.
-func PackRounds(beside bool, sleep time.Duration, busy, rounds int) ([]PackRound, float64, error) {
-	if busy < 10 || busy > 100 || rounds < 1 || sleep <= 0 {
-		return nil, 0, fmt.Errorf("want busy 10 to 100 and at least a round of a positive sleep, got %d, %d and %v", busy, rounds, sleep)
+// woken by a thread that computes as duty says. It returns them with the
+// share of the time the waker computed, in percent (its sleeps last their
+// timer slack longer than asked). It needs two CPUs and
+// GODEBUG=asyncpreemptoff=1.
+func PackRounds(beside bool, sleep time.Duration, duty PackDuty, rounds int) ([]PackRound, float64, error) {
+	if err := duty.check(); err != nil {
+		return nil, 0, err
 	}
+	if rounds < 1 || sleep <= 0 {
+		return nil, 0, fmt.Errorf("want at least a round of a positive sleep, got %d and %v", rounds, sleep)
+	}
+	busy := duty.Busy
 	if !asyncPreemptOff() {
 		return nil, 0, errors.New("needs GODEBUG=asyncpreemptoff=1: the runtime's preemption signals would move the threads")
 	}
@@ -85,8 +83,9 @@ func PackRounds(beside bool, sleep time.Duration, busy, rounds int) ([]PackRound
 	defer unix.Close(p[0])
 	defer unix.Close(p[1])
 	sh := &packShared{rfd: p[0], wfd: p[1], sleep: int64(sleep), busy: int64(busy),
+		period: int64(duty.Period), settle: int64(duty.Settle),
 		written: make([]int64, rounds), ran: make([]int64, rounds), cpus: make([]int32, rounds)}
-	sh.rest = unix.NsecToTimespec(int64(100-busy) * int64(packPeriod) / 100)
+	sh.rest = unix.NsecToTimespec(int64(100-busy) * int64(duty.Period) / 100)
 	done := make(chan error, 2)
 	start := nanotime()
 	go func() {
@@ -140,6 +139,8 @@ type packShared struct {
 	rfd, wfd int
 	sleep    int64
 	busy     int64
+	period   int64         // the waker's period of computing and sleeping
+	settle   int64         // how long it keeps to it before the first round
 	rest     unix.Timespec // the waker's sleep each period
 	phase    int64         // when the waker's current stretch of computing began
 	slept    int64         // the waker's time in its sleeps
@@ -163,7 +164,7 @@ func pinMask(m *cpuMask) error {
 //
 //go:nosplit
 func (sh *packShared) duty() {
-	if sh.busy == 100 || nanotime()-sh.phase < sh.busy*int64(packPeriod)/100 {
+	if sh.busy == 100 || nanotime()-sh.phase < sh.busy*sh.period/100 {
 		return
 	}
 	t := nanotime()
@@ -173,7 +174,7 @@ func (sh *packShared) duty() {
 	sh.phase = now
 }
 
-// packWaker keeps to its share of computing for packSettle, then each
+// packWaker keeps to its share of computing for its settling time, then each
 // round waits for the sleeper to block, lets it sleep, writes, and goes
 // on until the sleeper has run.
 //
@@ -181,7 +182,7 @@ func (sh *packShared) duty() {
 func packWaker(sh *packShared, rounds int) {
 	b := [1]byte{1}
 	sh.phase = nanotime()
-	for t := nanotime(); nanotime()-t < int64(packSettle); {
+	for t := nanotime(); nanotime()-t < sh.settle; {
 		sh.duty()
 	}
 	for i := 0; i < rounds; i++ {

@@ -7,6 +7,8 @@
 //	go run ./scripts/vcpupack                     # 10 runs, the woken thread last ran on the waker's CPU, asleep 1ms
 //	go run ./scripts/vcpupack -prev other -sleep 8ms
 //	go run ./scripts/vcpupack -prev other -sleep 8ms -busy 30
+//	go run ./scripts/vcpupack -prev other -sleep 2ms -busy 30 -period 10ms
+//	go run ./scripts/vcpupack -prev other -sleep 2ms -rounds 1 -settle 0s
 //
 // Each run is a fresh process, with the runtime's preemption signals
 // off, that runs calibrate.PackRounds: a waker computes on the first of
@@ -14,10 +16,13 @@
 // -prev names (the waker's, or the other), then may run on both, sleeps
 // in read(2) for -sleep and is woken by the waker's write; getcpu(2) then
 // says where the kernel put it, and when it ran. With -busy below 100
-// the waker computes only that share of each millisecond and sleeps the
-// rest, so that its CPU is partly idle as the kernel averages it; each
-// run's line gives the share it computed, the timer slack lengthening
-// its sleeps. schedlab calibrate measures the same cases (its wake_pack),
+// the waker computes only that share of each millisecond (of each
+// -period) and sleeps the rest, so that its CPU is partly idle as the
+// kernel averages it; each run's line gives the share it computed, the
+// timer slack lengthening its sleeps. The waker keeps to its share for
+// -settle before the first round (100ms, three of the kernel's 32ms
+// half-lives); -rounds 1 -settle 0s asks about a waker that has only
+// just begun to compute. schedlab calibrate measures the same cases (its wake_pack),
 // with fewer rounds, for the model.
 //
 // The figure is the share of rounds in which the woken thread ran on the
@@ -48,8 +53,10 @@ func main() {
 	rounds := flag.Int("rounds", 100, "rounds per run: run on -prev, sleep, be woken")
 	prev := flag.String("prev", "waker", "where the sleeper runs before it sleeps: waker (the waker's CPU) or other (another idle one)")
 	sleep := flag.Duration("sleep", time.Millisecond, "how long the sleeper is blocked before the waker wakes it")
-	busy := flag.Int("busy", 100, "the share of each millisecond, in percent, that the waker computes; it sleeps the rest and writes only while it computes")
-	probe.SetUsage("vcpupack [-runs N] [-rounds N] [-prev waker|other] [-sleep D] [-busy PERCENT]")
+	busy := flag.Int("busy", 100, "the share of each period, in percent, that the waker computes; it sleeps the rest and writes only while it computes")
+	period := flag.Duration("period", time.Millisecond, "the waker's period of computing and sleeping, 100µs to 1s")
+	settle := flag.Duration("settle", 100*time.Millisecond, "how long the waker keeps to its share before the first round, up to 10s")
+	probe.SetUsage("vcpupack [-runs N] [-rounds N] [-prev waker|other] [-sleep D] [-busy PERCENT] [-period D] [-settle D]")
 	flag.Parse()
 	if flag.NArg() != 0 {
 		probe.BadUsage()
@@ -62,6 +69,10 @@ func main() {
 		fmt.Fprintf(os.Stderr, "%s: -busy must be 10 to 100 (percent), got %d\n", prog, *busy)
 		os.Exit(2)
 	}
+	if *period < 100*time.Microsecond || *period > time.Second || *settle < 0 || *settle > 10*time.Second {
+		fmt.Fprintf(os.Stderr, "%s: -period must be 100µs to 1s and -settle 0 to 10s\n", prog)
+		os.Exit(2)
+	}
 	if *prev != "waker" && *prev != "other" {
 		fmt.Fprintf(os.Stderr, "%s: -prev must be waker or other, got %q\n", prog, *prev)
 		os.Exit(2)
@@ -70,7 +81,8 @@ func main() {
 	// PackRounds needs.
 	os.Setenv("GODEBUG", "asyncpreemptoff=1")
 	shares := probe.Fresh(prog, runEnv, *runs, os.Args[1:], func() (float64, string) {
-		w, computed, err := calibrate.PackRounds(*prev == "waker", *sleep, *busy, *rounds)
+		duty := calibrate.PackDuty{Busy: *busy, Period: *period, Settle: *settle}
+		w, computed, err := calibrate.PackRounds(*prev == "waker", *sleep, duty, *rounds)
 		if err != nil {
 			probe.Fail(prog, err)
 		}
@@ -85,7 +97,14 @@ func main() {
 	}
 	duty := ""
 	if *busy < 100 {
-		duty = fmt.Sprintf(", the waker computing %d%% of each millisecond", *busy)
+		each := "millisecond"
+		if *period != time.Millisecond {
+			each = period.String()
+		}
+		duty = fmt.Sprintf(", the waker computing %d%% of each %s", *busy, each)
+	}
+	if *settle != 100*time.Millisecond {
+		duty += fmt.Sprintf(", for %v before the first round", *settle)
 	}
 	fmt.Printf("woken on the waker's CPU (%%, the sleeper on %s before, asleep %v%s), %s\n", where, *sleep, duty, probe.Summarize(shares))
 }

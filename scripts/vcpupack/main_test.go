@@ -47,5 +47,11 @@ func TestSeriesRuns(t *testing.T) {
 	if len(lines) != 4 || !computed.MatchString(lines[1]) || !strings.Contains(lines[3], "asleep 2ms, the waker computing 50% of each millisecond), 1 runs: ") {
 		t.Fatalf("want the waker's share computed in the run's line and the summary, got:\n%s", strings.Join(lines, "\n"))
 	}
-	probetest.UsageErrors(t, bin, [][]string{{"-runs", "0"}, {"-rounds", "0"}, {"-sleep", "2s"}, {"-prev", "mine"}, {"-busy", "5"}, {"-busy", "101"}, {"extra"}}, "usage", "must be")
+	lines = probetest.Lines(t, bin, "-runs", "1", "-rounds", "2", "-prev", "other", "-sleep", "1ms", "-busy", "30", "-period", "4ms", "-settle", "0s")
+	if len(lines) != 4 || !computed.MatchString(strings.Replace(lines[1], "2 rounds", "3 rounds", 1)) ||
+		!strings.Contains(lines[3], "asleep 1ms, the waker computing 30% of each 4ms, for 0s before the first round), 1 runs: ") {
+		t.Fatalf("want the waker's period and settling time in the summary, got:\n%s", strings.Join(lines, "\n"))
+	}
+	probetest.UsageErrors(t, bin, [][]string{{"-runs", "0"}, {"-rounds", "0"}, {"-sleep", "2s"}, {"-prev", "mine"}, {"-busy", "5"}, {"-busy", "101"},
+		{"-period", "50us"}, {"-period", "2s"}, {"-settle", "-1s"}, {"-settle", "11s"}, {"extra"}}, "usage", "must be")
 }
