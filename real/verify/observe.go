@@ -126,10 +126,10 @@ type Recorder struct {
 	lastP       map[int64]int64
 	runningFrom map[int64]time.Duration
 	busy        time.Duration
-	// The same of the runtime's own goroutines, in a real run, and the
-	// P time they took from the scenario's (displaced).
-	runtimeFrom map[int64]held
-	displaced   time.Duration
+	// The P each of the runtime's own goroutines holds, in a real run,
+	// and the P time they took from the scenario's (displaced).
+	runtimeOn map[int64]int64
+	displaced time.Duration
 	// switching holds, for each P between goroutines, when its last
 	// goroutine stopped; runtimeReady, when each of the runtime's
 	// goroutines last became runnable. Together they give the P time a
@@ -153,7 +153,7 @@ type Recorder struct {
 
 // NewRecorder returns a Recorder for a run with procs Ps.
 func NewRecorder(procs int) *Recorder {
-	return &Recorder{procs: procs, live: 1, lastP: map[int64]int64{}, runningFrom: map[int64]time.Duration{}, runtimeFrom: map[int64]held{}, ready: map[int64]bool{}, readyAt: map[int64]time.Duration{},
+	return &Recorder{procs: procs, live: 1, lastP: map[int64]int64{}, runningFrom: map[int64]time.Duration{}, runtimeOn: map[int64]int64{}, ready: map[int64]bool{}, readyAt: map[int64]time.Duration{},
 		switching: map[int64]time.Duration{}, runtimeReady: map[int64]time.Duration{}}
 }
 
@@ -329,8 +329,8 @@ func (r *Recorder) idleFrom() time.Duration {
 	for g := range r.runningFrom {
 		mark(r.lastP[g])
 	}
-	for _, h := range r.runtimeFrom {
-		mark(h.p)
+	for _, p := range r.runtimeOn {
+		mark(p)
 	}
 	from := time.Duration(math.MaxInt64)
 	for p, b := range busy {
@@ -354,13 +354,13 @@ func (r *Recorder) idleFrom() time.Duration {
 // idle P while the hog ran on the other, and 45µs of a 4.4ms window on
 // two Ps read as a P use 0.3 points above the model's, in every series).
 func (r *Recorder) displacing(d time.Duration) time.Duration {
-	if len(r.ready) == 0 || len(r.runtimeFrom) == 0 {
+	if len(r.ready) == 0 || len(r.runtimeOn) == 0 {
 		return 0
 	}
 	var ps []int64
-	for _, h := range r.runtimeFrom {
-		if !slices.Contains(ps, h.p) {
-			ps = append(ps, h.p)
+	for _, p := range r.runtimeOn {
+		if !slices.Contains(ps, p) {
+			ps = append(ps, p)
 		}
 	}
 	return time.Duration(min(len(ps), len(r.ready))) * d
@@ -368,12 +368,12 @@ func (r *Recorder) displacing(d time.Duration) time.Duration {
 
 // runtimeHoldsAll says whether the runtime's goroutines hold every P.
 func (r *Recorder) runtimeHoldsAll() bool {
-	if r.procs <= 0 || len(r.runtimeFrom) < r.procs {
+	if r.procs <= 0 || len(r.runtimeOn) < r.procs {
 		return false
 	}
 	ps := map[int64]bool{}
-	for _, h := range r.runtimeFrom {
-		ps[h.p] = true
+	for _, p := range r.runtimeOn {
+		ps[p] = true
 	}
 	return len(ps) >= r.procs
 }
@@ -395,21 +395,21 @@ func (r *Recorder) RuntimeEvent(t time.Duration, kind string, g, p int64) {
 	case "go-start":
 		if p >= 0 {
 			r.runtimeStarts(t, g, p)
-			r.runtimeFrom[g] = held{t, p}
+			r.runtimeOn[g] = p
 		}
 	case "syscall-exit":
-		r.release(t, g)
+		r.release(g)
 		if p >= 0 {
-			r.runtimeFrom[g] = held{t, p}
+			r.runtimeOn[g] = p
 		} else {
 			r.runtimeReady[g] = t
 		}
 	case "go-stop":
-		r.release(t, g)
+		r.release(g)
 		r.runtimeReady[g] = t
 		r.switchFrom(t, p)
 	case "go-block", "go-exit":
-		r.release(t, g)
+		r.release(g)
 		r.switchFrom(t, p)
 	}
 }
@@ -438,23 +438,17 @@ func (r *Recorder) runtimeStarts(t time.Duration, g, p int64) {
 	}
 }
 
-// held is a P a runtime goroutine holds, since when.
-type held struct {
-	from time.Duration
-	p    int64
-}
-
-// release ends runtime goroutine g's hold on its P at t.
-func (r *Recorder) release(t time.Duration, g int64) {
-	delete(r.runtimeFrom, g)
+// release ends runtime goroutine g's hold on its P.
+func (r *Recorder) release(g int64) {
+	delete(r.runtimeOn, g)
 }
 
 // scenarioOn says that a scenario goroutine runs on p from t: a runtime
 // goroutine in a system call there has lost it.
 func (r *Recorder) scenarioOn(t time.Duration, p int64) {
-	for g, h := range r.runtimeFrom {
-		if h.p == p {
-			r.release(t, g)
+	for g, on := range r.runtimeOn {
+		if on == p {
+			r.release(g)
 		}
 	}
 }
