@@ -25,6 +25,11 @@ func FuzzRead(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(panicked)
+	until, err := os.ReadFile(filepath.Join("testdata", "until-forever-cooperative.trace"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(until) // a scenario's, main's set-up before it marked
 	f.Add(small[:len(small)/2])
 	f.Add([]byte("go 1.23 trace\x00\x00\x00"))
 	f.Add([]byte("procs: 1\nmain: [{cpu: 1ms}]\n"))
