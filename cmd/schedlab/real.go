@@ -279,11 +279,11 @@ closes when main returns. The real makespan leaves out the time the
 runtime's own goroutines (the tracer's writer) held every P while a
 scenario goroutine was ready, and the P use the P time they took while one
 was; on a P no scenario goroutine wanted, their time is idle time, as the
-model's P is idle there. The real runs being traced, the model runs two goroutines of the tracer's:
-its CPU-sample reader, which wakes every 100ms, and its writer, which the
-scheduler runs first, with a new time slice, whenever a thread's trace
-buffer is full; it leaves them out of what it measures, as the real
-trace's are left out.
+model's P is idle there. The real runs being traced, the model runs two
+goroutines of the tracer's: its CPU-sample reader, which wakes every
+100ms, and its writer, which the scheduler runs first, with a new time
+slice, whenever a thread's trace buffer is full; it leaves them out of
+what it measures, as the real trace's are left out.
 
 The observables are those a runtime trace can show: the first goroutine to
 start after main, the makespan, goroutines created and alive at once,

@@ -19,8 +19,8 @@ import (
 // figures). A CPU with room draws the threads its threads wake, wherever
 // they last ran and however long they slept; a CPU busy three quarters
 // of the time or more draws none, and the chance falls from nearly all
-// to none between 60 and 75%. This is how a program's threads come to crowd onto
-// one CPU while the other idles. The kernel's measure of room is the CPU's utilisation, an
+// to none between 60 and 75%. This is how a program's threads come to
+// crowd onto one CPU while the other idles. The kernel's measure of room is the CPU's utilisation, an
 // average of the time it ran something that decays by half every 32ms
 // (PELT's util_avg), which the CPU model keeps for each CPU when a
 // WakePack is set (cpuRQ.util).

@@ -143,11 +143,11 @@
 //     threads on the first two CPUs the process may use: the waker
 //     computes on the first, pinned there, 30%, 60% or 75% of each
 //     millisecond and sleeps the rest (75%: past the edge where this
-//     project's machine stops packing; all of it before 28 November); the sleeper runs 50µs on the
-//     waker's CPU (beside) or the other one (away), then may run on
-//     either, and sleeps 0.5, 2 or 8ms in read(2) until the waker writes;
-//     getcpu(2) then says where the kernel put it (PackRounds,
-//     wakepack_linux.go). Not a spread of one duration but, for each of
+//     project's machine stops packing; all of it before 28 November);
+//     the sleeper runs 50µs on the waker's CPU (beside) or the other one
+//     (away), then may run on either, and sleeps 0.5, 2 or 8ms in
+//     read(2) until the waker writes; getcpu(2) then says where the
+//     kernel put it (PackRounds, wakepack_linux.go). Not a spread of one duration but, for each of
 //     the waker's shares (a row, with the share it computed, its sleeps
 //     lasting their timer slack longer than asked) and each sleep, the
 //     share of rounds woken beside the waker, beside and away. The rounds

@@ -106,10 +106,10 @@ const (
 	maxPackSettle = 10 * time.Second
 )
 
-// check says what is wrong with d, if anything.
-func (d PackDuty) check() error {
+// Check says what is wrong with d, if anything.
+func (d PackDuty) Check() error {
 	if d.Busy < 10 || d.Busy > 100 || d.Period < minPackPeriod || d.Period > maxPackPeriod || d.Settle < 0 || d.Settle > maxPackSettle {
-		return fmt.Errorf("want the waker busy 10 to 100%% of a period of %v to %v, after 0 to %v, got %d%% of %v after %v",
+		return fmt.Errorf("the waker's busy share must be 10 to 100%%, its period %v to %v and its settling time 0 to %v, got %d%% of %v after %v",
 			minPackPeriod, maxPackPeriod, maxPackSettle, d.Busy, d.Period, d.Settle)
 	}
 	return nil

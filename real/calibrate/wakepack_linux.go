@@ -56,7 +56,7 @@ func maskOf(k int) cpuMask {
 // timer slack longer than asked). It needs two CPUs and
 // GODEBUG=asyncpreemptoff=1.
 func PackRounds(beside bool, sleep time.Duration, duty PackDuty, rounds int) ([]PackRound, float64, error) {
-	if err := duty.check(); err != nil {
+	if err := duty.Check(); err != nil {
 		return nil, 0, err
 	}
 	if rounds < 1 || sleep <= 0 {

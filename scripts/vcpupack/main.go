@@ -22,8 +22,8 @@
 // timer slack lengthening its sleeps. The waker keeps to its share for
 // -settle before the first round (100ms, three of the kernel's 32ms
 // half-lives); -rounds 1 -settle 0s asks about a waker that has only
-// just begun to compute. schedlab calibrate measures the same cases (its wake_pack),
-// with fewer rounds, for the model.
+// just begun to compute. schedlab calibrate measures the same cases (its
+// wake_pack), with fewer rounds, for the model.
 //
 // The figure is the share of rounds in which the woken thread ran on the
 // waker's CPU; the line gives its median wait there and elsewhere. What it
@@ -65,12 +65,9 @@ func main() {
 		fmt.Fprintf(os.Stderr, "%s: -rounds must be 1 to 10000 and -sleep 100µs to 1s\n", prog)
 		os.Exit(2)
 	}
-	if *busy < 10 || *busy > 100 {
-		fmt.Fprintf(os.Stderr, "%s: -busy must be 10 to 100 (percent), got %d\n", prog, *busy)
-		os.Exit(2)
-	}
-	if *period < 100*time.Microsecond || *period > time.Second || *settle < 0 || *settle > 10*time.Second {
-		fmt.Fprintf(os.Stderr, "%s: -period must be 100µs to 1s and -settle 0 to 10s\n", prog)
+	duty := calibrate.PackDuty{Busy: *busy, Period: *period, Settle: *settle}
+	if err := duty.Check(); err != nil {
+		fmt.Fprintf(os.Stderr, "%s: -busy, -period, -settle: %v\n", prog, err)
 		os.Exit(2)
 	}
 	if *prev != "waker" && *prev != "other" {
@@ -81,7 +78,6 @@ func main() {
 	// PackRounds needs.
 	os.Setenv("GODEBUG", "asyncpreemptoff=1")
 	shares := probe.Fresh(prog, runEnv, *runs, os.Args[1:], func() (float64, string) {
-		duty := calibrate.PackDuty{Busy: *busy, Period: *period, Settle: *settle}
 		w, computed, err := calibrate.PackRounds(*prev == "waker", *sleep, duty, *rounds)
 		if err != nil {
 			probe.Fail(prog, err)
@@ -95,18 +91,18 @@ func main() {
 	if *prev == "other" {
 		where = "another CPU"
 	}
-	duty := ""
+	doing := ""
 	if *busy < 100 {
 		each := "millisecond"
 		if *period != time.Millisecond {
 			each = period.String()
 		}
-		duty = fmt.Sprintf(", the waker computing %d%% of each %s", *busy, each)
+		doing = fmt.Sprintf(", the waker computing %d%% of each %s", *busy, each)
 	}
 	if *settle != 100*time.Millisecond {
-		duty += fmt.Sprintf(", for %v before the first round", *settle)
+		doing += fmt.Sprintf(", for %v before the first round", *settle)
 	}
-	fmt.Printf("woken on the waker's CPU (%%, the sleeper on %s before, asleep %v%s), %s\n", where, *sleep, duty, probe.Summarize(shares))
+	fmt.Printf("woken on the waker's CPU (%%, the sleeper on %s before, asleep %v%s), %s\n", where, *sleep, doing, probe.Summarize(shares))
 }
 
 // summarize gives the share of wakes on the waker's CPU, in percent, and
