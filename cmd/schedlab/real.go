@@ -309,7 +309,10 @@ was ready, the spread of the first preemption, the switches' share of the
 P time.
 The rank test's count grows with --seeds, since more seeds tell smaller
 shifts apart; this one does not, and with --control the control is
-counted the same way.
+counted the same way. It does fall with --runs: a band drawn from n runs
+holds on average 0.9(n-1)/(n+1) of the real distribution, 74% at ten runs
+and 86% at fifty, and the summary says so when a scenario had fewer than
+fifty.
 
 --control runs the real program --runs times more, right after, and judges
 that second series against the first exactly as the model is judged: the

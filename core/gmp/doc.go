@@ -195,6 +195,17 @@
 //     ./scripts/firstwake -slack 1). Charging it would move every wake
 //     of a parked M, and with the cold start the first wake-up is a
 //     creation anyway.
+//   - A go statement's order and a fresh program's costs one by one. The
+//     runtime's newproc1 allocates and sets up the goroutine before it
+//     emits GoCreate, puts it in runnext and calls wakep; the model does
+//     those first and charges the work after (newproc.go), so a trace's
+//     go-create is a go statement's cost early. A fresh descriptor costs
+//     NewG, a mean: in a fresh program a go statement takes about 1µs but
+//     every 16th or so pauses for 8-27µs, at places that depend on what
+//     the program allocated before, and its first switches take several
+//     times what its later ones do. Each of these, put in the
+//     model alone, took more verify observables outside the real spread
+//     than it brought in (docs/fidelity.md, "Fifty runs a series").
 //   - Where a woken thread last ran: the kernel queues a thread on the CPU
 //     it last ran on, and a thread parked for milliseconds whose CPU is
 //     now the waker's, busy, waits there for a scheduler tick (up to 4ms

@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -410,6 +412,58 @@ func TestSummaryCountsOutsideTheRealDistribution(t *testing.T) {
 		if strings.Contains(b.String(), unwanted) {
 			t.Errorf("the summary says %q:\n%s", unwanted, b.String())
 		}
+	}
+}
+
+// bandCover's formula is what drawing the band from n runs gives: over
+// many samples of n values from a uniform distribution, whose value at
+// a point is that point, the band from quantile's 5th to its 95th
+// percentile holds on average 0.9(n-1)/(n+1) of the distribution.
+func TestBandCoverIsWhatSamplesHold(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{10, 30, 50} {
+		const samples = 20000
+		var held float64
+		v := make([]float64, n)
+		for range samples {
+			for i := range v {
+				v[i] = rng.Float64()
+			}
+			slices.Sort(v)
+			held += quantile(v, centralHigh) - quantile(v, centralLow)
+		}
+		if got, want := held/samples, bandCover(n); math.Abs(got-want) > 0.005 {
+			t.Errorf("%d runs: the band held %.4f of the distribution on average, bandCover says %.4f", n, got, want)
+		}
+	}
+	if c := bandCover(10); c < 0.73 || c > 0.74 {
+		t.Errorf("bandCover(10) = %.4f, want 0.736", c)
+	}
+}
+
+// The summary says how little a band of few runs holds, and says
+// nothing of it once every scenario has bandRuns runs.
+func TestSummaryNotesABandOfFewRuns(t *testing.T) {
+	us := time.Microsecond
+	summary := func(runs int) string {
+		var real []Observables
+		for i := range runs {
+			real = append(real, Observables{Makespan: 1000*us + time.Duration(i)*us, Goroutines: 2, FirstStarted: 2})
+		}
+		rep := &Report{Scenario: "x", Seeds: []uint64{1}, Runs: runs}
+		rep.Judge([]Observables{{Makespan: 1000 * us, Goroutines: 2, FirstStarted: 2}}, real)
+		var b strings.Builder
+		if err := WriteSummary(&b, []*Report{rep}); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	want := "the central 90% is estimated from each scenario's real runs, 10 at the fewest: a band so drawn holds on average 74% of the real distribution (86% at 50 runs)"
+	if got := summary(10); !strings.Contains(got, want) {
+		t.Errorf("with 10 runs the summary lacks %q:\n%s", want, got)
+	}
+	if got := summary(bandRuns); strings.Contains(got, "is estimated from") {
+		t.Errorf("with %d runs the summary notes the band:\n%s", bandRuns, got)
 	}
 }
 
