@@ -305,8 +305,8 @@ the model's median outside the real runs' central 90% (their 5th to 95th
 percentile), or a first goroutine, output or ending no real run shared.
 Under each, a "why:" line gives what the scenario's notes measured of it,
 where verify measures something: the time a P stood idle while a goroutine
-was ready, the spread of the first preemption, the switches' share of the
-P time.
+was ready, the spread of the first preemption, on one P the time the
+goroutines ran, the switches' share of the P time.
 The rank test's count grows with --seeds, since more seeds tell smaller
 shifts apart; this one does not, and with --control the control is
 counted the same way. It does fall with --runs: a band drawn from n runs

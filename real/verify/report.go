@@ -675,9 +675,10 @@ func (row *Row) outside() bool {
 
 // makespanNote and useNote begin the notes that measure why an
 // observable differs: the time a P stood idle while a goroutine was ready,
-// and the first preemption's spread (strandedNote, preemptNote, for the
-// makespan), and the switches' share of the P time (switchNote, for the P
-// use). noteKeys finds them by the observable.
+// the first preemption's spread and, on one P, the goroutines' running
+// time (strandedNote, preemptNote, busyNote, for the makespan), and the
+// switches' share of the P time (switchNote, for the P use). noteKeys
+// finds them by the observable.
 const (
 	makespanNote = "makespan: "
 	useNote      = "P use: "

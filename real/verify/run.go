@@ -258,6 +258,9 @@ func Scenario(ctx context.Context, sc *scenarios.Scenario, o Options) (*Report, 
 	if n := strandedNote(rep, model, real); n != "" {
 		rep.Notes = append(rep.Notes, n)
 	}
+	if n := busyNote(rep, model, real); n != "" {
+		rep.Notes = append(rep.Notes, n)
+	}
 	if n := preemptNote(rep, model, real); n != "" {
 		rep.Notes = append(rep.Notes, n)
 	}
@@ -414,6 +417,46 @@ func strandedNote(rep *Report, model, real []Observables) string {
 	}
 	return fmt.Sprintf(makespanNote+"the real runs had a P idle while one of the scenario's goroutines was ready to run for a median %s, the model's %s, against the %s between the two makespans: the threads woken for those Ps started late, as a thread woken after the program idled can, queued behind a busy thread until a scheduler tick (go run ./scripts/wakeafteridle measures how often on this machine)",
 		shortDuration(realS), shortDuration(modelS), shortDuration(diff))
+}
+
+// busyNote says, for a scenario on one P whose makespan differs, how much
+// of the difference is the time its goroutines ran, if that accounts for
+// at least half of it: on one P the window is the goroutines' running
+// time and the P's idle time, so a difference there is in what the
+// goroutines do and the runtime calls they make, timed by the model's
+// costs, not in the scheduler's order. The running time is the P use's
+// share of the window.
+func busyNote(rep *Report, model, real []Observables) string {
+	row := rep.row("makespan")
+	if row == nil || row.Outcome != "lower" && row.Outcome != "higher" || rep.Procs != 1 {
+		return ""
+	}
+	busy := func(obs []Observables) (time.Duration, bool) {
+		var v []float64
+		for _, o := range obs {
+			if o.Makespan > 0 && !o.Untraced {
+				v = append(v, o.Utilisation*float64(o.Makespan))
+			}
+		}
+		if len(v) == 0 {
+			return 0, false
+		}
+		slices.Sort(v)
+		return time.Duration(median(v)), true
+	}
+	realB, ok := busy(real)
+	modelB, ok2 := busy(model)
+	diff := time.Duration(row.RealMedian - row.Model)
+	explained := realB - modelB
+	if !ok || !ok2 || diff == 0 || float64(explained)/float64(diff) < 0.5 {
+		return ""
+	}
+	than := "longer than"
+	if diff < 0 {
+		than = "less time than"
+	}
+	return fmt.Sprintf(makespanNote+"on its one P the real runs ran the scenario's goroutines for a median %s, the model's for %s, which is %.0f%% of the %s between the two makespans: what the goroutines do and the runtime's calls they make (go statements, channel operations, writes) took %s the model's costs say, not the scheduler's order",
+		shortDuration(realB), shortDuration(modelB), 100*min(float64(explained)/float64(diff), 1), shortDuration(max(diff, -diff)), than)
 }
 
 // preemptSpread is how much wider than the model's the real runs' times

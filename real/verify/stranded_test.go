@@ -57,3 +57,34 @@ func TestStrandedNoteNamesTheIdlePs(t *testing.T) {
 		t.Errorf("a note on a makespan within: %q", n)
 	}
 }
+
+// On one P, the note names the goroutines' running time when it makes at
+// least half of the makespans' difference, either way; it says nothing
+// on two Ps, where running time adds up over the Ps, nor when the
+// difference is idle time.
+func TestBusyNoteNamesTheRunningTime(t *testing.T) {
+	us := time.Microsecond
+	runs := func(makespan time.Duration, use float64) []Observables {
+		return []Observables{{Makespan: makespan, Utilisation: use}, {Makespan: makespan, Utilisation: use}}
+	}
+	rep := &Report{Procs: 1, Seeds: []uint64{1}, Runs: 2}
+	rep.Rows = []Row{{Observable: "makespan", Outcome: "lower", Model: float64(300 * us), RealMedian: float64(320 * us)}}
+	note := busyNote(rep, runs(300*us, 0.99), runs(320*us, 0.99))
+	if !strings.Contains(note, "the real runs ran the scenario's goroutines for a median 317us, the model's for 297us, which is 99% of the 20us between the two makespans") ||
+		!strings.Contains(note, "took longer than the model's costs say") {
+		t.Errorf("note %q", note)
+	}
+	// The real runs idle 19µs more: the running time is not why.
+	if n := busyNote(rep, runs(300*us, 1), runs(320*us, 0.94)); n != "" {
+		t.Errorf("a note for running time short of half the difference: %q", n)
+	}
+	rep.Rows[0] = Row{Observable: "makespan", Outcome: "higher", Model: float64(2 * us), RealMedian: float64(us)}
+	if n := busyNote(rep, runs(2*us, 1), runs(us, 1)); !strings.Contains(n, "for a median 1us, the model's for 2us, which is 100% of the 1us") ||
+		!strings.Contains(n, "took less time than the model's costs say") {
+		t.Errorf("a model slower: note %q", n)
+	}
+	rep.Procs = 2
+	if n := busyNote(rep, runs(2*us, 1), runs(us, 1)); n != "" {
+		t.Errorf("a note on two Ps: %q", n)
+	}
+}
