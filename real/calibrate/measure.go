@@ -2,7 +2,6 @@ package calibrate
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -14,12 +13,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 	"unicode"
 
 	"github.com/schedlab/schedlab/real/prog/cpuwork"
-	"github.com/schedlab/schedlab/real/rtrace"
 	"github.com/schedlab/schedlab/real/verify"
 )
 
@@ -146,13 +143,13 @@ func Measure(ctx context.Context, o Options) (*Profile, error) {
 			return onOneP(func() []float64 { return traced(func() []float64 { return pingPong(k, hopRounds, false) }) })
 		}, func(f Figure) { p.Figures.TracedHandoff = &f }},
 		{"traced_park_gap", maxGapSamples, func(k int) []float64 {
-			return onOneP(func() []float64 { return switchGaps(k, "go-block", parkSwitches) })
+			return onOneP(func() []float64 { return switchGaps(k, "park", parkSwitches) })
 		}, func(f Figure) { p.Figures.TracedParkGap = &f }},
 		{"traced_exit_gap", maxGapSamples, func(k int) []float64 {
-			return onOneP(func() []float64 { return switchGaps(k, "go-exit", exitSwitches) })
+			return onOneP(func() []float64 { return switchGaps(k, "exit", exitSwitches) })
 		}, func(f Figure) { p.Figures.TracedExitGap = &f }},
 		{"traced_yield_gap", maxGapSamples, func(k int) []float64 {
-			return onOneP(func() []float64 { return switchGaps(k, "go-stop", yieldSwitches) })
+			return onOneP(func() []float64 { return switchGaps(k, "yield", yieldSwitches) })
 		}, func(f Figure) { p.Figures.TracedYieldGap = &f }},
 		{"pipe_write", 0, pipeWrite, func(f Figure) { p.Figures.PipeWrite = &f }},
 		{"wake_call", 0, wakeCall, func(f Figure) { p.Figures.WakeCall = &f }},
@@ -417,138 +414,6 @@ func traced(f func() []float64) []float64 {
 	}
 	defer trace.Stop()
 	return f()
-}
-
-// gapBatch is how many switches one sample of a gap figure averages: a
-// trace's clock moves in steps of 64ns on Linux (nanotime/64), so a
-// single gap reads 0, 64 or 128ns; the mean of a batch of them, taken
-// where the steps fall at random, reads the gap to a few nanoseconds.
-const gapBatch = 16
-
-// maxGapSamples bounds the gap figures' samples: their trace is held in
-// memory, a few hundred bytes a sample.
-const maxGapSamples = 2000
-
-// switchGaps traces work, on one P, into memory, and returns the idle P
-// the trace shows between a goroutine's stop of the kind given (go-block,
-// go-exit, go-stop: the model's names, as package rtrace reads them) and
-// the next goroutine's start: n samples, each the mean of gapBatch such
-// gaps in a row. work makes at least (n+warm(n))*gapBatch switches of the
-// kind. Nothing if the program is traced already.
-func switchGaps(n int, stop string, work func(switches int)) []float64 {
-	var buf bytes.Buffer
-	if err := trace.Start(&buf); err != nil {
-		return nil
-	}
-	work((n + warm(n)) * gapBatch)
-	trace.Stop()
-	var gaps []float64
-	var stopped time.Duration
-	between := false
-	if _, err := rtrace.Read(&buf, func(e rtrace.Event) {
-		switch e.Kind {
-		case "go-start":
-			if between {
-				gaps = append(gaps, float64(e.T-stopped))
-			}
-			between = false
-		case "go-block", "go-exit", "go-stop":
-			stopped, between = e.T, e.Kind == stop
-		case "syscall-enter", "proc-stop":
-			between = false
-		}
-	}); err != nil {
-		return nil
-	}
-	samples := make([]float64, 0, n)
-	for i := warm(n) * gapBatch; i+gapBatch <= len(gaps) && len(samples) < n; i += gapBatch {
-		var sum float64
-		for _, g := range gaps[i : i+gapBatch] {
-			sum += g
-		}
-		samples = append(samples, sum/gapBatch)
-	}
-	return samples
-}
-
-// parkSwitches is a ping-pong through unbuffered channels on one P, each
-// side computing a little before it waits for the other: each hop parks
-// one goroutine and starts the other. Without the work the gap depended
-// on the state the process was in, not on the machine: 76-80ns in a small
-// fresh process, 80ns or 120-124ns in calibrate's, one or the other for a
-// whole run (three runs of schedlab calibrate in a row: 120, 80, 124),
-// while the traces of real runs of pingpong, hog-pingpong and pingpong-2p
-// show 86-130ns (median 93-112ns each over 70 runs). With the work, as a
-// scenario's goroutines compute between their waits, 96-104ns in every
-// run.
-func parkSwitches(switches int) {
-	ping, pong := make(chan struct{}), make(chan struct{})
-	done := make(chan struct{})
-	go func() {
-		var x uint64
-		for range ping {
-			x += cpuwork.Alone(switchWork)
-			pong <- struct{}{}
-		}
-		kept.Add(x)
-		close(done)
-	}()
-	var x uint64
-	for range switches/2 + 1 {
-		ping <- struct{}{}
-		x += cpuwork.Alone(switchWork)
-		<-pong
-	}
-	close(ping)
-	<-done
-	kept.Add(x)
-}
-
-// exitSwitches starts goroutines that compute a little and end, a
-// hundred at a time on one P: each exit is followed by the next one's
-// start. A scenario's goroutine exits after its work, which has taken the
-// exit's path out of the caches: goroutines that ended at once measured
-// 84-96ns here, where the exits in the traces of real runs of overflow,
-// freelist and fairness61 (goroutines of 10-50µs) took 109-148ns (p10-p90
-// of 210 runs, median 118ns), and these 104-116ns.
-func exitSwitches(switches int) {
-	var wg sync.WaitGroup
-	for left := switches; left > 0; left -= 100 {
-		wg.Add(100)
-		for range 100 {
-			go func() {
-				kept.Add(cpuwork.Alone(switchWork))
-				wg.Done()
-			}()
-		}
-		wg.Wait()
-	}
-}
-
-// switchWork is how many iterations of cpuwork's loop a goroutine of
-// parkSwitches or exitSwitches computes before it waits or ends: about
-// 11µs on an AMD EPYC, a constant so that every profile times the same
-// switches.
-const switchWork = 1 << 13
-
-// kept keeps the switch probes' results, so that their work is not
-// dropped.
-var kept atomic.Uint64
-
-// yieldSwitches has two goroutines call runtime.Gosched in turn on one
-// P: each call stops one and starts the other.
-func yieldSwitches(switches int) {
-	var wg sync.WaitGroup
-	wg.Add(2)
-	for range 2 {
-		go func() {
-			defer wg.Done()
-			for range switches/2 + 1 {
-				runtime.Gosched()
-			}
-		}()
-	}
-	wg.Wait()
 }
 
 // goFirstRun times, on one P, a go statement and the creator blocking
