@@ -396,27 +396,31 @@ func strandedNote(rep *Report, model, real []Observables) string {
 	if row == nil || row.Outcome != "lower" {
 		return ""
 	}
-	stranded := func(obs []Observables) (time.Duration, bool) {
-		var v []float64
-		for _, o := range obs {
-			if o.Makespan > 0 && !o.Untraced {
-				v = append(v, float64(o.Stranded))
-			}
-		}
-		if len(v) == 0 {
-			return 0, false
-		}
-		slices.Sort(v)
-		return time.Duration(median(v)), true
-	}
-	realS, ok := stranded(real)
-	modelS, ok2 := stranded(model)
+	stranded := func(o Observables) float64 { return float64(o.Stranded) }
+	realS, ok := medianOfTraced(real, stranded)
+	modelS, ok2 := medianOfTraced(model, stranded)
 	diff := time.Duration(row.RealMedian - row.Model)
 	if !ok || !ok2 || diff <= 0 || realS-modelS < diff/2 {
 		return ""
 	}
 	return fmt.Sprintf(makespanNote+"the real runs had a P idle while one of the scenario's goroutines was ready to run for a median %s, the model's %s, against the %s between the two makespans: the threads woken for those Ps started late, as a thread woken after the program idled can, queued behind a busy thread until a scheduler tick (go run ./scripts/wakeafteridle measures how often on this machine)",
 		shortDuration(realS), shortDuration(modelS), shortDuration(diff))
+}
+
+// medianOfTraced is the median of a duration of each run with a window
+// (a traced run, its makespan above zero), or false if no run has one.
+func medianOfTraced(obs []Observables, of func(Observables) float64) (time.Duration, bool) {
+	var v []float64
+	for _, o := range obs {
+		if o.Makespan > 0 && !o.Untraced {
+			v = append(v, of(o))
+		}
+	}
+	if len(v) == 0 {
+		return 0, false
+	}
+	slices.Sort(v)
+	return time.Duration(median(v)), true
 }
 
 // busyNote says, for a scenario on one P whose makespan differs, how much
@@ -431,21 +435,9 @@ func busyNote(rep *Report, model, real []Observables) string {
 	if row == nil || row.Outcome != "lower" && row.Outcome != "higher" || rep.Procs != 1 {
 		return ""
 	}
-	busy := func(obs []Observables) (time.Duration, bool) {
-		var v []float64
-		for _, o := range obs {
-			if o.Makespan > 0 && !o.Untraced {
-				v = append(v, o.Utilisation*float64(o.Makespan))
-			}
-		}
-		if len(v) == 0 {
-			return 0, false
-		}
-		slices.Sort(v)
-		return time.Duration(median(v)), true
-	}
-	realB, ok := busy(real)
-	modelB, ok2 := busy(model)
+	busy := func(o Observables) float64 { return o.Utilisation * float64(o.Makespan) }
+	realB, ok := medianOfTraced(real, busy)
+	modelB, ok2 := medianOfTraced(model, busy)
 	diff := time.Duration(row.RealMedian - row.Model)
 	explained := realB - modelB
 	if !ok || !ok2 || diff == 0 || float64(explained)/float64(diff) < 0.5 {
