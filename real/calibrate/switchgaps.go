@@ -62,12 +62,12 @@ func switchGaps(n int, kind string, work func(switches int)) []float64 {
 // runtime.Gosched (go-stop).
 var SwitchKinds = map[string]string{"park": "go-block", "exit": "go-exit", "yield": "go-stop"}
 
-// GapsOf reads a runtime trace and returns, in the trace's order, each
-// idle P between a goroutine's stop of the kind given (one of
-// SwitchKinds) and the next goroutine's start on it, in nanoseconds: the
-// switch as the trace stamps it, which verify's model leaves between the
-// same two events. A system call or a P's stop between the two makes no
-// gap.
+// GapsOf reads a runtime trace of a program on one P and returns, in the
+// trace's order, each idle P between a goroutine's stop of the kind given
+// (one of SwitchKinds) and the next goroutine's start, in nanoseconds:
+// the switch as the trace stamps it, which verify's model leaves between
+// the same two events. A system call or a P's stop between the two makes
+// no gap.
 func GapsOf(r io.Reader, kind string) ([]float64, error) {
 	stop, ok := SwitchKinds[kind]
 	if !ok {

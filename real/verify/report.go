@@ -622,18 +622,18 @@ const (
 	centralHigh = 0.95
 )
 
-// bandRuns is the fewest real runs a scenario for which the summary
-// leaves out the note on how much of the real distribution its central
-// 90% holds (bandCover): at fifty, 86.5%.
+// bandRuns is how many real runs every scenario must have for the
+// summary to leave out its note on the band (writeBandNote): at fifty the
+// band holds 86.5% of the real distribution (bandCover).
 const bandRuns = 50
 
 // bandCover is how much of the real distribution a band from the 5th to
 // the 95th percentile of n runs holds on average. The k-th smallest of n
 // values lies on average at the distribution's k/(n+1) point, and the
-// percentiles (quantile's, Hyndman and Fan's 7) lie between the 1+0.05(n-1)-th
-// and the 1+0.95(n-1)-th values: 0.9(n-1)/(n+1), 74% at ten runs. A
-// median from the model as the runtime's own lies outside such a band
-// more often than outside the distribution's true central 90%.
+// percentiles (quantile's, Hyndman and Fan's definition 7) lie between
+// the 1+0.05(n-1)-th and the 1+0.95(n-1)-th values: 0.9(n-1)/(n+1), 74%
+// at ten runs. A model median as typical as one of the runtime's own lies
+// outside such a band more often than outside the true central 90%.
 func bandCover(n int) float64 {
 	return (centralHigh - centralLow) * float64(n-1) / float64(n+1)
 }
