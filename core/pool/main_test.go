@@ -28,7 +28,10 @@ func TestMain(m *testing.M) {
 }
 
 // goroutinesIn counts the goroutines with a frame whose function name starts
-// with prefix.
+// with prefix, of the caller's synctest bubble when it runs in one, else of
+// no bubble. A test in a bubble counts its own pool's workers: a worker of an
+// earlier test, outside the bubble, may still be on its way out (under -race
+// the scheduler lets it linger), and is not this test's.
 func goroutinesIn(prefix string) int {
 	buf := make([]byte, 1<<16)
 	for {
@@ -39,8 +42,13 @@ func goroutinesIn(prefix string) int {
 		}
 		buf = make([]byte, 2*len(buf))
 	}
+	gs := strings.Split(string(buf), "\n\n")
+	own := bubbleOf(gs[0]) // runtime.Stack lists the caller first
 	count := 0
-	for _, g := range strings.Split(string(buf), "\n\n") {
+	for _, g := range gs {
+		if bubbleOf(g) != own {
+			continue
+		}
 		for _, line := range strings.Split(g, "\n") {
 			if strings.HasPrefix(line, prefix) {
 				count++
@@ -49,4 +57,19 @@ func goroutinesIn(prefix string) int {
 		}
 	}
 	return count
+}
+
+// bubbleOf is the synctest bubble a goroutine's trace names in its header
+// ("goroutine 21 [chan receive (durable), synctest bubble 1]:"), or "" for a
+// goroutine in none.
+func bubbleOf(g string) string {
+	header, _, _ := strings.Cut(g, "\n")
+	_, after, ok := strings.Cut(header, "synctest bubble ")
+	if !ok {
+		return ""
+	}
+	if end := strings.IndexAny(after, ",]"); end >= 0 {
+		return after[:end]
+	}
+	return after
 }
