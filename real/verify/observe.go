@@ -74,6 +74,12 @@ type Observables struct {
 	// two goroutines is not idle for the first switchSpan of it. Not
 	// compared: it says why a makespan differs (strandedNote).
 	Stranded time.Duration `json:"stranded_ns"`
+	// ProcStarts counts the starts of a P within the window: an M taking
+	// an idle P, as a thread woken for it to look for work does
+	// (acquirep; the trace's ProcStart). Not compared: it says why the
+	// migrations differ (startsNote), since a thief's P starts before it
+	// steals. Zero in a recording made before it was measured.
+	ProcStarts int `json:"proc_starts"`
 	// FirstPreempt is how far into the window the first slice was
 	// preempted (0: none was). Not compared: it says why a makespan
 	// differs (preemptNote), since a long slice ends at one of sysmon's
@@ -243,6 +249,13 @@ func (r *Recorder) Event(t time.Duration, kind string, g, p int64, preempted boo
 		// The goroutine keeps its P: the P is not between goroutines.
 		r.unready(g)
 		r.stopped(t, g)
+	}
+}
+
+// ProcStart records a P's start at t, counted if the window is open.
+func (r *Recorder) ProcStart(t time.Duration) {
+	if r.seen && !r.closed && t >= r.first {
+		r.obs.ProcStarts++
 	}
 }
 

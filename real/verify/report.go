@@ -673,18 +673,20 @@ func (row *Row) outside() bool {
 	return row.Outcome == "differs"
 }
 
-// makespanNote and useNote begin the notes that measure why an
-// observable differs: the time a P stood idle while a goroutine was ready,
-// the first preemption's spread and, on one P, the goroutines' running
-// time (strandedNote, preemptNote, busyNote, for the makespan), and the
-// switches' share of the P time (switchNote, for the P use). noteKeys
-// finds them by the observable.
+// makespanNote, useNote and migrationsNote begin the notes that measure
+// why an observable differs: the time a P stood idle while a goroutine
+// was ready, the first preemption's spread and, on one P, the goroutines'
+// running time (strandedNote, preemptNote, busyNote, for the makespan),
+// the switches' share of the P time (switchNote, for the P use), and the
+// Ps' starts (startsNote, for the migrations). noteKeys finds them by the
+// observable.
 const (
-	makespanNote = "makespan: "
-	useNote      = "P use: "
+	makespanNote   = "makespan: "
+	useNote        = "P use: "
+	migrationsNote = "P migrations: "
 )
 
-var noteKeys = map[string]string{"makespan": makespanNote, "P utilisation": useNote}
+var noteKeys = map[string]string{"makespan": makespanNote, "P utilisation": useNote, "P migrations": migrationsNote}
 
 // why is what the report's notes on observable measured, each note's
 // words before its explanation, for the summary to set under the

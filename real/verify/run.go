@@ -264,6 +264,9 @@ func Scenario(ctx context.Context, sc *scenarios.Scenario, o Options) (*Report, 
 	if n := preemptNote(rep, model, real); n != "" {
 		rep.Notes = append(rep.Notes, n)
 	}
+	if n := startsNote(rep, model, real); n != "" {
+		rep.Notes = append(rep.Notes, n)
+	}
 	return rep, nil
 }
 
@@ -407,9 +410,10 @@ func strandedNote(rep *Report, model, real []Observables) string {
 		shortDuration(realS), shortDuration(modelS), shortDuration(diff))
 }
 
-// medianOfTraced is the median of a duration of each run with a window
-// (a traced run, its makespan above zero), or false if no run has one.
-func medianOfTraced(obs []Observables, of func(Observables) float64) (time.Duration, bool) {
+// medianOf is the median of a figure of each run with a window (a traced
+// run, its makespan above zero), or false if no run has one;
+// medianOfTraced is it for a duration.
+func medianOf(obs []Observables, of func(Observables) float64) (float64, bool) {
 	var v []float64
 	for _, o := range obs {
 		if o.Makespan > 0 && !o.Untraced {
@@ -420,7 +424,12 @@ func medianOfTraced(obs []Observables, of func(Observables) float64) (time.Durat
 		return 0, false
 	}
 	slices.Sort(v)
-	return time.Duration(median(v)), true
+	return median(v), true
+}
+
+func medianOfTraced(obs []Observables, of func(Observables) float64) (time.Duration, bool) {
+	m, ok := medianOf(obs, of)
+	return time.Duration(m), ok
 }
 
 // busyNote says, for a scenario on one P whose makespan differs, how much
@@ -449,6 +458,34 @@ func busyNote(rep *Report, model, real []Observables) string {
 	}
 	return fmt.Sprintf(makespanNote+"on its one P the real runs ran the scenario's goroutines for a median %s, the model's for %s, which is %.0f%% of the %s between the two makespans: what the goroutines do and the runtime's calls they make (go statements, channel operations, writes) took %s the model's costs say, not the scheduler's order",
 		shortDuration(realB), shortDuration(modelB), 100*min(float64(explained)/float64(diff), 1), shortDuration(max(diff, -diff)), than)
+}
+
+// startsFactor is how many times the real runs' P starts the model's
+// must be, or they the model's, for startsNote to name them.
+const startsFactor = 1.5
+
+// startsNote says, when the migrations differ, that the Ps were started
+// more often on the side that migrates more, by startsFactor or more: a
+// P an idle thread starts is one whose thread looks for work, and what
+// it steals from another P moves a goroutine there. Both sides must have
+// counted them (Observables.ProcStarts): a recording made before has
+// none.
+func startsNote(rep *Report, model, real []Observables) string {
+	row := rep.row("P migrations")
+	if row == nil || row.Outcome != "lower" && row.Outcome != "higher" {
+		return ""
+	}
+	starts := func(o Observables) float64 { return float64(o.ProcStarts) }
+	realS, ok := medianOf(real, starts)
+	modelS, ok2 := medianOf(model, starts)
+	if !ok || !ok2 || realS <= 0 || modelS <= 0 {
+		return ""
+	}
+	if more := row.Outcome == "higher"; more && modelS < startsFactor*realS || !more && realS < startsFactor*modelS {
+		return ""
+	}
+	return fmt.Sprintf(migrationsNote+"the real runs started a P a median %.0f times in the window, the model's %.0f: a P an idle thread starts is one whose thread looks for work, and a goroutine it steals from another P has moved; where the kernel runs that thread, and when, decides how often it finds one (docs/fidelity.md, The edge of room)",
+		realS, modelS)
 }
 
 // preemptSpread is how much wider than the model's the real runs' times

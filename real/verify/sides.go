@@ -34,6 +34,8 @@ func Model(prog *gmp.Program, cfg gmp.Config) (Observables, gmp.End, error) {
 		switch {
 		case e.Kind == gmp.KindPrint:
 			output = append(output, e.Text())
+		case e.Kind == gmp.KindProcStart:
+			rec.ProcStart(e.T.D())
 		case tracers > 0 && g >= tracer && g < tracer+tracers:
 			switch e.Kind {
 			case gmp.KindGoUnblock, gmp.KindGoStart, gmp.KindGoStop, gmp.KindGoBlock, gmp.KindSyscallExit:
@@ -132,6 +134,12 @@ func (f *stopFilter) past(t time.Duration) bool {
 }
 
 func (f *stopFilter) scenario(e rtrace.Event) {
+	// A P's start belongs to no goroutine; the Recorder counts those in
+	// the window (Observables.ProcStarts).
+	if e.Kind == "proc-start" && !f.past(e.T) {
+		f.rec.ProcStart(e.T)
+		return
+	}
 	// Main's set-up before the scenario is the program's, not the
 	// scenario's: the window opens at main's first event after it
 	// (Recorder), as the model's opens with main in the scenario.
