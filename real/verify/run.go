@@ -411,8 +411,7 @@ func strandedNote(rep *Report, model, real []Observables) string {
 }
 
 // medianOf is the median of a figure of each run with a window (a traced
-// run, its makespan above zero), or false if no run has one;
-// medianOfTraced is it for a duration.
+// run, its makespan above zero), or false if no run has one.
 func medianOf(obs []Observables, of func(Observables) float64) (float64, bool) {
 	var v []float64
 	for _, o := range obs {
@@ -427,6 +426,7 @@ func medianOf(obs []Observables, of func(Observables) float64) (float64, bool) {
 	return median(v), true
 }
 
+// medianOfTraced is medianOf for a duration.
 func medianOfTraced(obs []Observables, of func(Observables) float64) (time.Duration, bool) {
 	m, ok := medianOf(obs, of)
 	return time.Duration(m), ok

@@ -135,9 +135,16 @@ func (f *stopFilter) past(t time.Duration) bool {
 
 func (f *stopFilter) scenario(e rtrace.Event) {
 	// A P's start belongs to no goroutine; the Recorder counts those in
-	// the window (Observables.ProcStarts).
-	if e.Kind == "proc-start" && !f.past(e.T) {
-		f.rec.ProcStart(e.T)
+	// the window (Observables.ProcStarts). One after a held stop waits
+	// with it: trace.Stop's start of the world starts Ps too.
+	if e.Kind == "proc-start" {
+		switch {
+		case f.past(e.T):
+		case len(f.held) > 0:
+			f.held, f.heldRuntime = append(f.held, e), append(f.heldRuntime, false)
+		default:
+			f.rec.ProcStart(e.T)
+		}
 		return
 	}
 	// Main's set-up before the scenario is the program's, not the
@@ -180,9 +187,12 @@ func (f *stopFilter) runtime(e rtrace.Event) {
 // after them.
 func (f *stopFilter) flush() {
 	for i, e := range f.held {
-		if f.heldRuntime[i] {
+		switch {
+		case f.heldRuntime[i]:
 			f.rec.RuntimeEvent(e.T, e.Kind, e.G, e.P)
-		} else {
+		case e.Kind == "proc-start":
+			f.rec.ProcStart(e.T)
+		default:
 			f.rec.Event(e.T, e.Kind, e.G, e.P, e.Reason == "preempted")
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/schedlab/schedlab/core/gmp"
 	"github.com/schedlab/schedlab/core/scenarios"
@@ -130,5 +131,33 @@ func TestStartsNoteNamesThePStarts(t *testing.T) {
 	rep.Rows[0].Outcome = "within"
 	if n := startsNote(rep, runs(400), runs(79)); n != "" {
 		t.Errorf("a note on migrations within: %q", n)
+	}
+}
+
+// A P's start after a held preempted stop waits with it: counted if the
+// program went on, not if the stop was trace.Stop's stop of the world,
+// whose start starts Ps again after the scenario.
+func TestProcStartAfterAHeldStopWaitsWithIt(t *testing.T) {
+	us := time.Microsecond
+	run := func(more ...rtrace.Event) int {
+		f := &stopFilter{rec: NewRecorder(2)}
+		for _, e := range append([]rtrace.Event{
+			{T: 0, Kind: "go-start", G: 1, P: 0},
+			{T: 10 * us, Kind: "go-create", G: 2, P: 0},
+			{T: 12 * us, Kind: "proc-start", G: -1, P: 1},
+			{T: 20 * us, Kind: "go-start", G: 2, P: 1},
+			{T: 30 * us, Kind: "go-stop", G: 2, P: 1, Reason: "preempted"},
+			{T: 31 * us, Kind: "proc-start", G: -1, P: 0},
+		}, more...) {
+			f.scenario(e)
+		}
+		f.end(time.Millisecond)
+		return f.rec.Observables().ProcStarts
+	}
+	if got := run(); got != 1 {
+		t.Errorf("the world's stop at the end: %d P starts, want the 1 before it", got)
+	}
+	if got := run(rtrace.Event{T: 40 * us, Kind: "go-exit", G: 1, P: 0}); got != 2 {
+		t.Errorf("the program went on: %d P starts, want 2", got)
 	}
 }
