@@ -14,4 +14,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 echo "fidelity: $(nproc) CPUs, $(go version | cut -d' ' -f3-), load $(cut -d' ' -f1-3 /proc/loadavg)"
 SCHEDLAB_REAL_PROGRAMS=1 go test -count=1 -timeout 30m "$@" \
-	./real/prog/... ./cmd/schedlab/ ./real/verify/ ./scripts/untraced/ ./scripts/preamble/ ./scripts/puzzles/ ./scripts/gopuzzles/ ./scripts/antspurge/ ./scripts/firstwake/ ./scripts/wakeafteridle/ ./scripts/wakebusy/ ./scripts/vcpupack/ ./scripts/freshgaps/
+	./real/prog/... ./cmd/schedlab/ ./real/verify/ ./scripts/untraced/ ./scripts/preamble/ ./scripts/puzzles/ ./scripts/gopuzzles/ ./scripts/antspurge/ ./scripts/firstwake/ ./scripts/wakeafteridle/ ./scripts/wakebusy/ ./scripts/vcpupack/ ./scripts/freshgaps/ ./scripts/switchwork/
