@@ -484,7 +484,7 @@ func startsNote(rep *Report, model, real []Observables) string {
 	if more := row.Outcome == "higher"; more && modelS < startsFactor*realS || !more && realS < startsFactor*modelS {
 		return ""
 	}
-	return fmt.Sprintf(migrationsNote+"the real runs started a P a median %.0f times in the window, the model's %.0f: a P an idle thread starts is one whose thread looks for work, and a goroutine it steals from another P has moved; where the kernel runs that thread, and when, decides how often it finds one (docs/fidelity.md, The edge of room)",
+	return fmt.Sprintf(migrationsNote+"the real runs started a P a median %.0f times in the window, the model's %.0f: a P an idle thread starts is one whose thread looks for work, and a goroutine it steals from another P has moved; where the kernel runs that thread, and when, decides how often it finds one (docs/fidelity.md, \"The edge of room\")",
 		realS, modelS)
 }
 
@@ -524,8 +524,30 @@ func preemptNote(rep *Report, model, real []Observables) string {
 	if modelN == 0 || 2*realN < len(real) || realHi-realLo < modelHi-modelLo+preemptSpread {
 		return ""
 	}
-	return fmt.Sprintf(makespanNote+"the real runs' first preemption came %s to %s into the run, the model's %s to %s: a long slice ends at one of sysmon's looks, and when those come in a real run depends on what the program did before the scenario and on when the kernel gives sysmon's thread a CPU, which the model's noise does not follow",
+	note := fmt.Sprintf(makespanNote+"the real runs' first preemption came %s to %s into the run, the model's %s to %s",
 		shortDuration(realLo), shortDuration(realHi), shortDuration(modelLo), shortDuration(modelHi))
+	if early := preemptedEarly(real); early > 0 && preemptedEarly(model) == 0 {
+		note += fmt.Sprintf("; %d of the %d real runs' came less than %v in, where sysmon, which preempts a slice it has seen for %v, ends only one begun before the scenario: main's, from the program's start or its cpu loop's calibration, which the model's main does not carry into the run (docs/fidelity.md, \"Main's slice from the prelude\")",
+			early, realN, shortDuration(forcePreempt), shortDuration(forcePreempt))
+	}
+	return note + ": a long slice ends at one of sysmon's looks, and when those come in a real run depends on what the program did before the scenario and on when the kernel gives sysmon's thread a CPU, which the model's noise does not follow"
+}
+
+// forcePreempt is how long sysmon lets a time slice it has seen run
+// before it preempts it (proc.go's forcePreemptNS).
+const forcePreempt = 10 * time.Millisecond
+
+// preemptedEarly counts the runs whose first preemption came less than
+// forcePreempt into the window: the slice it ended began before the
+// window opened.
+func preemptedEarly(obs []Observables) int {
+	n := 0
+	for _, o := range obs {
+		if !o.Untraced && o.FirstPreempt > 0 && o.FirstPreempt < forcePreempt {
+			n++
+		}
+	}
+	return n
 }
 
 // switchNote says, when the P use differs, how much of the difference is
