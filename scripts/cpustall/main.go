@@ -5,7 +5,10 @@
 // reads the clock in a loop for -for (1s unless told); a gap over 5µs
 // between two reads is a stall. Each run is a fresh process and prints the
 // stalls a second on each CPU and their median, 10th and 90th percentile;
-// the summary is of the stalls a second.
+// the summary is of the stalls a second. A run's line also gives the share
+// of the CPUs' time the stalls took, and how many a second were longer
+// than 200µs (another thread's turn on the CPU, where the rest are
+// interrupts), their share, and the longest.
 //
 //	go run ./scripts/cpustall                               # 10 runs
 //	go build -o /tmp/cpustall ./scripts/cpustall && chrt -f 1 /tmp/cpustall
@@ -78,5 +81,20 @@ func once(d time.Duration) (float64, string) {
 	}
 	slices.Sort(all)
 	at := func(q float64) time.Duration { return all[int(q*float64(len(all)-1))].Round(100 * time.Nanosecond) }
-	return rate, fmt.Sprintf("%.0f stalls a second on each CPU, median %v (p10 %v, p90 %v)", rate, at(0.5), at(0.1), at(0.9))
+	var lost, longLost time.Duration
+	long := 0
+	for _, g := range all {
+		lost += g
+		if g > longStall {
+			long++
+			longLost += g
+		}
+	}
+	share := func(t time.Duration) float64 { return 100 * float64(t) / float64(cpus*d) }
+	return rate, fmt.Sprintf("%.0f stalls a second on each CPU, median %v (p10 %v, p90 %v); %.2f%% of the CPUs' time lost; %.1f a second over %v, %.2f%% lost, the longest %v",
+		rate, at(0.5), at(0.1), at(0.9), share(lost), float64(long)/cpus/d.Seconds(), longStall, share(longLost), all[len(all)-1].Round(time.Microsecond))
 }
+
+// longStall is where a stall is counted long too: past the kernel's
+// interrupts, a time slice the OS gave another thread on the CPU.
+const longStall = 200 * time.Microsecond

@@ -16,7 +16,7 @@ func TestMeasures(t *testing.T) {
 	lines := probetest.Lines(t, bin, "-runs", "1", "-for", "20ms")
 	want := []*regexp.Regexp{
 		regexp.MustCompile(`^load before: `),
-		regexp.MustCompile(`^run 1: (\d+ stalls a second on each CPU, median .+ \(p10 .+, p90 .+\)|no stalls over 5µs)$`),
+		regexp.MustCompile(`^run 1: (\d+ stalls a second on each CPU, median .+ \(p10 .+, p90 .+\); [0-9.]+% of the CPUs' time lost; [0-9.]+ a second over 200µs, [0-9.]+% lost, the longest .+|no stalls over 5µs)$`),
 		regexp.MustCompile(`^load after: `),
 		regexp.MustCompile(`^stalls a second on each CPU, 1 runs: median [0-9.]+, range [0-9.]+–[0-9.]+$`),
 	}
