@@ -209,6 +209,7 @@ const (
 	stepNetpollDone        // blocking netpoll returns
 	stepStart              // woken by startm, or a new thread starts: take nextp
 	stepWrite              // a print's formatting is done: the write system call
+	stepGoyield            // a handoff's wake-up calls are made: the releaser yields
 )
 
 type wakeKind uint8
@@ -513,6 +514,8 @@ func (s *Machine) runM(m *M, next mStep) {
 		s.mstart(m)
 	case stepWrite:
 		s.write(m)
+	case stepGoyield:
+		s.goyield(m, s.g(m.CurG))
 	}
 }
 
