@@ -199,17 +199,19 @@ func (r EndReason) String() string {
 type mStep uint8
 
 const (
-	stepNone         mStep = iota
-	stepRunG               // continue the current G's program
-	stepCPUDone            // the G's compute stretch is over
-	stepChanWorkDone       // a channel operation's work is done: it takes effect
-	stepSchedule           // schedule(): find the next G
-	stepSyscallDone        // the system call returns
-	stepStealResume        // the usleep(3) in runqgrab is over
-	stepNetpollDone        // blocking netpoll returns
-	stepStart              // woken by startm, or a new thread starts: take nextp
-	stepWrite              // a print's formatting is done: the write system call
-	stepGoyield            // a handoff's wake-up calls are made: the releaser yields
+	stepNone          mStep = iota
+	stepRunG                // continue the current G's program
+	stepCPUDone             // the G's compute stretch is over
+	stepChanWorkDone        // a channel operation's work is done: it takes effect
+	stepSchedule            // schedule(): find the next G
+	stepSyscallDone         // the system call returns
+	stepStealResume         // the usleep(3) in runqgrab is over
+	stepNetpollDone         // blocking netpoll returns
+	stepStart               // woken by startm, or a new thread starts: take nextp
+	stepWrite               // a print's formatting is done: the write system call
+	stepGoyield             // a handoff's wake-up calls are made: the releaser yields
+	stepGoexit              // an ending goroutine's wake-up calls are made: it ends
+	stepPoolAfterTask       // a task's wake-up calls are made: its worker goes on
 )
 
 type wakeKind uint8
@@ -516,6 +518,11 @@ func (s *Machine) runM(m *M, next mStep) {
 		s.write(m)
 	case stepGoyield:
 		s.goyield(m, s.g(m.CurG))
+	case stepGoexit:
+		s.gdestroy(m, s.g(m.CurG))
+	case stepPoolAfterTask:
+		g := s.g(m.CurG)
+		s.poolAfterTask(m, g, s.OpOf(g))
 	}
 }
 

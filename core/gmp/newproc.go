@@ -107,6 +107,22 @@ func (s *Machine) goexit(m *M, g *G, returned bool) {
 	} else {
 		s.childDone(m, pp, g.Parent, g.ID, RuleReadyChildren)
 	}
+	if s.wakeCalls > 0 {
+		// The Done that readied a waiter woke a parked M for an idle P
+		// (wakep), and the goroutine's thread makes that futex call
+		// before the goroutine ends: the end waits for it
+		// (payWakeCalls), as the mutex handoff's yield does.
+		s.wakeMAt(m, s.now, stepGoexit)
+		return
+	}
+	s.gdestroy(m, g)
+}
+
+// gdestroy is the end of a goroutine that is not main returning, once
+// what it readied on its way out is done (goexit0): go-exit, its
+// descriptor onto the P's free list, and the M to schedule.
+func (s *Machine) gdestroy(m *M, g *G) {
+	pp := s.p(m.P)
 	rule := RuleGoexit
 	if g.ID == 1 {
 		rule = RuleMainGoexit

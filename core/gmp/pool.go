@@ -437,8 +437,25 @@ func (s *Machine) poolWorkerStep(m *M, g *G, op *Op) {
 		return
 	}
 	// The task's last act (a WaitGroup's Done) comes before the pool's
-	// bookkeeping.
+	// bookkeeping, and so does the futex call of a parked M it woke
+	// (wakep): the bookkeeping, and the worker's park if it goes idle,
+	// wait for it (payWakeCalls).
 	s.taskDone(m, pp, w.Owner, g.ID)
+	if s.wakeCalls > 0 {
+		s.wakeMAt(m, s.now, stepPoolAfterTask)
+		return
+	}
+	s.poolAfterTask(m, g, op)
+}
+
+// poolAfterTask is a worker's bookkeeping once its task has returned
+// (goWorker.run's loop): it takes a queued task, serves the first waiter
+// or goes idle.
+func (s *Machine) poolAfterTask(m *M, g *G, op *Op) {
+	pi := op.Pool
+	pl := &s.pools[pi]
+	w := pl.workerOf(g.ID)
+	pp := s.p(m.P)
 	// The model has no Release or Tune, so a worker is never stopped
 	// after its task: it takes a queued task, serves the first waiter or
 	// goes idle.

@@ -80,3 +80,59 @@ main:
 		t.Fatal("no handoff woke an M: the test checks nothing")
 	}
 }
+
+// A goroutine's Done readies a waiter before the goroutine ends, and a
+// worker's task readies its submitter before the worker's bookkeeping and
+// idle park: when that ready wakes a parked M (wakep), the thread makes
+// the futex call first, and the go-exit or go-block comes the call's cost
+// after the go-unblock.
+func TestLeavingAfterAReadyWaitsForItsWakeUpCall(t *testing.T) {
+	const call = 10 * time.Microsecond
+	for _, tc := range []struct {
+		name, src string
+		ready     gmp.Rule
+		leaves    gmp.Kind
+	}{
+		{"exit", "procs: 2\nmain:\n  - go: {do: [{cpu: 100us}]}\n  - wait: children\n", gmp.RuleReadyChildren, gmp.KindGoExit},
+		{"pool", "procs: 2\npools: {p: {size: 1}}\nmain:\n  - submit: {pool: p, do: [{cpu: 100us}]}\n  - wait: children\n", gmp.RuleReadyTasks, gmp.KindGoBlock},
+	} {
+		for _, warm := range []bool{true, false} {
+			sc := parse(t, tc.src)
+			cfg := sc.Config()
+			cfg.WarmStart = warm
+			cfg.Costs = gmp.DefaultCosts()
+			cfg.Costs.WakeCall = call
+			m, err := gmp.New(cfg, sc.Program())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var unblocked sim.Time
+			readier := gmp.NoG
+			woke, checked := false, false
+			m.SetSink(func(e gmp.Event) {
+				switch {
+				case e.Kind == gmp.KindGoUnblock && e.Rule == tc.ready:
+					unblocked, readier, woke = e.T, e.G2, false
+				case e.Kind == gmp.KindMStart && e.Rule == gmp.RuleWakep && e.T == unblocked && readier != gmp.NoG:
+					woke = !e.Flag
+				case e.Kind == tc.leaves && e.G == readier:
+					want := time.Duration(0)
+					if woke {
+						want = call
+					}
+					if got := e.T.Sub(unblocked); got != want {
+						t.Errorf("%s, warm %v: %v leaves %v after its ready (an M woken: %v), want %v", tc.name, warm, e.G, got, woke, want)
+					}
+					checked = checked || woke
+					readier = gmp.NoG
+				}
+			})
+			if end := m.Run(); end.Err != nil {
+				t.Fatal(end.Err)
+			}
+			if warm && !checked {
+				t.Errorf("%s: no ready woke an M on a warm start: the test checks nothing", tc.name)
+			}
+		}
+	}
+}
