@@ -347,12 +347,7 @@ func (s *Machine) mutexUnlock(m *M, g *G, op *Op, mu *Mutex) {
 		return
 	}
 	mu.Stats.Handoffs++
-	if s.wakeCalls > 0 {
-		// The ready woke a parked M for the idle P (wakep), and the
-		// releaser's thread makes that futex call before it yields: the
-		// yield waits for it (payWakeCalls), and the call is the
-		// releaser's running time, not its P's switch to the waiter.
-		s.wakeMAt(m, s.now, stepGoyield)
+	if s.leaveAfterWakeCalls(m, stepGoyield) {
 		return
 	}
 	s.goyield(m, g)

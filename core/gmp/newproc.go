@@ -107,12 +107,7 @@ func (s *Machine) goexit(m *M, g *G, returned bool) {
 	} else {
 		s.childDone(m, pp, g.Parent, g.ID, RuleReadyChildren)
 	}
-	if s.wakeCalls > 0 {
-		// The Done that readied a waiter woke a parked M for an idle P
-		// (wakep), and the goroutine's thread makes that futex call
-		// before the goroutine ends: the end waits for it
-		// (payWakeCalls), as the mutex handoff's yield does.
-		s.wakeMAt(m, s.now, stepGoexit)
+	if s.leaveAfterWakeCalls(m, stepGoexit) {
 		return
 	}
 	s.gdestroy(m, g)

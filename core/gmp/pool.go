@@ -437,12 +437,9 @@ func (s *Machine) poolWorkerStep(m *M, g *G, op *Op) {
 		return
 	}
 	// The task's last act (a WaitGroup's Done) comes before the pool's
-	// bookkeeping, and so does the futex call of a parked M it woke
-	// (wakep): the bookkeeping, and the worker's park if it goes idle,
-	// wait for it (payWakeCalls).
+	// bookkeeping, and so does the futex call of a parked M it woke.
 	s.taskDone(m, pp, w.Owner, g.ID)
-	if s.wakeCalls > 0 {
-		s.wakeMAt(m, s.now, stepPoolAfterTask)
+	if s.leaveAfterWakeCalls(m, stepPoolAfterTask) {
 		return
 	}
 	s.poolAfterTask(m, g, op)

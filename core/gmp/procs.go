@@ -182,6 +182,22 @@ func (s *Machine) startm(pp *P, spinning bool, rule Rule) {
 	nmp.NextP = pp.ID
 }
 
+// leaveAfterWakeCalls defers what a goroutine does next to a step of its
+// own, next, when this step readied a goroutine and that woke a parked M
+// for an idle P (wakep): the goroutine's thread makes the futex call
+// (Costs.WakeCall) in the ready, before it yields (a mutex handoff),
+// ends (a Done, then exit) or parks (a pool worker after its task), so
+// those wait for it (payWakeCalls). Charged after them instead, the call
+// would be idle P time between two goroutines, where a trace shows it as
+// the waker's running time. It reports whether it deferred.
+func (s *Machine) leaveAfterWakeCalls(m *M, next mStep) bool {
+	if s.wakeCalls == 0 {
+		return false
+	}
+	s.wakeMAt(m, s.now, next)
+	return true
+}
+
 // payWakeCalls makes m, whose step just ran, go on later by what its
 // wake-ups of parked Ms cost it (Costs.WakeCall): notewakeup's futex call
 // is made by the waker's thread, between the ready that asked for an M and

@@ -33,14 +33,7 @@ main:
   - wait: children
 `
 	const call = 10 * time.Microsecond
-	sc := parse(t, src)
-	cfg := sc.Config()
-	cfg.Costs = gmp.DefaultCosts()
-	cfg.Costs.WakeCall = call
-	m, err := gmp.New(cfg, sc.Program())
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := wakeCallMachine(t, src, false, call)
 	var unblocked, stopped sim.Time
 	woke := false
 	waker := gmp.NoG
@@ -97,15 +90,7 @@ func TestLeavingAfterAReadyWaitsForItsWakeUpCall(t *testing.T) {
 		{"pool", "procs: 2\npools: {p: {size: 1}}\nmain:\n  - submit: {pool: p, do: [{cpu: 100us}]}\n  - wait: children\n", gmp.RuleReadyTasks, gmp.KindGoBlock},
 	} {
 		for _, warm := range []bool{true, false} {
-			sc := parse(t, tc.src)
-			cfg := sc.Config()
-			cfg.WarmStart = warm
-			cfg.Costs = gmp.DefaultCosts()
-			cfg.Costs.WakeCall = call
-			m, err := gmp.New(cfg, sc.Program())
-			if err != nil {
-				t.Fatal(err)
-			}
+			m := wakeCallMachine(t, tc.src, warm, call)
 			var unblocked sim.Time
 			readier := gmp.NoG
 			woke, checked := false, false

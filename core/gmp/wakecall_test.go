@@ -18,15 +18,7 @@ func TestAWakeUpCostsTheWaker(t *testing.T) {
 		ends := map[time.Duration]sim.Time{}
 		woke := map[time.Duration]bool{}
 		for _, call := range []time.Duration{0, 10 * time.Microsecond} {
-			sc := parse(t, src)
-			cfg := sc.Config()
-			cfg.WarmStart = warm
-			cfg.Costs = gmp.DefaultCosts()
-			cfg.Costs.WakeCall = call
-			m, err := gmp.New(cfg, sc.Program())
-			if err != nil {
-				t.Fatal(err)
-			}
+			m := wakeCallMachine(t, src, warm, call)
 			var mainDone sim.Time
 			m.SetSink(func(e gmp.Event) {
 				switch {
@@ -49,4 +41,21 @@ func TestAWakeUpCostsTheWaker(t *testing.T) {
 			t.Errorf("bare start: an idle M woken: %v; main's computing ended %v later, want no change (a new thread, not a wake-up)", woke[0], got)
 		}
 	}
+}
+
+// wakeCallMachine is a machine for the scenario src with the default
+// costs but a wake-up of a parked M costing its waker call, started warm
+// (idle Ms to wake) or bare.
+func wakeCallMachine(t *testing.T, src string, warm bool, call time.Duration) *gmp.Machine {
+	t.Helper()
+	sc := parse(t, src)
+	cfg := sc.Config()
+	cfg.WarmStart = warm
+	cfg.Costs = gmp.DefaultCosts()
+	cfg.Costs.WakeCall = call
+	m, err := gmp.New(cfg, sc.Program())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
