@@ -119,13 +119,19 @@ func Switches(kind string, n int) error {
 // show 86-130ns (median 93-112ns each over 70 runs). With the work, as a
 // scenario's goroutines compute between their waits, 96-104ns in every
 // run.
-func parkSwitches(switches int) {
+func parkSwitches(switches int) { PingPong(switches, switchWork) }
+
+// PingPong makes at least switches hops of a ping-pong through unbuffered
+// channels, each side computing work iterations of cpuwork's loop before
+// it sends to the other: on one P each hop parks one goroutine and starts
+// the other. scripts/switchwork varies the work.
+func PingPong(switches int, work int64) {
 	ping, pong := make(chan struct{}), make(chan struct{})
 	done := make(chan struct{})
 	go func() {
 		var x uint64
 		for range ping {
-			x += cpuwork.Alone(switchWork)
+			x += cpuwork.Alone(work)
 			pong <- struct{}{}
 		}
 		kept.Add(x)
@@ -134,7 +140,7 @@ func parkSwitches(switches int) {
 	var x uint64
 	for range switches/2 + 1 {
 		ping <- struct{}{}
-		x += cpuwork.Alone(switchWork)
+		x += cpuwork.Alone(work)
 		<-pong
 	}
 	close(ping)

@@ -22,9 +22,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
-	"runtime"
-	"slices"
 	"strconv"
 
 	"github.com/schedlab/schedlab/real/calibrate"
@@ -60,42 +57,9 @@ func main() {
 // a file, and returns the mean gap the trace shows, in ns, and the run's
 // line.
 func once(kind string, n int) (float64, string) {
-	runtime.GOMAXPROCS(1)
-	dir, err := os.MkdirTemp("", "freshgaps")
-	if err != nil {
-		probe.Fail("freshgaps", err)
-	}
-	defer os.RemoveAll(dir)
-	path := filepath.Join(dir, "trace.out")
-	stop, err := probe.Trace(path)
-	if err != nil {
-		probe.Fail("freshgaps", err)
-	}
-	if err := calibrate.Switches(kind, n); err != nil {
-		probe.Fail("freshgaps", err)
-	}
-	stop()
-	f, err := os.Open(path)
-	if err != nil {
-		probe.Fail("freshgaps", err)
-	}
-	defer f.Close()
-	gaps, err := calibrate.GapsOf(f, kind)
-	if err != nil {
-		probe.Fail("freshgaps", err)
-	}
-	if len(gaps) <= settled {
-		probe.Fail("freshgaps", fmt.Errorf("the trace shows %d gaps after a %s, too few to time", len(gaps), kind))
-	}
-	mean := func(v []float64) float64 {
-		var sum float64
-		for _, g := range v {
-			sum += g
+	return probe.TracedGaps("freshgaps", kind, settled, func() {
+		if err := calibrate.Switches(kind, n); err != nil {
+			probe.Fail("freshgaps", err)
 		}
-		return sum / float64(len(v))
-	}
-	all := mean(gaps)
-	sorted := slices.Sorted(slices.Values(gaps))
-	return all, fmt.Sprintf("%d gaps: mean %.0fns, median %.0fns, the first three %.0f, %.0f and %.0fns, after the %dth %.0fns",
-		len(gaps), all, sorted[len(sorted)/2], gaps[0], gaps[1], gaps[2], settled, mean(gaps[settled:]))
+	})
 }

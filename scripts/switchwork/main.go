@@ -21,9 +21,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
-	"runtime"
-	"slices"
 	"strconv"
 	"time"
 
@@ -81,66 +78,7 @@ func parseWork(s string) (time.Duration, error) {
 // traces into a file, and returns the mean park gap the trace shows, in
 // ns, and the run's line.
 func once(work time.Duration, n int) (float64, string) {
-	runtime.GOMAXPROCS(1)
 	cpuwork.Calibrate()
 	iters := int64(cpuwork.PerMicro() * float64(work) / float64(time.Microsecond))
-	dir, err := os.MkdirTemp("", "switchwork")
-	if err != nil {
-		probe.Fail("switchwork", err)
-	}
-	defer os.RemoveAll(dir)
-	path := filepath.Join(dir, "trace.out")
-	stop, err := probe.Trace(path)
-	if err != nil {
-		probe.Fail("switchwork", err)
-	}
-	kept := pingPong(n, iters)
-	stop()
-	f, err := os.Open(path)
-	if err != nil {
-		probe.Fail("switchwork", err)
-	}
-	defer f.Close()
-	gaps, err := calibrate.GapsOf(f, "park")
-	if err != nil {
-		probe.Fail("switchwork", err)
-	}
-	if len(gaps) <= settled {
-		probe.Fail("switchwork", fmt.Errorf("the trace shows %d gaps after a park, too few to time", len(gaps)))
-	}
-	mean := func(v []float64) float64 {
-		var sum float64
-		for _, g := range v {
-			sum += g
-		}
-		return sum / float64(len(v))
-	}
-	all := mean(gaps)
-	sorted := slices.Sorted(slices.Values(gaps))
-	return all, fmt.Sprintf("%d gaps: mean %.0fns, median %.0fns, the first three %.0f, %.0f and %.0fns, after the %dth %.0fns (checksum %d)",
-		len(gaps), all, sorted[len(sorted)/2], gaps[0], gaps[1], gaps[2], settled, mean(gaps[settled:]), kept%10)
-}
-
-// pingPong makes n hops through two unbuffered channels, each side
-// computing iters of cpuwork's loop before it sends, and returns the
-// work's result so that it is not dropped.
-func pingPong(n int, iters int64) uint64 {
-	ping, pong := make(chan struct{}), make(chan struct{})
-	done := make(chan uint64)
-	go func() {
-		var x uint64
-		for range ping {
-			x += cpuwork.Alone(iters)
-			pong <- struct{}{}
-		}
-		done <- x
-	}()
-	var x uint64
-	for range n/2 + 1 {
-		ping <- struct{}{}
-		x += cpuwork.Alone(iters)
-		<-pong
-	}
-	close(ping)
-	return x + <-done
+	return probe.TracedGaps("switchwork", "park", settled, func() { calibrate.PingPong(n, iters) })
 }

@@ -14,7 +14,7 @@ import (
 // usage errors.
 func TestSeriesRuns(t *testing.T) {
 	bin := probetest.Build(t, "switchwork")
-	run := regexp.MustCompile(`^run [12]: \d+ gaps: mean \d+ns, median \d+ns, the first three \d+, \d+ and \d+ns, after the 20th \d+ns \(checksum \d\)$`)
+	run := regexp.MustCompile(`^run [12]: \d+ gaps: mean \d+ns, median \d+ns, the first three \d+, \d+ and \d+ns, after the 20th \d+ns$`)
 	for _, work := range []string{"0", "20us"} {
 		lines := probetest.Lines(t, bin, "-runs", "2", "-n", "50", work)
 		want := "mean gap after a park, " + map[string]string{"0": "0s", "20us": "20µs"}[work] + " of work a hop (ns), 2 runs: median "
