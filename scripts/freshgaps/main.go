@@ -21,7 +21,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"os"
 	"strconv"
 
 	"github.com/schedlab/schedlab/real/calibrate"
@@ -40,13 +39,10 @@ const settled = 20
 
 func main() {
 	runs := probe.RunsFlag()
-	n := flag.Int("n", 300, "how many switches a run makes (50 to 100000)")
+	n := probe.SwitchesFlag("switches")
 	probe.SetUsage("go run ./scripts/freshgaps [-runs N] [-n SWITCHES] park|exit|yield")
 	flag.Parse()
-	if *n < 50 || *n > 100_000 {
-		fmt.Fprintln(os.Stderr, "freshgaps: -n must be from 50 to 100000")
-		probe.BadUsage()
-	}
+	probe.CheckSwitches("freshgaps", *n)
 	kind, _ := probe.Pick("freshgaps", "kind of switch", calibrate.SwitchKinds)
 	args := []string{"-n=" + strconv.Itoa(*n), kind}
 	got := probe.Fresh("freshgaps", runEnv, *runs, args, func() (float64, string) { return once(kind, *n) })

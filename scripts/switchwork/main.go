@@ -42,13 +42,10 @@ const maxWork = 10 * time.Millisecond
 
 func main() {
 	runs := probe.RunsFlag()
-	n := flag.Int("n", 300, "how many hops a run makes (50 to 100000)")
+	n := probe.SwitchesFlag("hops")
 	probe.SetUsage("go run ./scripts/switchwork [-runs N] [-n HOPS] WORK")
 	flag.Parse()
-	if *n < 50 || *n > 100_000 {
-		fmt.Fprintln(os.Stderr, "switchwork: -n must be from 50 to 100000")
-		probe.BadUsage()
-	}
+	probe.CheckSwitches("switchwork", *n)
 	if flag.NArg() != 1 {
 		probe.BadUsage()
 	}

@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +10,29 @@ import (
 
 	"github.com/schedlab/schedlab/real/calibrate"
 )
+
+// The switches a run of a gap probe makes (-n): enough that the gaps
+// after the first settled ones are many, few enough that a trace held to
+// read stays small.
+const (
+	minSwitches = 50
+	maxSwitches = 100_000
+)
+
+// SwitchesFlag defines -n, how many switches a run of a gap probe makes,
+// 300 unless told; what names them in the help ("switches", "hops").
+func SwitchesFlag(what string) *int {
+	return flag.Int("n", 300, fmt.Sprintf("how many %s a run makes (%d to %d)", what, minSwitches, maxSwitches))
+}
+
+// CheckSwitches is a usage error, saying why, unless n is within the
+// bounds SwitchesFlag gives.
+func CheckSwitches(prog string, n int) {
+	if n < minSwitches || n > maxSwitches {
+		fmt.Fprintf(os.Stderr, "%s: -n must be from %d to %d\n", prog, minSwitches, maxSwitches)
+		BadUsage()
+	}
+}
 
 // TracedGaps runs work on one P while the process traces into a file, as
 // schedlab real's programs do, and returns the mean of the gaps the trace
