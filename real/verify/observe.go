@@ -10,6 +10,7 @@
 package verify
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"strings"
@@ -85,6 +86,13 @@ type Observables struct {
 	// differs (preemptNote), since a long slice ends at one of sysmon's
 	// looks, and when those come varies between real runs.
 	FirstPreempt time.Duration `json:"first_preempt_ns"`
+	// Longest are the run's longest running slices of the scenario's
+	// goroutines, from a start to the next stop, block, exit or system
+	// call, longest first, at most longestKept. Not compared: they say
+	// why the P use differs (sliceNote), since a goroutine whose thread
+	// loses its CPU still runs as a trace sees it. None in a recording
+	// made before they were measured.
+	Longest []time.Duration `json:"longest_slices_ns,omitempty"`
 	// PaceBefore and PaceAfter, of a real run verify probed the
 	// machine's pace around (Options.Pace), are the probes taken just
 	// before it and just after. Not compared: they say whether the
@@ -491,8 +499,28 @@ func (r *Recorder) End(t time.Duration) {
 func (r *Recorder) stopped(t time.Duration, g int64) {
 	if from, ok := r.runningFrom[g]; ok {
 		r.busy += t - from
+		r.obs.Longest = keepLongest(r.obs.Longest, t-from)
 		delete(r.runningFrom, g)
 	}
+}
+
+// longestKept is how many of a run's longest slices Observables keep:
+// enough for the few a run's lost CPU stretches, few enough that a
+// recording of many runs stays small.
+const longestKept = 16
+
+// keepLongest is longest, longest first and at most longestKept, with
+// the slice d among them if it is long enough.
+func keepLongest(longest []time.Duration, d time.Duration) []time.Duration {
+	if len(longest) == longestKept && d <= longest[len(longest)-1] {
+		return longest
+	}
+	at, _ := slices.BinarySearchFunc(longest, d, func(have, want time.Duration) int { return cmp.Compare(want, have) })
+	longest = slices.Insert(longest, at, d)
+	if len(longest) > longestKept {
+		longest = longest[:longestKept]
+	}
+	return longest
 }
 
 // Observables returns what the run showed.
@@ -519,8 +547,10 @@ func (r *Recorder) Observables() Observables {
 		o.Makespan -= delay
 	}
 	busy, taken := r.busy, r.displaced
+	o.Longest = slices.Clone(o.Longest)
 	for _, from := range r.runningFrom {
 		busy += r.last - from
+		o.Longest = keepLongest(o.Longest, r.last-from)
 	}
 	if r.seen && r.last > r.mark {
 		taken += r.displacing(r.last - r.mark)

@@ -270,6 +270,14 @@ func (o *Observables) check() error {
 			return fmt.Errorf("%s: a hand-off of %dns and a spin round of %dns: want each above 0 and below a second", f.name, f.pace.Handoff, f.pace.Spin)
 		}
 	}
+	if len(o.Longest) > longestKept {
+		return fmt.Errorf("%d longest slices: at most %d", len(o.Longest), longestKept)
+	}
+	for i, d := range o.Longest {
+		if d < 0 || i > 0 && d > o.Longest[i-1] {
+			return fmt.Errorf("longest slice %d of %dns: want the slices' lengths, 0 or more, longest first", i+1, d)
+		}
+	}
 	if math.IsNaN(o.Utilisation) || o.Utilisation < 0 || o.Utilisation > 1 {
 		return fmt.Errorf("the P utilisation %v: want 0 to 1", o.Utilisation)
 	}

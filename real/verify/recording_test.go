@@ -59,6 +59,7 @@ func TestARecordingReadsBackWhole(t *testing.T) {
 	runs := controlRuns(time.Millisecond, 0.5)
 	runs[3].Output = []string{"a", "b"}
 	runs[4].Preempted, runs[4].Migrations, runs[4].RuntimeDelay, runs[4].FirstPreempt = 3, 7, time.Microsecond, 15*time.Millisecond
+	runs[4].Longest = []time.Duration{3 * time.Millisecond, time.Millisecond, time.Millisecond}
 	written := recordingOf("tour", 2, runs)
 	written.EndMarked, written.Rules = true, measureRules
 	if err := WriteRecording(dir, written); err != nil {
@@ -126,6 +127,9 @@ func TestARecordingIsCheckedWhole(t *testing.T) {
 		{"untraced ending", strings.Replace(good, `"utilisation": 0.5}`, `"untraced": true, "ended": "exit status 01"}`, 1), `f.json: run 1: ended "exit status 01": want`},
 		{"line", strings.Replace(good, `"utilisation": 0.5`, `"utilisation": 0.5, "output": ["a\nb"]`, 1), `f.json: run 1: output line "a\nb": want a short line of text`},
 		{"too big", good + strings.Repeat(" ", maxRecordingBytes), "f.json:1:1: larger than 64 MiB"},
+		{"slices", strings.Replace(good, `"utilisation": 0.5`, `"utilisation": 0.5, "longest_slices_ns": [`+strings.Repeat("5, ", longestKept)+`5]`, 1), "f.json: run 1: 17 longest slices: at most 16"},
+		{"slice order", strings.Replace(good, `"utilisation": 0.5`, `"utilisation": 0.5, "longest_slices_ns": [5, 7]`, 1), "f.json: run 1: longest slice 2 of 7ns: want the slices' lengths, 0 or more, longest first"},
+		{"slice below zero", strings.Replace(good, `"utilisation": 0.5`, `"utilisation": 0.5, "longest_slices_ns": [-1]`, 1), "f.json: run 1: longest slice 1 of -1ns"},
 	} {
 		_, err := ParseRecording("f.json", []byte(c.data))
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
@@ -335,7 +339,16 @@ func FuzzParseRecording(f *testing.F) {
 	fast := fastPace
 	pooled[1].PaceBefore = &fast
 	f.Add(written(recordingOf("steal", 2, pooled)))
+	// With the runs' longest slices, past the model's.
+	sliced := controlRuns(time.Millisecond, 0.6)[:3]
+	for i := range sliced {
+		sliced[i].Longest = []time.Duration{time.Duration(i+2) * 100 * time.Microsecond, 10 * time.Microsecond}
+	}
+	f.Add(written(recordingOf("purge", 2, sliced)))
 	model := controlRuns(time.Millisecond, 0.5)[:3]
+	for i := range model {
+		model[i].Longest = []time.Duration{100 * time.Microsecond}
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		rec, err := ParseRecording("f.json", data)
 		if err != nil {
@@ -364,6 +377,10 @@ func FuzzParseRecording(f *testing.F) {
 			ended = []string{"deadlock", "deadlock", "deadlock"}
 		}
 		rep.judgeScenario(model, rec.Runs, true, ended)
+		rep.Procs = rec.Procs
+		if n := sliceNote(rep, model, rec.Runs); n != "" {
+			rep.Notes = append(rep.Notes, n)
+		}
 		var text strings.Builder
 		if err := rep.WriteText(&text); err != nil {
 			t.Fatal(err)

@@ -677,7 +677,8 @@ func (row *Row) outside() bool {
 // why an observable differs: the time a P stood idle while a goroutine
 // was ready, the first preemption's spread and, on one P, the goroutines'
 // running time (strandedNote, preemptNote, busyNote, for the makespan),
-// the switches' share of the P time (switchNote, for the P use), and the
+// the switches' share of the P time and the running past the model's
+// longest slice (switchNote, sliceNote, for the P use), and the
 // Ps' starts (startsNote, for the migrations). noteKeys finds them by the
 // observable.
 const (

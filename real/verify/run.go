@@ -255,6 +255,9 @@ func Scenario(ctx context.Context, sc *scenarios.Scenario, o Options) (*Report, 
 	if n := switchNote(rep, model, real); n != "" {
 		rep.Notes = append(rep.Notes, n)
 	}
+	if n := sliceNote(rep, model, real); n != "" {
+		rep.Notes = append(rep.Notes, n)
+	}
 	if n := strandedNote(rep, model, real); n != "" {
 		rep.Notes = append(rep.Notes, n)
 	}
@@ -601,6 +604,66 @@ func switchNote(rep *Report, model, real []Observables) string {
 	}
 	return fmt.Sprintf(useNote+"the real runs' Ps spent a median %.1f%% of their time switching between the scenario's goroutines (%d switches of %s), the model's %.1f%% (%d of %s), which is %.0f%% of the %.1f points between the two: the switch as a trace stamps it, from a goroutine's stop once it has left its M to the next start in execute, is an idle P on both sides, and the real runtime's takes %s than the model's Schedule, ScheduleExit and ScheduleYield (traced, calibrate)",
 		100*realShare, realN, shortDuration(time.Duration(realPer)), 100*modelShare, modelN, shortDuration(time.Duration(modelPer)), 100*min(explained/diff, 1), 100*math.Abs(diff), than)
+}
+
+// sliceNote says, when the model's P use is below the real runs', how
+// much of the difference is the real runs' running past the model's
+// longest slice, if that accounts for at least half of it: the running
+// time of their slices beyond the median of the model's runs' longest
+// (Observables.Longest), as a share of the P time. A goroutine whose
+// thread the kernel takes its CPU from still runs as the trace sees it,
+// and its P stays busy while its work waits: purge-coarse's real 1ms
+// tasks ran 0.99-1.12ms, and one to four a run 1.3-5.3ms
+// (docs/fidelity.md, "Slices past the model's longest").
+func sliceNote(rep *Report, model, real []Observables) string {
+	row := rep.row("P utilisation")
+	if row == nil || row.Outcome != "lower" || rep.Procs <= 0 {
+		return ""
+	}
+	var measured []Observables
+	for _, o := range real {
+		if len(o.Longest) > 0 {
+			measured = append(measured, o)
+		}
+	}
+	cut, ok := medianOfTraced(model, func(o Observables) float64 {
+		if len(o.Longest) == 0 {
+			return 0
+		}
+		return float64(o.Longest[0])
+	})
+	if len(measured) == 0 || !ok || cut <= 0 {
+		return ""
+	}
+	past := func(o Observables) float64 {
+		var d time.Duration
+		for _, s := range o.Longest {
+			d += max(s-cut, 0)
+		}
+		return float64(d) / (float64(rep.Procs) * (float64(o.Makespan) + float64(o.RuntimeDelay)))
+	}
+	realShare, ok := medianOf(measured, past)
+	modelShare, ok2 := medianOf(model, past)
+	diff := row.RealMedian - row.Model
+	explained := realShare - modelShare
+	if !ok || !ok2 || diff <= 0 || explained/diff < 0.5 {
+		return ""
+	}
+	longer := 0
+	for _, o := range measured {
+		if o.Longest[0] > cut {
+			longer++
+		}
+	}
+	realLongest, _ := medianOfTraced(measured, func(o Observables) float64 { return float64(o.Longest[0]) })
+	of := fmt.Sprintf("the %d real runs", len(measured))
+	if len(measured) < len(real) {
+		// Runs from a recording made before slices were measured have
+		// none, and are not counted.
+		of = fmt.Sprintf("the %d real runs that measured their slices", len(measured))
+	}
+	return fmt.Sprintf(useNote+"%d of %s ran a goroutine at a stretch for longer than the model's longest slice (a median %s; the real runs' longest, a median %s), and their slices ran past it for a median %.1f%% of the P time, the model's %.1f%%, which is %.0f%% of the %.1f points between the two: either the work took longer than the model's costs say, or the goroutine's thread lost its CPU while it ran, which a trace shows as running, its P busy while the work waits (go run ./scripts/cpustall measures how often this machine takes a CPU away for longer than 200us)",
+		longer, of, shortDuration(cut), shortDuration(realLongest), 100*realShare, 100*modelShare, 100*min(explained/diff, 1), 100*diff)
 }
 
 // noteRealRuns adds the report's notes on how the real runs were made:

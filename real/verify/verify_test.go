@@ -55,7 +55,10 @@ func TestRecorderMeasuresARun(t *testing.T) {
 	// while G2 and G3 are ready, until G3 starts there at 2ms: 1ms
 	// stranded. G3's preemption at 4ms is 3ms into the window.
 	want := Observables{Makespan: 9 * ms, Goroutines: 2, PeakLive: 3, Preempted: 1, Migrations: 1, Utilisation: 14.0 / 18, FirstStarted: 3, Switches: 2,
-		Stranded: ms, FirstPreempt: 3 * ms}
+		Stranded: ms, FirstPreempt: 3 * ms,
+		// The slices, longest first: G2's, G1's first, G3's two, and
+		// G1's at the close, still running.
+		Longest: []time.Duration{5 * ms, 4 * ms, 3 * ms, 2 * ms, 0}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got  %+v\nwant %+v", got, want)
 	}
