@@ -612,9 +612,10 @@ func switchNote(rep *Report, model, real []Observables) string {
 // time of their slices beyond the median of the model's runs' longest
 // (Observables.Longest), as a share of the P time. A goroutine whose
 // thread the kernel takes its CPU from still runs as the trace sees it,
-// and its P stays busy while its work waits: purge-coarse's real 1ms
-// tasks ran 0.99-1.12ms, and one to four a run 1.3-5.3ms
-// (docs/fidelity.md, "Slices past the model's longest").
+// and its P stays busy while its work waits: in 48 of 50 real runs of
+// purge-coarse, one to six 1ms tasks ran 5.0-5.2ms, a scheduler tick
+// behind another of the program's threads (docs/fidelity.md, "Slices
+// past the model's longest").
 func sliceNote(rep *Report, model, real []Observables) string {
 	row := rep.row("P utilisation")
 	if row == nil || row.Outcome != "lower" || rep.Procs <= 0 {
