@@ -19,6 +19,12 @@
 // (target_cpu), and sched_wakeup where it was put. A CPU is idle while
 // its last switch was to the idle task (swapper), from the trace's first
 // switch on that CPU.
+//
+// It also says how the threads woken beside a running thread of the
+// program got their CPU: by taking it from that thread, which stayed
+// runnable (a wake-up preemption), or when it slept; and how often a
+// preempted thread of the program waited over 1ms to run again, and
+// whether on the CPU it waited on or pulled to another.
 package main
 
 import (
@@ -27,6 +33,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -98,7 +105,24 @@ type tally struct {
 	// busiest is, for each trace, the share of the program's run time on
 	// the CPU where it ran most.
 	busiest []float64
+	// Of the wake-ups put on a CPU where another of the program's
+	// threads was running, the waits (seconds) of those that took the
+	// CPU from it while it stayed runnable (a preemption), of those that
+	// got it when it slept, and how many got it otherwise.
+	tookFrom, afterSleep []float64
+	besideOther          int
+	// Of the program's threads preempted (switched out still runnable),
+	// the waits over longWait before they ran again, how many of those
+	// ran again on the CPU they waited on, and how many each trace had.
+	longWaits   []float64
+	sameCPU     int
+	longByTrace []int
 }
+
+// longWait is the shortest wait of a preempted thread counted: longer
+// than a switch between two busy threads' turns could explain below a
+// tick, well past the kernel's wake-up latencies.
+const longWait = 1e-3
 
 func newTally() tally { return tally{places: map[placement]int{}, ran: map[int]float64{}} }
 
@@ -112,6 +136,12 @@ func (t *tally) read(r io.Reader, comm string) error {
 		since float64
 	}
 	running := map[int]run{} // a thread of the program on a CPU
+	// beside holds, for a thread of the program woken onto a CPU where
+	// another of its threads ran, when; preempted, for one switched out
+	// still runnable, when and where.
+	beside := map[int]float64{}
+	preempted := map[int]run{}
+	long := 0
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
@@ -126,6 +156,32 @@ func (t *tally) read(r io.Reader, comm string) error {
 			if r, ok := running[prev]; ok {
 				ran[r.cpu] += e.at - r.since
 				delete(running, prev)
+			}
+			ours := e.fields["prev_comm"] == comm
+			stillRunnable := strings.HasPrefix(e.fields["prev_state"], "R")
+			if woke, ok := beside[next]; ok && e.fields["next_comm"] == comm {
+				delete(beside, next)
+				switch {
+				case ours && stillRunnable:
+					t.tookFrom = append(t.tookFrom, e.at-woke)
+				case ours:
+					t.afterSleep = append(t.afterSleep, e.at-woke)
+				default:
+					t.besideOther++
+				}
+			}
+			if p, ok := preempted[next]; ok && e.fields["next_comm"] == comm {
+				delete(preempted, next)
+				if e.at-p.since > longWait {
+					long++
+					t.longWaits = append(t.longWaits, e.at-p.since)
+					if p.cpu == e.cpu {
+						t.sameCPU++
+					}
+				}
+			}
+			if ours && stillRunnable {
+				preempted[prev] = run{e.cpu, e.at}
 			}
 			curr[e.cpu] = next
 			if e.fields["next_comm"] == comm {
@@ -153,8 +209,12 @@ func (t *tally) read(r io.Reader, comm string) error {
 				continue
 			}
 			t.places[classify(w, last, put, curr, comm)]++
+			if _, on := running[curr[put]]; on && curr[put] != pid {
+				beside[pid] = e.at
+			}
 		}
 	}
+	t.longByTrace = append(t.longByTrace, long)
 	// A thread still running when the trace ends is not counted for that
 	// last run: where it ends is not known.
 	var sum, most float64
@@ -254,6 +314,39 @@ func (t tally) write(w io.Writer) {
 		}
 		fmt.Fprintln(w)
 	}
+	if n := len(t.tookFrom) + len(t.afterSleep) + t.besideOther; n > 0 {
+		fmt.Fprintf(w, "%d wake-ups put beside a running thread of the program: %d took the CPU from it, still runnable, %s; %d got it when it slept, %s; %d otherwise\n",
+			n, len(t.tookFrom), medianWait(t.tookFrom), len(t.afterSleep), medianWait(t.afterSleep), t.besideOther)
+	}
+	fmt.Fprintf(w, "preempted threads of the program that waited over %.0fms to run again: %d", 1e3*longWait, len(t.longWaits))
+	if len(t.longWaits) > 0 {
+		lo, hi := slices.Min(t.longWaits), slices.Max(t.longWaits)
+		fmt.Fprintf(w, ", %.2f to %.2fms (median %.2fms), %d of them on the CPU they waited on", 1e3*lo, 1e3*hi, 1e3*median(t.longWaits), t.sameCPU)
+	}
+	fmt.Fprintf(w, "; by trace:")
+	for _, n := range t.longByTrace {
+		fmt.Fprintf(w, " %d", n)
+	}
+	fmt.Fprintln(w)
+}
+
+// medianWait says the median of waits (seconds) after a wake-up, in µs.
+func medianWait(waits []float64) string {
+	if len(waits) == 0 {
+		return "none"
+	}
+	return fmt.Sprintf("a median %.0fµs after the wake-up", 1e6*median(waits))
+}
+
+// median is the median of values, which it does not change.
+func median(values []float64) float64 {
+	s := slices.Clone(values)
+	slices.Sort(s)
+	m := s[len(s)/2]
+	if len(s)%2 == 0 {
+		m = (s[len(s)/2-1] + m) / 2
+	}
+	return m
 }
 
 func main() {

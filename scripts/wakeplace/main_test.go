@@ -11,7 +11,10 @@ import (
 // CPU 1, and it goes back there; a timer (swapper) on CPU 1 wakes 14,
 // which last ran on CPU 0, and it is put on CPU 1. Another program's
 // thread is woken too, and an unrelated event and a header line are read
-// past. 11 runs 2ms on CPU 0, 13 1ms on CPU 1.
+// past. 11 runs 2ms on CPU 0, 13 1ms on CPU 1. 11 sleeps, and 12, woken
+// beside it, runs 1.89ms after its wake-up; 12 wakes 15 beside it, and 15
+// takes CPU 0 from it 6µs later; 12, still runnable, waits 2.093ms and
+// runs there again.
 const trace = `# ========
 # captured on: today
      prog 11 [000] 100.000000: sched:sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=prog next_pid=11 next_prio=120
@@ -28,6 +31,10 @@ const trace = `# ========
   swapper 0 [001] 100.001500: sched:sched_waking: comm=prog pid=14 prio=120 target_cpu=000
   swapper 0 [001] 100.001510: sched:sched_wakeup: comm=prog pid=14 prio=120 target_cpu=001
      prog 11 [000] 100.002000: sched:sched_switch: prev_comm=prog prev_pid=11 prev_prio=120 prev_state=S ==> next_comm=prog next_pid=12 next_prio=120
+     prog 12 [000] 100.002100: sched:sched_waking: comm=prog pid=15 prio=120 target_cpu=000
+     prog 12 [000] 100.002101: sched:sched_wakeup: comm=prog pid=15 prio=120 target_cpu=000
+     prog 12 [000] 100.002107: sched:sched_switch: prev_comm=prog prev_pid=12 prev_prio=120 prev_state=R+ ==> next_comm=prog next_pid=15 next_prio=120
+     prog 15 [000] 100.004200: sched:sched_switch: prev_comm=prog prev_pid=15 prev_prio=120 prev_state=S ==> next_comm=prog next_pid=12 next_prio=120
 `
 
 func TestPlacesAndRunTimes(t *testing.T) {
@@ -36,7 +43,7 @@ func TestPlacesAndRunTimes(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[placement]int{
-		{waker: "the program", lastRan: "the waker's CPU", put: "there", otherIdle: true}:              1, // 12
+		{waker: "the program", lastRan: "the waker's CPU", put: "there", otherIdle: true}:              2, // 12, 15
 		{waker: "the program", lastRan: "another CPU", lastIdle: true, put: "there", otherIdle: false}: 1, // 13
 		{waker: "an interrupt", lastRan: "another CPU", lastIdle: false, put: "on the waker's CPU"}:    1, // 14
 	}
@@ -48,26 +55,28 @@ func TestPlacesAndRunTimes(t *testing.T) {
 			t.Errorf("%+v: %d, want %d\nall: %v", k, tl.places[k], n, tl.places)
 		}
 	}
-	// 11 ran 2ms on CPU 0, 13 1ms on CPU 1; 12, still running at the
-	// end, is not counted.
-	if got := 1e3 * tl.ran[0]; got < 1.999 || got > 2.001 {
-		t.Errorf("CPU 0: %.4fms, want 2ms", got)
+	// 11 ran 2ms on CPU 0, then 12 0.107ms and 15 2.093ms, 13 1ms on
+	// CPU 1; 12, running again at the end, is not counted for that run.
+	if got := 1e3 * tl.ran[0]; got < 4.199 || got > 4.201 {
+		t.Errorf("CPU 0: %.4fms, want 4.2ms", got)
 	}
 	if got := 1e3 * tl.ran[1]; got < 0.999 || got > 1.001 {
 		t.Errorf("CPU 1: %.4fms, want 1ms", got)
 	}
-	if len(tl.busiest) != 1 || tl.busiest[0] < 0.666 || tl.busiest[0] > 0.667 {
-		t.Errorf("busiest shares %v, want one of 2/3", tl.busiest)
+	if len(tl.busiest) != 1 || tl.busiest[0] < 0.807 || tl.busiest[0] > 0.808 {
+		t.Errorf("busiest shares %v, want one of 4.2/5.2", tl.busiest)
 	}
 	var out strings.Builder
 	tl.write(&out)
 	for _, s := range []string{
-		"3 wake-ups of the program's threads in 1 traces\n",
-		"     1  woken by the program, last ran on the waker's CPU, put there (another CPU idle)\n",
+		"4 wake-ups of the program's threads in 1 traces\n",
+		"     2  woken by the program, last ran on the waker's CPU, put there (another CPU idle)\n",
 		"     1  woken by the program, last ran on another CPU, idle, put there (no other CPU idle)\n",
 		"     1  woken by an interrupt, last ran on another CPU, put on the waker's CPU (no other CPU idle)\n",
-		"the program's run time by CPU: CPU0 2.0ms CPU1 1.0ms; 67% on the busiest\n",
-		"each trace's share on its busiest CPU: 67%\n",
+		"the program's run time by CPU: CPU0 4.2ms CPU1 1.0ms; 81% on the busiest\n",
+		"each trace's share on its busiest CPU: 81%\n",
+		"2 wake-ups put beside a running thread of the program: 1 took the CPU from it, still runnable, a median 6µs after the wake-up; 1 got it when it slept, a median 1890µs after the wake-up; 0 otherwise\n",
+		"preempted threads of the program that waited over 1ms to run again: 1, 2.09 to 2.09ms (median 2.09ms), 1 of them on the CPU they waited on; by trace: 1\n",
 	} {
 		if !strings.Contains(out.String(), s) {
 			t.Errorf("the report lacks %q:\n%s", s, out.String())
