@@ -33,10 +33,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/schedlab/schedlab/scripts/internal/probe"
 )
 
 // event is one line of perf script: a tracepoint on a CPU.
@@ -320,8 +321,8 @@ func (t tally) write(w io.Writer) {
 	}
 	fmt.Fprintf(w, "preempted threads of the program that waited over %.0fms to run again: %d", 1e3*longWait, len(t.longWaits))
 	if len(t.longWaits) > 0 {
-		lo, hi := slices.Min(t.longWaits), slices.Max(t.longWaits)
-		fmt.Fprintf(w, ", %.2f to %.2fms (median %.2fms), %d of them on the CPU they waited on", 1e3*lo, 1e3*hi, 1e3*median(t.longWaits), t.sameCPU)
+		s := probe.Summarize(t.longWaits)
+		fmt.Fprintf(w, ", %.2f to %.2fms (median %.2fms), %d of them on the CPU they waited on", 1e3*s.Low, 1e3*s.High, 1e3*s.Median, t.sameCPU)
 	}
 	fmt.Fprintf(w, "; by trace:")
 	for _, n := range t.longByTrace {
@@ -335,18 +336,7 @@ func medianWait(waits []float64) string {
 	if len(waits) == 0 {
 		return "none"
 	}
-	return fmt.Sprintf("a median %.0fµs after the wake-up", 1e6*median(waits))
-}
-
-// median is the median of values, which it does not change.
-func median(values []float64) float64 {
-	s := slices.Clone(values)
-	slices.Sort(s)
-	m := s[len(s)/2]
-	if len(s)%2 == 0 {
-		m = (s[len(s)/2-1] + m) / 2
-	}
-	return m
+	return fmt.Sprintf("a median %.0fµs after the wake-up", 1e6*probe.Summarize(waits).Median)
 }
 
 func main() {
