@@ -8,10 +8,14 @@
 // (select_task_rq_fair), which no runtime trace shows.
 //
 //	schedlab real pingpong-2p --runs 0 --emit /tmp/pp && cd /tmp/pp && go build -o prog .
-//	perf record -e sched:sched_switch -e sched:sched_waking -e sched:sched_wakeup -o perf.data ./prog t.trace
+//	perf record -a -e sched:sched_switch -e sched:sched_waking -e sched:sched_wakeup -o perf.data ./prog t.trace
 //	perf script -i perf.data > s1.txt
 //	go run ./scripts/wakeplace s1.txt s2.txt …
 //
+// Record every CPU (-a): without it perf keeps only the events that
+// happen in the program's own threads, so a switch from the idle task to
+// one of them, and a wake-up by an interrupt, are missing, and the run
+// times and the waits that end in such a switch with them.
 // Each file is one trace, read on its own and added to the counts; with
 // no file it reads one from standard input. A wake-up is a sched_wakeup of
 // a thread of the program (-comm); the sched_waking before it says which
