@@ -146,7 +146,7 @@ func (t *tally) read(r io.Reader, comm string) error {
 	// still runnable, when and where.
 	beside := map[int]float64{}
 	preempted := map[int]run{}
-	long := 0
+	longBefore := len(t.longWaits)
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
@@ -178,7 +178,6 @@ func (t *tally) read(r io.Reader, comm string) error {
 			if p, ok := preempted[next]; ok && e.fields["next_comm"] == comm {
 				delete(preempted, next)
 				if e.at-p.since > longWait {
-					long++
 					t.longWaits = append(t.longWaits, e.at-p.since)
 					if p.cpu == e.cpu {
 						t.sameCPU++
@@ -219,7 +218,7 @@ func (t *tally) read(r io.Reader, comm string) error {
 			}
 		}
 	}
-	t.longByTrace = append(t.longByTrace, long)
+	t.longByTrace = append(t.longByTrace, len(t.longWaits)-longBefore)
 	// A thread still running when the trace ends is not counted for that
 	// last run: where it ends is not known.
 	var sum, most float64
