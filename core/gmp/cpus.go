@@ -370,7 +370,7 @@ func (s *Machine) needsCPU(m *M) bool {
 		return false // sysmon's passes take no time, and it sleeps after each
 	}
 	switch m.next {
-	case stepRunG, stepCPUDone, stepChanWorkDone, stepSchedule, stepWrite, stepGoyield, stepGoexit, stepPoolAfterTask:
+	case stepRunG, stepCPUDone, stepChanWorkDone, stepGoCreate, stepSchedule, stepWrite, stepGoyield, stepGoexit, stepPoolAfterTask:
 		return true
 	case stepNone:
 		// A goroutine in a loop that calls nothing computes with no wake

@@ -197,10 +197,11 @@
 //     creation anyway.
 //   - A go statement's order and a fresh program's costs one by one. The
 //     runtime's newproc1 allocates and sets up the goroutine before it
-//     emits GoCreate, puts it in runnext and calls wakep; the model does
-//     those first and charges the work after (newproc.go), so a trace's
-//     go-create is a go statement's cost early. A fresh descriptor costs
-//     NewG, a mean: in a fresh program a go statement takes about 1µs but
+//     emits GoCreate, puts it in runnext and calls wakep; the model
+//     charges a fresh descriptor's allocation (NewG) before its go-create
+//     and the rest of the statement (Newproc) after (newproc.go,
+//     goStatement), so a trace's go-create is the set-up's cost early.
+//     NewG is a mean: in a fresh program a go statement takes about 1µs but
 //     every 16th or so pauses for 8-27µs, at places that depend on what
 //     the program allocated before, and its first switches take several
 //     times what its later ones do. Each of these, put in the

@@ -52,11 +52,8 @@ func (s *Machine) groupSend(m *M, g *G) {
 // groupGo is the rest of errgroup.Go: wg.Add(1) and the go statement.
 func (s *Machine) groupGo(m *M, g *G, op *Op) {
 	s.groupOf(g.ID).pending++
-	pp := s.p(m.P)
-	newg, reusedFrom := s.newproc1(pp, g, s.childBody[g.op-1])
 	g.Children++
-	s.emitCreate(m, pp, newg, reusedFrom, Event{Rule: RuleGroupGo, G2: g.ID, Op: op})
-	s.continueAfter(m, s.newprocCost(reusedFrom))
+	s.goStatement(m, g, Event{Rule: RuleGroupGo, G2: g.ID, Op: op})
 }
 
 // groupDone is a group goroutine's deferred done: it takes its token back

@@ -203,6 +203,7 @@ const (
 	stepRunG                // continue the current G's program
 	stepCPUDone             // the G's compute stretch is over
 	stepChanWorkDone        // a channel operation's work is done: it takes effect
+	stepGoCreate            // a go statement's new descriptor is allocated: go-create
 	stepSchedule            // schedule(): find the next G
 	stepSyscallDone         // the system call returns
 	stepStealResume         // the usleep(3) in runqgrab is over
@@ -503,6 +504,8 @@ func (s *Machine) runM(m *M, next mStep) {
 		// prologue, or is lost if the operation parks (chan.go).
 		g := s.g(m.CurG)
 		s.chanop(m, g, s.OpOf(g))
+	case stepGoCreate:
+		s.goCreate(m)
 	case stepSchedule:
 		s.schedule(m)
 	case stepSyscallDone:

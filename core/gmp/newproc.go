@@ -1,7 +1,5 @@
 package gmp
 
-import "time"
-
 // Goroutine creation and exit: newproc (§2) and goexit with the free
 // lists gfput/gfget (§10). The run queues they put Gs on are in runq.go.
 
@@ -18,20 +16,37 @@ const (
 // of the creator's P, kicking the previous runnext to the ring's tail, and
 // wakep may start a spinning M. The creator keeps running.
 func (s *Machine) newproc(m *M, parent *G, op *Op) {
-	pp := s.p(m.P)
-	newg, reusedFrom := s.newproc1(pp, parent, s.childBody[parent.op-1])
 	parent.Children++
-	s.emitCreate(m, pp, newg, reusedFrom, Event{Rule: RuleNewproc, G2: parent.ID, Op: op})
-	s.continueAfter(m, s.newprocCost(reusedFrom))
+	s.goStatement(m, parent, Event{Rule: RuleNewproc, G2: parent.ID, Op: op})
 }
 
-// newprocCost is what a go statement costs its creator: more when its
-// goroutine reused no dead one's descriptor (Costs.NewG).
-func (s *Machine) newprocCost(reusedFrom GID) time.Duration {
-	if reusedFrom == NoG {
-		return s.cfg.Costs.Newproc + s.cfg.Costs.NewG
+// goStatement makes the goroutine of parent's go statement on m's P with
+// newproc1 and creates it with the go-create event ev (its rule, creator
+// and details: newproc's, errgroup.Go's). The
+// runtime's newproc1 allocates a g and its stack (malg) when no dead
+// goroutine's descriptor is left to reuse, and emits go-create only at
+// its end: so the creator spends Costs.NewG first, and the goroutine is
+// created, in runnext, after it (stepGoCreate, goCreate). Either way the
+// creator goes on Costs.Newproc after the go-create.
+func (s *Machine) goStatement(m *M, parent *G, ev Event) {
+	pp := s.p(m.P)
+	newg, reusedFrom := s.newproc1(pp, parent, s.childBody[parent.op-1])
+	if reusedFrom == NoG && s.cfg.Costs.NewG > 0 {
+		m.Creating, m.creatingEv = newg.ID, ev
+		s.wakeMAt(m, s.after(s.cfg.Costs.NewG), stepGoCreate)
+		return
 	}
-	return s.cfg.Costs.Newproc
+	s.emitCreate(m, pp, newg, reusedFrom, ev)
+	s.continueAfter(m, s.cfg.Costs.Newproc)
+}
+
+// goCreate creates the goroutine whose descriptor m's G has allocated
+// (goStatement).
+func (s *Machine) goCreate(m *M) {
+	newg, ev := s.g(m.Creating), m.creatingEv
+	m.Creating, m.creatingEv = NoG, Event{}
+	s.emitCreate(m, s.p(m.P), newg, NoG, ev)
+	s.continueAfter(m, s.cfg.Costs.Newproc)
 }
 
 // emitCreate puts newg, just made by newproc1 on pp, into pp's runnext and
