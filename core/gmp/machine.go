@@ -140,6 +140,8 @@ type Machine struct {
 
 	ended bool
 	end   End
+	// endMarked says main has done the end mark's work (Costs.EndMark).
+	endMarked bool
 	// cfg is last: a field added to Config moves no other field of
 	// the Machine, whose hot ones share cache lines as they are laid out
 	// (a Costs field made the 64-P JSON lines 7% slower by moving them).

@@ -105,6 +105,12 @@ func (s *Machine) newproc1(pp *P, parent *G, body uint16) (*G, GID) {
 func (s *Machine) goexit(m *M, g *G, returned bool) {
 	pp := s.p(m.P)
 	if g.ID == 1 && returned {
+		if k := s.cfg.Costs.EndMark; k > 0 && !s.endMarked {
+			// The end mark's work, then main returns (Costs.EndMark).
+			s.endMarked = true
+			s.continueAfter(m, k)
+			return
+		}
 		s.emit(&Event{Kind: KindGoExit, Rule: RuleMainReturn, G: g.ID, P: pp.ID, M: m.ID,
 			From: at(LocRunning, pp.ID), N: s.live - 1})
 		s.finish(MainReturned, nil, RuleNone)

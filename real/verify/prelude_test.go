@@ -9,6 +9,7 @@ import (
 	"github.com/schedlab/schedlab/core/gmp"
 	"github.com/schedlab/schedlab/core/scenarios"
 	"github.com/schedlab/schedlab/real/prog"
+	"github.com/schedlab/schedlab/real/rtrace"
 )
 
 // syscall-busy's real program calibrates its cpu loop for 20ms before the
@@ -115,5 +116,30 @@ func TestVerifyModelsSyscallsAsNanosleeps(t *testing.T) {
 	// Two syscalls, each a slack longer.
 	if d := b.Makespan - a.Makespan; d != 2*cfg.Costs.SyscallSlack {
 		t.Errorf("makespan %v against %v exact: %v longer, want two slacks (%v)", b.Makespan, a.Makespan, d, 2*cfg.Costs.SyscallSlack)
+	}
+}
+
+// A traced real program ends its scenario with the end mark, whose log
+// call's work comes before the window closes: verify's model charges main
+// for it (gmp.Costs.EndMark) where the program writes one, and nowhere
+// else. nested-submit deadlocks by design and runs untraced.
+func TestVerifyModelEndsWithTheEndMark(t *testing.T) {
+	for _, name := range []string{"done-flag", "preempt", "nested-submit"} {
+		sc, err := scenarios.Load(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, _ := modelConfig(sc, scenarios.Overrides{}, 2)
+		p, err := prog.Translate(sc, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		marks := strings.Contains(string(p.Main), fmt.Sprintf("trace.Log(context.Background(), %q, %q)", rtrace.EndMarkCategory, rtrace.EndMarkMessage))
+		if want := map[bool]time.Duration{true: endMark}[marks]; cfg.Costs.EndMark != want {
+			t.Errorf("%s: the model's end mark %v, want %v (the program writes one: %v)", name, cfg.Costs.EndMark, want, marks)
+		}
+		if name == "nested-submit" && marks {
+			t.Errorf("%s's program writes an end mark, but it runs untraced", name)
+		}
 	}
 }
