@@ -9,7 +9,13 @@
 // interruptions left out). The summary is of each run's mean stretch over
 // all four lengths.
 //
+// With -beside, a second goroutine computes on a second P throughout the
+// timing (not the calibration, which a generated program runs alone), so
+// that both CPUs of a 2-CPU machine are busy, as in a scenario whose
+// goroutines compute on two Ps at once.
+//
 //	go run ./scripts/cpustretch            # 10 runs
+//	go run ./scripts/cpustretch -beside    # with the other CPU busy
 //
 // The model's noise (core/gmp noise.go) stretches a computation by a
 // uniform share and stalls it now and then; docs/fidelity.md (Noise) sets
@@ -24,6 +30,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/schedlab/schedlab/real/prog/cpuwork"
@@ -41,13 +48,15 @@ const each = 100 * time.Millisecond
 func main() {
 	runs := probe.RunsFlag()
 	traced := flag.Bool("traced", true, "time the actions under runtime/trace, as verify's real runs run")
-	probe.SetUsage("go run ./scripts/cpustretch [-runs N] [-traced=false]")
+	beside := flag.Bool("beside", false, "compute on a second P meanwhile")
+	probe.SetUsage("go run ./scripts/cpustretch [-runs N] [-traced=false] [-beside]")
 	flag.Parse()
 	if flag.NArg() != 0 {
 		probe.BadUsage()
 	}
-	got := probe.Fresh("cpustretch", runEnv, *runs, []string{fmt.Sprintf("-traced=%v", *traced)}, func() (float64, string) {
-		v, line, err := once(*traced)
+	args := []string{fmt.Sprintf("-traced=%v", *traced), fmt.Sprintf("-beside=%v", *beside)}
+	got := probe.Fresh("cpustretch", runEnv, *runs, args, func() (float64, string) {
+		v, line, err := once(*traced, *beside)
 		if err != nil {
 			probe.Fail("cpustretch", err)
 		}
@@ -56,11 +65,22 @@ func main() {
 	fmt.Printf("mean stretch of a cpu action, %% over all four lengths: %s\n", probe.Summarize(got).MeanMedian())
 }
 
-// once calibrates, times the four lengths and returns the mean stretch
-// over all of them, in per cent.
-func once(traced bool) (float64, string, error) {
+// once calibrates, times the four lengths, beside a second P's
+// computing if beside, and returns the mean stretch over all of them, in
+// per cent.
+func once(traced, beside bool) (float64, string, error) {
 	runtime.GOMAXPROCS(1)
 	cpuwork.Calibrate()
+	if beside {
+		runtime.GOMAXPROCS(2)
+		var stop atomic.Bool
+		defer stop.Store(true)
+		go func() {
+			for !stop.Load() {
+				cpuwork.Compute(time.Millisecond)
+			}
+		}()
+	}
 	if traced {
 		dir, err := os.MkdirTemp("", "cpustretch")
 		if err != nil {
