@@ -24,7 +24,9 @@
 // the runtime/metrics gauges /memory/classes/heap/objects:bytes and
 // /memory/classes/heap/stacks:bytes (cheap reads, no stop-the-world), and
 // keeps the maxima. The submitting goroutine takes one more sample when it
-// has submitted everything, which is when raw has the most goroutines. Peak
+// has submitted everything, which is when raw has the most goroutines, and
+// the first task to finish one in its own goroutine, so that a run shorter
+// than the sampler's millisecond still counts a task's goroutine. Peak
 // goroutines leave out the goroutines alive just before the run (the
 // harness: the caller's, and the sampler), which the report states.
 //

@@ -109,6 +109,9 @@ func (b *bench) runOnce(ctx context.Context, mode taskmode.Mode, p Progress, pro
 	after := readCounters()
 	peak := s.finish()
 	peak.raise(atSubmitted)
+	if l := b.atTask.Load(); l != nil {
+		peak.raise(*l)
+	}
 	p.Done = int(b.done.Load())
 	progress(p)
 

@@ -20,6 +20,12 @@ type bench struct {
 	// before any run, so it weighs on no run's allocations.
 	ran  []atomic.Uint32
 	done atomic.Int64 // tasks finished in this run, for the progress line
+	// inTask is the gauge the run's first task to finish reads, in its
+	// own goroutine, and atTask what it read: however short the run, the
+	// peak then counts at least that goroutine, which a sampler looking
+	// every millisecond can miss.
+	inTask *gauge
+	atTask atomic.Pointer[level]
 }
 
 func newBench(cfg Config, spinPerMicro float64) *bench {
@@ -27,6 +33,7 @@ func newBench(cfg Config, spinPerMicro float64) *bench {
 		cfg:       cfg,
 		spinIters: spinIterations(spinPerMicro, cfg.TaskTime),
 		ran:       make([]atomic.Uint32, cfg.Tasks),
+		inTask:    newGauge(),
 	}
 }
 
@@ -38,7 +45,10 @@ func (b *bench) task(i int) {
 		time.Sleep(b.cfg.TaskTime)
 	}
 	b.ran[i].Add(1)
-	b.done.Add(1)
+	if b.done.Add(1) == 1 {
+		l := b.inTask.read()
+		b.atTask.Store(&l)
+	}
 }
 
 // reset clears the tally for the next run.
@@ -47,6 +57,7 @@ func (b *bench) reset() {
 		b.ran[i].Store(0)
 	}
 	b.done.Store(0)
+	b.atTask.Store(nil)
 }
 
 // checkRanOnce fails unless every task ran exactly once: a mode that loses
