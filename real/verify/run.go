@@ -261,6 +261,9 @@ func Scenario(ctx context.Context, sc *scenarios.Scenario, o Options) (*Report, 
 	if n := strandedNote(rep, model, real); n != "" {
 		rep.Notes = append(rep.Notes, n)
 	}
+	if n := idleNote(rep, model, real, cfg.CPUs > 0 && cfg.CPUs < cfg.Procs); n != "" {
+		rep.Notes = append(rep.Notes, n)
+	}
 	if n := busyNote(rep, model, real); n != "" {
 		rep.Notes = append(rep.Notes, n)
 	}
@@ -423,6 +426,38 @@ func strandedNote(rep *Report, model, real []Observables) string {
 	}
 	return fmt.Sprintf(makespanNote+"the real runs had a P idle while one of the scenario's goroutines was ready to run for a median %s, the model's %s, against the %s between the two makespans: the threads woken for those Ps started late, as a thread woken after the program idled can, queued behind a busy thread until a scheduler tick (go run ./scripts/wakeafteridle measures how often on this machine)",
 		shortDuration(realS), shortDuration(modelS), shortDuration(diff))
+}
+
+// idleNote says, when the model's Ms share fewer CPUs than its Ps
+// (shared) and its P use is below the real runs', how much of the
+// difference is the model's Ps sitting idle while one of the scenario's
+// goroutines was ready to run (Observables.Stranded), if that accounts
+// for at least half of it: the threads woken for those Ps waited longer
+// for a CPU in the model. In burst, whose 4 Ps share 2 CPUs, this
+// machine's kernel let 634 of 693 threads woken beside a running one of
+// the program take its CPU a median 7µs after the wake-up, where the
+// model's woken thread waits until the running one's request or the tick
+// runs out (docs/fidelity.md, "Waking beside a running thread"). Where
+// every M has a CPU, a P idle beside a ready goroutine is mostly the
+// scenario's own doing (a ping-pong's partner in the other P's runnext,
+// which a thief may not take for 3µs), and the note would mislead.
+func idleNote(rep *Report, model, real []Observables, shared bool) string {
+	row := rep.row("P utilisation")
+	if !shared || row == nil || row.Outcome != "lower" || rep.Procs <= 0 {
+		return ""
+	}
+	idle := func(o Observables) float64 {
+		return float64(o.Stranded) / (float64(rep.Procs) * (float64(o.Makespan) + float64(o.RuntimeDelay)))
+	}
+	realShare, ok := medianOf(real, idle)
+	modelShare, ok2 := medianOf(model, idle)
+	diff := row.RealMedian - row.Model
+	explained := modelShare - realShare
+	if !ok || !ok2 || diff <= 0 || explained/diff < 0.5 {
+		return ""
+	}
+	return fmt.Sprintf(useNote+"the model's Ps sat idle while one of the scenario's goroutines was ready to run for a median %.1f%% of the P time, the real runs' %.1f%%, which is %.0f%% of the %.1f points between the two: the threads woken to run them waited longer for a CPU in the model than in the real runs, where the kernel mostly lets a woken thread take the CPU of a running one at once (go run ./scripts/wakeplace reads it from a kernel trace)",
+		100*modelShare, 100*realShare, 100*min(explained/diff, 1), 100*diff)
 }
 
 // medianOf is the median of a figure of each run with a window (a traced

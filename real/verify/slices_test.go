@@ -93,3 +93,41 @@ func TestSliceNoteNamesRunningPastTheModelsLongest(t *testing.T) {
 		t.Errorf("a note for a model busier than the real runs: %q", n)
 	}
 }
+
+// idleNote: where the model's Ms share fewer CPUs than its Ps, the
+// model's Ps idle with a goroutine ready, as a share of the P time, more
+// than the real runs' by at least half of the P use the model lacks.
+func TestIdleNoteNamesTheModelsIdlePs(t *testing.T) {
+	ms := time.Millisecond
+	runs := func(stranded time.Duration) []Observables {
+		o := Observables{Makespan: 100 * ms, Utilisation: 0.9, Stranded: stranded}
+		return []Observables{o, o, o}
+	}
+	rep := &Report{Procs: 4, Seeds: []uint64{1}, Runs: 3}
+	rep.Rows = []Row{{Observable: "P utilisation", Outcome: "lower", Model: 0.90, RealMedian: 0.93}}
+	// 30ms against 20ms of 400ms of P time: 2.5 points more idle, of the
+	// 3 the model's P use is below.
+	note := idleNote(rep, runs(30*ms), runs(20*ms), true)
+	for _, want := range []string{
+		"P use: the model's Ps sat idle while one of the scenario's goroutines was ready to run for a median 7.5% of the P time, the real runs' 5.0%",
+		"which is 83% of the 3.0 points between the two",
+		"waited longer for a CPU in the model",
+	} {
+		if !strings.Contains(note, want) {
+			t.Errorf("note %q\nwant it to hold %q", note, want)
+		}
+	}
+	if n := idleNote(rep, runs(30*ms), runs(20*ms), false); n != "" {
+		t.Errorf("a note where every M has a CPU: %q", n)
+	}
+	if n := idleNote(rep, runs(24*ms), runs(20*ms), true); n != "" {
+		t.Errorf("a note for 1 point more idle, of 3: %q", n)
+	}
+	if n := idleNote(rep, runs(20*ms), runs(30*ms), true); n != "" {
+		t.Errorf("a note for a model idle less than the real runs: %q", n)
+	}
+	rep.Rows[0].Outcome, rep.Rows[0].Model, rep.Rows[0].RealMedian = "higher", 0.96, 0.93
+	if n := idleNote(rep, runs(30*ms), runs(20*ms), true); n != "" {
+		t.Errorf("a note for a model busier than the real runs: %q", n)
+	}
+}
