@@ -22,17 +22,17 @@ func (s *Machine) newproc(m *M, parent *G, op *Op) {
 
 // goStatement makes the goroutine of parent's go statement on m's P with
 // newproc1 and creates it with the go-create event ev (its rule, creator
-// and details: newproc's, errgroup.Go's). The
-// runtime's newproc1 allocates a g and its stack (malg) when no dead
-// goroutine's descriptor is left to reuse, and emits go-create only at
-// its end: so the creator spends Costs.NewG first, and the goroutine is
-// created, in runnext, after it (stepGoCreate, goCreate). Either way the
-// creator goes on Costs.Newproc after the go-create.
+// and details: newproc's, errgroup.Go's). The runtime's newproc1
+// allocates a g and its stack (malg) when no dead goroutine's descriptor
+// is left to reuse, and emits go-create only at its end: so the creator
+// spends Costs.NewG first, and the goroutine is created, in runnext,
+// after it (stepGoCreate, goCreate). Either way the creator goes on
+// Costs.Newproc after the go-create.
 func (s *Machine) goStatement(m *M, parent *G, ev Event) {
 	pp := s.p(m.P)
 	newg, reusedFrom := s.newproc1(pp, parent, s.childBody[parent.op-1])
 	if reusedFrom == NoG && s.cfg.Costs.NewG > 0 {
-		m.Creating, m.creatingEv = newg.ID, ev
+		m.creating, m.creatingEv = newg.ID, ev
 		s.wakeMAt(m, s.after(s.cfg.Costs.NewG), stepGoCreate)
 		return
 	}
@@ -43,8 +43,8 @@ func (s *Machine) goStatement(m *M, parent *G, ev Event) {
 // goCreate creates the goroutine whose descriptor m's G has allocated
 // (goStatement).
 func (s *Machine) goCreate(m *M) {
-	newg, ev := s.g(m.Creating), m.creatingEv
-	m.Creating, m.creatingEv = NoG, Event{}
+	newg, ev := s.g(m.creating), m.creatingEv
+	m.creating, m.creatingEv = NoG, Event{}
 	s.emitCreate(m, s.p(m.P), newg, NoG, ev)
 	s.continueAfter(m, s.cfg.Costs.Newproc)
 }

@@ -193,10 +193,10 @@ type M struct {
 	// Picked is the G schedule has found and is about to run (a local
 	// variable of schedule() in the runtime).
 	Picked GID
-	// Creating is the G whose descriptor the current G's go statement is
+	// creating is the G whose descriptor the current G's go statement is
 	// allocating (goStatement), NoG otherwise; creatingEv is its
 	// go-create as the statement began it.
-	Creating   GID
+	creating   GID
 	creatingEv Event
 	// wake bookkeeping: a pending wake is valid only if its gen matches.
 	// 32 bits keep an agenda entry small; a stale wake would need four
