@@ -447,7 +447,7 @@ func idleNote(rep *Report, model, real []Observables, shared bool) string {
 		return ""
 	}
 	idle := func(o Observables) float64 {
-		return float64(o.Stranded) / (float64(rep.Procs) * (float64(o.Makespan) + float64(o.RuntimeDelay)))
+		return float64(o.Stranded) / rep.pTime(o)
 	}
 	realShare, ok := medianOf(real, idle)
 	modelShare, ok2 := medianOf(model, idle)
@@ -458,6 +458,13 @@ func idleNote(rep *Report, model, real []Observables, shared bool) string {
 	}
 	return fmt.Sprintf(useNote+"the model's Ps sat idle while one of the scenario's goroutines was ready to run for a median %.1f%% of the P time, the real runs' %.1f%%, which is %.0f%% of the %.1f points between the two: the threads woken to run them waited longer for a CPU in the model than in the real runs, where the kernel mostly lets a woken thread take the CPU of a running one at once (go run ./scripts/wakeplace reads it from a kernel trace)",
 		100*modelShare, 100*realShare, 100*min(explained/diff, 1), 100*diff)
+}
+
+// pTime is the P time of run o's window, in nanoseconds, which the P-use
+// notes take their shares of: every P over the window and the time the
+// scenario waited for the runtime's goroutines (Observables.RuntimeDelay).
+func (rep *Report) pTime(o Observables) float64 {
+	return float64(rep.Procs) * (float64(o.Makespan) + float64(o.RuntimeDelay))
 }
 
 // medianOf is the median of a figure of each run with a window (a traced
@@ -616,7 +623,7 @@ func switchNote(rep *Report, model, real []Observables) string {
 			if o.Makespan <= 0 || o.Untraced {
 				continue
 			}
-			shares = append(shares, float64(o.SwitchGap)/float64(time.Duration(rep.Procs)*(o.Makespan+o.RuntimeDelay)))
+			shares = append(shares, float64(o.SwitchGap)/rep.pTime(o))
 			counts = append(counts, float64(o.Switches))
 			if o.Switches > 0 {
 				pers = append(pers, float64(o.SwitchGap)/float64(o.Switches))
@@ -688,7 +695,7 @@ func sliceNote(rep *Report, model, real []Observables) string {
 		for _, s := range o.Longest {
 			d += max(s-cut, 0)
 		}
-		return float64(d) / (float64(rep.Procs) * (float64(o.Makespan) + float64(o.RuntimeDelay)))
+		return float64(d) / rep.pTime(o)
 	}
 	realShare, ok := medianOf(measured, past)
 	modelShare, ok2 := medianOf(model, past)
