@@ -13,8 +13,8 @@
 //	go run ./scripts/endmark -runs 20
 //
 // The summary is of the first calls, in ns, with the median of the two
-// middle ones. verify charges the model's
-// main that long when it returns (gmp.Costs.EndMark, verify's endMark).
+// middle ones. verify charges the model's main that long when it returns
+// (gmp.Costs.EndMark, verify's endMark).
 package main
 
 import (
