@@ -53,7 +53,7 @@ func (s *Machine) groupSend(m *M, g *G) {
 func (s *Machine) groupGo(m *M, g *G, op *Op) {
 	s.groupOf(g.ID).pending++
 	g.Children++
-	s.goStatement(m, g, Event{Rule: RuleGroupGo, G2: g.ID, Op: op})
+	s.goStatement(m, g, RuleGroupGo, op)
 }
 
 // groupDone is a group goroutine's deferred done: it takes its token back

@@ -17,34 +17,34 @@ const (
 // wakep may start a spinning M. The creator keeps running.
 func (s *Machine) newproc(m *M, parent *G, op *Op) {
 	parent.Children++
-	s.goStatement(m, parent, Event{Rule: RuleNewproc, G2: parent.ID, Op: op})
+	s.goStatement(m, parent, RuleNewproc, op)
 }
 
-// goStatement makes the goroutine of parent's go statement on m's P with
-// newproc1 and creates it with the go-create event ev (its rule, creator
-// and details: newproc's, errgroup.Go's). The runtime's newproc1
+// goStatement makes the goroutine of parent's go statement op on m's P
+// with newproc1 and creates it under rule (newproc's, errgroup.Go's). The runtime's newproc1
 // allocates a g and its stack (malg) when no dead goroutine's descriptor
 // is left to reuse, and emits go-create only at its end: so the creator
 // spends Costs.NewG first, and the goroutine is created, in runnext,
 // after it (stepGoCreate, goCreate). Either way the creator goes on
 // Costs.Newproc after the go-create.
-func (s *Machine) goStatement(m *M, parent *G, ev Event) {
+func (s *Machine) goStatement(m *M, parent *G, rule Rule, op *Op) {
 	pp := s.p(m.P)
 	newg, reusedFrom := s.newproc1(pp, parent, s.childBody[parent.op-1])
 	if reusedFrom == NoG && s.cfg.Costs.NewG > 0 {
-		m.creating, m.creatingEv = newg.ID, ev
+		m.creating, m.creatingRule, m.creatingOp = newg.ID, rule, op
 		s.wakeMAt(m, s.after(s.cfg.Costs.NewG), stepGoCreate)
 		return
 	}
-	s.emitCreate(m, pp, newg, reusedFrom, ev)
+	s.emitCreate(m, pp, newg, reusedFrom, Event{Rule: rule, G2: parent.ID, Op: op})
 	s.continueAfter(m, s.cfg.Costs.Newproc)
 }
 
-// goCreate creates the goroutine whose descriptor m's G has allocated
-// (goStatement).
+// goCreate creates the goroutine whose descriptor m's G, the creator,
+// has allocated (goStatement).
 func (s *Machine) goCreate(m *M) {
-	newg, ev := s.g(m.creating), m.creatingEv
-	m.creating, m.creatingEv = NoG, Event{}
+	newg := s.g(m.creating)
+	ev := Event{Rule: m.creatingRule, G2: m.CurG, Op: m.creatingOp}
+	m.creating, m.creatingOp = NoG, nil
 	s.emitCreate(m, s.p(m.P), newg, NoG, ev)
 	s.continueAfter(m, s.cfg.Costs.Newproc)
 }

@@ -194,10 +194,11 @@ type M struct {
 	// variable of schedule() in the runtime).
 	Picked GID
 	// creating is the G whose descriptor the current G's go statement is
-	// allocating (goStatement), NoG otherwise; creatingEv is its
-	// go-create as the statement began it.
-	creating   GID
-	creatingEv Event
+	// allocating (goStatement), NoG otherwise; creatingRule and
+	// creatingOp are the rule and the statement its go-create will name.
+	creating     GID
+	creatingRule Rule
+	creatingOp   *Op
 	// wake bookkeeping: a pending wake is valid only if its gen matches.
 	// 32 bits keep an agenda entry small; a stale wake would need four
 	// billion newer wakes of the same M before it fires to be mistaken.
