@@ -28,6 +28,11 @@ type Costs struct {
 	// this long for its own P, which is why a P usually runs it before a
 	// thief's 3µs back-off ends.
 	Schedule time.Duration
+	// ParkGrowth is how Schedule, after a park, grows with the user code
+	// the thread ran since its last switch (parkgap.go). None by default:
+	// every park costs Schedule. Only verify sets it, with a profile's
+	// traced figures, so that every other run is as before.
+	ParkGrowth ParkGrowth
 	// ScheduleExit and ScheduleYield are Schedule after a G exits
 	// (goexit0, which frees the G first) and after it yields (goschedImpl,
 	// for runtime.Gosched and a preemption, which puts it on the global
@@ -301,6 +306,9 @@ func (c *Config) Validate() error {
 		errs = append(errs, err)
 	}
 	if err := k.WakePack.validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if err := k.ParkGrowth.validate(); err != nil {
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)

@@ -24,7 +24,9 @@
 // context switch 200ns (50ns to the scheduler's choice, which is when the
 // runtime's trace shows the next G starting, and 150ns for that G to
 // resume), waking a parked thread 5µs, creating one 20µs, and so on;
-// schedlab calibrate measures a machine's own and --costs uses them.
+// schedlab calibrate measures a machine's own and --costs uses them;
+// with verify's, a park's switch grows with the user code before it,
+// which has taken the scheduler out of the CPU's caches (parkgap.go).
 // These costs are what give concurrent Ms a defined order. Within
 // one step an operation is atomic: findRunnable, for instance, runs from
 // top to bottom at one instant, except where the runtime itself waits
@@ -180,8 +182,13 @@
 //     thread's. start: warm (--warm-start, warmstart.go)
 //     begins so, the idle threads sleepers for the kernel too; it is off
 //     by default because every golden trace is of the bare start.
-//   - The waker's share of a thread wake-up: startm's futex wake costs
-//     the calling thread nothing here. Really the system call holds it,
+//   - The waker's share of a thread wake-up, without a profile: startm's
+//     futex wake costs the calling thread nothing then (a profile's
+//     WakeCall charges it after the step that made it, which is where the
+//     runtime makes it but for findRunnable's: there the call comes before
+//     GoStart, and the model's trace shows the start that much early;
+//     docs/fidelity.md, "A park's switch after work", has the trial of
+//     the runtime's order). Really the system call holds it,
 //     and longer when the woken thread's CPU is idle (its try_to_wake_up
 //     sends that CPU a reschedule interrupt, a trap to the host on a
 //     virtual machine), or the woken thread is placed on the waker's CPU

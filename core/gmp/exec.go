@@ -480,6 +480,7 @@ func (s *Machine) runCPU(m *M, g *G) {
 		return
 	}
 	g.inCPU = true
+	m.worked += g.CPULeft
 	g.cpuEnd = s.now.Add(g.CPULeft)
 	s.wakeMAt(m, g.cpuEnd, stepCPUDone)
 }
@@ -543,10 +544,11 @@ func (s *Machine) continueAfter(m *M, d time.Duration) {
 	s.wakeMAt(m, s.after(d), stepRunG)
 }
 
-// enterScheduler is what follows a G leaving its M (park, exit, yield):
-// the M runs schedule(), whose decision comes after the context switch.
+// enterScheduler is what follows a G parking: the M runs schedule(),
+// whose decision comes after the context switch, longer after long user
+// code (Costs.ParkGrowth).
 func (s *Machine) enterScheduler(m *M) {
-	s.enterSchedulerAfter(m, s.cfg.Costs.Schedule)
+	s.enterSchedulerAfter(m, s.cfg.Costs.ParkGap(m.worked))
 }
 
 // enterSchedulerAfter is enterScheduler for a G that left its M in a way
@@ -556,6 +558,7 @@ func (s *Machine) enterSchedulerAfter(m *M, d time.Duration) {
 	if d == 0 {
 		d = s.cfg.Costs.Schedule
 	}
+	m.worked = 0
 	s.dropg(m)
 	s.wakeMAt(m, s.after(d), stepSchedule)
 }

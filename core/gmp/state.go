@@ -193,6 +193,9 @@ type M struct {
 	// Picked is the G schedule has found and is about to run (a local
 	// variable of schedule() in the runtime).
 	Picked GID
+	// worked is the user code (Compute) this M's goroutines ran since
+	// its last switch, which a park's switch grows with (parkgap.go).
+	worked time.Duration
 	// creating is the G whose descriptor the current G's go statement is
 	// allocating (goStatement), NoG otherwise; creatingRule and
 	// creatingOp are the rule and the statement its go-create will name.
