@@ -175,12 +175,39 @@ func (p *Profile) switchGaps(k *gmp.Costs) {
 	if !p.HasGaps() || f.TracedExitGap == nil || f.TracedYieldGap == nil || f.TracedParkGap == nil {
 		return
 	}
-	park := ns(f.TracedParkGap.Median)
-	k.Execute = max(k.Execute-(park-k.Schedule), 1)
-	k.Schedule = park
+	hopGap := k.Schedule
+	k.Schedule = ns(f.TracedParkGap.Median)
 	k.ScheduleExit = ns(f.TracedExitGap.Median)
 	k.ScheduleYield = ns(f.TracedYieldGap.Median)
+	if rate := f.CPUWork.Median; rate > 0 {
+		k.ParkGrowth = gmp.ParkGrowth{Zero: parkGapZero, PerRootMicro: parkGapGrowth,
+			At: ns(float64(switchWork) / rate * float64(time.Microsecond))}
+	}
+	// The hand-off was timed with no work between hops: Execute gives up
+	// what the switch there, after no work, takes more than the hop's.
+	k.Execute = max(k.Execute-(k.ParkGap(0)-hopGap), 1)
 }
+
+// parkGapZero and parkGapGrowth are the shape of a park's switch against
+// the user code before it (gmp.ParkGrowth), from go run
+// ./scripts/switchwork -runs N WORK on the AMD EPYC, 28 November, two
+// sets of medians of the runs' means. At 21:25 (10 runs, load 1.5): no
+// work 122ns, 2µs 137ns, 13µs 185ns, 50µs 221ns, 200µs 280ns, 1ms 535ns,
+// whose least-squares line in √µs is 124ns + 12.8ns·√µs. At 21:56 (20
+// runs, load 1.0), the machine at a faster pace: 79, 106, 91, 102, 115,
+// 132, 212 and 283ns after 0, 1, 3, 13, 30, 100, 300µs and 1ms, 83ns +
+// 6.5ns·√µs. Only the shape counts, the growth over the gap at no work:
+// 0.103 and 0.078 a √µs, 0.09 between them, which 122ns + 11ns·√µs has.
+// traced_park_gap times the switch at one point of it, after
+// parkSwitches' switchWork, which the profile's own cpu_work puts in µs;
+// the shape scales that to the work a scenario's goroutine does before
+// it parks. The probe does not measure the shape itself: without work
+// the gap depends on the state of the process more than on the machine
+// (parkSwitches), and with a millisecond of work a sample takes 16ms.
+const (
+	parkGapZero   = 122 * time.Nanosecond
+	parkGapGrowth = 11 * time.Nanosecond
+)
 
 // ns rounds a figure to a whole nanosecond, at least one: a cost of zero
 // would read as "use the defaults" to a gmp.Config.

@@ -183,7 +183,9 @@
 //	traced_exit_gap   median     ScheduleExit, for verify only
 //	traced_yield_gap  median     ScheduleYield, for verify only
 //	traced_park_gap   median     Schedule, for verify only, Execute giving
-//	                             up as much (costs.go's switchGaps)
+//	                             up as much (costs.go's switchGaps); with
+//	                             cpu_work, ParkGrowth's At, the probe's
+//	                             work, that Schedule grows from
 //	pipe_write        median     Write (in a profile of formats 1 to 3,
 //	                             the default)
 //	wake_after_idle   each point IdleWake: at each idle time, the late

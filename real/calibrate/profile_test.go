@@ -193,9 +193,11 @@ func TestTracedCostsFromAProfile(t *testing.T) {
 
 // Format 3's park, exit and Gosched gaps set verify's scheduler costs
 // after a park, an exit and a Gosched to the idle P the trace shows
-// between the stop and the next start; after a park Execute gives up what
-// Schedule gains, so that the model's hop keeps the traced hand-off's
-// time. ChanOp stays format 2's, and so does every untraced cost.
+// between the stop and the next start. The park's gap was timed after
+// the probe's work, and grows with it (ParkGrowth): the hand-off, timed
+// with no work between hops, keeps its time, Execute giving up what the
+// switch after no work takes more than the hop's share. ChanOp stays
+// format 2's, and so does every untraced cost.
 func TestSwitchGapsFromAProfile(t *testing.T) {
 	v2 := readProfile(t, "testdata/costs-v2.json")
 	v3 := readProfile(t, "testdata/costs-v3.json")
@@ -212,17 +214,24 @@ func TestSwitchGapsFromAProfile(t *testing.T) {
 	}
 	ns := time.Nanosecond
 	want.ScheduleExit, want.ScheduleYield = 124*ns, 148*ns
-	// The park's gap is 96ns: Schedule's 40ns become 96, Execute's 120
-	// give up the 56.
-	want.Schedule, want.Execute = 96*ns, 64*ns
+	// The park's gap is 96ns after parkSwitches' 8192 iterations, 11.346µs
+	// at cpu_work's 722 a µs; after no work it is 96 × 122 / (122 +
+	// 11·√11.346), 74ns: Schedule's 40ns become 96, and Execute's 120 give
+	// up the 34 that the hop's switch gains.
+	want.Schedule, want.Execute = 96*ns, 86*ns
+	want.ParkGrowth = gmp.ParkGrowth{Zero: 122 * ns, PerRootMicro: 11 * ns, At: 11346 * ns}
 	t3, err := v3.TracedCosts()
 	if err != nil || t3 != want {
 		t.Errorf("format 3's traced costs %+v (%v)\nwant                     %+v", t3, err, want)
 	}
+	if got := t3.ParkGap(0); got != 74*ns {
+		t.Errorf("the switch after a park with no work before it: %v, want 74ns", got)
+	}
 	if hop, err := ModelHop(t3); err != nil || hop != 320 {
 		t.Errorf("the model's hop takes %vns (%v), want the traced 320ns", hop, err)
 	}
-	wantText(t, v3, "exit to next start, traced", "Schedule 96ns, Execute 64ns, ChanOp 80ns, ScheduleExit 124ns, ScheduleYield 148ns")
+	wantText(t, v3, "exit to next start, traced", "Schedule 96ns, Execute 86ns, ChanOp 80ns, ScheduleExit 124ns, ScheduleYield 148ns",
+		"a park's switch grows with the work before it (ParkGrowth): 74ns after none, 96ns after the probe's 11.3µs, 284ns after 1ms", "ParkGrowth's At (verify)")
 }
 
 // Format 4's pipe_write sets the write of a printed line, for every
@@ -397,7 +406,7 @@ func TestFirstWriteFromAProfile(t *testing.T) {
 	})
 	wantText(t, v7, "first write, the extra         2.9µs   310ns–16.4µs    1ns–31.2µs      20       FirstWrite\n",
 		"first write traced, the extra  7.3µs   2.4µs–54.1µs    880ns–61.5µs    20       FirstWrite (verify)\n",
-		"Write 7.1µs, WakeCall 7.45µs, FirstWrite 2.85µs,", "ScheduleYield 148ns, FirstWrite 7.35µs\n")
+		"Write 7.1µs, WakeCall 7.45µs, FirstWrite 2.85µs,", "ScheduleYield 148ns, FirstWrite 7.35µs; a park's switch grows")
 }
 
 // Format 8's netpoll_wake sets the network poller's wake-up for every
@@ -476,7 +485,7 @@ func TestFirstPrintFromAProfile(t *testing.T) {
 	wantText(t, v10, "first print, the extra         8.1µs   4.3µs–14.2µs    4.1µs–16.0µs    20       FirstPrint\n",
 		"first print traced, the extra  11.0µs  5.0µs–15.3µs    3.2µs–28.0µs    20       FirstPrint (verify)\n",
 		", Spin 137ns, FirstPrint 8.1µs; not measured, the defaults: NewM 20µs, PreemptSignal 2µs\n",
-		"FirstWrite 7.35µs, FirstPrint 11µs\n")
+		"FirstWrite 7.35µs, FirstPrint 11µs; a park's switch grows")
 	wantText(t, v9, "; not measured, the defaults: NewM 20µs, PreemptSignal 2µs, FirstPrint 5µs\n")
 }
 

@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/schedlab/schedlab/core/gmp"
 	"github.com/schedlab/schedlab/internal/safetext"
 	"github.com/schedlab/schedlab/internal/table"
 )
@@ -147,7 +148,11 @@ func (p *Profile) WriteText(w io.Writer) error {
 	ts := p.Figures.TimerSlack
 	fmt.Fprintf(tw, "timer slack\t%s\t(%s)\t\t\t-\n", dur(ts.NS), ts.Source)
 	c := p.Figures.CPUWork
-	fmt.Fprintf(tw, "cpu work (iterations/µs)\t%.0f\t%.0f–%.0f\t%.0f–%.0f\t%d\t-\n", c.Median, c.P10, c.P90, c.Min, c.Max, c.Samples)
+	sets := "-"
+	if p.HasGaps() {
+		sets = "ParkGrowth's At (verify)"
+	}
+	fmt.Fprintf(tw, "cpu work (iterations/µs)\t%.0f\t%.0f–%.0f\t%.0f–%.0f\t%d\t%s\n", c.Median, c.P10, c.P90, c.Min, c.Max, c.Samples, sets)
 	tw.Flush()
 	if w := p.Figures.WakeAfterIdle; p.HasIdleWake() && w != nil {
 		fmt.Fprintf(&b, "%s: sets IdleWake\n", w.line())
@@ -212,6 +217,9 @@ func (p *Profile) WriteText(w io.Writer) error {
 		}
 		if p.HasFirstPrint() {
 			fmt.Fprintf(&b, ", FirstPrint %v", t.FirstPrint)
+		}
+		if g := t.ParkGrowth; g != (gmp.ParkGrowth{}) {
+			fmt.Fprintf(&b, "; a park's switch grows with the work before it (ParkGrowth): %v after none, %v after the probe's %s, %v after 1ms", t.ParkGap(0), t.ParkGap(g.At), dur(float64(g.At)), t.ParkGap(time.Millisecond))
 		}
 		b.WriteByte('\n')
 	} else {
