@@ -81,6 +81,13 @@ type Observables struct {
 	// migrations differ (startsNote), since a thief's P starts before it
 	// steals. Zero in a recording made before it was measured.
 	ProcStarts int `json:"proc_starts"`
+	// WokenAway counts, of Migrations, the starts of a goroutine that the
+	// runtime, not a goroutine, had made runnable (a timer, the network
+	// poller) on another P than the one it last ran on: the thread that
+	// runs due timers runs them on the P it holds, whichever P they were
+	// set on. Not compared: it says why the migrations differ
+	// (wokenNote). Nil in a recording made before it was measured.
+	WokenAway *int `json:"woken_away,omitempty"`
 	// FirstPreempt is how far into the window the first slice was
 	// preempted (0: none was). Not compared: it says why a makespan
 	// differs (preemptNote), since a long slice ends at one of sysmon's
@@ -163,12 +170,17 @@ type Recorder struct {
 	busyPs   []bool
 	// untilClosed says the run's until closed the window (EndAtUntil).
 	untilClosed bool
+	// woken holds the goroutines the runtime made runnable since they
+	// last ran (RuntimeWake), and wokenAway counts those that started on
+	// another P (Observables.WokenAway).
+	woken     map[int64]bool
+	wokenAway int
 }
 
 // NewRecorder returns a Recorder for a run with procs Ps.
 func NewRecorder(procs int) *Recorder {
 	return &Recorder{procs: procs, live: 1, lastP: map[int64]int64{}, runningFrom: map[int64]time.Duration{}, runtimeOn: map[int64]int64{}, ready: map[int64]bool{}, readyAt: map[int64]time.Duration{},
-		switching: map[int64]time.Duration{}, runtimeReady: map[int64]time.Duration{}}
+		switching: map[int64]time.Duration{}, runtimeReady: map[int64]time.Duration{}, woken: map[int64]bool{}}
 }
 
 // mainG is the main goroutine's number on both sides.
@@ -226,7 +238,11 @@ func (r *Recorder) Event(t time.Duration, kind string, g, p int64, preempted boo
 		if kind == "go-start" {
 			if last, ok := r.lastP[g]; ok && last != p {
 				r.obs.Migrations++
+				if r.woken[g] {
+					r.wokenAway++
+				}
 			}
+			delete(r.woken, g)
 			if g != mainG && r.obs.FirstStarted == 0 {
 				r.obs.FirstStarted = g
 			}
@@ -257,6 +273,15 @@ func (r *Recorder) Event(t time.Duration, kind string, g, p int64, preempted boo
 		// The goroutine keeps its P: the P is not between goroutines.
 		r.unready(g)
 		r.stopped(t, g)
+	}
+}
+
+// RuntimeWake records that the go-unblock of g that Event records next
+// is the runtime's: a timer or the network poller, run by a thread with
+// no goroutine of its own, made g runnable (Observables.WokenAway).
+func (r *Recorder) RuntimeWake(g int64) {
+	if !r.closed {
+		r.woken[g] = true
 	}
 }
 
@@ -543,6 +568,8 @@ func (r *Recorder) Observables() Observables {
 	}
 	o.Makespan = r.last - r.first
 	o.StoppedByUntil = r.untilClosed
+	away := r.wokenAway
+	o.WokenAway = &away
 	if !r.untilClosed {
 		o.Makespan -= delay
 	}

@@ -273,6 +273,9 @@ func Scenario(ctx context.Context, sc *scenarios.Scenario, o Options) (*Report, 
 	if n := startsNote(rep, model, real); n != "" {
 		rep.Notes = append(rep.Notes, n)
 	}
+	if n := wokenNote(rep, model, real); n != "" {
+		rep.Notes = append(rep.Notes, n)
+	}
 	return rep, nil
 }
 
@@ -543,6 +546,41 @@ func startsNote(rep *Report, model, real []Observables) string {
 	}
 	return fmt.Sprintf(migrationsNote+"the real runs started a P a median %.0f times in the window, the model's %.0f: a P an idle thread starts is one whose thread looks for work, and a goroutine it steals from another P has moved; where the kernel runs that thread, and when, decides how often it finds one (docs/fidelity.md, \"The edge of room\")",
 		realS, modelS)
+}
+
+// wokenNote says, when the model's migrations are above the real runs',
+// how many of them, at the median, moved a goroutine that a timer or the
+// network poller had woken (Observables.WokenAway), against the real
+// runs' count, if the model's is startsFactor times it and more by two or
+// more. A thread that runs due timers, coming back from the poller or
+// stealing them on the last pass of its search, runs them on the P it
+// holds: when the two sides' sleepers wait on one P and the thread takes
+// the other, every timer moves a goroutine. Only the real runs that
+// counted them (a recording made before has none) are taken.
+func wokenNote(rep *Report, model, real []Observables) string {
+	row := rep.row("P migrations")
+	if row == nil || row.Outcome != "higher" {
+		return ""
+	}
+	var counted []Observables
+	for _, o := range real {
+		if o.WokenAway != nil {
+			counted = append(counted, o)
+		}
+	}
+	woken := func(o Observables) float64 {
+		if o.WokenAway == nil {
+			return 0
+		}
+		return float64(*o.WokenAway)
+	}
+	realW, ok := medianOf(counted, woken)
+	modelW, ok2 := medianOf(model, woken)
+	if !ok || !ok2 || modelW < startsFactor*realW || modelW-realW < 2 {
+		return ""
+	}
+	return fmt.Sprintf(migrationsNote+"%.0f of the model's migrations, a median, moved a goroutine that a timer or the network poller had woken on another P than it last ran on, %.0f of the real runs' (%d that counted them): a thread that runs due timers, back from the network poller or stealing them in its search, readies their goroutines on the P it holds, whichever P they were set on (docs/fidelity.md, \"Timers on another P\")",
+		modelW, realW, len(counted))
 }
 
 // preemptSpread is how much wider than the model's the real runs' times

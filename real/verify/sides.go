@@ -25,7 +25,17 @@ func Model(prog *gmp.Program, cfg gmp.Config) (Observables, gmp.End, error) {
 	// they have without them, as rtrace numbers a real trace's.
 	first, n := m.TracerGs()
 	tracer, tracers := int64(first), int64(n)
+	// The goroutine each M runs, from its start to its stop: a go-unblock
+	// by an M that runs none is the runtime's (a timer, the poller), as a
+	// real trace's go-unblock without a goroutine is.
+	running := map[gmp.MID]bool{}
 	m.SetSink(func(e gmp.Event) {
+		switch e.Kind {
+		case gmp.KindGoStart:
+			running[e.M] = true
+		case gmp.KindGoStop, gmp.KindGoBlock, gmp.KindGoExit:
+			delete(running, e.M)
+		}
 		p := int64(e.P)
 		if e.P == gmp.NoP {
 			p = -1
@@ -45,6 +55,9 @@ func Model(prog *gmp.Program, cfg gmp.Config) (Observables, gmp.End, error) {
 			e.Kind == gmp.KindGoExit, e.Kind == gmp.KindSyscallEnter, e.Kind == gmp.KindSyscallExit, e.Kind == gmp.KindGoUnblock:
 			if tracers > 0 && g >= tracer+tracers {
 				g -= tracers
+			}
+			if e.Kind == gmp.KindGoUnblock && !running[e.M] {
+				rec.RuntimeWake(g)
 			}
 			rec.Event(e.T.D(), e.Kind.String(), g, p, tracedAsPreempted(e))
 		}
@@ -158,6 +171,15 @@ func (f *stopFilter) scenario(e rtrace.Event) {
 		return
 	}
 	f.flush()
+	f.pass(e)
+}
+
+// pass gives the Recorder one of the scenario's events; a go-unblock by
+// no goroutine is the runtime's (Recorder.RuntimeWake).
+func (f *stopFilter) pass(e rtrace.Event) {
+	if e.Kind == "go-unblock" && e.G2 < 0 {
+		f.rec.RuntimeWake(e.G)
+	}
 	f.rec.Event(e.T, e.Kind, e.G, e.P, e.Reason == "preempted")
 }
 
@@ -193,7 +215,7 @@ func (f *stopFilter) flush() {
 		case e.Kind == "proc-start":
 			f.rec.ProcStart(e.T)
 		default:
-			f.rec.Event(e.T, e.Kind, e.G, e.P, e.Reason == "preempted")
+			f.pass(e)
 		}
 	}
 	f.held, f.heldRuntime = f.held[:0], f.heldRuntime[:0]

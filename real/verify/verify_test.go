@@ -58,7 +58,10 @@ func TestRecorderMeasuresARun(t *testing.T) {
 		Stranded: ms, FirstPreempt: 3 * ms,
 		// The slices, longest first: G2's, G1's first, G3's two, and
 		// G1's at the close, still running.
-		Longest: []time.Duration{5 * ms, 4 * ms, 3 * ms, 2 * ms, 0}}
+		Longest: []time.Duration{5 * ms, 4 * ms, 3 * ms, 2 * ms, 0},
+		// G3's migration followed a preemption, not a wake-up by the
+		// runtime.
+		WokenAway: new(int)}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got  %+v\nwant %+v", got, want)
 	}
