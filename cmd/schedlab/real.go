@@ -616,7 +616,7 @@ func tracedCosts(p *calibrate.Profile) (*gmp.Costs, string, error) {
 		what string
 	}{
 		{p.HasTraced(), "the tracer's costs of a go statement and a hand-off"},
-		{p.HasGaps(), "its switch gaps"},
+		{p.HasGaps(), "its switch gaps (a park's growing with the work before it)"},
 		{p.HasIdleWake(), "its wake-up after idle"},
 		{p.HasWakeCall(), "the waker's cost of a wake-up"},
 		{p.HasFirstWrite(), "a program's first write"},
