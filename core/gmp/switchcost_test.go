@@ -34,6 +34,30 @@ main:
 	k := gmp.DefaultCosts()
 	k.Schedule, k.ScheduleExit, k.ScheduleYield = 11*time.Nanosecond, 230*time.Nanosecond, 370*time.Nanosecond
 	want := map[gmp.Kind]time.Duration{gmp.KindGoBlock: k.Schedule, gmp.KindGoExit: k.ScheduleExit, gmp.KindGoStop: k.ScheduleYield}
+	seen := map[gmp.Kind]int{}
+	for _, sw := range switchesOf(t, sc, k) {
+		if sw.gap != want[sw.stop.Kind] {
+			t.Errorf("%v's %v at %v: %v to the next start, want %v", sw.stop.G, sw.stop.Kind, sw.stop.T, sw.gap, want[sw.stop.Kind])
+		}
+		seen[sw.stop.Kind]++
+	}
+	if seen[gmp.KindGoBlock] == 0 || seen[gmp.KindGoExit] == 0 || seen[gmp.KindGoStop] == 0 {
+		t.Errorf("switches seen %v: want one after each of a park, an exit and a Gosched", seen)
+	}
+}
+
+// switchGap is a goroutine's stop and the time from it to the next start
+// on its P.
+type switchGap struct {
+	stop gmp.Event
+	gap  time.Duration
+}
+
+// switchesOf runs sc, a program on one P, with costs k, and returns every
+// park, exit and Gosched that the next start followed, with the time
+// between the two: the switch as a trace stamps it.
+func switchesOf(t *testing.T, sc *scenarios.Scenario, k gmp.Costs) []switchGap {
+	t.Helper()
 	cfg := sc.Config()
 	cfg.Costs = k
 	m, err := gmp.New(cfg, sc.Program())
@@ -41,17 +65,14 @@ main:
 		t.Fatal(err)
 	}
 	var stop gmp.Event
-	seen := map[gmp.Kind]int{}
+	var gaps []switchGap
 	m.SetSink(func(e gmp.Event) {
 		switch e.Kind {
 		case gmp.KindGoBlock, gmp.KindGoExit, gmp.KindGoStop:
 			stop = e
 		case gmp.KindGoStart:
 			if stop.Kind != 0 {
-				if got := e.T.Sub(stop.T); got != want[stop.Kind] {
-					t.Errorf("%v's %v at %v, next start at %v: %v between, want %v", stop.G, stop.Kind, stop.T, e.T, got, want[stop.Kind])
-				}
-				seen[stop.Kind]++
+				gaps = append(gaps, switchGap{stop, e.T.Sub(stop.T)})
 			}
 			stop = gmp.Event{}
 		}
@@ -59,9 +80,7 @@ main:
 	if end := m.Run(); !sc.AsExpected(end) {
 		t.Fatalf("run ended with %v: %v", end.Reason, end.Err)
 	}
-	if seen[gmp.KindGoBlock] == 0 || seen[gmp.KindGoExit] == 0 || seen[gmp.KindGoStop] == 0 {
-		t.Errorf("switches seen %v: want one after each of a park, an exit and a Gosched", seen)
-	}
+	return gaps
 }
 
 // A park's switch grows with the user code its thread ran since its last
@@ -105,28 +124,10 @@ main:
 			t.Errorf("ParkGap(%v) = %v, want %v", work, got, want)
 		}
 	}
-	cfg := sc.Config()
-	cfg.Costs = k
-	m, err := gmp.New(cfg, sc.Program())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stop gmp.Event
 	got := map[string][]time.Duration{}
-	m.SetSink(func(e gmp.Event) {
-		switch e.Kind {
-		case gmp.KindGoBlock, gmp.KindGoExit:
-			stop = e
-		case gmp.KindGoStart:
-			if stop.Kind != 0 {
-				key := stop.G.String() + " " + stop.Kind.String()
-				got[key] = append(got[key], e.T.Sub(stop.T))
-			}
-			stop = gmp.Event{}
-		}
-	})
-	if end := m.Run(); !sc.AsExpected(end) {
-		t.Fatalf("run ended with %v: %v", end.Reason, end.Err)
+	for _, sw := range switchesOf(t, sc, k) {
+		key := sw.stop.G.String() + " " + sw.stop.Kind.String()
+		got[key] = append(got[key], sw.gap)
 	}
 	want := map[string][]time.Duration{
 		"G1 go-block": {200 * ns, 200 * ns, 200 * ns, 140 * ns},
