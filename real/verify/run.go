@@ -554,9 +554,9 @@ func startsNote(rep *Report, model, real []Observables) string {
 // runs' count, if the model's is startsFactor times it and more by two or
 // more. A thread that runs due timers, coming back from the poller or
 // stealing them on the last pass of its search, runs them on the P it
-// holds: when the two sides' sleepers wait on one P and the thread takes
-// the other, every timer moves a goroutine. Only the real runs that
-// counted them (a recording made before has none) are taken.
+// holds: when the sleepers wait on one P and that thread holds another,
+// every timer moves a goroutine. Only the real runs that counted them (a
+// recording made before has none) are taken.
 func wokenNote(rep *Report, model, real []Observables) string {
 	row := rep.row("P migrations")
 	if row == nil || row.Outcome != "higher" {
