@@ -601,7 +601,7 @@ func (t *translator) intrinsic(name string, args []value, x *ast.CallExpr) []val
 	case "spin":
 		return []value{unknown("spin's result")}
 	}
-	return nil // calibrate
+	return nil // calibrate, cpuTime, logCPUTime
 }
 
 // generatedMain finds, in the main of a program schedlab real wrote, the
@@ -613,18 +613,26 @@ func (t *translator) intrinsic(name string, args []value, x *ast.CallExpr) []val
 //	until <- stop
 //
 // and reads it as until: D instead of as a goroutine of the scenario;
-// the os.Stdout.Close() that ends main, which only keeps what the
-// goroutines print while the trace stops out of the run's output: the
-// scenario's program exits there; and the mark of the scenario's end in
-// the trace before it, trace.Log of real's category, which only closes
-// the real run's window there.
+// the os.Stdout.Close() that ends main, or comes after the end mark,
+// which only keeps what the goroutines print while the trace stops out
+// of the run's output: the scenario's program exits there; and the mark
+// of the scenario's end in the trace before it, trace.Log of real's
+// category, which only closes the real run's window there. The log of
+// the process's CPU time after them, logCPUTime, is an intrinsic that
+// does nothing.
 func (t *translator) generatedMain(mainFn *ast.FuncDecl) {
 	list := mainFn.Body.List
 	if n := len(list); n > 0 && t.isStdoutClose(list[n-1]) {
 		t.skip[list[n-1]] = true
 	}
+	marked := false
 	for _, s := range list {
-		if t.isEndMark(s) {
+		switch {
+		case t.isEndMark(s):
+			t.skip[s], marked = true, true
+		case marked && t.isStdoutClose(s):
+			// Before the log of the process's CPU time (logCPUTime), an
+			// intrinsic that is nothing in the model.
 			t.skip[s] = true
 		}
 	}

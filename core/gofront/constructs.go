@@ -254,7 +254,7 @@ var constructs = []Construct{
 	{ID: "directive", Go: "//schedlab:until=50ms, expect=deadlock, policy=…, noise, start=warm, seed=N, max-events=N, cpu-rate=R",
 		Becomes: "the scenario's settings that Go has no words for"},
 	{ID: "schedlab real", Go: "a program schedlab real --emit wrote (its marker comment first)",
-		Becomes: "the scenario it was written from: compute, syscallFor, netRead, uniform, exponential and newPool as the actions they stand for, its WaitGroup as `wait: children`, its until as `until:`, its flag_ variables as flags, and the mark of the scenario's end in its trace (trace.Log) and the os.Stdout.Close() that end its main as nothing"},
+		Becomes: "the scenario it was written from: compute, syscallFor, netRead, uniform, exponential and newPool as the actions they stand for, its WaitGroup as `wait: children`, its until as `until:`, its flag_ variables as flags, and the mark of the scenario's end in its trace (trace.Log), the os.Stdout.Close() and the log of its CPU time (logCPUTime) that end its main as nothing"},
 }
 
 // corePool is package pool's import path, for a program that uses it

@@ -35,6 +35,7 @@
 // (compute, syscallFor, netRead, uniform, exponential, newPool) are the
 // actions they stand for, its WaitGroup is wait: children, its flag_
 // atomic.Bools are flags, its until goroutine is until:, and the mark
-// of the scenario's end in its trace (trace.Log) and the
-// os.Stdout.Close() that end its main are nothing.
+// of the scenario's end in its trace (trace.Log), the
+// os.Stdout.Close() and the log of its CPU time (logCPUTime) that end
+// its main are nothing.
 package gofront

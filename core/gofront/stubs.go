@@ -215,8 +215,15 @@ var ErrPoolClosed error
 	// bodies are not read, but the packages must exist.
 	// trace.Log is the mark of the scenario's end in main
 	// (generatedMain).
-	"runtime/trace":         "package trace\nimport \"context\"\nfunc Log(ctx context.Context, category, message string)\n",
-	"syscall":               "package syscall\n",
+	"runtime/trace": "package trace\nimport \"context\"\nfunc Log(ctx context.Context, category, message string)\nfunc Logf(ctx context.Context, category, format string, args ...any)\n",
+	// getrusage, which startTrace's cpuTime reads.
+	"syscall": `package syscall
+type Timeval struct{ Sec, Usec int64 }
+func (tv *Timeval) Nano() int64
+type Rusage struct{ Utime, Stime Timeval }
+const RUSAGE_SELF = 0
+func Getrusage(who int, rusage *Rusage) error
+`,
 	"golang.org/x/sys/unix": "package unix\n",
 	"math/rand/v2": `package rand
 type Source interface{ Uint64() uint64 }

@@ -497,6 +497,7 @@ func (t *translator) check(f *ast.File) bool {
 var intrinsicNames = map[string]bool{
 	"compute": true, "syscallFor": true, "netRead": true, "uniform": true, "exponential": true,
 	"newPool": true, "calibrate": true, "startTrace": true, "spin": true,
+	"cpuTime": true, "logCPUTime": true,
 }
 
 // collect indexes the file's functions.

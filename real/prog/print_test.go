@@ -83,8 +83,9 @@ main:
 	// A traced program goes on while its trace stops: what is printed
 	// after main returned is not the scenario's output (done-flag's
 	// real runs printed done! when it was).
-	// It marks the scenario's end in its trace first (rtrace.EndMark...).
-	if !strings.Contains(src, "\tscenario()\n\t// main returned from the scenario: the run's window ends here.\n\ttrace.Log(context.Background(), \"schedlab\", \"scenario returned\")\n\t// main returned: what goroutines print while the trace stops is not the\n\t// scenario's output (an untraced program would have exited).\n\tos.Stdout.Close()\n}") {
+	// It marks the scenario's end in its trace first (rtrace.EndMark...),
+	// and logs its CPU time last, after the window.
+	if !strings.Contains(src, "\tscenario()\n\t// main returned from the scenario: the run's window ends here.\n\ttrace.Log(context.Background(), \"schedlab\", \"scenario returned\")\n\t// main returned: what goroutines print while the trace stops is not the\n\t// scenario's output (an untraced program would have exited).\n\tos.Stdout.Close()\n\t// The process's CPU time in the window, logged after it.\n\tlogCPUTime()\n}") {
 		t.Errorf("main does not mark the scenario's end and close stdout once scenario() returns:\n%s", src)
 	}
 	cfg := sc.Config()

@@ -115,6 +115,9 @@ func Translate(sc *scenarios.Scenario, cfg gmp.Config) (*Program, error) {
 	t := &translator{sc: sc, imports: map[string]bool{"runtime": true}}
 	if !untraced {
 		t.imports["os"], t.imports["runtime/trace"], t.imports["sync"] = true, true, true
+		// startTrace reads the process's CPU time (getrusage), which
+		// logCPUTime logs after the window with runtime/trace's Logf.
+		t.imports["context"], t.imports["syscall"], t.imports["time"] = true, true, true
 	}
 	t.flags = identifiers("flag_", sc.Flags, func(f string) string { return f })
 	if len(sc.Flags) > 0 {
@@ -193,12 +196,16 @@ func Translate(sc *scenarios.Scenario, cfg gmp.Config) (*Program, error) {
 		t.line("\tscenario()")
 		t.endMark()
 		t.closeStdout("\t", "main returned")
+		t.line("\t// The process's CPU time in the window, logged after it.")
+		t.line("\tlogCPUTime()")
 	default:
 		t.line("\tstop := startTrace()")
 		t.line("\tdefer stop()")
 		t.line("\tscenario()")
 		t.endMark()
 		t.closeStdout("\t", "main returned")
+		t.line("\t// The process's CPU time in the window, logged after it.")
+		t.line("\tlogCPUTime()")
 	}
 	t.line("}")
 	t.line("")

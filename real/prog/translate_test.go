@@ -1,6 +1,7 @@
 package prog
 
 import (
+	"fmt"
 	"go/parser"
 	"go/token"
 	"os"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/schedlab/schedlab/core/scenarios"
 	"github.com/schedlab/schedlab/internal/golden"
+	"github.com/schedlab/schedlab/real/rtrace"
 )
 
 // TestBuiltinTranslations compares each built-in's program with its golden
@@ -66,12 +68,13 @@ func TestProgramsImportOnlyWhatTheyUse(t *testing.T) {
 		notWanted []string
 	}{
 		// A traced program imports context for the mark of the
-		// scenario's end (rtrace.EndMarkCategory).
-		{src: "procs: 1\nmain: [gosched]\n", want: []string{"context", "os", "runtime", "runtime/trace", "sync"}},
-		{src: "procs: 1\nmain: [{cpu: 1ms}]\n", want: []string{"context", "os", "runtime", "runtime/trace", "sync", "time"}},
-		{src: "procs: 1\nmain: [{net: 1ms}]\n", want: []string{"context", "os", "runtime", "runtime/trace", "sync", "time", "golang.org/x/sys/unix"}, needs: []string{"golang.org/x/sys"}},
-		{src: "procs: 1\nsems: {s: 2}\nmain: [{acquire: {sem: s, n: 1}}, {release: {sem: s, n: 1}}]\n", want: []string{"context", "os", "runtime", "runtime/trace", "sync", "golang.org/x/sync/semaphore"}, needs: []string{"golang.org/x/sync"}},
-		{src: "procs: 1\npools: {p: {size: 2}}\nmain: [{submit: {pool: p, count: 3, do: [{cpu: 1ms}]}}, {wait: children}]\n", want: []string{"context", "os", "runtime", "runtime/trace", "sync", "time", ModulePath + "/pool"}},
+		// scenario's end (rtrace.EndMarkCategory), and syscall and time
+		// for the CPU time it logs after it.
+		{src: "procs: 1\nmain: [gosched]\n", want: []string{"context", "os", "runtime", "runtime/trace", "sync", "syscall", "time"}},
+		{src: "procs: 1\nmain: [{cpu: 1ms}]\n", want: []string{"context", "os", "runtime", "runtime/trace", "sync", "syscall", "time"}},
+		{src: "procs: 1\nmain: [{net: 1ms}]\n", want: []string{"context", "os", "runtime", "runtime/trace", "sync", "syscall", "time", "golang.org/x/sys/unix"}, needs: []string{"golang.org/x/sys"}},
+		{src: "procs: 1\nsems: {s: 2}\nmain: [{acquire: {sem: s, n: 1}}, {release: {sem: s, n: 1}}]\n", want: []string{"context", "os", "runtime", "runtime/trace", "sync", "syscall", "time", "golang.org/x/sync/semaphore"}, needs: []string{"golang.org/x/sync"}},
+		{src: "procs: 1\npools: {p: {size: 2}}\nmain: [{submit: {pool: p, count: 3, do: [{cpu: 1ms}]}}, {wait: children}]\n", want: []string{"context", "os", "runtime", "runtime/trace", "sync", "syscall", "time", ModulePath + "/pool"}},
 		// Untraced (a deadlock by design), it imports sync for the
 		// mutex it declares and nothing more.
 		{src: "procs: 1\nexpect: deadlock\nmutexes: [mu]\nmain: [{lock: mu}, {lock: mu}]\n", want: []string{"runtime", "sync"}},
@@ -216,5 +219,14 @@ main:
 		if !strings.Contains(src, want) {
 			t.Errorf("the program lacks %q:\n%s", want, src)
 		}
+	}
+}
+
+// The CPU time a traced program logs after its window is in the form
+// rtrace reads (rtrace.CPUTimePrefix, in the end mark's category).
+func TestTheCPUTimeLogIsTheOneRtraceReads(t *testing.T) {
+	want := fmt.Sprintf("trace.Logf(context.Background(), %q, %q, ", rtrace.EndMarkCategory, rtrace.CPUTimePrefix+"%d")
+	if !strings.Contains(helperStart, want) {
+		t.Errorf("startTrace's helpers do not log %s", want)
 	}
 }

@@ -15,6 +15,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 	"time"
 
 	"golang.org/x/exp/trace"
@@ -121,6 +123,11 @@ type Summary struct {
 	// when main returns, the program the scenario describes has exited.
 	ScenarioEnd   time.Duration
 	AfterScenario int
+	// CPUTime is the CPU time the program's process had, in user and
+	// kernel mode, from just before main entered the scenario to its end
+	// mark: the mark after it says (CPUTimePrefix). Zero in a trace
+	// without one, as a program generated before it was measured.
+	CPUTime time.Duration
 	// BeforeScenario counts the events of main, other than its start
 	// when the trace begins, before its first act in the scenario, each
 	// visited with Event.BeforeScenario: a program with an until hands
@@ -203,6 +210,12 @@ func ReadWith(r io.Reader, o Options, visit func(Event)) (*Summary, error) {
 			ended = true
 			s.ScenarioEnd = time.Duration(ev.Time() - first)
 			continue
+		}
+		if o.Scenario && ended && s.CPUTime == 0 {
+			if d, ok := cpuTimeMark(ev); ok {
+				s.CPUTime = d
+				continue
+			}
 		}
 		if ev.Kind() != trace.EventStateTransition {
 			continue
@@ -308,6 +321,40 @@ const (
 	EndMarkCategory = "schedlab"
 	EndMarkMessage  = "scenario returned"
 )
+
+// CPUTimePrefix begins the message main logs after its end mark, in
+// EndMarkCategory: the CPU time its process had from just before the
+// scenario to the mark (getrusage's user and system time), in decimal
+// nanoseconds (Summary.CPUTime).
+const CPUTimePrefix = "cpu time "
+
+// maxCPUTime bounds the CPU time a mark may give: a trace is untrusted
+// input, and no run of a scenario takes a CPU-day.
+const maxCPUTime = 24 * time.Hour
+
+// cpuTimeMark reads main's mark of its CPU time, if ev is one.
+func cpuTimeMark(ev trace.Event) (time.Duration, bool) {
+	if ev.Kind() != trace.EventLog || ev.Goroutine() != 1 {
+		return 0, false
+	}
+	l := ev.Log()
+	return parseCPUTime(l.Category, l.Message)
+}
+
+// parseCPUTime reads a log's category and message as main's mark of its
+// CPU time: only decimal digits after the prefix, a time above zero and
+// no more than maxCPUTime.
+func parseCPUTime(category, message string) (time.Duration, bool) {
+	digits, ok := strings.CutPrefix(message, CPUTimePrefix)
+	if category != EndMarkCategory || !ok || len(digits) == 0 || len(digits) > 18 || strings.Trim(digits, "0123456789") != "" {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(digits, 10, 64)
+	if err != nil || n <= 0 || time.Duration(n) > maxCPUTime {
+		return 0, false
+	}
+	return time.Duration(n), true
+}
 
 // isEndMark says whether ev is main's mark of the scenario's end.
 func isEndMark(ev trace.Event) bool {

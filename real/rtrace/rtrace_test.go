@@ -274,3 +274,64 @@ func TestMainsSetUpIsBeforeTheScenario(t *testing.T) {
 		t.Errorf("the scenario's events begin %+v, want main running as the trace begins, then its go statement", in[:min(len(in), 2)])
 	}
 }
+
+// A program schedlab real writes logs, after its end mark, the CPU time
+// its process had over the scenario (cputime-steal.trace, a traced run of
+// steal's program, whose goroutines compute on 2 Ps on a machine of 2
+// CPUs): about the window on each CPU, and never more than both CPUs'
+// whole window. A trace without the log has none.
+func TestTheCPUTimeMarkFollowsTheEndMark(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "cputime-steal.trace"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := ReadWith(bytes.NewReader(data), Options{Scenario: true}, func(Event) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.CPUTime < sum.ScenarioEnd*3/2 || sum.CPUTime > 2*sum.ScenarioEnd {
+		t.Errorf("CPU time %v over a scenario of %v on 2 busy CPUs", sum.CPUTime, sum.ScenarioEnd)
+	}
+	// Read as a whole, not as a scenario, the marks are not looked for.
+	whole, err := Read(bytes.NewReader(data), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if whole.CPUTime != 0 {
+		t.Errorf("CPU time %v outside a scenario's reading", whole.CPUTime)
+	}
+	old, err := os.ReadFile(filepath.Join("testdata", "endmark-timer-2p.trace"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum, err := ReadWith(bytes.NewReader(old), Options{Scenario: true}, func(Event) {}); err != nil || sum.CPUTime != 0 {
+		t.Errorf("a trace without the mark: CPU time %v, %v", sum.CPUTime, err)
+	}
+}
+
+// Only a message of the prefix and decimal digits, in the end mark's
+// category, is a CPU time, and only a positive one under a day: a trace
+// is untrusted input.
+func TestACPUTimeMarkIsDigitsOnly(t *testing.T) {
+	if d, ok := parseCPUTime(EndMarkCategory, CPUTimePrefix+"88017000"); !ok || d != 88017*time.Microsecond {
+		t.Errorf("a mark of 88017000: %v, %v", d, ok)
+	}
+	for _, c := range []struct{ category, message string }{
+		{"other", CPUTimePrefix + "1000"},
+		{EndMarkCategory, "cpu time"},
+		{EndMarkCategory, CPUTimePrefix},
+		{EndMarkCategory, CPUTimePrefix + "-5"},
+		{EndMarkCategory, CPUTimePrefix + "+5"},
+		{EndMarkCategory, CPUTimePrefix + "0"},
+		{EndMarkCategory, CPUTimePrefix + "12 34"},
+		{EndMarkCategory, CPUTimePrefix + "1e9"},
+		{EndMarkCategory, CPUTimePrefix + "\x1b[2J1"},
+		{EndMarkCategory, CPUTimePrefix + "999999999999999999"},
+		{EndMarkCategory, CPUTimePrefix + "9999999999999999999999"},
+		{EndMarkCategory, CPUTimePrefix + "86400000000001"},
+	} {
+		if d, ok := parseCPUTime(c.category, c.message); ok {
+			t.Errorf("%q %q read as a CPU time of %v", c.category, c.message, d)
+		}
+	}
+}
