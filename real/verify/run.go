@@ -267,6 +267,13 @@ func Scenario(ctx context.Context, sc *scenarios.Scenario, o Options) (*Report, 
 	if n := busyNote(rep, model, real); n != "" {
 		rep.Notes = append(rep.Notes, n)
 	}
+	cpus := 0
+	if cfg.CPUs > 0 && cfg.CPUs < cfg.Procs {
+		cpus = cfg.CPUs
+	}
+	if n := cpuNote(rep, model, real, cpus); n != "" {
+		rep.Notes = append(rep.Notes, n)
+	}
 	if n := preemptNote(rep, model, real); n != "" {
 		rep.Notes = append(rep.Notes, n)
 	}
@@ -518,6 +525,55 @@ func busyNote(rep *Report, model, real []Observables) string {
 	}
 	return fmt.Sprintf(makespanNote+"on its one P the real runs ran the scenario's goroutines for a median %s, the model's for %s, which is %.0f%% of the %s between the two makespans: what the goroutines do and the runtime's calls they make (go statements, channel operations, writes) took %s the model's costs say, not the scheduler's order",
 		shortDuration(realB), shortDuration(modelB), 100*min(float64(explained)/float64(diff), 1), shortDuration(max(diff, -diff)), than)
+}
+
+// cpuNote says, for a scenario whose Ps share fewer CPUs (cpus, 0 where
+// every M has one) and whose makespan differs, how much of the
+// difference is the CPU time the program's threads used, if that
+// accounts for at least half of it: with more Ps than CPUs the CPUs stay
+// busy, and the window is about the CPU time the program needs over the
+// CPUs, so a difference there is in what the goroutines and the runtime
+// do, timed by the model's costs and the calibrated CPU work, not in the
+// scheduler's order. It gives the share of the CPUs each side had over
+// its window as well: a real program that had less of them than the
+// model's lost them to the machine's other programs. Only the runs that
+// measured their CPU time are taken (Observables.CPUTime; a recording
+// made before has none). A real thread still running when main reads
+// the process's time counts only to its last scheduler tick (4ms at this
+// machine's 250Hz), so the real figure can be short by that much for
+// each; at the end of a window that waited for its goroutines the
+// program's threads have mostly stopped.
+func cpuNote(rep *Report, model, real []Observables, cpus int) string {
+	row := rep.row("makespan")
+	if cpus <= 0 || row == nil || row.Outcome != "lower" && row.Outcome != "higher" {
+		return ""
+	}
+	var measured []Observables
+	for _, o := range real {
+		if o.CPUTime > 0 {
+			measured = append(measured, o)
+		}
+	}
+	used := func(o Observables) float64 { return float64(o.CPUTime) }
+	share := func(o Observables) float64 {
+		return float64(o.CPUTime) / (float64(cpus) * (float64(o.Makespan) + float64(o.RuntimeDelay)))
+	}
+	realC, ok := medianOfTraced(measured, used)
+	modelC, ok2 := medianOfTraced(model, used)
+	realShare, _ := medianOf(measured, share)
+	modelShare, _ := medianOf(model, share)
+	diff := time.Duration(row.RealMedian - row.Model)
+	explained := (realC - modelC) / time.Duration(cpus)
+	if !ok || !ok2 || modelC <= 0 || diff == 0 || float64(explained)/float64(diff) < 0.5 {
+		return ""
+	}
+	more := "more"
+	if diff < 0 {
+		more = "less"
+	}
+	return fmt.Sprintf(makespanNote+"the real program's threads ran on the machine's %d CPUs for a median %s, the model's for %s: %s over the %d is %.0f%% of the %s between the two makespans (%d of the %d real runs measured it); what the goroutines and the runtime did took %s CPU time than the model's costs and the calibrated CPU work say, not the scheduler's order. The real program had the CPUs for a median %.1f%% of its window, the model's %.1f%%",
+		cpus, shortDuration(realC), shortDuration(modelC), shortDuration(max(realC-modelC, modelC-realC)), cpus, 100*min(float64(explained)/float64(diff), 1),
+		shortDuration(max(diff, -diff)), len(measured), len(real), more, 100*realShare, 100*modelShare)
 }
 
 // startsFactor is how many times the real runs' P starts the model's

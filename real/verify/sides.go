@@ -71,6 +71,7 @@ func Model(prog *gmp.Program, cfg gmp.Config) (Observables, gmp.End, error) {
 	}
 	obs := rec.Observables()
 	obs.Output = output
+	obs.CPUTime, _ = m.CPUTimes()
 	return obs, end, nil
 }
 
@@ -99,6 +100,7 @@ func realUntil(trace io.Reader, procs int, until time.Duration) (Observables, *r
 	obs := rec.Observables()
 	obs.RuntimeSyscall = sum.RuntimeSyscall
 	obs.RuntimeStarts = sum.RuntimeStarts
+	obs.CPUTime = sum.CPUTime
 	return obs, sum, nil
 }
 

@@ -88,3 +88,51 @@ func TestBusyNoteNamesTheRunningTime(t *testing.T) {
 		t.Errorf("a note on two Ps: %q", n)
 	}
 }
+
+// Where 4 Ps share 2 CPUs, the note names the CPU time the program's
+// threads used, over the CPUs, when it makes at least half of the
+// makespans' difference, and the share of the CPUs each side had; it
+// says nothing where every M has a CPU, nor when too little of the
+// difference is CPU time, and takes only the real runs that measured it.
+func TestCPUNoteNamesTheCPUTime(t *testing.T) {
+	ms := time.Millisecond
+	runs := func(makespan, cpu time.Duration) []Observables {
+		o := Observables{Makespan: makespan, Utilisation: 0.9, CPUTime: cpu}
+		return []Observables{o, o, o}
+	}
+	rep := &Report{Procs: 4, Seeds: []uint64{1}, Runs: 3}
+	rep.Rows = []Row{{Observable: "makespan", Outcome: "lower", Model: float64(560 * ms), RealMedian: float64(580 * ms)}}
+	model := runs(560*ms, 1118*ms)
+	// 1158ms against 1118ms over 2 CPUs: 20ms, the whole difference; the
+	// real runs had 1158/1160 of the CPUs, the model's 1118/1120.
+	note := cpuNote(rep, model, runs(580*ms, 1158*ms), 2)
+	for _, want := range []string{
+		"makespan: the real program's threads ran on the machine's 2 CPUs for a median 1.16s, the model's for 1.12s: 40ms over the 2 is 100% of the 20ms between the two makespans (3 of the 3 real runs measured it)",
+		"took more CPU time than the model's costs",
+		"The real program had the CPUs for a median 99.8% of its window, the model's 99.8%",
+	} {
+		if !strings.Contains(note, want) {
+			t.Errorf("note %q\nwant it to hold %q", note, want)
+		}
+	}
+	if n := cpuNote(rep, model, runs(580*ms, 1158*ms), 0); n != "" {
+		t.Errorf("a note where every M has a CPU: %q", n)
+	}
+	// 8ms more over 2 CPUs is 4ms of the 20ms: not why.
+	if n := cpuNote(rep, model, runs(580*ms, 1126*ms), 2); n != "" {
+		t.Errorf("a note for a fifth of the difference: %q", n)
+	}
+	// Runs recorded before the CPU time was measured are left out.
+	mixed := append(runs(580*ms, 0), runs(580*ms, 1158*ms)[0])
+	if n := cpuNote(rep, model, mixed, 2); !strings.Contains(n, "(1 of the 4 real runs measured it)") {
+		t.Errorf("with one run measured: %q", n)
+	}
+	if n := cpuNote(rep, model, runs(580*ms, 0), 2); n != "" {
+		t.Errorf("a note with no real run measured: %q", n)
+	}
+	// The model slower, using more CPU time.
+	rep.Rows[0] = Row{Observable: "makespan", Outcome: "higher", Model: float64(600 * ms), RealMedian: float64(580 * ms)}
+	if n := cpuNote(rep, runs(600*ms, 1198*ms), runs(580*ms, 1158*ms), 2); !strings.Contains(n, "took less CPU time than the model's") {
+		t.Errorf("a model slower: note %q", n)
+	}
+}
