@@ -601,7 +601,7 @@ func (t *translator) intrinsic(name string, args []value, x *ast.CallExpr) []val
 	case "spin":
 		return []value{unknown("spin's result")}
 	}
-	return nil // calibrate, cpuTime, logCPUTime
+	return nil // calibrate, logCPUTime
 }
 
 // generatedMain finds, in the main of a program schedlab real wrote, the

@@ -61,3 +61,11 @@ func TestEndMarkCategoryIsRtraces(t *testing.T) {
 		t.Errorf("the front end skips trace.Log of %q; real writes %q", rtraceEndMarkCategory, rtrace.EndMarkCategory)
 	}
 }
+
+// The front end's stubs stand at the paths where real's programs import
+// their own packages.
+func TestGeneratedPackagePathsAreReals(t *testing.T) {
+	if poolImport != prog.ModulePath+"/pool" || cputimeImport != prog.ModulePath+"/cputime" {
+		t.Errorf("the front end stubs %q and %q; real's module is %q", poolImport, cputimeImport, prog.ModulePath)
+	}
+}

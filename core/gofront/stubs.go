@@ -216,14 +216,10 @@ var ErrPoolClosed error
 	// trace.Log is the mark of the scenario's end in main
 	// (generatedMain).
 	"runtime/trace": "package trace\nimport \"context\"\nfunc Log(ctx context.Context, category, message string)\nfunc Logf(ctx context.Context, category, format string, args ...any)\n",
-	// getrusage, which startTrace's cpuTime reads.
-	"syscall": `package syscall
-type Timeval struct{ Sec, Usec int64 }
-func (tv *Timeval) Nano() int64
-type Rusage struct{ Utime, Stime Timeval }
-const RUSAGE_SELF = 0
-func Getrusage(who int, rusage *Rusage) error
-`,
+	"syscall":       "package syscall\n",
+	// The copy of package cputime (internal/cputime) a traced program
+	// schedlab real writes reads its CPU time with.
+	cputimeImport:           "package cputime\nimport \"time\"\nfunc Process() (time.Duration, bool)\n",
 	"golang.org/x/sys/unix": "package unix\n",
 	"math/rand/v2": `package rand
 type Source interface{ Uint64() uint64 }
@@ -238,8 +234,12 @@ func (r *Rand) ExpFloat64() float64
 }
 
 // poolImport is the import path of package pool in a program schedlab
-// real writes (realprog.ModulePath + "/pool").
-const poolImport = "schedlabreal/pool"
+// real writes (realprog.ModulePath + "/pool"), cputimeImport that of
+// package cputime.
+const (
+	poolImport    = "schedlabreal/pool"
+	cputimeImport = "schedlabreal/cputime"
+)
 
 const poolStub = `package pool
 import "time"

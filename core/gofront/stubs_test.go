@@ -11,7 +11,7 @@ import (
 // what only the helpers of a program schedlab real wrote use (their
 // bodies are not read).
 func TestGoStubsAreInTheTable(t *testing.T) {
-	helpersOnly := []string{"runtime/trace", "syscall", "golang.org/x/sys/unix", "math/rand/v2"}
+	helpersOnly := []string{"runtime/trace", "syscall", "golang.org/x/sys/unix", "math/rand/v2", cputimeImport}
 	helperFuncs := []string{"os.Create", "os.NewFile", "(*os.File).Close", "(*os.File).Read", "(*" + poolImport + ".Pool).Running", "(*" + poolImport + ".Pool).Release"}
 	for path := range stubSources {
 		if slices.Contains(helpersOnly, path) {

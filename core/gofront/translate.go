@@ -415,7 +415,7 @@ func (t *translator) imports(f *ast.File) {
 // helpers of a program schedlab real wrote import.
 func generatedOnlyPackage(path string) bool {
 	switch path {
-	case "runtime/trace", "syscall", "golang.org/x/sys/unix", "math/rand/v2", poolImport:
+	case "runtime/trace", "syscall", "golang.org/x/sys/unix", "math/rand/v2", poolImport, cputimeImport:
 		return true
 	}
 	return false
@@ -497,7 +497,7 @@ func (t *translator) check(f *ast.File) bool {
 var intrinsicNames = map[string]bool{
 	"compute": true, "syscallFor": true, "netRead": true, "uniform": true, "exponential": true,
 	"newPool": true, "calibrate": true, "startTrace": true, "spin": true,
-	"cpuTime": true, "logCPUTime": true,
+	"logCPUTime": true,
 }
 
 // collect indexes the file's functions.

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/schedlab/schedlab/core/pool"
+	"github.com/schedlab/schedlab/internal/cputime"
 	"github.com/schedlab/schedlab/internal/table"
 )
 
@@ -83,8 +84,8 @@ func goMinor(v string) (int, bool) {
 const schedlabPoolPath = "github.com/schedlab/schedlab/core/pool"
 
 // Write writes prog into dir as a module that tc's go build builds:
-// main.go, go.mod and, when the program submits to a pool, a copy of
-// package pool.
+// main.go, go.mod, when the program is traced a copy of package cputime,
+// and when it submits to a pool a copy of package pool.
 //
 // go.mod's go line is tc's own release, as go mod init writes it. The
 // line sets the program's default GODEBUG: a module that says go 1.22,
@@ -112,26 +113,20 @@ func Write(dir string, prog *Program, tc Toolchain) error {
 		mod.WriteString(")\n")
 	}
 	files := map[string][]byte{"go.mod": mod.Bytes(), "main.go": prog.Main}
+	if !prog.Untraced {
+		// Package cputime, which a traced program's startTrace and
+		// logCPUTime read.
+		if err := copySource(files, dir, "cputime", cputime.Source, nil); err != nil {
+			return err
+		}
+	}
 	if prog.UsesPool {
 		// Package pool and the decisions it imports, at this module's
 		// path instead of schedlab's.
-		err := fs.WalkDir(pool.Source, ".", func(name string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return err
-			}
-			b, err := pool.Source.ReadFile(name)
-			if err != nil {
-				return err
-			}
-			b = bytes.ReplaceAll(b, []byte(`"`+schedlabPoolPath), []byte(`"`+ModulePath+"/pool"))
-			path := filepath.Join(dir, "pool", filepath.FromSlash(name))
-			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-				return err
-			}
-			files[filepath.Join("pool", filepath.FromSlash(name))] = b
-			return nil
-		})
-		if err != nil {
+		rewrite := func(b []byte) []byte {
+			return bytes.ReplaceAll(b, []byte(`"`+schedlabPoolPath), []byte(`"`+ModulePath+"/pool"))
+		}
+		if err := copySource(files, dir, "pool", pool.Source, rewrite); err != nil {
 			return err
 		}
 	}
@@ -141,6 +136,29 @@ func Write(dir string, prog *Program, tc Toolchain) error {
 		}
 	}
 	return nil
+}
+
+// copySource adds the files of src to files under the folder sub, each
+// through rewrite if there is one, and makes their folders in dir.
+func copySource(files map[string][]byte, dir, sub string, src fs.FS, rewrite func([]byte) []byte) error {
+	return fs.WalkDir(src, ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(src, name)
+		if err != nil {
+			return err
+		}
+		if rewrite != nil {
+			b = rewrite(b)
+		}
+		path := filepath.Join(sub, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(path)), 0o755); err != nil {
+			return err
+		}
+		files[path] = b
+		return nil
+	})
 }
 
 // Build builds the module in dir into dir/prog and returns the binary's

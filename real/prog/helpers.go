@@ -37,7 +37,7 @@ func startTrace() (stop func()) {
 		panic(err)
 	}
 	var once sync.Once
-	cpuAtStart = cpuTime()
+	cpuAtStart, _ = cputime.Process()
 	return func() {
 		once.Do(func() {
 			trace.Stop()
@@ -51,21 +51,12 @@ func startTrace() (stop func()) {
 // cpuAtStart is the process's CPU time as the scenario starts.
 var cpuAtStart time.Duration
 
-// cpuTime is how long the process's threads have run on a CPU so far, in
-// user and kernel mode. getrusage is a system call the runtime does not
-// trace.
-func cpuTime() time.Duration {
-	var u syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &u) != nil {
-		return 0
-	}
-	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
-}
-
 // logCPUTime logs, after the run's window, the CPU time the process had
-// in it, in nanoseconds.
+// in it, in nanoseconds, where it can be read.
 func logCPUTime() {
-	trace.Logf(context.Background(), "schedlab", "cpu time %d", int64(cpuTime()-cpuAtStart))
+	if now, ok := cputime.Process(); ok {
+		trace.Logf(context.Background(), "schedlab", "cpu time %d", int64(now-cpuAtStart))
+	}
 }
 `
 

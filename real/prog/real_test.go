@@ -201,7 +201,7 @@ func TestWriteMakesAModule(t *testing.T) {
 	if mod, err := os.ReadFile(filepath.Join(dir, "go.mod")); err != nil || !bytes.Contains(mod, []byte("\ngo 1.26\n")) {
 		t.Errorf("go.mod for go1.26.3 (%v):\n%s\nwant its go line to be go 1.26", err, mod)
 	}
-	for _, f := range []string{"go.mod", "main.go", "pool/pool.go", "pool/core.go", "pool/decide/decide.go"} {
+	for _, f := range []string{"go.mod", "main.go", "pool/pool.go", "pool/core.go", "pool/decide/decide.go", "cputime/cputime_unix.go", "cputime/cputime_other.go"} {
 		b, err := os.ReadFile(filepath.Join(dir, f))
 		if err != nil {
 			t.Errorf("Write left out %s: %v", f, err)
@@ -213,8 +213,49 @@ func TestWriteMakesAModule(t *testing.T) {
 			t.Errorf("%s still imports a package of schedlab's module", f)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, "pool", "source.go")); err == nil {
-		t.Error("Write copied pool/source.go, which embeds files for schedlab, not for the program")
+	for _, pkg := range []string{"pool", "cputime"} {
+		if _, err := os.Stat(filepath.Join(dir, pkg, "source.go")); err == nil {
+			t.Errorf("Write copied %s/source.go, which embeds files for schedlab, not for the program", pkg)
+		}
+	}
+	// An untraced program logs no CPU time and gets no cputime.
+	sc, err = scenarios.Parse("d.yaml", []byte("procs: 1\nexpect: deadlock\nchans: {c: 0}\nmain: [{recv: c}]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if program, err = prog.Translate(sc, sc.Config()); err != nil {
+		t.Fatal(err)
+	}
+	dir = t.TempDir()
+	if err := prog.Write(dir, program, prog.Toolchain{Path: "go", Version: "go1.26.3"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "cputime")); err == nil {
+		t.Error("Write gave an untraced program package cputime")
+	}
+}
+
+// A traced program reads its CPU time through package cputime, so that it
+// builds where there is no getrusage: on Windows too, as it did before.
+func TestTracedProgramBuildsForWindows(t *testing.T) {
+	ctx, tc := withGo(t)
+	sc, err := scenarios.Load("burst")
+	if err != nil {
+		t.Fatal(err)
+	}
+	program, err := prog.Translate(sc, sc.Config())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := prog.Write(dir, program, tc); err != nil {
+		t.Fatal(err)
+	}
+	build := exec.CommandContext(ctx, tc.Path, "build", "-o", filepath.Join(t.TempDir(), "prog.exe"), ".")
+	build.Dir = dir
+	build.Env = append(os.Environ(), "GOOS=windows", "GOARCH=amd64", "CGO_ENABLED=0", "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Errorf("go build for windows: %v\n%s", err, out)
 	}
 }
 

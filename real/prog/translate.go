@@ -115,9 +115,10 @@ func Translate(sc *scenarios.Scenario, cfg gmp.Config) (*Program, error) {
 	t := &translator{sc: sc, imports: map[string]bool{"runtime": true}}
 	if !untraced {
 		t.imports["os"], t.imports["runtime/trace"], t.imports["sync"] = true, true, true
-		// startTrace reads the process's CPU time (getrusage), which
-		// logCPUTime logs after the window with runtime/trace's Logf.
-		t.imports["context"], t.imports["syscall"], t.imports["time"] = true, true, true
+		// startTrace reads the process's CPU time (package cputime),
+		// which logCPUTime logs after the window with runtime/trace's
+		// Logf.
+		t.imports["context"], t.imports["time"] = true, true
 	}
 	t.flags = identifiers("flag_", sc.Flags, func(f string) string { return f })
 	if len(sc.Flags) > 0 {
@@ -238,6 +239,10 @@ func Translate(sc *scenarios.Scenario, cfg gmp.Config) (*Program, error) {
 		if strings.Contains(imp, ".") {
 			t.line("\t%q", imp)
 		}
+	}
+	// The module's own packages, which Write copies in.
+	if !untraced {
+		t.line("\t%q", ModulePath+"/cputime")
 	}
 	if t.usesPool {
 		t.line("\t%q", ModulePath+"/pool")

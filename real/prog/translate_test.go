@@ -68,13 +68,13 @@ func TestProgramsImportOnlyWhatTheyUse(t *testing.T) {
 		notWanted []string
 	}{
 		// A traced program imports context for the mark of the
-		// scenario's end (rtrace.EndMarkCategory), and syscall and time
-		// for the CPU time it logs after it.
-		{src: "procs: 1\nmain: [gosched]\n", want: []string{"context", "os", "runtime", "runtime/trace", "sync", "syscall", "time"}},
-		{src: "procs: 1\nmain: [{cpu: 1ms}]\n", want: []string{"context", "os", "runtime", "runtime/trace", "sync", "syscall", "time"}},
-		{src: "procs: 1\nmain: [{net: 1ms}]\n", want: []string{"context", "os", "runtime", "runtime/trace", "sync", "syscall", "time", "golang.org/x/sys/unix"}, needs: []string{"golang.org/x/sys"}},
-		{src: "procs: 1\nsems: {s: 2}\nmain: [{acquire: {sem: s, n: 1}}, {release: {sem: s, n: 1}}]\n", want: []string{"context", "os", "runtime", "runtime/trace", "sync", "syscall", "time", "golang.org/x/sync/semaphore"}, needs: []string{"golang.org/x/sync"}},
-		{src: "procs: 1\npools: {p: {size: 2}}\nmain: [{submit: {pool: p, count: 3, do: [{cpu: 1ms}]}}, {wait: children}]\n", want: []string{"context", "os", "runtime", "runtime/trace", "sync", "syscall", "time", ModulePath + "/pool"}},
+		// scenario's end (rtrace.EndMarkCategory), and time and the
+		// module's cputime for the CPU time it logs after it.
+		{src: "procs: 1\nmain: [gosched]\n", want: []string{"context", "os", "runtime", "runtime/trace", "sync", "time", ModulePath + "/cputime"}},
+		{src: "procs: 1\nmain: [{cpu: 1ms}]\n", want: []string{"context", "os", "runtime", "runtime/trace", "sync", "time", ModulePath + "/cputime"}},
+		{src: "procs: 1\nmain: [{net: 1ms}]\n", want: []string{"context", "os", "runtime", "runtime/trace", "sync", "time", "golang.org/x/sys/unix", ModulePath + "/cputime"}, needs: []string{"golang.org/x/sys"}},
+		{src: "procs: 1\nsems: {s: 2}\nmain: [{acquire: {sem: s, n: 1}}, {release: {sem: s, n: 1}}]\n", want: []string{"context", "os", "runtime", "runtime/trace", "sync", "time", "golang.org/x/sync/semaphore", ModulePath + "/cputime"}, needs: []string{"golang.org/x/sync"}},
+		{src: "procs: 1\npools: {p: {size: 2}}\nmain: [{submit: {pool: p, count: 3, do: [{cpu: 1ms}]}}, {wait: children}]\n", want: []string{"context", "os", "runtime", "runtime/trace", "sync", "time", ModulePath + "/cputime", ModulePath + "/pool"}},
 		// Untraced (a deadlock by design), it imports sync for the
 		// mutex it declares and nothing more.
 		{src: "procs: 1\nexpect: deadlock\nmutexes: [mu]\nmain: [{lock: mu}, {lock: mu}]\n", want: []string{"runtime", "sync"}},

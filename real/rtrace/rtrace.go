@@ -124,8 +124,8 @@ type Summary struct {
 	ScenarioEnd   time.Duration
 	AfterScenario int
 	// CPUTime is the CPU time the program's process had, in user and
-	// kernel mode, from just before main entered the scenario to its end
-	// mark: the mark after it says (CPUTimePrefix). Zero in a trace
+	// kernel mode, from just before main entered the scenario to just
+	// after its end mark, which main logs after the mark (CPUTimePrefix). Zero in a trace
 	// without one, as a program generated before it was measured.
 	CPUTime time.Duration
 	// BeforeScenario counts the events of main, other than its start

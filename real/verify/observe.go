@@ -90,11 +90,12 @@ type Observables struct {
 	WokenAway *int `json:"woken_away,omitempty"`
 	// CPUTime is the CPU time the program had over the window: of a real
 	// run, its process's, from just before main entered the scenario to
-	// its end mark (rtrace.Summary.CPUTime); of the model's, its threads'
-	// on the CPUs it models (gmp.Machine.CPUTimes), none where every M
-	// has a CPU of its own. Not compared: where the Ps share fewer CPUs,
-	// the share of them the program had says why a makespan differs
-	// (cpuShareNote). Zero in a recording made before it was measured.
+	// just after its end mark (rtrace.Summary.CPUTime); of the model's,
+	// its threads' on the CPUs it models (gmp.Machine.CPUTimes), none
+	// where every M has a CPU of its own. Not compared: where the Ps
+	// share fewer CPUs, it says why a makespan differs (cpuNote). Zero in
+	// a recording made before it was measured, or on a system without
+	// getrusage.
 	CPUTime time.Duration `json:"cpu_ns,omitempty"`
 	// FirstPreempt is how far into the window the first slice was
 	// preempted (0: none was). Not compared: it says why a makespan
