@@ -188,14 +188,8 @@ func TestWriteMakesAModule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	program, err := prog.Translate(sc, sc.Config())
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if err := prog.Write(dir, program, prog.Toolchain{Path: "go", Version: "go1.26.3"}); err != nil {
-		t.Fatal(err)
-	}
+	go126 := prog.Toolchain{Path: "go", Version: "go1.26.3"}
+	dir := written(t, sc, go126)
 	// The go line is the toolchain's release, so that the program runs
 	// with that release's default GODEBUG (Write says why).
 	if mod, err := os.ReadFile(filepath.Join(dir, "go.mod")); err != nil || !bytes.Contains(mod, []byte("\ngo 1.26\n")) {
@@ -223,16 +217,23 @@ func TestWriteMakesAModule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if program, err = prog.Translate(sc, sc.Config()); err != nil {
-		t.Fatal(err)
-	}
-	dir = t.TempDir()
-	if err := prog.Write(dir, program, prog.Toolchain{Path: "go", Version: "go1.26.3"}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "cputime")); err == nil {
+	if _, err := os.Stat(filepath.Join(written(t, sc, go126), "cputime")); err == nil {
 		t.Error("Write gave an untraced program package cputime")
 	}
+}
+
+// written is the folder Write wrote sc's program into for tc.
+func written(t *testing.T, sc *scenarios.Scenario, tc prog.Toolchain) string {
+	t.Helper()
+	program, err := prog.Translate(sc, sc.Config())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := prog.Write(dir, program, tc); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
 
 // A traced program reads its CPU time through package cputime, so that it
@@ -243,16 +244,8 @@ func TestTracedProgramBuildsForWindows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	program, err := prog.Translate(sc, sc.Config())
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if err := prog.Write(dir, program, tc); err != nil {
-		t.Fatal(err)
-	}
 	build := exec.CommandContext(ctx, tc.Path, "build", "-o", filepath.Join(t.TempDir(), "prog.exe"), ".")
-	build.Dir = dir
+	build.Dir = written(t, sc, tc)
 	build.Env = append(os.Environ(), "GOOS=windows", "GOARCH=amd64", "CGO_ENABLED=0", "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Errorf("go build for windows: %v\n%s", err, out)
