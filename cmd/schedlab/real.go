@@ -309,7 +309,8 @@ was ready, the spread of the first preemption, on one P the time the
 goroutines ran, the switches' share of the P time, the running past the
 model's longest slice, how often a P was started, the goroutines a timer
 or the poller woke onto another P, and, where the Ps share fewer CPUs,
-the CPU time the program used (a real program logs its own).
+the CPU time the program used (a real program logs its own). Where none
+of them makes half the difference, the line says so.
 The rank test's count grows with --seeds, since more seeds tell smaller
 shifts apart; this one does not, and with --control the control is
 counted the same way. It does fall with --runs: a band drawn from n runs

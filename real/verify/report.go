@@ -544,8 +544,12 @@ func WriteSummary(w io.Writer, reps []*Report) error {
 			if row != nil && row.outside() {
 				nOutside++
 				outside = append(outside, fmt.Sprintf("  %s: %s %s", safetext.Term(r.Scenario), row.Observable, row.outsideWords()))
-				for _, why := range r.why(row.Observable) {
+				whys := r.why(row.Observable)
+				for _, why := range whys {
 					outside = append(outside, "    why: "+why)
+				}
+				if len(whys) == 0 {
+					outside = append(outside, "    why: "+noWhy(row.Observable))
 				}
 			}
 			if row != nil {
@@ -675,12 +679,14 @@ func (row *Row) outside() bool {
 
 // makespanNote, useNote and migrationsNote begin the notes that measure
 // why an observable differs: the time a P stood idle while a goroutine
-// was ready, the first preemption's spread and, on one P, the goroutines'
-// running time (strandedNote, preemptNote, busyNote, for the makespan),
-// the switches' share of the P time and the running past the model's
-// longest slice (switchNote, sliceNote, for the P use), and the
-// Ps' starts (startsNote, for the migrations). noteKeys finds them by the
-// observable.
+// was ready, the first preemption's spread, on one P the goroutines'
+// running time and, where the Ps share fewer CPUs, the CPU time the
+// program used (strandedNote, preemptNote, busyNote, cpuNote, for the
+// makespan), the switches' share of the P time, the running past the
+// model's longest slice and the Ps idle beside a ready goroutine
+// (switchNote, sliceNote, idleNote, for the P use), and the Ps' starts
+// and the timers' goroutines moved (startsNote, wokenNote, for the
+// migrations). noteKeys finds them by the observable.
 const (
 	makespanNote   = "makespan: "
 	useNote        = "P use: "
@@ -688,6 +694,16 @@ const (
 )
 
 var noteKeys = map[string]string{"makespan": makespanNote, "P utilisation": useNote, "P migrations": migrationsNote}
+
+// noWhy is the summary's line under an observable outside the real
+// distribution that no note explains: verify says that it looked, and
+// found nothing, rather than leave the verdict bare.
+func noWhy(observable string) string {
+	if _, ok := noteKeys[observable]; ok {
+		return "not found: none of what verify measures makes half the difference (schedlab verify --help lists them)"
+	}
+	return "not found: verify measures nothing behind this observable"
+}
 
 // why is what the report's notes on observable measured, each note's
 // words before its explanation, for the summary to set under the

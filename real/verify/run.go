@@ -560,20 +560,32 @@ func cpuNote(rep *Report, model, real []Observables, cpus int) string {
 	}
 	realC, ok := medianOfTraced(measured, used)
 	modelC, ok2 := medianOfTraced(model, used)
+	// The makespan of the same runs: in a pool of series, only some
+	// measured their CPU time.
+	realM, _ := medianOfTraced(measured, func(o Observables) float64 { return float64(o.Makespan) })
 	realShare, _ := medianOf(measured, share)
 	modelShare, _ := medianOf(model, share)
-	diff := time.Duration(row.RealMedian - row.Model)
+	diff := realM - time.Duration(row.Model)
 	explained := (realC - modelC) / time.Duration(cpus)
-	if !ok || !ok2 || modelC <= 0 || diff == 0 || float64(explained)/float64(diff) < 0.5 {
+	if !ok || !ok2 || modelC <= 0 || diff == 0 || (diff > 0) != (row.Outcome == "lower") || float64(explained)/float64(diff) < 0.5 {
 		return ""
 	}
 	more := "more"
 	if diff < 0 {
 		more = "less"
 	}
-	return fmt.Sprintf(makespanNote+"the real program's threads ran on the machine's %d CPUs for a median %s, the model's for %s: %s over the %d is %.0f%% of the %s between the two makespans (%d of the %d real runs measured it); what the goroutines and the runtime did took %s CPU time than the model's costs and the calibrated CPU work say, not the scheduler's order. The real program had the CPUs for a median %.1f%% of its window, the model's %.1f%%",
+	return fmt.Sprintf(makespanNote+"the real program's threads ran on the machine's %d CPUs for a median %s, the model's for %s, and the %s between them over the %d CPUs is %.0f%% of the %s between the two makespans (%s): what the goroutines and the runtime did took %s CPU time than the model's costs and the calibrated CPU work say, not the scheduler's order. The real program had the CPUs for a median %.1f%% of its window, the model's %.1f%%",
 		cpus, shortDuration(realC), shortDuration(modelC), shortDuration(max(realC-modelC, modelC-realC)), cpus, 100*min(float64(explained)/float64(diff), 1),
-		shortDuration(max(diff, -diff)), len(measured), len(real), more, 100*realShare, 100*modelShare)
+		shortDuration(max(diff, -diff)), measuredWords(len(measured), len(real)), more, 100*realShare, 100*modelShare)
+}
+
+// measuredWords says which real runs a note's figures are of, n of all
+// having measured them.
+func measuredWords(n, all int) string {
+	if n == all {
+		return fmt.Sprintf("all %d real runs measured it", all)
+	}
+	return fmt.Sprintf("of the %d of the %d real runs that measured it, their makespan's median against the model's", n, all)
 }
 
 // startsFactor is how many times the real runs' P starts the model's

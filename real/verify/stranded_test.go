@@ -107,7 +107,7 @@ func TestCPUNoteNamesTheCPUTime(t *testing.T) {
 	// real runs had 1158/1160 of the CPUs, the model's 1118/1120.
 	note := cpuNote(rep, model, runs(580*ms, 1158*ms), 2)
 	for _, want := range []string{
-		"makespan: the real program's threads ran on the machine's 2 CPUs for a median 1.16s, the model's for 1.12s: 40ms over the 2 is 100% of the 20ms between the two makespans (3 of the 3 real runs measured it)",
+		"makespan: the real program's threads ran on the machine's 2 CPUs for a median 1.16s, the model's for 1.12s, and the 40ms between them over the 2 CPUs is 100% of the 20ms between the two makespans (all 3 real runs measured it): ",
 		"took more CPU time than the model's costs",
 		"The real program had the CPUs for a median 99.8% of its window, the model's 99.8%",
 	} {
@@ -122,10 +122,16 @@ func TestCPUNoteNamesTheCPUTime(t *testing.T) {
 	if n := cpuNote(rep, model, runs(580*ms, 1126*ms), 2); n != "" {
 		t.Errorf("a note for a fifth of the difference: %q", n)
 	}
-	// Runs recorded before the CPU time was measured are left out.
-	mixed := append(runs(580*ms, 0), runs(580*ms, 1158*ms)[0])
-	if n := cpuNote(rep, model, mixed, 2); !strings.Contains(n, "(1 of the 4 real runs measured it)") {
+	// Runs recorded before the CPU time was measured are left out, and
+	// the makespans compared are those of the runs that measured it.
+	mixed := append(runs(600*ms, 0), runs(580*ms, 1158*ms)[0])
+	if n := cpuNote(rep, model, mixed, 2); !strings.Contains(n, "is 100% of the 20ms between the two makespans (of the 1 of the 4 real runs that measured it, their makespan's median against the model's)") {
 		t.Errorf("with one run measured: %q", n)
+	}
+	// The runs that measured it finished before the model: their CPU
+	// time cannot say why the others finished after it.
+	if n := cpuNote(rep, model, append(runs(600*ms, 0), runs(550*ms, 1158*ms)...), 2); n != "" {
+		t.Errorf("a note for measured runs faster than the model: %q", n)
 	}
 	if n := cpuNote(rep, model, runs(580*ms, 0), 2); n != "" {
 		t.Errorf("a note with no real run measured: %q", n)

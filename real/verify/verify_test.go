@@ -408,7 +408,7 @@ func TestSummaryCountsOutsideTheRealDistribution(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"): 2 of 14 observables; unlike the rank test's count",
-		"  tail: first goroutine started no real run shared the model's\n",
+		"  tail: first goroutine started no real run shared the model's\n    why: not found: verify measures nothing behind this observable\n",
 		"  tail: makespan above the real runs' central 90% (model 1.19ms, real 1.01ms–1.18ms)\n    why: the real runs had a P idle for 2ms\n"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("the summary lacks %q:\n%s", want, b.String())
@@ -418,6 +418,16 @@ func TestSummaryCountsOutsideTheRealDistribution(t *testing.T) {
 		if strings.Contains(b.String(), unwanted) {
 			t.Errorf("the summary says %q:\n%s", unwanted, b.String())
 		}
+	}
+	// An outside makespan no note explains says that none does.
+	bare := &Report{Scenario: "bare", Seeds: []uint64{1}}
+	bare.Judge(model(1186*us, 2), real)
+	b.Reset()
+	if err := WriteSummary(&b, []*Report{bare}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "  bare: makespan above the real runs' central 90% (model 1.19ms, real 1.01ms–1.18ms)\n    why: not found: none of what verify measures makes half the difference"; !strings.Contains(b.String(), want) {
+		t.Errorf("the summary lacks %q:\n%s", want, b.String())
 	}
 }
 
