@@ -3,6 +3,7 @@ package gmp
 import (
 	"errors"
 	"fmt"
+	"math"
 	"time"
 )
 
@@ -152,6 +153,12 @@ type Costs struct {
 	// None by default, as upstream Linux; a profile from calibrate sets
 	// this machine's (wake_pack).
 	WakePack WakePack
+	// WorkPace is how many times its written time a computation takes
+	// before Noise stretches and stalls it (compute): a real program's cpu
+	// action is a loop calibrated by its undisturbed pace, and a long run
+	// of it goes slower. Zero, or 1, is the written time: only verify sets
+	// it, so that every other run is as before.
+	WorkPace float64
 }
 
 // DefaultCosts returns the default costs.
@@ -310,6 +317,9 @@ func (c *Config) Validate() error {
 	}
 	if err := k.ParkGrowth.validate(); err != nil {
 		errs = append(errs, err)
+	}
+	if p := k.WorkPace; math.IsNaN(p) || p < 0 || p > maxWorkPace {
+		errs = append(errs, fmt.Errorf("the work's pace must be from 0 to %v times the written time, got %v", maxWorkPace, p))
 	}
 	return errors.Join(errs...)
 }

@@ -49,11 +49,15 @@ const (
 	stallLen   = 14 * time.Microsecond   // one stall's length
 )
 
-// compute is how long a computation of d takes on the CPU: with Noise, d
-// stretched by up to 1/cpuStretch and stalled once every stallEvery on
-// average (a whole number of stalls for the whole periods in d, and one
-// more with the chance the rest of d gives).
+// compute is how long a computation of d takes on the CPU: d at the
+// work's pace (Costs.WorkPace), and with Noise stretched by up to
+// 1/cpuStretch and stalled once every stallEvery on average (a whole
+// number of stalls for the whole periods in d, and one more with the
+// chance the rest of d gives).
 func (s *Machine) compute(d time.Duration) time.Duration {
+	if p := s.cfg.Costs.WorkPace; p > 0 && p != 1 && d > 0 {
+		d = time.Duration(float64(d) * p)
+	}
 	if !s.cfg.Noise || d <= 0 {
 		return d
 	}
@@ -64,6 +68,18 @@ func (s *Machine) compute(d time.Duration) time.Duration {
 	}
 	return t + time.Duration(n)*stallLen
 }
+
+// NoiseWorkMean is how many times its written time a computation takes on
+// average with Noise: the stretch's mean and the stalls' share. A caller
+// that knows a real computation's mean pace divides it by this for
+// Costs.WorkPace, so that the two together give that pace.
+func NoiseWorkMean() float64 {
+	return 1 + 1/(2*float64(cpuStretch)) + float64(stallLen)/float64(stallEvery)
+}
+
+// maxWorkPace bounds Costs.WorkPace: a computation twice as long as
+// written is no machine's pace, but a mistake.
+const maxWorkPace = 2
 
 // late is a wait of base, made late by up to spread when Noise is on.
 func (s *Machine) late(base, spread time.Duration) time.Duration {
