@@ -272,8 +272,11 @@ slower); every other command takes the untraced ones. The model starts
 warm (as --warm-start), as a real program's main does, with the runtime's
 idle threads already made and sysmon as far into its backing off as the
 program's start-up (0.6ms) and its cpu loop's calibration (20ms, if it has
-cpu actions) take it. With more Ps than this machine has CPUs, the model's
-threads share its CPUs (as --cpus N).
+cpu actions) take it. Its computations run at the pace a real program's
+cpu actions keep, 1.024 times their written time on the project's
+machine (go run ./scripts/cpupace measures yours), noise included. With
+more Ps than this machine has CPUs, the model's threads share its CPUs
+(as --cpus N).
 The window is the scenario's: it opens at main's first act in it and
 closes when main returns. The real makespan leaves out the time the
 runtime's own goroutines (the tracer's writer) held every P while a

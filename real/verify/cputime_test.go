@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/schedlab/schedlab/core/gmp"
 	"github.com/schedlab/schedlab/core/scenarios"
 )
 
@@ -49,5 +50,32 @@ func TestRealSideTakesTheProgramsCPUTime(t *testing.T) {
 	}
 	if obs.CPUTime == 0 || obs.CPUTime != sum.CPUTime {
 		t.Errorf("CPU time %v, the trace's %v", obs.CPUTime, sum.CPUTime)
+	}
+}
+
+// verify's model computes at the work's pace a real program keeps,
+// noise included: the pace over the noise's own mean.
+func TestModelComputesAtTheRealWorksPace(t *testing.T) {
+	sc, err := scenarios.Load("burst")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, _ := modelConfig(sc, scenarios.Overrides{}, 2)
+	if got := cfg.Costs.WorkPace * gmp.NoiseWorkMean(); got < workPace-1e-9 || got > workPace+1e-9 {
+		t.Errorf("the model's work pace with its noise is %v, want %v", got, workPace)
+	}
+	// A scenario that computes takes longer in verify's model than at
+	// the written time, by about the pace.
+	at, _, err := Model(sc.Program(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Costs.WorkPace = 0
+	written, _, err := Model(sc.Program(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ratio := float64(at.CPUTime) / float64(written.CPUTime); ratio < 1.005 || ratio > 1.013 {
+		t.Errorf("burst's CPU time at the pace over the written: %.4f, want about %.4f", ratio, workPace/gmp.NoiseWorkMean())
 	}
 }

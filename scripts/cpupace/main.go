@@ -3,18 +3,21 @@
 // that calibrates cpuwork's loop as a generated program does, then has
 // each of -par goroutines, on threads of their own, compute -tasks tasks
 // of 20-200µs (burst's), and reads each thread's CPU time (getrusage's
-// RUSAGE_THREAD) around them. The figure is the CPU time over the tasks'
-// nominal sum, of the goroutine further off 1: above 1, the work took
-// longer than calibrated. A generated program's cpu action computes the
-// whole microseconds of its duration, and the nominal sum counts those.
+// RUSAGE_THREAD, Linux's) and the clock around them. The figure is the CPU time
+// over the tasks' nominal sum, of the goroutine further off 1: above 1,
+// the work took longer than calibrated; each run's line gives the wall
+// time's ratio too, longer still where a thread lost its CPU. A generated
+// program's cpu action computes the whole microseconds of its duration,
+// and the nominal sum counts those.
 //
 //	go run ./scripts/cpupace            # 10 runs, 2 goroutines of 2500 tasks
 //	go run ./scripts/cpupace -par 1 -runs 20
 //
-// verify's note on a makespan where the Ps share the CPUs compares the
-// CPU time a real program had with the model's (docs/fidelity.md, "The
-// CPU time the program had"): this says how much of a difference is the
-// work itself rather than the runtime's.
+// verify runs the model's computations at the pace this measured on the
+// project's machine (real/verify's workPace; docs/fidelity.md, "The
+// work's pace"), and its note on a makespan where the Ps share the CPUs
+// compares the CPU time a real program had with the model's ("The CPU
+// time the program had"): this says how much of that is the work itself.
 package main
 
 import (
@@ -58,6 +61,9 @@ func once(par, tasks int) (float64, string) {
 	runtime.GOMAXPROCS(par)
 	cpuwork.Calibrate()
 	ratios := make([]float64, par)
+	// The wall time over the nominal, which a thread that lost its CPU
+	// to another makes longer than the CPU time.
+	walls := make([]float64, par)
 	// Each goroutine's loop results, kept so that the work is not dropped.
 	results := make([]uint64, par)
 	var wg sync.WaitGroup
@@ -72,16 +78,19 @@ func once(par, tasks int) (float64, string) {
 			if err != nil {
 				probe.Fail("cpupace", err)
 			}
+			began := time.Now()
 			for range tasks {
 				d := time.Duration(20+r.Int64N(181)) * time.Microsecond
 				nominal += d
 				result ^= cpuwork.Alone(int64(cpuwork.PerMicro() * float64(d.Microseconds())))
 			}
+			took := time.Since(began)
 			end, err := threadCPU()
 			if err != nil {
 				probe.Fail("cpupace", err)
 			}
 			ratios[w] = float64(end-start) / float64(nominal)
+			walls[w] = float64(took) / float64(nominal)
 			results[w] = result
 		})
 	}
@@ -92,7 +101,7 @@ func once(par, tasks int) (float64, string) {
 			worst = r
 		}
 	}
-	return worst, fmt.Sprintf("ratios %.4f (load %s; results %x)", ratios, probe.Loadavg(), results[0]&0xff)
+	return worst, fmt.Sprintf("CPU time %.4f, wall time %.4f (load %s; results %x)", ratios, walls, probe.Loadavg(), results[0]&0xff)
 }
 
 // threadCPU is the calling thread's CPU time, user and system.
