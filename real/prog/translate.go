@@ -195,18 +195,12 @@ func Translate(sc *scenarios.Scenario, cfg gmp.Config) (*Program, error) {
 		t.line("\tuntil <- stop")
 		t.line("\tdefer stop()")
 		t.line("\tscenario()")
-		t.endMark()
-		t.closeStdout("\t", "main returned")
-		t.line("\t// The process's CPU time in the window, logged after it.")
-		t.line("\tlogCPUTime()")
+		t.scenarioReturned()
 	default:
 		t.line("\tstop := startTrace()")
 		t.line("\tdefer stop()")
 		t.line("\tscenario()")
-		t.endMark()
-		t.closeStdout("\t", "main returned")
-		t.line("\t// The process's CPU time in the window, logged after it.")
-		t.line("\tlogCPUTime()")
+		t.scenarioReturned()
 	}
 	t.line("}")
 	t.line("")
@@ -349,6 +343,16 @@ type translator struct {
 
 	usesCPU, usesSyscall, usesNet, usesPool, usesPrint, random bool
 	err                                                        error // the first action it could not translate
+}
+
+// scenarioReturned writes what a traced program's main does once the
+// scenario returns: the end mark, the close of standard output if it
+// prints, and the log of the process's CPU time over the window.
+func (t *translator) scenarioReturned() {
+	t.endMark()
+	t.closeStdout("\t", "main returned")
+	t.line("\t// The process's CPU time in the window, logged after it.")
+	t.line("\tlogCPUTime()")
 }
 
 // endMark writes main's mark of the scenario's end in its trace
