@@ -106,6 +106,12 @@ type Costs struct {
 	// None by default, nor in a profile of format 10 or older: every
 	// sleep then has UsleepSlack.
 	UsleepSlackLong time.Duration
+	// UsleepSlackLongBusy is the slack of a sleep of 10ms or more that
+	// begins while another thread computes (sleepslack.go's besideWork):
+	// on a virtual machine less than with the machine idle, whose CPUs
+	// take longer to come back. Zero (the defaults, a profile of format
+	// 12 or older): such a sleep takes UsleepSlackLong too.
+	UsleepSlackLongBusy time.Duration
 	// UsleepWake and UsleepJitter are, with Config.Noise, how much later
 	// than its slack a usleep's thread runs: at least UsleepWake, and up
 	// to UsleepJitter more, drawn evenly. The timer fires at the end of
@@ -301,7 +307,7 @@ func (c *Config) Validate() error {
 	}{
 		{"newproc", k.Newproc}, {"newg", k.NewG}, {"schedule", k.Schedule}, {"scheduleexit", k.ScheduleExit}, {"scheduleyield", k.ScheduleYield}, {"execute", k.Execute}, {"chanop", k.ChanOp}, {"syscall", k.Syscall}, {"syscallslack", k.SyscallSlack},
 		{"wakem", k.WakeM}, {"wakecall", k.WakeCall}, {"newm", k.NewM}, {"preemptsignal", k.PreemptSignal},
-		{"netpollwake", k.NetpollWake}, {"netpolljitter", k.NetpollJitter}, {"spin", k.Spin}, {"usleepslack", k.UsleepSlack}, {"usleepslacklong", k.UsleepSlackLong},
+		{"netpollwake", k.NetpollWake}, {"netpolljitter", k.NetpollJitter}, {"spin", k.Spin}, {"usleepslack", k.UsleepSlack}, {"usleepslacklong", k.UsleepSlackLong}, {"usleepslacklongbusy", k.UsleepSlackLongBusy},
 		{"usleepwake", k.UsleepWake}, {"usleepjitter", k.UsleepJitter},
 		{"print", k.Print}, {"firstprint", k.FirstPrint}, {"write", k.Write}, {"firstwrite", k.FirstWrite}, {"endmark", k.EndMark},
 	} {

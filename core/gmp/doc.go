@@ -36,7 +36,9 @@
 // pass per 10.05ms and why a 1ms time.Sleep on an idle machine takes a
 // little over 1ms. On a machine whose idle CPU is slower to run a thread
 // the longer it idled, a calibrated profile gives long sleeps more slack
-// than short ones (Costs.UsleepSlackLong, sleepslack.go).
+// than short ones (Costs.UsleepSlackLong, sleepslack.go), and a long
+// sleep that begins beside work, as sysmon's in a program that computes,
+// less than one on an idle machine (Costs.UsleepSlackLongBusy).
 //
 // A G's program is a list of actions (see Program). Compute is user code
 // and therefore an asynchronous safe point: a preemption signal that

@@ -389,7 +389,7 @@ func (s *Machine) runG(m *M) {
 		// (Costs.SyscallSlack); a printed line's write and the tracer's
 		// are writes, which the timer slack does not lengthen.
 		d := s.draw(op.Dur)
-		s.entersyscall(m, g, d+s.cfg.Costs.syscallSlack(d), op.Block)
+		s.entersyscall(m, g, d+s.syscallSlack(m.ID, d), op.Block)
 	case OpSleep:
 		s.timeSleep(m, g, s.draw(op.Dur))
 	case OpNet:

@@ -543,15 +543,22 @@ func (s *Machine) wakeMAt(m *M, at sim.Time, next mStep) {
 
 func (s *Machine) after(d time.Duration) sim.Time { return s.now.Add(d) }
 
-// usleep is how long a usleep(d) really lasts: the kernel's timer slack
-// lengthens every sleep, and with noise the thread's wake-up after the
-// timer fires comes on top (Costs.UsleepWake).
-func (s *Machine) usleep(d time.Duration) time.Duration {
+// usleep is how long a usleep(d) that m begins now really lasts: the
+// kernel's timer slack lengthens every sleep, by more for a long one and
+// by less for a long one beside work (sleepslack.go), and with noise the
+// thread's wake-up after the timer fires comes on top (Costs.UsleepWake).
+func (s *Machine) usleep(m MID, d time.Duration) time.Duration {
+	return s.sleepFor(d, d > shortSleep && s.besideWork(m))
+}
+
+// sleepFor is how long a sleep of d really lasts, beside work (busy) or
+// not.
+func (s *Machine) sleepFor(d time.Duration, busy bool) time.Duration {
 	k := &s.cfg.Costs
 	if !s.cfg.Noise {
-		return d + k.sleepSlack(d)
+		return d + k.sleepSlack(d, busy)
 	}
-	return s.late(d+k.sleepSlack(d)+k.UsleepWake, k.UsleepJitter)
+	return s.late(d+k.sleepSlack(d, busy)+k.UsleepWake, k.UsleepJitter)
 }
 
 // setQuiet sets quiet from what reads the events. The tracer's

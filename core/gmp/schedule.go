@@ -253,7 +253,7 @@ func (s *Machine) findIdle(m *M) (pick, findResult) {
 		case len(s.net.ready) > 0:
 			s.wakeMAt(m, s.now, stepNetpollDone)
 		case pollUntil != 0:
-			s.wakeMAt(m, s.after(s.epollTimeout(pollUntil.Sub(s.now))), stepNetpollDone)
+			s.wakeMAt(m, s.after(s.epollTimeout(m.ID, pollUntil.Sub(s.now))), stepNetpollDone)
 		default:
 			m.gen++ // no wake until an fd is ready
 		}
@@ -271,12 +271,12 @@ func (s *Machine) findIdle(m *M) (pick, findResult) {
 // netpoll passes epoll_pwait whole milliseconds (at least 1, truncated
 // otherwise, netpoll_epoll.go), and the kernel adds its timer slack. A
 // truncated wait wakes early and findRunnable simply polls again.
-func (s *Machine) epollTimeout(delay time.Duration) time.Duration {
+func (s *Machine) epollTimeout(m MID, delay time.Duration) time.Duration {
 	if delay <= 0 {
 		return 0
 	}
 	waitms := max(delay/time.Millisecond, 1)
-	return s.usleep(waitms * time.Millisecond)
+	return s.usleep(m, waitms*time.Millisecond)
 }
 
 // findAfterNetpoll continues findRunnable when blocking netpoll returns.

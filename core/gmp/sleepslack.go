@@ -17,35 +17,69 @@ import (
 // shortSleep and Costs.UsleepSlackLong at longSleep, flat beyond either.
 // It lengthens sysmon's sleeps, an idle M's epoll wait for a timer and,
 // in verify, a syscall action (a nanosleep in the real program).
+//
+// A long sleep comes back sooner while another CPU computes: on the
+// project's AMD VM a 10ms nanosleep overshot by 86-160µs at its 10th
+// percentile with the machine idle and by 75-79µs beside a thread that
+// computes, three runs of each; a 20µs one by 67-68µs either way. The
+// runtime's sysmon sleeps beside the program's work: in a traced
+// timer-1p under perf, its 10ms sleeps overshot by 71-103µs, where
+// calibrate's idle probe says 140µs. So a sleep that begins while
+// another thread of the program is on a CPU, or other programs load the
+// CPUs, takes Costs.UsleepSlackLongBusy at its long end when a profile
+// has it (besideWork).
 const (
 	shortSleep = 200 * time.Microsecond
 	longSleep  = 10 * time.Millisecond
 )
 
 // sleepSlack is how much the kernel lengthens a timed sleep of d:
-// UsleepSlack up to shortSleep, UsleepSlackLong from longSleep, and in
-// between on the line through them in log(d). Without UsleepSlackLong
-// (the defaults, a profile of format 10 or older), UsleepSlack whatever
-// the length.
-func (k *Costs) sleepSlack(d time.Duration) time.Duration {
+// UsleepSlack up to shortSleep, the long slack from longSleep, and in
+// between on the line through them in log(d). The long slack is
+// UsleepSlackLong, or UsleepSlackLongBusy for a sleep beside work (busy)
+// where a profile measured it. Without UsleepSlackLong (the defaults, a
+// profile of format 10 or older), UsleepSlack whatever the length.
+func (k *Costs) sleepSlack(d time.Duration, busy bool) time.Duration {
+	long := k.UsleepSlackLong
+	if busy && k.UsleepSlackLongBusy > 0 {
+		long = k.UsleepSlackLongBusy
+	}
 	switch {
-	case k.UsleepSlackLong == 0 || d <= shortSleep:
+	case long == 0 || d <= shortSleep:
 		return k.UsleepSlack
 	case d >= longSleep:
-		return k.UsleepSlackLong
+		return long
 	}
 	f := math.Log(float64(d)/float64(shortSleep)) / math.Log(float64(longSleep)/float64(shortSleep))
-	return k.UsleepSlack + time.Duration(math.Round(f*float64(k.UsleepSlackLong-k.UsleepSlack)))
+	return k.UsleepSlack + time.Duration(math.Round(f*float64(long-k.UsleepSlack)))
 }
 
-// syscallSlack is what a syscall action of d lasts beyond d and Syscall:
-// SyscallSlack, which verify sets to UsleepSlack because the real
-// program's syscall is a nanosleep, and for a long call as much more as a
-// sleep of d gets beyond a short one. 0 when SyscallSlack is: a
+// besideWork says whether a sleep that m begins now has work beside it:
+// another of the program's threads on a CPU (running a goroutine, or the
+// scheduler's search for one, not backing off in a sleep of its own), or
+// other programs' threads loading the CPUs. NoM for a thread that holds
+// no M of the model's Ps (sysmon's own state never counts).
+func (s *Machine) besideWork(m MID) bool {
+	if s.cfg.Load > 0 {
+		return true
+	}
+	for _, o := range s.ms {
+		if o.ID != m && (o.State == MRunning || o.State == MScheduler && !o.Backoff) {
+			return true
+		}
+	}
+	return false
+}
+
+// syscallSlack is what a syscall action of d that m makes lasts beyond d
+// and Syscall: SyscallSlack, which verify sets to UsleepSlack because the
+// real program's syscall is a nanosleep, and for a long call as much more
+// as a sleep of d gets beyond a short one. 0 when SyscallSlack is: a
 // scenario's syscall lasts what it says.
-func (k *Costs) syscallSlack(d time.Duration) time.Duration {
+func (s *Machine) syscallSlack(m MID, d time.Duration) time.Duration {
+	k := &s.cfg.Costs
 	if k.SyscallSlack == 0 {
 		return 0
 	}
-	return k.SyscallSlack + k.sleepSlack(d) - k.UsleepSlack
+	return k.SyscallSlack + k.sleepSlack(d, d > shortSleep && s.besideWork(m)) - k.UsleepSlack
 }

@@ -153,7 +153,7 @@ func (s *Machine) runqsteal(m *M, pp, victim *P, stealRunNext bool, expect GID) 
 			m.fr.victim = victim.ID
 			m.fr.next = next
 			m.Backoff = true
-			m.fr.backoff = s.usleep(runnextBackoff)
+			m.fr.backoff = s.usleep(m.ID, runnextBackoff)
 			s.wakeMAt(m, s.after(m.fr.backoff), stepStealResume)
 			return pick{}, stealWaiting
 		}

@@ -69,7 +69,9 @@ func (s *Machine) startSysmon() {
 		// at is when the current sleep began, before main's start.
 		at := -prelude
 		for {
-			next := s.usleep(s.mon.Delay)
+			// main runs through the prelude: its start-up, then the
+			// calibration's computing.
+			next := s.sleepFor(s.mon.Delay, true)
 			if at+next > 0 {
 				s.mon.gen++
 				s.mon.NextPass = s.after(at + next)
@@ -88,7 +90,7 @@ func (s *Machine) startSysmon() {
 
 func (s *Machine) sleepSysmon(d time.Duration) {
 	s.mon.gen++
-	s.mon.NextPass = s.after(s.usleep(d))
+	s.mon.NextPass = s.after(s.usleep(s.mon.M, d))
 	s.agenda.Push(s.mon.NextPass, wake{kind: wakeSysmon, m: s.mon.M, gen: s.mon.gen})
 }
 
@@ -117,7 +119,7 @@ func (s *Machine) sysmon() {
 			s.mon.gen++
 			// notetsleep is a futex wait with a timeout, and the kernel
 			// lengthens it by its timer slack as it does a usleep.
-			s.mon.NextPass = s.after(s.usleep(sleep))
+			s.mon.NextPass = s.after(s.usleep(s.mon.M, sleep))
 			s.mon.Did = SysmonDecision{Kind: SysmonSlept}
 			s.agenda.Push(s.mon.NextPass, wake{kind: wakeSysmon, m: s.mon.M, gen: s.mon.gen})
 			return
