@@ -20,7 +20,9 @@ func newCalibrateCmd(stdout io.Writer) *cobra.Command {
 		Short: "Measure this machine's costs for the model and write them as a cost profile",
 		Long: `calibrate measures what the runtime's own work costs on this machine: a
 thread's wake-up by futex, a context switch, the slack of a short
-nanosleep and of a 1ms time.Sleep, a system call, the kernel's timer slack,
+nanosleep, of a 10ms one (with the machine idle, and beside a thread
+that computes, as the runtime's sysmon sleeps in a program that runs)
+and of a 1ms time.Sleep, a system call, the kernel's timer slack,
 a go statement and its first run, a hand-off between two goroutines on one P,
 the speed of the loop a scenario's cpu action runs for real, how late a
 thread starts when a go statement wakes it after the program has been idle

@@ -631,6 +631,7 @@ func tracedCosts(p *calibrate.Profile) (*gmp.Costs, string, error) {
 		{p.HasFirstPrint(), "a program's first print"},
 		{p.HasLongSleep(), "a long sleep's slack"},
 		{p.HasWakePack(), "its kernel's packing of woken threads"},
+		{p.HasBusySleep(), "a long sleep's slack beside work"},
 	} {
 		if f.has {
 			with = append(with, f.what)

@@ -36,6 +36,10 @@
 //     on a virtual machine a CPU idle longer takes longer to run the woken
 //     thread: on the project's Intel Xeon VM a 20µs or 200µs sleep came
 //     back 55µs late at the median, a 10ms one 125-128µs.
+//   - nanosleep_slack_long_busy: the same while a goroutine computes on
+//     another thread, as sysmon sleeps beside a program's work. On the
+//     project's AMD EPYC VM its 10th percentile was 75-84µs where the
+//     machine idle gave 86-160µs: a busy machine's idle CPU wakes sooner.
 //   - sleep_slack: how much longer than asked time.Sleep(1ms) takes: the
 //     runtime's timer, the thread's wait in the network poller or on a
 //     futex, the kernel's slack and wake-up.
@@ -210,6 +214,10 @@
 //	                             sleeps, and the shares beside and away
 //	                             (none in a profile of formats 1 to 11,
 //	                             nor with no rows: no thread is packed)
+//	nanosleep_slack_long_busy p10 UsleepSlackLongBusy, a long sleep's
+//	                             slack while another thread computes
+//	                             (none in a profile of formats 1 to 12:
+//	                             such a sleep has UsleepSlackLong)
 //	context_switch, sleep_slack, timer_slack, go_first_run, cpu_work:
 //	                  none: kept to read beside the others, and for a model
 //	                  of the machine's CPUs
@@ -232,7 +240,7 @@
 // A profile is one JSON object, written by Profile.Write and read by Read:
 //
 //	{
-//	  "format": "schedlab-costs/12",
+//	  "format": "schedlab-costs/13",
 //	  "measured": "2026-05-04T10:20:30Z",         RFC 3339
 //	  "machine": {
 //	    "goos": "linux", "goarch": "amd64",        GOOS and GOARCH
@@ -262,12 +270,16 @@
 //	    "wake_pack": {"rounds": 40, "sleeps_ns": [500000, 2000000, 8000000], "rows": [
 //	      {"busy_percent": 30, "util": 0.28, "beside": [0.95, 1, 1], "away": [0.9, 0.95, 0.98]},
 //	      … one for each share of computing, three in ascending order, or none …
-//	    ]}
+//	    ]},
+//	    "nanosleep_slack_long_busy": {…}
 //	  }
 //	}
 //
 // Every field is required but the loads. Profiles of the older formats
-// are still read. One of schedlab-costs/11 has no wake_pack (and may
+// are still read. One of schedlab-costs/12 has no
+// nanosleep_slack_long_busy (and may not): a long sleep of its model
+// beside work has the idle machine's slack, as before, and verify's
+// report says so. One of schedlab-costs/11 has no wake_pack either (and may
 // not): its model packs no woken thread, and verify's report says so.
 // One of schedlab-costs/10 has no nanosleep_slack_long
 // (and may not): every sleep of its model has the short sleep's slack, as
@@ -296,7 +308,7 @@
 // saying so. A profile is untrusted input,
 // shared as a scenario is: Parse refuses a file over 1 MiB, text that is
 // not UTF-8 or not JSON, a field it does not know or given twice, a format
-// other than schedlab-costs/12, /11, /10, /9, /8, /7, /6, /5, /4, /3, /2 or /1, and any figure that is missing, not
+// other than schedlab-costs/13, /12, /11, /10, /9, /8, /7, /6, /5, /4, /3, /2 or /1, and any figure that is missing, not
 // positive, over one second (a rate over 10⁶ per µs), or out of order
 // (min ≤ p10 ≤ median ≤ p90 ≤ max), a count of samples outside 1–10⁷,
 // wake_after_idle's points not 1 to 4 or not in ascending order, a point's

@@ -156,6 +156,7 @@ func Measure(ctx context.Context, o Options) (*Profile, error) {
 		{"netpoll_wake", maxNetpollWakeSamples, netpollWake, func(f Figure) { p.Figures.NetpollWake = &f }},
 		{"mutex_spin", maxSpinSamples, mutexSpin, func(f Figure) { p.Figures.MutexSpin = &f }},
 		{"nanosleep_slack_long", maxLongSleepSamples, nanosleepSlackLong, func(f Figure) { p.Figures.NanosleepSlackLong = &f }},
+		{"nanosleep_slack_long_busy", maxLongSleepSamples, nanosleepSlackLongBusy, func(f Figure) { p.Figures.NanosleepSlackLongBusy = &f }},
 	}
 	rounds := min(o.rounds(), n)
 	taken := make([][]float64, len(samplers))

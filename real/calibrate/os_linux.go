@@ -7,6 +7,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/schedlab/schedlab/real/prog/cpuwork"
 	"golang.org/x/sys/unix"
 )
 
@@ -185,6 +186,43 @@ func nanosleepSlack(n int) []float64 { return sleepSlackOf(nanosleepFor, n) }
 
 // nanosleepSlackLong times n nanosleeps of 10ms the same way.
 func nanosleepSlackLong(n int) []float64 { return sleepSlackOf(longNanosleepFor, n) }
+
+// nanosleepSlackLongBusy times n nanosleeps of 10ms the same way while a
+// goroutine computes on a thread of its own beside them, as the
+// runtime's sysmon sleeps in a program that runs. On a virtual machine
+// such a sleep comes back sooner than one with every CPU idle (gmp's
+// sleepslack.go). With one CPU the two threads share it, and the
+// sleeper's wake-up takes it from the one computing.
+func nanosleepSlackLongBusy(n int) []float64 {
+	if prev := runtime.GOMAXPROCS(0); prev < 2 {
+		// A P for each: the sleeper, back from its system call, must not
+		// wait for the computing goroutine's preemption.
+		runtime.GOMAXPROCS(2)
+		defer runtime.GOMAXPROCS(prev)
+	}
+	stop := make(chan struct{})
+	done := make(chan uint64)
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		var result uint64
+		for {
+			select {
+			case <-stop:
+				done <- result
+				return
+			default:
+				result += cpuwork.Alone(spinChunk)
+			}
+		}
+	}()
+	samples := sleepSlackOf(longNanosleepFor, n)
+	close(stop)
+	// The computing goroutine's result, kept alive so that its work is not
+	// dropped.
+	runtime.KeepAlive(<-done)
+	return samples
+}
 
 // sleepSlackOf times n nanosleeps of d (after a few to warm up) and
 // returns how much longer than d each lasted.

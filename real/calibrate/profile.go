@@ -28,10 +28,11 @@ import (
 // format 6 those of wakeCallRows, format 7 those of firstWriteRows,
 // format 8 those of netpollWakeRows, format 9 those of mutexSpinRows,
 // format 10 those of firstPrintRows, format 11 those of longSleepRows,
-// format 12 wake_pack (wakepack.go); a profile of an older format, which lacks them, is still read, its costs
+// format 12 wake_pack (wakepack.go), format 13 those of busySleepRows; a profile of an older format, which lacks them, is still read, its costs
 // as before.
 const (
-	Format    = "schedlab-costs/12"
+	Format    = "schedlab-costs/13"
+	FormatV12 = "schedlab-costs/12"
 	FormatV11 = "schedlab-costs/11"
 	FormatV10 = "schedlab-costs/10"
 	FormatV9  = "schedlab-costs/9"
@@ -46,7 +47,7 @@ const (
 )
 
 // formats are the layouts a profile may have, the newest first.
-var formats = []string{Format, FormatV11, FormatV10, FormatV9, FormatV8, FormatV7, FormatV6, FormatV5, FormatV4, FormatV3, FormatV2, FormatV1}
+var formats = []string{Format, FormatV12, FormatV11, FormatV10, FormatV9, FormatV8, FormatV7, FormatV6, FormatV5, FormatV4, FormatV3, FormatV2, FormatV1}
 
 // Profile is one machine's measured costs, as schedlab calibrate writes
 // them and --costs reads them.
@@ -121,6 +122,9 @@ type Figures struct {
 	NanosleepSlackLong *Figure `json:"nanosleep_slack_long,omitempty"`
 	// Since format 12; absent from profiles of formats 1 to 11.
 	WakePack *WakePackFigure `json:"wake_pack,omitempty"`
+	// Since format 13 (busySleepRows); absent from profiles of formats 1
+	// to 12.
+	NanosleepSlackLongBusy *Figure `json:"nanosleep_slack_long_busy,omitempty"`
 }
 
 // orZero is f, or the zero Figure where a profile has none.
@@ -177,7 +181,11 @@ func (p *Profile) HasLongSleep() bool { return p.HasWakePack() || p.Format == Fo
 
 // HasWakePack says whether the profile has format 12's figure: how often
 // the kernel puts a woken thread beside its waker on a busy CPU.
-func (p *Profile) HasWakePack() bool { return p.Format == Format }
+func (p *Profile) HasWakePack() bool { return p.HasBusySleep() || p.Format == FormatV12 }
+
+// HasBusySleep says whether the profile has format 13's figure: how late
+// a 10ms nanosleep comes back while another thread computes.
+func (p *Profile) HasBusySleep() bool { return p.Format == Format }
 
 // Figure is a duration measured many times, in nanoseconds: the median
 // and the spread around it.

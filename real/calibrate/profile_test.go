@@ -53,7 +53,7 @@ func TestBadProfilesAreRefused(t *testing.T) {
 		{"NaN", edit(`"median_ns": 6600`, `"median_ns": NaN`), "costs.json:16:20: not JSON: invalid character 'N' looking for beginning of value"},
 		{"an array", "[1, 2]", "costs.json:1:2: the profile: want a JSON object, got a JSON array"},
 		{"more after the end", good + "{}", "costs.json:92:1: not JSON: invalid character '{' after top-level value"},
-		{"another layout", edit(`"schedlab-costs/1"`, `"schedlab-costs/13"`), `costs.json:2:13: format: want "schedlab-costs/12" (or the older "schedlab-costs/11", "schedlab-costs/10", "schedlab-costs/9", "schedlab-costs/8", "schedlab-costs/7", "schedlab-costs/6", "schedlab-costs/5", "schedlab-costs/4", "schedlab-costs/3", "schedlab-costs/2" or "schedlab-costs/1"), got "schedlab-costs/13"`},
+		{"another layout", edit(`"schedlab-costs/1"`, `"schedlab-costs/14"`), `costs.json:2:13: format: want "schedlab-costs/13" (or the older "schedlab-costs/12", "schedlab-costs/11", "schedlab-costs/10", "schedlab-costs/9", "schedlab-costs/8", "schedlab-costs/7", "schedlab-costs/6", "schedlab-costs/5", "schedlab-costs/4", "schedlab-costs/3", "schedlab-costs/2" or "schedlab-costs/1"), got "schedlab-costs/14"`},
 		{"format 2 without its figures", edit(`"schedlab-costs/1"`, `"schedlab-costs/2"`), `costs.json:13:14: figures.go_create_fresh: missing`},
 		{"format 1 with format 2's figures", edit(`"cpu_work": {`, `"traced_handoff": {"samples": 1, "median_ns": 1, "p10_ns": 1, "p90_ns": 1, "min_ns": 1, "max_ns": 1}, "cpu_work": {`), `figures.traced_handoff: a schedlab-costs/1 profile has no such figure`},
 		{"an unknown field", edit(`"cpus": 2,`, `"cpus": 2, "cores": 4,`), `costs.json:8:16: unknown field "cores"`},
@@ -292,6 +292,7 @@ func TestBadLaterFiguresAreRefused(t *testing.T) {
 	v2, v3, v4 := read("testdata/costs-v2.json"), read("testdata/costs-v3.json"), read("testdata/costs-v4.json")
 	v5, v6, v7, v8 := read("testdata/costs-v5.json"), read("testdata/costs-v6.json"), read("testdata/costs-v7.json"), read("testdata/costs-v8.json")
 	v9, v10, v11, v12 := read("testdata/costs-v9.json"), read("testdata/costs-v10.json"), read("testdata/costs-v11.json"), read("testdata/costs-v12.json")
+	v13 := read("testdata/costs-v13.json")
 	for _, c := range []struct {
 		name, data, old, new, want string
 	}{
@@ -321,6 +322,9 @@ func TestBadLaterFiguresAreRefused(t *testing.T) {
 		{"a long sleep out of order", v11, `"median_ns": 126000,`, `"median_ns": 1260000,`, "figures.nanosleep_slack_long.p90_ns: 140600 is below median 1.26e+06"},
 		{"format 12 without its wake pack", v11, `"schedlab-costs/11"`, `"schedlab-costs/12"`, "costs.json:13:14: figures.wake_pack: missing"},
 		{"format 11 with a wake pack", v12, `"schedlab-costs/12"`, `"schedlab-costs/11"`, "figures.wake_pack: a schedlab-costs/11 profile has no such figure"},
+		{"format 13 without its busy sleep", v12, `"schedlab-costs/12"`, `"schedlab-costs/13"`, "costs.json:13:14: figures.nanosleep_slack_long_busy: missing"},
+		{"format 12 with a busy sleep", v13, `"schedlab-costs/13"`, `"schedlab-costs/12"`, "figures.nanosleep_slack_long_busy: a schedlab-costs/12 profile has no such figure"},
+		{"a busy sleep out of order", v13, `"p10_ns": 76500,`, `"p10_ns": 765000,`, "figures.nanosleep_slack_long_busy.median_ns: 81000 is below p10 765000"},
 	} {
 		if !strings.Contains(c.data, c.old) {
 			t.Fatalf("%s: no %q", c.name, c.old)
@@ -516,6 +520,34 @@ func TestLongSleepSlackFromAProfile(t *testing.T) {
 	}
 }
 
+// Format 13's nanosleep_slack_long_busy sets, for every command, a long
+// sleep's slack beside work: its 10th percentile, as the idle one's. A
+// profile of format 12 sets none, so that a sleep beside work has the
+// idle one's, and its report lists nothing for it. Every other cost
+// stays format 12's.
+func TestBusySleepSlackFromAProfile(t *testing.T) {
+	v12 := readProfile(t, "testdata/costs-v12.json")
+	v13 := readProfile(t, "testdata/costs-v13.json")
+	if !v13.HasBusySleep() || !v13.HasWakePack() || !v13.HasLongSleep() || v12.HasBusySleep() || !v12.HasWakePack() {
+		t.Errorf("formats: v13 has the busy sleep %v, the wake pack %v, the long sleep %v; v12 has the busy sleep %v, the wake pack %v",
+			v13.HasBusySleep(), v13.HasWakePack(), v13.HasLongSleep(), v12.HasBusySleep(), v12.HasWakePack())
+	}
+	sameCostsBut(t, v12, v13, "the busy sleep's slack", func(costs string, k12 gmp.Costs, k13 *gmp.Costs) {
+		if k12.UsleepSlackLongBusy != 0 {
+			t.Errorf("%s, format 12: UsleepSlackLongBusy %v, want none", costs, k12.UsleepSlackLongBusy)
+		}
+		if k13.UsleepSlackLongBusy != 76500*time.Nanosecond {
+			t.Errorf("%s, format 13: UsleepSlackLongBusy %v, want nanosleep_slack_long_busy's p10, 76.5µs", costs, k13.UsleepSlackLongBusy)
+		}
+		k13.UsleepSlackLongBusy = k12.UsleepSlackLongBusy
+	})
+	wantText(t, v13, "nanosleep(10ms) slack beside work  81.0µs   76.5µs–97.0µs    66.0µs–261.0µs   100      UsleepSlackLongBusy (p10)\n",
+		", UsleepSlackLongBusy 76.5µs; not measured")
+	if b := profileText(t, v12); strings.Contains(b, "UsleepSlackLongBusy") || strings.Contains(b, "beside work") {
+		t.Errorf("a format 12 profile's report speaks of the busy sleep:\n%s", b)
+	}
+}
+
 // A format 5 profile's wake_after_idle is refused, with the file, line and
 // column of the field at fault, when it is missing, its points are out of
 // order or more than the model holds, a count is out of range, or the
@@ -541,7 +573,7 @@ func TestBadWakeAfterIdleIsRefused(t *testing.T) {
 		name, data, old, new, want string
 	}{
 		{"format 5 without it", v4, `"schedlab-costs/4"`, `"schedlab-costs/5"`, "costs.json:13:14: figures.wake_after_idle: missing"},
-		{"format 4 with it", v5, `"schedlab-costs/5"`, `"schedlab-costs/4"`, "figures.wake_after_idle: a schedlab-costs/4 profile has no such figure (schedlab-costs/12 has)"},
+		{"format 4 with it", v5, `"schedlab-costs/5"`, `"schedlab-costs/4"`, "figures.wake_after_idle: a schedlab-costs/4 profile has no such figure (schedlab-costs/13 has)"},
 		{"idle times out of order", v5, `"idle_ns": 3000000`, `"idle_ns": 2000000`, "costs.json:160:22: figures.wake_after_idle.points[1].idle_ns: 2e+06 is not after the point before's 2e+06"},
 		{"more late than rounds", v5, point, strings.Replace(point, `"late": 1,`, `"late": 101,`, 1), "costs.json:152:19: figures.wake_after_idle.points[0].late: want 0 to the 100 rounds, got 101"},
 		{"no rounds", v5, point, strings.Replace(point, `"rounds": 100,`, `"rounds": 0,`, 1), "figures.wake_after_idle.points[0].rounds: want 1 to 10000000 rounds, got 0"},
@@ -738,7 +770,7 @@ func FuzzParse(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(good)
-	for _, name := range []string{"testdata/costs-v2.json", "testdata/costs-v3.json", "testdata/costs-v4.json", "testdata/costs-v5.json", "testdata/costs-v6.json", "testdata/costs-v7.json", "testdata/costs-v8.json", "testdata/costs-v9.json", "testdata/costs-v10.json", "testdata/costs-v11.json", "testdata/costs-v12.json"} {
+	for _, name := range []string{"testdata/costs-v2.json", "testdata/costs-v3.json", "testdata/costs-v4.json", "testdata/costs-v5.json", "testdata/costs-v6.json", "testdata/costs-v7.json", "testdata/costs-v8.json", "testdata/costs-v9.json", "testdata/costs-v10.json", "testdata/costs-v11.json", "testdata/costs-v12.json", "testdata/costs-v13.json"} {
 		if later, err := os.ReadFile(name); err == nil {
 			f.Add(later)
 		}

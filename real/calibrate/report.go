@@ -84,13 +84,22 @@ var mutexSpinRows = []figureRow{
 	{"mutex_spin", "mutex spin, a round", "Spin", func(f *Figures) Figure { return orZero(f.MutexSpin) }},
 }
 
-// firstPrintRows are the figures format 10 added: what a program's first
-// fmt.Println takes more than its later ones before it writes, fmt's
-// first use (firstwrite.go).
+// longSleepRows are the figures format 11 added: how late a 10ms
+// nanosleep comes back.
 var longSleepRows = []figureRow{
 	{"nanosleep_slack_long", "nanosleep(10ms) slack", "UsleepSlackLong (p10)", func(f *Figures) Figure { return orZero(f.NanosleepSlackLong) }},
 }
 
+// busySleepRows are the figures format 13 added: how late a 10ms
+// nanosleep comes back while another thread computes (gmp's
+// sleepslack.go).
+var busySleepRows = []figureRow{
+	{"nanosleep_slack_long_busy", "nanosleep(10ms) slack beside work", "UsleepSlackLongBusy (p10)", func(f *Figures) Figure { return orZero(f.NanosleepSlackLongBusy) }},
+}
+
+// firstPrintRows are the figures format 10 added: what a program's first
+// fmt.Println takes more than its later ones before it writes, fmt's
+// first use (firstwrite.go).
 var firstPrintRows = []figureRow{
 	{"first_print", "first print, the extra", "FirstPrint", func(f *Figures) Figure { return orZero(f.FirstPrint) }},
 	{"traced_first_print", "first print traced, the extra", "FirstPrint (verify)", func(f *Figures) Figure { return orZero(f.TracedFirstPrint) }},
@@ -126,7 +135,8 @@ type laterRow struct {
 func (p *Profile) laterRows() []laterRow {
 	return []laterRow{{tracedRows, p.HasTraced()}, {gapRows, p.HasGaps()}, {writeRows, p.HasWrite()},
 		{wakeCallRows, p.HasWakeCall()}, {firstWriteRows, p.HasFirstWrite()}, {netpollWakeRows, p.HasNetpollWake()},
-		{mutexSpinRows, p.HasMutexSpin()}, {firstPrintRows, p.HasFirstPrint()}, {longSleepRows, p.HasLongSleep()}}
+		{mutexSpinRows, p.HasMutexSpin()}, {firstPrintRows, p.HasFirstPrint()}, {longSleepRows, p.HasLongSleep()},
+		{busySleepRows, p.HasBusySleep()}}
 }
 
 // WriteText writes the profile for a person: the machine, each figure's
@@ -200,6 +210,9 @@ func (p *Profile) WriteText(w io.Writer) error {
 	}
 	if p.HasLongSleep() {
 		later += fmt.Sprintf(", UsleepSlackLong %v", k.UsleepSlackLong)
+	}
+	if p.HasBusySleep() {
+		later += fmt.Sprintf(", UsleepSlackLongBusy %v", k.UsleepSlackLongBusy)
 	}
 	fmt.Fprintf(&b, "the model's costs: Newproc %v, Schedule %v, Execute %v, ChanOp %v, Syscall %v, WakeM %v, NetpollWake %v, NetpollJitter %v, UsleepSlack %v, UsleepJitter %v%s; not measured, the defaults: %s\n",
 		k.Newproc, k.Schedule, k.Execute, k.ChanOp, k.Syscall, k.WakeM, k.NetpollWake, k.NetpollJitter, k.UsleepSlack, k.UsleepJitter, later, unmeasured)
