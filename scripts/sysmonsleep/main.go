@@ -20,7 +20,11 @@
 // standard input), and reports each run's long sleeps of sysmon's, the
 // thread that made the most nanosleep calls: how many lasted at least
 // -long (9ms), how many of those more than -late (10.5ms), and how long
-// those lasted; then the same over every run.
+// those lasted; then the same over every run, with how far beyond 10ms
+// the counted sleeps came back (their 10th percentile, median and 90th),
+// to set beside calibrate's nanosleep_slack_long_busy. The program a
+// scenario's verify runs can be the workload too: schedlab real NAME
+// --runs 0 --emit DIR writes it, go build in DIR builds it.
 //
 //	go run ./scripts/sysmonsleep b1-*.txt
 package main
@@ -115,6 +119,10 @@ type tally struct {
 	runs       int
 	longN      int
 	lates      []time.Duration
+	// over is each counted sleep's time beyond sysmon's 10ms: the slack
+	// the model's long sleeps take (calibrate's nanosleep_slack_long and
+	// nanosleep_slack_long_busy).
+	over []time.Duration
 }
 
 // add counts one run's sleeps and returns its line of the report.
@@ -128,6 +136,7 @@ func (t *tally) add(name string, tid int, cs []call) string {
 			continue
 		}
 		n++
+		t.over = append(t.over, d-10*time.Millisecond)
 		if d > t.late {
 			t.lates = append(t.lates, d)
 			lates = append(lates, ms(d))
@@ -148,10 +157,16 @@ func (t *tally) summary() string {
 	if n := len(t.lates); n > 0 {
 		line += fmt.Sprintf(" (%s to %s, median %s)", ms(t.lates[0]), ms(t.lates[n-1]), ms(t.lates[n/2]))
 	}
+	if n := len(t.over); n > 0 {
+		sort.Slice(t.over, func(i, j int) bool { return t.over[i] < t.over[j] })
+		line += fmt.Sprintf("; beyond 10ms, p10 %s, median %s, p90 %s", us(t.over[n/10]), us(t.over[n/2]), us(t.over[n*9/10]))
+	}
 	return line
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.2fms", float64(d)/1e6) }
+
+func us(d time.Duration) string { return fmt.Sprintf("%.0fµs", float64(d)/1e3) }
 
 func plural(n int) string {
 	if n == 1 {

@@ -37,7 +37,7 @@ func TestSysmonsLongSleeps(t *testing.T) {
 		t.Errorf("run line %q\nwant %q", got, want)
 	}
 	tl.add("b1-2.txt", tid, []call{{0, 0.0141}, {1, 1.0101}})
-	if got, want := tl.summary(), "2 runs: 4 sleeps of 9.00ms or more, 2 over 10.50ms (13.50ms to 14.10ms, median 14.10ms)"; got != want {
+	if got, want := tl.summary(), "2 runs: 4 sleeps of 9.00ms or more, 2 over 10.50ms (13.50ms to 14.10ms, median 14.10ms); beyond 10ms, p10 70µs, median 3500µs, p90 4100µs"; got != want {
 		t.Errorf("summary %q\nwant %q", got, want)
 	}
 }
