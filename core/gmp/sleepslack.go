@@ -22,9 +22,9 @@ import (
 // project's AMD VM a 10ms nanosleep overshot by 86-160µs at its 10th
 // percentile with the machine idle and by 75-79µs beside a thread that
 // computes, three runs of each; a 20µs one by 67-68µs either way. The
-// runtime's sysmon sleeps beside the program's work: in a traced
-// timer-1p under perf, its 10ms sleeps overshot by 71-103µs, where
-// calibrate's idle probe says 140µs. So a sleep that begins while
+// runtime's sysmon sleeps beside the program's work: in timer-1p's real
+// program under perf, its 10ms sleeps overshot by 75µs at the 10th
+// percentile (median 109µs), where calibrate's idle probe said 140µs. So a sleep that begins while
 // another thread of the program is on a CPU, or other programs load the
 // CPUs, takes Costs.UsleepSlackLongBusy at its long end when a profile
 // has it (besideWork).
@@ -57,8 +57,8 @@ func (k *Costs) sleepSlack(d time.Duration, busy bool) time.Duration {
 // besideWork says whether a sleep that m begins now has work beside it:
 // another of the program's threads on a CPU (running a goroutine, or the
 // scheduler's search for one, not backing off in a sleep of its own), or
-// other programs' threads loading the CPUs. NoM for a thread that holds
-// no M of the model's Ps (sysmon's own state never counts).
+// other programs' threads loading the CPUs. m, the sleeper, does not
+// count; sysmon's thread never does, being in neither state.
 func (s *Machine) besideWork(m MID) bool {
 	if s.cfg.Load > 0 {
 		return true

@@ -28,7 +28,8 @@ import (
 // format 6 those of wakeCallRows, format 7 those of firstWriteRows,
 // format 8 those of netpollWakeRows, format 9 those of mutexSpinRows,
 // format 10 those of firstPrintRows, format 11 those of longSleepRows,
-// format 12 wake_pack (wakepack.go), format 13 those of busySleepRows; a profile of an older format, which lacks them, is still read, its costs
+// format 12 wake_pack (wakepack.go), format 13 those of busySleepRows; a
+// profile of an older format, which lacks them, is still read, its costs
 // as before.
 const (
 	Format    = "schedlab-costs/13"
