@@ -548,7 +548,7 @@ func (s *Machine) after(d time.Duration) sim.Time { return s.now.Add(d) }
 // by less for a long one beside work (sleepslack.go), and with noise the
 // thread's wake-up after the timer fires comes on top (Costs.UsleepWake).
 func (s *Machine) usleep(m MID, d time.Duration) time.Duration {
-	return s.sleepFor(d, d > shortSleep && s.besideWork(m))
+	return s.sleepFor(d, s.longBesideWork(m, d))
 }
 
 // sleepFor is how long a sleep of d really lasts, beside work (busy) or

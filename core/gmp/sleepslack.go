@@ -71,6 +71,14 @@ func (s *Machine) besideWork(m MID) bool {
 	return false
 }
 
+// longBesideWork is besideWork for a sleep of d that m begins now, when
+// d is long enough for the work beside it to change its slack; a sleep of
+// shortSleep or less has the same slack either way, and the Ms are not
+// looked at.
+func (s *Machine) longBesideWork(m MID, d time.Duration) bool {
+	return d > shortSleep && s.besideWork(m)
+}
+
 // syscallSlack is what a syscall action of d that m makes lasts beyond d
 // and Syscall: SyscallSlack, which verify sets to UsleepSlack because the
 // real program's syscall is a nanosleep, and for a long call as much more
@@ -81,5 +89,5 @@ func (s *Machine) syscallSlack(m MID, d time.Duration) time.Duration {
 	if k.SyscallSlack == 0 {
 		return 0
 	}
-	return k.SyscallSlack + k.sleepSlack(d, d > shortSleep && s.besideWork(m)) - k.UsleepSlack
+	return k.SyscallSlack + k.sleepSlack(d, s.longBesideWork(m, d)) - k.UsleepSlack
 }
