@@ -951,3 +951,19 @@ func TestExportRecordings(t *testing.T) {
 		}
 	}
 }
+
+// trace --scenario's summary says how long before its scenario a real
+// program's main made runtime/trace.Start's first go statement (a traced
+// run of steal's program, kept for rtrace's tests); without --scenario
+// there is no scenario to say it of.
+func TestTraceSaysWhenTheTracerWokeAThread(t *testing.T) {
+	file := filepath.Join("..", "..", "real", "rtrace", "testdata", "cputime-steal.trace")
+	const want = "# main began the scenario 0.027136ms after runtime/trace.Start's first go statement"
+	code, out, errOut := cli(t, "trace", file, "--scenario", "--format", "none")
+	if code != 0 || !strings.Contains(out, want) {
+		t.Errorf("trace --scenario: exit %d, %s; want %q in\n%s", code, errOut, want, out)
+	}
+	if code, out, _ = cli(t, "trace", file, "--format", "none"); code != 0 || strings.Contains(out, "began the scenario") {
+		t.Errorf("trace without --scenario: exit %d, and\n%s", code, out)
+	}
+}

@@ -124,6 +124,9 @@ creation, as the model numbers them), and the runtime's own goroutines
 				}
 				if scenario {
 					fmt.Fprintf(w, "# %d runtime goroutines set apart, with %d events\n", sum.RuntimeGoroutines, sum.RuntimeEvents)
+					if sum.TracerLead > 0 {
+						fmt.Fprintf(w, "# main began the scenario %s after runtime/trace.Start's first go statement\n", sim.FormatMillis(sum.TracerLead))
+					}
 				}
 				fmt.Fprintln(w, "# (a runtime trace does not record run queues: runnext, the rings and the global queue are the model's to show)")
 			}

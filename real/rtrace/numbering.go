@@ -14,9 +14,12 @@ type numbering struct {
 	runtime map[trace.GoID]bool
 }
 
+// mainGoID is the main goroutine's ID: G1 in every Go program, as in the
+// model.
+const mainGoID trace.GoID = 1
+
 func newNumbering() *numbering {
-	// The main goroutine is G1 in every Go program, as in the model.
-	return &numbering{num: map[trace.GoID]int64{1: 1}, next: 2, runtime: map[trace.GoID]bool{}}
+	return &numbering{num: map[trace.GoID]int64{mainGoID: 1}, next: 2, runtime: map[trace.GoID]bool{}}
 }
 
 // renumber rewrites out's goroutines in the scenario's numbers and

@@ -128,6 +128,13 @@ type Summary struct {
 	// after its end mark, which main logs after the mark (CPUTimePrefix). Zero in a trace
 	// without one, as a program generated before it was measured.
 	CPUTime time.Duration
+	// TracerLead, in a scenario's trace, is the time from main's first go
+	// statement of a runtime goroutine (runtime/trace.Start's: its wakep
+	// wakes an idle thread for an idle P) to main's first act in the
+	// scenario: how far along that thread's wake-up already is when the
+	// scenario begins. Zero if the trace shows no such go statement
+	// before the scenario.
+	TracerLead time.Duration
 	// BeforeScenario counts the events of main, other than its start
 	// when the trace begins, before its first act in the scenario, each
 	// visited with Event.BeforeScenario: a program with an until hands
@@ -194,6 +201,10 @@ func ReadWith(r io.Reader, o Options, visit func(Event)) (*Summary, error) {
 	runtimeWork := runtimeActivity{}
 	var last trace.Time
 	entered, ended := false, false
+	// When main created the first of the runtime's goroutines, before the
+	// scenario (Summary.TracerLead).
+	var tracerAt trace.Time
+	tracerSeen := false
 	for {
 		ev, err := guard(tr.ReadEvent)
 		if errors.Is(err, io.EOF) {
@@ -233,6 +244,9 @@ func ReadWith(r io.Reader, o Options, visit func(Event)) (*Summary, error) {
 			break
 		}
 		if o.Scenario && !nums.renumber(ev, st, &out, s) {
+			if !entered && !tracerSeen && out.Kind == "go-create" && ev.Goroutine() == mainGoID {
+				tracerAt, tracerSeen = ev.Time(), true
+			}
 			runtimeWork.observe(out, ev.Time(), s)
 			if o.Runtime != nil && !ended {
 				out.T = time.Duration(ev.Time() - first)
@@ -247,6 +261,9 @@ func ReadWith(r io.Reader, o Options, visit func(Event)) (*Summary, error) {
 			}
 			switch {
 			case where == yes:
+				if !entered && tracerSeen {
+					s.TracerLead = time.Duration(ev.Time() - tracerAt)
+				}
 				entered = true
 			case where == no && entered:
 				// Only once main was seen in it: a trace of another

@@ -335,3 +335,41 @@ func TestACPUTimeMarkIsDigitsOnly(t *testing.T) {
 		}
 	}
 }
+
+// runtime/trace.Start's go statements come before a scenario program's
+// scenario, and the first of them wakes an idle thread: TracerLead is
+// the time from it to main's first act in the scenario (cputime-steal's
+// first go statement). Read without the scenario's numbering, a trace
+// has none.
+func TestTracerLeadRunsFromTheTracersFirstGoStatement(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "cputime-steal.trace"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tracerAt, scenarioAt time.Duration = -1, -1
+	sum, err := ReadWith(bytes.NewReader(data), Options{Scenario: true, Runtime: func(e Event) {
+		if e.Kind == "go-create" && e.G2 == 1 && tracerAt < 0 {
+			tracerAt = e.T
+		}
+	}}, func(e Event) {
+		if e.Kind == "go-create" && e.G2 == 1 && scenarioAt < 0 {
+			scenarioAt = e.T
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tracerAt < 0 || scenarioAt <= tracerAt {
+		t.Fatalf("the tracer's first go statement at %v, the scenario's at %v: want the tracer's first", tracerAt, scenarioAt)
+	}
+	if sum.TracerLead != scenarioAt-tracerAt {
+		t.Errorf("TracerLead %v, want %v, from the tracer's go statement at %v to the scenario's at %v", sum.TracerLead, scenarioAt-tracerAt, tracerAt, scenarioAt)
+	}
+	whole, err := Read(bytes.NewReader(data), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if whole.TracerLead != 0 {
+		t.Errorf("read as any program's trace, TracerLead %v, want none", whole.TracerLead)
+	}
+}
