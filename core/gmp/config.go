@@ -265,6 +265,15 @@ type Config struct {
 	// is full (tracer.go). schedlab verify sets it, its real runs being
 	// traced; a run without it is the program untraced.
 	Tracer bool
+	// TracerLead, with Tracer, is how long before the scenario's start
+	// the tracer's go statements woke an idle thread. A real program's
+	// main makes runtime/trace.Start's go statements, whose wakep wakes a
+	// thread for an idle P, then finishes its start before the scenario's
+	// first act; the model starts the tracer's goroutines with the
+	// scenario, so that thread's wake-up is this far along at 0, and it
+	// starts this much sooner (never before 0; tracer.go,
+	// tracerWakep). 0, the default, wakes it at 0; only verify sets it.
+	TracerLead time.Duration
 }
 
 // DefaultMaxEvents bounds a run without Until.
@@ -296,6 +305,12 @@ func (c *Config) Validate() error {
 	}
 	if c.SysmonPrelude < 0 || c.SysmonPrelude > MaxSysmonPrelude {
 		errs = append(errs, fmt.Errorf("sysmon prelude must be between 0 and %v, got %v", MaxSysmonPrelude, c.SysmonPrelude))
+	}
+	if c.TracerLead < 0 || c.TracerLead > MaxTracerLead {
+		errs = append(errs, fmt.Errorf("tracer lead must be between 0 and %v, got %v", MaxTracerLead, c.TracerLead))
+	}
+	if c.TracerLead > 0 && !c.Tracer {
+		errs = append(errs, fmt.Errorf("a tracer lead needs the tracer"))
 	}
 	if c.SchedTrace < 0 {
 		errs = append(errs, fmt.Errorf("schedtrace period must not be negative, got %v", c.SchedTrace))

@@ -87,6 +87,9 @@ type Machine struct {
 
 	// tr is the tracer's goroutines, with Config.Tracer (tracer.go).
 	tr tracer
+	// wakeLead is how far along the wake-up startm makes now already is
+	// (Config.TracerLead, tracerWakep); 0 but in the run's first wakep.
+	wakeLead time.Duration
 
 	emitted int
 	steps   uint64

@@ -162,16 +162,18 @@ func (s *Machine) startm(pp *P, spinning bool, rule Rule) {
 		s.held = NoP
 	}
 	var nmp *M
+	// A thread's wake-up or start begun before the run (Config.TracerLead,
+	// s.wakeLead) is that much along already.
 	if created {
 		nmp = s.newM(MStarting)
-		s.wakeMAt(nmp, s.after(s.late(s.cfg.Costs.NewM, s.cfg.Costs.NewM)), stepStart)
+		s.wakeMAt(nmp, s.after(max(s.late(s.cfg.Costs.NewM, s.cfg.Costs.NewM)-s.wakeLead, 0)), stepStart)
 	} else {
 		nmp = s.mget()
 		nmp.State = MStarting
 		if s.acting != NoM {
 			s.wakeCalls += s.cfg.Costs.WakeCall
 		}
-		start := s.after(s.late(s.cfg.Costs.WakeM, 4*s.cfg.Costs.WakeM))
+		start := s.after(max(s.late(s.cfg.Costs.WakeM, 4*s.cfg.Costs.WakeM)-s.wakeLead, 0))
 		if late > 0 {
 			nmp.late, nmp.lateBehind, nmp.lateFrom = true, s.acting, start
 			s.lateMs++

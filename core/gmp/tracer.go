@@ -41,6 +41,13 @@ import "time"
 // sleep fires ~110µs late in the real runs, the later ones ~70µs), and a P
 // busy with them is no P for the scenario's goroutines.
 //
+// They come before the scenario: main makes runtime/trace.Start's go
+// statements, and the first one's wakep wakes an idle thread for an idle
+// P, some tens of microseconds before main's first act in the scenario
+// (rtrace.Summary.TracerLead reads it from a real trace). The model
+// starts them with the scenario, at 0, and Config.TracerLead says how far
+// along that thread's wake-up is by then.
+//
 // schedlab verify compares the model with traced runs, so it turns the
 // three on (Config.Tracer); no other command does. They are the
 // runtime's, as the real ones are: no go statement of the scenario's
@@ -156,9 +163,16 @@ func (s *Machine) startTracer() error {
 // goroutines: an idle P's M spins to look for them.
 func (s *Machine) tracerWakep() {
 	if s.tr.on {
+		s.wakeLead = s.cfg.TracerLead
 		s.wakep()
+		s.wakeLead = 0
 	}
 }
+
+// MaxTracerLead bounds Config.TracerLead: a real program's main begins its
+// scenario some tens of microseconds after runtime/trace.Start's go
+// statements; a lead of more than a millisecond is a mistake.
+const MaxTracerLead = time.Millisecond
 
 // TracerGs are the tracer's goroutines (Config.Tracer), numbered after
 // main: the first and how many, or NoG and 0. They are, in order, the

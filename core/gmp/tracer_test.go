@@ -343,3 +343,56 @@ func TestTraceAdvancerCutsAGenerationEverySecond(t *testing.T) {
 		}
 	}
 }
+
+// A real program's main makes runtime/trace.Start's go statements some
+// tens of microseconds before its scenario begins, and their wakep wakes
+// a thread for the idle P then. With Config.TracerLead the model's
+// thread, woken as the run starts, is that far along: it brings its P up
+// that much sooner, and at the start at the soonest.
+func TestTracerLeadBringsTheWokenThreadSooner(t *testing.T) {
+	const src = "procs: 2\nstart: warm\nmain:\n  - go: {count: 4, do: [{cpu: 1ms}]}\n  - wait: children\n"
+	firstProcStart := func(lead time.Duration) sim.Time {
+		t.Helper()
+		sc := parse(t, src)
+		cfg := sc.Config()
+		cfg.Tracer, cfg.TracerLead = true, lead
+		m, err := gmp.New(cfg, sc.Program())
+		if err != nil {
+			t.Fatal(err)
+		}
+		at := sim.Time(-1)
+		m.SetSink(func(e gmp.Event) {
+			if e.Kind == gmp.KindProcStart && e.P == 1 && at < 0 {
+				at = e.T
+			}
+		})
+		m.Run()
+		if at < 0 {
+			t.Fatalf("with a lead of %v, P1 never started", lead)
+		}
+		return at
+	}
+	without := firstProcStart(0)
+	wake := gmp.DefaultCosts().WakeM
+	if without != sim.Time(wake) {
+		t.Fatalf("without a lead, P1 starts at %v, want a wake-up's %v", without.D(), wake)
+	}
+	if got := firstProcStart(wake / 2); got != without-sim.Time(wake/2) {
+		t.Errorf("with a lead of %v, P1 starts at %v, want %v", wake/2, got.D(), (without - sim.Time(wake/2)).D())
+	}
+	if got := firstProcStart(gmp.MaxTracerLead); got != 0 {
+		t.Errorf("with a lead longer than the wake-up, P1 starts at %v, want the start", got.D())
+	}
+}
+
+func TestTracerLeadBounded(t *testing.T) {
+	for _, cfg := range []gmp.Config{
+		{Procs: 2, Tracer: true, TracerLead: -time.Nanosecond},
+		{Procs: 2, Tracer: true, TracerLead: gmp.MaxTracerLead + 1},
+		{Procs: 2, TracerLead: time.Microsecond},
+	} {
+		if _, err := gmp.New(cfg, &gmp.Program{Name: "p"}); err == nil || !strings.Contains(err.Error(), "tracer lead") {
+			t.Errorf("%+v: got %v, want an error about the tracer lead", cfg, err)
+		}
+	}
+}
