@@ -147,3 +147,28 @@ func TestVerifyModelEndsWithTheEndMark(t *testing.T) {
 		}
 	}
 }
+
+// A traced real program's main makes runtime/trace.Start's go statements
+// before its scenario, and their wakep wakes an idle thread then: the
+// model's first woken thread is as far along (gmp.Config.TracerLead) in a
+// program that starts the tracer, and in no other. nested-submit runs
+// untraced.
+func TestVerifyModelWakesForTheTracerBeforeTheScenario(t *testing.T) {
+	for _, name := range []string{"steal", "runnext", "nested-submit"} {
+		sc, err := scenarios.Load(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, _ := modelConfig(sc, scenarios.Overrides{}, 2)
+		want := time.Duration(0)
+		if prog.Traced(sc) {
+			want = tracerLead
+		}
+		if cfg.TracerLead != want || cfg.Tracer != prog.Traced(sc) {
+			t.Errorf("%s: the model's tracer %v with a lead of %v, want %v and %v", name, cfg.Tracer, cfg.TracerLead, prog.Traced(sc), want)
+		}
+		if name == "nested-submit" && want != 0 {
+			t.Errorf("%s runs traced, but it deadlocks by design", name)
+		}
+	}
+}

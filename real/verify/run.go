@@ -121,7 +121,7 @@ func modelRunsToItsEnd(sc *scenarios.Scenario, cfg gmp.Config) error {
 	cfg.Check = true
 	// As schedlab check runs it: untraced, so that a deadlock is reported
 	// rather than run on beside the tracer's reader.
-	cfg.Tracer = false
+	cfg.Tracer, cfg.TracerLead = false, 0
 	m, err := gmp.New(cfg, sc.Program())
 	if err != nil {
 		return fmt.Errorf("%s: %w", sc.File, err)
@@ -405,6 +405,7 @@ func modelConfig(sc *scenarios.Scenario, over scenarios.Overrides, cpus int) (gm
 	cfg = nanosleepSyscalls(cfg)
 	if cfg.Tracer {
 		cfg.Costs.EndMark = endMark
+		cfg.TracerLead = tracerLead
 	}
 	// The model's noise stretches and stalls computations by its own
 	// mean; the work's pace makes the two together workPace.
@@ -428,6 +429,23 @@ func modelConfig(sc *scenarios.Scenario, over scenarios.Overrides, cpus int) (gm
 // (Observables.CPUTime, S10 and S11) was 1.14s, the model's at the noise's
 // mean alone 1.12s, for 1.1s of tasks.
 const workPace = 1.024
+
+// tracerLead is how long before its scenario a real program's main made
+// runtime/trace.Start's first go statement, whose wakep wakes an idle
+// thread for an idle P (gmp.Config.TracerLead): from there main finishes
+// trace.Start and its start (the CPU-time reading, the scenario's call)
+// while that thread is on its way. rtrace.Summary.TracerLead reads it
+// from a trace (schedlab trace --scenario prints it): 85 traced runs of
+// 2-P and 4-P scenarios on the AMD EPYC on 29 November, ten each of
+// steal (twice), tour, pingpong-2p, waitgroup-fanout, burst, spinning and
+// print-order-2p (fifteen) (schedlab real NAME --runs 10 --emit DIR,
+// load 1.0-2.5), median 33.2µs (p10 13.5µs, p90 78.2µs). On one P, where
+// no P is idle and main makes no wake-up call, twenty runs of runnext
+// and overflow gave a median of 20.8µs. Without it the model's thread
+// woke at the scenario's start and arrived when the real one had long
+// begun: steal's first goroutine was G31 in the model, G2-G21 in the
+// real runs.
+const tracerLead = 33 * time.Microsecond
 
 // endMark is the end mark's cost to a traced real program's main after
 // its scenario (gmp.Costs.EndMark): the program's first runtime/trace.Log,

@@ -29,9 +29,11 @@ func TestRecorderCountsProcStartsInTheWindow(t *testing.T) {
 	}
 }
 
-// The model's side counts the run's proc-start events, as a sink of the
-// same run sees them (none comes before the window opens: main's start is
-// the run's first event, its go statement its second).
+// The model's side counts the run's proc-start events in the window, as a
+// sink of the same run sees them: from main's go statement, its first act,
+// on. The thread woken for the tracer's goroutines, already on its way
+// when the scenario starts (Config.TracerLead), may bring its P up before
+// it, as a real program's can before its scenario.
 func TestModelCountsItsProcStarts(t *testing.T) {
 	sc, err := scenarios.Load("pingpong-2p")
 	if err != nil {
@@ -47,9 +49,13 @@ func TestModelCountsItsProcStarts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	starts := 0
+	tracer, n := m.TracerGs()
+	starts, open := 0, false
 	m.SetSink(func(e gmp.Event) {
-		if e.Kind == gmp.KindProcStart {
+		switch {
+		case e.Kind == gmp.KindGoCreate && e.G == tracer+gmp.GID(n):
+			open = true
+		case e.Kind == gmp.KindProcStart && open:
 			starts++
 		}
 	})
