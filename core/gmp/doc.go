@@ -139,9 +139,12 @@
 //     its advancer, which cuts a generation every second, are
 //     Config.Tracer's (tracer.go), which only verify sets, starting as
 //     runtime/trace.Start leaves them (the reader and the advancer in P0's
-//     ring, the writer in its runnext). The generation's cut is its time
-//     on the P and the writer's write: the world is not stopped, and no P
-//     is asked to a safe point (forEachP), as the real cut does.
+//     ring, the writer in its runnext) at the scenario's start, where
+//     main made their go statements before it: Config.TracerLead starts
+//     the wake-up their wakep makes that much before. The generation's
+//     cut is its time on the P and the writer's write: the world is not
+//     stopped, and no P is asked to a safe point (forEachP), as the real
+//     cut does.
 //   - Safe-point functions, locked threads (LockOSThread, startlockedm,
 //     stoplockedm), cgo and extra Ms, the template thread, and the 10000
 //     thread limit: no scenario action can reach them.
