@@ -37,7 +37,8 @@ func TestModelCountsItsThreadsCPUTime(t *testing.T) {
 }
 
 // The real side takes the CPU time the program logs after its end mark
-// (rtrace.Summary.CPUTime).
+// (rtrace.Summary.CPUTime), and how long before its scenario main made the
+// tracer's first go statement (rtrace.Summary.TracerLead).
 func TestRealSideTakesTheProgramsCPUTime(t *testing.T) {
 	f, err := os.Open(filepath.Join("..", "rtrace", "testdata", "cputime-steal.trace"))
 	if err != nil {
@@ -50,6 +51,9 @@ func TestRealSideTakesTheProgramsCPUTime(t *testing.T) {
 	}
 	if obs.CPUTime == 0 || obs.CPUTime != sum.CPUTime {
 		t.Errorf("CPU time %v, the trace's %v", obs.CPUTime, sum.CPUTime)
+	}
+	if obs.TracerLead == 0 || obs.TracerLead != sum.TracerLead {
+		t.Errorf("tracer lead %v, the trace's %v", obs.TracerLead, sum.TracerLead)
 	}
 }
 

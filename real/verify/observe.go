@@ -97,6 +97,13 @@ type Observables struct {
 	// a recording made before it was measured, or on a system without
 	// getrusage.
 	CPUTime time.Duration `json:"cpu_ns,omitempty"`
+	// TracerLead, of a real run, is how long before its scenario main made
+	// runtime/trace.Start's first go statement, whose wakep wakes an idle
+	// thread for an idle P (rtrace.Summary.TracerLead). Not compared: the
+	// model's thread is a constant tracerLead along at the start, and
+	// leadNote says when the real runs' differ from it. Zero in a
+	// recording made before it was measured.
+	TracerLead time.Duration `json:"tracer_lead_ns,omitempty"`
 	// FirstPreempt is how far into the window the first slice was
 	// preempted (0: none was). Not compared: it says why a makespan
 	// differs (preemptNote), since a long slice ends at one of sysmon's

@@ -172,3 +172,39 @@ func TestVerifyModelWakesForTheTracerBeforeTheScenario(t *testing.T) {
 		}
 	}
 }
+
+// leadNote speaks when the real runs' main made the tracer's first go
+// statement much sooner or later before its scenario than the model's
+// constant says, on a program with a P idle at its start, and only when
+// most runs measured it.
+func TestLeadNoteSaysWhenTheRealRunsWokeSoonerOrLater(t *testing.T) {
+	runs := func(leads ...time.Duration) []Observables {
+		var obs []Observables
+		for _, d := range leads {
+			obs = append(obs, Observables{TracerLead: d})
+		}
+		return obs
+	}
+	two := gmp.Config{Procs: 2, Tracer: true, TracerLead: tracerLead}
+	for _, c := range []struct {
+		name string
+		cfg  gmp.Config
+		real []Observables
+		want string
+	}{
+		{"near the model's", two, runs(20*time.Microsecond, 30*time.Microsecond, 60*time.Microsecond), ""},
+		{"long before", two, runs(70*time.Microsecond, 90*time.Microsecond, 80*time.Microsecond), "a median 80us after runtime/trace.Start's first go statement, whose wakep wakes the thread for an idle P (70us to 90us over 3 runs), where the model's thread is 33us along at the start"},
+		{"just before", two, runs(10*time.Microsecond, 12*time.Microsecond), "arrives later than the model's"},
+		{"long before, on one P", gmp.Config{Procs: 1, Tracer: true, TracerLead: tracerLead}, runs(90 * time.Microsecond), ""},
+		{"untraced", gmp.Config{Procs: 2}, runs(90 * time.Microsecond), ""},
+		{"a recording without it", two, runs(0, 0, 90*time.Microsecond), ""},
+	} {
+		got := leadNote(c.cfg, c.real)
+		if c.want == "" && got != "" || c.want != "" && !strings.Contains(got, c.want) {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+	if got := leadNote(two, runs(70*time.Microsecond, 90*time.Microsecond)); !strings.Contains(got, "arrives sooner than the model's") || !strings.Contains(got, "a median 80us") {
+		t.Errorf("two long leads: %q", got)
+	}
+}

@@ -257,7 +257,7 @@ func (o *Observables) check() error {
 		{"preempted slices", int64(o.Preempted)}, {"P migrations", int64(o.Migrations)}, {"first goroutine started", o.FirstStarted},
 		{"runtime syscall time", int64(o.RuntimeSyscall)}, {"runtime delay", int64(o.RuntimeDelay)}, {"runtime starts", int64(o.RuntimeStarts)},
 		{"switches", int64(o.Switches)}, {"switch gap", int64(o.SwitchGap)}, {"stranded time", int64(o.Stranded)}, {"first preemption", int64(o.FirstPreempt)},
-		{"CPU time", int64(o.CPUTime)},
+		{"CPU time", int64(o.CPUTime)}, {"tracer lead", int64(o.TracerLead)},
 	} {
 		if d.v < 0 {
 			return fmt.Errorf("%s %d: below zero", d.name, d.v)

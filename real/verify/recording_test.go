@@ -129,6 +129,7 @@ func TestARecordingIsCheckedWhole(t *testing.T) {
 		{"too big", good + strings.Repeat(" ", maxRecordingBytes), "f.json:1:1: larger than 64 MiB"},
 		{"slices", strings.Replace(good, `"utilisation": 0.5`, `"utilisation": 0.5, "longest_slices_ns": [`+strings.Repeat("5, ", longestKept)+`5]`, 1), "f.json: run 1: 17 longest slices: at most 16"},
 		{"slice order", strings.Replace(good, `"utilisation": 0.5`, `"utilisation": 0.5, "longest_slices_ns": [5, 7]`, 1), "f.json: run 1: longest slice 2 of 7ns: want the slices' lengths, 0 or more, longest first"},
+		{"lead below zero", strings.Replace(good, `"utilisation": 0.5`, `"utilisation": 0.5, "tracer_lead_ns": -5`, 1), "f.json: run 1: tracer lead -5: below zero"},
 		{"slice below zero", strings.Replace(good, `"utilisation": 0.5`, `"utilisation": 0.5, "longest_slices_ns": [-1]`, 1), "f.json: run 1: longest slice 1 of -1ns"},
 	} {
 		_, err := ParseRecording("f.json", []byte(c.data))

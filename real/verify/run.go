@@ -267,6 +267,9 @@ func Scenario(ctx context.Context, sc *scenarios.Scenario, o Options) (*Report, 
 	if n := busyNote(rep, model, real); n != "" {
 		rep.Notes = append(rep.Notes, n)
 	}
+	if n := leadNote(cfg, real); n != "" {
+		rep.Notes = append(rep.Notes, n)
+	}
 	cpus := 0
 	if cfg.CPUs > 0 && cfg.CPUs < cfg.Procs {
 		cpus = cfg.CPUs
@@ -446,6 +449,41 @@ const workPace = 1.024
 // begun: steal's first goroutine was G31 in the model, G2-G21 in the
 // real runs.
 const tracerLead = 33 * time.Microsecond
+
+// leadNote says, for a traced scenario with a P idle at its start, when
+// the real runs' main made runtime/trace.Start's first go statement
+// (Observables.TracerLead) less than half or more than twice tracerLead
+// before the scenario, as a machine other than the one it was measured
+// on may: the model's thread woken for the idle P then arrives later or
+// sooner than the real runs' did, and with it their first steal.
+func leadNote(cfg gmp.Config, real []Observables) string {
+	if !cfg.Tracer || cfg.Procs < 2 {
+		return ""
+	}
+	var leads []time.Duration
+	for _, o := range real {
+		if o.TracerLead > 0 {
+			leads = append(leads, o.TracerLead)
+		}
+	}
+	if len(leads) == 0 || 2*len(leads) < len(real) {
+		return ""
+	}
+	slices.Sort(leads)
+	med := leads[len(leads)/2]
+	if len(leads)%2 == 0 {
+		med = (leads[len(leads)/2-1] + med) / 2
+	}
+	if med >= cfg.TracerLead/2 && med <= 2*cfg.TracerLead {
+		return ""
+	}
+	when := "later"
+	if med > cfg.TracerLead {
+		when = "sooner"
+	}
+	return fmt.Sprintf("the real runs' main began the scenario a median %s after runtime/trace.Start's first go statement, whose wakep wakes the thread for an idle P (%s to %s over %d runs), where the model's thread is %s along at the start, as measured on the project's machine: on this one the thread woken for the idle P arrives %s than the model's, and with it the first steal (docs/fidelity.md, \"The tracer's wake-up before the scenario\")",
+		shortDuration(med), shortDuration(leads[0]), shortDuration(leads[len(leads)-1]), len(leads), shortDuration(cfg.TracerLead), when)
+}
 
 // endMark is the end mark's cost to a traced real program's main after
 // its scenario (gmp.Costs.EndMark): the program's first runtime/trace.Log,

@@ -101,6 +101,7 @@ func realUntil(trace io.Reader, procs int, until time.Duration) (Observables, *r
 	obs.RuntimeSyscall = sum.RuntimeSyscall
 	obs.RuntimeStarts = sum.RuntimeStarts
 	obs.CPUTime = sum.CPUTime
+	obs.TracerLead = sum.TracerLead
 	return obs, sum, nil
 }
 
