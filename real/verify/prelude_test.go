@@ -119,12 +119,15 @@ func TestVerifyModelsSyscallsAsNanosleeps(t *testing.T) {
 	}
 }
 
-// A traced real program ends its scenario with the end mark, whose log
-// call's work comes before the window closes: verify's model charges main
-// for it (gmp.Costs.EndMark) where the program writes one, and nowhere
-// else. nested-submit deadlocks by design and runs untraced.
-func TestVerifyModelEndsWithTheEndMark(t *testing.T) {
-	for _, name := range []string{"done-flag", "preempt", "nested-submit"} {
+// A traced real program begins and ends its scenario with the tracer's
+// work, and verify's model has both where the program is traced, and
+// nowhere else. Before: main made runtime/trace.Start's go statements,
+// whose wakep woke an idle thread, so the model's first woken thread is as
+// far along (gmp.Config.TracerLead). After: the end mark, whose log call's
+// work comes before the window closes (gmp.Costs.EndMark).
+// nested-submit deadlocks by design and runs untraced.
+func TestVerifyModelHasTheTracersStartAndEnd(t *testing.T) {
+	for _, name := range []string{"done-flag", "preempt", "steal", "nested-submit"} {
 		sc, err := scenarios.Load(name)
 		if err != nil {
 			t.Fatal(err)
@@ -135,40 +138,21 @@ func TestVerifyModelEndsWithTheEndMark(t *testing.T) {
 			t.Fatal(err)
 		}
 		marks := strings.Contains(string(p.Main), fmt.Sprintf("trace.Log(context.Background(), %q, %q)", rtrace.EndMarkCategory, rtrace.EndMarkMessage))
-		want := time.Duration(0)
+		wantMark, wantLead := time.Duration(0), time.Duration(0)
 		if marks {
-			want = endMark
+			wantMark = endMark
 		}
-		if cfg.Costs.EndMark != want {
-			t.Errorf("%s: the model's end mark %v, want %v (the program writes one: %v)", name, cfg.Costs.EndMark, want, marks)
-		}
-		if name == "nested-submit" && marks {
-			t.Errorf("%s's program writes an end mark, but it runs untraced", name)
-		}
-	}
-}
-
-// A traced real program's main makes runtime/trace.Start's go statements
-// before its scenario, and their wakep wakes an idle thread then: the
-// model's first woken thread is as far along (gmp.Config.TracerLead) in a
-// program that starts the tracer, and in no other. nested-submit runs
-// untraced.
-func TestVerifyModelWakesForTheTracerBeforeTheScenario(t *testing.T) {
-	for _, name := range []string{"steal", "runnext", "nested-submit"} {
-		sc, err := scenarios.Load(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg, _ := modelConfig(sc, scenarios.Overrides{}, 2)
-		want := time.Duration(0)
 		if prog.Traced(sc) {
-			want = tracerLead
+			wantLead = tracerLead
 		}
-		if cfg.TracerLead != want || cfg.Tracer != prog.Traced(sc) {
-			t.Errorf("%s: the model's tracer %v with a lead of %v, want %v and %v", name, cfg.Tracer, cfg.TracerLead, prog.Traced(sc), want)
+		if cfg.Costs.EndMark != wantMark {
+			t.Errorf("%s: the model's end mark %v, want %v (the program writes one: %v)", name, cfg.Costs.EndMark, wantMark, marks)
 		}
-		if name == "nested-submit" && want != 0 {
-			t.Errorf("%s runs traced, but it deadlocks by design", name)
+		if cfg.Tracer != prog.Traced(sc) || cfg.TracerLead != wantLead {
+			t.Errorf("%s: the model's tracer %v with a lead of %v, want %v and %v", name, cfg.Tracer, cfg.TracerLead, prog.Traced(sc), wantLead)
+		}
+		if name == "nested-submit" && (marks || wantLead != 0) {
+			t.Errorf("%s's program is traced, but it deadlocks by design", name)
 		}
 	}
 }
