@@ -272,7 +272,11 @@ slower); every other command takes the untraced ones. The model starts
 warm (as --warm-start), as a real program's main does, with the runtime's
 idle threads already made and sysmon as far into its backing off as the
 program's start-up (0.6ms) and its cpu loop's calibration (20ms, if it has
-cpu actions) take it. Its computations run at the pace a real program's
+cpu actions) take it, and the thread that the tracer's go statements wake
+for an idle P already on its way, as a real program's main makes them
+some tens of microseconds before its scenario (schedlab trace --scenario
+shows a real run's lead; the report says when the real runs' differ from
+the model's). Its computations run at the pace a real program's
 cpu actions keep, 1.024 times their written time on the project's
 machine (go run ./scripts/cpupace measures yours), noise included. With
 more Ps than this machine has CPUs, the model's threads share its CPUs

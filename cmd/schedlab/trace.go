@@ -45,7 +45,9 @@ goroutines a steal took. Those are what schedlab run shows of the model.
 With --scenario, a trace written by a program schedlab real generated is
 read in the scenario's numbering (G1 main, then G2, G3… in order of
 creation, as the model numbers them), and the runtime's own goroutines
-(the GC's workers, the trace reader) are counted apart.`,
+(the GC's workers, the trace reader) are counted apart; the summary then
+says how long before its scenario main made runtime/trace.Start's first
+go statement, whose wakep wakes a thread for an idle P.`,
 		Example: `  schedlab bench --modes pool --runs 1 --trace pool.trace && schedlab trace pool.trace
   schedlab trace prog.trace --format jsonl | jq .kind
   schedlab real steal --trace steal.trace && schedlab trace steal.trace --scenario`,
