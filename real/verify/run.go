@@ -460,20 +460,17 @@ func leadNote(cfg gmp.Config, real []Observables) string {
 	if !cfg.Tracer || cfg.Procs < 2 {
 		return ""
 	}
-	var leads []time.Duration
+	var leads []float64
 	for _, o := range real {
 		if o.TracerLead > 0 {
-			leads = append(leads, o.TracerLead)
+			leads = append(leads, float64(o.TracerLead))
 		}
 	}
 	if len(leads) == 0 || 2*len(leads) < len(real) {
 		return ""
 	}
 	slices.Sort(leads)
-	med := leads[len(leads)/2]
-	if len(leads)%2 == 0 {
-		med = (leads[len(leads)/2-1] + med) / 2
-	}
+	med := time.Duration(median(leads))
 	if med >= cfg.TracerLead/2 && med <= 2*cfg.TracerLead {
 		return ""
 	}
@@ -482,7 +479,7 @@ func leadNote(cfg gmp.Config, real []Observables) string {
 		when = "sooner"
 	}
 	return fmt.Sprintf("the real runs' main began the scenario a median %s after runtime/trace.Start's first go statement, whose wakep wakes the thread for an idle P (%s to %s over %d runs), where the model's thread is %s along at the start, as measured on the project's machine: on this one the thread woken for the idle P arrives %s than the model's, and with it the first steal (docs/fidelity.md, \"The tracer's wake-up before the scenario\")",
-		shortDuration(med), shortDuration(leads[0]), shortDuration(leads[len(leads)-1]), len(leads), shortDuration(cfg.TracerLead), when)
+		shortDuration(med), shortDuration(time.Duration(leads[0])), shortDuration(time.Duration(leads[len(leads)-1])), len(leads), shortDuration(cfg.TracerLead), when)
 }
 
 // endMark is the end mark's cost to a traced real program's main after
