@@ -24,10 +24,10 @@ import (
 // computes, three runs of each; a 20µs one by 67-68µs either way. The
 // runtime's sysmon sleeps beside the program's work: in timer-1p's real
 // program under perf, its 10ms sleeps overshot by 75µs at the 10th
-// percentile (median 109µs), where calibrate's idle probe said 140µs. So a sleep that begins while
-// another thread of the program is on a CPU, or other programs load the
-// CPUs, takes Costs.UsleepSlackLongBusy at its long end when a profile
-// has it (besideWork).
+// percentile (median 109µs), where calibrate's idle probe said 140µs.
+// So a sleep that begins while another thread of the program is on a
+// CPU, or other programs load the CPUs, takes Costs.UsleepSlackLongBusy
+// at its long end when a profile has it (besideWork).
 const (
 	shortSleep = 200 * time.Microsecond
 	longSleep  = 10 * time.Millisecond
