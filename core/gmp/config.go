@@ -24,6 +24,11 @@ type Costs struct {
 	// that every built-in run and golden trace is as before; a profile
 	// from calibrate sets it.
 	NewG time.Duration
+	// FreshSpans spreads NewG over a run's fresh go statements as the
+	// runtime pays it, in a lump on the one that begins a new span of
+	// stacks or of gs (malg.go). The zero value charges NewG on each;
+	// only verify sets it, so that every other run is as before.
+	FreshSpans FreshSpans
 	// Schedule is the time from a G leaving its M (gopark's mcall, goexit,
 	// gosched) to the decision findRunnable takes. A runnext waits only
 	// this long for its own P, which is why a P usually runs it before a
@@ -334,6 +339,9 @@ func (c *Config) Validate() error {
 		errs = append(errs, err)
 	}
 	if err := k.WakePack.validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if err := k.FreshSpans.validate(); err != nil {
 		errs = append(errs, err)
 	}
 	if err := k.ParkGrowth.validate(); err != nil {

@@ -213,12 +213,17 @@
 //     charges a fresh descriptor's allocation (NewG) before its go-create
 //     and the rest of the statement (Newproc) after (newproc.go,
 //     goStatement), so a trace's go-create is the set-up's cost early.
-//     NewG is a mean: in a fresh program a go statement takes about 1µs but
-//     every 16th or so pauses for 8-27µs, at places that depend on what
-//     the program allocated before, and its first switches take several
-//     times what its later ones do. Each of these, put in the
-//     model alone, took more verify observables outside the real spread
-//     than it brought in (docs/fidelity.md, "Fifty runs a series").
+//     NewG is a mean: a go statement takes about 0.3µs, but the one that
+//     needs a new span of stacks or of gs pauses (about 19µs and 6µs in
+//     each 16, malg.go). Only verify spreads NewG so (FreshSpans), at the
+//     places a traced generated program on one P has its lumps; on
+//     several Ps the places move with what the other Ps took from the
+//     stack pool (steal's stacks' lump at the 5th, 6th or 9th go
+//     statement), and the model keeps one P's. A fresh program's first
+//     switches take several times what its later ones do; put in the
+//     model alone, that took more verify observables outside the real
+//     spread than it brought in (docs/fidelity.md, "Fifty runs a
+//     series").
 //   - Where a woken thread last ran: the kernel queues a thread on the CPU
 //     it last ran on, and a thread parked for milliseconds whose CPU is
 //     now the waker's, busy, waits there for a scheduler tick (up to 4ms

@@ -90,6 +90,9 @@ type Machine struct {
 	// wakeLead is how far along the wake-up startm makes now already is
 	// (Config.TracerLead, tracerWakep); 0 but in the run's first wakep.
 	wakeLead time.Duration
+	// freshGs counts the fresh descriptors go statements have made, for
+	// Costs.FreshSpans (malg.go).
+	freshGs int
 
 	emitted int
 	steps   uint64

@@ -21,18 +21,19 @@ func (s *Machine) newproc(m *M, parent *G, op *Op) {
 }
 
 // goStatement makes the goroutine of parent's go statement op on m's P
-// with newproc1 and creates it under rule (newproc's, errgroup.Go's). The runtime's newproc1
-// allocates a g and its stack (malg) when no dead goroutine's descriptor
-// is left to reuse, and emits go-create only at its end: so the creator
-// spends Costs.NewG first, and the goroutine is created, in runnext,
-// after it (stepGoCreate, goCreate). Either way the creator goes on
-// Costs.Newproc after the go-create.
+// with newproc1 and creates it under rule (newproc's, errgroup.Go's). The
+// runtime's newproc1 allocates a g and its stack (malg) when no dead
+// goroutine's descriptor is left to reuse, and emits go-create only at
+// its end: so the creator spends Costs.NewG first (newG, which spreads it
+// in lumps with Costs.FreshSpans), and the goroutine is created, in
+// runnext, after it (stepGoCreate, goCreate). Either way the creator goes
+// on Costs.Newproc after the go-create.
 func (s *Machine) goStatement(m *M, parent *G, rule Rule, op *Op) {
 	pp := s.p(m.P)
 	newg, reusedFrom := s.newproc1(pp, parent, s.childBody[parent.op-1])
 	if reusedFrom == NoG && s.cfg.Costs.NewG > 0 {
 		m.creating, m.creatingRule, m.creatingOp = newg.ID, rule, op
-		s.wakeMAt(m, s.after(s.cfg.Costs.NewG), stepGoCreate)
+		s.wakeMAt(m, s.after(s.newG()), stepGoCreate)
 		return
 	}
 	s.emitCreate(m, pp, newg, reusedFrom, Event{Rule: rule, G2: parent.ID, Op: op})
