@@ -123,8 +123,10 @@ func TestVerifyModelsSyscallsAsNanosleeps(t *testing.T) {
 // work, and verify's model has both where the program is traced, and
 // nowhere else. Before: main made runtime/trace.Start's go statements,
 // whose wakep woke an idle thread, so the model's first woken thread is as
-// far along (gmp.Config.TracerLead). After: the end mark, whose log call's
-// work comes before the window closes (gmp.Costs.EndMark).
+// far along (gmp.Config.TracerLead), and the runtime's and the tracer's
+// goroutines took the descriptors that put the scenario's go statements'
+// lumps where they fall (gmp.Costs.FreshSpans). After: the end mark, whose
+// log call's work comes before the window closes (gmp.Costs.EndMark).
 // nested-submit deadlocks by design and runs untraced.
 func TestVerifyModelHasTheTracersStartAndEnd(t *testing.T) {
 	for _, name := range []string{"done-flag", "preempt", "steal", "nested-submit"} {
@@ -150,6 +152,16 @@ func TestVerifyModelHasTheTracersStartAndEnd(t *testing.T) {
 		}
 		if cfg.Tracer != prog.Traced(sc) || cfg.TracerLead != wantLead {
 			t.Errorf("%s: the model's tracer %v with a lead of %v, want %v and %v", name, cfg.Tracer, cfg.TracerLead, prog.Traced(sc), wantLead)
+		}
+		wantSpans := gmp.FreshSpans{}
+		if prog.Traced(sc) {
+			wantSpans = freshSpans
+		}
+		if cfg.Costs.FreshSpans != wantSpans {
+			t.Errorf("%s: the model's fresh spans %+v, want %+v", name, cfg.Costs.FreshSpans, wantSpans)
+		}
+		if err := cfg.Validate(); err != nil {
+			t.Errorf("%s: the model's configuration is refused: %v", name, err)
 		}
 		if name == "nested-submit" && (marks || wantLead != 0) {
 			t.Errorf("%s's program is traced, but it deadlocks by design", name)
