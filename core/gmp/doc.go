@@ -217,9 +217,9 @@
 //     needs a new span of stacks or of gs pauses (about 19µs and 6µs in
 //     each 16, malg.go). Only verify spreads NewG so (FreshSpans), at the
 //     places a traced generated program on one P has its lumps; on
-//     several Ps the places move with what the other Ps took from the
-//     stack pool (steal's stacks' lump at the 5th, 6th or 9th go
-//     statement), and the model keeps one P's. A fresh program's first
+//     several Ps the places move from run to run with what the other Ps
+//     took from the stack pool (steal's stacks' first lump at the 2nd to
+//     the 9th go statement), and the model keeps one P's. A fresh program's first
 //     switches take several times what its later ones do; put in the
 //     model alone, that took more verify observables outside the real
 //     spread than it brought in (docs/fidelity.md, "Fifty runs a

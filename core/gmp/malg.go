@@ -36,10 +36,10 @@ import (
 // and every run but verify's do. A pool's workers and the tracer's
 // goroutines, whose creation the model does not charge NewG, are not
 // counted. Nor are the Ps told apart, though each has its own span of gs
-// and its own cache of stacks: on several Ps the lumps fall elsewhere, as
-// the other Ps took from the stack pool (in eight traced runs of steal,
-// on 2 Ps, the stacks' first lump came at the 5th, 6th or 9th go
-// statement).
+// and its own cache of stacks: on several Ps the lumps fall elsewhere,
+// as the other Ps took from the stack pool, and move from run to run (in
+// sixteen traced runs of steal, on 2 Ps, the stacks' first lump came at
+// the 2nd, 5th, 6th, 8th or 9th go statement).
 
 // spanSlots is how many descriptors a span holds: 16 stacks of 2KiB to a
 // 32KiB span (_StackCacheSize), and as many gs to g's span.

@@ -454,20 +454,22 @@ const tracerLead = 33 * time.Microsecond
 // freshSpans is where a traced generated program's go statements pay for
 // their goroutines' descriptors (gmp.FreshSpans): go run
 // ./scripts/freshspans DIR on the traces of schedlab real overflow --runs
-// 8 --emit DIR (AMD EPYC, 29 November, 06:55, load 0.3), whose main makes
+// 8 --emit DIR (AMD EPYC, 29 November, 06:32, load 1.0), whose main makes
 // 300 go statements on one P. They were a median 0.32µs apart, but for
 // a pause at the scenario's 9th and every 16th after (a median 19.3µs,
 // p10-p90 15.2-23.7µs; a new span of stacks) and at its 3rd and every
-// 16th after (5.8µs; a new span of gs), the 3rd itself 9.8µs (7.0-13.6µs
-// over the eight); one run of the eight had its second lumps two
-// statements sooner. Less the model's Newproc (0.12µs), that is 0.20µs
+// 16th after (5.8µs; a new span of gs), the 3rd itself 9.8µs (7.0-13.6µs);
+// one run of the eight had its gs' lumps two statements sooner, none at
+// the 3rd. Less the model's Newproc (0.12µs), that is 0.20µs
 // on most statements, 19.0µs and 5.5µs more on the lumps and 4.0µs more
 // again on the first of gs: a mean of 1.73µs, against the 1.35µs of the
 // profile's NewG, measured in calibrate's own process, warm. The shares
 // keep the profile's mean and take the program's shape. The runnext
-// traces agree (its 3rd go statement paused 7-13µs in six runs of six),
-// and with a flat NewG its makespan was below the real runs' in every
-// series.
+// traces agree (its 3rd go statement paused 7-13µs in six runs of six);
+// with a flat NewG its makespan was below the real runs' central 90% in
+// 142 of 150 counts (S5-S19, ten sets of seeds), with the shape in 10.
+// On several Ps the places move from run to run (steal's stacks' first
+// lump at the 2nd to the 9th go statement); the model keeps one P's.
 var freshSpans = gmp.FreshSpans{Base: 0.1145, Stack: 10.99, G: 3.18, FirstG: 2.31, StackAt: 9, GAt: 3}
 
 // leadNote says, for a traced scenario with a P idle at its start, when
