@@ -219,11 +219,11 @@
 //     places a traced generated program on one P has its lumps; on
 //     several Ps the places move from run to run with what the other Ps
 //     took from the stack pool (steal's stacks' first lump at the 2nd to
-//     the 9th go statement), and the model keeps one P's. A fresh program's first
-//     switches take several times what its later ones do; put in the
-//     model alone, that took more verify observables outside the real
-//     spread than it brought in (docs/fidelity.md, "Fifty runs a
-//     series").
+//     the 9th go statement), and the model keeps one P's. A fresh
+//     program's first switches take several times what its later ones
+//     do; put in the model alone, that took more verify observables
+//     outside the real spread than it brought in (docs/fidelity.md,
+//     "Fifty runs a series").
 //   - Where a woken thread last ran: the kernel queues a thread on the CPU
 //     it last ran on, and a thread parked for milliseconds whose CPU is
 //     now the waker's, busy, waits there for a scheduler tick (up to 4ms

@@ -24,8 +24,8 @@ import (
 // the scenario's 9th, 25th, 41st… (a span of stacks) and 5.8µs at its
 // 3rd, 19th, 35th… (a span of gs), the first of those 9.8µs. Where they
 // fall depends on what the process made before (the runtime's own
-// goroutines, runtime/trace's), which is the same in every program
-// schedlab real generates.
+// goroutines, runtime/trace's), which on one P is the same in every
+// program schedlab real generates.
 //
 // A FreshSpans holds that shape as shares of NewG, so that the profile's
 // NewG stays the mean over each 16 and its shape is the runtime's: with

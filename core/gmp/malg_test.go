@@ -46,9 +46,9 @@ main:
 // and the one that begins a span of stacks or of gs pays that lump on
 // top, the first span of gs FirstG more: with stacks' spans from the 9th
 // go statement and gs' from the 3rd, every 16th, the 3rd, 19th and 35th
-// and the 9th, 25th and 41st... pause. Over whole spans the run is as
-// long as with NewG on every statement: the shape moves NewG, it does
-// not add to it.
+// and the 9th and 25th pause. The run differs from one with NewG on every
+// statement by the shares' sum less one a statement, and by nothing
+// more: the shape moves NewG, it does not add to it.
 func TestFreshSpansPutNewGInLumps(t *testing.T) {
 	fresh := gmp.FreshSpans{Base: 0.25, Stack: 9, G: 3, FirstG: 2, StackAt: 9, GAt: 3}
 	flat, flatEnd := goCreateGaps(t, gmp.FreshSpans{})
