@@ -276,10 +276,10 @@ cpu actions) take it, and the thread that the tracer's go statements wake
 for an idle P already on its way, as a real program's main makes them
 some tens of microseconds before its scenario (schedlab trace --scenario
 shows a real run's lead; the report says when the real runs' differ from
-the model's). Its go statements pay for their new goroutines as a real
-program's do: most little, and the one that needs a new span of stacks or
-of goroutines a pause, at the places a traced program on one P has them
-(go run ./scripts/freshspans measures them). Its computations run at the
+the model's). On one P its go statements pay for their new goroutines as
+a real program's do: most little, and the one that needs a new span of
+stacks or of goroutines a pause, where a traced program has them (go run
+./scripts/freshspans measures them). Its computations run at the
 pace a real program's cpu actions keep, 1.024 times their written time on
 the project's machine (go run ./scripts/cpupace measures yours), noise
 included. With more Ps than this machine has CPUs, the model's threads

@@ -215,11 +215,11 @@
 //     goStatement), so a trace's go-create is the set-up's cost early.
 //     NewG is a mean: a go statement takes about 0.3µs, but the one that
 //     needs a new span of stacks or of gs pauses (about 19µs and 6µs in
-//     each 16, malg.go). Only verify spreads NewG so (FreshSpans), at the
-//     places a traced generated program on one P has its lumps; on
+//     each 16, malg.go). Only verify spreads NewG so (FreshSpans), on one
+//     P, at the places a traced generated program has its lumps; on
 //     several Ps the places move from run to run with what the other Ps
 //     took from the stack pool (steal's stacks' first lump at the 2nd to
-//     the 9th go statement), and the model keeps one P's. A fresh
+//     the 9th go statement), and the model keeps NewG flat. A fresh
 //     program's first switches take several times what its later ones
 //     do; put in the model alone, that took more verify observables
 //     outside the real spread than it brought in (docs/fidelity.md,

@@ -33,13 +33,14 @@ import (
 // and G × NewG more on the ones that begin a span (FirstG × NewG more
 // again on the first span of gs), counting the run's fresh go statements
 // from 1. The zero FreshSpans charges NewG on every one, as the defaults
-// and every run but verify's do. A pool's workers and the tracer's
+// and every run but verify's on one P do. A pool's workers and the tracer's
 // goroutines, whose creation the model does not charge NewG, are not
 // counted. Nor are the Ps told apart, though each has its own span of gs
 // and its own cache of stacks: on several Ps the lumps fall elsewhere,
 // as the other Ps took from the stack pool, and move from run to run (in
 // sixteen traced runs of steal, on 2 Ps, the stacks' first lump came at
-// the 2nd, 5th, 6th, 8th or 9th go statement).
+// the 2nd, 5th, 6th, 8th or 9th go statement), which is why verify sets
+// a FreshSpans on one P only.
 
 // spanSlots is how many descriptors a span holds: 16 stacks of 2KiB to a
 // 32KiB span (_StackCacheSize), and as many gs to g's span.

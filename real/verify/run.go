@@ -409,7 +409,9 @@ func modelConfig(sc *scenarios.Scenario, over scenarios.Overrides, cpus int) (gm
 	if cfg.Tracer {
 		cfg.Costs.EndMark = endMark
 		cfg.TracerLead = tracerLead
-		cfg.Costs.FreshSpans = freshSpans
+		if cfg.Procs == 1 {
+			cfg.Costs.FreshSpans = freshSpans
+		}
 	}
 	// The model's noise stretches and stalls computations by its own
 	// mean; the work's pace makes the two together workPace.
@@ -468,8 +470,11 @@ const tracerLead = 33 * time.Microsecond
 // traces agree (its 3rd go statement paused 7-13µs in six runs of six);
 // with a flat NewG its makespan was below the real runs' central 90% in
 // 142 of 150 counts (S5-S19, ten sets of seeds), with the shape in 10.
-// On several Ps the places move from run to run (steal's stacks' first
-// lump at the 2nd to the 9th go statement); the model keeps one P's.
+// The model takes the shape on one P only. On several Ps the places move
+// from run to run with what the other Ps took from the stack pool
+// (steal's stacks' first lump at the 2nd to the 9th go statement), and
+// one P's places there made steal's first goroutine one no real run
+// started, in each of three series; there the model keeps NewG flat.
 var freshSpans = gmp.FreshSpans{Base: 0.1145, Stack: 10.99, G: 3.18, FirstG: 2.31, StackAt: 9, GAt: 3}
 
 // leadNote says, for a traced scenario with a P idle at its start, when
