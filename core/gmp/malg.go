@@ -88,8 +88,8 @@ func begins(n, at int) bool { return n >= at && (n-at)%spanSlots == 0 }
 // newG is what the next fresh descriptor of a go statement costs (malg):
 // Costs.NewG, or its share by Costs.FreshSpans.
 func (s *Machine) newG() time.Duration {
-	k := s.cfg.Costs
-	f := k.FreshSpans
+	k := &s.cfg.Costs
+	f := &k.FreshSpans
 	if !f.set() {
 		return k.NewG
 	}

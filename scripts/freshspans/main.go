@@ -95,16 +95,18 @@ func analyse(runs [][]time.Duration) string {
 	var b []byte
 	b = fmt.Appendf(b, "%d traces, %d go statements of main's after its first: a median %v apart\n", len(runs), len(all), median(all))
 	places := make([]int, 0, span)
+	var medians [span]time.Duration
 	for n := 2; n < 2+span; n++ {
 		if p := n % span; len(byPlace[p]) > 0 {
 			places = append(places, p)
-			b = fmt.Appendf(b, "  ending at statement %2d (mod %d): a median %v over %d\n", first(p), span, median(byPlace[p]), len(byPlace[p]))
+			medians[p] = median(byPlace[p])
+			b = fmt.Appendf(b, "  ending at statement %2d (mod %d): a median %v over %d\n", first(p), span, medians[p], len(byPlace[p]))
 		}
 	}
-	slices.SortStableFunc(places, func(x, y int) int { return cmp.Compare(median(byPlace[y]), median(byPlace[x])) })
+	slices.SortStableFunc(places, func(x, y int) int { return cmp.Compare(medians[y], medians[x]) })
 	for _, p := range places[:min(2, len(places))] {
 		g := byPlace[p]
-		b = fmt.Appendf(b, "a pause at statement %d and every %d after: median %v, p10 %v, p90 %v", first(p), span, median(g), quantile(g, 0.1), quantile(g, 0.9))
+		b = fmt.Appendf(b, "a pause at statement %d and every %d after: median %v, p10 %v, p90 %v", first(p), span, medians[p], quantile(g, 0.1), quantile(g, 0.9))
 		var firsts []time.Duration
 		for _, gaps := range runs {
 			if i := first(p) - 2; i >= 0 && i < len(gaps) {
