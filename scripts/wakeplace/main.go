@@ -26,7 +26,9 @@
 //
 // It also says how the threads woken beside a running thread of the
 // program got their CPU: by taking it from that thread, which stayed
-// runnable (a wake-up preemption), or when it slept; and how often a
+// runnable (a wake-up preemption), or when it slept; how soon a
+// preemption came and how long the thread it took the CPU from waited to
+// run again (the 10th, 50th and 90th percentiles); and how often a
 // preempted thread of the program waited over 1ms to run again, and
 // whether on the CPU it waited on or pulled to another.
 package main
@@ -116,6 +118,9 @@ type tally struct {
 	// got it when it slept, and how many got it otherwise.
 	tookFrom, afterSleep []float64
 	besideOther          int
+	// The waits (seconds) of the threads those preemptions took the CPU
+	// from, until they ran again.
+	preemptedWaits []float64
 	// Of the program's threads preempted (switched out still runnable),
 	// the waits over longWait before they ran again, how many of those
 	// ran again on the CPU they waited on, and how many each trace had.
@@ -146,6 +151,9 @@ func (t *tally) read(r io.Reader, comm string) error {
 	// still runnable, when and where.
 	beside := map[int]float64{}
 	preempted := map[int]run{}
+	// byWake holds, for a thread of the program a woken one took the CPU
+	// from, when.
+	byWake := map[int]float64{}
 	longBefore := len(t.longWaits)
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
@@ -169,11 +177,16 @@ func (t *tally) read(r io.Reader, comm string) error {
 				switch {
 				case ours && stillRunnable:
 					t.tookFrom = append(t.tookFrom, e.at-woke)
+					byWake[prev] = e.at
 				case ours:
 					t.afterSleep = append(t.afterSleep, e.at-woke)
 				default:
 					t.besideOther++
 				}
+			}
+			if at, ok := byWake[next]; ok && e.fields["next_comm"] == comm {
+				delete(byWake, next)
+				t.preemptedWaits = append(t.preemptedWaits, e.at-at)
 			}
 			if p, ok := preempted[next]; ok && e.fields["next_comm"] == comm {
 				delete(preempted, next)
@@ -322,6 +335,14 @@ func (t tally) write(w io.Writer) {
 		fmt.Fprintf(w, "%d wake-ups put beside a running thread of the program: %d took the CPU from it, still runnable, %s; %d got it when it slept, %s; %d otherwise\n",
 			n, len(t.tookFrom), medianWait(t.tookFrom), len(t.afterSleep), medianWait(t.afterSleep), t.besideOther)
 	}
+	if len(t.tookFrom) > 0 {
+		fmt.Fprintf(w, "the wake-up preemptions took the CPU %s after the wake-up", spread(t.tookFrom))
+		if len(t.preemptedWaits) > 0 {
+			fmt.Fprintf(w, "; the thread they took it from ran again %s after (%d of %d ran again in the trace)",
+				spread(t.preemptedWaits), len(t.preemptedWaits), len(t.tookFrom))
+		}
+		fmt.Fprintln(w)
+	}
 	fmt.Fprintf(w, "preempted threads of the program that waited over %.0fms to run again: %d", 1e3*longWait, len(t.longWaits))
 	if len(t.longWaits) > 0 {
 		s := probe.Summarize(t.longWaits)
@@ -340,6 +361,13 @@ func medianWait(waits []float64) string {
 		return "none"
 	}
 	return fmt.Sprintf("a median %.0fµs after the wake-up", 1e6*probe.Summarize(waits).Median)
+}
+
+// spread says the 10th, 50th and 90th percentiles of waits (seconds),
+// in µs.
+func spread(waits []float64) string {
+	s := probe.Summarize(waits)
+	return fmt.Sprintf("p10 %.0fµs, median %.0fµs, p90 %.0fµs", 1e6*s.P10, 1e6*s.Median, 1e6*s.P90)
 }
 
 func main() {

@@ -180,6 +180,8 @@ type Summary struct {
 	// docs/ were taken with one or the other, so both stay.
 	Middle, Median float64
 	Low, High      float64
+	// P10 and P90 are the 10th and 90th percentiles, by nearest rank.
+	P10, P90 float64
 }
 
 // Summarize sums up figures, which it leaves as they were; there must
@@ -191,7 +193,8 @@ func Summarize(figures []float64) Summary {
 	if n%2 == 0 {
 		m = (s[n/2-1] + s[n/2]) / 2
 	}
-	return Summary{Runs: n, Middle: s[n/2], Median: m, Low: s[0], High: s[n-1]}
+	rank := func(q float64) float64 { return s[min(n-1, int(q*float64(n)))] }
+	return Summary{Runs: n, Middle: s[n/2], Median: m, Low: s[0], High: s[n-1], P10: rank(0.1), P90: rank(0.9)}
 }
 
 // String is "N runs: median M, range L–H", with the middle figure.

@@ -13,7 +13,7 @@ import (
 func TestSummarize(t *testing.T) {
 	figures := []float64{4, 1, 3, 2}
 	s := Summarize(figures)
-	if want := (Summary{Runs: 4, Middle: 3, Median: 2.5, Low: 1, High: 4}); s != want {
+	if want := (Summary{Runs: 4, Middle: 3, Median: 2.5, Low: 1, High: 4, P10: 1, P90: 4}); s != want {
 		t.Errorf("Summarize = %+v, want %+v", s, want)
 	}
 	if !slices.Equal(figures, []float64{4, 1, 3, 2}) {
@@ -25,8 +25,16 @@ func TestSummarize(t *testing.T) {
 	if got, want := s.MeanMedian(), "4 runs: median 2.5, range 1–4"; got != want {
 		t.Errorf("MeanMedian = %q, want %q", got, want)
 	}
-	if got := Summarize([]float64{7}); got.Middle != 7 || got.Median != 7 {
+	if got := Summarize([]float64{7}); got.Middle != 7 || got.Median != 7 || got.P10 != 7 || got.P90 != 7 {
 		t.Errorf("one run: %+v", got)
+	}
+	// The percentiles by nearest rank: of twenty figures, the 3rd and 19th.
+	var twenty []float64
+	for i := 20; i >= 1; i-- {
+		twenty = append(twenty, float64(i))
+	}
+	if got := Summarize(twenty); got.P10 != 3 || got.P90 != 19 {
+		t.Errorf("twenty figures: p10 %v, p90 %v, want 3 and 19", got.P10, got.P90)
 	}
 }
 
