@@ -20,7 +20,6 @@ import (
 	"fmt"
 	"os"
 	"runtime"
-	"slices"
 	"strings"
 	"time"
 
@@ -71,7 +70,7 @@ func once(quiet bool) (float64, string) {
 			first = append(first, us(work(line)))
 			again = append(again, us(work(line)))
 		}
-		f, a := median(first), median(again)
+		f, a := probe.Summarize(first).Middle, probe.Summarize(again).Middle
 		parts = append(parts, fmt.Sprintf("after %v: %.1fµs (again %.1fµs)", d, f, a))
 		last = f
 	}
@@ -92,8 +91,3 @@ func work(line func()) time.Duration {
 }
 
 func us(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) }
-
-func median(v []float64) float64 {
-	slices.Sort(v)
-	return v[len(v)/2]
-}

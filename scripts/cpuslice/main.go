@@ -29,7 +29,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -65,8 +64,9 @@ func main() {
 		fmt.Printf("run %d: slice %.2fms, wait %.2fms\n", i, s, w)
 	}
 	fmt.Printf("load average after: %s\n", probe.Loadavg())
+	sl, wt := probe.Summarize(slices), probe.Summarize(waits)
 	fmt.Printf("%d threads on %d CPUs, %d runs: slice median %.2fms (%.2f–%.2f), wait median %.2fms (%.2f–%.2f)\n",
-		*procs, runtime.NumCPU(), *runs, median(slices), minOf(slices), maxOf(slices), median(waits), minOf(waits), maxOf(waits))
+		*procs, runtime.NumCPU(), *runs, sl.Middle, sl.Low, sl.High, wt.Middle, wt.Low, wt.High)
 }
 
 // measure runs procs call-free loops on threads of their own and prints
@@ -124,26 +124,4 @@ func read(tid int) (s struct{ on, wait, turns float64 }) {
 		s.turns, _ = strconv.ParseFloat(f[2], 64)
 	}
 	return s
-}
-
-func median(v []float64) float64 {
-	s := append([]float64(nil), v...)
-	sort.Float64s(s)
-	return s[len(s)/2]
-}
-
-func minOf(v []float64) float64 {
-	m := v[0]
-	for _, x := range v {
-		m = min(m, x)
-	}
-	return m
-}
-
-func maxOf(v []float64) float64 {
-	m := v[0]
-	for _, x := range v {
-		m = max(m, x)
-	}
-	return m
 }

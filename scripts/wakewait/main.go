@@ -34,6 +34,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/schedlab/schedlab/scripts/internal/probe"
 )
 
 // A switch is one line of timehist: a thread left a CPU.
@@ -275,7 +277,5 @@ func medianMs(ms []float64) string {
 	if len(ms) == 0 {
 		return "-"
 	}
-	ms = append([]float64(nil), ms...)
-	sort.Float64s(ms)
-	return strconv.FormatFloat(ms[len(ms)/2], 'f', 3, 64) + "ms"
+	return strconv.FormatFloat(probe.Summarize(ms).Middle, 'f', 3, 64) + "ms"
 }
