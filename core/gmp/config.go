@@ -159,6 +159,12 @@ type Costs struct {
 	// for a while starts when startm wakes it (idlewake.go). None by
 	// default; a profile from calibrate sets it.
 	IdleWake IdleWake
+	// WakePreempt is, with Noise and no CPU model, the chance that a
+	// thread woken by a running one takes the waker's CPU at once and
+	// starts microseconds later instead of WakeM's (wakepreempt.go).
+	// None by default; only verify sets it, on several Ps, so that every
+	// other run is as before.
+	WakePreempt WakePreempt
 	// WakePack is the chance that the kernel puts a woken thread beside
 	// its waker, on a busy CPU, where CPUs are modelled (wakepack.go).
 	// None by default, as upstream Linux; a profile from calibrate sets
@@ -339,6 +345,9 @@ func (c *Config) Validate() error {
 		errs = append(errs, err)
 	}
 	if err := k.WakePack.validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if err := k.WakePreempt.validate(); err != nil {
 		errs = append(errs, err)
 	}
 	if err := k.FreshSpans.validate(); err != nil {

@@ -38,10 +38,14 @@ var procWords = words{
 	},
 }
 
-// lateStart tells, after startm's sentence, that the M it woke may start
-// late: its thread was parked long, and this machine's kernel leaves such
-// a thread waiting for a CPU (Costs.IdleWake, idlewake.go).
+// lateStart tells, after startm's sentence, that the M it woke starts
+// soon, taking its waker's CPU (Costs.WakePreempt, wakepreempt.go), or
+// may start late: its thread was parked long, and this machine's kernel
+// leaves such a thread waiting for a CPU (Costs.IdleWake, idlewake.go).
 func lateStart(b []byte, e *Event) []byte {
+	if w := e.TakesCPUOf(); w != NoM {
+		return appendf(b, "; the kernel puts its thread beside %v's, whose CPU has room, and it takes that CPU at once, a few microseconds on (a wake-up preemption, wakepreempt.go)", w)
+	}
 	if e.IdleWakeLate() <= 0 {
 		return b
 	}

@@ -1077,6 +1077,17 @@ func (e *Event) Taken() int {
 	return 0
 }
 
+// TakesCPUOf is the detail the rule table calls "takesCPUOf": M2 of
+// RuleWakep, RuleHandoffWork, RuleHandoffSpin, RuleHandoffPoll,
+// RuleInjectStart. It is NoM for other rules.
+func (e *Event) TakesCPUOf() MID {
+	switch e.Rule {
+	case RuleWakep, RuleHandoffWork, RuleHandoffSpin, RuleHandoffPoll, RuleInjectStart:
+		return e.M2
+	}
+	return NoM
+}
+
 // Task is the detail the rule table calls "task": N2 of
 // RulePoolDispatchIdle, RulePoolDispatchNew, RulePoolHandoff,
 // RulePoolServeWaiter, RulePoolEnqueue, RulePoolTakeQueued,

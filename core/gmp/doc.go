@@ -232,6 +232,16 @@
 //     IdleWake and noise, and without a CPU model, a thread woken after a
 //     long park is late by the machine's measured share and spread
 //     instead (idlewake.go).
+//   - Where a woken thread runs, without a CPU model: each M has a CPU
+//     of its own, and startm's wake-up takes WakeM, a futex wake-up from
+//     one CPU to another. A Go program's threads mostly share one CPU on
+//     this machine, the kernel putting a woken thread beside its waker,
+//     where it takes the CPU a few microseconds on (a wake-up preemption)
+//     and the waker waits. With a WakePreempt and noise, the woken thread
+//     starts so with the measured share (wakepreempt.go); the waker's
+//     wait is left to WakeCall, and the waits of a tick that follow now
+//     and then, when the woken thread computes on, the model does not
+//     have. Only verify sets one, on several Ps without a CPU model.
 //   - Sysmon's own late wake-ups. Its 10ms sleep lasts its delay and the
 //     timer slack here; on this machine, beside a goroutine computing on
 //     2 Ps while the other CPU idled, 23 of 147 and 31 of 145 such sleeps

@@ -1,6 +1,10 @@
 package gmp
 
-import "time"
+import (
+	"time"
+
+	"github.com/schedlab/schedlab/core/sim"
+)
 
 // Ps and Ms: the idle lists, acquirep/releasep, spinning, wakep, startm,
 // stopm and handoffp (§4).
@@ -141,7 +145,8 @@ func (s *Machine) idleHead() *P {
 func (s *Machine) startm(pp *P, spinning bool, rule Rule) {
 	created := len(s.sched.Midle) == 0
 	id := MID(len(s.ms)) // the id newm will give
-	var parked, late time.Duration
+	var parked, late, quick time.Duration
+	preempts := NoM // the waker whose CPU the woken thread takes
 	if !created {
 		id = s.sched.Midle[len(s.sched.Midle)-1]
 		at := s.m(id).parked
@@ -149,8 +154,12 @@ func (s *Machine) startm(pp *P, spinning bool, rule Rule) {
 		if s.acting != NoM {
 			late = s.idleWakeLate(at)
 		}
+		var ok bool
+		if quick, ok = s.wakePreempts(late); ok {
+			preempts = s.acting
+		}
 	}
-	s.emit(&Event{Kind: KindMStart, Rule: rule, P: pp.ID, M: id, Flag: created, N: boolInt(spinning),
+	s.emit(&Event{Kind: KindMStart, Rule: rule, P: pp.ID, M: id, M2: preempts, Flag: created, N: boolInt(spinning),
 		N2: s.sched.Nmspinning + boolInt(spinning), D: late, D2: parked})
 	if pp.Idle {
 		s.pidleget()
@@ -173,7 +182,12 @@ func (s *Machine) startm(pp *P, spinning bool, rule Rule) {
 		if s.acting != NoM {
 			s.wakeCalls += s.cfg.Costs.WakeCall
 		}
-		start := s.after(max(s.late(s.cfg.Costs.WakeM, 4*s.cfg.Costs.WakeM)-s.wakeLead, 0))
+		var start sim.Time
+		if preempts != NoM {
+			start = s.after(max(quick-s.wakeLead, 0))
+		} else {
+			start = s.after(max(s.late(s.cfg.Costs.WakeM, 4*s.cfg.Costs.WakeM)-s.wakeLead, 0))
+		}
 		if late > 0 {
 			nmp.late, nmp.lateBehind, nmp.lateFrom = true, s.acting, start
 			s.lateMs++

@@ -44,14 +44,17 @@ func traceHash(t *testing.T, procs int, prog *Program) (hash uint64, steals, sto
 // gives them unchanged. Taken again when startm's events began to carry
 // how long the M they wake was parked (D2, and D its lateness, which
 // these runs without noise never have): with those two fields cleared,
-// the new traces hash to the values before.
+// the new traces hash to the values before. Taken again when they began
+// to carry the waker whose CPU the woken thread takes (M2, NoM in these
+// runs without noise, where it had been 0): with M2 of startm's events
+// set to 0, the new traces hash to the values before.
 func TestStealTracesUnchangedAtManyPs(t *testing.T) {
 	prog := &Program{Main: []Op{
 		goN(3000, cpu(10*time.Microsecond), sleep(time.Millisecond), cpu(10*time.Microsecond), gosched(), cpu(3*time.Microsecond)),
 		waitKids(),
 	}}
 	want := map[int]uint64{
-		7: 0x5aa758e0e1ade31c, 64: 0xae94dbd86bafd400, 100: 0x52a881ccbb806ca6, 256: 0x780d7d6a36cbd460,
+		7: 0x9fb9d8ef2e8312b6, 64: 0x8775a7954ab26d2, 100: 0x377a7bae79455fd4, 256: 0xea75b6530408e770,
 	}
 	for _, procs := range []int{7, 64, 100, 256} {
 		got, steals, timers := traceHash(t, procs, prog)
