@@ -279,7 +279,11 @@ shows a real run's lead; the report says when the real runs' differ from
 the model's). On one P its go statements pay for their new goroutines as
 a real program's do: most little, and the one that needs a new span of
 stacks or of goroutines a pause, where a traced program has them (go run
-./scripts/freshspans measures them). Its computations run at the
+./scripts/freshspans measures them). On several Ps, where the model
+has no CPUs, a thread woken by a running one mostly takes the waker's
+CPU at once, microseconds later, as the kernel lets it where the
+program's threads share a CPU (go run ./scripts/wakeplace reads a kernel
+trace of it). Its computations run at the
 pace a real program's cpu actions keep, 1.024 times their written time on
 the project's machine (go run ./scripts/cpupace measures yours), noise
 included. With more Ps than this machine has CPUs, the model's threads

@@ -206,3 +206,37 @@ func TestLeadNoteSaysWhenTheRealRunsWokeSoonerOrLater(t *testing.T) {
 		t.Errorf("two long leads: %q", got)
 	}
 }
+
+// Where the model has no CPUs and the Ps are several, a woken thread
+// mostly takes its waker's CPU at once (gmp.Costs.WakePreempt); on one P,
+// and where the Ps share fewer CPUs and the CPU model places the threads,
+// the model has none of it.
+func TestVerifyModelWakesOntoTheWakersCPUWithoutCPUs(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		cpus int
+		want bool
+	}{
+		{"steal", 2, true},        // 2 Ps on 2 CPUs
+		{"preempt", 2, false},     // one P
+		{"burst", 2, false},       // 4 Ps on 2 CPUs: the CPU model
+		{"burst", 4, true},        // 4 Ps on 4 CPUs
+		{"pingpong-2p", 1, false}, // 2 Ps on 1 CPU: the CPU model
+	} {
+		sc, err := scenarios.Load(c.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, _ := modelConfig(sc, scenarios.Overrides{}, c.cpus)
+		want := gmp.WakePreempt{}
+		if c.want {
+			want = wakePreempt
+		}
+		if cfg.Costs.WakePreempt != want {
+			t.Errorf("%s on %d CPUs: the model's wake-up preemption %+v, want %+v", c.name, c.cpus, cfg.Costs.WakePreempt, want)
+		}
+		if err := cfg.Validate(); err != nil {
+			t.Errorf("%s: the model's configuration is refused: %v", c.name, err)
+		}
+	}
+}

@@ -413,6 +413,11 @@ func modelConfig(sc *scenarios.Scenario, over scenarios.Overrides, cpus int) (gm
 			cfg.Costs.FreshSpans = freshSpans
 		}
 	}
+	// Where the Ps have a CPU each, the model has no CPUs; there a thread
+	// woken by a running one mostly takes the waker's CPU at once.
+	if cfg.Procs >= 2 && cfg.CPUs == 0 && cfg.Load == 0 {
+		cfg.Costs.WakePreempt = wakePreempt
+	}
 	// The model's noise stretches and stalls computations by its own
 	// mean; the work's pace makes the two together workPace.
 	cfg.Costs.WorkPace = workPace / gmp.NoiseWorkMean()
@@ -476,6 +481,28 @@ const tracerLead = 33 * time.Microsecond
 // one P's places there made steal's first goroutine one no real run
 // started, in each of three series; there the model keeps NewG flat.
 var freshSpans = gmp.FreshSpans{Base: 0.1145, Stack: 10.99, G: 3.18, FirstG: 2.31, StackAt: 9, GAt: 3}
+
+// wakePreempt is how a generated program's threads on several Ps wake
+// each other (gmp.WakePreempt): the kernel puts the woken thread beside
+// its waker and lets it take that CPU at once. A kernel scheduler trace
+// of the programs of pingpong-table, select-timeout, mutex-retake,
+// mutex-starvation, print-order-2p, pingpong-2p, timer-2p, purge-coarse
+// and steal (2 or 3 runs each, 26 in all, AMD EPYC, 29 November 09:02,
+// load 0.3-0.7; schedlab real NAME --runs 0 --emit DIR, then perf record
+// -a -e sched:sched_switch -e sched:sched_waking -e sched:sched_wakeup
+// and perf script, read by go run ./scripts/wakeplace): 94% of their run
+// time on one CPU; of the 2,039 wake-ups of a program's thread made in
+// another of its threads, 1,573 (77%) took the CPU from a running thread
+// of the program, which stayed runnable, p10 1µs, median 6µs, p90 8µs
+// after the wake-up, and 195 got it when that thread slept. The
+// programs' shares run from 41% (pingpong-table) to 95%
+// (mutex-starvation); the model takes the share of them all. The start is
+// drawn from 4 to 8µs after startm, the median and the 90th percentile;
+// the fastest tenth the model does not have. Without it, pingpong-table's
+// two sleepers never came to wait on different Ps and its migrations were
+// above the real runs' in 117 of 150 counts (S5-S19, ten sets of seeds);
+// with it, in none (docs/fidelity.md, "Waking onto the waker's CPU").
+var wakePreempt = gmp.WakePreempt{Share: 0.77, After: 4 * time.Microsecond, Spread: 4 * time.Microsecond}
 
 // leadNote says, for a traced scenario with a P idle at its start, when
 // the real runs' main made runtime/trace.Start's first go statement
