@@ -44,7 +44,7 @@ var procWords = words{
 // leaves such a thread waiting for a CPU (Costs.IdleWake, idlewake.go).
 func lateStart(b []byte, e *Event) []byte {
 	if w := e.TakesCPUOf(); w != NoM {
-		return appendf(b, "; the kernel puts its thread beside %v's, whose CPU has room, and it takes that CPU at once, a few microseconds on (a wake-up preemption, wakepreempt.go)", w)
+		return appendf(b, "; the kernel puts its thread beside %v's, whose CPU has room, and it takes that CPU at once, a few microseconds on (a wake-up preemption)", w)
 	}
 	if e.IdleWakeLate() <= 0 {
 		return b
