@@ -33,11 +33,13 @@ import (
 // one of Costs.IdleWake's late ones (the woken thread queued behind a
 // waker that computes on), the woken M takes the waker's CPU with Share
 // as its chance, and starts After to After+Spread later instead of
-// WakeM's. The waker's thread pays what it pays anyway, Costs.WakeCall:
-// the futex call, which calibrate measures across CPUs and which crosses
-// none here, and the CPU it lends meanwhile come to about the same
-// microseconds. The zero value has no share, and the generator is not
-// drawn from, so every run but verify's on several Ps is as before.
+// WakeM's. The waker's thread pays Costs.WakeCall, as for any wake-up:
+// calibrate measures that call across CPUs (7-8µs here), and the cheaper
+// call beside the waker with the CPU time the waker then lends (the
+// traces' median 8µs) comes to about as much; drawing the traces' wait in
+// its place moved verify's counts by nothing but noise. The zero value
+// has no share, and the generator is not drawn from, so every run but
+// verify's on several Ps is as before.
 
 // WakePreempt is the chance that a thread woken by a running one takes
 // its CPU at once, and how soon it runs then.
