@@ -95,18 +95,18 @@ func analyse(runs [][]time.Duration) string {
 	var b []byte
 	b = fmt.Appendf(b, "%d traces, %d go statements of main's after its first: a median %v apart\n", len(runs), len(all), median(all))
 	places := make([]int, 0, span)
-	var medians [span]time.Duration
+	var sums [span]probe.Summary
 	for n := 2; n < 2+span; n++ {
 		if p := n % span; len(byPlace[p]) > 0 {
 			places = append(places, p)
-			medians[p] = median(byPlace[p])
-			b = fmt.Appendf(b, "  ending at statement %2d (mod %d): a median %v over %d\n", first(p), span, medians[p], len(byPlace[p]))
+			sums[p] = probe.Summarize(byPlace[p])
+			b = fmt.Appendf(b, "  ending at statement %2d (mod %d): a median %v over %d\n", first(p), span, time.Duration(sums[p].Middle), len(byPlace[p]))
 		}
 	}
-	slices.SortStableFunc(places, func(x, y int) int { return cmp.Compare(medians[y], medians[x]) })
+	slices.SortStableFunc(places, func(x, y int) int { return cmp.Compare(sums[y].Middle, sums[x].Middle) })
 	for _, p := range places[:min(2, len(places))] {
-		g := byPlace[p]
-		b = fmt.Appendf(b, "a pause at statement %d and every %d after: median %v, p10 %v, p90 %v", first(p), span, medians[p], quantile(g, 0.1), quantile(g, 0.9))
+		s := sums[p]
+		b = fmt.Appendf(b, "a pause at statement %d and every %d after: median %v, p10 %v, p90 %v", first(p), span, time.Duration(s.Middle), time.Duration(s.P10), time.Duration(s.P90))
 		var firsts []time.Duration
 		for _, gaps := range runs {
 			if i := first(p) - 2; i >= 0 && i < len(gaps) {
@@ -129,11 +129,5 @@ func first(p int) int {
 	return p
 }
 
-func median(d []time.Duration) time.Duration { return quantile(d, 0.5) }
-
-// quantile is the q-th quantile of d, the nearest rank.
-func quantile(d []time.Duration, q float64) time.Duration {
-	s := slices.Clone(d)
-	slices.Sort(s)
-	return s[min(len(s)-1, int(q*float64(len(s))))]
-}
+// median is the upper of d's two middle figures for an even number.
+func median(d []time.Duration) time.Duration { return time.Duration(probe.Summarize(d).Middle) }

@@ -130,8 +130,7 @@ func median(d []time.Duration) string {
 	if len(d) == 0 {
 		return "-"
 	}
-	s := slices.Sorted(slices.Values(d))
-	return s[len(s)/2].Round(time.Microsecond).String()
+	return time.Duration(probe.Summarize(d).Middle).Round(time.Microsecond).String()
 }
 
 func maxOf(d []time.Duration) string {

@@ -185,9 +185,13 @@ type Summary struct {
 }
 
 // Summarize sums up figures, which it leaves as they were; there must
-// be at least one.
-func Summarize(figures []float64) Summary {
-	s := slices.Sorted(slices.Values(figures))
+// be at least one. Durations are summed up in nanoseconds.
+func Summarize[F ~float64 | ~int64](figures []F) Summary {
+	s := make([]float64, len(figures))
+	for i, f := range figures {
+		s[i] = float64(f)
+	}
+	slices.Sort(s)
 	n := len(s)
 	m := s[n/2]
 	if n%2 == 0 {
