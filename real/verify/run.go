@@ -391,6 +391,15 @@ func tracedWord(untraced bool) string {
 	return "traced"
 }
 
+// ModelConfig is the model's configuration with which verify compares sc
+// with real runs on a machine of cpus CPUs, timed by costs (a profile's
+// traced costs, as verify takes them): for a script that measures the
+// model's side as verify runs it.
+func ModelConfig(sc *scenarios.Scenario, costs gmp.Costs, cpus int) gmp.Config {
+	cfg, _ := modelConfig(sc, scenarios.Overrides{Costs: &costs}, cpus)
+	return cfg
+}
+
 // modelConfig is the model's configuration for sc compared with real runs
 // on a machine of cpus CPUs, and a note when it shares them among more Ps
 // (onMachineCPUs).
