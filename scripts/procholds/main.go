@@ -213,6 +213,9 @@ func model(w io.Writer, sc *scenarios.Scenario, seeds int) error {
 			return err
 		}
 		t.begin()
+		// The tracer's goroutines are left out, as a scenario's trace
+		// leaves out the runtime's own.
+		tracer, n := m.TracerGs()
 		m.SetSink(func(e gmp.Event) {
 			at := e.T.D()
 			switch e.Kind {
@@ -221,7 +224,9 @@ func model(w io.Writer, sc *scenarios.Scenario, seeds int) error {
 			case gmp.KindProcStop:
 				t.procStop(at, int64(e.P))
 			case gmp.KindGoStart:
-				t.goStart(at, int64(e.G), int64(e.P))
+				if e.G < tracer || e.G >= tracer+gmp.GID(n) {
+					t.goStart(at, int64(e.G), int64(e.P))
+				}
 			}
 		})
 		m.Run()
