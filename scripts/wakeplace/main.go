@@ -31,6 +31,13 @@
 // run again (the 10th, 50th and 90th percentiles); and how often a
 // preempted thread of the program waited over 1ms to run again, and
 // whether on the CPU it waited on or pulled to another.
+//
+// Recorded with call stacks (perf record -g), it also tells the futex
+// wake-ups (the runtime's notewakeup, which startm makes) from a timer's,
+// and says how many of the futex wake-ups the program made of its
+// threads beside another running one waited over 1ms to run, by how long
+// the woken thread had slept: a thread that waits for the running one's
+// turn to end rather than taking its CPU.
 package main
 
 import (
@@ -53,6 +60,29 @@ type event struct {
 	comm   string // the task the event came in
 	name   string // sched_switch, sched_waking, sched_wakeup
 	fields map[string]string
+	// via is, for a sched_waking recorded with its call stack (perf
+	// record -g), what made the wake-up: "futex" (a futex wake, the
+	// runtime's notewakeup), "timer" (an hrtimer: a sleep's end), or ""
+	// when the stack says neither or there is none.
+	via string
+}
+
+// viaOf reads one line of a call stack under an event, as perf script
+// prints it ("\tffffffff81234567 futex_wake+0x9c ([kernel.kallsyms])"),
+// and says what it shows made a wake-up, if anything.
+func viaOf(line string) string {
+	f := strings.Fields(line)
+	if len(f) < 2 {
+		return ""
+	}
+	fn, _, _ := strings.Cut(f[1], "+")
+	switch {
+	case strings.HasPrefix(fn, "futex_wake"):
+		return "futex"
+	case fn == "hrtimer_wakeup":
+		return "timer"
+	}
+	return ""
 }
 
 // parseLine reads an event line, "COMM PID [CPU] TIME: sched:NAME: k=v …";
@@ -127,7 +157,26 @@ type tally struct {
 	longWaits   []float64
 	sameCPU     int
 	longByTrace []int
+	// stacks says that the traces had call stacks; futex holds, for the
+	// futex wake-ups made in a thread of the program and put beside a
+	// running thread of it, how long the woken thread had slept and how
+	// long after the wake-up it ran (seconds).
+	stacks bool
+	futex  []sleptWait
+	// futexAll holds how long the woken thread had slept, for every
+	// futex wake-up the program made of its own threads, beside a
+	// running one or not.
+	futexAll []float64
 }
+
+// sleptWait is a wake-up's sleep before it and the wait after it.
+type sleptWait struct{ slept, wait float64 }
+
+// sleptBounds part the futex wake-ups beside a running thread by how
+// long the woken thread slept (seconds): a thread parked a moment ago,
+// one parked up to 2ms (the first of calibrate's wake_after_idle points),
+// up to 8ms, longer.
+var sleptBounds = []float64{250e-6, 2e-3, 8e-3}
 
 // longWait is the shortest wait of a preempted thread counted: longer
 // than a switch between two busy threads' turns could explain below a
@@ -139,8 +188,8 @@ func newTally() tally { return tally{places: map[placement]int{}, ran: map[int]f
 // read adds one trace's events to t.
 func (t *tally) read(r io.Reader, comm string) error {
 	ran := map[int]float64{}
-	curr := map[int]int{}     // CPU -> pid of the running task; absent: unknown
-	waking := map[int]event{} // a thread of the program -> its pending sched_waking
+	curr := map[int]int{}      // CPU -> pid of the running task; absent: unknown
+	waking := map[int]*event{} // a thread of the program -> its pending sched_waking
 	type run struct {
 		cpu   int
 		since float64
@@ -154,14 +203,28 @@ func (t *tally) read(r io.Reader, comm string) error {
 	// byWake holds, for a thread of the program a woken one took the CPU
 	// from, when.
 	byWake := map[int]float64{}
+	// asleep holds when each thread of the program last went to sleep;
+	// futexBeside, for one woken beside a running thread of the program
+	// by a futex wake of the program, how long it had slept, until it
+	// runs.
+	asleep := map[int]float64{}
+	futexBeside := map[int]sleptWait{}
+	var lastWaking *event // the sched_waking whose stack lines follow
 	longBefore := len(t.longWaits)
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
 		e, ok := parseLine(sc.Text())
 		if !ok {
+			if lastWaking != nil && lastWaking.via == "" {
+				if v := viaOf(sc.Text()); v != "" {
+					lastWaking.via = v
+					t.stacks = true
+				}
+			}
 			continue
 		}
+		lastWaking = nil
 		switch e.name {
 		case "sched_switch":
 			prev, _ := strconv.Atoi(e.fields["prev_pid"])
@@ -183,6 +246,14 @@ func (t *tally) read(r io.Reader, comm string) error {
 				default:
 					t.besideOther++
 				}
+			}
+			if fw, ok := futexBeside[next]; ok && e.fields["next_comm"] == comm {
+				delete(futexBeside, next)
+				fw.wait = e.at - fw.wait
+				t.futex = append(t.futex, fw)
+			}
+			if ours && (strings.HasPrefix(e.fields["prev_state"], "S") || strings.HasPrefix(e.fields["prev_state"], "D")) {
+				asleep[prev] = e.at
 			}
 			if at, ok := byWake[next]; ok && e.fields["next_comm"] == comm {
 				delete(byWake, next)
@@ -208,7 +279,8 @@ func (t *tally) read(r io.Reader, comm string) error {
 			// Only the program's wake-ups are classified: keep no others.
 			if e.fields["comm"] == comm {
 				pid, _ := strconv.Atoi(e.fields["pid"])
-				waking[pid] = e
+				waking[pid] = &e
+				lastWaking = &e
 			}
 		case "sched_wakeup":
 			if e.fields["comm"] != comm {
@@ -225,9 +297,15 @@ func (t *tally) read(r io.Reader, comm string) error {
 			if err1 != nil || err2 != nil {
 				continue
 			}
-			t.places[classify(w, last, put, curr, comm)]++
+			t.places[classify(*w, last, put, curr, comm)]++
 			if _, on := running[curr[put]]; on && curr[put] != pid {
 				beside[pid] = e.at
+				if s, ok := asleep[pid]; ok && w.comm == comm && w.via == "futex" {
+					futexBeside[pid] = sleptWait{slept: w.at - s, wait: w.at}
+				}
+			}
+			if s, ok := asleep[pid]; ok && w.comm == comm && w.via == "futex" {
+				t.futexAll = append(t.futexAll, w.at-s)
 			}
 		}
 	}
@@ -353,6 +431,63 @@ func (t tally) write(w io.Writer) {
 		fmt.Fprintf(w, " %d", n)
 	}
 	fmt.Fprintln(w)
+	t.writeFutex(w)
+}
+
+// writeFutex says, of the futex wake-ups the program made of its own
+// threads beside another running one, how many waited over longWait to
+// run, by how long the woken thread had slept: the wake-ups startm makes.
+func (t tally) writeFutex(w io.Writer) {
+	if !t.stacks {
+		fmt.Fprintln(w, "no call stacks in the traces: record with perf record -g to tell futex wake-ups from a timer's")
+		return
+	}
+	bucket := func(slept float64) int {
+		i := 0
+		for i < len(sleptBounds) && slept >= sleptBounds[i] {
+			i++
+		}
+		return i
+	}
+	n := make([]int, len(sleptBounds)+1)
+	late, all := make([]int, len(n)), make([]int, len(n))
+	var waits []float64
+	for _, f := range t.futex {
+		i := bucket(f.slept)
+		n[i]++
+		if f.wait > longWait {
+			late[i]++
+			waits = append(waits, f.wait)
+		}
+	}
+	for _, slept := range t.futexAll {
+		all[bucket(slept)]++
+	}
+	fmt.Fprintf(w, "%d futex wake-ups by the program of its threads, %d put beside a running one; by how long the woken thread had slept, how many of these waited over %.0fms to run, of how many beside and in all:", len(t.futexAll), len(t.futex), 1e3*longWait)
+	for i := range n {
+		switch {
+		case i == 0:
+			fmt.Fprintf(w, " under %s", ms(sleptBounds[0]))
+		case i == len(sleptBounds):
+			fmt.Fprintf(w, ", %s or more", ms(sleptBounds[i-1]))
+		default:
+			fmt.Fprintf(w, ", %s-%s", ms(sleptBounds[i-1]), ms(sleptBounds[i]))
+		}
+		fmt.Fprintf(w, " %d of %d of %d", late[i], n[i], all[i])
+	}
+	if len(waits) > 0 {
+		s := probe.Summarize(waits)
+		fmt.Fprintf(w, "; those waited p10 %.2fms, median %.2fms, p90 %.2fms", 1e3*s.P10, 1e3*s.Median, 1e3*s.P90)
+	}
+	fmt.Fprintln(w)
+}
+
+// ms says a time in seconds as a short duration.
+func ms(s float64) string {
+	if s < 1e-3 {
+		return fmt.Sprintf("%.0fµs", 1e6*s)
+	}
+	return fmt.Sprintf("%.0fms", 1e3*s)
 }
 
 // medianWait says the median of waits (seconds) after a wake-up, in µs.

@@ -105,3 +105,68 @@ func TestParseLineRefusesOtherLines(t *testing.T) {
 		t.Errorf("a comm with a space: %+v, %v", e, ok)
 	}
 }
+
+// A hand-made trace recorded with call stacks. 12 sleeps at 99.999 and
+// 11 takes CPU 0; 1ms later 11 wakes 12 by a futex, beside itself, and
+// 12 runs 2ms after, when 11 is switched out: late. 13 sleeps on CPU 1,
+// and a timer wakes it beside 12: not a futex wake-up, not counted. 14
+// sleeps 10µs and 12 wakes it by a futex beside itself; it takes the CPU
+// 6µs later. 15, asleep since 99.998, is woken by 14's futex onto the
+// idle CPU 1: a futex wake-up, not beside.
+const stackTrace = `     prog 12 [000] 99.999000: sched:sched_switch: prev_comm=prog prev_pid=12 prev_prio=120 prev_state=S ==> next_comm=prog next_pid=11 next_prio=120
+     prog 15 [001] 99.998000: sched:sched_switch: prev_comm=prog prev_pid=15 prev_prio=120 prev_state=S ==> next_comm=prog next_pid=13 next_prio=120
+     prog 13 [001] 99.999000: sched:sched_switch: prev_comm=prog prev_pid=13 prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120
+     prog 11 [000] 100.000000: sched:sched_waking: comm=prog pid=12 prio=120 target_cpu=000
+	ffffffff810c2d40 try_to_wake_up+0x1a0 ([kernel.kallsyms])
+	ffffffff8115a2b0 futex_wake+0x150 ([kernel.kallsyms])
+	ffffffff81158000 do_futex+0x100 ([kernel.kallsyms])
+
+     prog 11 [000] 100.000001: sched:sched_wakeup: comm=prog pid=12 prio=120 target_cpu=000
+     prog 11 [000] 100.002000: sched:sched_switch: prev_comm=prog prev_pid=11 prev_prio=120 prev_state=R ==> next_comm=prog next_pid=12 next_prio=120
+     prog 12 [000] 100.002500: sched:sched_waking: comm=prog pid=13 prio=120 target_cpu=001
+	ffffffff810c2d40 try_to_wake_up+0x1a0 ([kernel.kallsyms])
+	ffffffff81190000 hrtimer_wakeup+0x1e ([kernel.kallsyms])
+
+     prog 12 [000] 100.002501: sched:sched_wakeup: comm=prog pid=13 prio=120 target_cpu=000
+ swapper 0 [001] 100.002590: sched:sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=prog next_pid=14 next_prio=120
+     prog 14 [001] 100.002600: sched:sched_switch: prev_comm=prog prev_pid=14 prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120
+     prog 12 [000] 100.002610: sched:sched_waking: comm=prog pid=14 prio=120 target_cpu=001
+	ffffffff810c2d40 try_to_wake_up+0x1a0 ([kernel.kallsyms])
+	ffffffff8115a2b0 futex_wake+0x150 ([kernel.kallsyms])
+
+     prog 12 [000] 100.002611: sched:sched_wakeup: comm=prog pid=14 prio=120 target_cpu=000
+     prog 12 [000] 100.002616: sched:sched_switch: prev_comm=prog prev_pid=12 prev_prio=120 prev_state=R ==> next_comm=prog next_pid=14 next_prio=120
+     prog 14 [000] 100.003000: sched:sched_waking: comm=prog pid=15 prio=120 target_cpu=001
+	ffffffff810c2d40 try_to_wake_up+0x1a0 ([kernel.kallsyms])
+	ffffffff8115a2b0 futex_wake+0x150 ([kernel.kallsyms])
+
+     prog 14 [000] 100.003001: sched:sched_wakeup: comm=prog pid=15 prio=120 target_cpu=001
+ swapper 0 [001] 100.003010: sched:sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=prog next_pid=15 next_prio=120
+     prog 14 [000] 100.004000: sched:sched_switch: prev_comm=prog prev_pid=14 prev_prio=120 prev_state=S ==> next_comm=prog next_pid=13 next_prio=120
+`
+
+func TestFutexWakeUpsBesideByHowLongTheySlept(t *testing.T) {
+	tl := newTally()
+	if err := tl.read(strings.NewReader(stackTrace), "prog"); err != nil {
+		t.Fatal(err)
+	}
+	if !tl.stacks || len(tl.futex) != 2 || len(tl.futexAll) != 3 {
+		t.Fatalf("stacks %v, futex wake-ups beside %v, in all %v: want stacks, two beside, three in all", tl.stacks, tl.futex, tl.futexAll)
+	}
+	var b strings.Builder
+	tl.writeFutex(&b)
+	want := "3 futex wake-ups by the program of its threads, 2 put beside a running one; by how long the woken thread had slept, how many of these waited over 1ms to run, of how many beside and in all: under 250µs 0 of 1 of 1, 250µs-2ms 1 of 1 of 1, 2ms-8ms 0 of 0 of 1, 8ms or more 0 of 0 of 0; those waited p10 2.00ms, median 2.00ms, p90 2.00ms\n"
+	if b.String() != want {
+		t.Errorf("got  %q\nwant %q", b.String(), want)
+	}
+	// Without stacks the wake-ups cannot be told apart, and it says so.
+	plain := newTally()
+	if err := plain.read(strings.NewReader(trace), "prog"); err != nil {
+		t.Fatal(err)
+	}
+	b.Reset()
+	plain.writeFutex(&b)
+	if !strings.Contains(b.String(), "record with perf record -g") {
+		t.Errorf("without stacks: %q", b.String())
+	}
+}
