@@ -1,10 +1,10 @@
 // Command modelobs prints the observables verify measures of the model's
-// side of a scenario, seed by seed, with verify's costs (this machine's
-// profile, traced) and its CPUs (the machine's, when the Ps are more), so
-// that a change to the model can be read against a verify report's real
+// side of a scenario, seed by seed, with the model verify runs (this
+// machine's profile, traced, and verify's configuration: verify.ModelConfig),
+// so that a change to the model can be read against a verify report's real
 // column without running the real program again.
 //
-//	go run ./scripts/modelobs [-seeds 10] [-warm] [-cpus N] [-load N] [-newm D] NAME...
+//	go run ./scripts/modelobs [-seeds 10] [-cpus N] [-load N] [-newm D] NAME...
 //
 // -load and -newm are sensitivity checks, not costs: how far a busy
 // machine, or a slower first thread, would move the model's figures.
@@ -24,8 +24,7 @@ import (
 
 func main() {
 	seeds := flag.Int("seeds", 10, "seeds 1 to this")
-	warm := flag.Bool("warm", false, "warm start")
-	cpus := flag.Int("cpus", 0, "CPUs (0: the machine's when the Ps are more)")
+	cpus := flag.Int("cpus", 0, "CPUs (0: verify's, the machine's when the Ps are more)")
 	load := flag.Int("load", 0, "busy threads of other programs beside the model's (with -cpus, or the machine's CPUs)")
 	newM := flag.Duration("newm", 0, "a sensitivity check, not a cost: a new thread's start (Costs.NewM) instead of the profile's")
 	flag.Parse()
@@ -50,25 +49,18 @@ func main() {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
-		cfg := sc.Config()
-		cfg.Costs = k
+		cfg := verify.ModelConfig(sc, k, runtime.NumCPU())
 		if *newM > 0 {
 			cfg.Costs.NewM = *newM
 		}
-		cfg.Noise = true
-		if *warm {
-			cfg.WarmStart = true
+		if *cpus > 0 {
+			cfg.CPUs = *cpus
 		}
 		if *load > 0 {
 			cfg.Load = *load
-			if *cpus == 0 {
+			if cfg.CPUs == 0 {
 				cfg.CPUs = runtime.NumCPU()
 			}
-		}
-		if n := runtime.NumCPU(); *cpus > 0 {
-			cfg.CPUs = *cpus
-		} else if cfg.CPUs == 0 && cfg.Procs > n {
-			cfg.CPUs = n
 		}
 		var util, mk []float64
 		for s := 1; s <= *seeds; s++ {

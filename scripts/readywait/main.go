@@ -1,6 +1,6 @@
 // Command readywait measures how long goroutines wait between being made
 // runnable (created, woken, preempted) and starting, in real traces and in
-// the model's runs of the same scenario (verify's costs and CPUs), for the
+// the model's runs of the same scenario (as verify runs it), for the
 // scenario's main and for its other goroutines apart: where a verify
 // report has the model faster or slower, it says whether the difference is
 // in the waits, and whose. It also gives how long after blocking in a
@@ -27,6 +27,7 @@ import (
 	"github.com/schedlab/schedlab/core/scenarios"
 	"github.com/schedlab/schedlab/real/calibrate"
 	"github.com/schedlab/schedlab/real/rtrace"
+	"github.com/schedlab/schedlab/real/verify"
 )
 
 type waits struct{ main, other []time.Duration }
@@ -127,11 +128,7 @@ func main() {
 	check(err)
 	k, err := p.TracedCosts()
 	check(err)
-	cfg := sc.Config()
-	cfg.Costs, cfg.Noise = k, true
-	if cfg.CPUs == 0 && cfg.Procs > runtime.NumCPU() {
-		cfg.CPUs = runtime.NumCPU()
-	}
+	cfg := verify.ModelConfig(sc, k, runtime.NumCPU())
 	model := acc{since: map[int64]time.Duration{}, slept: map[int64]time.Duration{}, readyP: map[int64]int64{}, running: map[int64]time.Duration{}}
 	for s := 1; s <= *seeds; s++ {
 		c := cfg
