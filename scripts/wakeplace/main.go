@@ -424,7 +424,7 @@ func (t tally) write(w io.Writer) {
 	fmt.Fprintf(w, "preempted threads of the program that waited over %.0fms to run again: %d", 1e3*longWait, len(t.longWaits))
 	if len(t.longWaits) > 0 {
 		s := probe.Summarize(t.longWaits)
-		fmt.Fprintf(w, ", %.2f to %.2fms (median %.2fms), %d of them on the CPU they waited on", 1e3*s.Low, 1e3*s.High, 1e3*s.Median, t.sameCPU)
+		fmt.Fprintf(w, ", %.2f to %.2fms (p10 %.2fms, median %.2fms, p90 %.2fms), %d of them on the CPU they waited on", 1e3*s.Low, 1e3*s.High, 1e3*s.P10, 1e3*s.Median, 1e3*s.P90, t.sameCPU)
 	}
 	fmt.Fprintf(w, "; by trace:")
 	for _, n := range t.longByTrace {

@@ -77,7 +77,7 @@ func TestPlacesAndRunTimes(t *testing.T) {
 		"each trace's share on its busiest CPU: 81%\n",
 		"2 wake-ups put beside a running thread of the program: 1 took the CPU from it, still runnable, a median 6µs after the wake-up; 1 got it when it slept, a median 1890µs after the wake-up; 0 otherwise\n",
 		"the wake-up preemptions took the CPU p10 6µs, median 6µs, p90 6µs after the wake-up; the thread they took it from ran again p10 2093µs, median 2093µs, p90 2093µs after (1 of 1 ran again in the trace)\n",
-		"preempted threads of the program that waited over 1ms to run again: 1, 2.09 to 2.09ms (median 2.09ms), 1 of them on the CPU they waited on; by trace: 1\n",
+		"preempted threads of the program that waited over 1ms to run again: 1, 2.09 to 2.09ms (p10 2.09ms, median 2.09ms, p90 2.09ms), 1 of them on the CPU they waited on; by trace: 1\n",
 	} {
 		if !strings.Contains(out.String(), s) {
 			t.Errorf("the report lacks %q:\n%s", s, out.String())
