@@ -283,7 +283,9 @@ stacks or of goroutines a pause, where a traced program has them (go run
 has no CPUs, a thread woken by a running one mostly takes the waker's
 CPU at once, microseconds later, as the kernel lets it where the
 program's threads share a CPU (go run ./scripts/wakeplace reads a kernel
-trace of it). Its computations run at the
+trace of it); when it then steals from its waker's P while the waker has
+no goroutine, the waker waits milliseconds for its turn on that CPU, its
+P held. Its computations run at the
 pace a real program's cpu actions keep, 1.024 times their written time on
 the project's machine (go run ./scripts/cpupace measures yours), noise
 included. With more Ps than this machine has CPUs, the model's threads

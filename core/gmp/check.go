@@ -300,6 +300,12 @@ func (c *checker) threads() (pendingP []bool) {
 			}
 			pendingP[m.NextP] = true
 		}
+		if m.beside != NoM {
+			// Two threads share a CPU while both are awake (wakepreempt.go).
+			if w := s.m(m.beside); w.beside != m.ID || m.State == MIdle || m.State == MNetpoll {
+				c.bad("%v shares its CPU with %v, which shares %v's, while %v", m.ID, m.beside, w.beside, m.State)
+			}
+		}
 		c.thread(m)
 	}
 	if inNetpoll > 1 {

@@ -239,9 +239,12 @@
 //     where it takes the CPU a few microseconds on (a wake-up preemption)
 //     and the waker waits. With a WakePreempt and noise, the woken thread
 //     starts so with the measured share (wakepreempt.go); the waker's
-//     wait is left to WakeCall, and the waits of a tick that follow now
-//     and then, when the woken thread computes on, the model does not
-//     have. Only verify sets one, on several Ps without a CPU model.
+//     wait is left to WakeCall. The two threads then share the CPU until
+//     either sleeps, and the waker waits for the kernel's next turn,
+//     milliseconds, only when the woken thread steals from the waker's P
+//     while the waker has no goroutine; the turns the two threads take
+//     when both compute the model does not have. Only verify sets one,
+//     on several Ps without a CPU model.
 //   - Sysmon's own late wake-ups. Its 10ms sleep lasts its delay and the
 //     timer slack here; on this machine, beside a goroutine computing on
 //     2 Ps while the other CPU idled, 23 of 147 and 31 of 145 such sleeps

@@ -636,7 +636,7 @@ func (s *Machine) fail(r EndReason, err error) {
 }
 
 func (s *Machine) newM(state MState) *M {
-	m := &M{ID: MID(len(s.ms)), State: state, P: NoP, NextP: NoP, OldP: NoP}
+	m := &M{ID: MID(len(s.ms)), State: state, P: NoP, NextP: NoP, OldP: NoP, beside: NoM, takesCPUOf: NoM}
 	s.ms = append(s.ms, m)
 	return m
 }

@@ -196,6 +196,7 @@ func (s *Machine) startm(pp *P, spinning bool, rule Rule) {
 	}
 	nmp.Spinning = spinning
 	nmp.NextP = pp.ID
+	nmp.takesCPUOf = preempts
 }
 
 // leaveAfterWakeCalls defers what a goroutine does next to a step of its
@@ -241,6 +242,13 @@ func (s *Machine) mstart(m *M) {
 		s.lateMs--
 	}
 	m.fr = findState{}
+	if m.takesCPUOf != NoM {
+		// A waker that slept since has left the CPU.
+		if w := s.m(m.takesCPUOf); w.State != MIdle && w.State != MNetpoll {
+			s.share(m, w)
+		}
+		m.takesCPUOf = NoM
+	}
 	s.acquirep(m, pp, RuleAcquirep)
 	s.schedule(m)
 }
@@ -249,6 +257,7 @@ func (s *Machine) mstart(m *M) {
 func (s *Machine) stopm(m *M) {
 	s.emit(&Event{Kind: KindMPark, Rule: RuleStopm, P: NoP, M: m.ID, N: s.sched.Nmidle + 1})
 	m.fr = findState{}
+	s.unshare(m)
 	s.mput(m)
 	s.idleWakeFreed(m)
 }

@@ -110,6 +110,9 @@ func (s *Machine) execute(m *M, pk pick, g *G) {
 		pp.SliceStart = s.now
 	}
 	s.wakeMAt(m, s.after(s.cfg.Costs.Execute), stepRunG)
+	if pk.rule == RuleStolenRun {
+		s.takeTurn(m, s.p(pk.victim))
+	}
 }
 
 // findRunnable follows R3.3. GC workers, the finalizer and safe-point
@@ -247,6 +250,7 @@ func (s *Machine) findIdle(m *M) (pick, findResult) {
 		s.sched.PollUntil = pollUntil
 		m.State = MNetpoll
 		s.idleWakeFreed(m)
+		s.unshare(m)
 		m.fr.phase = phaseNetpoll
 		m.fr.wasSpinning = wasSpinning
 		switch {

@@ -217,6 +217,13 @@ type M struct {
 	late       bool
 	lateBehind MID
 	lateFrom   sim.Time
+	// beside is the M whose CPU this one shares since one of them woke
+	// onto the other's (wakepreempt.go), until either sleeps (parks, or
+	// blocks in netpoll); NoM if none. The relation is symmetric.
+	beside MID
+	// takesCPUOf is the waker whose CPU this M, woken, takes when it
+	// starts (startm), NoM otherwise.
+	takesCPUOf MID
 	// g is CurG's slot while CurG is set, nil otherwise (execute sets
 	// it, dropg clears it; a G's slot stays put while it lives). The
 	// steps of a running G read it through g rather than looking CurG

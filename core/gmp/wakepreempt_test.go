@@ -118,6 +118,8 @@ func TestWakePreemptRefusesWhatCannotBe(t *testing.T) {
 		{Share: 0.5, After: -time.Microsecond},
 		{Share: 0.5, Spread: -time.Microsecond},
 		{Share: 0.5, After: 3 * time.Millisecond, Spread: 2 * time.Millisecond},
+		{Share: 0.5, Turn: -time.Millisecond},
+		{Share: 0.5, Turn: 15 * time.Millisecond, TurnSpread: 10 * time.Millisecond},
 	} {
 		cfg := gmp.Config{Procs: 2, Costs: gmp.DefaultCosts()}
 		cfg.Costs.WakePreempt = w
@@ -129,5 +131,100 @@ func TestWakePreemptRefusesWhatCannotBe(t *testing.T) {
 	cfg.Costs.WakePreempt = gmp.WakePreempt{Share: 1, After: 4 * time.Millisecond}
 	if err := cfg.Validate(); err != nil {
 		t.Errorf("a share of 1 and a start of a tick: %v", err)
+	}
+}
+
+// pingpong2P is a ping-pong pair on two Ps: each hand-off readies the
+// partner into runnext and wakes the idle P's thread, which backs off
+// and now and then steals the partner.
+const pingpong2P = `procs: 2
+until: 30ms
+chans: {ping: 0, pong: 0}
+main:
+  - go:
+      do:
+        - loop:
+            times: 1000000
+            do:
+              - recv: ping
+              - send: pong
+  - loop:
+      times: 1000000
+      do:
+        - send: ping
+        - recv: pong
+`
+
+// A thread woken onto its waker's CPU that steals from the waker's P,
+// while the waker is in the scheduler without a goroutine, makes the
+// waker wait Turn to Turn+TurnSpread: the waker's next event comes that
+// much after the stolen goroutine starts. While the waker waits, its P
+// held, no idle P's thread looks, and the pair moves less often.
+func TestWakePreemptTurnMakesTheWakerWait(t *testing.T) {
+	const turn, spread = 2 * time.Millisecond, time.Millisecond
+	run := func(w gmp.WakePreempt) (moves, turns, long int) {
+		sc := parse(t, pingpong2P)
+		cfg := sc.Config()
+		cfg.Seed, cfg.Noise, cfg.Check = 1, true, true
+		cfg.Costs = gmp.DefaultCosts()
+		cfg.Costs.WakePreempt = w
+		m, err := gmp.New(cfg, sc.Program())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var events []gmp.Event
+		m.SetSink(func(e gmp.Event) { events = append(events, e) })
+		if end := m.Run(); end.Err != nil && end.Reason != gmp.UntilReached {
+			t.Fatal(end.Err)
+		}
+		holder := map[gmp.PID]gmp.MID{} // each P's M, from its acquirep
+		lastP := map[gmp.GID]gmp.PID{}
+		for i, e := range events {
+			if e.Kind == gmp.KindProcStart {
+				holder[e.P] = e.M
+			}
+			if e.Kind != gmp.KindGoStart {
+				continue
+			}
+			if p, ok := lastP[e.G]; ok && p != e.P {
+				moves++
+			}
+			lastP[e.G] = e.P
+			if e.Rule != gmp.RuleStolenRun {
+				continue
+			}
+			// The victim P's M: its next event after the steal.
+			victim := holder[e.P2]
+			if victim == e.M {
+				continue
+			}
+			for _, f := range events[i+1:] {
+				if f.M != victim {
+					continue
+				}
+				switch gap := f.T.D() - e.T.D(); {
+				case gap >= turn && gap <= turn+spread+time.Millisecond:
+					turns++
+				case gap > turn+spread+time.Millisecond:
+					long++
+				}
+				break
+			}
+		}
+		return moves, turns, long
+	}
+	base := gmp.WakePreempt{Share: 0.77, After: 4 * time.Microsecond, Spread: 4 * time.Microsecond}
+	movesBefore, turnsBefore, _ := run(base)
+	withTurn := base
+	withTurn.Turn, withTurn.TurnSpread = turn, spread
+	movesAfter, turnsAfter, tooLong := run(withTurn)
+	if turnsBefore != 0 {
+		t.Errorf("without a turn, %d wakers waited a turn's length after a steal", turnsBefore)
+	}
+	if turnsAfter == 0 || tooLong != 0 {
+		t.Errorf("with a turn, %d wakers waited %v to %v after a steal (want some), %d longer (want none)", turnsAfter, turn, turn+spread, tooLong)
+	}
+	if movesAfter >= movesBefore {
+		t.Errorf("the pair moved %d times with turns, %d without: want fewer with them", movesAfter, movesBefore)
 	}
 }

@@ -208,7 +208,8 @@ func TestLeadNoteSaysWhenTheRealRunsWokeSoonerOrLater(t *testing.T) {
 }
 
 // Where the model has no CPUs and the Ps are several, a woken thread
-// mostly takes its waker's CPU at once (gmp.Costs.WakePreempt); on one P,
+// mostly takes its waker's CPU at once, and a waker it steals from waits
+// for its turn there (gmp.Costs.WakePreempt); on one P,
 // and where the Ps share fewer CPUs and the CPU model places the threads,
 // the model has none of it.
 func TestVerifyModelWakesOntoTheWakersCPUWithoutCPUs(t *testing.T) {

@@ -511,7 +511,16 @@ var freshSpans = gmp.FreshSpans{Base: 0.1145, Stack: 10.99, G: 3.18, FirstG: 2.3
 // two sleepers never came to wait on different Ps and its migrations were
 // above the real runs' in 117 of 150 counts (S5-S19, ten sets of seeds);
 // with it, in none (docs/fidelity.md, "Waking onto the waker's CPU").
-var wakePreempt = gmp.WakePreempt{Share: 0.77, After: 4 * time.Microsecond, Spread: 4 * time.Microsecond}
+//
+// The turn is how long a thread of those programs, preempted, waited to
+// run again when it waited over 1ms: 65 times in the 26 traces, p10
+// 1.51ms, median 3.48ms, p90 5.72ms (wakeplace), drawn from the 10th to
+// the 90th percentile. With it, pingpong-2p's migrations, above the real
+// runs' central 90% in all 150 counts (S5-S19, ten sets of seeds), were
+// above in none; the counts outside went from 1126 to 1056
+// (docs/fidelity.md, "Idle Ps on a shared CPU").
+var wakePreempt = gmp.WakePreempt{Share: 0.77, After: 4 * time.Microsecond, Spread: 4 * time.Microsecond,
+	Turn: 1510 * time.Microsecond, TurnSpread: 4210 * time.Microsecond}
 
 // leadNote says, for a traced scenario with a P idle at its start, when
 // the real runs' main made runtime/trace.Start's first go statement
