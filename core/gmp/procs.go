@@ -243,8 +243,9 @@ func (s *Machine) mstart(m *M) {
 	}
 	m.fr = findState{}
 	if m.takesCPUOf != NoM {
-		// A waker that slept since has left the CPU.
-		if w := s.m(m.takesCPUOf); w.State != MIdle && w.State != MNetpoll {
+		// A waker that slept since (parked, or in netpoll, or woken again
+		// and not yet running) has left the CPU.
+		if w := s.m(m.takesCPUOf); w.State != MIdle && w.State != MNetpoll && w.State != MStarting {
 			s.share(m, w)
 		}
 		m.takesCPUOf = NoM

@@ -517,7 +517,7 @@ var freshSpans = gmp.FreshSpans{Base: 0.1145, Stack: 10.99, G: 3.18, FirstG: 2.3
 // 1.51ms, median 3.48ms, p90 5.72ms (wakeplace), drawn from the 10th to
 // the 90th percentile. With it, pingpong-2p's migrations, above the real
 // runs' central 90% in all 150 counts (S5-S19, ten sets of seeds), were
-// above in none; the counts outside went from 1126 to 1056
+// above in none; the counts outside went from 1126 to 1059
 // (docs/fidelity.md, "Idle Ps on a shared CPU").
 var wakePreempt = gmp.WakePreempt{Share: 0.77, After: 4 * time.Microsecond, Spread: 4 * time.Microsecond,
 	Turn: 1510 * time.Microsecond, TurnSpread: 4210 * time.Microsecond}
