@@ -302,7 +302,7 @@ func (c *checker) threads() (pendingP []bool) {
 		}
 		if m.beside != NoM {
 			// Two threads share a CPU while both are awake (wakepreempt.go).
-			if w := s.m(m.beside); w.beside != m.ID || m.State == MIdle || m.State == MNetpoll {
+			if w := s.m(m.beside); w.beside != m.ID || m.State.asleep() {
 				c.bad("%v shares its CPU with %v, which shares %v's, while %v", m.ID, m.beside, w.beside, m.State)
 			}
 		}
@@ -346,7 +346,7 @@ func (c *checker) thread(m *M) {
 		if g.Status != want || g.M != m.ID {
 			c.bad("%v runs %v, which is %v on %v", m.ID, m.CurG, g.Status, g.M)
 		}
-	case MIdle, MNetpoll, MStarting:
+	case MIdle, MNetpoll, MStarting: // asleep
 		if m.P != NoP || m.CurG != NoG {
 			c.bad("%v is %v but holds %v and %v", m.ID, m.State, m.P, m.CurG)
 		}

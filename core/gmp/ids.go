@@ -101,6 +101,11 @@ const (
 	MSysmon                  // the sysmon thread
 )
 
+// asleep says that a thread in state s sleeps in the kernel: parked,
+// blocked in netpoll, or woken and not yet running. It holds no P and no
+// G, and no CPU.
+func (s MState) asleep() bool { return s == MIdle || s == MNetpoll || s == MStarting }
+
 func (s MState) String() string {
 	return [...]string{"running", "scheduler", "syscall", "idle", "netpoll", "starting", "sysmon"}[s]
 }

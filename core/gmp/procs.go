@@ -243,9 +243,8 @@ func (s *Machine) mstart(m *M) {
 	}
 	m.fr = findState{}
 	if m.takesCPUOf != NoM {
-		// A waker that slept since (parked, or in netpoll, or woken again
-		// and not yet running) has left the CPU.
-		if w := s.m(m.takesCPUOf); w.State != MIdle && w.State != MNetpoll && w.State != MStarting {
+		// A waker that slept since has left the CPU.
+		if w := s.m(m.takesCPUOf); !w.State.asleep() {
 			s.share(m, w)
 		}
 		m.takesCPUOf = NoM
@@ -258,9 +257,17 @@ func (s *Machine) mstart(m *M) {
 func (s *Machine) stopm(m *M) {
 	s.emit(&Event{Kind: KindMPark, Rule: RuleStopm, P: NoP, M: m.ID, N: s.sched.Nmidle + 1})
 	m.fr = findState{}
-	s.unshare(m)
 	s.mput(m)
+	s.threadSleeps(m)
+}
+
+// threadSleeps is m's thread leaving its CPU to sleep in the kernel (it
+// parks, or blocks in netpoll): a thread woken late behind it gets that
+// CPU (idlewake.go), and a thread that shared it shares it no more
+// (wakepreempt.go).
+func (s *Machine) threadSleeps(m *M) {
 	s.idleWakeFreed(m)
+	s.unshare(m)
 }
 
 // handoffp finds an M for a P whose M will not run Go code for a while

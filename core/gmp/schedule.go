@@ -249,8 +249,7 @@ func (s *Machine) findIdle(m *M) (pick, findResult) {
 		s.sched.NetpollBlocked = m.ID
 		s.sched.PollUntil = pollUntil
 		m.State = MNetpoll
-		s.idleWakeFreed(m)
-		s.unshare(m)
+		s.threadSleeps(m)
 		m.fr.phase = phaseNetpoll
 		m.fr.wasSpinning = wasSpinning
 		switch {

@@ -133,7 +133,7 @@ func (s *Machine) takeTurn(m *M, pp *P) {
 	}
 	w := s.m(m.beside)
 	wp := &s.cfg.Costs.WakePreempt
-	if wp.Turn <= 0 || w.CurG != NoG || w.next == stepNone || !s.needsCPU(w) {
+	if wp.Turn <= 0 || w.CurG != NoG || !s.needsCPU(w) {
 		return
 	}
 	s.wakeMAt(w, w.wakeAt.Add(s.late(wp.Turn, wp.TurnSpread)), w.next)
