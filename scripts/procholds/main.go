@@ -48,27 +48,16 @@ var gapBuckets = buckets{2 * time.Microsecond, 10 * time.Microsecond, 30 * time.
 func (b buckets) count(d []time.Duration) []int {
 	n := make([]int, len(b)+1)
 	for _, x := range d {
-		i := 0
-		for i < len(b) && x >= b[i] {
-			i++
-		}
-		n[i]++
+		n[probe.Bucket(b, x)]++
 	}
 	return n
 }
 
 func (b buckets) line(d []time.Duration) string {
 	n := b.count(d)
-	parts := make([]string, len(n))
+	parts := probe.BucketNames(b, time.Duration.String)
 	for i, c := range n {
-		switch {
-		case i == 0:
-			parts[i] = fmt.Sprintf("under %v %d", b[0], c)
-		case i == len(b):
-			parts[i] = fmt.Sprintf("%v or more %d", b[i-1], c)
-		default:
-			parts[i] = fmt.Sprintf("%v-%v %d", b[i-1], b[i], c)
-		}
+		parts[i] += fmt.Sprintf(" %d", c)
 	}
 	return strings.Join(parts, ", ")
 }

@@ -442,18 +442,11 @@ func (t tally) writeFutex(w io.Writer) {
 		fmt.Fprintln(w, "no call stacks in the traces: record with perf record -g to tell futex wake-ups from a timer's")
 		return
 	}
-	bucket := func(slept float64) int {
-		i := 0
-		for i < len(sleptBounds) && slept >= sleptBounds[i] {
-			i++
-		}
-		return i
-	}
 	n := make([]int, len(sleptBounds)+1)
 	late, all := make([]int, len(n)), make([]int, len(n))
 	var waits []float64
 	for _, f := range t.futex {
-		i := bucket(f.slept)
+		i := probe.Bucket(sleptBounds, f.slept)
 		n[i]++
 		if f.wait > longWait {
 			late[i]++
@@ -461,19 +454,15 @@ func (t tally) writeFutex(w io.Writer) {
 		}
 	}
 	for _, slept := range t.futexAll {
-		all[bucket(slept)]++
+		all[probe.Bucket(sleptBounds, slept)]++
 	}
 	fmt.Fprintf(w, "%d futex wake-ups by the program of its threads, %d put beside a running one; by how long the woken thread had slept, how many of these waited over %.0fms to run, of how many beside and in all:", len(t.futexAll), len(t.futex), 1e3*longWait)
-	for i := range n {
-		switch {
-		case i == 0:
-			fmt.Fprintf(w, " under %s", ms(sleptBounds[0]))
-		case i == len(sleptBounds):
-			fmt.Fprintf(w, ", %s or more", ms(sleptBounds[i-1]))
-		default:
-			fmt.Fprintf(w, ", %s-%s", ms(sleptBounds[i-1]), ms(sleptBounds[i]))
+	for i, name := range probe.BucketNames(sleptBounds, ms) {
+		sep := ", "
+		if i == 0 {
+			sep = " "
 		}
-		fmt.Fprintf(w, " %d of %d of %d", late[i], n[i], all[i])
+		fmt.Fprintf(w, "%s%s %d of %d of %d", sep, name, late[i], n[i], all[i])
 	}
 	if len(waits) > 0 {
 		s := probe.Summarize(waits)

@@ -214,3 +214,30 @@ func (s Summary) MeanMedian() string {
 func (s Summary) format(median float64) string {
 	return fmt.Sprintf("%d runs: median %.4g, range %.4g–%.4g", s.Runs, median, s.Low, s.High)
 }
+
+// Bucket is the class x falls in among bounds, which ascend: 0 below the
+// first bound, i below the (i+1)th, len(bounds) at or past the last.
+func Bucket[F ~float64 | ~int64](bounds []F, x F) int {
+	i := 0
+	for i < len(bounds) && x >= bounds[i] {
+		i++
+	}
+	return i
+}
+
+// BucketNames names Bucket's classes of bounds, each bound written by
+// name: "under A", "A-B", …, "Z or more".
+func BucketNames[F ~float64 | ~int64](bounds []F, name func(F) string) []string {
+	names := make([]string, len(bounds)+1)
+	for i := range names {
+		switch {
+		case i == 0:
+			names[i] = "under " + name(bounds[0])
+		case i == len(bounds):
+			names[i] = name(bounds[i-1]) + " or more"
+		default:
+			names[i] = name(bounds[i-1]) + "-" + name(bounds[i])
+		}
+	}
+	return names
+}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"testing"
 )
 
@@ -56,5 +57,23 @@ func TestTrace(t *testing.T) {
 	}
 	if _, err := Trace(filepath.Join(t.TempDir(), "no", "such", "folder", "trace.out")); err == nil {
 		t.Error("a trace into a folder that does not exist started")
+	}
+}
+
+// A figure falls in the class below the first bound it does not reach;
+// the classes are named by their bounds.
+func TestBucket(t *testing.T) {
+	bounds := []float64{1, 10, 100}
+	for _, c := range []struct {
+		x    float64
+		want int
+	}{{0, 0}, {0.99, 0}, {1, 1}, {9, 1}, {10, 2}, {100, 3}, {1e9, 3}} {
+		if got := Bucket(bounds, c.x); got != c.want {
+			t.Errorf("Bucket(%v, %v) = %d, want %d", bounds, c.x, got, c.want)
+		}
+	}
+	got := BucketNames(bounds, func(b float64) string { return strconv.FormatFloat(b, 'g', -1, 64) })
+	if want := []string{"under 1", "1-10", "10-100", "100 or more"}; !slices.Equal(got, want) {
+		t.Errorf("BucketNames = %q, want %q", got, want)
 	}
 }
