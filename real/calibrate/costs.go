@@ -49,6 +49,21 @@ func (p *Profile) TracedCosts() (gmp.Costs, error) {
 	return k, nil
 }
 
+// DefaultTracedCosts is the traced costs of this machine's profile, the
+// one at DefaultPath, which verify times its model with by default: for
+// a script that runs the model as verify does.
+func DefaultTracedCosts() (gmp.Costs, error) {
+	path, err := DefaultPath()
+	if err != nil {
+		return gmp.Costs{}, err
+	}
+	p, err := Read(path)
+	if err != nil {
+		return gmp.Costs{}, err
+	}
+	return p.TracedCosts()
+}
+
 // costs maps the figures to the model's costs, with the go statement's
 // and the hand-off's figures given.
 func (p *Profile) costs(goCreate, handoff Figure) (gmp.Costs, error) {

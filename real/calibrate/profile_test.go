@@ -2,6 +2,8 @@ package calibrate
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -829,4 +831,43 @@ func profileText(t *testing.T, p *Profile) string {
 		t.Fatal(err)
 	}
 	return b.String()
+}
+
+// DefaultTracedCosts reads the profile at DefaultPath and gives its
+// traced costs; without one there, it says the file is missing.
+func TestDefaultTracedCostsReadsThisMachinesProfile(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+	path, err := DefaultPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := DefaultTracedCosts(); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("no profile: %v, want a missing file", err)
+	}
+	data, err := os.ReadFile(filepath.Join("testdata", "costs-v13.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := p.TracedCosts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := DefaultTracedCosts()
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("DefaultTracedCosts = %+v, %v\nwant the profile's traced costs %+v", got, err, want)
+	}
+	if reflect.DeepEqual(want, gmp.Costs{}) {
+		t.Error("the test profile gives no costs: the comparison shows nothing")
+	}
 }

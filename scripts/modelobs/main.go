@@ -28,17 +28,7 @@ func main() {
 	load := flag.Int("load", 0, "busy threads of other programs beside the model's (with -cpus, or the machine's CPUs)")
 	newM := flag.Duration("newm", 0, "a sensitivity check, not a cost: a new thread's start (Costs.NewM) instead of the profile's")
 	flag.Parse()
-	path, err := calibrate.DefaultPath()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	p, err := calibrate.Read(path)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	k, err := p.TracedCosts()
+	k, err := calibrate.DefaultTracedCosts()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)

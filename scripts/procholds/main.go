@@ -180,15 +180,7 @@ func main() {
 
 // model runs sc as verify does, with this machine's profile.
 func model(w io.Writer, sc *scenarios.Scenario, seeds int) error {
-	path, err := calibrate.DefaultPath()
-	if err != nil {
-		return err
-	}
-	p, err := calibrate.Read(path)
-	if err != nil {
-		return err
-	}
-	k, err := p.TracedCosts()
+	k, err := calibrate.DefaultTracedCosts()
 	if err != nil {
 		return err
 	}

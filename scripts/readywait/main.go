@@ -122,11 +122,7 @@ func main() {
 	}
 	sc, err := scenarios.Load(flag.Arg(0))
 	check(err)
-	path, err := calibrate.DefaultPath()
-	check(err)
-	p, err := calibrate.Read(path)
-	check(err)
-	k, err := p.TracedCosts()
+	k, err := calibrate.DefaultTracedCosts()
 	check(err)
 	cfg := verify.ModelConfig(sc, k, runtime.NumCPU())
 	model := acc{since: map[int64]time.Duration{}, slept: map[int64]time.Duration{}, readyP: map[int64]int64{}, running: map[int64]time.Duration{}}
